@@ -1,0 +1,243 @@
+"""Naming a legal move from text, and saying in words why a move is illegal.
+
+The legal move list is the only authority: text names a move when exactly one
+legal move matches it. When none does, the reason is found by asking, in the
+order a player thinks, which rule stands in the way: is the card in hand, are
+the cards on the table, could the card take or build that at all (ignoring
+ownership), and if so, which rule of ownership or compulsion forbids it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from casino.builds import Build
+from casino.cards import card_symbol
+from casino.errors import IllegalMove
+from casino.movegen import generate
+from casino.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, BuildRef, Move, MoveSpec, read_move
+
+if TYPE_CHECKING:
+    from casino.position import Position
+    from casino.rules import Rules
+
+_ONTO = (BUILD, ADD, RAISE)
+
+
+def _ref_matches(ref: BuildRef, b: Build) -> bool:
+    if ref.cards is not None:
+        return ref.cards == b.cards
+    return ref.value == b.value
+
+
+def _builds_match(refs: Sequence[BuildRef], builds: Sequence[Build]) -> bool:
+    if len(refs) != len(builds):
+        return False
+    if not refs:
+        return True
+    first, rest = refs[0], refs[1:]
+    for i, b in enumerate(builds):
+        if _ref_matches(first, b) and _builds_match(rest, [*builds[:i], *builds[i + 1:]]):
+            return True
+    return False
+
+
+def matches(spec: MoveSpec, m: Move) -> bool:
+    """Whether legal move ``m`` is one that ``spec`` may name."""
+    if m.card != spec.card:
+        return False
+    if spec.kind == TRAIL:
+        return m.kind == TRAIL
+    if spec.kind == CAPTURE:
+        return (m.kind == CAPTURE and m.loose == spec.loose
+                and _builds_match(spec.builds, m.builds))
+    if m.kind not in _ONTO or m.loose != spec.loose:
+        return False
+    if spec.value is not None and m.value != spec.value:
+        return False
+    if not spec.builds:
+        return m.kind == BUILD
+    return m.kind in (ADD, RAISE) and _builds_match(spec.builds, m.builds)
+
+
+def resolve(pos: Position, text: str) -> Move:
+    spec = read_move(text)
+    if pos.result is not None:
+        raise IllegalMove("the round is over: no move can be played")
+    candidates = list(dict.fromkeys(m for m in pos.legal_moves() if matches(spec, m)))
+    if len(candidates) == 1:
+        return candidates[0]
+    if len(candidates) > 1:
+        shown = ", ".join(str(m) for m in candidates[:6])
+        raise IllegalMove(f"{text!r} could mean several moves: {shown}; "
+                          "say which (announce the value, or name the build by its cards)")
+    raise IllegalMove(diagnose(pos, spec))
+
+
+def why_illegal(pos: Position, move: object) -> str:
+    if not isinstance(move, Move):
+        return f"{move!r} is not a move"
+    spec = MoveSpec(
+        kind=move.kind if move.kind in (TRAIL, CAPTURE) else "onto",
+        card=move.card, loose=move.loose,
+        builds=tuple(BuildRef(b.cards, None) for b in move.builds),
+        value=move.value if move.kind in _ONTO else None,
+    )
+    if pos.result is not None:
+        return "the round is over: no move can be played"
+    if move.kind == BUILD and move.builds:
+        return "a new build takes no existing build: builds never merge"
+    return diagnose(pos, spec)
+
+
+def _value_word(v: int) -> str:
+    return f"{v}-build"
+
+
+def diagnose(pos: Position, spec: MoveSpec) -> str:
+    """Why the move ``spec`` describes is not legal in ``pos``, in a player's words."""
+    rules = pos.rules
+    seat = pos.to_move
+    hand = pos.hand(seat)
+    name = card_symbol(spec.card)
+    if spec.card not in hand:
+        return f"you do not hold the {name}"
+    table_loose = Counter(pos.loose)
+    in_builds = {c for b in pos.builds for c in b.cards}
+    for c, n in Counter(spec.loose).items():
+        if table_loose[c] < n:
+            if c in in_builds and table_loose[c] == 0:
+                return (f"the {card_symbol(c)} is part of a build: a build is only ever "
+                        "taken or changed whole")
+            return f"the {card_symbol(c)} is not on the table"
+    for ref in spec.builds:
+        if not any(_ref_matches(ref, b) for b in pos.builds):
+            what = (f"[{' '.join(card_symbol(c) for c in ref.cards)}]" if ref.cards
+                    else f"of {ref.value}")
+            return f"there is no build {what} on the table"
+    owned = [b for b in pos.builds if b.owner == seat]
+    if spec.kind == TRAIL:
+        if owned:
+            return (f"you own the {_value_word(owned[0].value)}, so you may not trail: "
+                    "capture or build instead")
+        return _compulsion(pos, spec) or f"you may not trail the {name} here"
+    if spec.kind != CAPTURE and not rules.building:
+        return f"there is no building in {rules.name}: capture or trail"
+    if spec.kind == CAPTURE and spec.loose == () and not spec.builds:
+        return f"say what the {name} takes"
+    # Could the card do this at all, ignoring ownership and compulsion?
+    relaxed = dataclasses.replace(rules, compulsory_capture=False, forced_sweep=False)
+    rich_hand = tuple(hand) + _one_of_each_value(rules)
+    structural = [m for m in generate(relaxed, rich_hand, pos.loose, pos.builds, -1)
+                  if matches(spec, m)]
+    if not structural:
+        return _structural(pos, spec)
+    move = structural[0]
+    if move.kind == RAISE and move.builds[0].owner == seat and not rules.raise_own_build:
+        return f"you may not raise your own build in {rules.name}"
+    reason = _compulsion(pos, spec)
+    if reason:
+        return reason
+    return _ownership(pos, move) or "that move is not legal here"
+
+
+def _one_of_each_value(rules: Rules) -> tuple[int, ...]:
+    # One card of each rank: with it every value counts as held (only for explaining).
+    return tuple(r * 4 for r in range(13))
+
+
+def _compulsion(pos: Position, spec: MoveSpec) -> str | None:
+    rules = pos.rules
+    if not rules.compulsory_capture:
+        return None
+    legal = pos.legal_moves()
+    name = card_symbol(spec.card)
+    full = pos.loose
+    sweepers = [m for m in legal if m.kind == CAPTURE and len(m.loose) == len(full) and full]
+    if rules.forced_sweep and sweepers and len(sweepers) == len(legal):
+        cards = ", ".join(sorted({card_symbol(m.card) for m in sweepers}))
+        if any(m.card == spec.card for m in sweepers):
+            return f"the {name} can take the whole table, so it must (forced sweep)"
+        return f"you must sweep the table with {cards} (forced sweep)"
+    own = [m for m in legal if m.card == spec.card and m.kind == CAPTURE]
+    if spec.kind == TRAIL and own:
+        return (f"the {name} can capture, and captures are compulsory: only a card that "
+                "can capture nothing may be trailed")
+    if spec.kind == CAPTURE and own:
+        shown = " or ".join(str(m) for m in own[:3])
+        return (f"the capture must be maximal, leaving nothing the {name} could still "
+                f"take: play {shown}")
+    return None
+
+
+def _ownership(pos: Position, move: Move) -> str | None:
+    """The ownership rule (§2.5): keep a card of every build value you own."""
+    rules = pos.rules
+    seat = pos.to_move
+    rest = list(pos.hand(seat))
+    rest.remove(move.card)
+    held = {v for c in rest for v in rules.table.played[c]}
+    after: list[int] = []
+    touched = set(move.builds)
+    for b in pos.builds:
+        if b.owner == seat and b not in touched:
+            after.append(b.value)
+    if move.kind in _ONTO:
+        after.append(move.value)
+    for v in after:
+        if v not in held:
+            if move.kind in _ONTO and v == move.value:
+                return (f"to build {v} you must keep a card of value {v} in your hand, "
+                        f"and after playing the {card_symbol(move.card)} you would have none")
+            return f"you own the {_value_word(v)} and would have no {v} left to take it"
+    return None
+
+
+def _structural(pos: Position, spec: MoveSpec) -> str:
+    rules = pos.rules
+    table = rules.table
+    name = card_symbol(spec.card)
+    values = table.played[spec.card]
+    vtext = " or ".join(str(v) for v in values) if values else "no number value"
+    if spec.kind == CAPTURE:
+        for ref in spec.builds:
+            b = next(b for b in pos.builds if _ref_matches(ref, b))
+            if b.value not in values:
+                return (f"a build of {b.value} can only be taken by a card of value "
+                        f"{b.value}, and the {name} is {vtext}")
+        if not values:
+            return (f"the {name} has no number value: it only takes "
+                    f"{'one card' if table.face_one[spec.card] else 'cards'} of its rank")
+        shown = " ".join(card_symbol(c) for c in spec.loose)
+        return (f"the {name} ({vtext}) cannot take {shown}: each card it takes must pair "
+                f"with it, or be in a group of two or more adding up to {vtext}")
+    if not table.sum_value[spec.card]:
+        return f"the {name} has no number value and cannot be built with"
+    if spec.value is not None and not 2 <= spec.value <= table.max_build:
+        return f"a build is worth 2 to {table.max_build}, not {spec.value}"
+    if spec.builds:
+        ref0 = spec.builds[0]
+        b = next(b for b in pos.builds if _ref_matches(ref0, b))
+        if spec.value is not None and spec.value != b.value:
+            if b.multiple:
+                return "a multiple build can never be raised"
+            raised = b.value + table.sum_value[spec.card]
+            if raised > table.max_build:
+                return (f"raising the {_value_word(b.value)} with the {name} would make "
+                        f"{raised}, more than {table.max_build}")
+            if spec.value != raised:
+                return (f"the {name} raises the {_value_word(b.value)} to {raised}, "
+                        f"not {spec.value}")
+        return (f"those cards cannot join the {_value_word(b.value)}: every group added "
+                "must add up to the build's value")
+    if not spec.loose:
+        return (f"a build is your card on at least one loose table card; "
+                f"the {name} alone is a trail")
+    total = table.sum_value[spec.card] + sum(table.sum_value[c] for c in spec.loose)
+    if spec.value is None:
+        return "announce the value of the build, as '=8'"
+    return (f"the cards add up to {total}, which does not split into groups of "
+            f"{spec.value} with the {name}")

@@ -1,0 +1,128 @@
+"""A whole game (or Krypkasino match): the only place where cards are shuffled.
+
+``Match`` holds a seeded generator, shuffles a deck for each round, deals it,
+keeps every round's deck and moves (so a record replays exactly, whatever
+Python's generator does in later versions), passes the deal round the table,
+and ends when a round's result names a winner under the preset's rule.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from casino.errors import IllegalMove
+from casino.moves import Move
+from casino.position import Position
+from casino.rules import Rules, preset
+from casino.scoring import Carry, Result
+
+
+@dataclass
+class RoundLog:
+    """One round as played: its deck (top first), dealer, moves and outcome."""
+
+    number: int
+    dealer: int
+    deck: tuple[int, ...]
+    start: Position
+    moves: list[Move] = field(default_factory=list)
+    movers: list[int] = field(default_factory=list)
+    result: Result | None = None
+
+
+class Match:
+    """A game from a seed: ``Match("casino", seed=7)``; play with :meth:`play`.
+
+    After a round ends, :attr:`position` holds its scored result; call
+    :meth:`next_round` to deal the next one (unless :attr:`is_over`).
+    """
+
+    def __init__(self, rules: Rules | str = "casino", *, seed: int | None = None,
+                 first_dealer: int | None = None, **options: Any) -> None:
+        self.rules = rules if isinstance(rules, Rules) else preset(rules, **options)
+        if isinstance(rules, Rules) and options:
+            raise ValueError("give options either in the Rules value or as keywords, not both")
+        self.seed = seed if seed is not None else secrets.randbits(32)
+        self._rng = random.Random(self.seed)
+        if first_dealer is None:
+            first_dealer = self._rng.randrange(self.rules.players)  # the cut
+        elif not 0 <= first_dealer < self.rules.players:
+            raise ValueError(f"first_dealer must be a seat from 0 to {self.rules.players - 1}")
+        self.first_dealer = first_dealer
+        self.rounds: list[RoundLog] = []
+        self._start_round(1, first_dealer, (0,) * self.rules.players, Carry())
+
+    # ------------------------------------------------------------------
+    def shuffled_deck(self) -> tuple[int, ...]:
+        deck = list(range(52)) * self.rules.decks
+        self._rng.shuffle(deck)
+        return tuple(deck)
+
+    def _start_round(self, number: int, dealer: int, scores: tuple[int, ...], carry: Carry,
+                     deck: tuple[int, ...] | None = None) -> None:
+        deck = deck if deck is not None else self.shuffled_deck()
+        pos = Position.start_round(self.rules, deck, dealer, round=number, scores=scores,
+                                   carry=carry)
+        self.rounds.append(RoundLog(number, dealer, deck, pos))
+        self.position = pos
+
+    @property
+    def current(self) -> RoundLog:
+        return self.rounds[-1]
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat (first seat of a partnership) once the game is over."""
+        result = self.position.result
+        return result.winner if result is not None else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        result = self.position.result
+        return result.scores if result is not None else self.position.scores
+
+    def legal_moves(self) -> list[Move]:
+        return self.position.legal_moves()
+
+    def play(self, move: Move | str) -> Position:
+        """Play a move (or its text) for the seat to move; IllegalMove changes nothing."""
+        if self.position.result is not None:
+            raise IllegalMove("the round is over: start the next round first"
+                              if not self.is_over else "the game is over")
+        if isinstance(move, str):
+            move = self.position.parse_move(move)
+        seat = self.position.to_move
+        new = self.position.play(move)
+        self.current.moves.append(move)
+        self.current.movers.append(seat)
+        self.position = new
+        if new.result is not None:
+            self.current.result = new.result
+        return new
+
+    def next_round(self, deck: tuple[int, ...] | None = None) -> Position:
+        """Deal the next round: the deal passes on, totals (and Finnish carries) go with it."""
+        pos = self.position
+        if pos.result is None:
+            raise ValueError("the round is still being played")
+        if self.is_over:
+            raise ValueError("the game is over")
+        dealer = self.rules.next_seat(pos.dealer)
+        self._start_round(pos.round + 1, dealer, pos.result.scores, pos.next_carry(), deck)
+        return self.position
+
+    def play_out(self, choose: Any) -> None:
+        """Play to the end of the game, asking ``choose(position) -> Move`` for each move."""
+        while True:
+            while self.position.result is None:
+                self.play(choose(self.position))
+            if self.is_over:
+                return
+            self.next_round()
