@@ -250,8 +250,10 @@ def _new_builds(table: CardTable, c: int, loose: Sequence[int], builds: Sequence
     owned_values = 0
     for j in owned:
         owned_values |= 1 << builds[j].value
-    for v in range(2, table.max_build + 1):
-        if not _holds_all(held, owned_values | 1 << v):
+    if not _holds_all(held, owned_values):
+        return moves  # every owned build stays; one of them would be left unheld
+    for v in range(max(2, sc), table.max_build + 1):
+        if not held >> v & 1:
             continue
         partners = _partner_sets(sums, v - sc)
         if not partners:
