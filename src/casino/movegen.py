@@ -65,7 +65,8 @@ def split(res: Closure, union: int) -> list[int]:
 class TableSums:
     """Subset sums of the loose cards of one table, and the closures built on them."""
 
-    __slots__ = ("_build_closures", "by_sum", "full", "loose", "maxv")
+    __slots__ = ("_build_closures", "_cards", "_group", "_groups", "by_sum", "full", "loose",
+                 "maxv")
 
     def __init__(self, table: CardTable, loose: Sequence[int], maxv: int, alt_delta: int) -> None:
         self.loose = loose
@@ -96,6 +97,37 @@ class TableSums:
         self.by_sum = by_sum
         self.full = full
         self._build_closures: dict[int, Closure] = {}
+        self._cards: dict[int, tuple[int, ...]] = {}
+        self._group: dict[int, tuple[int, ...]] = {}
+        self._groups: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
+
+    def cards(self, mask: int) -> tuple[int, ...]:
+        """The loose cards of ``mask``, sorted (a move's identity)."""
+        got = self._cards.get(mask)
+        if got is None:
+            loose = self.loose
+            got = tuple(sorted(loose[i] for i in _bits(mask)))
+            self._cards[mask] = got
+        return got
+
+    def group(self, mask: int) -> tuple[int, ...]:
+        """The loose cards of ``mask`` high card first (how a group is shown)."""
+        got = self._group.get(mask)
+        if got is None:
+            got = self.cards(mask)[::-1]
+            self._group[mask] = got
+        return got
+
+    def groups(self, res: Closure, union: int) -> tuple[tuple[int, ...], ...]:
+        """One split of ``union`` into the blocks of ``res``, in display order."""
+        key = (id(res), union)
+        got = self._groups.get(key)
+        if got is None:
+            gs = [self.group(b) for b in split(res, union)]
+            gs.sort(key=lambda g: (len(g), g))
+            got = tuple(gs)
+            self._groups[key] = got
+        return got
 
     def build_closure(self, v: int) -> Closure:
         """Selections of loose cards that split into parts each adding up to ``v``."""
@@ -104,20 +136,6 @@ class TableSums:
             res = closure(self.by_sum[v]) if 0 < v <= self.maxv else {0: (0, 0)}
             self._build_closures[v] = res
         return res
-
-
-def _cards_of(loose: Sequence[int], mask: int) -> tuple[int, ...]:
-    return tuple(sorted(loose[i] for i in _bits(mask)))
-
-
-def _group(loose: Sequence[int], mask: int) -> tuple[int, ...]:
-    return tuple(sorted((loose[i] for i in _bits(mask)), reverse=True))
-
-
-def _groups(loose: Sequence[int], res: Closure, union: int) -> list[tuple[int, ...]]:
-    gs = [_group(loose, b) for b in split(res, union)]
-    gs.sort(key=lambda g: (len(g), g))
-    return gs
 
 
 def _held_mask(table: CardTable, hand: Sequence[int]) -> int:
@@ -161,7 +179,7 @@ def generate(rules: Rules, hand: Sequence[int], loose: Sequence[int],
     for c, selections in per_card:
         rest = _rest_of_hand(hand, c)
         held = _held_mask(table, rest)
-        moves.extend(_captures(c, loose, builds, owned, held, selections))
+        moves.extend(_captures(c, sums, builds, owned, held, selections))
         if rules.building and table.sum_value[c]:
             moves.extend(_new_builds(table, c, loose, builds, owned, held, sums))
             moves.extend(_onto_builds(rules, table, c, loose, builds, seat, owned, held, sums))
@@ -203,7 +221,7 @@ def _capture_selections(rules: Rules, table: CardTable, c: int, loose: Sequence[
     return out
 
 
-def _captures(c: int, loose: Sequence[int], builds: Sequence[Build], owned: list[int],
+def _captures(c: int, sums: TableSums, builds: Sequence[Build], owned: list[int],
               held: int, selections: list[Selection]) -> list[Move]:
     """Captures (§2.4): any non-empty selection of disjoint items of the played value."""
     moves: list[Move] = []
@@ -226,8 +244,8 @@ def _captures(c: int, loose: Sequence[int], builds: Sequence[Build], owned: list
                 if (u, bmask) in seen:
                     continue
                 seen.add((u, bmask))
-                moves.append(Move(CAPTURE, c, _cards_of(loose, u), taken_builds, 0,
-                                  tuple(_groups(loose, res, u))))
+                moves.append(Move(CAPTURE, c, sums.cards(u), taken_builds, 0,
+                                  sums.groups(res, u)))
     return moves
 
 
@@ -268,8 +286,8 @@ def _new_builds(table: CardTable, c: int, loose: Sequence[int], builds: Sequence
                 if not s or s in seen:
                     continue
                 seen.add(s)
-                groups = [(c, *_group(loose, g)), *_groups(loose, res, u)]
-                moves.append(Move(BUILD, c, _cards_of(loose, s), (), v, tuple(groups)))
+                groups = ((c, *sums.group(g)), *sums.groups(res, u))
+                moves.append(Move(BUILD, c, sums.cards(s), (), v, groups))
     return moves
 
 
@@ -299,8 +317,8 @@ def _onto_builds(rules: Rules, table: CardTable, c: int, loose: Sequence[int],
                         if s in seen:
                             continue
                         seen.add(s)
-                        groups = [(c, *_group(loose, g)), *_groups(loose, res, u)]
-                        moves.append(Move(ADD, c, _cards_of(loose, s), (b,), v, tuple(groups)))
+                        groups = ((c, *sums.group(g)), *sums.groups(res, u))
+                        moves.append(Move(ADD, c, sums.cards(s), (b,), v, groups))
         # Raise: single builds only, to at most the highest build value.
         if b.multiple or (b.owner == seat and not rules.raise_own_build):
             continue
@@ -309,8 +327,8 @@ def _onto_builds(rules: Rules, table: CardTable, c: int, loose: Sequence[int],
             continue
         res = sums.build_closure(w)
         for u in res:
-            groups = [(c,), *_groups(loose, res, u)]
-            moves.append(Move(RAISE, c, _cards_of(loose, u), (b,), w, tuple(groups)))
+            groups = ((c,), *sums.groups(res, u))
+            moves.append(Move(RAISE, c, sums.cards(u), (b,), w, groups))
     return moves
 
 
@@ -322,8 +340,8 @@ def _compulsory(rules: Rules, table: CardTable, hand: Sequence[int], loose: Sequ
     if loose and sums.full == full:
         sweepers = [(c, res) for c, sel in per_card for _, _, res in sel if full in res]
         if sweepers:
-            out = [Move(CAPTURE, c, _cards_of(loose, full), (), 0,
-                        tuple(_groups(loose, res, full))) for c, res in sweepers]
+            out = [Move(CAPTURE, c, sums.cards(full), (), 0, sums.groups(res, full))
+                   for c, res in sweepers]
             return list(dict.fromkeys(out))
     moves: list[Move] = []
     for c, selections in per_card:
@@ -342,8 +360,7 @@ def _compulsory(rules: Rules, table: CardTable, hand: Sequence[int], loose: Sequ
                 best = max(u.bit_count() for u in chosen)
                 chosen = [u for u in chosen if u.bit_count() == best]
             for u in chosen:
-                moves.append(Move(CAPTURE, c, _cards_of(loose, u), (), 0,
-                                  tuple(_groups(loose, res, u))))
+                moves.append(Move(CAPTURE, c, sums.cards(u), (), 0, sums.groups(res, u)))
         if not can_capture:
             moves.append(Move(TRAIL, c))
     return list(dict.fromkeys(moves))
