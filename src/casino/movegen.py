@@ -173,7 +173,7 @@ def generate(rules: Rules, hand: Sequence[int], loose: Sequence[int],
                                                 capture_cache)))
 
     moves: list[Move] = []
-    if rules.compulsory_capture:
+    if rules.compulsory_capture or rules.forced_sweep:
         return _compulsory(rules, table, hand, loose, sums, per_card)
 
     for c, selections in per_card:
@@ -335,9 +335,13 @@ def _onto_builds(rules: Rules, table: CardTable, c: int, loose: Sequence[int],
 def _compulsory(rules: Rules, table: CardTable, hand: Sequence[int], loose: Sequence[int],
                 sums: TableSums, per_card: list[tuple[int, list[Selection]]],
                 ) -> list[Move]:
-    """Krypkasino (§3): forced sweep, compulsory maximal capture, else trail."""
+    """Krypkasino (§3): forced sweep, compulsory maximal capture, else trail.
+
+    Only for rulesets without builds (``rules._check`` enforces it), where every
+    capture is a selection of loose cards and trailing is never forbidden otherwise.
+    """
     full = (1 << len(loose)) - 1
-    if loose and sums.full == full:
+    if rules.forced_sweep and loose and sums.full == full:
         sweepers = [(c, res) for c, sel in per_card for _, _, res in sel if full in res]
         if sweepers:
             out = [Move(CAPTURE, c, sums.cards(full), (), 0, sums.groups(res, full))
@@ -353,7 +357,7 @@ def _compulsory(rules: Rules, table: CardTable, hand: Sequence[int], loose: Sequ
                     continue
                 can_capture = True
                 # Maximal (K2): nothing the card could still take is left on the table.
-                if any(not (b & u) for b in blocks):
+                if rules.compulsory_capture and any(not (b & u) for b in blocks):
                     continue
                 chosen.append(u)
             if rules.maximal_capture == "cardinality" and chosen:
@@ -361,6 +365,6 @@ def _compulsory(rules: Rules, table: CardTable, hand: Sequence[int], loose: Sequ
                 chosen = [u for u in chosen if u.bit_count() == best]
             for u in chosen:
                 moves.append(Move(CAPTURE, c, sums.cards(u), (), 0, sums.groups(res, u)))
-        if not can_capture:
+        if not can_capture or not rules.compulsory_capture:
             moves.append(Move(TRAIL, c))
     return list(dict.fromkeys(moves))

@@ -105,7 +105,7 @@ class MoveSpec:
     first_group: tuple[int, ...] = ()
 
 
-_TOKEN = re.compile(r"\[[^\]]*\]|=\s*\d+|[xX>]|[^\s\[\]=>+]+(?:\+[^\s\[\]=>+]+)*|\+|\S")
+_TOKEN = re.compile(r"\[[^\]]*\]|=\s*[0-9]+|[xX>]|[^\s\[\]=>+]+(?:\+[^\s\[\]=>+]+)*|\+|\S")
 
 
 def _card(token: str, text: str) -> int:
@@ -119,7 +119,7 @@ def _build_ref(token: str, text: str) -> BuildRef:
     inner = token[1:-1].replace("+", " ").replace(",", " ").split()
     if not inner:
         raise MalformedMove(f"cannot read {text!r}: an empty [] names no build")
-    if len(inner) == 1 and inner[0].isdigit():
+    if len(inner) == 1 and inner[0].isascii() and inner[0].isdigit() and len(inner[0]) <= 3:
         return BuildRef(None, int(inner[0]))
     return BuildRef(tuple(sorted(_card(t, text) for t in inner)), None)
 
@@ -146,7 +146,11 @@ def read_move(text: str) -> MoveSpec:
         if t.startswith("="):
             if value is not None:
                 raise MalformedMove(f"cannot read {text!r}: the value is given twice")
-            value = int(t[1:].strip())
+            digits = t[1:].strip()
+            if not (digits.isascii() and digits.isdigit()) or len(digits) > 3:
+                raise MalformedMove(
+                    f"cannot read {text!r}: announce the build's value as a number, as '=8'")
+            value = int(digits)
         else:
             if value is not None:
                 raise MalformedMove(f"cannot read {text!r}: the value '={value}' must come last")

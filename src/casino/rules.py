@@ -118,7 +118,7 @@ class Rules:
 
     # ------------------------------------------------------------------
     @staticmethod
-    def preset(name: str = "casino", **options: Any) -> Rules:
+    def preset(name: str = "casino", /, **options: Any) -> Rules:
         """The preset ``name`` (or an alias) with ``options`` applied.
 
         ``Rules.preset("classic", players=4)`` gives the partnership game.
@@ -434,7 +434,7 @@ def canonical_name(name: str) -> str:
     return key
 
 
-def preset(name: str = "casino", **options: Any) -> Rules:
+def preset(name: str = "casino", /, **options: Any) -> Rules:
     """Build a preset with options; bad options raise :class:`RulesError` saying why."""
     key = canonical_name(name)
     players = options.pop("players", None)
@@ -547,6 +547,10 @@ def _check(rules: Rules) -> None:
     for _, value in rules.hand_values:
         if not 1 <= value <= 16:
             raise RulesError("hand_values must be between 1 and 16")
+    if (rules.compulsory_capture or rules.forced_sweep) and (
+            rules.building or (rules.face_values is None and rules.face_capture == "one")):
+        raise RulesError("compulsory captures and forced sweeps need a ruleset without builds "
+                         "in which every card may take any selection (as in krypkasino)")
     if rules.building and rules.ace_sum_alt is not None:
         raise RulesError("an Ace with two sum values cannot be used with building")
 

@@ -1,0 +1,672 @@
+"""Game records (casino-record/1): round trips, unfinished games, damage, fuzzing.
+
+A record must replay to exactly the positions of the game it was written
+from, for every preset and player count, finished or not; and a damaged
+record must fail with InvalidRecord naming the line where it went wrong.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from casino import (
+    PRESET_NAMES,
+    InvalidRecord,
+    MalformedMove,
+    Match,
+    Position,
+    RulesError,
+    preset,
+)
+from casino.cards import card_text
+from casino.record import (
+    FORMAT,
+    Record,
+    load_record,
+    match_from_record,
+    read_record,
+    save_record,
+    write_record,
+)
+from casino.rules import Rules, rules_from_json
+
+
+def _rulesets() -> list[tuple[str, int]]:
+    out = []
+    for name in PRESET_NAMES:
+        for players in (2, 3, 4):
+            try:
+                preset(name, players=players)
+            except RulesError:
+                continue
+            out.append((name, players))
+    return out
+
+
+RULESETS = _rulesets()
+
+
+def play(rules: Rules | str, seed: int, *, moves: int | None = None,
+         first_dealer: int | None = None) -> Match:
+    """A seeded random game, stopped after ``moves`` moves if given (else played out)."""
+    match = Match(rules, seed=seed, first_dealer=first_dealer)
+    rng = random.Random(seed)
+    played = 0
+    while True:
+        while match.position.result is None:
+            if moves is not None and played >= moves:
+                return match
+            match.play(rng.choice(match.legal_moves()))
+            played += 1
+        if match.is_over:
+            return match
+        if moves is not None and played >= moves:
+            return match
+        match.next_round()
+
+
+def replayed_positions(match: Match) -> list[list[Position]]:
+    """Every position of every round of ``match``, by replaying its logged moves."""
+    out = []
+    for log in match.rounds:
+        pos = log.start
+        positions = [pos]
+        for move in log.moves:
+            pos = pos.play(move)
+            positions.append(pos)
+        out.append(positions)
+    return out
+
+
+def assert_same_game(record: Record, match: Match) -> None:
+    assert record.rules == match.rules
+    assert record.seed == match.seed
+    assert record.first_dealer == match.first_dealer
+    assert len(record.rounds) == len(match.rounds)
+    for rnd, log, positions in zip(record.rounds, match.rounds, replayed_positions(match),
+                                   strict=True):
+        assert (rnd.number, rnd.dealer, rnd.deck) == (log.number, log.dealer, log.deck)
+        assert list(rnd.moves) == log.moves
+        assert list(rnd.movers) == log.movers
+        assert rnd.result == log.result
+        assert list(rnd.positions) == positions
+        assert [p.to_json() for p in rnd.positions] == [p.to_json() for p in positions]
+    assert record.position == match.position
+    assert record.winner == match.winner
+
+
+# ----------------------------------------------------------------------
+# Round trips
+
+
+@pytest.mark.parametrize(("name", "players"), RULESETS)
+def test_round_trip_reproduces_every_position(name: str, players: int) -> None:
+    match = play(preset(name, players=players), seed=players * 101 + len(name))
+    assert match.is_over
+    text = write_record(match)
+    record = read_record(text)
+    assert_same_game(record, match)
+    assert write_record(record) == text
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_round_trip_on_more_seeded_games_of_the_house_rules(seed: int) -> None:
+    match = play("casino", seed=seed)
+    assert_same_game(read_record(write_record(match)), match)
+
+
+def test_rules_with_options_are_written_as_a_json_object() -> None:
+    rules = preset("classic", players=3, win_rule="counting-order", target=11)
+    match = play(rules, seed=4)
+    text = write_record(match)
+    rules_line = text.splitlines()[1]
+    assert rules_line.startswith("rules {")
+    assert json.loads(rules_line[len("rules "):]) == rules.to_json()
+    record = read_record(text)
+    assert record.rules == rules
+    assert_same_game(record, match)
+
+
+def test_a_preset_without_options_is_written_by_name() -> None:
+    text = write_record(play("kasino", seed=1, moves=3))
+    assert text.splitlines()[:2] == [FORMAT, "rules kasino"]
+
+
+def test_rules_line_accepts_an_alias() -> None:
+    text = write_record(play("kasino", seed=1, moves=3)).replace("rules kasino", "rules finnish")
+    assert read_record(text).rules == preset("kasino")
+
+
+def test_names_round_trip_quoted_when_they_hold_spaces() -> None:
+    match = play("casino", seed=2, moves=5)
+    text = write_record(match, names=["Ann", "Bob Lee"])
+    assert 'names Ann "Bob Lee"' in text.splitlines()
+    record = read_record(text)
+    assert record.names == ("Ann", "Bob Lee")
+    assert record.name(1) == "Bob Lee"
+    assert write_record(record) == text
+
+
+def test_names_with_any_characters_round_trip() -> None:
+    match = play("casino", seed=2, moves=1)
+    names = ['Zoë "Z" #1', "two\nlines"]
+    record = read_record(write_record(match, names=names))
+    assert record.names == tuple(names)
+
+
+def test_names_must_be_one_per_seat_when_writing() -> None:
+    with pytest.raises(ValueError, match="3 names for 2 players"):
+        write_record(play("casino", seed=2, moves=1), names=["a", "b", "c"])
+
+
+def test_reader_ignores_comments_blank_lines_and_crlf() -> None:
+    match = play("casino", seed=8)
+    text = write_record(match)
+    noisy = "# a game\n\n" + text.replace("\nround", "\n\n# next\nround").replace("\n", "\r\n")
+    assert_same_game(read_record(noisy), match)
+
+
+def test_reader_accepts_lenient_move_text() -> None:
+    """Like PGN readers, a record may spell moves leniently; writing makes them canonical."""
+    match = play("casino", seed=8)
+    text = write_record(match)
+    lenient = text.replace("Td", "10d").replace("Th", "10♥")
+    record = read_record(lenient)
+    assert_same_game(record, match)
+    assert write_record(record) == text
+
+
+def test_save_and_load_record(tmp_path: Path) -> None:
+    match = play("royal", seed=3)
+    path = tmp_path / "game.casino"
+    save_record(match, path, names=["N", "S"])
+    record = load_record(path)
+    assert_same_game(record, match)
+    assert record.names == ("N", "S")
+
+
+def test_load_record_of_non_utf8_bytes_is_invalid(tmp_path: Path) -> None:
+    path = tmp_path / "bad"
+    path.write_bytes(b"casino-record/1\n\xff\xfe")
+    with pytest.raises(InvalidRecord, match="UTF-8"):
+        load_record(path)
+
+
+# ----------------------------------------------------------------------
+# Unfinished games (save and resume)
+
+
+@pytest.mark.parametrize("moves", [0, 1, 17, 48, 60])
+def test_unfinished_game_round_trips(moves: int) -> None:
+    match = play("casino", seed=21, moves=moves)
+    assert not match.is_over
+    record = read_record(write_record(match))
+    assert_same_game(record, match)
+    assert record.winner is None
+
+
+def test_game_between_rounds_round_trips() -> None:
+    """A round scored but the next not dealt: the record ends after its result line."""
+    match = play("casino", seed=21, moves=48)
+    assert match.position.result is not None and not match.is_over
+    text = write_record(match)
+    assert text.splitlines()[-2].startswith("result ")
+    assert_same_game(read_record(text), match)
+
+
+def test_new_round_without_moves_round_trips() -> None:
+    match = play("casino", seed=21, moves=48)
+    match.next_round()
+    text = write_record(match)
+    assert text.splitlines()[-2].startswith("deck ")
+    assert_same_game(read_record(text), match)
+
+
+@pytest.mark.parametrize(("name", "players"), [("casino", 2), ("kasino", 3), ("classic", 4),
+                                               ("krypkasino", 2), ("tablic", 3)])
+def test_match_from_record_resumes_exactly(name: str, players: int) -> None:
+    """A resumed game is the original one: same positions, same later shuffles."""
+    rules = preset(name, players=players)
+    original = play(rules, seed=33, moves=70)
+    resumed = match_from_record(read_record(write_record(original)))
+    assert resumed.position == original.position
+    assert resumed.seed == original.seed and resumed.first_dealer == original.first_dealer
+    assert [r.deck for r in resumed.rounds] == [r.deck for r in original.rounds]
+    for m in (original, resumed):  # the next shuffle comes from the same generator state
+        if m.position.result is None:
+            m.play(m.legal_moves()[0])
+        while m.position.result is None:
+            m.play(m.legal_moves()[0])
+        if not m.is_over:
+            m.next_round()
+    assert resumed.position == original.position
+
+
+def test_match_from_record_with_first_dealer_given() -> None:
+    original = play("casino", seed=5, moves=60, first_dealer=1)
+    resumed = match_from_record(read_record(write_record(original)))
+    assert resumed.position == original.position
+    assert resumed.shuffled_deck() == original.shuffled_deck()
+
+
+def test_match_from_record_written_elsewhere_uses_the_recorded_decks() -> None:
+    """A record whose decks its seed does not shuffle (another program wrote it)."""
+    original = play("casino", seed=5, moves=60)
+    text = write_record(original).replace("seed 5\n", "seed 6\n")
+    record = read_record(text)
+    resumed = match_from_record(record)
+    assert resumed.seed == 6
+    assert resumed.position == original.position
+    assert [r.deck for r in resumed.rounds] == [r.deck for r in original.rounds]
+
+
+def test_match_from_record_of_a_finished_game_is_over() -> None:
+    original = play("spade", seed=9)
+    resumed = match_from_record(read_record(write_record(original)))
+    assert resumed.is_over and resumed.winner == original.winner
+
+
+# ----------------------------------------------------------------------
+# Damaged records: each kind gives InvalidRecord naming the right line
+
+
+@pytest.fixture(scope="module")
+def good() -> str:
+    """A finished two-round-plus game of the house rules."""
+    return write_record(play("casino", seed=5), names=["Ann", "Bob"])
+
+
+def lines_of(text: str) -> list[str]:
+    return text.split("\n")
+
+
+def line_no(text: str, prefix: str, nth: int = 0) -> int:
+    """The 1-based number of the ``nth`` line starting with ``prefix``."""
+    hits = [i for i, line in enumerate(lines_of(text), start=1) if line.startswith(prefix)]
+    return hits[nth]
+
+
+def edit(text: str, number: int, new: str | None) -> str:
+    """``text`` with line ``number`` (1-based) replaced, or deleted when ``new`` is None."""
+    lines = lines_of(text)
+    if new is None:
+        del lines[number - 1]
+    else:
+        lines[number - 1] = new
+    return "\n".join(lines)
+
+
+def damaged(text: str, line: int, match: str) -> InvalidRecord:
+    with pytest.raises(InvalidRecord, match=match) as info:
+        read_record(text)
+    assert info.value.line == line, str(info.value)
+    assert str(info.value).startswith(f"line {line}: ")
+    return info.value
+
+
+def test_damage_unknown_keyword(good: str) -> None:
+    damaged(edit(good, 3, "sead 5"), 3, "unknown keyword 'sead'")
+    n = line_no(good, "move", 4)
+    damaged(edit(good, n, "mvoe 0 7h"), n, "unknown keyword 'mvoe'")
+
+
+def test_damage_empty_record() -> None:
+    damaged("", 1, "empty")
+    damaged("\n# only a comment\n", 1, "empty")
+
+
+def test_damage_wrong_format_line(good: str) -> None:
+    damaged(edit(good, 1, "casino-record/2"), 1, "unsupported format")
+    damaged(edit(good, 1, "PGN"), 1, "starts with")
+
+
+@pytest.mark.parametrize("keep", [5, 9, 40, -3, -2])
+def test_damage_truncated_file(good: str, keep: int) -> None:
+    """A record cut at any line (the final 'end' lost) is an error at its last line."""
+    lines = lines_of(good.rstrip("\n"))[:keep]
+    text = "\n".join(lines) + "\n"
+    err = damaged(text, len(lines), "cut short|expected")
+    assert "end" in str(err) or "expected" in str(err)
+
+
+def test_every_line_prefix_of_a_record_is_invalid(good: str) -> None:
+    lines = lines_of(good.rstrip("\n"))
+    for k in range(len(lines)):
+        with pytest.raises(InvalidRecord):
+            read_record("\n".join(lines[:k]))
+
+
+def test_damage_truncated_mid_line(good: str) -> None:
+    n = line_no(good, "deck", 1)
+    cut = "\n".join(lines_of(good)[:n]).rsplit(" ", 2)[0]
+    damaged(cut, n, "the deck has 50 cards")
+    damaged(cut + " T", n, "deck card 51: 'T' is not a card")
+
+
+def test_damage_wrong_card_count_in_deck(good: str) -> None:
+    n = line_no(good, "deck")
+    deck = lines_of(good)[n - 1].split()
+    damaged(edit(good, n, " ".join(deck[:-1])), n, "the deck has 51 cards; a casino deck has 52")
+    damaged(edit(good, n, " ".join([*deck, "2c"])), n, "53 cards")
+
+
+def test_damage_card_twice_in_deck(good: str) -> None:
+    n = line_no(good, "deck")
+    deck = lines_of(good)[n - 1].split()
+    deck[2] = deck[1]
+    damaged(edit(good, n, " ".join(deck)), n, f"holds {deck[1]} 2 times")
+
+
+def test_damage_not_a_card_in_deck(good: str) -> None:
+    n = line_no(good, "deck")
+    deck = lines_of(good)[n - 1].split()
+    deck[5] = "Xq"
+    damaged(edit(good, n, " ".join(deck)), n, "deck card 5: 'Xq' is not a card")
+
+
+def test_damage_illegal_move(good: str) -> None:
+    """The message says which move and why the engine refuses it."""
+    n = line_no(good, "move", 2)
+    seat = lines_of(good)[n - 1].split()[1]
+    err = damaged(edit(good, n, f"move {seat} 2c x 4h"), n, r"move 2c x 4h is illegal: ")
+    assert len(str(err)) > len(f"line {n}: move 2c x 4h is illegal: ")
+
+
+def test_damage_unreadable_move(good: str) -> None:
+    n = line_no(good, "move", 2)
+    seat = lines_of(good)[n - 1].split()[1]
+    damaged(edit(good, n, f"move {seat} ???"), n, r"move \?\?\? is illegal")
+    damaged(edit(good, n, "move"), n, "expected 'move SEAT MOVE'")
+    damaged(edit(good, n, f"move {seat}"), n, "expected 'move SEAT MOVE'")
+
+
+def test_damage_move_by_the_wrong_seat(good: str) -> None:
+    n = line_no(good, "move", 3)
+    _, seat, text = lines_of(good)[n - 1].split(" ", 2)
+    other = 1 - int(seat)
+    damaged(edit(good, n, f"move {other} {text}"), n,
+            f"played by seat {other}, but seat {seat} is to move")
+
+
+def test_damage_missing_move(good: str) -> None:
+    """Dropping a move shifts the turn: the next move is by the wrong seat."""
+    n = line_no(good, "move", 3)
+    damaged(edit(good, n, None), n, "is to move|is illegal")
+
+
+def test_damage_wrong_totals(good: str) -> None:
+    n = line_no(good, "result")
+    totals = [int(t) for t in lines_of(good)[n - 1].split()[1:]]
+    bad = f"result {totals[0] + 1} {totals[1]}"
+    damaged(edit(good, n, bad), n, f"ends with totals {totals[0]} {totals[1]}, not")
+    damaged(edit(good, n, "result 1"), n, "takes 2 whole numbers")
+
+
+def test_damage_missing_result(good: str) -> None:
+    n = line_no(good, "result")
+    damaged(edit(good, n, None), n, "expected 'result', found 'round'")
+
+
+def test_damage_result_before_the_round_is_over(good: str) -> None:
+    n = line_no(good, "result")
+    # drop the round's last move: the result line now comes one card early
+    damaged(edit(good, n - 2, None), n - 1, "round 1 is not over: 1 card is still to be played")
+
+
+def test_damage_move_after_the_round_is_over(good: str) -> None:
+    n = line_no(good, "result")
+    damaged(edit(good, n, "move 0 7h"), n, "round 1 is over")
+
+
+def test_damage_round_number_and_dealer(good: str) -> None:
+    n = line_no(good, "round", 1)
+    dealer = lines_of(good)[n - 1].split()[3]
+    damaged(edit(good, n, f"round 3 dealer {dealer}"), n, "round 3 should be round 2")
+    damaged(edit(good, n, f"round 2 dealer {1 - int(dealer)}"), n,
+            f"dealt by seat {dealer} .the deal passes")
+    damaged(edit(good, n, "round 2 dealer 7"), n, "the dealer must be a seat from 0 to 1")
+    damaged(edit(good, n, "round two"), n, "expected 'round NUMBER dealer SEAT'")
+    first = line_no(good, "round")
+    damaged(edit(good, first, "round 1 dealer 0" if "dealer 1" in lines_of(good)[first - 1]
+                 else "round 1 dealer 1"), first, "the first dealer")
+
+
+def test_damage_winner_lines(good: str) -> None:
+    n = line_no(good, "winner")
+    seat = int(lines_of(good)[n - 1].split()[1])
+    damaged(edit(good, n, f"winner {1 - seat}"), n, f"seat {seat} won the game")
+    damaged(edit(good, n, None), n, "expected 'winner', found 'end'")
+    damaged(edit(good, n, "winner X"), n, "whole number")
+
+
+def test_damage_winner_line_in_an_unfinished_game() -> None:
+    text = write_record(play("casino", seed=21, moves=48))
+    n = len(lines_of(text.rstrip("\n")))
+    damaged(edit(text, n, "winner 0\nend"), n, "the game is not over")
+
+
+def test_damage_round_after_the_game_was_won(good: str) -> None:
+    n = line_no(good, "winner")
+    damaged(edit(good, n, "round 9 dealer 0"), n, "the game ended in round")
+
+
+def test_damage_round_after_an_unfinished_round(good: str) -> None:
+    """The last move and the result lost: round 2 starts before round 1 has ended."""
+    n = line_no(good, "result")
+    text = edit(edit(good, n, None), n - 2, None)
+    damaged(text, n - 1, "round 1 is not over .1 card is still to be played.: expected 'move'")
+
+
+def test_damage_header_lines(good: str) -> None:
+    damaged(edit(good, 2, "rules nosuch"), 2, "bad rules: unknown ruleset 'nosuch'")
+    damaged(edit(good, 2, "rules {\"preset\": "), 2, "not valid JSON")
+    damaged(edit(good, 2, "rules {\"preset\": \"casino\", \"players\": 9}"), 2, "bad rules")
+    damaged(edit(good, 2, "rules casino classic"), 2, "one preset name")
+    damaged(edit(good, 3, "seed x"), 3, "'seed' takes a whole number")
+    damaged(edit(good, 4, "first-dealer 2"), 4, "first-dealer must be a seat from 0 to 1")
+    damaged(edit(good, 5, "names Ann"), 5, "'names' needs 2 names")
+    damaged(edit(good, 5, 'names Ann "Bob'), 5, "quoted name")
+    damaged(edit(good, 5, 'names Ann ""'), 5, "cannot be empty")
+    damaged(edit(good, 5, "seed 7"), 5, "'seed' given twice .first on line 3")
+    damaged(edit(good, 3, None), 5, "the header has no 'seed' line")
+
+
+def test_rules_object_with_a_name_key_is_an_invalid_record(good: str) -> None:
+    damaged(edit(good, 2, 'rules {"preset": "casino", "name": "x"}'), 2, "bad rules")
+
+
+def test_rules_from_json_with_a_name_key_raises_rules_error() -> None:
+    """Engine bug: rules_from_json({"preset": "casino", "name": "x"}) raised TypeError
+    (preset() got multiple values for argument 'name'); the reader works around it."""
+    with pytest.raises(RulesError):
+        rules_from_json({"preset": "casino", "name": "x"})
+
+
+@pytest.mark.parametrize("text", ["2c+4c =", "2c =x", "2c+4c = "])
+def test_move_text_with_an_empty_value_is_a_malformed_move(text: str) -> None:
+    """Engine bug: parse_move("2c+4c =") raised a bare ValueError from int('') instead of
+    MalformedMove; found by the mutated-record fuzz test (the reader works around it)."""
+    pos = Match("casino", seed=12, first_dealer=1).position
+    with pytest.raises(MalformedMove):
+        pos.parse_move(text)
+
+
+def test_record_with_an_empty_build_value_is_an_invalid_record() -> None:
+    match = play("casino", seed=12, first_dealer=1, moves=0)
+    text = write_record(match).replace("end\n", f"move {match.position.to_move} 2c+4c =\nend\n")
+    damaged(text, line_no(text, "move"), "move 2c.4c = is illegal")
+
+
+def test_damage_rules_that_change_the_deck(good: str) -> None:
+    """The deck must be a full deck of the recorded rules (two decks for Mulle)."""
+    damaged(edit(good, 2, "rules mulle"), line_no(good, "deck"), "a mulle deck has 104")
+
+
+def test_damage_text_after_end(good: str) -> None:
+    n = len(lines_of(good.rstrip("\n")))
+    damaged(good + "move 0 7h\n", n + 1, "text after 'end'")
+    damaged(edit(good, n, "end now"), n, "'end' takes nothing")
+
+
+def test_damage_message_example() -> None:
+    """The documented example: a line number, the move, and the engine's reason."""
+    match = play("casino", seed=1, moves=0)
+    pos = match.position
+    seat = pos.to_move
+    text = write_record(match).replace("end\n", f"move {seat} Zz\nend\n")
+    n = line_no(text, "move")
+    err = damaged(text, n, "move Zz is illegal")
+    assert str(err).startswith(f"line {n}: move Zz is illegal: ")
+
+
+# ----------------------------------------------------------------------
+# Fuzzing: only InvalidRecord may come out
+
+
+@pytest.fixture(scope="module")
+def short_record() -> str:
+    """A short valid record (a Krypkasino game has only one long round)."""
+    return write_record(play("casino", seed=12, moves=30))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_fuzz_arbitrary_text_raises_only_invalid_record(text: str) -> None:
+    with contextlib.suppress(InvalidRecord):  # any other exception fails the test
+        read_record(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["casino-record/1", "rules casino", "rules tablic", "seed 1",
+                                 "seed -3", "first-dealer 0", "first-dealer 1", "names a b",
+                                 "round 1 dealer 0", "round 1 dealer 1", "round 2 dealer 1",
+                                 "deck " + " ".join(card_text(c) for c in range(52)),
+                                 "move 0 As", "move 1 2c", "move 1 Kd x Kc", "result 0 0",
+                                 "winner 0", "end", "# note", "", "rules {\"preset\": 1}",
+                                 "rules [", "deck", "names", "round", "end end"]),
+                max_size=14))
+def test_fuzz_keyword_soup_raises_only_invalid_record(lines: list[str]) -> None:
+    with contextlib.suppress(InvalidRecord):  # any other exception fails the test
+        read_record("\n".join(lines))
+
+
+_MUTATIONS = ("delete", "duplicate", "swap", "replace-token", "insert", "truncate", "flip")
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(_MUTATIONS), st.integers(0, 10_000),
+                          st.integers(0, 10_000), st.text(max_size=12)),
+                min_size=1, max_size=3))
+def test_fuzz_mutated_records_raise_only_invalid_record(
+        short_record: str, mutations: list[tuple[str, int, int, str]]) -> None:
+    lines = lines_of(short_record)
+    text = short_record
+    for kind, a, b, junk in mutations:
+        i, j = a % len(lines), b % len(lines)
+        if kind == "delete" and len(lines) > 1:
+            del lines[i]
+        elif kind == "duplicate":
+            lines.insert(i, lines[i])
+        elif kind == "swap":
+            lines[i], lines[j] = lines[j], lines[i]
+        elif kind == "replace-token":
+            tokens = lines[i].split(" ")
+            tokens[b % len(tokens)] = junk
+            lines[i] = " ".join(tokens)
+        elif kind == "insert":
+            lines.insert(i, junk)
+        elif kind == "flip":
+            text = "\n".join(lines)
+            k = (a * 7919 + b) % max(1, len(text))
+            lines = lines_of(text[:k] + junk + text[k + 1:])
+        text = "\n".join(lines)
+        if kind == "truncate":
+            text = text[: a % (len(text) + 1)]
+            lines = lines_of(text)
+    with contextlib.suppress(InvalidRecord):  # any other exception fails the test
+        read_record(text)
+
+
+def test_fuzz_never_shows_other_errors_for_bad_rules_objects() -> None:
+    """Hostile JSON in the rules line (deep nesting, huge numbers) is InvalidRecord too."""
+    base = write_record(play("casino", seed=1, moves=2))
+    for obj in ["{" * 5000, '{"preset": "casino", "players": 1e999}',
+                '{"preset": "casino", "target": ' + "9" * 5000 + "}",
+                '{"preset": "casino", "hand_values": [[{}, 3]]}',
+                '{"preset": "casino", "face_values": "abc"}', '{"preset": null}']:
+        with pytest.raises(InvalidRecord) as info:
+            read_record(edit(base, 2, f"rules {obj}"))
+        assert info.value.line == 2
+
+
+def test_docs_example_record_is_a_valid_record() -> None:
+    """docs/records.md shows a real record: it must read, and write back unchanged."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "records.md").read_text("utf-8")
+    example = doc.split("## An example", 1)[1].split("```\n", 2)[1]
+    record = read_record(example)
+    assert record.is_over and record.names == ("Ann", "Bob")
+    assert write_record(record) == example
+    assert all(r.positions[-1].result is not None for r in record.rounds)
+
+
+# ----------------------------------------------------------------------
+# Engine bugs found by fuzzing the rules line of records (rules objects with options).
+# A record may carry any rules object that preset() accepts, so every accepted
+# combination must be playable: either preset() refuses it, or the engine honours it.
+
+
+def _position(rules: object, to_move: int, hands: list[list[str]], table: list[object],
+              decks: int = 1) -> Position | None:
+    """A last-deal position; the cards not shown lie in seat 0's pile.
+
+    None when the rules object is refused (RulesError), which also fixes the bug.
+    """
+    try:
+        rules_from_json(rules)
+    except RulesError:
+        return None
+    rest = [card_text(c) for c in range(52) for _ in range(decks)]
+    for text in [*hands[0], *hands[1]]:
+        rest.remove(text)
+    for item in table:
+        for text in ([item] if isinstance(item, str)
+                     else [c for g in item["groups"] for c in g]):  # type: ignore[index]
+            rest.remove(text)
+    return Position.from_json({
+        "format": "casino-position/1", "rules": rules, "round": 1, "deal": 3, "dealer": 1,
+        "to_move": to_move, "hands": hands, "table": table, "piles": [rest, []],
+        "sweeps": [], "last_capture": 0, "stock": [], "set_aside": [], "scores": [0, 0],
+        "result": None,
+    })
+
+
+@pytest.mark.parametrize("name", ["casino", "classic", "royal", "mulle"])
+def test_compulsory_capture_option_is_refused_where_builds_or_one_card_faces_exist(
+        name: str) -> None:
+    """Compulsory and forced captures are defined (§3) only where every turn is a capture
+    or a trail of any selection; with builds (§2.5's owner may never trail) or classic
+    face cards (one card per capture) no move could be maximal, so the option is refused."""
+    from casino.errors import RulesError
+    from casino.rules import preset
+
+    with pytest.raises(RulesError, match="without builds"):
+        preset(name, compulsory_capture=True)
+    with pytest.raises(RulesError, match="without builds"):
+        preset(name, forced_sweep=True)
+
+
+def test_K3_forced_sweep_option_false_is_honoured() -> None:
+    """krypkasino with forced_sweep=False still forced 5♣ to sweep 5♥; without the forced
+    sweep, the 3♦ (which can capture nothing) may be trailed (K1: the card is chosen)."""
+    pos = _position({"preset": "krypkasino", "forced_sweep": False}, 0,
+                    [["5c", "3d"], ["2c"]], ["5h"], decks=2)
+    if pos is not None:
+        assert "3d" in [str(m) for m in pos.legal_moves()]
