@@ -121,7 +121,7 @@ def reference_moves(rules: Rules, hand: Sequence[int], loose: Sequence[int],
                         if not all(b.value == v for b in taken):
                             continue
 
-                        def ok(group: tuple[int, ...], v: int = v) -> bool:
+                        def ok(group: tuple[int, ...], v: int = v, c: int = c) -> bool:
                             if len(group) == 1:
                                 return pairs(rules, c, group[0])
                             return sums_to(rules, group, v)
