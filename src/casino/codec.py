@@ -213,7 +213,7 @@ def position_from_json(obj: Any) -> Position:
     except RulesError as exc:
         raise InvalidPosition(str(exc), "rules") from None
     rnd = _int(obj["round"], "round", 1)
-    deal = _int(obj["deal"], "deal", 1, rules.deals_per_round)
+    deal = _int(obj["deal"], "deal", 1)
     dealer = _seat(obj["dealer"], "dealer", rules)
     to_move = _seat(obj["to_move"], "to_move", rules)
 
@@ -273,14 +273,38 @@ def position_from_json(obj: Any) -> Position:
 
     _check_cards(rules, hands, table, piles, stock, set_aside)
     sizes = [h if isinstance(h, int) else len(h) for h in hands]
-    if result is None and sizes[to_move] == 0 and any(sizes):
-        raise InvalidPosition("the player to move has no cards", "to_move")
+    if result is None:
+        if not any(sizes):
+            raise InvalidPosition("every hand is empty but the round is not over: the next "
+                                  "deal (or the round's result) is missing", "hands")
+        if sizes[to_move] == 0:
+            raise InvalidPosition("the player to move has no cards", "to_move")
+        _check_owners(rules, hands, table, to_move)
     return Position(
         rules=rules, round=rnd, deal=deal, dealer=dealer, to_move=to_move,
         hands=tuple(hands), table=tuple(table), piles=piles, sweeps=sweeps,
         last_capture=last_capture, stock=stock, set_aside=set_aside, scores=scores,
         result=result, carry=carry, mulles=mulles,
     )
+
+
+def _check_owners(rules: Rules, hands: list[tuple[int, ...] | int],
+                  table: list[int | Build], to_move: int) -> None:
+    """RULES.md §2.5: the player to move, if they own a build, holds a card of its value
+    (else they would have no legal move). Other seats are not checked: their hands only
+    matter on their own turn, and hand-made positions often leave them out
+    (docs/rules-notes.md, N-21)."""
+    played = rules.table.played
+    for i, item in enumerate(table):
+        if isinstance(item, int) or item.owner != to_move:
+            continue
+        hand = hands[item.owner]
+        if isinstance(hand, int):
+            continue
+        if not any(item.value in played[c] for c in hand):
+            raise InvalidPosition(
+                f"seat {item.owner} owns a build of {item.value} but holds no card of value "
+                f"{item.value}; an owner always keeps one", f"table[{i}]")
 
 
 def _read_carry(obj: Any, rules: Rules) -> Carry:

@@ -112,6 +112,9 @@ def diagnose(pos: Position, spec: MoveSpec) -> str:
             if c in in_builds and table_loose[c] == 0:
                 return (f"the {card_symbol(c)} is part of a build: a build is only ever "
                         "taken or changed whole")
+            if table_loose[c]:
+                return (f"the {card_symbol(c)} is named {n} times but lies on the table "
+                        f"{'once' if table_loose[c] == 1 else f'{table_loose[c]} times'}")
             return f"the {card_symbol(c)} is not on the table"
     for ref in spec.builds:
         if not any(_ref_matches(ref, b) for b in pos.builds):
@@ -221,9 +224,10 @@ def _structural(pos: Position, spec: MoveSpec) -> str:
     if spec.builds:
         ref0 = spec.builds[0]
         b = next(b for b in pos.builds if _ref_matches(ref0, b))
+        if b.multiple and spec.value != b.value:
+            return (f"a multiple build can never be raised; to add to it, your card (with "
+                    f"loose cards) must make another group of {b.value}")
         if spec.value is not None and spec.value != b.value:
-            if b.multiple:
-                return "a multiple build can never be raised"
             raised = b.value + table.sum_value[spec.card]
             if raised > table.max_build:
                 return (f"raising the {_value_word(b.value)} with the {name} would make "

@@ -116,6 +116,8 @@ def _card(token: str, text: str) -> int:
 
 
 def _build_ref(token: str, text: str) -> BuildRef:
+    if not token.endswith("]"):
+        raise MalformedMove(f"cannot read {text!r}: a '[' is not closed by ']'")
     inner = token[1:-1].replace("+", " ").replace(",", " ").split()
     if not inner:
         raise MalformedMove(f"cannot read {text!r}: an empty [] names no build")
