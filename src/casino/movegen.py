@@ -38,17 +38,48 @@ def _bits(mask: int) -> list[int]:
 
 def closure(blocks: Sequence[int]) -> Closure:
     """Every union of pairwise disjoint ``blocks`` (0 included), each mapped to
-    ``(rest, block)``: one way it was formed, to recover a split."""
+    ``(rest, block)``: one way it was formed, to recover a split.
+
+    Few blocks: extend every union found so far by each block in turn. Many
+    blocks (crowded tables): a depth-first walk that decides the loose cards in
+    index order, a card being either left out or the lowest card of a new
+    block, and never revisits a (card, union) state.
+    """
     res: Closure = {0: (0, 0)}
-    order = [0]
+    if len(blocks) <= 24:
+        order = [0]
+        for b in blocks:
+            for idx in range(len(order)):
+                m = order[idx]
+                if not m & b:
+                    u = m | b
+                    if u not in res:
+                        res[u] = (m, b)
+                        order.append(u)
+        return res
+    covered = 0
     for b in blocks:
-        for idx in range(len(order)):
-            m = order[idx]
-            if not m & b:
-                u = m | b
-                if u not in res:
-                    res[u] = (m, b)
-                    order.append(u)
+        covered |= b
+    n = covered.bit_length()
+    buckets: list[list[int]] = [[] for _ in range(n)]
+    for b in blocks:
+        buckets[(b & -b).bit_length() - 1].append(b)
+    seen: set[tuple[int, int]] = set()
+    stack = [(0, 0)]
+    while stack:
+        i, u = stack.pop()
+        while i < n and (u >> i & 1 or not buckets[i]):
+            i += 1
+        if i >= n or (i, u) in seen:
+            continue
+        seen.add((i, u))
+        stack.append((i + 1, u))
+        for b in buckets[i]:
+            if not b & u:
+                v = u | b
+                if v not in res:
+                    res[v] = (u, b)
+                stack.append((i + 1, v))
     return res
 
 
@@ -167,10 +198,12 @@ def generate(rules: Rules, hand: Sequence[int], loose: Sequence[int],
     cards = sorted(set(hand))
     capture_cache: dict[tuple[tuple[int, ...], int, bool], Selection] = {}
 
+    # Compulsory maximal captures are found directly (_maximal_unions), not from closures.
+    want_closure = not (rules.compulsory_capture and not rules.ace_sum_alt)
     per_card: list[tuple[int, list[Selection]]] = []
     for c in cards:
         per_card.append((c, _capture_selections(rules, table, c, loose, builds, sums,
-                                                capture_cache)))
+                                                capture_cache, want_closure)))
 
     moves: list[Move] = []
     if rules.compulsory_capture or rules.forced_sweep:
@@ -191,7 +224,7 @@ def generate(rules: Rules, hand: Sequence[int], loose: Sequence[int],
 def _capture_selections(rules: Rules, table: CardTable, c: int, loose: Sequence[int],
                         builds: Sequence[Build], sums: TableSums,
                         cache: dict[tuple[tuple[int, ...], int, bool], Selection],
-                        ) -> list[Selection]:
+                        want_closure: bool = True) -> list[Selection]:
     """For each played value of ``c``: (value, the blocks of loose cards it may take
     (lone cards it pairs with, groups adding up to the value), their closure).
     Builds are handled by the caller."""
@@ -215,7 +248,7 @@ def _capture_selections(rules: Rules, table: CardTable, c: int, loose: Sequence[
         if sel is None:
             groups = [m for m in sums.by_sum[v] if m & (m - 1)] if v <= sums.maxv else []
             blocks = pairs + groups
-            sel = (v, blocks, closure(blocks))
+            sel = (v, blocks, closure(blocks) if want_closure else {})
             cache[key] = sel
         out.append(sel)
     return out
@@ -341,26 +374,37 @@ def _compulsory(rules: Rules, table: CardTable, hand: Sequence[int], loose: Sequ
     capture is a selection of loose cards and trailing is never forbidden otherwise.
     """
     full = (1 << len(loose)) - 1
+    sum_of = [table.sum_value[c] for c in loose]
+    exact = rules.compulsory_capture and not rules.ace_sum_alt
+    # For each card: its captures (maximal ones where compulsory) with their closures.
+    found: list[tuple[int, list[tuple[list[int], Closure]]]] = []
+    for c, selections in per_card:
+        options: list[tuple[list[int], Closure]] = []
+        for v, blocks, res in selections:
+            if not blocks:
+                continue
+            if exact:
+                unions, res = _maximal_unions(v, blocks, sum_of)
+            else:
+                unions = [u for u in res if u]
+                if rules.compulsory_capture:
+                    unions = [u for u in unions
+                              if not any(not b & ~(full & ~u) for b in blocks)]
+            options.append((unions, res))
+        found.append((c, options))
     if rules.forced_sweep and loose and sums.full == full:
-        sweepers = [(c, res) for c, sel in per_card for _, _, res in sel if full in res]
+        sweepers = [(c, res) for c, opts in found for unions, res in opts if full in unions]
         if sweepers:
             out = [Move(CAPTURE, c, sums.cards(full), (), 0, sums.groups(res, full))
                    for c, res in sweepers]
             return list(dict.fromkeys(out))
     moves: list[Move] = []
-    for c, selections in per_card:
+    for c, opts in found:
         can_capture = False
-        for _, blocks, res in selections:
-            chosen: list[int] = []
-            for u in res:
-                if not u:
-                    continue
-                can_capture = True
-                # Maximal (K2): nothing the card could still take is left on the table.
-                if rules.compulsory_capture and any(not (b & u) for b in blocks):
-                    continue
-                chosen.append(u)
-            if rules.maximal_capture == "cardinality" and chosen:
+        for unions, res in opts:
+            chosen = unions
+            can_capture = can_capture or bool(chosen)
+            if rules.compulsory_capture and rules.maximal_capture == "cardinality" and chosen:
                 best = max(u.bit_count() for u in chosen)
                 chosen = [u for u in chosen if u.bit_count() == best]
             for u in chosen:
@@ -368,3 +412,55 @@ def _compulsory(rules: Rules, table: CardTable, hand: Sequence[int], loose: Sequ
         if not can_capture or not rules.compulsory_capture:
             moves.append(Move(TRAIL, c))
     return list(dict.fromkeys(moves))
+
+
+def _maximal_unions(v: int, blocks: Sequence[int],
+                    sum_of: Sequence[int]) -> tuple[list[int], Closure]:
+    """Every inclusion-maximal capture (K2) of a card of value ``v``, with one split each.
+
+    A depth-first walk decides the loose cards in index order: a card is either the
+    lowest card of a new block, or left on the table. A card it pairs with is never
+    left, and a card is left only while the cards left so far hold no two or more
+    adding up to ``v`` (bit ``t`` of ``one`` / ``two``: one-or-more / two-or-more of
+    them add up to ``t``). So every walk to the end is a maximal capture, and the
+    walk never explores a capture that could only end non-maximal.
+    """
+    n = len(sum_of)
+    pair_mask = 0
+    buckets: list[list[int]] = [[] for _ in range(n)]
+    for b in blocks:
+        if not b & (b - 1):
+            pair_mask |= b
+        buckets[(b & -b).bit_length() - 1].append(b)
+    limit = (1 << (v + 1)) - 1
+    res: Closure = {0: (0, 0)}
+    out: set[int] = set()
+    seen: set[tuple[int, int]] = set()
+    stack = [(0, 0, 0, 0)]
+    while stack:
+        i, u, one, two = stack.pop()
+        while i < n and u >> i & 1:
+            i += 1
+        if i >= n:
+            if u:
+                out.add(u)
+            continue
+        if (i, u) in seen:
+            continue
+        seen.add((i, u))
+        if not pair_mask >> i & 1:
+            x = sum_of[i]
+            if x:
+                two2 = two | ((one << x) & limit)
+                one2 = one | (((one << x) | (1 << x)) & limit)
+            else:
+                one2, two2 = one, two
+            if not two2 >> v & 1:
+                stack.append((i + 1, u, one2, two2))
+        for b in buckets[i]:
+            if not b & u:
+                w = u | b
+                if w not in res:
+                    res[w] = (u, b)
+                stack.append((i + 1, w, one, two))
+    return sorted(out), res
