@@ -169,6 +169,14 @@ class Position:
             raise IllegalMove(why_illegal(self, move))
         return self._apply(move)
 
+    def successor(self, move: Move) -> Position:
+        """The position after ``move`` without checking that it is legal.
+
+        For search code that takes its moves from :meth:`legal_moves` of this very
+        position and plays millions of them; anything else should call :meth:`play`.
+        """
+        return self._apply(move)
+
     def _apply(self, move: Move) -> Position:
         rules = self.rules
         seat = self.to_move

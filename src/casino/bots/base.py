@@ -1,0 +1,74 @@
+"""The bot protocol: an observation and a limit in, a legal move out.
+
+A bot never sees a full position: it is given ``Position.observation(seat)``
+(the JSON form with other hands and the stock hidden) and reads it with
+``Position.from_json``. What it knows beyond that it must work out itself
+(:mod:`casino.bots.knowledge`). Bots are deterministic given their seed, so
+arena runs reproduce.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+from casino.moves import Move
+from casino.position import Position
+
+
+@dataclass(frozen=True)
+class Limit:
+    """How long a bot may think: wall-clock seconds and/or iterations (samples,
+    playouts or nodes, as each bot defines). ``None`` leaves it to the bot's default."""
+
+    seconds: float | None = None
+    iterations: int | None = None
+
+    def deadline(self, start: float | None = None) -> float | None:
+        """The ``time.perf_counter()`` value at which to stop, if timed."""
+        if self.seconds is None:
+            return None
+        return (time.perf_counter() if start is None else start) + self.seconds
+
+
+class Bot(ABC):
+    """A computer player. Subclasses implement :meth:`pick` on the observed position."""
+
+    #: The ladder name (``random``, ``greedy``, ...).
+    name: str = "bot"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, observation: dict[str, Any] | Position, limit: Limit | None = None) -> Move:
+        """A legal move for the seat to move in ``observation``.
+
+        ``observation`` is ``Position.observation(seat)``; a Position is accepted only
+        if it is itself an observation of the seat to move (as ``Position.observe``
+        gives), so a bot never receives another seat's hidden cards.
+        """
+        pos = (observation if isinstance(observation, Position)
+               else Position.from_json(observation))
+        seat = pos.to_move
+        for s, h in enumerate(pos.hands):
+            if s != seat and not isinstance(h, int):
+                raise ValueError("a bot must be given an observation: another seat's hand "
+                                 f"(seat {s}) is visible")
+        if not isinstance(pos.stock, int):
+            raise ValueError("a bot must be given an observation: the stock is visible")
+        moves = pos.legal_moves()
+        if not moves:
+            raise ValueError("there is no move to choose: the round is over")
+        if len(moves) == 1:
+            return moves[0]
+        move = self.pick(pos, moves, limit or Limit())
+        if move not in moves:
+            raise AssertionError(f"{self.name} chose an illegal move {move}")
+        return move
+
+    @abstractmethod
+    def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
+        """Choose among ``moves`` (the legal moves of the observed position ``pos``)."""
