@@ -1,0 +1,123 @@
+"""The bot protocol and the sampling of hidden cards (issue 3: protocol and sampling tests).
+
+A bot is handed only an observation; whatever it samples must agree with
+everything the observing seat knows: its own hand, the table, the piles, the
+hand sizes, the stock size, and that each build's owner holds a card of its
+value.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+
+import pytest
+
+from casino import Match, Position
+from casino.bots import BOTS, Limit, make_bot
+from casino.bots.knowledge import knowledge, sample
+
+CASES = [("casino", 2), ("krypkasino", 2), ("kasino", 3), ("classic", 4), ("royal", 2),
+         ("spade", 3), ("faces-all", 2), ("mulle", 2), ("tablic", 2)]
+
+
+def positions(name: str, players: int, seed: int, every: int = 3) -> Iterator[Position]:
+    """Positions of one seeded random round, every ``every``-th, building often."""
+    rng = random.Random(seed)
+    match = Match(name, seed=seed, players=players)
+    i = 0
+    while match.position.result is None:
+        pos = match.position
+        if i % every == 0:
+            yield pos
+        moves = pos.legal_moves()
+        onto = [m for m in moves if m.kind in ("build", "add", "raise")]
+        match.play(rng.choice(onto) if onto and rng.random() < 0.5 else rng.choice(moves))
+        i += 1
+
+
+def test_a_bot_refuses_a_full_position() -> None:
+    pos = Match("casino", seed=1).position
+    bot = make_bot("random", seed=1)
+    with pytest.raises(ValueError, match="observation"):
+        bot.choose(pos)
+    with pytest.raises(ValueError, match="observation"):
+        bot.choose(pos.to_json())
+
+
+def test_a_bot_refuses_an_observation_with_the_stock_shown() -> None:
+    pos = Match("casino", seed=2).position
+    obs = pos.observation(pos.to_move)
+    obs["stock"] = pos.to_json()["stock"]
+    with pytest.raises(ValueError, match="stock"):
+        make_bot("random", seed=1).choose(obs)
+
+
+def test_make_bot_names_the_known_bots_when_asked_for_an_unknown_one() -> None:
+    with pytest.raises(ValueError, match="random"):
+        make_bot("nobody")
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_knowledge_unseen_is_exactly_the_hidden_cards(name: str, players: int) -> None:
+    for pos in positions(name, players, seed=3):
+        seat = pos.to_move
+        k = knowledge(pos.observe(seat))
+        hidden: Counter[int] = Counter(pos.stock if isinstance(pos.stock, tuple) else ())
+        for s in range(players):
+            if s != seat:
+                hidden.update(pos.hand(s))
+        assert Counter(k.unseen) == hidden
+        assert k.stock_size == pos.stock_size
+        assert k.hand_sizes == tuple(pos.hand_size(s) for s in range(players))
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_every_sample_agrees_with_all_that_is_known(name: str, players: int) -> None:
+    rng = random.Random(4)
+    for pos in positions(name, players, seed=4):
+        seat = pos.to_move
+        seen = pos.observe(seat)
+        for _ in range(3):
+            world = sample(seen, rng)
+            # Nothing the seat can see differs, and the world is a valid full position.
+            assert world.observe(seat) == seen
+            assert Position.from_json(world.to_json()) == world
+            assert all(not isinstance(h, int) for h in world.hands)
+            assert not isinstance(world.stock, int)
+            # Each build's owner holds a card of its value (RULES.md §2.5).
+            played = world.rules.table.played
+            for b in world.builds:
+                assert any(b.value in played[c] for c in world.hand(b.owner))
+            assert set(world.legal_moves()) == set(seen.legal_moves())
+
+
+def test_sampling_places_a_card_of_the_build_value_even_when_rare() -> None:
+    """The owner of an 8-build must get an 8 even when only one 8 is unseen."""
+    obj = {
+        "format": "casino-position/1", "rules": "casino", "round": 1, "deal": 6,
+        "dealer": 1, "to_move": 0,
+        "hands": [["Kh", "2c"], 2],
+        "table": [{"value": 8, "owner": 1, "groups": [["5d", "3s"]]}],
+        "piles": [[], []], "sweeps": [], "last_capture": None, "stock": 0,
+        "set_aside": [], "scores": [0, 0], "result": None,
+    }
+    known = ["Kh", "2c", "5d", "3s"]
+    # Every card but one 8 and one other goes to seat 0's pile: the opponent holds both.
+    from casino.cards import card_text
+    rest = [card_text(c) for c in range(52) if card_text(c) not in known]
+    obj["piles"] = [[c for c in rest if c not in ("8h", "4c")], []]
+    pos = Position.from_json(obj)
+    world = sample(pos, random.Random(1))
+    assert sorted(card_text(c) for c in world.hand(1)) == ["4c", "8h"]
+
+
+@pytest.mark.parametrize("bot_name", sorted(n for n in BOTS if "oracle" not in n))
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_every_bot_returns_a_legal_move_in_every_preset(bot_name: str, name: str,
+                                                         players: int) -> None:
+    bot = make_bot(bot_name, seed=5)
+    for pos in list(positions(name, players, seed=5, every=7))[:4]:
+        move = bot.choose(pos.observation(pos.to_move), Limit(iterations=8, seconds=2.0))
+        assert move in pos.legal_moves()
