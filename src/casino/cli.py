@@ -8,6 +8,7 @@ a traceback, because the engine's errors already say what was wrong and why.
 from __future__ import annotations
 
 import json
+import math
 import random
 import signal
 import sys
@@ -15,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
@@ -27,6 +28,12 @@ from casino.position import Position
 from casino.record import Record, load_record, save_record
 from casino.rules import PRESET_NAMES, Rules, describe, preset
 from casino.scoring import Result
+from casino.stats import Estimate
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from casino.arena import ArenaResult
 
 app = typer.Typer(
     help="Casino and its family of fishing card games: rules, moves, records, demo.",
@@ -313,6 +320,154 @@ def _save(match: Match, path: Path) -> None:
     except OSError as exc:
         fail(f"cannot write {path}: {exc}")
     typer.echo(f"record saved to {path}", err=True)
+
+
+# ----------------------------------------------------------------------
+# casino arena
+
+
+def _pct(e: Estimate) -> str:
+    return f"{100 * e.value:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]"
+
+
+def _num(e: Estimate | None) -> str:
+    if e is None:
+        return "-"
+    if not (math.isfinite(e.low) and math.isfinite(e.high)):
+        return f"{e.value:+.2f}"
+    return f"{e.value:+.2f} [{e.low:+.2f}, {e.high:+.2f}]"
+
+
+def print_arena(result: ArenaResult, console: Console) -> None:
+    """The arena's report: pairings, ratings (more than two bots), think times."""
+    from rich.table import Table
+
+    table = Table(title="Pairings (mirrored pairs; 95% intervals)")
+    for col in ("A", "B", "games", "A wins", "B wins", "undecided", "A score",
+                "A margin per round"):
+        table.add_column(col, justify="left" if col in ("A", "B") else "right")
+    for pr in result.pairings:
+        table.add_row(pr.a, pr.b, str(len(pr.games)), str(pr.wins_a), str(pr.wins_b),
+                      str(pr.undecided), _pct(pr.score_a()), _num(pr.margin()))
+    console.print(table)
+    ratings = result.ratings
+    if ratings is not None and len(result.pairings) > 1:
+        anchor = result.players[ratings.anchor]
+        rt = Table(title=f"Bradley–Terry ratings, {anchor} = 1000",
+                   caption=f"95% percentile bootstrap over mirrored pairs, "
+                           f"{ratings.samples} samples")
+        rt.add_column("#", justify="right")
+        rt.add_column("bot")
+        rt.add_column("Elo", justify="right")
+        rt.add_column("interval", justify="right")
+        order = sorted(range(len(result.players)), key=lambda i: -ratings.elo[i])
+        for rank, i in enumerate(order, start=1):
+            rt.add_row(str(rank), result.players[i], f"{ratings.elo[i]:.0f}",
+                       f"[{ratings.low[i]:.0f}, {ratings.high[i]:.0f}]")
+        console.print(rt)
+    tt = Table(title="Think time per decision (forced moves not timed)")
+    tt.add_column("bot")
+    for col in ("decisions", "median", "p95", "max"):
+        tt.add_column(col, justify="right")
+    for name, st in result.think().items():
+        tt.add_row(name, str(st.decisions), _secs(st.median), _secs(st.p95), _secs(st.max))
+    console.print(tt)
+
+
+def _secs(t: float) -> str:
+    return f"{t * 1000:.1f} ms" if t < 1 else f"{t:.2f} s"
+
+
+@app.command("arena")
+def arena_command(
+    bots: Annotated[list[str], typer.Argument(help="Two bots for a pairing, three or more "
+                                                   "for a round robin.")],
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Ruleset preset.")] = "casino",
+    players: Annotated[int | None, typer.Option("--players", "-p",
+                                                help="Number of players (two bots sit "
+                                                     "alternately).")] = None,
+    games: Annotated[int, typer.Option("--games", "-n", min=1,
+                                       help="Mirrored pairs of games per pairing.")] = 100,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed of the deals and "
+                                                                  "the bots; random if "
+                                                                  "not given.")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1,
+                                      help="Worker processes.")] = 1,
+    seconds: Annotated[float | None, typer.Option("--seconds", min=0.0,
+                                                  help="Think time limit per move.")] = None,
+    iterations: Annotated[int | None, typer.Option("--iterations", min=1,
+                                                   help="Iteration limit per move.")] = None,
+    neighbours: Annotated[bool, typer.Option("--neighbours", help="Round robin: pair each "
+                                                                  "bot only with the next "
+                                                                  "one listed.")] = False,
+    max_rounds: Annotated[int, typer.Option("--max-rounds", min=1,
+                                            help="Stop a game undecided after this many "
+                                                 "rounds.")] = 50,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", min=0,
+                                           help="Bootstrap samples for the rating "
+                                                "intervals.")] = 1000,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the JSON result "
+                                                                 "file here.")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Draw the ratings as a PNG "
+                                                             "here.")] = None,
+    progress: Annotated[bool | None, typer.Option(
+        "--progress/--no-progress", help="Show a progress bar (default: when standard error "
+                                         "is a terminal).")] = None,
+) -> None:
+    """Play bots against each other on mirrored deals and measure them."""
+    from rich.console import Console
+
+    from casino.arena import game_seeds, run_pairing, run_round_robin
+    from casino.bots import BOTS
+    from casino.bots.base import Limit
+
+    if len(bots) < 2:
+        fail("give at least two bots")
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown:
+        fail(f"unknown bot {unknown[0]!r}; the bots are {', '.join(BOTS)}")
+    if len(bots) > 2 and len(set(bots)) != len(bots):
+        fail("a round robin needs distinct bots")
+    ruleset = _rules(rules, players)
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(32)
+    seeds = game_seeds(seed, games)
+    limit = Limit(seconds=seconds, iterations=iterations)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    if len(bots) == 2:
+        result = run_pairing(bots[0], bots[1], ruleset, seeds, limit, limit, jobs,
+                             max_rounds=max_rounds, progress=progress, bootstrap=bootstrap,
+                             bootstrap_seed=seed)
+    else:
+        result = run_round_robin(bots, ruleset, seeds, limit, jobs,
+                                 schedule="neighbours" if neighbours else "all",
+                                 max_rounds=max_rounds, progress=progress,
+                                 bootstrap=bootstrap, bootstrap_seed=seed)
+    result.settings["seed"] = seed
+    # Off a terminal rich would wrap the tables at 80 columns.
+    console = Console(width=None if sys.stdout.isatty() else 132)
+    console.print(f"{describe(ruleset)[0]}; seed {seed}; {games} mirrored pairs per pairing")
+    print_arena(result, console)
+    # The command line that reproduces this run (the seed made explicit).
+    command = ["casino", "arena", *bots, "--rules", rules, "--games", str(games),
+               "--seed", str(seed), "--jobs", str(jobs), "--max-rounds", str(max_rounds),
+               "--bootstrap", str(bootstrap)]
+    for flag, value in (("--players", players), ("--seconds", seconds),
+                        ("--iterations", iterations), ("--out", out), ("--plot", plot)):
+        if value is not None:
+            command += [flag, str(value)]
+    if neighbours:
+        command.append("--neighbours")
+    try:
+        if out is not None:
+            result.write_json(out, command=command)
+            typer.echo(f"results written to {out}", err=True)
+        if plot is not None and result.ratings is not None:
+            result.plot(plot)
+            typer.echo(f"ratings plot written to {plot}", err=True)
+    except OSError as exc:
+        fail(f"cannot write: {exc}")
 
 
 def main() -> None:

@@ -1,0 +1,365 @@
+"""The arena: mirrored deals, reproducibility across job counts, what bots are given,
+the result file, the plot, think times and the ``casino arena`` command.
+
+Everything here plays ``random`` (or stand-ins for other ladder names) for a
+few deals, so the file runs in seconds; strength runs live in benchmarks/.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from casino.arena import (
+    ArenaResult,
+    GameRecord,
+    ThinkStats,
+    deck_digest,
+    game_seeds,
+    play_game,
+    rate,
+    run_pairing,
+    run_round_robin,
+)
+from casino.bots import BOTS, Limit, RandomBot
+from casino.cli import app
+from casino.match import Match
+from casino.moves import Move
+from casino.position import Position
+from casino.rules import preset
+
+CASINO = preset("casino")
+
+
+def _without_times(result: ArenaResult) -> Any:
+    """The JSON of a run less what depends on the clock."""
+    data = result.to_json(command=["test"])
+    for key in ("date", "think", "machine", "settings"):
+        data.pop(key)
+    for pr in data["pairings"]:
+        pr["summary"].pop("think_a")
+        pr["summary"].pop("think_b")
+        for g in pr["games"]:
+            g["think"] = {side: len(ts) for side, ts in g["think"].items()}
+    return data
+
+
+@pytest.fixture(scope="module")
+def tiny() -> ArenaResult:
+    return run_pairing("random", "random", CASINO, game_seeds(11, 3), jobs=1, bootstrap=100)
+
+
+# ----------------------------------------------------------------------
+# Mirrored deals and reproducibility
+
+
+def test_jobs_1_and_jobs_2_give_identical_results(tiny: ArenaResult) -> None:
+    two = run_pairing("random", "random", CASINO, game_seeds(11, 3), jobs=2, bootstrap=100)
+    assert _without_times(tiny) == _without_times(two)
+
+
+def test_same_seed_reproduces_and_another_seed_differs(tiny: ArenaResult) -> None:
+    again = run_pairing("random", "random", CASINO, game_seeds(11, 3), bootstrap=100)
+    other = run_pairing("random", "random", CASINO, game_seeds(12, 3), bootstrap=100)
+    assert _without_times(again) == _without_times(tiny)
+    assert [g.decks for g in other.pairings[0].games] != \
+        [g.decks for g in tiny.pairings[0].games]
+
+
+def test_mirrored_games_share_every_deck_and_swap_seats(tiny: ArenaResult) -> None:
+    for g0, g1 in tiny.pairings[0].pairs:
+        assert g0.seed == g1.seed and (g0.mirror, g1.mirror) == (0, 1)
+        assert g0.first_dealer == g1.first_dealer
+        assert g0.seats == ["A", "B"] and g1.seats == ["B", "A"]
+        common = min(g0.rounds, g1.rounds)
+        assert common >= 1
+        assert g0.decks[:common] == g1.decks[:common]
+    firsts = [g.decks[0] for g in tiny.pairings[0].games[0::2]]
+    assert len(set(firsts)) == len(firsts)
+
+
+def test_match_decks_depend_only_on_seed_and_dealer_not_on_the_play() -> None:
+    # The premise of mirroring: play two matches from one seed differently and
+    # compare the decks they deal in the same rounds.
+    import random
+
+    decks = []
+    for k in (1, 2):
+        rng = random.Random(k)
+        match = Match(CASINO, seed=99, first_dealer=0)
+        for _ in range(3):
+            while match.position.result is None:
+                match.play(rng.choice(match.legal_moves()))
+            if match.is_over:
+                break
+            match.next_round()
+        decks.append([deck_digest(r.deck) for r in match.rounds])
+    common = min(map(len, decks))
+    assert decks[0][:common] == decks[1][:common]
+
+
+def test_margins_are_a_minus_b_points_and_the_winner_has_reached_the_target(
+        tiny: ArenaResult) -> None:
+    for g in tiny.pairings[0].games:
+        assert g.margins == [a - b for a, b in g.points]
+        assert len(g.points) == g.rounds == len(g.decks)
+        assert g.winner is not None
+        winner_seat = g.seats.index(g.winner)
+        assert g.scores[winner_seat] >= CASINO.target
+
+
+def test_penalty_scoring_turns_the_margin_so_positive_favours_a() -> None:
+    g = play_game(("random", "random"), preset("krypkasino"), 5, 0, (Limit(), Limit()))
+    assert g.margins == [b - a for a, b in g.points]
+
+
+def test_four_player_partnerships_seat_the_bots_alternately() -> None:
+    rules = preset("classic", players=4)
+    res = run_pairing("random", "random", rules, [3], bootstrap=0)
+    g0, g1 = res.pairings[0].games
+    assert g0.seats == ["A", "B", "A", "B"] and g1.seats == ["B", "A", "B", "A"]
+    assert g0.decks[0] == g1.decks[0]
+    assert g0.winner is not None and g1.winner is not None
+
+
+def test_round_cap_stops_a_game_undecided_and_counts_it_half() -> None:
+    res = run_pairing("random", "random", CASINO, game_seeds(2, 4), max_rounds=1, bootstrap=0)
+    pr = res.pairings[0]
+    assert all(g.rounds == 1 for g in pr.games)
+    assert pr.undecided == len(pr.games)  # nobody reaches 21 in one round of Casino
+    assert pr.score_a().value == 0.5
+    assert pr.games[0].score("A") == pr.games[0].score("B") == 0.5
+
+
+# ----------------------------------------------------------------------
+# What the bots are given
+
+
+class SpyBot(RandomBot):
+    """Records what it is given; Bot.choose already refuses anything but an observation."""
+
+    name = "spy"
+    given: list[str] = []  # noqa: RUF012 - shared on purpose: instances are per seat
+
+    def choose(self, observation: dict[str, Any] | Position, limit: Limit | None = None) -> Move:
+        assert isinstance(observation, dict)
+        SpyBot.given.append("observation")
+        return super().choose(observation, limit)
+
+
+class PeekingBot(RandomBot):
+    """A stand-in for an oracle: it must get the full position through choose_full."""
+
+    name = "peeker"
+    sees_all = True
+    given: list[str] = []  # noqa: RUF012
+
+    def choose_full(self, pos: Position, limit: Limit) -> Move:
+        assert all(not isinstance(h, int) for h in pos.hands)
+        assert not isinstance(pos.stock, int)
+        PeekingBot.given.append("full")
+        return self.rng.choice(pos.legal_moves())
+
+
+def test_bots_get_observations_and_only_oracles_get_the_full_position(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(BOTS, "spy", SpyBot)
+    monkeypatch.setitem(BOTS, "peeker", PeekingBot)
+    SpyBot.given.clear()
+    PeekingBot.given.clear()
+    res = run_pairing("spy", "peeker", CASINO, [4], bootstrap=0)
+    moves = sum(g.moves for g in res.pairings[0].games)
+    assert SpyBot.given and PeekingBot.given
+    assert len(SpyBot.given) + len(PeekingBot.given) == moves
+
+
+def test_limits_reach_the_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[Limit | None] = []
+
+    class LimitSpy(RandomBot):
+        def choose(self, observation: dict[str, Any] | Position,
+                   limit: Limit | None = None) -> Move:
+            seen.append(limit)
+            return super().choose(observation, limit)
+
+    monkeypatch.setitem(BOTS, "limitspy", LimitSpy)
+    run_pairing("limitspy", "random", CASINO, [1], Limit(seconds=0.25), Limit(iterations=3),
+                bootstrap=0)
+    assert seen and set(seen) == {Limit(seconds=0.25)}
+
+
+class BrokenBot(RandomBot):
+    def choose(self, observation: dict[str, Any] | Position,
+               limit: Limit | None = None) -> Move:
+        raise ValueError("boom")
+
+
+def test_a_failing_bot_stops_the_run_naming_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(BOTS, "broken", BrokenBot)
+    with pytest.raises(RuntimeError, match=r"random v broken, seed 5, mirror 0: ValueError: boom"):
+        run_pairing("random", "broken", CASINO, [5])
+
+
+def test_unknown_bot_is_refused_before_any_game() -> None:
+    with pytest.raises(ValueError, match="unknown bot 'nobody'"):
+        run_pairing("random", "nobody", CASINO, [1])
+
+
+# ----------------------------------------------------------------------
+# Round robin and ratings
+
+
+class AliasBot(RandomBot):
+    name = "alias"
+
+
+def test_round_robin_rates_every_bot_and_anchors_greedy_at_1000(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("greedy", "alias1", "alias2"):
+        monkeypatch.setitem(BOTS, name, AliasBot)
+    res = run_round_robin(["alias1", "greedy", "alias2"], CASINO, game_seeds(5, 2),
+                          bootstrap=50)
+    assert [(p.a, p.b) for p in res.pairings] == [
+        ("alias1", "greedy"), ("alias1", "alias2"), ("greedy", "alias2")]
+    assert res.ratings is not None
+    assert res.ratings.elo[1] == 1000.0
+    for i in range(3):
+        assert res.ratings.low[i] <= res.ratings.elo[i] <= res.ratings.high[i]
+
+
+def test_neighbour_schedule_pairs_each_bot_with_the_next(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("alias1", "alias2", "alias3"):
+        monkeypatch.setitem(BOTS, name, AliasBot)
+    res = run_round_robin(["alias1", "alias2", "alias3"], CASINO, [7], schedule="neighbours",
+                          bootstrap=20)
+    assert [(p.a, p.b) for p in res.pairings] == [("alias1", "alias2"), ("alias2", "alias3")]
+    assert res.ratings is not None and res.ratings.elo[0] == 1000.0  # no greedy: first bot
+
+
+def test_ratings_follow_the_scores() -> None:
+    # A hand-made pairing: A wins 3 of 4 mirrored pairs outright, loses one.
+    def game(seed: int, mirror: int, winner: str) -> GameRecord:
+        return GameRecord(seed, mirror, 0, ["A", "B"] if mirror == 0 else ["B", "A"],
+                          winner, [21, 0], 1, [[21, 0]], [21], ["x"], 10)  # type: ignore[arg-type]
+
+    from casino.arena import PairingResult
+
+    games = []
+    for s, w in enumerate("AAAB"):
+        games += [game(s, 0, w), game(s, 1, w)]
+    pr = PairingResult("x", "y", Limit(), Limit(), games)
+    assert pr.score_a().value == 0.75
+    ratings = rate(["x", "y"], [pr], lambda p: (p.a, p.b), samples=0)
+    assert ratings is not None
+    # 6 wins to 2 plus the 0.5 each way prior: 400·log10(6.5/2.5).
+    assert ratings.elo[0] - ratings.elo[1] == pytest.approx(165.99, abs=0.01)
+
+
+# ----------------------------------------------------------------------
+# Think time
+
+
+def test_think_stats_median_p95_max() -> None:
+    st = ThinkStats.of([0.1 * k for k in range(1, 21)])  # 0.1 .. 2.0
+    assert st.decisions == 20
+    assert st.median == pytest.approx(1.05)
+    assert st.p95 == pytest.approx(1.905)
+    assert st.max == pytest.approx(2.0)
+    assert ThinkStats.of([]).decisions == 0
+
+
+def test_think_times_are_recorded_for_decisions_only(tiny: ArenaResult) -> None:
+    for g in tiny.pairings[0].games:
+        decisions = len(g.think["A"]) + len(g.think["B"])
+        assert 0 < decisions <= g.moves
+        assert all(t >= 0 for ts in g.think.values() for t in ts)
+    for st in tiny.think().values():
+        assert st.decisions > 0
+        assert 0 <= st.median <= st.p95 <= st.max
+
+
+# ----------------------------------------------------------------------
+# Files
+
+
+def test_json_file_holds_every_game_and_the_summaries(tiny: ArenaResult, tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "results.json"
+    tiny.write_json(path, command=["casino", "arena", "random", "random"])
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["format"] == "casino-arena/1"
+    assert data["command"] == ["casino", "arena", "random", "random"]
+    for key in ("date", "python", "machine", "casino", "rules", "seeds", "ratings", "think"):
+        assert data[key] is not None
+    assert data["rules"] == "casino"
+    (pr,) = data["pairings"]
+    assert len(pr["games"]) == 2 * len(data["seeds"]) == pr["summary"]["games"]
+    g = pr["games"][0]
+    for key in ("seed", "mirror", "winner", "scores", "rounds", "points", "margins", "decks",
+                "think"):
+        assert key in g
+    assert isinstance(g["think"]["A"], list)
+    s = pr["summary"]
+    assert s["wins_a"] + s["wins_b"] + s["undecided"] == s["games"]
+    assert 0 <= s["score_a"]["low"] <= s["score_a"]["value"] <= s["score_a"]["high"] <= 1
+    assert s["margin_per_round"]["low"] <= s["margin_per_round"]["value"]
+    assert set(data["ratings"]["players"]) == {"random (A)", "random (B)"}
+
+
+def test_json_compact_times_are_summaries(tiny: ArenaResult, tmp_path: Path) -> None:
+    path = tmp_path / "compact.json"
+    tiny.write_json(path, times=False)
+    g = json.loads(path.read_text(encoding="utf-8"))["pairings"][0]["games"][0]
+    assert set(g["think"]["A"]) == {"decisions", "total", "max"}
+
+
+def test_plot_writes_a_png(tiny: ArenaResult, tmp_path: Path) -> None:
+    path = tmp_path / "ratings.png"
+    tiny.plot(path)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ----------------------------------------------------------------------
+# The command
+
+
+runner = CliRunner()
+
+
+def test_cli_arena_runs_and_writes_json_and_png(tmp_path: Path) -> None:
+    out, plot = tmp_path / "r.json", tmp_path / "r.png"
+    result = runner.invoke(app, ["arena", "random", "random", "--games", "2", "--seed", "1",
+                                 "--out", str(out), "--plot", str(plot), "--bootstrap", "50"])
+    assert result.exit_code == 0, result.output
+    assert "Pairings" in result.stdout and "Think time" in result.stdout
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["seeds"] == game_seeds(1, 2)
+    assert data["command"][:4] == ["casino", "arena", "random", "random"]
+    assert "--seed" in data["command"]
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_cli_arena_round_robin_prints_ratings(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("alias1", "alias2", "alias3"):
+        monkeypatch.setitem(BOTS, name, AliasBot)
+    result = runner.invoke(app, ["arena", "alias1", "alias2", "alias3", "--games", "1",
+                                 "--seed", "3", "--bootstrap", "20"])
+    assert result.exit_code == 0, result.output
+    assert "Bradley–Terry ratings" in result.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["random"], "at least two bots"),
+    (["random", "nobody"], "unknown bot 'nobody'"),
+    (["random", "random", "random"], "distinct bots"),
+    (["random", "random", "--rules", "nope"], "nope"),
+])
+def test_cli_arena_errors_are_one_line(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["arena", *args, "--games", "1"])
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.output
