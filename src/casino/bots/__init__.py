@@ -8,11 +8,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from casino.bots.base import Bot, Limit
+from casino.bots.careful import CarefulBot
+from casino.bots.greedy import GreedyBot
 from casino.bots.random_bot import RandomBot
 
 #: Ladder name -> constructor taking a seed.
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
+    "greedy": GreedyBot,
+    "careful": CarefulBot,
 }
 
 

@@ -1,16 +1,58 @@
-"""How good a position is for a seat, in round points (higher is better for it).
+"""How good a position or a move is for a seat, in round points (higher is better for it).
 
-``value(pos, seat)`` is exact once the round is over (its result's items) and a
-heuristic before: the round scored as if it ended now, from the piles. Search
-bots call it at their horizon; the stable signature is ``value(pos, seat) -> float``.
-For Krypkasino, whose points are penalties, the sign is turned so that higher
-is still better.
+Three views, from exact to heuristic:
+
+``value(pos, seat)``
+    The round scored as if it ended now, from the piles: exact once the round
+    is over (its result's items). The stable signature search bots rely on.
+``immediate_gain(pos, move, seat)``
+    The points a move secures right now: the cards it puts in a pile, each
+    worth its own points plus a share of the majorities it counts toward, and
+    the sweep, mulle or end-of-round leftovers it earns. Greedy play.
+``estimate(pos, seat)``
+    A better horizon evaluation than ``value``: banked points, majorities by
+    how decided they are, builds as the points their owners will collect, and
+    what the player to move can take from the table at once.
+
+All three speak one currency: *margin* points for ``seat``'s side, that side's
+points less the best other side's. In Krypkasino, whose points are penalties,
+the sign is turned so that higher is still better (a penalty card taken is a
+loss, a sweep costs the sweeper 5 and gives the other player 5: a swing of 10).
+
+The heuristic terms use per-card *weights* (:func:`card_weights`): a card's own
+points under the ruleset's scoring (RULES.md §2.7, §3-§6) plus its linear share
+of each majority it counts toward (3 points for most cards spread over the 27
+cards that clinch it, 1 for most spades over 7 spades). :class:`Captures`
+works out what a card could take from a given table, which careful play and
+``estimate`` use to price what the opponent can take next.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from casino.builds import Build
+from casino.cards import ACE, JACK, KING, QUEEN, SPADES
+from casino.movegen import TableSums, closure
+from casino.moves import ADD, BUILD, CAPTURE, TRAIL, Move
 from casino.position import Position
-from casino.scoring import Item, round_items
+from casino.rules import Rules
+from casino.scoring import (
+    ACES,
+    JACK_SPADES,
+    TEN_DIAMONDS,
+    TWO_CLUBS,
+    TWO_SPADES,
+    Carry,
+    Item,
+    round_items,
+)
+
+# ----------------------------------------------------------------------
+# Exact: the round as if it ended now
 
 
 def _margin(items: list[Item] | tuple[Item, ...], pos: Position, seat: int) -> float:
@@ -32,3 +74,657 @@ def value(pos: Position, seat: int) -> float:
     items = round_items(pos.rules, pos.piles, pos.sweeps, pos.mulles, pos.last_capture,
                         pos.carry)
     return _margin(items, pos, seat)
+
+
+# ----------------------------------------------------------------------
+# Card weights
+
+_KRYP_PENALTY = {TEN_DIAMONDS: 3, TWO_SPADES: 2, ACES[0]: 2, ACES[1]: 1, ACES[2]: 1, ACES[3]: 1}
+_TABLIC_RANKS = (ACE, KING, QUEEN, JACK, 9)
+
+#: How many cards on average move together in a capture. Majorities are decided by
+#: captures, not single cards, so the split of the remaining cards varies more than
+#: coin flips per card would: the variance is scaled by this factor.
+_CLUMP_CARDS = 2.5
+_CLUMP_SPADES = 1.5
+
+
+def _is_spade(c: int) -> bool:
+    return c & 3 == SPADES
+
+
+def direct_points(rules: Rules, c: int) -> float:
+    """What card ``c`` scores by itself for its capturer, in good-for-the-holder points
+    (Krypkasino: minus its penalty). Majorities are not included."""
+    scheme = rules.scoring
+    if scheme == "krypkasino":
+        return -float(_KRYP_PENALTY.get(c, 1 if _is_spade(c) else 0))
+    if scheme == "tablic":
+        if c == TEN_DIAMONDS:
+            return 2.0
+        if c >> 2 in _TABLIC_RANKS or c == TWO_CLUBS:
+            return 1.0
+        return 0.0
+    pts = 0.0
+    if c == TEN_DIAMONDS:
+        pts += 2
+    if c == TWO_SPADES:
+        pts += 1
+    if c >> 2 == ACE:
+        pts += 1
+    if scheme == "spade" and _is_spade(c):
+        pts += 2 if c == JACK_SPADES else 1
+    if scheme == "kasino" and rules.spades_above_7 and _is_spade(c):
+        # Each spade above 7 scores 1: a spade is worth about half a point before the
+        # count is known (a rough share, documented rather than modelled).
+        pts += 0.5
+    return pts
+
+
+_DIRECT: dict[int, tuple[Rules, tuple[float, ...]]] = {}
+
+
+def _direct_table(rules: Rules) -> tuple[float, ...]:
+    """:func:`direct_points` of every card, memoised by the Rules object's identity
+    (hashing a Rules value field by field costs more than the lookup saves)."""
+    got = _DIRECT.get(id(rules))
+    if got is None or got[0] is not rules:
+        if len(_DIRECT) > 256:
+            _DIRECT.clear()
+        got = (rules, tuple(direct_points(rules, c) for c in range(52)))
+        _DIRECT[id(rules)] = got
+    return got[1]
+
+
+@dataclass(frozen=True)
+class Majority:
+    """A majority item: its points, how many cards of its kind the deck holds, and
+    which cards count toward it."""
+
+    points: float
+    total: int
+    spades_only: bool
+
+    @property
+    def clinch(self) -> int:
+        """The count that wins it outright (more than half)."""
+        return self.total // 2 + 1
+
+
+_NO_CARRY = Carry()
+
+
+def majorities(rules: Rules, carry: Carry = _NO_CARRY) -> tuple[Majority, ...]:
+    """The majority items of the ruleset: most cards, most spades (where scored as a
+    majority), with Finnish carried points added."""
+    out: list[Majority] = []
+    if rules.scoring == "krypkasino":
+        return ()
+    if rules.cards_points:
+        out.append(Majority(float(rules.cards_points + carry.cards), rules.deck_size, False))
+    if rules.scoring not in ("spade", "tablic") and not rules.spades_above_7:
+        pts = rules.spades_points + (carry.spades if rules.scoring == "kasino" else 0)
+        if pts:
+            out.append(Majority(float(pts), 13 * rules.decks, True))
+    return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def _base_weights(rules: Rules, carry: Carry, live: tuple[bool, ...]) -> tuple[float, ...]:
+    majs = majorities(rules, carry)
+    out = []
+    for c in range(52):
+        w = direct_points(rules, c)
+        for m, on in zip(majs, live, strict=True):
+            if on and (not m.spades_only or _is_spade(c)):
+                w += m.points / m.clinch
+        out.append(w)
+    return tuple(out)
+
+
+def side_counts(pos: Position) -> dict[int, tuple[int, int]]:
+    """Cards and spades in each side's piles (cached on the position)."""
+    got: dict[int, tuple[int, int]] | None = pos._cache.get("eval_counts")
+    if got is not None:
+        return got
+    rules = pos.rules
+    out = {t: (0, 0) for t in rules.teams}
+    for seat, pile in enumerate(pos.piles):
+        t = rules.team_of(seat)
+        n, s = out[t]
+        out[t] = (n + len(pile), s + sum(1 for c in pile if not c & 3))
+    pos._cache["eval_counts"] = out
+    return out
+
+
+def card_weights(pos: Position) -> tuple[float, ...]:
+    """Per card id: what putting it in a pile is worth to the capturer here.
+
+    Its own points plus ``points / clinch`` for each majority it counts toward
+    that no side has clinched yet (once one has, more cards of that kind change
+    nothing).
+    """
+    majs = majorities(pos.rules, pos.carry)
+    counts = side_counts(pos)
+    live = tuple(
+        not any((s if m.spades_only else n) >= m.clinch for n, s in counts.values())
+        for m in majs)
+    return _base_weights(pos.rules, pos.carry, live)
+
+
+def _linear_majority_gain(pos: Position, side: int, cards: Iterable[int]) -> float:
+    """Partial credit for adding ``cards`` to ``side``'s pile: each card (spade) is
+    worth ``points / clinch`` until the side has clinched the majority, and nothing
+    once any side has (so the clinching capture has earned the whole item)."""
+    counts = side_counts(pos)
+    taken = list(cards)
+    gain = 0.0
+    for m in majorities(pos.rules, pos.carry):
+        idx = 1 if m.spades_only else 0
+        if any(v[idx] >= m.clinch for t, v in counts.items() if t != side):
+            continue
+        k = sum(1 for c in taken if _is_spade(c)) if m.spades_only else len(taken)
+        have = counts[side][idx]
+        gain += m.points * (min(have + k, m.clinch) - min(have, m.clinch)) / m.clinch
+    return gain
+
+
+# ----------------------------------------------------------------------
+# Moves: what the table looks like after, and what a move earns now
+
+
+def table_after(pos: Position, move: Move) -> tuple[tuple[int, ...], tuple[Build, ...]]:
+    """The loose cards and builds after ``move`` (without dealing or scoring, so it
+    works on observations where the stock is hidden)."""
+    loose = list(pos.loose)
+    for c in move.loose:
+        loose.remove(c)
+    builds = list(pos.builds)
+    seat = pos.to_move
+    if move.kind == TRAIL:
+        loose.append(move.card)
+    elif move.kind == CAPTURE:
+        for b in move.builds:
+            builds.remove(b)
+    elif move.kind == BUILD:
+        builds.append(Build.make(move.value, seat, move.groups))
+    else:
+        target = move.builds[0]
+        idx = builds.index(target)
+        if move.kind == ADD:
+            groups = target.groups + move.groups
+        else:
+            groups = ((*target.groups[0], move.card), *move.groups[1:])
+        builds[idx] = Build.make(move.value, seat, groups)
+    return tuple(loose), tuple(builds)
+
+
+def sweep_counts(pos: Position, *, ends_round: bool = False) -> bool:
+    """Whether clearing the table on the next move of ``pos`` scores as a sweep
+    (RULES.md §2.6, §4: not in Finnish Kasino's last deal, nor past its score limit)."""
+    rules = pos.rules
+    if not rules.sweep_points:
+        return False
+    last_deal = pos.stock_size == 0
+    if rules.no_sweep_last_deal and last_deal:
+        return False
+    if rules.sweep_limit is not None and any(s > rules.sweep_limit for s in pos.scores):
+        return False
+    return not (ends_round and not rules.last_card_sweep)
+
+
+def sweep_worth(rules: Rules, double: bool = False) -> float:
+    """A sweep in margin points for the sweeper: +points, or in Krypkasino the
+    sweeper's +5 penalty and the other's -5, a swing of -10 (double: -20)."""
+    if rules.scoring == "krypkasino":
+        return -2.0 * rules.sweep_points * (2 if double else 1)
+    return float(rules.sweep_points)
+
+
+def _ends_round(pos: Position) -> bool:
+    """The next move is the round's last card."""
+    return pos.stock_size == 0 and sum(pos.hand_size(s) for s in range(pos.rules.players)) == 1
+
+
+def immediate_gain(pos: Position, move: Move, seat: int | None = None) -> float:
+    """The points ``move`` secures right now, as margin for ``seat`` (default the mover).
+
+    A capture earns the :func:`direct_points` of every card it puts in the pile
+    (the played card included), linear credit toward the majorities
+    (:func:`_linear_majority_gain`), a sweep (and a Krypkasino double sweep) or a
+    mulle where the rules score one. The round's last card also hands the
+    leftovers to the last capturer. Trails and builds secure nothing now (what they
+    set up is :func:`estimate`'s and careful play's business).
+    """
+    rules = pos.rules
+    mover = pos.to_move
+    seat = mover if seat is None else seat
+    side = rules.team_of(mover)
+    taken: dict[int, list[int]] = {}
+    extra: dict[int, float] = {}
+    ends = _ends_round(pos)
+    taker: int | None = pos.last_capture
+    if move.kind == CAPTURE:
+        cards = [move.card, *move.loose]
+        for b in move.builds:
+            cards.extend(b.cards)
+        taken[side] = cards
+        g = 0.0
+        left = len(pos.table) - len(move.loose) - len(move.builds)
+        if left == 0 and sweep_counts(pos, ends_round=ends):
+            double = (rules.double_sweep and len(pos.table) == 1 and not move.builds
+                      and move.loose == (move.card,))
+            g += sweep_worth(rules, double)
+        if rules.mulle_points and not move.builds and move.loose == (move.card,):
+            g += rules.mulle_points
+        extra[side] = g
+        taker = mover
+    if ends:
+        # The round's last card: the leftovers (and Krypkasino's set-aside pictures)
+        # go to the last capturer, with the last-capture point where one is scored.
+        if taker is None and rules.leftovers_no_capture == "dealer":
+            taker = pos.dealer
+        if taker is not None:
+            loose, _ = table_after(pos, move)
+            t = rules.team_of(taker)
+            taken.setdefault(t, []).extend((*loose, *pos.set_aside))
+            extra[t] = extra.get(t, 0.0) + rules.last_capture_points
+    mine = rules.team_of(seat)
+    out = 0.0
+    for t in set(taken) | set(extra):
+        cards = taken.get(t, [])
+        g = extra.get(t, 0.0) + sum(direct_points(rules, c) for c in cards)
+        g += _linear_majority_gain(pos, t, cards)
+        out += g if t == mine else -g
+    return out
+
+
+# ----------------------------------------------------------------------
+# What a card could capture from a table
+
+#: Tables with more loose cards than this are analysed approximately (pairs and
+#: two-card groups, packed greedily), so the work per table stays bounded.
+EXACT_LOOSE = 10
+
+
+class Captures:
+    """What a card could capture from one table (loose cards and builds).
+
+    ``outcome(c)``: the best result, in margin points for the capturer, of
+    capturing with ``c`` (its weight, the weights of what it takes, a sweep or a
+    mulle), or ``None`` if ``c`` can capture nothing. Where captures are
+    compulsory and maximal (Krypkasino) only maximal captures count, and trailing
+    is allowed only to a card that can capture nothing. Cards that capture alike
+    (the same played values and pairing) share one analysis.
+    """
+
+    def __init__(self, rules: Rules, loose: Sequence[int], builds: Sequence[Build],
+                 weights: Sequence[float], *, sweep: bool = True) -> None:
+        self.rules = rules
+        self.loose = tuple(loose)
+        self.builds = tuple(builds)
+        self.weights = weights
+        self.sweep_on = sweep
+        self._keys: dict[tuple[object, ...], tuple[float, bool] | None] = {}
+        self._sums: TableSums | None = None
+        t = self._t = rules.table
+        self._pair_table = [t.pair_table[c] for c in self.loose]
+        self._loose_w = [weights[c] for c in self.loose]
+
+    def _table_sums(self) -> TableSums:
+        if self._sums is None:
+            t = self._t
+            alt = ((self.rules.ace_sum_alt - self.rules.ace_sum)
+                   if self.rules.ace_sum_alt else 0)
+            self._sums = TableSums(t, self.loose, max(t.max_value, t.max_build), alt)
+        return self._sums
+
+    def _mask_weight(self, mask: int) -> float:
+        w = 0.0
+        lw = self._loose_w
+        i = 0
+        while mask:
+            if mask & 1:
+                w += lw[i]
+            mask >>= 1
+            i += 1
+        return w
+
+    def _analyse(self, c: int) -> tuple[float, bool] | None:
+        """(best weight taken from the table, can take the whole table) for ``c``'s kind."""
+        t = self._t
+        keys = t.pair_played[c]
+        n = len(self.loose)
+        full = (1 << n) - 1
+        pairs = [1 << i for i, k in enumerate(self._pair_table) if k in keys]
+        compulsory = self.rules.compulsory_capture
+        best: float | None = None
+        whole = False
+        if not t.played[c]:
+            # A face card without a number value: pairs only (classic, §5).
+            if not pairs:
+                return None
+            if t.face_one[c]:
+                return (max(self._loose_w[p.bit_length() - 1] for p in pairs),
+                        n == 1 and not self.builds)
+            m = sum(pairs)
+            return self._mask_weight(m), m == full and not self.builds
+        for v in t.played[c]:
+            vb = [b for b in self.builds if b.value == v]
+            build_w = sum(self.weights[x] for b in vb for x in b.cards)
+            all_builds = len(vb) == len(self.builds)
+            if n <= EXACT_LOOSE:
+                sums = self._table_sums()
+                groups = [m for m in sums.by_sum[v] if m & (m - 1)] if v <= sums.maxv else []
+                blocks = pairs + groups
+                if not blocks and not vb:
+                    continue
+                res = closure(blocks)
+                for u in res:
+                    if not u and not vb:
+                        continue
+                    if compulsory and any(not (b & u) for b in blocks):
+                        continue  # not maximal: a block is left that it must take too
+                    w = self._mask_weight(u) + build_w
+                    if best is None or w > best:
+                        best = w
+                    if u == full and all_builds:
+                        whole = True
+            else:
+                w, cover = self._greedy(v, pairs)
+                if not cover and not vb:
+                    continue
+                w += build_w
+                if best is None or w > best:
+                    best = w
+        return None if best is None else (best, whole)
+
+    def _greedy(self, v: int, pairs: list[int]) -> tuple[float, int]:
+        """Big tables: pairs and two-card groups adding up to ``v``, packed greedily
+        by weight. A lower bound on the best capture, found in O(n²)."""
+        sv = self._t.sum_value
+        loose = self.loose
+        blocks = list(pairs)
+        for i in range(len(loose)):
+            si = sv[loose[i]]
+            if not si or si >= v:
+                continue
+            for j in range(i + 1, len(loose)):
+                if si + sv[loose[j]] == v:
+                    blocks.append(1 << i | 1 << j)
+        blocks.sort(key=self._mask_weight, reverse=True)
+        used = 0
+        w = 0.0
+        for b in blocks:
+            if not b & used:
+                used |= b
+                w += self._mask_weight(b)
+        return w, used
+
+    def info(self, c: int) -> tuple[float, bool] | None:
+        """(best weight taken from the table, whether it sweeps), or None."""
+        t = self._t
+        key = (t.pair_played[c], t.played[c], t.face_one[c])
+        if key not in self._keys:
+            self._keys[key] = self._analyse(c)
+        return self._keys[key]
+
+    def outcome(self, c: int) -> float | None:
+        """The best capture with ``c`` in margin points for its player, or None."""
+        got = self.info(c)
+        rules = self.rules
+        mulle = (rules.mulle_points if rules.mulle_points and c in self.loose else 0.0)
+        if got is None:
+            return None
+        taken, whole = got
+        out = taken + self.weights[c]
+        if whole and self.sweep_on:
+            double = rules.double_sweep and len(self.loose) == 1 and self.loose[0] == c
+            out += sweep_worth(rules, double)
+        if mulle and not rules.compulsory_capture:
+            out = max(out, self.weights[c] * 2 + mulle)
+        return out
+
+    def sweeps(self, c: int) -> bool:
+        got = self.info(c)
+        return bool(got and got[1])
+
+    def can_take_value(self, v: int) -> bool:
+        """Whether a build of value ``v`` stands on this table (taken by played value v)."""
+        return any(b.value == v for b in self.builds)
+
+
+# ----------------------------------------------------------------------
+# The best reply of a player whose hand may be hidden
+
+
+def _none_prob(unseen: int, hand: int, k: int) -> float:
+    """P(a hand of ``hand`` cards dealt from ``unseen`` holds none of ``k`` given cards)."""
+    if k <= 0:
+        return 1.0
+    if hand <= 0:
+        return 1.0
+    if k > unseen - hand:
+        return 0.0
+    p = 1.0
+    for i in range(hand):
+        p *= (unseen - k - i) / (unseen - i)
+    return p
+
+
+def best_outcome(caps: Captures, cards: Sequence[int], *, hidden: bool, hand_size: int = 0,
+                 must_values: Iterable[int] = ()) -> float:
+    """What the player to move on ``caps``'s table can expect from their best card.
+
+    With a known hand (``hidden=False``) it is the best outcome over ``cards``.
+    With a hidden hand of ``hand_size`` cards dealt from the ``cards`` a seat cannot
+    see, it is the expectation of that best: outcomes sorted best first, each
+    weighted by the chance that it is the best card held. A trail (outcome 0) is
+    always possible where captures are optional. Where a card that can take the
+    whole table must do so (Krypkasino), holding one forces that sweep.
+    ``must_values`` are build values the player is known to hold a card of.
+    """
+    rules = caps.rules
+    compulsory = rules.compulsory_capture
+    forced = rules.forced_sweep and bool(caps.loose)
+    outs: list[tuple[float, bool]] = []
+    for c in cards:
+        o = caps.outcome(c)
+        sweeps = forced and o is not None and caps.sweeps(c)
+        outs.append((0.0 if o is None else (o if compulsory else max(o, 0.0)), sweeps))
+    if not outs:
+        return 0.0
+    if not hidden:
+        sweepers = [o for o, s in outs if s]
+        if sweepers:
+            return max(sweepers)
+        return max(o for o, _ in outs)
+    n = len(cards)
+    h = min(hand_size, n)
+    if h <= 0:
+        return 0.0
+    floor = 0.0
+    for v in must_values:
+        if caps.can_take_value(v):
+            floor = max(floor, sum(caps.weights[x] for b in caps.builds if b.value == v
+                                   for x in b.cards))
+    if forced:
+        k = sum(1 for _, s in outs if s)
+        p_sweep = 1.0 - _none_prob(n, h, k)
+        sweep_vals = [o for o, s in outs if s]
+        rest = sorted((o for o, s in outs if not s), reverse=True)
+        return (p_sweep * (sum(sweep_vals) / len(sweep_vals) if sweep_vals else 0.0)
+                + (1.0 - p_sweep) * _expected_max(rest, n, h, compulsory))
+    vals = sorted((o for o, _ in outs), reverse=True)
+    return max(_expected_max(vals, n, h, compulsory), floor)
+
+
+def _expected_max(vals: list[float], n: int, h: int, compulsory: bool) -> float:
+    """E[max] of ``h`` values drawn without replacement from ``n`` (``vals`` sorted
+    descending, fewer than ``n`` when the rest are 0)."""
+    e = 0.0
+    q_prev = 1.0
+    for i, v in enumerate(vals, start=1):
+        q = _none_prob(n, h, i)
+        e += v * (q_prev - q)
+        q_prev = q
+    if not compulsory:
+        return max(e, 0.0)
+    return e
+
+
+# ----------------------------------------------------------------------
+# The horizon evaluation
+
+#: Share of an owned build's points its owner is credited with when another
+#: player's hand is hidden (it may be taken or raised away); with hands known, 1
+#: if nobody else holds a card that can take it, else 1/2.
+BUILD_KEEP = 0.75
+#: Share of the side to move's best immediate capture credited to it: it moves
+#: first, but the reply may undo part of the gain.
+TEMPO = 0.5
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def _majority_expectation(counts: dict[int, float], total: int, points: float,
+                          clump: float) -> dict[int, float]:
+    """Expected points of each side for a majority of ``total`` cards given what each
+    has (possibly fractional), modelling the remaining cards' split as a normal
+    random walk: P(win) = Φ(lead / σ), σ² = remaining × clump. Clinched items go whole
+    to their side; with nothing left the exact rule (a tie scores nothing) applies."""
+    remaining = max(total - sum(counts.values()), 0.0)
+    out = {t: 0.0 for t in counts}
+    for t, c in counts.items():
+        if c > total / 2:
+            out[t] = points
+            return out
+    if remaining <= 1e-9:
+        best = max(counts.values())
+        leaders = [t for t, c in counts.items() if c == best]
+        if len(leaders) == 1:
+            out[leaders[0]] = points
+        return out
+    sigma = math.sqrt(remaining * clump)
+    ps = {}
+    for t, c in counts.items():
+        other = max((v for u, v in counts.items() if u != t), default=0.0)
+        ps[t] = _phi((c - other) / sigma)
+    s = sum(ps.values())
+    scale = 1.0 / s if s > 1.0 else 1.0
+    for t, p in ps.items():
+        out[t] = points * p * scale
+    return out
+
+
+def estimate(pos: Position, seat: int) -> float:
+    """A horizon evaluation in margin points for ``seat``: exact once the round is over.
+
+    The terms, each per side (margin = ``seat``'s side less the best other):
+
+    1. *Banked points*: every scored item that cannot change any more, the
+       round's items (:func:`casino.scoring.round_items`) less the majorities and
+       the last-capture point: cards with their own points, sweeps, mulles,
+       Krypkasino's penalties and sweep swings.
+    2. *Majorities by how decided they are* (:func:`_majority_expectation`): a
+       side with 20 cards against 15 and 17 still to come is a clear favourite
+       for the 3 points, more than 5/27 of them; a clinched majority is whole.
+       Owned builds count toward their owner's pile (weighted as in 3).
+    3. *Builds*: the owner holds a card of the build's value (§2.5) and will take
+       it, so its cards' own points are credited to the owner, times the chance it
+       is not taken away first (:data:`BUILD_KEEP`, or from the hands when known).
+    4. *Tempo*: the side to move can take something from the table at once: a
+       share (:data:`TEMPO`) of its best capture's points, from its hand if known,
+       else the expectation over the cards it may hold (:func:`best_outcome`). This
+       is the "what the opponent can take next turn" term, counted against
+       ``seat`` when the opponent is to move.
+    """
+    if pos.result is not None:
+        return value(pos, seat)
+    rules = pos.rules
+    teams = rules.teams
+    kryp = rules.scoring == "krypkasino"
+    sign = -1.0 if kryp else 1.0
+    majority_specs = majorities(rules, pos.carry)
+    majority_names = {"cards"} if rules.cards_points else set()
+    if any(m.spades_only for m in majority_specs):
+        majority_names.add("spades")
+    good = {t: 0.0 for t in teams}
+    if rules.spades_above_7:
+        banked = round_items(rules, pos.piles, pos.sweeps, pos.mulles, None, pos.carry)
+    else:
+        # Cards' own points straight from a table; the rest (sweeps, mulles, Krypkasino's
+        # sweep swings) from the scorer on empty piles, where no majority is scored.
+        direct = _direct_table(rules)
+        for s, pile in enumerate(pos.piles):
+            good[rules.team_of(s)] += sum(direct[c] for c in pile)
+        banked = (round_items(rules, [() for _ in pos.piles], pos.sweeps, pos.mulles, None,
+                              pos.carry) if pos.sweeps or pos.mulles else [])
+    for it in banked:
+        if it.item in majority_names:
+            continue
+        good[it.seat] += sign * it.points
+    # Builds and who keeps them.
+    hands_known = all(not isinstance(h, int) for h in pos.hands)
+    counts = side_counts(pos)
+    fcards = {t: float(n) for t, (n, _) in counts.items()}
+    fspades = {t: float(s) for t, (_, s) in counts.items()}
+    table = rules.table
+    for b in pos.builds:
+        owner = rules.team_of(b.owner)
+        if hands_known:
+            threatened = any(
+                rules.team_of(s) != owner and any(b.value in table.played[c] for c in h)
+                for s, h in enumerate(pos.hands) if not isinstance(h, int))
+            keep = 0.5 if threatened else 1.0
+        else:
+            keep = BUILD_KEEP
+        good[owner] += keep * sum(direct_points(rules, c) for c in b.cards)
+        fcards[owner] += keep * (len(b.cards) + 1)
+        fspades[owner] += keep * sum(1 for c in b.cards if _is_spade(c))
+    for m in majority_specs:
+        got = _majority_expectation(fspades if m.spades_only else fcards, m.total, m.points,
+                                    _CLUMP_SPADES if m.spades_only else _CLUMP_CARDS)
+        for t, v in got.items():
+            good[t] += v
+    # Tempo: the best the player to move can take now.
+    mover = pos.to_move
+    if pos.loose or pos.builds:
+        weights = card_weights(pos)
+        caps = Captures(rules, pos.loose, pos.builds, weights,
+                        sweep=sweep_counts(pos, ends_round=_ends_round(pos)))
+        h = pos.hands[mover]
+        if not isinstance(h, int):
+            best = best_outcome(caps, h, hidden=False)
+        else:
+            viewer = next((s for s, hh in enumerate(pos.hands) if not isinstance(hh, int)),
+                          None)
+            if viewer is None:
+                best = 0.0
+            else:
+                from casino.bots.knowledge import knowledge
+
+                k = knowledge(pos, viewer)
+                best = best_outcome(caps, k.unseen, hidden=True, hand_size=h,
+                                    must_values=k.must_hold.get(mover, ()))
+        good[rules.team_of(mover)] += TEMPO * best
+    side = rules.team_of(seat)
+    others = [v for t, v in good.items() if t != side]
+    return good[side] - (max(others) if others else 0.0)
+
+
+__all__ = [
+    "Captures",
+    "best_outcome",
+    "card_weights",
+    "direct_points",
+    "estimate",
+    "immediate_gain",
+    "majorities",
+    "sweep_counts",
+    "sweep_worth",
+    "table_after",
+    "value",
+]

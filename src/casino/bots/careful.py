@@ -1,0 +1,200 @@
+"""The third rung: greedy play plus the rules a sensible club player follows.
+
+``CarefulBot`` scores each candidate move as the points it secures now
+(:func:`immediate_gain`) adjusted by a one-ply look at the table it leaves:
+
+* **What the next player can take.** For every card the mover cannot see (its
+  :func:`knowledge`: the deck less its hand, the table, the piles), the best
+  capture that card could make on the table after the move, sweeps included
+  (weighted by their points); then the expectation of the best card in a hand
+  of the next player's size (:func:`best_outcome`). Leaving a table that an
+  unseen card can sweep, or a 10♦ that an unseen 10 pairs with, costs what it
+  is likely to cost. A build's owner is known to hold its value, so that
+  capture is certain.
+* **Builds.** A build the mover owns after the move is credited with its cards'
+  points, times the chance the next player holds no card that takes it: making
+  a build you hold the value of, taking over an opponent's build by raising or
+  adding to it, and collecting your builds are all weighed against taking now.
+* **Never trail an Ace, 10♦ or 2♠** (any card with points of its own under the
+  ruleset) when any other move will do. In Krypkasino, where those cards are
+  penalties, the reverse: shedding one by a trail is mildly preferred, and
+  taking one costs its penalty through the gain.
+* **The last capture.** In the last deal the leftovers go to the last capturer:
+  when the mover plays the round's last card, it keeps a card that can still
+  capture for that turn.
+
+It sees only its observation. Per move it scores at most a shortlist of
+candidates (:func:`casino.bots.greedy.shortlist`), each with one table analysis,
+so it stays fast on crowded Finnish tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from casino.bots.base import Bot, Limit
+from casino.bots.evaluation import (
+    Captures,
+    best_outcome,
+    card_weights,
+    direct_points,
+    immediate_gain,
+    table_after,
+)
+from casino.bots.greedy import shortlist
+from casino.bots.knowledge import Knowledge, knowledge
+from casino.builds import Build
+from casino.moves import TRAIL, Move
+from casino.position import Position
+
+#: Candidates scored per move at most.
+CANDIDATES = 120
+#: Weight of the next player's expected best capture (it may have better uses for
+#: its cards, and part of what it takes would have gone elsewhere anyway).
+REPLY = 0.8
+#: Share of an owned build's points credited to its owner when it is not taken first.
+BUILD = 0.9
+#: Krypkasino: credit per penalty point for getting rid of a penalty card by trailing.
+SHED = 0.3
+#: Credit (times the table's weight) for keeping a card that can make the last capture.
+LAST = 0.5
+
+
+class _Turn:
+    """What one decision needs, worked out once: knowledge, weights, the next player."""
+
+    def __init__(self, pos: Position) -> None:
+        self.pos = pos
+        self.rules = pos.rules
+        self.me = pos.to_move
+        self.side = self.rules.team_of(self.me)
+        self.know: Knowledge = knowledge(pos)
+        self.weights = card_weights(pos)
+        self.unseen = self.know.unseen
+        self.next_seat, self.next_size = self._next_player()
+        self.opponent_next = (self.next_seat is not None
+                              and self.rules.team_of(self.next_seat) != self.side)
+        self.final_player = self._plays_last()
+        self._caps: dict[tuple[tuple[int, ...], tuple[Build, ...]], Captures] = {}
+        self.sweep_on = self._next_sweep_counts()
+
+    def _sizes_after(self) -> list[int]:
+        sizes = [self.pos.hand_size(s) for s in range(self.rules.players)]
+        sizes[self.me] -= 1
+        return sizes
+
+    def _next_player(self) -> tuple[int | None, int]:
+        """The seat that moves after this move and its hand size (a new deal if needed)."""
+        rules = self.rules
+        sizes = self._sizes_after()
+        seat = rules.next_seat(self.me)
+        for _ in range(rules.players):
+            if sizes[seat]:
+                return seat, sizes[seat]
+            seat = rules.next_seat(seat)
+        stock = self.pos.stock_size
+        if not stock:
+            return None, 0
+        leader = rules.next_seat(self.pos.dealer)
+        return leader, min(rules.deal_size, stock // rules.players or 1)
+
+    def _plays_last(self) -> bool:
+        """In the last deal: whether this seat plays the round's last card."""
+        if self.pos.stock_size:
+            return False
+        rules = self.rules
+        sizes = self._sizes_after()
+        seat = rules.next_seat(self.me)
+        last = self.me
+        while any(sizes):
+            if sizes[seat]:
+                sizes[seat] -= 1
+                last = seat
+            seat = rules.next_seat(seat)
+        return last == self.me
+
+    def _next_sweep_counts(self) -> bool:
+        rules = self.rules
+        if not rules.sweep_points:
+            return False
+        if rules.sweep_limit is not None and any(s > rules.sweep_limit for s in self.pos.scores):
+            return False
+        return not (rules.no_sweep_last_deal and self.pos.stock_size == 0)
+
+    def captures(self, loose: tuple[int, ...], builds: tuple[Build, ...]) -> Captures:
+        key = (tuple(sorted(loose)), tuple(sorted(builds)))
+        caps = self._caps.get(key)
+        if caps is None:
+            caps = Captures(self.rules, loose, builds, self.weights, sweep=self.sweep_on)
+            self._caps[key] = caps
+        return caps
+
+    def take_chance(self, value: int) -> float:
+        """P(the next player holds a card that takes a build of ``value``)."""
+        if not self.opponent_next or self.next_seat is None:
+            return 0.0
+        if value in self.know.must_hold.get(self.next_seat, ()):
+            return 1.0
+        played = self.rules.table.played
+        k = sum(1 for c in self.unseen if value in played[c])
+        n, h = len(self.unseen), min(self.next_size, len(self.unseen))
+        if k == 0 or h == 0:
+            return 0.0
+        if k > n - h:
+            return 1.0
+        p = 1.0
+        for i in range(h):
+            p *= (n - k - i) / (n - i)
+        return 1.0 - p
+
+
+class CarefulBot(Bot):
+    """Greedy gain, less what the next player can take, plus club-player rules."""
+
+    name = "careful"
+
+    def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
+        turn = _Turn(pos)
+        cands = shortlist(moves, CANDIDATES)
+        if pos.rules.scoring != "krypkasino":
+            # Never trail a card with points of its own while any other move will do.
+            others = [m for m in cands
+                      if not (m.kind == TRAIL and direct_points(pos.rules, m.card) > 0)]
+            cands = others or cands
+        best: list[Move] = []
+        best_key: tuple[float, float] | None = None
+        for m in cands:
+            key = (round(self.score(turn, m), 6), -round(turn.weights[m.card], 6))
+            if best_key is None or key > best_key:
+                best, best_key = [m], key
+            elif key == best_key:
+                best.append(m)
+        return self.rng.choice(best)
+
+    def score(self, turn: _Turn, m: Move) -> float:
+        """The move's value in margin points (documented in the module docstring)."""
+        pos, rules = turn.pos, turn.rules
+        s = immediate_gain(pos, m, turn.me)
+        loose, builds = table_after(pos, m)
+        caps = turn.captures(loose, builds) if (loose or builds) else None
+        if caps is not None and turn.opponent_next and turn.next_seat is not None:
+            s -= REPLY * best_outcome(
+                caps, turn.unseen, hidden=True, hand_size=turn.next_size,
+                must_values=turn.know.must_hold.get(turn.next_seat, ()))
+        for b in builds:
+            if rules.team_of(b.owner) == turn.side:
+                worth = sum(turn.weights[c] for c in b.cards)
+                s += BUILD * worth * (1.0 - turn.take_chance(b.value))
+        if rules.scoring == "krypkasino" and m.kind == TRAIL:
+            s += SHED * -direct_points(rules, m.card)
+        if turn.final_player and caps is not None and loose:
+            kept = _rest(pos.hand(turn.me), m.card)
+            if len(kept) <= 2 and any(caps.info(c) is not None for c in kept):
+                s += LAST * (sum(turn.weights[c] for c in loose) + 0.5)
+        return s
+
+
+def _rest(hand: Sequence[int], card: int) -> list[int]:
+    rest = list(hand)
+    rest.remove(card)
+    return rest
