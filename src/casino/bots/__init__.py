@@ -9,7 +9,9 @@ from collections.abc import Callable
 
 from casino.bots.base import Bot, Limit
 from casino.bots.careful import CarefulBot
+from casino.bots.expert import ExpertBot
 from casino.bots.greedy import GreedyBot
+from casino.bots.pimc import PimcBot, PimcOracle
 from casino.bots.random_bot import RandomBot
 
 #: Ladder name -> constructor taking a seed.
@@ -17,6 +19,9 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "careful": CarefulBot,
+    "expert": ExpertBot,
+    "pimc": PimcBot,
+    "pimc-oracle": PimcOracle,
 }
 
 
