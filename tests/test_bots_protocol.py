@@ -121,3 +121,15 @@ def test_every_bot_returns_a_legal_move_in_every_preset(bot_name: str, name: str
     for pos in list(positions(name, players, seed=5, every=7))[:4]:
         move = bot.choose(pos.observation(pos.to_move), Limit(iterations=8, seconds=2.0))
         assert move in pos.legal_moves()
+
+
+def test_levels_map_onto_the_ladder_and_never_offer_an_oracle() -> None:
+    from casino.bots.levels import LEVELS, make_level
+
+    assert list(LEVELS) == ["beginner", "easy", "medium", "hard", "expert"]
+    for name, level in LEVELS.items():
+        assert level.bot in BOTS and "oracle" not in level.bot
+        bot, limit = make_level(name, seed=1)
+        assert bot.name == level.bot and limit == level.limit
+    with pytest.raises(ValueError, match="beginner"):
+        make_level("grandmaster")

@@ -1,0 +1,49 @@
+"""Levels for players, mapped onto the ladder with limits that keep play snappy.
+
+The weaker levels are the rule-based bots rather than noisy strong ones, so that
+they make the mistakes people make (grabbing points now, missing what the
+table leaves) instead of random ones. The oracle bots, which see every card,
+are never offered here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from casino.bots.base import Bot, Limit
+
+
+@dataclass(frozen=True)
+class Level:
+    """A player-facing level: which bot, with which limit, and a line for the menu."""
+
+    name: str
+    bot: str
+    limit: Limit
+    blurb: str
+
+
+LEVELS: dict[str, Level] = {
+    "beginner": Level("beginner", "greedy", Limit(),
+                      "takes the most it can right now, and plans nothing"),
+    "easy": Level("easy", "careful", Limit(),
+                  "a sensible club player: guards its Aces and casinos, avoids leaving sweeps"),
+    "medium": Level("medium", "expert", Limit(seconds=0.5),
+                    "counts every card, reads your builds, plays the last deal perfectly"),
+    "hard": Level("hard", "pimc", Limit(iterations=12, seconds=0.8),
+                  "searches sampled deals to the end of each deal"),
+    "expert": Level("expert", "pimc", Limit(iterations=30, seconds=1.5),
+                    "the strongest search, with more time to think"),
+}
+
+
+def make_level(level: str, seed: int | None = None) -> tuple[Bot, Limit]:
+    """The bot and limit of a player level; ValueError naming the levels otherwise."""
+    from casino.bots import make_bot
+
+    try:
+        lv = LEVELS[level]
+    except KeyError:
+        raise ValueError(f"unknown level {level!r}; the levels are "
+                         f"{', '.join(LEVELS)}") from None
+    return make_bot(lv.bot, seed), lv.limit
