@@ -11,6 +11,7 @@ from casino.bots.base import Bot, Limit
 from casino.bots.careful import CarefulBot
 from casino.bots.expert import ExpertBot
 from casino.bots.greedy import GreedyBot
+from casino.bots.ismcts import IsmctsBot, IsmctsOracle
 from casino.bots.pimc import PimcBot, PimcOracle
 from casino.bots.random_bot import RandomBot
 
@@ -22,6 +23,8 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "expert": ExpertBot,
     "pimc": PimcBot,
     "pimc-oracle": PimcOracle,
+    "ismcts": IsmctsBot,
+    "ismcts-oracle": IsmctsOracle,
 }
 
 
