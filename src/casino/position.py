@@ -208,12 +208,7 @@ class Position:
             table.append(Build.make(move.value, seat, move.groups))
         else:
             target = move.builds[0]
-            idx = table.index(target)
-            if move.kind == ADD:
-                groups = target.groups + move.groups
-            else:  # RAISE: the played card joins the single group; loose groups join whole.
-                groups = ((*target.groups[0], move.card), *move.groups[1:])
-            table[idx] = Build.make(move.value, seat, groups)
+            table[table.index(target)] = build_after(target, move, seat)
         return self._advance(hands, table, piles, sweeps, mulles, last_capture)
 
     def _sweep_counts(self, hands_after: Sequence[Hand]) -> bool:
@@ -362,6 +357,17 @@ class Position:
             scores=tuple(scores) if scores is not None else (0,) * rules.players,
             carry=carry or Carry(),
         )
+
+
+def build_after(target: Build, move: Move, seat: int) -> Build:
+    """The build ``target`` once ``move`` (an add or a raise, §2.4) has changed it: the
+    adder owns it; an added group joins as it is; a raise puts the played card into the
+    single group, and loose groups of the new value join whole."""
+    if move.kind == ADD:
+        groups = target.groups + move.groups
+    else:
+        groups = ((*target.groups[0], move.card), *move.groups[1:])
+    return Build.make(move.value, seat, groups)
 
 
 def _size(h: Hand) -> int:
