@@ -112,3 +112,17 @@ def test_oracle_refuses_observations_and_plays_full_positions() -> None:
 
 def test_search_bots_are_registered() -> None:
     assert {"expert", "pimc", "pimc-oracle"} <= set(BOTS)
+
+
+@pytest.mark.parametrize(("name", "players"), [("casino", 2), ("kasino", 4), ("tablic", 2)])
+def test_pimc_searching_past_the_deal_returns_legal_moves(name: str, players: int) -> None:
+    from casino.bots.pimc import PimcBot
+
+    class Deep(PimcBot):
+        min_plies = 6
+        cap = 3.0
+
+    bot = Deep(seed=5)
+    for p in positions(name, players, seed=12, every=5):
+        move = bot.choose(p.observation(p.to_move), SMALL)
+        assert p.is_legal(move), f"pimc (past the deal) chose {move} in {name}"

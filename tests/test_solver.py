@@ -139,3 +139,38 @@ def test_game_value_counts_a_won_game_above_any_margin() -> None:
     # Seat 1 scores 11 or 12 points: it reaches 21 and wins whatever seat 0 does.
     move, value = solve(p, terminal=game_value)
     assert value == -1000 - 11 and str(move) == "9c"
+
+
+def test_capped_values_are_exact_near_the_best_and_upper_bounds_below_it() -> None:
+    from casino.bots.solver import Searcher
+
+    for seed in range(6):
+        p = small_last_deal("casino", 2, seed, 3)
+        if p is None:
+            continue
+        seat = p.to_move
+        moves = p.legal_moves()
+        exact = Searcher(seat).values(p, moves)
+        capped = Searcher(seat).values(p, moves, cap=2.0)
+        best = max(exact)
+        for e, c in zip(exact, capped, strict=True):
+            if e > best - 2.0:
+                assert c == e
+            else:
+                # Proven at least ``cap`` worse than the best: an upper bound of its value.
+                assert e <= c <= best - 2.0
+        assert max(capped) == best
+
+
+def test_cached_move_order_is_every_legal_move_once() -> None:
+    from casino.bots.solver import ordered_moves
+
+    rng = random.Random(2)
+    m = Match("casino", seed=8)
+    while m.position.result is None:
+        p = m.position
+        first = ordered_moves(p)
+        again = ordered_moves(p)  # from the cache
+        assert first == again
+        assert sorted(map(str, first)) == sorted(map(str, p.legal_moves()))
+        m.play(rng.choice(p.legal_moves()))

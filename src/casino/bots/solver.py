@@ -117,13 +117,40 @@ def order_key(move: Move, weights: Sequence[float]) -> float:
     return 500.0 - weights[move.card]
 
 
+#: Ordered legal moves by (rules identity, seat, its hand, the table): move generation
+#: depends on nothing else, and the same hand meets the same table again and again in
+#: a search (captures taken in another order, the same own hand in every sample), so
+#: this saves most of the search's time spent generating and sorting moves.
+_MOVE_CACHE: dict[tuple[object, ...], tuple[Rules, tuple[Move, ...]]] = {}
+#: Entries kept at most before the cache is emptied (some tens of MB at worst).
+MOVE_CACHE_SIZE = 20_000
+
+
+def _sorted_moves(pos: Position) -> tuple[Move, ...]:
+    """All legal moves of ``pos`` in the static search order, memoised."""
+    rules = pos.rules
+    seat = pos.to_move
+    key = (id(rules), seat, pos.hands[seat], pos.table)
+    got = _MOVE_CACHE.get(key)
+    if got is not None and got[0] is rules:
+        return got[1]
+    moves = pos.legal_moves()
+    weights = card_weights(rules)
+    moves.sort(key=lambda m: order_key(m, weights), reverse=True)
+    out = tuple(moves)
+    if len(_MOVE_CACHE) >= MOVE_CACHE_SIZE:
+        _MOVE_CACHE.clear()
+    _MOVE_CACHE[key] = (rules, out)
+    return out
+
+
 def ordered_moves(pos: Position, first: Move | None = None,
                   max_moves: int | None = None) -> list[Move]:
     """The legal moves of ``pos`` in search order (``first`` leading if legal), at most
     ``max_moves`` of them when a cap is given."""
-    moves = pos.legal_moves()
-    weights = card_weights(pos.rules)
-    moves.sort(key=lambda m: order_key(m, weights), reverse=True)
+    if pos.result is not None:
+        return []
+    moves = list(_sorted_moves(pos))
     if first is not None and first in moves:
         moves.remove(first)
         moves.insert(0, first)
@@ -279,10 +306,29 @@ class Searcher:
             self.tt[pos] = (d, _EXACT, best, best_move)
         return best_move, best
 
-    def values(self, pos: Position, moves: Sequence[Move], depth: int = EXACT) -> list[float]:
-        """The exact (full-window) value of each root move, for summing across samples."""
+    def values(self, pos: Position, moves: Sequence[Move], depth: int = EXACT,
+               cap: float | None = None, order: Sequence[int] | None = None) -> list[float]:
+        """The value of each root move, for summing across samples.
+
+        Exact (full-window) by default. With ``cap``, only moves within ``cap`` points
+        of the best are valued exactly: the others are searched with the window
+        ``(best - cap, +inf)`` and get the upper bound that proves them that much worse,
+        which saves most of the work on clearly bad moves at the price of counting a
+        disaster in one sample as merely "``cap`` or more worse" (the root seat must be
+        the one to move). ``order`` is the order to search the moves in (indices, the
+        likely best first, so the window closes early).
+        """
         self._prepare(pos)
-        return [self.alphabeta(pos.successor(m), depth - 1, -_INF, _INF) for m in moves]
+        if cap is None:
+            return [self.alphabeta(pos.successor(m), depth - 1, -_INF, _INF) for m in moves]
+        out = [0.0] * len(moves)
+        best = -_INF
+        for i in (order if order is not None else range(len(moves))):
+            v = self.alphabeta(pos.successor(moves[i]), depth - 1, best - cap, _INF)
+            out[i] = v
+            if v > best:
+                best = v
+        return out
 
 
 def search(pos: Position, seat: int | None = None, *, horizon: str = "round",
