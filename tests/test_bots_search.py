@@ -7,7 +7,6 @@ cards are counted), and the oracle must refuse to play from an observation.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 import pytest
@@ -17,26 +16,12 @@ from casino.bots import BOTS, Limit, make_bot
 from casino.bots.expert import perfect_information
 from casino.bots.pimc import PimcOracle
 from casino.bots.solver import game_value, solve
+from tests.test_bots_protocol import positions
 
 CASES = [("casino", 2), ("krypkasino", 2), ("kasino", 3), ("kasino", 4), ("classic", 4),
          ("classic", 3), ("royal", 2), ("spade", 3), ("faces-all", 2), ("mulle", 2),
          ("tablic", 2)]
 SMALL = Limit(seconds=0.05, iterations=2)
-
-
-def positions(name: str, players: int, seed: int, every: int = 7) -> Iterator[Position]:
-    """Every ``every``-th position of a seeded random round, building often."""
-    rng = random.Random(seed)
-    match = Match(name, seed=seed, players=players)
-    i = 0
-    while match.position.result is None:
-        p = match.position
-        if i % every == 0:
-            yield p
-        moves = p.legal_moves()
-        onto = [m for m in moves if m.kind in ("build", "add", "raise")]
-        match.play(rng.choice(onto) if onto and rng.random() < 0.5 else rng.choice(moves))
-        i += 1
 
 
 def last_deals(name: str, seeds: range, cards: int = 3) -> Iterator[Position]:
@@ -54,7 +39,7 @@ def last_deals(name: str, seeds: range, cards: int = 3) -> Iterator[Position]:
 def test_search_bot_returns_a_legal_move_on_every_preset(bot_name: str, name: str,
                                                          players: int) -> None:
     bot = make_bot(bot_name, seed=3)
-    for p in positions(name, players, seed=11):
+    for p in positions(name, players, seed=11, every=7):
         move = bot.choose(p.observation(p.to_move), SMALL)
         assert p.is_legal(move), f"{bot_name} chose {move} in {name}"
 

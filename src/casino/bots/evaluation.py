@@ -37,8 +37,8 @@ from functools import lru_cache
 from casino.builds import Build
 from casino.cards import ACE, JACK, KING, QUEEN, SPADES
 from casino.movegen import TableSums, closure
-from casino.moves import ADD, BUILD, CAPTURE, TRAIL, Move
-from casino.position import Position
+from casino.moves import BUILD, CAPTURE, TRAIL, Move
+from casino.position import Position, build_after
 from casino.rules import Rules
 from casino.scoring import (
     ACES,
@@ -250,12 +250,7 @@ def table_after(pos: Position, move: Move) -> tuple[tuple[int, ...], tuple[Build
         builds.append(Build.make(move.value, seat, move.groups))
     else:
         target = move.builds[0]
-        idx = builds.index(target)
-        if move.kind == ADD:
-            groups = target.groups + move.groups
-        else:
-            groups = ((*target.groups[0], move.card), *move.groups[1:])
-        builds[idx] = Build.make(move.value, seat, groups)
+        builds[builds.index(target)] = build_after(target, move, seat)
     return tuple(loose), tuple(builds)
 
 
