@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,12 +60,19 @@ class Bot(ABC):
                                  f"(seat {s}) is visible")
         if not isinstance(pos.stock, int):
             raise ValueError("a bot must be given an observation: the stock is visible")
+        return self.decide(pos, limit or Limit(), self.pick)
+
+    def decide(self, pos: Position, limit: Limit,
+               chooser: Callable[[Position, list[Move], Limit], Move]) -> Move:
+        """The move ``chooser`` picks among the legal moves of ``pos``: a forced move is
+        played without thinking, and whatever is chosen is checked to be legal. Shared by
+        :meth:`choose` and the oracles' ``choose_full``."""
         moves = pos.legal_moves()
         if not moves:
             raise ValueError("there is no move to choose: the round is over")
         if len(moves) == 1:
             return moves[0]
-        move = self.pick(pos, moves, limit or Limit())
+        move = chooser(pos, moves, limit)
         if move not in moves:
             raise AssertionError(f"{self.name} chose an illegal move {move}")
         return move

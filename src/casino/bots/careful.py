@@ -39,6 +39,7 @@ from casino.bots.evaluation import (
     card_weights,
     direct_points,
     immediate_gain,
+    none_prob,
     table_after,
 )
 from casino.bots.greedy import shortlist
@@ -137,15 +138,8 @@ class _Turn:
             return 1.0
         played = self.rules.table.played
         k = sum(1 for c in self.unseen if value in played[c])
-        n, h = len(self.unseen), min(self.next_size, len(self.unseen))
-        if k == 0 or h == 0:
-            return 0.0
-        if k > n - h:
-            return 1.0
-        p = 1.0
-        for i in range(h):
-            p *= (n - k - i) / (n - i)
-        return 1.0 - p
+        n = len(self.unseen)
+        return 1.0 - none_prob(n, min(self.next_size, n), k)
 
 
 class CarefulBot(Bot):

@@ -493,7 +493,7 @@ class Captures:
 # The best reply of a player whose hand may be hidden
 
 
-def _none_prob(unseen: int, hand: int, k: int) -> float:
+def none_prob(unseen: int, hand: int, k: int) -> float:
     """P(a hand of ``hand`` cards dealt from ``unseen`` holds none of ``k`` given cards)."""
     if k <= 0:
         return 1.0
@@ -545,7 +545,7 @@ def best_outcome(caps: Captures, cards: Sequence[int], *, hidden: bool, hand_siz
                                    for x in b.cards))
     if forced:
         k = sum(1 for _, s in outs if s)
-        p_sweep = 1.0 - _none_prob(n, h, k)
+        p_sweep = 1.0 - none_prob(n, h, k)
         sweep_vals = [o for o, s in outs if s]
         rest = sorted((o for o, s in outs if not s), reverse=True)
         return (p_sweep * (sum(sweep_vals) / len(sweep_vals) if sweep_vals else 0.0)
@@ -560,7 +560,7 @@ def _expected_max(vals: list[float], n: int, h: int, compulsory: bool) -> float:
     e = 0.0
     q_prev = 1.0
     for i, v in enumerate(vals, start=1):
-        q = _none_prob(n, h, i)
+        q = none_prob(n, h, i)
         e += v * (q_prev - q)
         q_prev = q
     if not compulsory:

@@ -436,12 +436,4 @@ class IsmctsOracle(IsmctsBot):
         """A legal move for the seat to move in the full position ``pos``."""
         if isinstance(pos.stock, int) or any(isinstance(h, int) for h in pos.hands):
             raise ValueError("the oracle needs the full position: a hand or the stock is hidden")
-        moves = pos.legal_moves()
-        if not moves:
-            raise ValueError("there is no move to choose: the round is over")
-        if len(moves) == 1:
-            return moves[0]
-        move = self._search(pos, moves, limit or Limit())
-        if move not in moves:
-            raise AssertionError(f"{self.name} chose an illegal move {move}")
-        return move
+        return self.decide(pos, limit or Limit(), self._search)

@@ -140,12 +140,9 @@ class PimcOracle(Bot):
 
     def choose_full(self, pos: Position, limit: Limit | None = None) -> Move:
         """The move the PIMC search picks on the true full position ``pos``."""
-        limit = limit or Limit()
-        moves = pos.legal_moves()
-        if not moves:
-            raise ValueError("there is no move to choose: the round is over")
-        if len(moves) == 1:
-            return moves[0]
+        return self.decide(pos, limit or Limit(), self._search)
+
+    def _search(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
         seconds = limit.seconds if limit.seconds is not None else self.seconds
         exact = pos.stock_size == 0 and sum(1 for h in pos.hands if h) <= 2
         # The same search as the fair bot's (its depth and cap), on the one true deal.
