@@ -22,7 +22,6 @@ from casino.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, BuildRef, Move, Move
 
 if TYPE_CHECKING:
     from casino.position import Position
-    from casino.rules import Rules
 
 _ONTO = (BUILD, ADD, RAISE)
 
@@ -133,7 +132,7 @@ def diagnose(pos: Position, spec: MoveSpec) -> str:
         return f"say what the {name} takes"
     # Could the card do this at all, ignoring ownership and compulsion?
     relaxed = dataclasses.replace(rules, compulsory_capture=False, forced_sweep=False)
-    rich_hand = tuple(hand) + _one_of_each_value(rules)
+    rich_hand = tuple(hand) + _ONE_OF_EACH_RANK
     structural = [m for m in generate(relaxed, rich_hand, pos.loose, pos.builds, -1)
                   if matches(spec, m)]
     if not structural:
@@ -147,9 +146,8 @@ def diagnose(pos: Position, spec: MoveSpec) -> str:
     return _ownership(pos, move) or "that move is not legal here"
 
 
-def _one_of_each_value(rules: Rules) -> tuple[int, ...]:
-    # One card of each rank: with it every value counts as held (only for explaining).
-    return tuple(r * 4 for r in range(13))
+#: One card of each rank: with them every value counts as held (only for explaining).
+_ONE_OF_EACH_RANK = tuple(r * 4 for r in range(13))
 
 
 def _compulsion(pos: Position, spec: MoveSpec) -> str | None:

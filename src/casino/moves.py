@@ -102,7 +102,6 @@ class MoveSpec:
     loose: tuple[int, ...]
     builds: tuple[BuildRef, ...]
     value: int | None
-    first_group: tuple[int, ...] = ()
 
 
 _TOKEN = re.compile(r"\[[^\]]*\]|=\s*[0-9]+|[xX>]|[^\s\[\]=>+]+(?:\+[^\s\[\]=>+]+)*|\+|\S")
@@ -195,7 +194,7 @@ def read_move(text: str) -> MoveSpec:
             f"cannot read {text!r}: to build, announce the value (as '=8'); "
             "to capture, write 'x' after your card"
         )
-    return MoveSpec("onto", played, tuple(sorted(loose)), tuple(builds), value, first_rest)
+    return MoveSpec("onto", played, tuple(sorted(loose)), tuple(builds), value)
 
 
 def _read_capture(text: str, body: list[str], value: int | None) -> MoveSpec:

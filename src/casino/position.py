@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from casino.builds import Build
-from casino.cards import JACK, card_text, remove_cards
+from casino.cards import JACK, remove_cards
 from casino.errors import CasinoError, IllegalMove
 from casino.movegen import generate
 from casino.moves import ADD, BUILD, CAPTURE, TRAIL, Move
@@ -447,7 +447,3 @@ def set_aside_pictures(table: list[TableItem]) -> tuple[list[TableItem], tuple[i
         else:
             keep.append(item)
     return keep, tuple(out)
-
-
-def describe_card_list(cards: Sequence[int]) -> str:
-    return " ".join(card_text(c) for c in cards)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
-from casino.cards import ACE, DIAMONDS, JACK, KING, QUEEN, SPADES, card, card_text, parse_card
+from casino.cards import ACE, JACK, card_text, parse_card
 from casino.errors import CardError, RulesError
 
 FaceCapture = Literal["sum", "one", "all"]
@@ -667,10 +667,3 @@ def _winning_text(rules: Rules) -> str:
                 "wins.")
     return (f"reach {rules.target}; if several do in one round the higher total wins, "
             "and a tie plays another round.")
-
-
-# Exported for scoring: the cards that score by name.
-TEN_DIAMONDS = card(9, DIAMONDS)
-TWO_SPADES = card(1, SPADES)
-ACES_IN_ORDER = tuple(card(ACE, s) for s in range(4))
-PICTURE_RANKS = (JACK, QUEEN, KING)
