@@ -670,3 +670,34 @@ def test_K3_forced_sweep_option_false_is_honoured() -> None:
                     [["5c", "3d"], ["2c"]], ["5h"], decks=2)
     if pos is not None:
         assert "3d" in [str(m) for m in pos.legal_moves()]
+
+
+def test_players_line_round_trips_and_is_optional() -> None:
+    match = play("casino", seed=4, moves=3)
+    text = write_record(match, names=["Ann", "Computer"], players=["human", "medium"])
+    assert "players human medium" in text.splitlines()
+    record = read_record(text)
+    assert record.players == ("human", "medium")
+    assert read_record(write_record(record)).players == ("human", "medium")
+    assert read_record(write_record(match)).players is None
+
+
+def test_players_line_is_checked() -> None:
+    match = play("casino", seed=4, moves=1)
+    with pytest.raises(ValueError, match="3 players for a 2-player game"):
+        write_record(match, players=["human", "easy", "easy"])
+    with pytest.raises(ValueError, match="not 'Bad Word'"):
+        write_record(match, players=["human", "Bad Word"])
+    good = write_record(match)
+    lines = good.splitlines()
+    for bad, message in (("players human", "'players' needs 2 words"),
+                         ("players human Medium!", "computer level")):
+        damaged("\n".join([*lines[:4], bad, *lines[4:]]) + "\n", 5, message)
+
+
+def test_save_record_replaces_the_file_whole(tmp_path: Path) -> None:
+    path = tmp_path / "g.rec"
+    path.write_text("old", encoding="utf-8")
+    save_record(play("casino", seed=4, moves=2), path, players=["human", "easy"])
+    assert read_record(path.read_text(encoding="utf-8")).players == ("human", "easy")
+    assert not (tmp_path / "g.rec.tmp").exists()

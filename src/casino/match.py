@@ -107,6 +107,26 @@ class Match:
             self.current.result = new.result
         return new
 
+    def take_back(self, count: int = 1) -> Position:
+        """Take back the last ``count`` moves of the round being played (an undo).
+
+        The position is replayed from the round's first deal, so it is exactly
+        what it was; a finished round cannot be taken back.
+        """
+        rnd = self.current
+        if rnd.result is not None:
+            raise ValueError("the round is over: its moves cannot be taken back")
+        if not 0 < count <= len(rnd.moves):
+            raise ValueError(f"cannot take back {count} moves: this round has "
+                             f"{len(rnd.moves)}")
+        del rnd.moves[-count:]
+        del rnd.movers[-count:]
+        pos = rnd.start
+        for move in rnd.moves:
+            pos = pos.successor(move)
+        self.position = pos
+        return pos
+
     def next_round(self, deck: tuple[int, ...] | None = None) -> Position:
         """Deal the next round: the deal passes on, totals (and Finnish carries) go with it."""
         pos = self.position

@@ -36,13 +36,15 @@ FORMAT = "casino-record/1"
 T = TypeVar("T")
 
 #: Header keywords, in the order they are written.
-HEADER_KEYWORDS = ("rules", "seed", "first-dealer", "names")
+HEADER_KEYWORDS = ("rules", "seed", "first-dealer", "names", "players")
 #: Every keyword a record may use.
 KEYWORDS = (*HEADER_KEYWORDS, "round", "deck", "move", "result", "winner", "end")
 
 _INT = re.compile(r"-?[0-9]{1,100}")
 _SEAT = re.compile(r"[0-9]{1,3}")
 _PLAIN_NAME = re.compile(r"[^\s\"#]+")
+#: A ``players`` word: ``human``, or the level of a computer player (``medium``).
+_PLAYER = re.compile(r"[a-z][a-z0-9-]{0,30}")
 
 
 # ----------------------------------------------------------------------
@@ -85,6 +87,8 @@ class Record:
     first_dealer: int
     names: tuple[str, ...] | None
     rounds: tuple[RecordRound, ...] = field(default=())
+    #: Who plays each seat, when the record says: ``human`` or a computer's level.
+    players: tuple[str, ...] | None = None
 
     @property
     def position(self) -> Position:
@@ -109,19 +113,25 @@ class Record:
 # Writing
 
 
-def write_record(game: Match | Record, names: Sequence[str] | None = None) -> str:
+def write_record(game: Match | Record, names: Sequence[str] | None = None,
+                 players: Sequence[str] | None = None) -> str:
     """The ``casino-record/1`` text of a game, finished or not.
 
     ``game`` is a :class:`~casino.match.Match` (as played) or a :class:`Record`
-    (as read; its names are kept unless ``names`` replaces them).
+    (as read; its names and players are kept unless ``names`` or ``players``
+    replaces them). ``players`` says who plays each seat (``human`` or a
+    computer level), so that a saved game resumes with the same opponents.
     """
     rules = game.rules
-    if names is None and isinstance(game, Record):
-        names = game.names
+    if isinstance(game, Record):
+        names = game.names if names is None else names
+        players = game.players if players is None else players
     lines = [FORMAT, f"rules {_rules_text(rules)}", f"seed {game.seed}",
              f"first-dealer {game.first_dealer}"]
     if names is not None:
         lines.append("names " + " ".join(_name_text(n) for n in _check_names(names, rules)))
+    if players is not None:
+        lines.append("players " + " ".join(_check_players(players, rules)))
     rounds: Sequence[RoundLog | RecordRound] = game.rounds
     for rnd in rounds:
         lines.extend(_round_lines(rnd))
@@ -132,9 +142,18 @@ def write_record(game: Match | Record, names: Sequence[str] | None = None) -> st
 
 
 def save_record(game: Match | Record, path: str | Path,
-                names: Sequence[str] | None = None) -> None:
-    """Write the record of ``game`` to ``path`` (UTF-8)."""
-    Path(path).write_text(write_record(game, names), encoding="utf-8")
+                names: Sequence[str] | None = None,
+                players: Sequence[str] | None = None) -> None:
+    """Write the record of ``game`` to ``path`` (UTF-8).
+
+    The text goes to a temporary file beside ``path`` that then replaces it, so
+    a crash while saving leaves the previous record whole.
+    """
+    path = Path(path)
+    text = write_record(game, names, players)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
 
 
 def _rules_text(rules: Rules) -> str:
@@ -148,6 +167,16 @@ def _check_names(names: Sequence[str], rules: Rules) -> list[str]:
         raise ValueError(f"{len(out)} names for {rules.players} players")
     if any(not n.strip() for n in out):
         raise ValueError("a player name cannot be empty")
+    return out
+
+
+def _check_players(players: Sequence[str], rules: Rules) -> list[str]:
+    out = [str(p) for p in players]
+    if len(out) != rules.players:
+        raise ValueError(f"{len(out)} players for a {rules.players}-player game")
+    for p in out:
+        if not _PLAYER.fullmatch(p):
+            raise ValueError(f"a player is 'human' or a computer level, not {p!r}")
     return out
 
 
@@ -263,7 +292,7 @@ class _Reader:
             raise InvalidRecord(f"a record starts with {FORMAT!r}, not {text[:40]!r}",
                                 first.number)
         self.i = 1
-        rules, seed, first_dealer, names = self.header()
+        rules, seed, first_dealer, names, players = self.header()
         rounds = self.rounds(rules, first_dealer)
         winner = rounds[-1].result.winner if rounds[-1].result is not None else None
         if winner is not None:
@@ -277,10 +306,11 @@ class _Reader:
         extra = self.peek()
         if extra is not None:
             raise InvalidRecord("text after 'end'", extra.number)
-        return Record(rules, seed, first_dealer, names, tuple(rounds))
+        return Record(rules, seed, first_dealer, names, tuple(rounds), players)
 
     # --- header -----------------------------------------------------------
-    def header(self) -> tuple[Rules, int, int, tuple[str, ...] | None]:
+    def header(self) -> tuple[Rules, int, int, tuple[str, ...] | None,
+                              tuple[str, ...] | None]:
         seen: dict[str, _Line] = {}
         while (line := self.peek()) is not None and line.keyword in HEADER_KEYWORDS:
             if line.keyword in seen:
@@ -300,7 +330,8 @@ class _Reader:
         first_dealer = _read_seat(seen["first-dealer"], seen["first-dealer"].rest, rules,
                                   "first-dealer")
         names = _read_names(seen["names"], rules) if "names" in seen else None
-        return rules, seed, first_dealer, names
+        players = _read_players(seen["players"], rules) if "players" in seen else None
+        return rules, seed, first_dealer, names, players
 
     # --- rounds -------------------------------------------------------------
     def rounds(self, rules: Rules, first_dealer: int) -> list[RecordRound]:
@@ -458,6 +489,18 @@ def _read_names(line: _Line, rules: Rules) -> tuple[str, ...]:
         raise InvalidRecord(f"'names' needs {rules.players} names (one per seat), not "
                             f"{len(names)}", line.number)
     return tuple(names)
+
+
+def _read_players(line: _Line, rules: Rules) -> tuple[str, ...]:
+    words = line.rest.split()
+    if len(words) != rules.players:
+        raise InvalidRecord(f"'players' needs {rules.players} words (one per seat), not "
+                            f"{len(words)}", line.number)
+    for w in words:
+        if not _PLAYER.fullmatch(w):
+            raise InvalidRecord(f"a player is 'human' or a computer level (as 'medium'), "
+                                f"not {w[:40]!r}", line.number)
+    return tuple(words)
 
 
 def _read_round_head(line: _Line, rules: Rules) -> tuple[int, int]:

@@ -1,0 +1,40 @@
+"""Match.take_back: the undo a front end offers within a round."""
+
+from __future__ import annotations
+
+import pytest
+
+from casino import Match
+
+
+def test_take_back_restores_the_exact_position() -> None:
+    match = Match("casino", seed=3)
+    before = []
+    for _ in range(5):
+        before.append(match.position)
+        match.play(match.legal_moves()[0])
+    match.take_back(2)
+    assert match.position == before[3]
+    assert match.position.to_json() == before[3].to_json()
+    assert len(match.current.moves) == 3 and len(match.current.movers) == 3
+    match.take_back(3)
+    assert match.position.to_json() == before[0].to_json()
+
+
+def test_take_back_refuses_more_than_the_round_has_and_changes_nothing() -> None:
+    match = Match("casino", seed=3)
+    match.play(match.legal_moves()[0])
+    pos = match.position
+    with pytest.raises(ValueError, match="cannot take back 2 moves: this round has 1"):
+        match.take_back(2)
+    with pytest.raises(ValueError, match="cannot take back 0"):
+        match.take_back(0)
+    assert match.position is pos and len(match.current.moves) == 1
+
+
+def test_take_back_refuses_a_finished_round() -> None:
+    match = Match("casino", seed=3)
+    while match.position.result is None:
+        match.play(match.legal_moves()[0])
+    with pytest.raises(ValueError, match="the round is over"):
+        match.take_back(1)
