@@ -1,0 +1,175 @@
+"""Moves, scored items and game results in words, for people watching a game.
+
+Front ends (the terminal game, its plain mode, the web game) show the same
+sentences, so they are made here once: ``"Computer takes 9♣ and 4♣ + 5♥ with
+the 9♦ (4 + 5 = 9)"``, ``"most spades"``, ``"You reached 21 first, with the
+10♦"``. Nothing here sees more than the positions it is given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from casino.builds import Build
+from casino.cards import ACE, card_symbol, parse_card
+from casino.errors import CardError
+from casino.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.position import Position
+from casino.rules import Rules
+from casino.scoring import Item, Result
+
+TEN_DIAMONDS = parse_card("Td")
+TWO_SPADES = parse_card("2s")
+#: Cards worth points in most presets, shown beside each player's pile.
+KEY_CARDS = (TEN_DIAMONDS, TWO_SPADES, *(ACE * 4 + s for s in range(4)))
+
+_ITEM_WORDS = {
+    "cards": "most cards",
+    "spades": "spades",
+    "sweep": "sweep",
+    "last": "last capture",
+    "mulle": "mulle",
+}
+
+
+def group_words(group: Sequence[int]) -> str:
+    """``4♣ + 5♥``: one group of table cards."""
+    return " + ".join(card_symbol(c) for c in group)
+
+
+def build_words(b: Build) -> str:
+    """``the 8-build (5♦ + 3♠)``, with ``multiple`` when it is one."""
+    kind = "multiple " if b.multiple else ""
+    cards = ", ".join(group_words(g) for g in b.groups)
+    return f"the {kind}{b.value}-build ({cards})"
+
+
+def _listing(parts: Sequence[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _sum_note(rules: Rules, group: Sequence[int], value: int) -> str | None:
+    """``4 + 5 = 9`` when a group of two or more cards sums to ``value``."""
+    if len(group) < 2:
+        return None
+    values = [rules.table.sum_value[c] for c in group]
+    if 0 in values or sum(values) != value:
+        return None
+    return " + ".join(str(v) for v in values) + f" = {value}"
+
+
+def _verb(verb: str, you: bool) -> str:
+    return verb if you else verb + "s"
+
+
+def move_words(move: Move, rules: Rules, who: str, *, you: bool = False) -> str:
+    """What ``who`` did, in a sentence without a final stop (``you``: "You take")."""
+    card = card_symbol(move.card)
+    if move.kind == TRAIL:
+        return f"{who} {_verb('trail', you)} the {card}"
+    if move.kind == CAPTURE:
+        parts = [group_words(g) for g in move.groups]
+        parts += [build_words(b) for b in move.builds]
+        played = rules.table.played[move.card]
+        notes = [n for g in move.groups for v in played[:1]
+                 if (n := _sum_note(rules, g, v)) is not None]
+        text = f"{who} {_verb('take', you)} {_listing(parts)} with the {card}"
+        return text + (f" ({'; '.join(notes)})" if notes else "")
+    groups = [group_words(g) for g in move.groups]
+    if move.kind == BUILD:
+        kind = "a multiple build" if len(move.groups) > 1 else "a build"
+        return f"{who} {_verb('make', you)} {kind} of {move.value}: {_listing(groups)}"
+    target = move.builds[0]
+    if move.kind == RAISE:
+        extra = f", taking in {_listing(groups[1:])}" if len(groups) > 1 else ""
+        return (f"{who} {_verb('raise', you)} {build_words(target)} to {move.value} "
+                f"with the {card}{extra}")
+    if move.kind == ADD:
+        return f"{who} {_verb('add', you)} {_listing(groups)} to {build_words(target)}"
+    raise ValueError(f"unknown move kind {move.kind!r}")
+
+
+def play_words(before: Position, move: Move, after: Position, who: str, *,
+               you: bool = False) -> str:
+    """The sentence for a move as played, with a sweep noted when it scored one."""
+    text = move_words(move, before.rules, who, you=you)
+    if (move.kind == CAPTURE and after.result is None and len(after.sweeps) > len(before.sweeps)
+            and after.round == before.round):
+        text += " — a sweep!"
+    return text
+
+
+def item_words(item: Item) -> str:
+    """``most cards``, ``10♦``, ``A♠``, ``sweep``: what a scored item is."""
+    if item.item in _ITEM_WORDS:
+        return _ITEM_WORDS[item.item]
+    try:
+        return card_symbol(parse_card(item.item))
+    except CardError:
+        return item.item
+
+
+def result_lines(result: Result, rules: Rules, names: Sequence[str],
+                 scores_before: Sequence[int]) -> list[str]:
+    """A round's items in counting order, one line each, with the running totals."""
+    totals = {t: scores_before[t] for t in rules.teams}
+    lines = []
+    for it in result.items:
+        totals[it.seat] += it.points
+        running = ", ".join(f"{names[t]} {totals[t]}" for t in rules.teams)
+        lines.append(f"{item_words(it):<13} {it.points:+d}  {names[it.seat]:<12} [{running}]")
+    return lines
+
+
+def winner_words(result: Result, rules: Rules, names: Sequence[str],
+                 scores_before: Sequence[int]) -> str:
+    """Who won the game and by which rule, or how the game goes on."""
+    winner = result.winner
+    if rules.win_rule == "counting-order":
+        if winner is None:
+            return f"Nobody has {rules.target} yet: the game goes on."
+        totals = {t: scores_before[t] for t in rules.teams}
+        for it in result.items:
+            totals[it.seat] += it.points
+            if it.seat == winner and totals[winner] >= rules.target:
+                return (f"{names[winner]} reached {rules.target} first, with "
+                        f"{item_words(it)} (points count in order: the first to "
+                        f"{rules.target} wins).")
+    if rules.win_rule == "higher-total":
+        if winner is None:
+            return (f"Nobody has won yet: the game ends when someone has {rules.target} or "
+                    f"more with the higher total.")
+        return (f"{names[winner]} wins with {result.scores[winner]}, the higher total at "
+                f"{rules.target} or more.")
+    # Krypkasino: the lower total after the match's games.
+    if winner is None:
+        return ("No winner yet: after each pair of games the lower total wins "
+                "(a tie plays two more).")
+    return f"{names[winner]} wins with the fewer penalty points, {result.scores[winner]}."
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What a player has captured so far, as everyone at the table can see it."""
+
+    cards: int
+    spades: int
+    sweeps: int
+    key_cards: tuple[int, ...]
+
+    def words(self) -> str:
+        keys = " ".join(card_symbol(c) for c in self.key_cards)
+        sweeps = f", {self.sweeps} sweep{'s' if self.sweeps != 1 else ''}" if self.sweeps else ""
+        return (f"{self.cards} cards, {self.spades} spades{sweeps}"
+                + (f"; {keys}" if keys else ""))
+
+
+def tally(pos: Position, seat: int) -> Tally:
+    """The captured cards of ``seat``: counts, spades, sweeps and key cards."""
+    pile = pos.piles[seat]
+    keys = tuple(c for c in KEY_CARDS if c in pile)
+    return Tally(len(pile), sum(1 for c in pile if c & 3 == 0),
+                 sum(1 for s in pos.sweeps if s == seat), keys)

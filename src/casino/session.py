@@ -1,0 +1,335 @@
+"""A game at the table: people and computer players, as a front end drives it.
+
+The terminal game, its plain mode and the web game all need the same things
+around a :class:`~casino.match.Match`: whose seat is a person's and which
+level each computer plays, the computer's moves one at a time, a hint from the
+strongest level, undo within the current deal, a move log in words, and a
+record saved after every move so that a game can be resumed and every
+finished game is kept. They get them here, so each front end only draws.
+
+A front end shows :attr:`GameSession.view` (the person's observation): the
+full position stays inside the session, and the bots are given observations.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from casino.bots.base import Bot, Limit
+from casino.bots.levels import LEVELS, make_level
+from casino.errors import IllegalMove
+from casino.match import Match
+from casino.moves import Move
+from casino.narrate import play_words
+from casino.position import Position
+from casino.record import load_record, match_from_record, save_record
+from casino.rules import Rules
+from casino.scoring import Result
+
+HUMAN = "human"
+#: The level whose move a hint suggests: the strongest offered to players.
+HINT_LEVEL = "expert"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One move of the log: when it was played, by whom, and in words."""
+
+    round: int
+    deal: int
+    seat: int
+    move: Move
+    words: str
+
+
+def default_names(players: Sequence[str], rules: Rules, you: str = "You") -> list[str]:
+    """``You`` for the first person, ``Computer``, or ``Partner``/``Left``/``Right``..."""
+    human = next((s for s, p in enumerate(players) if p == HUMAN), 0)
+    names: list[str] = []
+    n = rules.players
+    for seat, who in enumerate(players):
+        if seat == human:
+            names.append(you)
+        elif who == HUMAN:
+            names.append(f"Player {seat + 1}")
+        elif n == 2:
+            names.append("Computer")
+        elif rules.partnerships and rules.team_of(seat) == rules.team_of(human):
+            names.append("Partner")
+        else:
+            names.append(("Left", "Across", "Right")[(seat - human) % n - 1] if n == 4
+                         else ("Left", "Right")[(seat - human) % n - 1])
+    return names
+
+
+def default_save_path(rules: Rules, seed: int) -> Path:
+    """Where a game is saved unless told otherwise: the user's data folder (XDG)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return Path(base) / "casino" / "games" / f"{stamp}-{rules.name}-{seed}.rec"
+
+
+class GameSession:
+    """A game in progress with its players; every change is saved when ``save_path`` is set.
+
+    ``players`` has one word per seat: ``human`` or a level (``beginner`` ...
+    ``expert``). The session never moves for a person: the front end calls
+    :meth:`play` with the person's move and :meth:`computer_move` when
+    :attr:`computer_to_move` is true.
+    """
+
+    def __init__(self, match: Match, players: Sequence[str], names: Sequence[str] | None = None,
+                 *, save_path: Path | None = None, hint_level: str = HINT_LEVEL) -> None:
+        rules = match.rules
+        players = tuple(players)
+        if len(players) != rules.players:
+            raise ValueError(f"{len(players)} players for a {rules.players}-player game")
+        for p in players:
+            if p != HUMAN and p not in LEVELS:
+                raise ValueError(f"a player is {HUMAN!r} or a level ({', '.join(LEVELS)}), "
+                                 f"not {p!r}")
+        if HUMAN not in players:
+            raise ValueError("a game at the table needs a person in one seat")
+        if hint_level not in LEVELS:
+            raise ValueError(f"unknown hint level {hint_level!r}")
+        self.match = match
+        self.players = players
+        self.names = tuple(names) if names is not None else tuple(default_names(players, rules))
+        if len(self.names) != rules.players:
+            raise ValueError(f"{len(self.names)} names for a {rules.players}-player game")
+        self.human = players.index(HUMAN)
+        self.save_path = save_path
+        self._bots: dict[int, tuple[Bot, Limit]] = {}
+        for seat, p in enumerate(players):
+            if p != HUMAN:
+                self._bots[seat] = make_level(p, seed=_seat_seed(match.seed, seat))
+        self._hint_level = hint_level
+        self._hinter: tuple[Bot, Limit] | None = None
+        self.log: list[Entry] = self._replayed_log()
+        self._save()
+
+    # ------------------------------------------------------------------
+    # Starting and resuming
+
+    @classmethod
+    def new(cls, rules: Rules, *, level: str = "medium", seed: int | None = None,
+            you: str = "You", human_seat: int = 0, save_path: Path | None = None,
+            autosave: bool = True) -> GameSession:
+        """A new game with one person (seat ``human_seat``) and computers at ``level``."""
+        if not 0 <= human_seat < rules.players:
+            raise ValueError(f"seat {human_seat} is not a seat of a {rules.players}-player game")
+        match = Match(rules, seed=seed)
+        players = [HUMAN if s == human_seat else level for s in range(rules.players)]
+        if autosave and save_path is None:
+            save_path = default_save_path(rules, match.seed)
+        return cls(match, players, default_names(players, rules, you),
+                   save_path=save_path if autosave else None)
+
+    @classmethod
+    def resume(cls, path: Path, *, level: str = "medium", autosave: bool = True) -> GameSession:
+        """The game saved in the record at ``path``; it goes on saving there.
+
+        A record without a ``players`` line (written by another program, or by
+        ``casino demo``) is resumed with the person in seat 0 and computers at
+        ``level``. InvalidRecord says what is wrong with a damaged file.
+        """
+        record = load_record(path)
+        players = record.players or tuple(HUMAN if s == 0 else level
+                                          for s in range(record.rules.players))
+        return cls(match_from_record(record), players, record.names,
+                   save_path=path if autosave else None)
+
+    # ------------------------------------------------------------------
+    # What the front end shows
+
+    @property
+    def rules(self) -> Rules:
+        return self.match.rules
+
+    @property
+    def view(self) -> Position:
+        """The person's observation: their hand, the table, the piles; the rest as counts."""
+        return self.match.position.observe(self.human)
+
+    @property
+    def to_move(self) -> int:
+        return self.match.position.to_move
+
+    @property
+    def round_over(self) -> bool:
+        return self.match.position.result is not None
+
+    @property
+    def game_over(self) -> bool:
+        return self.match.is_over
+
+    @property
+    def result(self) -> Result | None:
+        """The result of the round just finished, while it is shown."""
+        return self.match.position.result
+
+    @property
+    def scores_before_round(self) -> tuple[int, ...]:
+        return self.match.current.start.scores
+
+    @property
+    def human_to_move(self) -> bool:
+        return not self.round_over and self.players[self.to_move] == HUMAN
+
+    @property
+    def computer_to_move(self) -> bool:
+        return not self.round_over and self.players[self.to_move] != HUMAN
+
+    def level_of(self, seat: int) -> str | None:
+        p = self.players[seat]
+        return None if p == HUMAN else p
+
+    def legal_moves(self) -> list[Move]:
+        """The person's legal moves (empty when it is not their turn)."""
+        if not self.human_to_move:
+            return []
+        return self.view.legal_moves()
+
+    def moves_with(self, card: int) -> list[Move]:
+        """The person's legal moves that play ``card``."""
+        return [m for m in self.legal_moves() if m.card == card]
+
+    # ------------------------------------------------------------------
+    # Playing
+
+    def play(self, move: Move | str) -> Entry:
+        """Play the person's move (a Move or its text); IllegalMove says why and changes nothing."""
+        if self.game_over:
+            raise IllegalMove("the game is over")
+        if self.round_over:
+            raise IllegalMove("the round is over: start the next round first")
+        if not self.human_to_move:
+            raise IllegalMove(f"it is {self.names[self.to_move]}'s turn, not yours")
+        view = self.view
+        if isinstance(move, str):
+            move = view.parse_move(move)
+        elif not view.is_legal(move):
+            from casino.explain import why_illegal
+
+            raise IllegalMove(why_illegal(view, move))
+        return self._apply(move)
+
+    def computer_move(self) -> Entry:
+        """Let the computer whose turn it is choose and play its move (this takes its time)."""
+        if not self.computer_to_move:
+            raise ValueError("it is not a computer's turn")
+        seat = self.to_move
+        bot, limit = self._bots[seat]
+        move = bot.choose(self.match.position.observation(seat), limit)
+        return self._apply(move)
+
+    def _apply(self, move: Move) -> Entry:
+        before = self.match.position
+        seat = before.to_move
+        after = self.match.play(move)
+        entry = Entry(before.round, before.deal, seat, move,
+                      self._say(before, move, after, seat))
+        self.log.append(entry)
+        self._save()
+        return entry
+
+    def next_round(self) -> Position:
+        """Deal the next round once the result of this one has been shown."""
+        pos = self.match.next_round()
+        self._save()
+        return pos
+
+    def hint(self) -> Move:
+        """The strongest level's choice for the person, from what the person can see."""
+        if not self.human_to_move:
+            raise ValueError("a hint is for your own turn")
+        if self._hinter is None:
+            self._hinter = make_level(self._hint_level, seed=_seat_seed(self.match.seed, 99))
+        bot, limit = self._hinter
+        return bot.choose(self.match.position.observation(self.human), limit)
+
+    # ------------------------------------------------------------------
+    # Undo
+
+    def _undo_span(self) -> int | None:
+        """How many moves an undo takes back, or None when it is not allowed."""
+        if self.round_over or self.players.count(HUMAN) > 1:
+            return None  # undo is against the computer only
+        pos = self.match.position
+        movers = self.match.current.movers
+        for back, seat in enumerate(reversed(movers), start=1):
+            if seat == self.human:
+                entry = self.log[-back]
+                if entry.round == pos.round and entry.deal == pos.deal:
+                    return back
+                return None
+        return None
+
+    @property
+    def can_undo(self) -> bool:
+        """True when the person has a move in this deal to take back."""
+        return self._undo_span() is not None
+
+    def undo(self) -> list[Entry]:
+        """Take back the person's last move and the computer moves after it.
+
+        Allowed against the computer, within the current deal only (new cards
+        dealt since would be seen again). Returns the entries taken back.
+        """
+        span = self._undo_span()
+        if span is None:
+            raise IllegalMove("nothing to undo: only your moves in this deal can be taken back")
+        self.match.take_back(span)
+        taken = self.log[-span:]
+        del self.log[-span:]
+        self._save()
+        return taken
+
+    # ------------------------------------------------------------------
+    # Saving
+
+    def _save(self) -> None:
+        if self.save_path is not None:
+            self.save_path.parent.mkdir(parents=True, exist_ok=True)
+            save_record(self.match, self.save_path, self.names, self.players)
+
+    def save_as(self, path: Path) -> None:
+        """Write the record to ``path`` now; later moves keep saving there."""
+        self.save_path = path
+        self._save()
+
+    def _replayed_log(self) -> list[Entry]:
+        """The move log of a resumed game, told again from its rounds."""
+        log: list[Entry] = []
+        for rnd in self.match.rounds:
+            pos = rnd.start
+            for seat, move in zip(rnd.movers, rnd.moves, strict=True):
+                after = pos.successor(move)
+                log.append(Entry(pos.round, pos.deal, seat, move,
+                                 self._say(pos, move, after, seat)))
+                pos = after
+        return log
+
+    def _say(self, before: Position, move: Move, after: Position, seat: int) -> str:
+        """A move in words: "You take ..." for the person, "Computer takes ..." otherwise."""
+        if seat == self.human:
+            return play_words(before, move, after, "You", you=True)
+        return play_words(before, move, after, self.names[seat])
+
+    def describe_players(self) -> list[str]:
+        """``You``, ``Computer (medium)``: each seat's name and who plays it."""
+        out = []
+        for seat, name in enumerate(self.names):
+            level = self.level_of(seat)
+            out.append(name if level is None else f"{name} ({level})")
+        return out
+
+
+def _seat_seed(seed: int, seat: int) -> int:
+    """A bot's seed from the game's, so a seeded game plays the same every time."""
+    return random.Random(seed * 1000 + seat).getrandbits(32)
