@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 from casino import __version__
+from casino.bots.levels import LEVELS
 from casino.errors import CasinoError, InvalidRecord
 from casino.match import Match
 from casino.moves import Move
@@ -28,6 +29,7 @@ from casino.position import Position
 from casino.record import Record, load_record, save_record
 from casino.rules import PRESET_NAMES, Rules, describe, preset
 from casino.scoring import Result
+from casino.session import HUMAN, GameSession
 from casino.stats import Estimate
 
 if TYPE_CHECKING:
@@ -320,6 +322,86 @@ def _save(match: Match, path: Path) -> None:
     except OSError as exc:
         fail(f"cannot write {path}: {exc}")
     typer.echo(f"record saved to {path}", err=True)
+
+
+# ----------------------------------------------------------------------
+# casino play
+
+
+def _play_session(rules: str, players: int | None, level: str, seed: int | None, name: str,
+                  resume: Path | None, save: Path | None, no_save: bool) -> GameSession:
+    """The session ``casino play`` starts: resumed from a record, or a new game."""
+    if level not in LEVELS:
+        fail(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
+    if resume is not None:
+        try:
+            session = GameSession.resume(resume, level=level, autosave=not no_save)
+        except OSError as exc:
+            fail(f"cannot read {resume}: {exc}")
+        except (CasinoError, ValueError) as exc:
+            fail(f"cannot resume {resume}: {exc}")
+        if save is not None:
+            session.save_as(save)
+        return session
+    ruleset = _rules(rules, players)
+    try:
+        return GameSession.new(ruleset, level=level, seed=seed, you=name, save_path=save,
+                               autosave=not no_save)
+    except OSError as exc:
+        fail(f"cannot write the game record: {exc}")
+    except ValueError as exc:
+        fail(str(exc))
+
+
+@app.command("play")
+def play_command(
+    rules: Annotated[str, typer.Option("--rules", "-r",
+                                       help=f"Ruleset: {', '.join(PRESET_NAMES)}.")] = "casino",
+    players: Annotated[int | None, typer.Option(
+        "--players", "-p", help="Number of players where the rules allow more than two; "
+                                "the computer fills the other seats.")] = None,
+    level: Annotated[str, typer.Option(
+        "--level", "-l", help=f"The computer's level: {', '.join(LEVELS)}.")] = "medium",
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed for the shuffles; "
+                                             "random if not given.")] = None,
+    name: Annotated[str, typer.Option("--name", help="Your name in the record.")] = "You",
+    resume: Annotated[Path | None, typer.Option("--resume", help="Go on with the game "
+                                                "saved in this record.")] = None,
+    save: Annotated[Path | None, typer.Option(
+        "--save", help="Save the game record here (after every move) instead of the "
+                       "default folder.")] = None,
+    no_save: Annotated[bool, typer.Option("--no-save", help="Do not save a record of "
+                                          "the game.")] = False,
+    plain: Annotated[bool, typer.Option(
+        "--plain", help="Line by line, without full-screen drawing (screen readers, "
+                        "pipes).")] = False,
+    pause: Annotated[float | None, typer.Option(
+        "--pause", min=0.0, help="Seconds to show each computer move (default 0.8 on a "
+                                 "terminal, else 0).")] = None,
+) -> None:
+    """Play against the computer in the terminal (full screen, or --plain)."""
+    if save is not None and no_save:
+        fail("--save and --no-save contradict each other")
+    session = _play_session(rules, players, level, seed, name, resume, save, no_save)
+    ruleset, level_used = session.rules, next(
+        (p for p in session.players if p != HUMAN), level)
+
+    def new_game() -> GameSession:
+        return GameSession.new(ruleset, level=level_used, you=name, autosave=not no_save)
+
+    if pause is None:
+        pause = 0.8 if sys.stdout.isatty() else 0.0
+    if plain or not sys.stdout.isatty():
+        from casino.tui.plain import run_plain
+
+        run_plain(session, new_game, stdin=sys.stdin, stdout=sys.stdout, pause=pause)
+    else:
+        from casino.tui.app import run_app
+
+        run_app(session, new_game)
+    if session.save_path is not None:
+        typer.echo(f"game record saved to {session.save_path} "
+                   f"(resume with: casino play --resume {session.save_path})", err=True)
 
 
 # ----------------------------------------------------------------------

@@ -1,0 +1,173 @@
+"""GameSession: the game at the table that the terminal and web front ends drive."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from casino import IllegalMove
+from casino.record import load_record
+from casino.rules import preset
+from casino.session import HUMAN, GameSession, default_names
+
+
+def new(tmp_path: Path, rules: str = "casino", seed: int = 5, **options: int) -> GameSession:
+    return GameSession.new(preset(rules, **options), level="beginner", seed=seed,
+                           save_path=tmp_path / "g.rec")
+
+
+def to_human_turn(g: GameSession) -> None:
+    while g.computer_to_move:
+        g.computer_move()
+
+
+def test_a_whole_game_is_played_and_saved_after_every_move(tmp_path: Path) -> None:
+    g = new(tmp_path)
+    while not g.game_over:
+        while not g.round_over:
+            if g.human_to_move:
+                g.play(g.legal_moves()[-1])
+            else:
+                g.computer_move()
+            record = load_record(tmp_path / "g.rec")
+            assert record.position == g.match.position
+        if not g.game_over:
+            g.next_round()
+    record = load_record(tmp_path / "g.rec")
+    assert record.is_over and record.winner == g.match.winner
+    assert record.players == (HUMAN, "beginner")
+    assert len(g.log) == sum(len(r.moves) for r in g.match.rounds)
+
+
+def test_the_view_hides_the_other_hand_and_the_stock(tmp_path: Path) -> None:
+    g = new(tmp_path)
+    view = g.view
+    assert isinstance(view.hands[1], int) and isinstance(view.stock, int)
+    assert view.hands[0] == g.match.position.hands[0]
+
+
+def test_an_illegal_move_is_explained_and_changes_nothing(tmp_path: Path) -> None:
+    g = new(tmp_path)
+    to_human_turn(g)
+    before, log, saved = g.match.position, list(g.log), (tmp_path / "g.rec").read_text()
+    not_held = next(c for c in range(52) if c not in g.view.hand(g.human))
+    from casino.cards import card_text
+
+    with pytest.raises(IllegalMove, match="you do not hold"):
+        g.play(card_text(not_held))
+    with pytest.raises(IllegalMove):
+        g.play("nonsense")
+    assert g.match.position is before and g.log == log
+    assert (tmp_path / "g.rec").read_text() == saved
+
+
+def test_moves_out_of_turn_are_refused(tmp_path: Path) -> None:
+    from casino.cards import card_text
+
+    g = new(tmp_path, seed=1)
+    while g.human_to_move:
+        g.play(g.legal_moves()[0])
+    assert g.computer_to_move
+    with pytest.raises(IllegalMove, match="Computer's turn"):
+        g.play(card_text(g.view.hand(g.human)[0]))
+    with pytest.raises(ValueError, match="hint is for your own turn"):
+        g.hint()
+    g.computer_move()
+    assert g.human_to_move
+    with pytest.raises(ValueError, match="not a computer's turn"):
+        g.computer_move()
+
+
+def test_undo_takes_back_your_move_and_the_replies(tmp_path: Path) -> None:
+    g = new(tmp_path)
+    to_human_turn(g)
+    assert not g.can_undo
+    with pytest.raises(IllegalMove, match="nothing to undo"):
+        g.undo()
+    before, log = g.match.position, list(g.log)
+    g.play(g.legal_moves()[0])
+    to_human_turn(g)
+    taken = g.undo()
+    assert taken[0].seat == g.human and all(e.seat != g.human for e in taken[1:])
+    assert g.match.position == before and g.log == log
+    assert load_record(tmp_path / "g.rec").position == before
+
+
+def test_undo_stops_at_the_deal(tmp_path: Path) -> None:
+    """Cards dealt since would be seen again: undo is within the current deal only."""
+    g = new(tmp_path)
+    to_human_turn(g)
+    while g.view.deal == 1:
+        g.play(g.legal_moves()[0])
+        to_human_turn(g)
+    assert g.view.deal == 2
+    if g.players[g.to_move] == HUMAN and all(e.deal == 1 for e in g.log):
+        assert not g.can_undo
+    g.play(g.legal_moves()[0])
+    to_human_turn(g)
+    assert g.can_undo
+    g.undo()
+    assert g.view.deal == 2 and not g.can_undo
+
+
+def test_hint_is_a_legal_move_from_the_persons_view(tmp_path: Path) -> None:
+    g = GameSession(new(tmp_path).match, [HUMAN, "beginner"], hint_level="easy")
+    to_human_turn(g)
+    assert g.hint() in g.legal_moves()
+
+
+def test_resume_goes_on_from_the_same_position_with_the_same_players(tmp_path: Path) -> None:
+    g = new(tmp_path, "classic", players=4)
+    for _ in range(9):
+        if g.human_to_move:
+            g.play(g.legal_moves()[0])
+        else:
+            g.computer_move()
+    again = GameSession.resume(tmp_path / "g.rec")
+    assert again.match.position == g.match.position
+    assert again.players == g.players and again.names == g.names
+    assert [e.words for e in again.log] == [e.words for e in g.log]
+
+
+def test_resume_of_a_record_without_players_puts_you_in_seat_0(tmp_path: Path) -> None:
+    from casino import Match
+    from casino.record import save_record
+
+    save_record(Match("casino", seed=2), tmp_path / "demo.rec")
+    g = GameSession.resume(tmp_path / "demo.rec", level="easy")
+    assert g.players == (HUMAN, "easy") and g.human == 0
+
+
+def test_partners_and_opponents_are_named_from_your_seat() -> None:
+    rules = preset("classic", players=4)
+    assert default_names([HUMAN, "easy", "easy", "easy"], rules) == [
+        "You", "Left", "Partner", "Right"]
+    assert default_names([HUMAN, "easy"], preset("casino")) == ["You", "Computer"]
+
+
+def test_bad_players_are_refused() -> None:
+    from casino import Match
+
+    with pytest.raises(ValueError, match="a level"):
+        GameSession(Match("casino", seed=1), [HUMAN, "grandmaster"])
+    with pytest.raises(ValueError, match="needs a person"):
+        GameSession(Match("casino", seed=1), ["easy", "easy"])
+    with pytest.raises(ValueError, match="3 players for a 2-player game"):
+        GameSession(Match("casino", seed=1), [HUMAN, "easy", "easy"])
+
+
+def test_no_save_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    g = GameSession.new(preset("casino"), level="beginner", seed=3, autosave=False)
+    to_human_turn(g)
+    g.play(g.legal_moves()[0])
+    assert g.save_path is None and not any(tmp_path.iterdir())
+
+
+def test_default_save_path_is_in_the_data_folder(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    g = GameSession.new(preset("casino"), level="beginner", seed=3)
+    assert g.save_path is not None and g.save_path.parent == tmp_path / "casino" / "games"
+    assert g.save_path.exists() and g.save_path.name.endswith("-casino-3.rec")
