@@ -171,3 +171,37 @@ def test_default_save_path_is_in_the_data_folder(tmp_path: Path,
     g = GameSession.new(preset("casino"), level="beginner", seed=3)
     assert g.save_path is not None and g.save_path.parent == tmp_path / "casino" / "games"
     assert g.save_path.exists() and g.save_path.name.endswith("-casino-3.rec")
+
+
+def test_two_people_each_play_their_own_seat_and_cannot_undo(tmp_path: Path) -> None:
+    from casino import Match
+
+    changes: list[int] = []
+    g = GameSession(Match("casino", seed=8), [HUMAN, HUMAN], ["Ann", "Bob"],
+                    on_change=lambda s: changes.append(len(s.log)))
+    seat = g.to_move
+    other = 1 - seat
+    with pytest.raises(IllegalMove, match="turn"):
+        g.play("7h", seat=other)
+    g.play(g.view_of(seat).legal_moves()[0], seat=seat)
+    assert g.to_move == other and changes[-1] == 1
+    assert not g.can_undo
+    with pytest.raises(IllegalMove, match="not a person's seat"):
+        g.play("7h", seat=5)
+
+
+def test_a_bot_job_carries_only_the_computers_observation(tmp_path: Path) -> None:
+    from casino.session import run_bot_job
+
+    g = new(tmp_path, seed=1)
+    while g.human_to_move:
+        g.play(g.legal_moves()[0])
+    job = g.bot_job()
+    assert job.observation == g.match.position.observation(g.to_move)
+    assert job.observation["hands"][g.human] == len(g.match.position.hands[g.human])
+    text = run_bot_job(job)
+    assert run_bot_job(job) == text  # seeded: the same think gives the same move
+    entry = g.play_computer(text)
+    assert str(entry.move) == text
+    with pytest.raises(ValueError, match="not a computer's turn"):
+        g.play_computer(text)

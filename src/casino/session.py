@@ -16,13 +16,14 @@ from __future__ import annotations
 import os
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from casino.bots.base import Bot, Limit
 from casino.bots.levels import LEVELS, make_level
 from casino.errors import IllegalMove
+from casino.explain import why_illegal
 from casino.match import Match
 from casino.moves import Move
 from casino.narrate import play_words
@@ -45,6 +46,25 @@ class Entry:
     seat: int
     move: Move
     words: str
+
+
+@dataclass(frozen=True)
+class BotJob:
+    """A computer move to think about: everything a worker process needs, and no more.
+
+    It carries the computer seat's observation only, so it can be sent to
+    another process (the web server's pool) without revealing anything.
+    """
+
+    level: str
+    seed: int
+    observation: dict[str, Any]
+
+
+def run_bot_job(job: BotJob) -> str:
+    """Think about ``job`` and return the chosen move's text (runs in any process)."""
+    bot, limit = make_level(job.level, seed=job.seed)
+    return str(bot.choose(job.observation, limit))
 
 
 def default_names(players: Sequence[str], rules: Rules, you: str = "You") -> list[str]:
@@ -84,7 +104,8 @@ class GameSession:
     """
 
     def __init__(self, match: Match, players: Sequence[str], names: Sequence[str] | None = None,
-                 *, save_path: Path | None = None, hint_level: str = HINT_LEVEL) -> None:
+                 *, save_path: Path | None = None, hint_level: str = HINT_LEVEL,
+                 on_change: Callable[[GameSession], None] | None = None) -> None:
         rules = match.rules
         players = tuple(players)
         if len(players) != rules.players:
@@ -104,12 +125,8 @@ class GameSession:
             raise ValueError(f"{len(self.names)} names for a {rules.players}-player game")
         self.human = players.index(HUMAN)
         self.save_path = save_path
-        self._bots: dict[int, tuple[Bot, Limit]] = {}
-        for seat, p in enumerate(players):
-            if p != HUMAN:
-                self._bots[seat] = make_level(p, seed=_seat_seed(match.seed, seat))
+        self.on_change = on_change
         self._hint_level = hint_level
-        self._hinter: tuple[Bot, Limit] | None = None
         self.log: list[Entry] = self._replayed_log()
         self._save()
 
@@ -155,6 +172,10 @@ class GameSession:
     def view(self) -> Position:
         """The person's observation: their hand, the table, the piles; the rest as counts."""
         return self.match.position.observe(self.human)
+
+    def view_of(self, seat: int) -> Position:
+        """What ``seat`` may see (for a game with several people)."""
+        return self.match.position.observe(seat)
 
     @property
     def to_move(self) -> int:
@@ -202,31 +223,48 @@ class GameSession:
     # ------------------------------------------------------------------
     # Playing
 
-    def play(self, move: Move | str) -> Entry:
-        """Play the person's move (a Move or its text); IllegalMove says why and changes nothing."""
+    def play(self, move: Move | str, seat: int | None = None) -> Entry:
+        """Play a person's move (a Move or its text); IllegalMove says why and changes nothing.
+
+        ``seat`` is the person playing (by default the session's person); it
+        must be a person's seat and their turn.
+        """
+        seat = self.human if seat is None else seat
         if self.game_over:
             raise IllegalMove("the game is over")
         if self.round_over:
             raise IllegalMove("the round is over: start the next round first")
-        if not self.human_to_move:
+        if not 0 <= seat < self.rules.players or self.players[seat] != HUMAN:
+            raise IllegalMove(f"seat {seat} is not a person's seat")
+        if seat != self.to_move:
             raise IllegalMove(f"it is {self.names[self.to_move]}'s turn, not yours")
-        view = self.view
+        return self._apply(self._legal(self.view_of(seat), move))
+
+    @staticmethod
+    def _legal(view: Position, move: Move | str) -> Move:
         if isinstance(move, str):
-            move = view.parse_move(move)
-        elif not view.is_legal(move):
-            from casino.explain import why_illegal
-
+            return view.parse_move(move)
+        if not view.is_legal(move):
             raise IllegalMove(why_illegal(view, move))
-        return self._apply(move)
+        return move
 
-    def computer_move(self) -> Entry:
-        """Let the computer whose turn it is choose and play its move (this takes its time)."""
+    def bot_job(self) -> BotJob:
+        """The computer move to think about now (see :func:`run_bot_job`)."""
         if not self.computer_to_move:
             raise ValueError("it is not a computer's turn")
         seat = self.to_move
-        bot, limit = self._bots[seat]
-        move = bot.choose(self.match.position.observation(seat), limit)
-        return self._apply(move)
+        seed = _seat_seed(self.match.seed, seat) + len(self.log)
+        return BotJob(self.players[seat], seed, self.match.position.observation(seat))
+
+    def play_computer(self, move: Move | str) -> Entry:
+        """Play the move a computer chose (from :meth:`bot_job`), checked like any other."""
+        if not self.computer_to_move:
+            raise ValueError("it is not a computer's turn")
+        return self._apply(self._legal(self.match.position, move))
+
+    def computer_move(self) -> Entry:
+        """Let the computer whose turn it is choose and play its move (this takes its time)."""
+        return self.play_computer(run_bot_job(self.bot_job()))
 
     def _apply(self, move: Move) -> Entry:
         before = self.match.position
@@ -244,14 +282,18 @@ class GameSession:
         self._save()
         return pos
 
-    def hint(self) -> Move:
-        """The strongest level's choice for the person, from what the person can see."""
-        if not self.human_to_move:
+    def hint_job(self, seat: int | None = None) -> BotJob:
+        """The strongest level's think for a person's turn, from what that person sees."""
+        seat = self.human if seat is None else seat
+        if self.round_over or seat != self.to_move or self.players[seat] != HUMAN:
             raise ValueError("a hint is for your own turn")
-        if self._hinter is None:
-            self._hinter = make_level(self._hint_level, seed=_seat_seed(self.match.seed, 99))
-        bot, limit = self._hinter
-        return bot.choose(self.match.position.observation(self.human), limit)
+        return BotJob(self._hint_level, _seat_seed(self.match.seed, 99) + len(self.log),
+                      self.match.position.observation(seat))
+
+    def hint(self, seat: int | None = None) -> Move:
+        """The strongest level's choice for the person (this takes its time)."""
+        job = self.hint_job(seat)
+        return self.match.position.parse_move(run_bot_job(job))
 
     # ------------------------------------------------------------------
     # Undo
@@ -297,6 +339,8 @@ class GameSession:
         if self.save_path is not None:
             self.save_path.parent.mkdir(parents=True, exist_ok=True)
             save_record(self.match, self.save_path, self.names, self.players)
+        if self.on_change is not None:
+            self.on_change(self)
 
     def save_as(self, path: Path) -> None:
         """Write the record to ``path`` now; later moves keep saving there."""

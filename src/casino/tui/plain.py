@@ -1,0 +1,508 @@
+"""``casino play --plain``: the terminal game line by line, for screen readers and pipes.
+
+The full-screen game redraws the screen, which a screen reader cannot follow
+and a pipe cannot hold. This mode prints each thing once, in words, in the
+order it happens, and reads one line at a time: a hand card by number (then
+one of its legal options by number), or a move in notation, or a command. It
+offers what the full-screen game offers (hint, undo, move log, rules, save,
+play again) and draws only :attr:`GameSession.view`, so hidden cards stay
+hidden. No colours or box drawing: suit symbols are the only non-ASCII text,
+and input also takes suit letters (``9d x 9c``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from casino.builds import Build
+from casino.cards import card_symbol, card_text
+from casino.errors import IllegalMove
+from casino.moves import Move
+from casino.narrate import move_words, result_lines, tally, winner_words
+from casino.position import Position
+from casino.rules import describe
+from casino.session import Entry, GameSession
+
+#: Words typed at the move prompt, besides card numbers and moves in notation.
+COMMANDS = ("hint", "undo", "moves", "log", "log all", "table", "look", "save ", "rules",
+            "help", "quit")
+
+HELP = (
+    "How to play:",
+    "  Type a card's number from your hand (1, 2, ...) to see what it can do,",
+    "  then the number of the option you want (or back).",
+    "  Or type a move in notation: 9d x 9c 4c+5h takes, 5d+3s =8 builds, 7h trails.",
+    "  Suits can be letters (s c h d) or symbols; 10 can be T.",
+    "Commands:",
+    "  ? or hint   the strongest computer's suggestion",
+    "  undo        take back your last move (within this deal)",
+    "  moves       all your legal moves",
+    "  log         the moves of this round (log all: the whole game)",
+    "  table       the table, the hands and the scores again (also: look)",
+    "  save FILE   save the game to FILE; later moves are saved there too",
+    "  rules       the rules being played",
+    "  quit        stop; the game is saved after every move and can be resumed",
+)
+
+_QUIT = ("quit", "q", "exit", "bye")
+
+
+class _Quit(Exception):
+    """The person ended the game: ``quit``, or the end of the input."""
+
+
+def run_plain(session: GameSession, new_game: Callable[[], GameSession] | None, *,
+              stdin: TextIO, stdout: TextIO, pause: float = 0.0) -> None:
+    """Play ``session`` line by line until it ends, the person quits, or the input ends.
+
+    ``new_game`` makes a fresh session for "Play again?" (None: not offered).
+    ``pause`` is how long to wait after each computer move, so that a reader
+    can follow them one at a time (0 for pipes and tests).
+    """
+    game = PlainGame(session, stdin=stdin, stdout=stdout, pause=pause)
+    with _completion(game, stdin, stdout):
+        try:
+            while game.play() and new_game is not None:
+                if not game.ask_yes_no("Play again? [y/n] "):
+                    break
+                game.session = new_game()
+        except (KeyboardInterrupt, _Quit):
+            game.say("", "Stopped. The game is saved after every move.")
+
+
+class PlainGame:
+    """One person's game at the terminal, as lines of text in and out."""
+
+    def __init__(self, session: GameSession, *, stdin: TextIO, stdout: TextIO,
+                 pause: float = 0.0) -> None:
+        self.session = session
+        self._in = stdin
+        self._out = stdout
+        self._pause = pause
+        self._use_input = (stdin is sys.stdin and stdout is sys.stdout and _isatty(stdin)
+                           and _isatty(stdout))
+        # A typed line is echoed when the terminal does not, so a transcript reads whole.
+        self._echo = not _isatty(stdin)
+        self._fresh = True  # the state has changed since it was last shown
+
+    # ------------------------------------------------------------------
+    # Input and output
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            self._out.write(line + "\n")
+        self._out.flush()
+
+    def read(self, prompt: str) -> str:
+        """One line from the person, stripped; :class:`_Quit` at the end of the input."""
+        if self._use_input:
+            try:
+                return input(prompt).strip()
+            except EOFError:
+                raise _Quit from None
+        self._out.write(prompt)
+        self._out.flush()
+        line = self._in.readline()
+        if not line:
+            self._out.write("\n")
+            raise _Quit
+        if self._echo:
+            self._out.write(line if line.endswith("\n") else line + "\n")
+            self._out.flush()
+        return line.strip()
+
+    def ask_yes_no(self, prompt: str) -> bool:
+        while True:
+            try:
+                answer = self.read(prompt).lower()
+            except _Quit:
+                return False
+            if answer in ("y", "yes"):
+                return True
+            if answer in ("n", "no", *_QUIT):
+                return False
+            self.say("Please answer y or n.")
+
+    # ------------------------------------------------------------------
+    # The game
+
+    @property
+    def _unit(self) -> str:
+        """What a scored deal-cycle is called: a game in Krypkasino, a round elsewhere."""
+        return "game" if self.session.rules.scoring == "krypkasino" else "round"
+
+    def play(self) -> bool:
+        """Play until the game is over (True) or the person stops (False)."""
+        self._intro()
+        try:
+            while True:
+                s = self.session
+                if s.round_over:
+                    self._show_result()
+                    if s.game_over:
+                        return True
+                    self._between_rounds()
+                    s.next_round()
+                    self._fresh = True
+                elif s.computer_to_move:
+                    self._computer_moves()
+                else:
+                    self._turn()
+        except _Quit:
+            where = self.session.save_path
+            self.say("Stopped. " + (f"The game is saved in {where}; resume it with "
+                                    f"casino play --resume {where}"
+                                    if where is not None else "The game was not saved") + ".")
+            return False
+
+    def _intro(self) -> None:
+        s = self.session
+        rules = s.rules
+        players = s.describe_players()
+        you = players[s.human]
+        if rules.partnerships:
+            mine = [p for seat, p in enumerate(players)
+                    if seat != s.human and rules.team_of(seat) == rules.team_of(s.human)]
+            theirs = [p for seat, p in enumerate(players)
+                      if rules.team_of(seat) != rules.team_of(s.human)]
+            table = f"{you} and {_listing(mine)} against {_listing(theirs)}."
+        else:
+            table = f"{you} against {_listing([p for i, p in enumerate(players) if i != s.human])}."
+        self.say(describe(rules)[0] + ".", table.replace("You against", "You play against"),
+                 "Type help for how to play, rules for the rules.")
+        if s.log:
+            self.say(f"Resuming: {len(s.log)} moves played so far.",
+                     f"Last move: {s.log[-1].words}.")
+        self._fresh = True
+
+    def _computer_moves(self) -> None:
+        """The computers' moves, one line each; the last before your turn says so."""
+        s = self.session
+        while s.computer_to_move:
+            entry = s.computer_move()
+            last = not s.computer_to_move
+            self.say(("Last move: " if last else "") + entry.words + ".")
+            self._fresh = True
+            if self._pause > 0:
+                time.sleep(self._pause)
+
+    def _turn(self) -> None:
+        if self._fresh:
+            self.say("", *self.state_lines())
+            self._fresh = False
+        line = self.read("Your move> ")
+        self.handle(line)
+
+    def handle(self, line: str) -> None:
+        """What the person typed at the move prompt."""
+        s = self.session
+        word = line.lower()
+        if not line:
+            n = len(s.view.hand(s.human))
+            self.say(f"Type a card number (1-{n}), a move such as 7h, or help.")
+        elif word.isdigit():
+            self._pick(int(word))
+        elif word in _QUIT:
+            raise _Quit
+        elif word in ("?", "hint"):
+            self._hint()
+        elif word == "undo":
+            self._undo()
+        elif word == "moves":
+            self.say("Your legal moves:",
+                     *(f"  {self._option(m)}" for m in s.legal_moves()))
+        elif word in ("log", "log all"):
+            self._log(whole=word == "log all")
+        elif word in ("table", "look", "state"):
+            self.say(*self.state_lines(with_last=True))
+        elif word == "save" or word.startswith("save "):
+            self._save(line[4:].strip())
+        elif word == "rules":
+            self.say(*describe(s.rules))
+        elif word in ("help", "h"):
+            self.say(*HELP)
+        else:
+            self._play(line)
+
+    def _play(self, move: Move | str) -> None:
+        try:
+            entry = self.session.play(move)
+        except IllegalMove as exc:
+            self.say(f"Not allowed: {exc}.")
+            return
+        self.say(entry.words + ".")
+        self._fresh = True
+
+    def _pick(self, number: int) -> None:
+        """A hand card by its number: its legal options, and one of them by number."""
+        s = self.session
+        hand = s.view.hand(s.human)
+        if not 1 <= number <= len(hand):
+            self.say(f"There is no card {number}: your hand has cards 1 to {len(hand)}.")
+            return
+        card = hand[number - 1]
+        moves = s.moves_with(card)
+        if not moves:
+            reason = ""
+            try:
+                s.view.parse_move(card_text(card))
+            except IllegalMove as exc:
+                reason = f" ({exc})"
+            self.say(f"The {card_symbol(card)} has no legal move now{reason}.")
+            return
+        self.say(f"With the {card_symbol(card)} you can:",
+                 *(f"{i}. {self._option(m)}" for i, m in enumerate(moves, start=1)))
+        while True:
+            line = self.read(f"Choose 1-{len(moves)}, or back> ")
+            word = line.lower()
+            if word in ("", "b", "back"):
+                self.say("Back to your hand.")
+                return
+            if word.isdigit():
+                k = int(word)
+                if 1 <= k <= len(moves):
+                    self._play(moves[k - 1])
+                    return
+                self.say(f"There is no option {k}: choose 1 to {len(moves)}, or back.")
+                continue
+            self.handle(line)  # a move in notation or a command
+            return
+
+    def _option(self, move: Move) -> str:
+        """``take 9♣ with the 9♦  (9d x 9c)``: a move in words, then in notation."""
+        return f"{_you_words(move, self.session)}  ({move})"
+
+    def _hint(self) -> None:
+        s = self.session
+        self.say("Thinking...")
+        move = s.hint()
+        hand = s.view.hand(s.human)
+        number = hand.index(move.card) + 1
+        self.say(f"Hint: {self._option(move)}; it plays card {number}.")
+
+    def _undo(self) -> None:
+        try:
+            taken = self.session.undo()
+        except IllegalMove as exc:
+            self.say(f"Cannot undo: {exc}.")
+            return
+        self.say("Taken back:", *(f"  {e.words}." for e in taken))
+        self._fresh = True
+
+    def _log(self, *, whole: bool) -> None:
+        s = self.session
+        rnd = s.view.round
+        entries = [e for e in s.log if whole or e.round == rnd]
+        if not entries:
+            self.say(f"No moves yet this {self._unit}.")
+            return
+        self.say(*_log_lines(entries, self._unit.capitalize()))
+
+    def _save(self, name: str) -> None:
+        s = self.session
+        if not name:
+            where = (f"It is saved in {s.save_path} after every move."
+                     if s.save_path is not None else "It is not being saved.")
+            self.say(f"Type save and a file name, as: save mygame.rec. {where}")
+            return
+        path = Path(name).expanduser()
+        try:
+            s.save_as(path)
+        except OSError as exc:
+            self.say(f"Cannot save to {path}: {exc.strerror or exc}.")
+            return
+        self.say(f"Saved to {path}. Later moves are saved there too.")
+
+    # ------------------------------------------------------------------
+    # Showing the state
+
+    def state_lines(self, *, with_last: bool = False) -> list[str]:
+        """Where the game stands, from the person's view, in a few short lines."""
+        s = self.session
+        view = s.view
+        rules = s.rules
+        stock = (f"Stock: {view.stock_size} cards." if view.stock_size
+                 else "Stock: empty, this is the last deal.")
+        lines = [f"{self._unit.capitalize()} {view.round}, deal {view.deal} of "
+                 f"{rules.deals_per_round}. {s.names[view.dealer]} dealt. {stock}"]
+        if with_last and s.log:
+            lines.append(f"Last move: {s.log[-1].words}.")
+        lines.append(table_line(view, s.names, s.human))
+        if view.set_aside:
+            lines.append("Set aside: " + ", ".join(card_symbol(c) for c in view.set_aside) + ".")
+        for seat, name in enumerate(s.names):
+            captured = f"captured {tally(view, seat).words()}."
+            if seat == s.human:
+                lines.append(f"{name}: {captured}")
+            else:
+                n = view.hand_size(seat)
+                lines.append(f"{name}: {n} card{'s' if n != 1 else ''} in hand; {captured}")
+        lines.append(score_line(s, view.scores))
+        hand = view.hand(s.human)
+        lines.append("Your hand: " + ", ".join(f"{i}: {card_symbol(c)}"
+                                               for i, c in enumerate(hand, start=1)) + ".")
+        if s.to_move != s.human and not s.round_over:
+            lines.append(f"{s.names[s.to_move]} to play.")
+        return lines
+
+    def _show_result(self) -> None:
+        s = self.session
+        result = s.result
+        assert result is not None
+        before = s.scores_before_round
+        unit = self._unit
+        self.say("", f"End of {unit} {s.view.round}. The scoring, in counting order:",
+                 *(f"  {line.rstrip()}" for line in result_lines(result, s.rules, s.names,
+                                                                 before)),
+                 score_line(s, result.scores),
+                 winner_words(result, s.rules, s.names, before))
+        if s.game_over:
+            winner = result.winner
+            assert winner is not None
+            team = _team_name(s, winner)
+            verdict = "You win" if s.rules.team_of(s.human) == s.rules.team_of(winner) \
+                else f"{team} wins"
+            self.say(f"Game over: {verdict}.")
+
+    def _between_rounds(self) -> None:
+        unit = self._unit
+        while True:
+            line = self.read(f"Press Enter for the next {unit}> ")
+            word = line.lower()
+            if word in _QUIT:
+                raise _Quit
+            if word in ("log", "log all"):
+                self._log(whole=word == "log all")
+            elif word == "rules":
+                self.say(*describe(self.session.rules))
+            elif word == "save" or word.startswith("save "):
+                self._save(line[4:].strip())
+            elif word in ("help", "h"):
+                self.say("Press Enter to deal the next " + unit + "; log, rules, save FILE "
+                         "and quit work here too.")
+            else:
+                return
+
+    # ------------------------------------------------------------------
+    # Completion
+
+    def completions(self, text: str) -> list[str]:
+        """What Tab can complete ``text`` to: legal moves in notation and commands."""
+        words = [str(m) for m in self.session.legal_moves()] + list(COMMANDS)
+        low = text.lower()
+        return sorted({w for w in words if w.lower().startswith(low)})
+
+
+# ----------------------------------------------------------------------
+# Lines
+
+
+def table_line(view: Position, names: Sequence[str], human: int) -> str:
+    """``Table: a: 9♣, b: [5♦+3♠] build of 8 (Computer's).``: each item with a letter."""
+    if not view.table:
+        return "Table: empty."
+    items = []
+    for i, item in enumerate(view.table):
+        text = card_symbol(item) if isinstance(item, int) else build_label(item, names, human)
+        items.append(f"{_letter(i)}: {text}")
+    return "Table: " + ", ".join(items) + "."
+
+
+def build_label(b: Build, names: Sequence[str], human: int) -> str:
+    """``[5♦+3♠] build of 8 (yours)``; a multiple build shows its groups."""
+    groups = " ".join("+".join(card_symbol(c) for c in g) for g in b.groups)
+    kind = "multiple build" if b.multiple else "build"
+    owner = "yours" if b.owner == human else f"{names[b.owner]}'s"
+    return f"[{groups}] {kind} of {b.value} ({owner})"
+
+
+def score_line(s: GameSession, scores: Sequence[int]) -> str:
+    rules = s.rules
+    parts = ", ".join(f"{_team_name(s, t)} {scores[t]}" for t in rules.teams)
+    if rules.scoring == "krypkasino":
+        return f"Penalty points: {parts} (lower is better)."
+    return f"Scores: {parts}; {rules.target} to win."
+
+
+def _team_name(s: GameSession, seat: int) -> str:
+    rules = s.rules
+    if not rules.partnerships:
+        return s.names[seat]
+    return " and ".join(n for i, n in enumerate(s.names) if rules.team_of(i) == rules.team_of(seat))
+
+
+def _log_lines(entries: Sequence[Entry], unit: str) -> list[str]:
+    lines: list[str] = []
+    where: tuple[int, int] | None = None
+    for e in entries:
+        if (e.round, e.deal) != where:
+            where = (e.round, e.deal)
+            lines.append(f"{unit} {e.round}, deal {e.deal}:")
+        lines.append(f"  {e.words}.")
+    return lines
+
+
+def _you_words(move: Move, s: GameSession) -> str:
+    """``take 9♣ with the 9♦``: the move as the person would do it, without "You"."""
+    return move_words(move, s.rules, "You", you=True).removeprefix("You ")
+
+
+def _letter(i: int) -> str:
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return letters[i] if i < len(letters) else letters[i // 26 - 1] + letters[i % 26]
+
+
+def _listing(parts: Sequence[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+@contextlib.contextmanager
+def _completion(game: PlainGame, stdin: TextIO, stdout: TextIO) -> Iterator[None]:
+    """Tab completion of moves and commands while the game reads a real terminal.
+
+    Only where ``input()`` is used (stdin and stdout are the process's own
+    terminal) and the ``readline`` module exists; the previous completer is
+    put back afterwards.
+    """
+    if not (stdin is sys.stdin and stdout is sys.stdout and _isatty(stdin) and _isatty(stdout)):
+        yield
+        return
+    try:
+        import readline
+    except ImportError:  # Windows, or a Python built without it
+        yield
+        return
+    matches: list[str] = []
+
+    def complete(text: str, state: int) -> str | None:
+        nonlocal matches
+        if state == 0:
+            matches = game.completions(readline.get_line_buffer())
+        return matches[state] if state < len(matches) else None
+
+    old_completer = readline.get_completer()
+    old_delims = readline.get_completer_delims()
+    readline.set_completer(complete)
+    readline.set_completer_delims("")  # complete the whole line: moves have spaces
+    readline.parse_and_bind("tab: complete")
+    # No escape codes around the prompt: screen readers and pexpect read it plainly.
+    readline.parse_and_bind("set enable-bracketed-paste off")
+    try:
+        yield
+    finally:
+        readline.set_completer(old_completer)
+        readline.set_completer_delims(old_delims)
