@@ -52,7 +52,7 @@ define run_pytest
 	exit $$rc
 endef
 
-.PHONY: venv test test-slow run lint typecheck bench clean distclean
+.PHONY: venv test test-slow run lint typecheck browser bench clean distclean
 
 venv: $(STAMP)
 
@@ -81,10 +81,20 @@ lint: venv
 typecheck: venv
 	$(if $(ENGINE_MODULES),$(BIN)/mypy $(ENGINE_MODULES),@echo "no engine modules to typecheck yet")
 
-# Hook for later issues: the browser tests will need Debian's chromium; install it here
-# when missing, e.g.
-#   command -v chromium >/dev/null || { apt-get update && apt-get install -y chromium; }
-test: lint typecheck
+# The browser tests drive Debian's chromium; install it when it is missing (as root, or
+# through password-less sudo). Without either, the browser tests skip locally (never in CI).
+browser:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		if [ "$$(id -u)" -eq 0 ]; then SUDO=""; \
+		elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+		else echo "make: chromium is missing and cannot be installed without root;" \
+			"the browser tests will be skipped"; exit 0; fi; \
+		echo "make: installing Debian's chromium for the browser tests"; \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+test: lint typecheck browser
 	$(call run_pytest,-q $(PYTEST_MARK))
 
 test-slow: venv

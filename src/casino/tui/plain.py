@@ -233,7 +233,7 @@ class PlainGame:
         try:
             entry = self.session.play(move)
         except IllegalMove as exc:
-            self.say(f"Not allowed: {exc}.")
+            self.say(f"Not allowed: {_sentence(exc)}")
             return
         self.say(entry.words + ".")
         self._fresh = True
@@ -252,13 +252,13 @@ class PlainGame:
             try:
                 s.view.parse_move(card_text(card))
             except IllegalMove as exc:
-                reason = f" ({exc})"
-            self.say(f"The {card_symbol(card)} has no legal move now{reason}.")
+                reason = f": {_sentence(exc)}"
+            self.say(f"The {card_symbol(card)} has no legal move now{reason or '.'}")
             return
         self.say(f"With the {card_symbol(card)} you can:",
                  *(f"{i}. {self._option(m)}" for i, m in enumerate(moves, start=1)))
         while True:
-            line = self.read(f"Choose 1-{len(moves)}, or back> ")
+            line = self.read(f"Choose {'1' if len(moves) == 1 else f'1-{len(moves)}'}, or back> ")
             word = line.lower()
             if word in ("", "b", "back"):
                 self.say("Back to your hand.")
@@ -289,7 +289,7 @@ class PlainGame:
         try:
             taken = self.session.undo()
         except IllegalMove as exc:
-            self.say(f"Cannot undo: {exc}.")
+            self.say(f"Cannot undo: {_sentence(exc)}")
             return
         self.say("Taken back:", *(f"  {e.words}." for e in taken))
         self._fresh = True
@@ -461,6 +461,12 @@ def _listing(parts: Sequence[str]) -> str:
     if len(parts) <= 1:
         return "".join(parts)
     return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _sentence(exc: Exception) -> str:
+    """An error message as a sentence with one final stop."""
+    text = str(exc).strip()
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def _isatty(stream: TextIO) -> bool:
