@@ -263,3 +263,10 @@ def test_demo_on_a_terminal_pauses_and_ctrl_c_saves_the_unfinished_game(tmp_path
     record = load_record(path)
     assert record.winner is None and record.seed == 3
     assert len(record.rounds[0].moves) >= 2
+
+
+def test_demo_at_another_level_and_an_unknown_level() -> None:
+    code, out, _ = run("demo", "--seed", "4", "--level", "beginner")
+    assert code == 0 and "winner" in out.lower()
+    code, _, err = run("demo", "--level", "grandmaster")
+    assert code == 2 and "unknown level 'grandmaster'" in err

@@ -229,11 +229,15 @@ def print_record(record: Record) -> None:
 # casino demo
 
 
-def random_player(rng: random.Random) -> Chooser:
-    """A player that picks uniformly among the legal moves (the real bots come later)."""
+def level_player(level: str, seed: int, players: int) -> Chooser:
+    """Computer players at ``level``, one per seat, each given only its observation."""
+    from casino.bots.levels import make_level
+
+    bots = [make_level(level, seed=seed * 10 + seat) for seat in range(players)]
 
     def choose(pos: Position) -> Move:
-        return rng.choice(pos.legal_moves())
+        bot, limit = bots[pos.to_move]
+        return bot.choose(pos.observation(pos.to_move), limit)
 
     return choose
 
@@ -251,13 +255,17 @@ def demo_command(
                         "else 0).", min=0.0)] = None,
     save: Annotated[Path | None, typer.Option("--save", help="Write the game record to "
                                                              "this file.")] = None,
+    level: Annotated[str, typer.Option("--level", "-l", help=f"The computer players' level: "
+                                       f"{', '.join(LEVELS)}.")] = "easy",
 ) -> None:
-    """Play a whole game between computer players choosing at random, move by move."""
+    """Watch a whole game between computer players, move by move."""
     ruleset = _rules(rules, players)
+    if level not in LEVELS:
+        fail(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
     if delay is None:
         delay = 0.3 if sys.stdout.isatty() else 0.0
     match = Match(ruleset, seed=seed)
-    choose = random_player(random.Random(match.seed))
+    choose = level_player(level, match.seed, ruleset.players)
     out = Printer(ruleset, delay=delay)
     out.header(match.seed)
     with _interrupt_flag() as interrupted:
