@@ -394,8 +394,12 @@ def play_command(
     ruleset, level_used = session.rules, next(
         (p for p in session.players if p != HUMAN), level)
 
+    latest = [session]
+
     def new_game() -> GameSession:
-        return GameSession.new(ruleset, level=level_used, you=name, autosave=not no_save)
+        latest.append(GameSession.new(ruleset, level=level_used, you=name,
+                                      autosave=not no_save))
+        return latest[-1]
 
     if pause is None:
         pause = 0.8 if sys.stdout.isatty() else 0.0
@@ -407,9 +411,10 @@ def play_command(
         from casino.tui.app import run_app
 
         run_app(session, new_game)
-    if session.save_path is not None:
-        typer.echo(f"game record saved to {session.save_path} "
-                   f"(resume with: casino play --resume {session.save_path})", err=True)
+    for played in latest:
+        if played.save_path is not None:
+            typer.echo(f"game record saved to {played.save_path} "
+                       f"(resume with: casino play --resume {played.save_path})", err=True)
 
 
 # ----------------------------------------------------------------------

@@ -163,7 +163,9 @@ class Tally:
     def words(self) -> str:
         keys = " ".join(card_symbol(c) for c in self.key_cards)
         sweeps = f", {self.sweeps} sweep{'s' if self.sweeps != 1 else ''}" if self.sweeps else ""
-        return (f"{self.cards} cards, {self.spades} spades{sweeps}"
+        cards = f"{self.cards} card{'s' if self.cards != 1 else ''}"
+        spades = f"{self.spades} spade{'s' if self.spades != 1 else ''}"
+        return (f"{cards}, {spades}{sweeps}"
                 + (f"; {keys}" if keys else ""))
 
 

@@ -71,8 +71,8 @@ def run_plain(session: GameSession, new_game: Callable[[], GameSession] | None, 
                 if not game.ask_yes_no("Play again? [y/n] "):
                     break
                 game.session = new_game()
-        except (KeyboardInterrupt, _Quit):
-            game.say("", "Stopped. The game is saved after every move.")
+        except (KeyboardInterrupt, _Quit):  # Ctrl-C: stop as quit does
+            game.say("", game.stopped())
 
 
 class PlainGame:
@@ -154,26 +154,27 @@ class PlainGame:
                 else:
                     self._turn()
         except _Quit:
-            where = self.session.save_path
-            self.say("Stopped. " + (f"The game is saved in {where}; resume it with "
-                                    f"casino play --resume {where}"
-                                    if where is not None else "The game was not saved") + ".")
+            self.say(self.stopped())
             return False
+
+    def stopped(self) -> str:
+        where = self.session.save_path
+        return "Stopped. " + (f"The game is saved in {where}." if where is not None
+                              else "The game was not saved.")
 
     def _intro(self) -> None:
         s = self.session
         rules = s.rules
         players = s.describe_players()
-        you = players[s.human]
-        if rules.partnerships:
-            mine = [p for seat, p in enumerate(players)
-                    if seat != s.human and rules.team_of(seat) == rules.team_of(s.human)]
-            theirs = [p for seat, p in enumerate(players)
-                      if rules.team_of(seat) != rules.team_of(s.human)]
-            table = f"{you} and {_listing(mine)} against {_listing(theirs)}."
-        else:
-            table = f"{you} against {_listing([p for i, p in enumerate(players) if i != s.human])}."
-        self.say(describe(rules)[0] + ".", table.replace("You against", "You play against"),
+        me = rules.team_of(s.human)
+        partners = [p for seat, p in enumerate(players)
+                    if seat != s.human and rules.partnerships and rules.team_of(seat) == me]
+        others = [p for seat, p in enumerate(players)
+                  if seat != s.human and p not in partners]
+        you = "You" if players[s.human] == "You" else f"You ({players[s.human]})"
+        if partners:
+            you += f" and {_listing(partners)}"
+        self.say(describe(rules)[0] + ".", f"{you} play against {_listing(others)}.",
                  "Type help for how to play, rules for the rules.")
         if s.log:
             self.say(f"Resuming: {len(s.log)} moves played so far.",
