@@ -28,7 +28,9 @@ ENGINE_MODULES := $(wildcard \
 	src/casino/stats.py \
 	src/casino/arena.py \
 	src/casino/narrate.py \
-	src/casino/session.py) $(wildcard src/casino/bots/*.py)
+	src/casino/session.py \
+	src/casino/scorepad.py \
+	src/casino/helper.py) $(wildcard src/casino/bots/*.py)
 
 # Directories linted by ruff (only those that exist: git does not keep empty folders).
 LINT_PATHS := $(wildcard src tests benchmarks)

@@ -23,11 +23,13 @@ import typer
 from casino import __version__
 from casino.bots.levels import LEVELS
 from casino.errors import CasinoError, InvalidRecord
+from casino.helper_cli import helper_command
 from casino.match import Match
 from casino.moves import Move
 from casino.position import Position
 from casino.record import Record, load_record, save_record
 from casino.rules import PRESET_NAMES, Rules, describe, preset
+from casino.scorepad_cli import score_command
 from casino.scoring import Result
 from casino.session import HUMAN, GameSession
 from casino.stats import Estimate
@@ -563,6 +565,10 @@ def arena_command(
             typer.echo(f"ratings plot written to {plot}", err=True)
     except OSError as exc:
         fail(f"cannot write: {exc}")
+
+
+app.command("score")(score_command)
+app.command("helper")(helper_command)
 
 
 def main() -> None:
