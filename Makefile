@@ -30,7 +30,13 @@ ENGINE_MODULES := $(wildcard \
 	src/casino/narrate.py \
 	src/casino/session.py \
 	src/casino/scorepad.py \
-	src/casino/helper.py) $(wildcard src/casino/bots/*.py)
+	src/casino/helper.py \
+	src/casino/tui/__init__.py \
+	src/casino/tui/plain.py \
+	src/casino/tui/app.py \
+	src/casino/tui/widgets.py \
+	src/casino/tui/choice.py \
+	src/casino/tui/screens.py) $(wildcard src/casino/bots/*.py)
 
 # Directories linted by ruff (only those that exist: git does not keep empty folders).
 LINT_PATHS := $(wildcard src tests benchmarks)

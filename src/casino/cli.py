@@ -412,7 +412,7 @@ def play_command(
     else:
         from casino.tui.app import run_app
 
-        run_app(session, new_game)
+        run_app(session, new_game, pause=pause)
     for played in latest:
         if played.save_path is not None:
             typer.echo(f"game record saved to {played.save_path} "

@@ -1,0 +1,70 @@
+"""From a picked card and chosen table items to the legal moves they may mean.
+
+A person points at a card of the hand and at some table items; several legal
+moves can fit (a capture or a build of the same cards, a build announced as 8
+or as 10), so the screen lists them all and the person chooses. These are plain
+functions of the legal moves and the table, kept apart from the screen so they
+can be read and tested on their own.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from casino.builds import Build
+from casino.cards import card_symbol, card_text
+from casino.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.position import TableItem
+
+#: Captures first, trails last: the order in which options are listed.
+KIND_ORDER = {CAPTURE: 0, BUILD: 1, ADD: 2, RAISE: 3, TRAIL: 4}
+
+
+def uses(move: Move) -> Counter[int | Build]:
+    """The table items a move takes or builds on, as a multiset (two decks repeat cards)."""
+    return Counter([*move.loose, *move.builds])
+
+
+def chosen(table: Sequence[TableItem], selected: Iterable[int]) -> Counter[int | Build]:
+    """The table items at the ``selected`` places, as a multiset."""
+    return Counter(table[i] for i in selected)
+
+
+def options_for(moves: Iterable[Move], card: int, table: Sequence[TableItem],
+                selected: Iterable[int]) -> list[Move]:
+    """The legal moves of ``card`` that use every selected item.
+
+    Those that use exactly the selected items come first (the one the person
+    most likely means), then by kind: captures, builds, adds, raises, trails.
+    """
+    want = chosen(table, selected)
+    found: list[tuple[int, int, Move]] = []
+    for m in moves:
+        if m.card != card:
+            continue
+        used = uses(m)
+        if used >= want:
+            found.append((0 if used == want else 1, KIND_ORDER.get(m.kind, 9), m))
+    found.sort(key=lambda t: (t[0], t[1]))
+    return [m for _, _, m in found]
+
+
+def chosen_words(table: Sequence[TableItem], selected: Iterable[int]) -> str:
+    """``7♦, the 8-build``: the selected items in words."""
+    parts = []
+    for i in selected:
+        item = table[i]
+        parts.append(f"the {item.value}-build" if isinstance(item, Build) else card_symbol(item))
+    return ", ".join(parts)
+
+
+def attempt_text(card: int, table: Sequence[TableItem], selected: Iterable[int]) -> str:
+    """The card and the selected items as move text (a capture, or a trail without items).
+
+    When no legal move fits the choice, this is handed to the engine so that it
+    says in words which rule stands in the way.
+    """
+    items = [t.text() if isinstance(t, Build) else card_text(t)
+             for t in (table[i] for i in selected)]
+    return f"{card_text(card)} x {' '.join(items)}" if items else card_text(card)

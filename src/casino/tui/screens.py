@@ -1,0 +1,140 @@
+"""The terminal game's pop-up screens: the rules, a round's scoring, the game's end, saving.
+
+Each is a modal that returns what the player chose (``dismiss``), so the game
+screen alone changes the session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+#: How to play, shown under the rules on the F1 screen.
+HOW_TO_PLAY = (
+    "1-9 or ←/→ then Enter: pick a card of your hand (or click it).",
+    "a, b, c, ... (or a click): choose table cards and builds; again to let go.",
+    "↑/↓: choose among the legal options for the picked card (a build's value too).",
+    "Enter: play the highlighted option.  Escape: start the choice again.",
+    "Tab: type a move in notation (9d x 9c 5h+4c, 5d+3s =8, 7h); → completes it.",
+    "?: a hint from the strongest computer.  u: undo your last move (this deal).",
+    "s: save the game to a file.  F1: this screen.  q: quit.",
+)
+
+
+class RulesScreen(ModalScreen[None]):
+    """The rules of the ruleset being played, and the keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,f1,q,enter", "close", "Close"),
+    ]
+
+    def __init__(self, title: str, lines: Sequence[str], *, saving: bool = False) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = list(lines)
+        self.keys = list(HOW_TO_PLAY)
+        if saving:
+            self.keys.append("The game is saved after every move: quitting loses nothing.")
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="rules-box", classes="dialog"):
+            yield Static(Content.styled(self.title_text, "bold"), classes="dialog-title")
+            with VerticalScroll(id="rules-text"):
+                yield Static(Content("\n").join(Content(s) for s in self.lines), id="rules-body")
+                yield Static(Content.styled("How to play", "bold"), classes="dialog-heading")
+                yield Static(Content("\n").join(Content(s) for s in self.keys), id="rules-keys")
+            yield Button("Close (Esc)", id="close", variant="primary")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(None)
+
+
+class RoundOverScreen(ModalScreen[str]):
+    """A round's scoring in counting order, who won and why; then the next round or the end.
+
+    Dismisses with ``next`` (deal the next round), ``again`` (a new game) or ``quit``.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "choose_default", "Continue"),
+        Binding("n", "choose('again')", "Play again", show=False),
+        Binding("q", "choose('quit')", "Quit"),
+    ]
+
+    def __init__(self, title: str, lines: Sequence[str], verdict: str, *, game_over: bool,
+                 can_replay: bool, saved: str | None = None) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = list(lines)
+        self.verdict = verdict
+        self.game_over = game_over
+        self.can_replay = can_replay
+        self.saved = saved
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="round-box", classes="dialog"):
+            yield Static(Content.styled(self.title_text, "bold"), classes="dialog-title")
+            body = Content("\n").join(Content(s) for s in self.lines)
+            yield Static(body or Content.styled("Nothing was scored.", "dim"), id="round-items")
+            yield Static(Content.styled(self.verdict, "bold"), id="round-verdict")
+            if self.saved:
+                yield Static(Content.styled(f"The game is saved in {self.saved}", "dim"),
+                             id="round-saved")
+            with Horizontal(classes="dialog-buttons"):
+                if not self.game_over:
+                    yield Button("Next round (Enter)", id="next", variant="primary")
+                elif self.can_replay:
+                    yield Button("Play again (Enter)", id="again", variant="primary")
+                yield Button("Quit (q)", id="quit", variant="error")
+
+    def action_choose_default(self) -> None:
+        if not self.game_over:
+            self.dismiss("next")
+        elif self.can_replay:
+            self.dismiss("again")
+        else:
+            self.dismiss("quit")
+
+    def action_choose(self, choice: str) -> None:
+        if choice == "again" and not (self.game_over and self.can_replay):
+            return
+        self.dismiss(choice)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id is not None:
+            self.dismiss(event.button.id)
+
+
+class SaveScreen(ModalScreen[str | None]):
+    """Ask where to save the game; dismisses with the path typed, or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, default: str) -> None:
+        super().__init__()
+        self.default = default
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="save-box", classes="dialog"):
+            yield Static(Content.styled("Save the game as", "bold"), classes="dialog-title")
+            yield Input(self.default, placeholder="a file name, e.g. mygame.rec", id="save-path")
+            yield Static(Content.styled("Enter saves (later moves are saved there too); "
+                                        "Escape cancels.", "dim"))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        self.dismiss(text or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,284 @@
+"""The pieces of the terminal game's screen: card faces, builds, seats, scores, the log.
+
+Each widget draws values it is handed (cards, builds, a :class:`~casino.position.Position`
+seen by the person) and knows nothing of the session, so the game screen
+decides what is shown and these only decide how it looks. Text is built as
+:class:`~textual.content.Content`, never as markup: move notation has square
+brackets that markup would swallow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual import events
+from textual.app import RenderResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+
+from casino.builds import Build
+from casino.cards import SUIT_SYMBOLS, card_symbol
+from casino.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.narrate import Tally, group_words
+from casino.position import Position
+from casino.rules import Rules
+from casino.session import Entry
+
+#: Keys that pick table items: letters, leaving out those bound to commands (q, s, u).
+TABLE_KEYS = "abcdefghijklmnoprtvwxyz"
+#: Keys that pick hand cards.
+HAND_KEYS = "123456789"
+
+CARD_WIDTH = 7  # a card face with its frame; CSS gives the same numbers
+CARD_GAP = 1
+
+
+def is_red(card: int) -> bool:
+    """Hearts and diamonds are drawn red."""
+    return card & 3 in (2, 3)
+
+
+def card_style(card: int, *, on_dark: bool = False) -> str:
+    """Red or black ink; on the dark panels black suits are drawn light to stay visible."""
+    if on_dark:
+        return "bold #ff7b7b" if is_red(card) else "bold #e8e8e8"
+    return "bold #c4122f" if is_red(card) else "bold #111111"
+
+
+def card_label(card: int, *, on_dark: bool = False) -> Content:
+    """``10♦`` in its suit's colour."""
+    return Content.styled(card_symbol(card), card_style(card, on_dark=on_dark))
+
+
+def cards_label(cards: Sequence[int], sep: str = " ", *, on_dark: bool = False) -> Content:
+    """Several cards in their colours: ``9♣ 4♦``."""
+    return Content(sep).join(card_label(c, on_dark=on_dark) for c in cards)
+
+
+def group_label(group: Sequence[int]) -> Content:
+    """A group of table cards as a sum: ``4♣+5♥``."""
+    return cards_label(group, "+")
+
+
+def _listing(parts: Sequence[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def option_words(move: Move) -> str:
+    """A legal move in a few words, as the option list shows it.
+
+    ``capture 9♣ and 4♣+5♥``, ``build 8``, ``raise the 5-build to 8``, ``trail 7♥``:
+    short enough to compare several options at a glance (the log has the full
+    sentences of :func:`casino.narrate.move_words`).
+    """
+    if move.kind == TRAIL:
+        return f"trail {card_symbol(move.card)}"
+    if move.kind == CAPTURE:
+        parts = [group_words(g).replace(" ", "") for g in move.groups]
+        parts += [f"the {b.value}-build" for b in move.builds]
+        return "capture " + _listing(parts)
+    groups = [group_words(g).replace(" ", "") for g in move.groups]
+    if move.kind == BUILD:
+        kind = "multiple build" if len(move.groups) > 1 else "build"
+        return f"{kind} {move.value}: {', '.join(groups)}"
+    target = move.builds[0]
+    if move.kind == RAISE:
+        extra = f", with {_listing(groups[1:])}" if len(groups) > 1 else ""
+        return f"raise the {target.value}-build to {move.value}{extra}"
+    if move.kind == ADD:
+        return f"add {_listing(groups)} to the {target.value}-build"
+    return str(move)
+
+
+class ItemClicked(Message):
+    """A card of the hand or an item of the table was clicked."""
+
+    def __init__(self, zone: str, index: int) -> None:
+        self.zone = zone
+        self.index = index
+        super().__init__()
+
+
+class CardFace(Widget):
+    """One card drawn as a small face: rank and suit in the corners, the suit in the middle.
+
+    ``zone`` and ``index`` say where it lies, so a click can name it.
+    """
+
+    def __init__(self, card: int, zone: str, index: int, key: str = "") -> None:
+        super().__init__(classes="red" if is_red(card) else "black")
+        self.card = card
+        self.zone = zone
+        self.index = index
+        self.border_title = key
+
+    def render(self) -> RenderResult:
+        sym = card_symbol(self.card)
+        suit = SUIT_SYMBOLS[self.card & 3]
+        inner = CARD_WIDTH - 2
+        lines = [sym.ljust(inner), suit.center(inner), sym.rjust(inner)]
+        return Content.styled("\n".join(lines), card_style(self.card))
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(ItemClicked(self.zone, self.index))
+
+
+class BuildStack(Widget):
+    """A build drawn as a framed stack: its value on top, each group of cards below,
+    the owner on the frame, and the pick letter in the frame's title."""
+
+    def __init__(self, build: Build, index: int, key: str, owner: str, mine: bool) -> None:
+        super().__init__(classes="mine" if mine else "theirs")
+        self.build = build
+        self.zone = "table"
+        self.index = index
+        self.border_title = key
+        self.border_subtitle = owner
+        self.lines = self._lines()
+        width = max(*(len(s.plain) for s in self.lines), len(owner) + 2)
+        self.styles.width = max(width + 4, CARD_WIDTH + 2)
+        self.styles.height = len(self.lines) + 2
+
+    def _lines(self) -> list[Content]:
+        b = self.build
+        head = f"{'multiple ' if b.multiple else ''}build {b.value}"
+        return [Content.styled(head, "bold #1b1b1b"), *(group_label(g) for g in b.groups)]
+
+    @property
+    def cell_width(self) -> int:
+        width = self.styles.width
+        return int(width.value) if width is not None else CARD_WIDTH
+
+    def render(self) -> RenderResult:
+        return Content("\n").join(self.lines)
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(ItemClicked(self.zone, self.index))
+
+
+class TableArea(VerticalScroll):
+    """The table's felt: its items flow in rows, so it says when its width changes."""
+
+    class WidthChanged(Message):
+        """The table's width changed: its rows must be laid out again."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.post_message(self.WidthChanged())
+
+
+def table_rows(widgets: Sequence[Widget], width: int) -> list[Horizontal]:
+    """The table's items laid out left to right in rows no wider than ``width``."""
+    rows: list[list[Widget]] = [[]]
+    used = 0
+    for w in widgets:
+        w_width = w.cell_width if isinstance(w, BuildStack) else CARD_WIDTH
+        if rows[-1] and used + w_width > width:
+            rows.append([])
+            used = 0
+        rows[-1].append(w)
+        used += w_width + CARD_GAP
+    return [Horizontal(*row, classes="table-row") for row in rows if row]
+
+
+class SeatPanel(Static):
+    """One seat: name and level, cards in hand (backs for others), captured pile, score side."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(classes="seat")
+        self.seat = seat
+
+    def show(self, view: Position, names: Sequence[str], human: int, tally: Tally) -> None:
+        rules = view.rules
+        seat = self.seat
+        if seat == human:
+            role = "you"
+        elif rules.partnerships and rules.team_of(seat) == rules.team_of(human):
+            role = "partner"
+        else:
+            role = "opponent"
+        turn = view.result is None and view.to_move == seat
+        # The turn marker and the deal go on the frame, so the panel stays three lines high.
+        self.border_title = f"▶ {names[seat]}" if turn else names[seat]
+        self.border_subtitle = role + (" · dealer" if view.dealer == seat else "")
+        self.set_class(role != "opponent", "ally")
+        self.set_class(role == "opponent", "foe")
+        self.set_class(turn, "to-move")
+        count = view.hand_size(seat)
+        cards = f"{count} card{'s' if count != 1 else ''}"
+        if seat != human and count:
+            hand = Content.assemble(("▮" * count, "#6b9be0"), f" {cards}")
+        else:
+            hand = Content(f"{cards} in hand")
+        pile = f"pile {tally.cards} · {tally.spades}♠"
+        if tally.sweeps:
+            pile += f" · {tally.sweeps} sweep{'s' if tally.sweeps != 1 else ''}"
+        keys = (cards_label(tally.key_cards, on_dark=True) if tally.key_cards
+                else Content.styled("—", "dim"))
+        lines = [hand, Content(pile), Content.assemble("keys ", keys)]
+        self.update(Content("\n").join(lines))
+
+
+def team_name(rules: Rules, names: Sequence[str], team: int) -> str:
+    """A side's name: the player's, or both partners' (``You & Partner``)."""
+    if not rules.partnerships:
+        return names[team]
+    return " & ".join(names[s] for s in rules.seats if rules.team_of(s) == team)
+
+
+def score_content(view: Position, names: Sequence[str], human: int) -> Content:
+    """The game score by side, with the target, for the side panel."""
+    rules = view.rules
+    scores = view.result.scores if view.result is not None else view.scores
+    penalty = rules.scoring == "krypkasino"
+    lines: list[Content] = []
+    width = max(len(team_name(rules, names, t)) for t in rules.teams)
+    for t in rules.teams:
+        style = "bold #7ee787" if rules.team_of(human) == t else "bold"
+        lines.append(Content.assemble((team_name(rules, names, t).ljust(width), style),
+                                      f"  {scores[t]:>3}"))
+    if penalty:
+        lines.append(Content.styled(f"penalty points: lower wins after {rules.games_per_match} "
+                                    "games", "dim"))
+    else:
+        lines.append(Content.styled(f"first to {rules.target} wins", "dim"))
+    return Content("\n").join(lines)
+
+
+def game_content(view: Position, opponents: str) -> Content:
+    """The ruleset and who plays; round (game, in Krypkasino), deal and stock."""
+    rules = view.rules
+    unit = "Game" if rules.scoring == "krypkasino" else "Round"
+    lines = [
+        Content.assemble((rules.name, "bold"), (f" · {opponents}", "dim")),
+        Content(f"{unit} {view.round} · deal {view.deal}/{rules.deals_per_round}"),
+        Content(f"stock {view.stock_size} card{'s' if view.stock_size != 1 else ''}"
+                + (" · last deal" if view.is_last_deal else "")),
+    ]
+    if view.set_aside:
+        lines.append(Content.assemble("set aside ", cards_label(view.set_aside, on_dark=True)))
+    return Content("\n").join(lines)
+
+
+def log_content(log: Sequence[Entry], rules: Rules, limit: int = 200) -> Content:
+    """The move log, newest last, with a heading at each new deal; the last move stands out."""
+    unit = "Game" if rules.scoring == "krypkasino" else "Round"
+    lines: list[Content] = []
+    shown = log[-limit:]
+    prev: tuple[int, int] | None = None
+    for i, e in enumerate(shown):
+        if (e.round, e.deal) != prev:
+            lines.append(Content.styled(f"── {unit} {e.round}, deal {e.deal} ──", "dim"))
+            prev = (e.round, e.deal)
+        last = i == len(shown) - 1
+        lines.append(Content.styled(("▶ " if last else "  ") + e.words,
+                                    "bold #111111 on #f2cc60" if last else ""))
+    if not lines:
+        lines.append(Content.styled("No moves yet.", "dim"))
+    return Content("\n").join(lines)

@@ -1,0 +1,396 @@
+"""The full-screen terminal game, driven headless through textual's Pilot.
+
+Each test starts a real :class:`~casino.tui.app.CasinoApp` on a session with
+beginner computers (their moves are instant) and no pause between moves, and
+plays through the keys, the mouse and the typed-move input as a person would.
+pytest-asyncio is not a dependency: each test runs its coroutine with
+``asyncio.run``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Button, Input, Static
+
+from casino.builds import Build
+from casino.cards import parse_card
+from casino.moves import Move
+from casino.narrate import result_lines
+from casino.record import load_record
+from casino.rules import describe, preset
+from casino.session import GameSession
+from casino.tui.app import CasinoApp
+from casino.tui.choice import attempt_text, chosen_words, options_for
+from casino.tui.screens import RoundOverScreen, RulesScreen, SaveScreen
+from casino.tui.widgets import HAND_KEYS, TABLE_KEYS, CardFace, SeatPanel, option_words
+
+SIZE = (120, 40)
+
+AppTest = Callable[[CasinoApp, Pilot[None]], Awaitable[None]]
+
+
+def new_session(tmp_path: Path, rules: str = "casino", seed: int = 11,
+                **options: object) -> GameSession:
+    return GameSession.new(preset(rules, **options), level="beginner", seed=seed,
+                           save_path=tmp_path / "g.rec")
+
+
+def drive(app: CasinoApp, test: AppTest) -> None:
+    """Run ``test`` against ``app`` headless, at a fixed screen size."""
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            await test(app, pilot)
+
+    asyncio.run(main())
+
+
+async def settle(app: CasinoApp, pilot: Pilot[None]) -> None:
+    """Wait until the game waits for the person: their turn, or a round's result."""
+    for _ in range(400):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if isinstance(app.screen, RoundOverScreen) or (
+                on_board(app) and app.game.phase == "human"):
+            return
+    raise AssertionError(f"the game never waited for the person (phase {app.game.phase})")
+
+
+def on_board(app: CasinoApp) -> bool:
+    """True when the game screen is on top (no dialog open)."""
+    return app.screen is app.game
+
+
+def text_of(app: CasinoApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).visual)
+
+
+def keys_for(app: CasinoApp, move: Move) -> list[str]:
+    """The keys that pick ``move``'s card and the table items it uses."""
+    view = app.game.view
+    hand = view.hands[app.session.human]
+    assert isinstance(hand, tuple)
+    keys = [HAND_KEYS[hand.index(move.card)]]
+    wanted: Counter[int | Build] = Counter([*move.loose, *move.builds])
+    for i, item in enumerate(view.table):
+        if wanted[item] > 0:
+            wanted[item] -= 1
+            keys.append(TABLE_KEYS[i])
+    return keys
+
+
+async def play_by_keys(app: CasinoApp, pilot: Pilot[None], move: Move) -> None:
+    """Pick the card and the items, choose ``move`` among the options, press Enter."""
+    await pilot.press(*keys_for(app, move))
+    options = app.game.options
+    assert move in options, f"{move} not offered: {options}"
+    await pilot.press(*["down"] * options.index(move), "enter")
+
+
+async def play_by_typing(app: CasinoApp, pilot: Pilot[None], move: Move) -> None:
+    """Type the move's card and accept the completion; paste the whole move if the
+    completion named another legal move (it offers the first that fits)."""
+    await pilot.press("tab")
+    box = app.screen.query_one("#move-input", Input)
+    assert box.has_focus
+    text = str(move)
+    await pilot.press(*text[:2])
+    await pilot.press("right")  # accept the suggestion, if any
+    completed = box.value
+    assert completed.startswith(text[:2])
+    assert completed in {str(m) for m in app.session.legal_moves()} or completed == text[:2]
+    if completed != text:
+        box.value = text
+    await pilot.press("enter")
+
+
+def test_complete_game_with_keys_typing_and_the_round_screens(tmp_path: Path) -> None:
+    # Seed 23 with this way of choosing ends in two rounds and uses every kind of move.
+    session = new_session(tmp_path, seed=23)
+    replays: list[GameSession] = []
+
+    def new_game() -> GameSession:
+        replays.append(new_session(tmp_path / "again", seed=12))
+        return replays[-1]
+
+    app = CasinoApp(session, new_game, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        rounds = 0
+        played = 0
+        while True:
+            if isinstance(app.screen, RoundOverScreen):
+                rounds += 1
+                s = app.session
+                view = app.game.view
+                assert view.result is not None
+                items = text_of(app, "#round-items")
+                for line in result_lines(view.result, s.rules, s.names,
+                                         s.scores_before_round):
+                    assert line.strip() in items
+                assert text_of(app, "#round-verdict")
+                if s.game_over:
+                    break
+                await pilot.press("enter")
+                await settle(app, pilot)
+                assert app.session.view.round == rounds + 1
+                continue
+            assert app.game.phase == "human"
+            moves = app.session.legal_moves()
+            # Mostly trails (few keys; the computer soon wins), now and then anything.
+            trails = [m for m in moves if m.kind == "trail"]
+            move = trails[0] if trails and played % 4 else moves[played % len(moves)]
+            before = len(app.session.log)
+            if played % 7 == 3:
+                await play_by_typing(app, pilot, move)
+            else:
+                await play_by_keys(app, pilot, move)
+            assert len(app.session.log) > before, app.game.message
+            played += 1
+            await settle(app, pilot)
+        assert session.game_over and rounds >= 1 and played > 20
+        record = load_record(tmp_path / "g.rec")
+        assert record.rules == session.rules
+        # The end: the result, and an offer to play again, which starts a new game.
+        assert app.screen.query_one("#again", Button)
+        assert "win" in text_of(app, ".dialog-title")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert replays and app.session is replays[0]
+        assert app.session.log == [] or app.session.log[0].seat != app.session.human
+        assert on_board(app)
+
+    drive(app, test)
+
+
+def test_illegal_choice_is_explained_and_changes_nothing(tmp_path: Path) -> None:
+    session = new_session(tmp_path)
+    app = CasinoApp(session, None, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        view = app.session.view
+        log = list(app.session.log)
+        hand = view.hands[app.session.human]
+        assert isinstance(hand, tuple)
+        legal = app.session.legal_moves()
+        # A card and one table item that no legal move plays together.
+        pair = next((h, t) for h in range(len(hand)) for t in range(len(view.table))
+                    if not any(m.card == hand[h] and view.table[t] in (*m.loose, *m.builds)
+                               for m in legal))
+        await pilot.press(HAND_KEYS[pair[0]], TABLE_KEYS[pair[1]])
+        assert app.game.options == []
+        await pilot.press("enter")
+        assert "Not allowed" in app.game.message
+        assert app.screen.query_one("#message").has_class("error")
+        assert app.session.view == view and app.session.log == log
+        # A card that is not there, and a typed move that is not a move.
+        await pilot.press("escape", "9")
+        assert "no card 9" in app.game.message
+        await pilot.press("tab", *"zz", "enter")
+        assert "Not allowed" in app.game.message
+        assert app.session.view == view and app.session.log == log
+        await pilot.press("escape")
+        assert app.focused is None
+
+    drive(app, test)
+
+
+def test_hint_is_shown_and_its_card_highlighted(tmp_path: Path) -> None:
+    app = CasinoApp(new_session(tmp_path), None, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        await pilot.press("question_mark")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        hint = app.game.hint_move
+        assert hint is not None and hint in app.session.legal_moves()
+        assert app.game.message.startswith("Hint:") and str(hint) in app.game.message
+        hinted = [w for w in app.screen.query(CardFace) if w.has_class("hinted")]
+        assert any(w.zone == "hand" and w.card == hint.card for w in hinted)
+
+    drive(app, test)
+
+
+def test_undo_restores_the_position(tmp_path: Path) -> None:
+    app = CasinoApp(new_session(tmp_path), None, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        view = app.session.view
+        log = list(app.session.log)
+        await pilot.press("u")  # nothing of yours to take back yet
+        assert app.screen.query_one("#message").has_class("error")
+        assert app.session.view == view and app.session.log == log
+        await play_by_keys(app, pilot, app.session.legal_moves()[0])
+        await settle(app, pilot)
+        assert len(app.session.log) > len(log)
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert app.session.view == view and app.session.log == log
+        assert app.game.view == view
+        assert app.game.message.startswith("Taken back")
+
+    drive(app, test)
+
+
+def test_save_as_and_resume_in_a_new_app(tmp_path: Path) -> None:
+    app = CasinoApp(new_session(tmp_path), None, pause=0)
+    target = tmp_path / "saved" / "mine.rec"
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        for _ in range(3):
+            await play_by_keys(app, pilot, app.session.legal_moves()[-1])
+            await settle(app, pilot)
+        await pilot.press("s")
+        assert isinstance(app.screen, SaveScreen)
+        box = app.screen.query_one(Input)
+        assert box.value == str(tmp_path / "g.rec")
+        box.value = str(target)
+        await pilot.press("enter")
+        assert on_board(app)
+        assert target.exists() and "Saved to" in app.game.message
+        assert load_record(target).rules == app.session.rules
+        await pilot.press("q")
+
+    drive(app, test)
+    before = app.session
+    resumed = GameSession.resume(target)
+    assert resumed.view == before.view and len(resumed.log) == len(before.log)
+    again = CasinoApp(resumed, None, pause=0)
+
+    async def go_on(app: CasinoApp, pilot: Pilot[None]) -> None:
+        assert app.game.view == before.view
+        assert before.log[-1].words in text_of(app, "#last-move")
+        await play_by_keys(app, pilot, app.session.legal_moves()[0])
+        await settle(app, pilot)
+        assert len(app.session.log) > len(before.log)
+        assert len(load_record(target).rounds[-1].moves) > 0
+
+    drive(again, go_on)
+
+
+def test_rules_screen_opens_and_closes(tmp_path: Path) -> None:
+    app = CasinoApp(new_session(tmp_path, "krypkasino"), None, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        assert "Game 1 · deal 1/" in text_of(app, "#game-info")
+        await pilot.press("f1")
+        assert isinstance(app.screen, RulesScreen)
+        body = text_of(app, "#rules-body")
+        for line in describe(app.session.rules)[1:]:
+            assert line in body
+        assert "undo" in text_of(app, "#rules-keys")
+        await pilot.press("escape")
+        assert on_board(app)
+
+    drive(app, test)
+
+
+def test_mouse_picks_cards_and_options(tmp_path: Path) -> None:
+    app = CasinoApp(new_session(tmp_path), None, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        move = next((m for m in app.session.legal_moves() if m.loose),
+                    app.session.legal_moves()[0])
+        keys = keys_for(app, move)
+        faces = {(w.zone, w.index): w for w in app.screen.query(CardFace)}
+        await pilot.click(faces["hand", HAND_KEYS.index(keys[0])])
+        for key in keys[1:]:
+            item = next(w for w in app.screen.query("#table CardFace, #table BuildStack")
+                        if getattr(w, "index", None) == TABLE_KEYS.index(key))
+            await pilot.click(item)
+        options = app.game.options
+        assert move in options
+        before = len(app.session.log)
+        await pilot.click("#options", offset=(2, 1 + options.index(move)))
+        await settle(app, pilot)
+        assert app.session.log[before].move == move
+
+    drive(app, test)
+
+
+@pytest.mark.parametrize("players", [4])
+def test_partnerships_are_shown_as_partners(tmp_path: Path, players: int) -> None:
+    session = new_session(tmp_path, "classic", players=players, partnerships=True)
+    app = CasinoApp(session, None, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        panels = list(app.screen.query(SeatPanel))
+        assert len(panels) == 4
+        roles = [str(p.border_subtitle).split(" · ")[0] for p in panels]
+        assert roles == ["you", "opponent", "partner", "opponent"]
+        assert panels[2].has_class("ally") and panels[1].has_class("foe")
+        assert "You & Partner" in text_of(app, "#score")
+        # Hidden cards stay hidden: other seats show only how many they hold.
+        view = app.game.view
+        assert all(isinstance(view.hands[s], int) for s in (1, 2, 3))
+        await play_by_keys(app, pilot, app.session.legal_moves()[0])
+        await settle(app, pilot)
+        assert len(app.session.log) >= 4
+
+    drive(app, test)
+
+
+def test_a_finished_round_shows_its_scoring_first(tmp_path: Path) -> None:
+    session = new_session(tmp_path, seed=2)
+    while not session.round_over:
+        if session.computer_to_move:
+            session.computer_move()
+        else:
+            session.play(session.legal_moves()[0])
+    assert not session.game_over
+    app = CasinoApp(session, None, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        assert isinstance(app.screen, RoundOverScreen)
+        assert "Round 1 is over" in text_of(app, ".dialog-title")
+        assert app.screen.query_one("#next", Button)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert on_board(app) and app.session.view.round == 2
+        await pilot.press("q")
+        assert app.return_code is not None or not app.is_running
+
+    drive(app, test)
+
+
+def test_options_are_named_in_a_few_words() -> None:
+    c = parse_card
+    five = Build.make(5, 1, ((c("4d"), c("Ac")),))
+    eight = Build.make(8, 0, ((c("5d"), c("3s")),))
+    assert option_words(Move("trail", c("7h"))) == "trail 7♥"
+    capture = Move("capture", c("9d"), (c("4c"), c("5h"), c("9c")), (eight,),
+                   groups=((c("9c"),), (c("5h"), c("4c"))))
+    assert option_words(capture) == "capture 9♣, 5♥+4♣ and the 8-build"
+    build = Move("build", c("5d"), (c("3s"),), value=8, groups=((c("5d"), c("3s")),))
+    assert option_words(build) == "build 8: 5♦+3♠"
+    assert option_words(Move("raise", c("3c"), (), (five,), 8,
+                             groups=((c("3c"),),))) == "raise the 5-build to 8"
+    assert option_words(Move("add", c("2h"), (c("6c"),), (eight,), 8,
+                             groups=((c("2h"), c("6c")),))) == "add 2♥+6♣ to the 8-build"
+
+
+def test_options_fit_the_chosen_items_exact_ones_first() -> None:
+    c = parse_card
+    eight = Build.make(8, 1, ((c("5d"), c("3c")),))
+    table = (c("5h"), c("3s"), c("8c"), eight)
+    take_pair = Move("capture", c("8d"), (c("3s"), c("5h")), groups=((c("5h"), c("3s")),))
+    take_all = Move("capture", c("8d"), (c("3s"), c("5h"), c("8c")), (eight,),
+                    groups=((c("8c"),), (c("5h"), c("3s"))))
+    trail = Move("trail", c("8d"))
+    other = Move("trail", c("2c"))
+    moves = [trail, take_all, take_pair, other]
+    assert options_for(moves, c("8d"), table, []) == [trail, take_all, take_pair]
+    assert options_for(moves, c("8d"), table, [0]) == [take_all, take_pair]
+    assert options_for(moves, c("8d"), table, [1, 0]) == [take_pair, take_all]
+    assert options_for(moves, c("8d"), table, [3]) == [take_all]
+    assert options_for(moves, c("2c"), table, [0]) == []
+    assert chosen_words(table, [2, 3]) == "8♣, the 8-build"
+    assert attempt_text(c("8d"), table, [2, 3]) == "8d x 8c [5d+3c]"
+    assert attempt_text(c("8d"), table, []) == "8d"
