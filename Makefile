@@ -36,7 +36,8 @@ ENGINE_MODULES := $(wildcard \
 	src/casino/tui/app.py \
 	src/casino/tui/widgets.py \
 	src/casino/tui/choice.py \
-	src/casino/tui/screens.py) $(wildcard src/casino/bots/*.py)
+	src/casino/tui/screens.py \
+	src/casino/svg.py) $(wildcard src/casino/web/*.py) $(wildcard src/casino/bots/*.py)
 
 # Directories linted by ruff (only those that exist: git does not keep empty folders).
 LINT_PATHS := $(wildcard src tests benchmarks)
@@ -109,7 +110,7 @@ test-slow: venv
 	$(call run_pytest,-q -m slow)
 
 run: venv
-	$(BIN)/casino demo
+	$(BIN)/casino serve
 
 bench: venv
 	$(BIN)/python benchmarks/bench_engine.py

@@ -33,6 +33,7 @@ from casino.scorepad_cli import score_command
 from casino.scoring import Result
 from casino.session import HUMAN, GameSession
 from casino.stats import Estimate
+from casino.web.cli import serve_command
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -569,6 +570,7 @@ def arena_command(
 
 app.command("score")(score_command)
 app.command("helper")(helper_command)
+app.command("serve")(serve_command)
 
 
 def main() -> None:

@@ -1,0 +1,598 @@
+"""The web game's FastAPI app: pages, the JSON API, card drawings and the game WebSocket.
+
+Routes stay thin: they read the request, ask :class:`~casino.web.service.GameService`
+and turn its answer (or its :class:`~casino.web.service.GameError`) into a
+response. docs/server.md documents every route and message; the game state
+itself only ever travels over the WebSocket, one seat's view at a time.
+
+A browser holds its seat in an HttpOnly cookie ``casino_<game id>`` (a random
+token whose hash is stored); every WebSocket message is checked against that
+seat, the turn and the rules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse
+from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, FileSystemLoader, TemplateNotFound, select_autoescape
+from markupsafe import escape
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from casino import svg
+from casino.bots.levels import LEVELS
+from casino.cards import card_text, parse_card
+from casino.errors import CardError, CasinoError, RulesError
+from casino.narrate import play_words
+from casino.record import read_record, write_record
+from casino.rules import PRESET_NAMES, describe, preset
+from casino.session import HINT_LEVEL
+from casino.web.limits import Limits, TokenBucket
+from casino.web.service import (
+    Client,
+    GameError,
+    GameService,
+    LiveGame,
+    allowed_players,
+    valid_id,
+)
+from casino.web.store import DEFAULT_DATABASE_URL, OVER, Store
+from casino.web.views import items_json, result_json, rules_json, title
+
+log = logging.getLogger("casino.web")
+
+HERE = Path(__file__).parent
+TEMPLATES = HERE / "templates"
+STATIC = HERE / "static"
+COOKIE_PREFIX = "casino_"
+COOKIE_AGE = 60 * 24 * 3600
+#: WebSocket close codes: a missing or forged seat, no such game, too many connections.
+CLOSE_NO_SEAT, CLOSE_NO_GAME, CLOSE_LIMIT, CLOSE_ORIGIN = 4401, 4404, 4429, 4403
+MESSAGE_TYPES = ("hello", "play", "hint", "undo", "next_round", "rematch")
+
+
+def cookie_name(game_id: str) -> str:
+    return COOKIE_PREFIX + game_id
+
+
+def create_app(database_url: str | None = None, *, pool_workers: int = 1,
+               limits: Limits | None = None, hint_level: str = HINT_LEVEL,
+               bot_pause: float = 0.0) -> FastAPI:
+    """The app, storing games at ``database_url`` (else ``$DATABASE_URL``, else ./casino.db).
+
+    ``pool_workers`` processes think for the computers (0: one thread, for
+    tests); ``bot_pause`` is the least time a computer seems to think, so that
+    people can follow its moves; ``limits`` bounds what a client may ask.
+    """
+    url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    store = Store(url)
+    service = GameService(store, pool_workers=pool_workers, limits=limits,
+                          hint_level=hint_level, bot_pause=bot_pause)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await service.close()
+            store.close()
+
+    app = FastAPI(title="casino", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url=None)
+    app.state.service = service
+    app.state.store = store
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    pages = Pages(TEMPLATES)
+
+    # ------------------------------------------------------------------
+    # Errors are words, never tracebacks
+
+    @app.exception_handler(GameError)
+    async def game_error(request: Request, exc: GameError) -> Response:
+        return _error(request, pages, exc.message, exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> Response:
+        return _error(request, pages, "the request is not in the expected form", 422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        words = {404: "there is no such page", 405: "that method is not allowed here"}
+        return _error(request, pages, words.get(exc.status_code, str(exc.detail)),
+                      exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def crash(request: Request, exc: Exception) -> Response:
+        log.exception("unexpected error on %s", request.url.path)
+        return _error(request, pages, "something went wrong on the server; try again", 500)
+
+    # ------------------------------------------------------------------
+    # Pages
+
+    @app.get("/", response_class=HTMLResponse)
+    async def lobby(request: Request) -> Response:
+        return pages.render("lobby.html", presets=preset_menu(), levels=list(LEVELS),
+                            default_level="medium", **service.lists(lambda: _my_tokens(request)))
+
+    @app.get("/game/{game_id}", response_class=HTMLResponse)
+    async def game_page(request: Request, game_id: str) -> Response:
+        game = await service.get(game_id)
+        if game is None:
+            return pages.error("there is no such game", 404)
+        seat = game.seat_of(request.cookies.get(cookie_name(game_id)))
+        if seat is None:
+            msg = "You have no seat in this game."
+            if game.status == OVER:
+                msg += f" It is over: its record is at /records/{game_id}."
+            return pages.error(msg, 403, title="No seat")
+        return pages.render("game.html", game_id=game_id, rules_name=game.rules.name,
+                            rules_title=title(game.rules.name), seat=seat)
+
+    @app.get("/join/{game_id}/{code}")
+    async def join(request: Request, game_id: str, code: str,
+                   name: str | None = None) -> Response:
+        game = await service.get(game_id)
+        if game is not None and game.seat_of(request.cookies.get(cookie_name(game_id))) \
+                is not None:
+            return RedirectResponse(f"/game/{game_id}", 303)  # already seated here
+        token, _seat = await service.join(game_id, code, name)
+        response = RedirectResponse(f"/game/{game_id}", 303)
+        _set_seat(response, request, game_id, token)
+        return response
+
+    @app.get("/rematch/{old}/{new}")
+    async def rematch(request: Request, old: str, new: str) -> Response:
+        """Follow a rematch: the seat cookie of the old game opens the same seat in the new."""
+        token = request.cookies.get(cookie_name(old))
+        game = await service.get(old)
+        if game is None or game.rematch != new:
+            return pages.error("there is no such rematch", 404)
+        seat = game.seat_of(token)
+        target = await service.get(new)
+        if seat is None or token is None or target is None or target.seat_of(token) != seat:
+            return pages.error("You had no seat in that game, so none in its rematch.", 403,
+                               title="No seat")
+        response = RedirectResponse(f"/game/{new}", 303)
+        _set_seat(response, request, new, token)
+        return response
+
+    @app.get("/rules/{name}", response_class=HTMLResponse)
+    async def rules_page(name: str) -> Response:
+        try:
+            rules = preset(name)
+        except RulesError as e:
+            return pages.error(str(e), 404)
+        return pages.render("rules.html", name=rules.name, title=title(rules.name),
+                            lines=describe(rules), presets=preset_menu())
+
+    @app.get("/records/{game_id}.rec")
+    async def record_file(game_id: str) -> Response:
+        game = await _finished(service, game_id)
+        s = game.session
+        return PlainTextResponse(
+            write_record(s.match, s.names, s.players),
+            media_type="text/plain; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="casino-{game_id}.rec"'})
+
+    @app.get("/records/{game_id}", response_class=HTMLResponse)
+    async def replay_page(game_id: str) -> Response:
+        await _finished(service, game_id)
+        return pages.render("replay.html", game_id=game_id)
+
+    # ------------------------------------------------------------------
+    # The JSON API
+
+    @app.post("/api/games", status_code=201)
+    async def new_game(request: Request) -> Response:
+        body = await _json_body(request, service.limits.message_bytes)
+        mode = body.get("mode", "computer")
+        rules = body.get("rules", "casino")
+        players = body.get("players", 2)
+        level = body.get("level", "medium")
+        people = body.get("people")
+        if not isinstance(rules, str) or not isinstance(level, str) \
+                or not isinstance(mode, str):
+            raise GameError("rules, level and mode are words, as \"casino\"")
+        if not _whole(players) or (people is not None and not _whole(people)):
+            raise GameError("players (and people) are whole numbers, as 2")
+        created = service.create(
+            rules=rules, players=players, level=level, mode=mode, name=body.get("name"),
+            public=body.get("public", False), people=people,
+            client=request.client.host if request.client else "")
+        game = await service.get(created.game)
+        if game is not None:
+            service.kick(game)
+        out = {"game": created.game, "url": f"/game/{created.game}"}
+        if created.invite:
+            out["invite"] = created.invite
+        response = JSONResponse(out, status_code=201)
+        _set_seat(response, request, created.game, created.token)
+        return response
+
+    @app.get("/api/games")
+    async def list_games(request: Request) -> dict[str, Any]:
+        return service.lists(lambda: _my_tokens(request))
+
+    @app.get("/api/records/{game_id}")
+    async def record_json(game_id: str) -> dict[str, Any]:
+        game = await _finished(service, game_id)
+        return replay_json(game)
+
+    # ------------------------------------------------------------------
+    # Card drawings
+
+    @app.get("/svg/card/{text}.svg")
+    async def card_picture(text: str, four: int = 0) -> Response:
+        try:
+            c = parse_card(text)
+        except CardError:
+            return PlainTextResponse("no such card", 404)
+        if card_text(c) != text:
+            return RedirectResponse(f"/svg/card/{card_text(c)}.svg", 301)
+        return _svg(svg.card_svg(c, four_colour=bool(four)))
+
+    @app.get("/svg/back.svg")
+    async def card_back() -> Response:
+        return _svg(svg.back_svg())
+
+    # ------------------------------------------------------------------
+    # The game WebSocket
+
+    @app.websocket("/ws/{game_id}")
+    async def game_socket(ws: WebSocket, game_id: str) -> None:
+        await GameSocket(service, ws, game_id).run()
+
+    return app
+
+
+# ----------------------------------------------------------------------
+# Helpers of the routes
+
+
+class Pages:
+    """Jinja2 templates from the client's folder; plain pages when one is missing."""
+
+    def __init__(self, folder: Path) -> None:
+        self.env = Environment(loader=FileSystemLoader(folder),
+                               autoescape=select_autoescape(default=True, default_for_string=True))
+
+    def render(self, template_name: str, /, **context: Any) -> HTMLResponse:
+        status = 200
+        try:
+            template = self.env.get_template(template_name)
+        except TemplateNotFound:
+            body = (f"<!doctype html><meta charset=utf-8><title>Casino</title>"
+                    f"<p>The page {escape(template_name)} of the web client is not installed.</p>")
+            return HTMLResponse(body, status_code=status)
+        return HTMLResponse(template.render(**context), status_code=status)
+
+    def error(self, message: str, status: int, title: str | None = None) -> HTMLResponse:
+        try:
+            template = self.env.get_template("error.html")
+        except TemplateNotFound:
+            body = (f"<!doctype html><meta charset=utf-8><title>Casino</title>"
+                    f"<h1>{escape(title or 'Something went wrong')}</h1>"
+                    f"<p>{escape(message)}</p><p><a href=\"/\">Back to the lobby</a></p>")
+            return HTMLResponse(body, status_code=status)
+        return HTMLResponse(template.render(message=message, status=status, title=title),
+                            status_code=status)
+
+
+def _error(request: Request, pages: Pages, message: str, status: int) -> Response:
+    """JSON ``{"error": words}`` for the API, an HTML page otherwise."""
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": message}, status_code=status)
+    return pages.error(message, status)
+
+
+def preset_menu() -> list[tuple[str, str, list[int]]]:
+    return [(name, title(name), allowed_players(name)) for name in PRESET_NAMES]
+
+
+def _whole(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+async def _json_body(request: Request, limit: int) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > limit:
+        raise GameError(f"the request is too big (at most {limit} bytes)", 413)
+    try:
+        body = json.loads(raw or b"{}")
+    except (ValueError, RecursionError):
+        raise GameError("the request is not valid JSON") from None
+    if not isinstance(body, dict):
+        raise GameError("the request must be a JSON object, as {\"rules\": \"casino\"}")
+    return body
+
+
+def _my_tokens(request: Request) -> dict[str, str]:
+    """The caller's seat tokens by game id, from their cookies (at most 100)."""
+    out: dict[str, str] = {}
+    for key, value in request.cookies.items():
+        if key.startswith(COOKIE_PREFIX) and valid_id(key[len(COOKIE_PREFIX):]):
+            out[key[len(COOKIE_PREFIX):]] = value
+            if len(out) >= 100:
+                break
+    return out
+
+
+def _set_seat(response: Response, request: Request, game_id: str, token: str) -> None:
+    response.set_cookie(cookie_name(game_id), token, max_age=COOKIE_AGE, path="/",
+                        httponly=True, samesite="lax", secure=request.url.scheme == "https")
+
+
+def _svg(text: str) -> Response:
+    return Response(text, media_type="image/svg+xml",
+                    headers={"Cache-Control": "public, max-age=86400"})
+
+
+async def _finished(service: GameService, game_id: str) -> LiveGame:
+    game = await service.get(game_id)
+    if game is None:
+        raise GameError("there is no such game", 404)
+    if game.status != OVER:
+        raise GameError("a game's record is published once the game is over", 403)
+    return game
+
+
+def replay_json(game: LiveGame) -> dict[str, Any]:
+    """A finished game move by move for the replay page: every position, every move.
+
+    ``positions[i + 1]`` follows ``moves[i]``. Where a round ends the next
+    round's deal is a step of its own (``kind: "deal"``, ``text: null``).
+    """
+    s = game.session
+    record = read_record(write_record(s.match, s.names, s.players))
+    rules = record.rules
+    positions: list[dict[str, Any]] = []
+    moves: list[dict[str, Any]] = []
+    for rnd in record.rounds:
+        if positions:
+            moves.append({"kind": "deal", "round": rnd.number, "deal": 1, "seat": rnd.dealer,
+                          "text": None, "words": f"Round {rnd.number}: "
+                          f"{s.names[rnd.dealer]} deals"})
+        positions.append(rnd.start.to_json())
+        for k, (seat, move) in enumerate(zip(rnd.movers, rnd.moves, strict=True)):
+            before, after = rnd.positions[k], rnd.positions[k + 1]
+            moves.append({"kind": "move", "round": rnd.number, "deal": before.deal,
+                          "seat": seat, "text": str(move),
+                          "words": play_words(before, move, after, s.names[seat],
+                                              you=s.names[seat] == "You")})
+            positions.append(after.to_json())
+    rounds = [{"round": r.number, "items": items_json(rules, r.result, r.start.scores),
+               "scores": list(r.result.scores)} for r in record.rounds if r.result is not None]
+    last = record.rounds[-1]
+    return {
+        "game": game.id, "rules": rules_json(rules), "names": list(s.names),
+        "players": list(s.players), "moves": moves, "positions": positions, "rounds": rounds,
+        "result": (result_json(rules, last.result, last.start.scores, s.names)
+                   if last.result is not None else None),
+        "winner": record.winner, "download": f"/records/{game.id}.rec",
+    }
+
+
+# ----------------------------------------------------------------------
+# The WebSocket of one client
+
+
+class GameSocket:
+    """One client's connection: reads its messages, writes its states, errors and hints.
+
+    Reading and writing are two tasks, so a client slow to read never holds up
+    the game, and the game never waits on a client.
+    """
+
+    def __init__(self, service: GameService, ws: WebSocket, game_id: str) -> None:
+        self.service = service
+        self.ws = ws
+        self.game_id = game_id
+        self.limits = service.limits
+        self.bucket = TokenBucket(self.limits.messages_per_second, self.limits.message_burst)
+        self.refused = 0
+
+    async def _refuse(self, message: str, code: int) -> None:
+        await self.ws.send_json({"type": "error", "message": message})
+        await self.ws.close(code)
+
+    async def run(self) -> None:
+        ws = self.ws
+        await ws.accept()
+        if not _same_origin(ws.headers):
+            await self._refuse("this game can only be played from its own site", CLOSE_ORIGIN)
+            return
+        game = await self.service.get(self.game_id)
+        if game is None:
+            await self._refuse("there is no such game", CLOSE_NO_GAME)
+            return
+        seat = game.seat_of(ws.cookies.get(cookie_name(self.game_id)))
+        if seat is None:
+            await self._refuse("you have no seat in this game: your seat token is missing "
+                               "or wrong (open your invite link again)", CLOSE_NO_SEAT)
+            return
+        if len(game.clients) >= self.limits.connections_per_game:
+            await self._refuse("too many connections to this game; close other tabs",
+                               CLOSE_LIMIT)
+            return
+        client = Client(seat)
+        game.clients.add(client)
+        writer = asyncio.get_running_loop().create_task(self._write(game, client))
+        try:
+            await self._read(game, client)
+        finally:
+            game.clients.discard(client)
+            client.outbox.put_nowait({"type": "close"})
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(writer, 5)
+
+    async def _write(self, game: LiveGame, client: Client) -> None:
+        try:
+            while True:
+                message = await client.outbox.get()
+                if message is None:
+                    try:
+                        message = game.state_for(client)
+                    except Exception:
+                        log.exception("could not build the view of game %s", game.id)
+                        message = _err("the server could not show the game; reload the page")
+                    if message is None:
+                        continue
+                elif message.get("type") == "close":
+                    if self.ws.client_state == WebSocketState.CONNECTED:
+                        with contextlib.suppress(Exception):
+                            await self.ws.close(1012)
+                    return
+                await self.ws.send_json(message)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return
+
+    async def _read(self, game: LiveGame, client: Client) -> None:
+        ws = self.ws
+        while True:
+            try:
+                raw = await ws.receive()
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            if raw["type"] == "websocket.disconnect":
+                return
+            text = raw.get("text")
+            data = raw.get("bytes")
+            if text is None and data is not None:
+                try:
+                    text = data.decode("utf-8")
+                except UnicodeDecodeError:
+                    text = ""
+            size = len(text.encode("utf-8")) if text is not None else 0
+            if not self.bucket.take():
+                self.refused += 1
+                if self.refused > self.limits.refused_before_close:
+                    client.send({"type": "error", "message": "too many messages: "
+                                 "this connection is closed; reload the page"})
+                    client.send({"type": "close"})
+                    return
+                client.send({"type": "error", "message": "too many messages: at most "
+                             f"{self.limits.messages_per_second:g} a second; "
+                             "that one was ignored"})
+                continue
+            self.refused = 0  # only a flood without pause closes the connection
+            if size > self.limits.message_bytes:
+                client.send({"type": "error", "message": f"that message is too big (at most "
+                             f"{self.limits.message_bytes} bytes); it was ignored"})
+                continue
+            current = self.service.games.get(self.game_id)
+            if current is not game:  # dropped meanwhile: the client must reconnect
+                client.send({"type": "close"})
+                return
+            reply = await self.handle(game, client, text or "")
+            if reply is not None:
+                client.send(reply)
+
+    async def handle(self, game: LiveGame, client: Client, text: str) -> dict[str, Any] | None:
+        """One message: the reply to send (an error in words, or a hint), or None."""
+        try:
+            msg = json.loads(text)
+        except (ValueError, RecursionError):
+            return _err("that message is not valid JSON; send an object such as "
+                        "{\"type\": \"hello\", \"since\": 0}")
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            return _err("a message is a JSON object with a \"type\", such as "
+                        "{\"type\": \"hello\", \"since\": 0}")
+        kind = msg["type"]
+        seat = client.seat
+        try:
+            if kind == "hello":
+                since = msg.get("since", 0)
+                if not _whole(since) or since < 0:
+                    return _err("\"since\" is the last version you have: a whole number, "
+                                "0 at first")
+                start = since if since <= game.version else 0  # from another life: all
+                client.sent = game.version
+                return {"type": "state", "version": game.version,
+                        "events": [e.to_json(seat) for e in game.events[start:]],
+                        "view": game.view(seat)}
+            if kind == "play":
+                move = msg.get("move")
+                if not isinstance(move, str) or not move.strip():
+                    return _err("a play needs a \"move\": the move's text, such as \"9d x 9c\"")
+                if len(move) > 200:
+                    return _err("that move text is far too long to be a move")
+                await self.service.play(game, seat, move)
+                return None
+            if kind == "hint":
+                return await self.service.hint(game, seat)
+            if kind == "undo":
+                await self.service.undo(game, seat)
+                return None
+            if kind == "next_round":
+                await self.service.next_round(game, seat)
+                return None
+            if kind == "rematch":
+                await self.service.rematch(game, seat)
+                return None
+        except GameError as e:
+            return _err(e.message)
+        except CasinoError as e:  # IllegalMove and friends: computed from the seat's view
+            return _err(str(e))
+        except Exception:
+            # Memory may be half-changed: drop the game, it reloads as committed.
+            log.exception("unexpected error in game %s on %r", game.id, kind)
+            self.service.drop(game)
+            return _err("something went wrong on the server; the game is reloaded as it "
+                        "was saved")
+        return _err(f"unknown message type {kind[:30]!r}; the types are "
+                    f"{', '.join(MESSAGE_TYPES)}")
+
+
+def _err(message: str) -> dict[str, Any]:
+    return {"type": "error", "message": message}
+
+
+def _same_origin(headers: Mapping[str, str]) -> bool:
+    """A browser's Origin must be this site (no other site may play with your cookie)."""
+    origin = headers.get("origin")
+    if not origin:
+        return True  # not a browser: it holds the token itself
+    host = headers.get("host", "")
+    return urlsplit(origin).netloc.lower() == host.lower()
+
+
+# ----------------------------------------------------------------------
+# `casino serve`
+
+
+def serve(host: str, port: int, database_url: str | None, pool_workers: int) -> None:
+    """Run the web game with uvicorn until interrupted (the ``casino serve`` command).
+
+    A database that cannot be opened raises ValueError with words (for the
+    command to print) before anything listens.
+    """
+    import sys
+
+    import uvicorn
+    from sqlalchemy.exc import SQLAlchemyError
+
+    if pool_workers < 0:
+        raise ValueError("--workers-pool must be 0 (a thread) or more")
+    url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    try:
+        app = create_app(url, pool_workers=pool_workers, bot_pause=0.6)
+    except (SQLAlchemyError, ImportError) as e:
+        shown = url.split("@")[-1] if "@" in url else url  # no password in messages
+        raise ValueError(f"cannot open the database {shown}: {str(e).splitlines()[0]}") from None
+    print(f"casino: games are stored in {url.split('@')[-1] if '@' in url else url}",
+          file=sys.stderr)
+    uvicorn.run(app, host=host, port=port, ws_max_size=64 * 1024, log_level="info",
+                proxy_headers=False)

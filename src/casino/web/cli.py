@@ -1,0 +1,36 @@
+"""The ``casino serve`` command, ready to register on the main typer app.
+
+``casino/cli.py`` registers it with ``app.command("serve")(serve_command)``; it
+lives here so that the command's options sit next to the server they start,
+and FastAPI, uvicorn and SQLAlchemy are imported only when it runs.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+#: Exit code for input the command cannot use (as casino.cli's ``fail``).
+EXIT_BAD_INPUT = 2
+
+
+def serve_command(
+    host: Annotated[str, typer.Option(
+        "--host", help="Address to listen on (127.0.0.1: this machine only).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8000,
+    database: Annotated[str | None, typer.Option(
+        "--database", help="SQLAlchemy URL of the games database (default: $DATABASE_URL, "
+                           "else sqlite:///casino.db in the current folder).")] = None,
+    workers_pool: Annotated[int, typer.Option(
+        "--workers-pool", min=0, help="Processes that think for the computer players "
+                                      "(0: a thread in the server).")] = 1,
+) -> None:
+    """Serve the web game at http://HOST:PORT (FastAPI + uvicorn; see docs/server.md)."""
+    from casino.web.app import serve
+
+    try:
+        serve(host, port, database, workers_pool)
+    except ValueError as exc:
+        typer.echo(f"casino: {exc}", err=True)
+        raise typer.Exit(EXIT_BAD_INPUT) from None

@@ -1,0 +1,87 @@
+"""Input limits: what one client may ask of the server, so that nobody can stall it.
+
+Over any limit the client gets an error in words and nothing changes; the
+server keeps running for everybody else. The figures live in one
+:class:`Limits` value that :func:`casino.web.app.create_app` takes, so tests
+can make them small.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every bound the server enforces (docs/server.md explains each)."""
+
+    #: Largest WebSocket message a client may send, in bytes (UTF-8).
+    message_bytes: int = 4096
+    #: Messages per second per connection, and the burst allowed above that rate.
+    messages_per_second: float = 20.0
+    message_burst: int = 20
+    #: A connection that goes on sending after this many refused messages in a row is closed.
+    refused_before_close: int = 100
+    #: Rooms waiting for a friend at once (across the server).
+    waiting_rooms: int = 200
+    #: A room nobody joined lapses after this many seconds.
+    room_lifetime: float = 24 * 3600.0
+    #: Games held in memory at once; idle ones beyond this are evicted (they reload).
+    live_games: int = 500
+    #: Open connections to one game (tabs of the same seat included).
+    connections_per_game: int = 16
+    #: New games one address may start per minute, and the burst above that rate.
+    games_per_minute: float = 30.0
+    games_burst: int = 30
+    #: Longest player name, in characters.
+    name_length: int = 24
+
+
+class TokenBucket:
+    """``rate`` tokens a second up to ``burst``: a steady flow passes, a flood does not."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
+                 ) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.clock = clock
+        self.stamp = clock()
+
+    def take(self) -> bool:
+        """Spend a token if there is one; False means "over the limit, refuse"."""
+        t = self.clock()
+        self.tokens = min(self.burst, self.tokens + (t - self.stamp) * self.rate)
+        self.stamp = t
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class BucketsByKey:
+    """One :class:`TokenBucket` per key (a client address), forgetting idle keys."""
+
+    def __init__(self, rate: float, burst: int, max_keys: int = 10_000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.max_keys = max_keys
+        self._buckets: dict[str, TokenBucket] = {}
+
+    def take(self, key: str) -> bool:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) >= self.max_keys:
+                self._forget_full()
+            bucket = self._buckets[key] = TokenBucket(self.rate, self.burst)
+        return bucket.take()
+
+    def _forget_full(self) -> None:
+        """Drop the buckets that have refilled: they hold nothing worth remembering."""
+        for key in [k for k, b in self._buckets.items()
+                    if b.tokens + (b.clock() - b.stamp) * b.rate >= b.burst]:
+            del self._buckets[key]
+        if len(self._buckets) >= self.max_keys:
+            self._buckets.clear()

@@ -1,0 +1,767 @@
+"""Live games: the sessions in memory, their clients, the thinking pool and the events.
+
+The server is the only authority. Each game in memory is a
+:class:`~casino.session.GameSession` (which holds the rules, the turn and the
+log; nothing here repeats game logic) guarded by its own :class:`asyncio.Lock`.
+The session's ``on_change`` hook turns every change into numbered public
+events and commits the record, the version and those events to the database
+before any client hears of it; if the commit fails the game is dropped from
+memory, so it reloads exactly as stored.
+
+Computer moves and hints are thought about in a process pool: the session
+gives a :class:`~casino.session.BotJob` (the computer seat's observation only)
+that a worker process runs while the event loop serves everybody else; the
+answer is played only if the game has not changed meanwhile (an undo, say).
+
+Games are loaded lazily: a client that asks for a game not in memory (after a
+restart, or after an idle game was evicted) gets it replayed from its record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import datetime as dt
+import hmac
+import logging
+import multiprocessing
+import re
+import secrets
+import time
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from casino.bots.levels import LEVELS
+from casino.errors import CasinoError, IllegalMove
+from casino.match import Match
+from casino.narrate import move_words, play_words, winner_words
+from casino.position import Position
+from casino.record import match_from_record, read_record, write_record
+from casino.rules import PRESET_NAMES, Rules, preset
+from casino.session import HINT_LEVEL, HUMAN, BotJob, GameSession, run_bot_job
+from casino.web.limits import BucketsByKey, Limits
+from casino.web.store import OVER, PLAYING, WAITING, Event, Store, StoredGame, now, token_hash
+from casino.web.views import LogItem, Public, RoundScore, build_view
+
+log = logging.getLogger("casino.web")
+
+COMPUTER, FRIENDS = "computer", "friends"
+#: Longest wait for a computer's move before a quick fallback move is played instead.
+BOT_TIMEOUT = 30.0
+_NAME_SPACE = re.compile(r"\s+")
+
+
+class GameError(Exception):
+    """A request that cannot be done, in words for the player; ``status`` for HTTP."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def clean_name(raw: object, default: str, limit: int) -> str:
+    """A player name fit for the table and the record: printable, one line, not too long."""
+    if raw is None:
+        return default
+    if not isinstance(raw, str):
+        raise GameError("a name must be text")
+    text = "".join(ch for ch in raw if unicodedata.category(ch)[0] != "C")
+    text = _NAME_SPACE.sub(" ", text).strip()
+    if not text:
+        return default
+    if len(text) > limit:
+        raise GameError(f"a name has at most {limit} characters")
+    return text
+
+
+def allowed_players(name: str) -> list[int]:
+    """The player counts a preset allows (2 to 4)."""
+    out = []
+    for n in (2, 3, 4):
+        try:
+            preset(name, players=n)
+        except CasinoError:
+            continue
+        out.append(n)
+    return out
+
+
+# ----------------------------------------------------------------------
+# Clients
+
+
+@dataclass(eq=False)
+class Client:
+    """One open connection of a seat: the messages waiting to be sent to it.
+
+    ``sent`` is the version the client has (None until it said hello); a
+    ``None`` in the outbox means "send the state if there is news".
+    """
+
+    seat: int
+    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    sent: int | None = None
+    #: A "send the state" marker is in the outbox already (a slow reader gets one state
+    #: with every event it missed, not a backlog of states).
+    marked: bool = False
+
+    def notify(self) -> None:
+        if self.sent is not None and not self.marked:
+            self.marked = True
+            self.outbox.put_nowait(None)
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.outbox.put_nowait(message)
+
+
+# ----------------------------------------------------------------------
+# A game in memory
+
+
+class LiveGame:
+    """A game in memory: its session, seats, public log and events, and its clients."""
+
+    def __init__(self, service: GameService, stored: StoredGame, session: GameSession,
+                 log_items: list[LogItem]) -> None:
+        self.service = service
+        self.id = stored.id
+        self.mode = stored.mode
+        self.level = stored.level
+        self.public = stored.public
+        self.invite = stored.invite
+        self.creator_seat = stored.creator_seat
+        self.rematch = stored.rematch
+        self.created = stored.created
+        self.status = stored.status
+        self.seats: dict[int, str | None] = {s: h for s, (_, h) in stored.seats.items()}
+        self.events: list[Event] = list(stored.events)
+        self.session = session
+        self.log = log_items
+        self.lock = asyncio.Lock()
+        self.clients: set[Client] = set()
+        self.bot_task: asyncio.Task[None] | None = None
+        self.last_used = time.monotonic()
+        self._pos = session.match.position
+        self._pending: list[Event] = []
+        session.on_change = self._on_change
+
+    # ------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        return len(self.events)
+
+    @property
+    def rules(self) -> Rules:
+        return self.session.rules
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token holds, compared in constant time; None for a forged one."""
+        if not token or len(token) > 200:
+            return None
+        digest = token_hash(token)
+        found = None
+        for seat, h in self.seats.items():
+            if h is not None and hmac.compare_digest(h, digest):
+                found = seat
+        return found
+
+    def public_state(self) -> Public:
+        """What everyone at the table may know: names, the log, finished rounds' scores."""
+        s = self.session
+        rounds = [RoundScore(r.number, r.start.scores, r.result)
+                  for r in s.match.rounds if r.result is not None]
+        waiting = self.status == WAITING
+        return Public(
+            game=self.id, version=self.version, status=self.status, names=s.names,
+            players=s.players, log=self.log, rounds=rounds,
+            can_undo=not waiting and self.mode == COMPUTER and s.can_undo,
+            invite=self.invite_url if waiting else None,
+            rematch=f"/rematch/{self.id}/{self.rematch}" if self.rematch else None)
+
+    @property
+    def invite_url(self) -> str | None:
+        return f"/join/{self.id}/{self.invite}" if self.invite else None
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """The VIEW of ``seat``: from its observation and the public facts only."""
+        view = build_view(self.session.view_of(seat), seat, self.public_state())
+        if view["invite"] is not None and seat != self.creator_seat:
+            view["invite"] = None
+        if self.status == WAITING:
+            free = sum(1 for h in self.seats.values() if h is None)
+            view["message"] = (f"Waiting for {free} more player{'s' if free > 1 else ''}: "
+                               f"share the invite link.")
+        return view
+
+    def state_for(self, client: Client) -> dict[str, Any] | None:
+        """The state message a client has not yet had (None when it is up to date)."""
+        client.marked = False
+        since = client.sent or 0
+        if client.sent is not None and since >= self.version:
+            return None
+        events = [e.to_json(client.seat) for e in self.events[since:]]
+        client.sent = self.version
+        return {"type": "state", "version": self.version, "events": events,
+                "view": self.view(client.seat)}
+
+    def notify(self) -> None:
+        for c in self.clients:
+            c.notify()
+
+    # ------------------------------------------------------------------
+    # The change hook: every change of the session becomes events and a commit
+
+    def _on_change(self, session: GameSession) -> None:
+        pos = session.match.position
+        events: list[Event] = []
+        n = self.version + len(self._pending)
+
+        def add(kind: str, seat: int | None, text: str | None, words: str,
+                words_you: str | None = None) -> None:
+            events.append(Event(n + len(events) + 1, kind, seat, text, words, words_you))
+
+        names = session.names
+        if len(session.log) < len(self.log):
+            taken = self.log[len(session.log):]
+            del self.log[len(session.log):]
+            seat = session.human
+            add("undo", seat, None, f"{names[seat]} took back {_moves(len(taken))}",
+                f"You took back {_moves(len(taken))}")
+        elif len(session.log) > len(self.log):
+            new = session.log[len(self.log):]
+            before = self._pos
+            for k, entry in enumerate(new):
+                if len(new) > 1 or before.round != entry.round:
+                    before = _position_before(session.match, len(self.log) + k)
+                after = before.successor(entry.move)
+                item = LogItem(entry.round, entry.deal, entry.seat, str(entry.move),
+                               play_words(before, entry.move, after, names[entry.seat]),
+                               play_words(before, entry.move, after, "You", you=True))
+                self.log.append(item)
+                add("move", entry.seat, item.text, item.words, item.words_you)
+                before = after
+            result = pos.result
+            if result is not None and self._pos.result is None:
+                start = session.match.current.start.scores
+                add("round_end", None, None, _round_words(session, result.scores))
+                if result.winner is not None:
+                    add("game_over", result.winner, None,
+                        winner_words(result, session.rules, names, start))
+        elif pos.round > self._pos.round:
+            dealer = names[pos.dealer]
+            add("next_round", pos.dealer, None,
+                f"{_round_word(session.rules).capitalize()} {pos.round}: {dealer} deals")
+        self._pos = pos
+        if session.game_over:
+            self.status = OVER
+        if events or self._pending:
+            self._pending.extend(events)
+            self.service.commit(self)
+
+    def take_pending(self) -> list[Event]:
+        events, self._pending = self._pending, []
+        return events
+
+
+def _moves(n: int) -> str:
+    return "1 move" if n == 1 else f"{n} moves"
+
+
+def _round_word(rules: Rules) -> str:
+    return "game" if rules.scoring == "krypkasino" else "round"
+
+
+def _round_words(session: GameSession, scores: Sequence[int]) -> str:
+    rules = session.rules
+    totals = ", ".join(f"{session.names[t]} {scores[t]}" for t in rules.teams)
+    return f"{_round_word(rules).capitalize()} {session.match.position.round} is over: {totals}"
+
+
+def _position_before(match: Match, index: int) -> Position:
+    """The position before the ``index``-th move of the whole game (replayed)."""
+    k = 0
+    for rnd in match.rounds:
+        pos = rnd.start
+        for move in rnd.moves:
+            if k == index:
+                return pos
+            pos = pos.successor(move)
+            k += 1
+    raise IndexError(index)
+
+
+def replayed_log(session: GameSession) -> list[LogItem]:
+    """The public log of a game loaded from its record."""
+    items: list[LogItem] = []
+    names = session.names
+    for rnd in session.match.rounds:
+        pos = rnd.start
+        for seat, move in zip(rnd.movers, rnd.moves, strict=True):
+            after = pos.successor(move)
+            items.append(LogItem(pos.round, pos.deal, seat, str(move),
+                                 play_words(pos, move, after, names[seat]),
+                                 play_words(pos, move, after, "You", you=True)))
+            pos = after
+    return items
+
+
+# ----------------------------------------------------------------------
+# The service
+
+
+@dataclass(frozen=True)
+class Created:
+    """A new game: its id, the creator's seat token (for the cookie) and invite link."""
+
+    game: str
+    token: str
+    seat: int
+    invite: str | None
+
+
+class GameService:
+    """Every live game, the database behind them and the pool that thinks for computers."""
+
+    def __init__(self, store: Store, *, pool_workers: int = 1, limits: Limits | None = None,
+                 hint_level: str = HINT_LEVEL, bot_pause: float = 0.0) -> None:
+        if pool_workers < 0:
+            raise ValueError("pool_workers must be 0 (threads, for tests) or more")
+        if hint_level not in LEVELS:
+            raise ValueError(f"unknown hint level {hint_level!r}")
+        self.store = store
+        self.limits = limits or Limits()
+        self.pool_workers = pool_workers
+        self.hint_level = hint_level
+        self.bot_pause = bot_pause
+        self.games: OrderedDict[str, LiveGame] = OrderedDict()
+        self._pool: concurrent.futures.Executor | None = None
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._create_buckets = BucketsByKey(self.limits.games_per_minute / 60.0,
+                                            self.limits.games_burst)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.closed = False
+
+    # ------------------------------------------------------------------
+    # The pool
+
+    @property
+    def pool(self) -> concurrent.futures.Executor:
+        """Made on first use; ``spawn`` workers hold no copy of the server's state."""
+        if self._pool is None:
+            if self.pool_workers == 0:
+                self._pool = concurrent.futures.ThreadPoolExecutor(1, "casino-think")
+            else:
+                self._pool = concurrent.futures.ProcessPoolExecutor(
+                    self.pool_workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    async def think(self, job: BotJob) -> str:
+        """Run ``job`` in the pool; a pool whose worker died is replaced for the next job."""
+        loop = asyncio.get_running_loop()
+        pool = self.pool
+        try:
+            return await asyncio.wait_for(loop.run_in_executor(pool, run_bot_job, job),
+                                          BOT_TIMEOUT)
+        except concurrent.futures.BrokenExecutor:
+            if self._pool is pool:
+                self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+    async def close(self) -> None:
+        self.closed = True
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+        for game in self.games.values():
+            for c in game.clients:
+                c.send({"type": "error", "message": "the server is shutting down; your game "
+                        "is saved: reload the page in a moment"})
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    # ------------------------------------------------------------------
+    # Storage
+
+    def commit(self, game: LiveGame) -> None:
+        """Write the game's record, status, version and new events in one transaction."""
+        events = game.take_pending()
+        s = game.session
+        try:
+            self.store.save(game.id, record=write_record(s.match, s.names, s.players),
+                            status=game.status, version=len(game.events) + len(events),
+                            events=events, winner=s.match.winner)
+        except Exception:
+            log.exception("could not save game %s", game.id)
+            self.drop(game)
+            raise GameError("the server could not save that; nothing changed, try again",
+                            503) from None
+        game.events.extend(events)
+
+    def drop(self, game: LiveGame) -> None:
+        """Forget a game in memory (it reloads from the database when asked for)."""
+        self.games.pop(game.id, None)
+        game.session.on_change = None
+        for c in game.clients:
+            c.send({"type": "error", "message": "the game was reloaded; reconnecting"})
+            c.send({"type": "close"})
+
+    def _remember(self, game: LiveGame) -> None:
+        self.games[game.id] = game
+        self.games.move_to_end(game.id)
+        excess = len(self.games) - self.limits.live_games
+        if excess <= 0:
+            return
+        for gid, g in list(self.games.items()):
+            if excess <= 0:
+                break
+            if g is not game and not g.clients and g.bot_task is None and not g.lock.locked():
+                del self.games[gid]
+                g.session.on_change = None
+                excess -= 1
+
+    async def get(self, game_id: str) -> LiveGame | None:
+        """The game in memory, loaded from the database if need be; None if there is none."""
+        game = self.games.get(game_id)
+        if game is None:
+            if not _ID.fullmatch(game_id):
+                return None
+            lock = self._loading.setdefault(game_id, asyncio.Lock())
+            async with lock:
+                game = self.games.get(game_id)
+                if game is None:
+                    game = self._load(game_id)
+                    if game is None:
+                        self._loading.pop(game_id, None)
+                        return None
+                    self._remember(game)
+                    self.kick(game)
+            self._loading.pop(game_id, None)
+        else:
+            self.games.move_to_end(game_id)
+        game.last_used = time.monotonic()
+        return game
+
+    def _load(self, game_id: str) -> LiveGame | None:
+        stored = self.store.load(game_id)
+        if stored is None:
+            return None
+        record = read_record(stored.record)
+        players = record.players or (HUMAN,) * record.rules.players
+        session = GameSession(match_from_record(record), players, record.names,
+                              hint_level=self.hint_level)
+        return LiveGame(self, stored, session, replayed_log(session))
+
+    # ------------------------------------------------------------------
+    # Creating and joining
+
+    def create(self, *, rules: str, players: int, level: str, mode: str, name: object,
+               public: bool = False, people: int | None = None, client: str = "",
+               seed: int | None = None) -> Created:
+        """A new game against computers, or a room waiting for friends."""
+        if not self._create_buckets.take(client):
+            raise GameError("too many new games from your address: wait a minute", 429)
+        if mode not in (COMPUTER, FRIENDS):
+            raise GameError("mode is 'computer' or 'friends'")
+        if level not in LEVELS:
+            raise GameError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
+        try:
+            r = preset(rules, players=players)
+        except CasinoError as e:
+            raise GameError(str(e)) from None
+        if mode == COMPUTER:
+            people = 1
+        elif people is None:
+            people = r.players
+        if not (1 if mode == COMPUTER else 2) <= people <= r.players:
+            raise GameError(f"a room is for 2 to {r.players} people in a "
+                            f"{r.players}-player game")
+        if mode == FRIENDS and public is not True and public is not False:
+            raise GameError("public is true or false")
+        if mode == FRIENDS and self.store.count_waiting(self._room_cutoff()) \
+                >= self.limits.waiting_rooms:
+            raise GameError("there are too many rooms waiting for players right now; "
+                            "try again later or play against the computer", 503)
+        seats = [HUMAN if s < people else level for s in range(r.players)]
+        first = clean_name(name, "You" if mode == COMPUTER else "Player 1",
+                           self.limits.name_length)
+        names = _names(seats, first)
+        game_id = secrets.token_hex(8)
+        token = secrets.token_urlsafe(24)
+        invite = secrets.token_urlsafe(12) if mode == FRIENDS else None
+        status = WAITING if mode == FRIENDS else PLAYING
+        match = Match(r, seed=seed)
+        person_seats: dict[int, tuple[str, str | None]] = {
+            s: (names[s], token_hash(token) if s == 0 else None)
+            for s in range(r.players) if seats[s] == HUMAN}
+        self.store.create(game_id=game_id, rules=r.name, players=r.players, names=names,
+                          mode=mode,
+                          level=level, status=status, public=bool(public) and mode == FRIENDS,
+                          invite=invite, creator_seat=0,
+                          record=write_record(match, names, seats), seats=person_seats)
+        return Created(game_id, token, 0, f"/join/{game_id}/{invite}" if invite else None)
+
+    def _room_cutoff(self) -> dt.datetime:
+        return now() - dt.timedelta(seconds=self.limits.room_lifetime)
+
+    async def join(self, game_id: str, code: str, name: object) -> tuple[str, int]:
+        """Take a free seat of a room with its invite code: (token, seat)."""
+        game = await self.get(game_id)
+        if game is None or game.invite is None or not hmac.compare_digest(
+                game.invite.encode(), code.encode()[:200]):
+            raise GameError("this invite link is not valid: check that you copied all of it",
+                            404)
+        async with game.lock:
+            if game.status != WAITING:
+                raise GameError("this game has already started: all its seats are taken", 409)
+            if game.created < self._room_cutoff():
+                raise GameError("this invite has lapsed: ask for a new one", 410)
+            free = sorted(s for s, h in game.seats.items() if h is None)
+            seat = free[0]
+            s = game.session
+            person = clean_name(name, f"Player {seat + 1}", self.limits.name_length)
+            s.names = tuple(person if k == seat else n for k, n in enumerate(s.names))
+            token = secrets.token_urlsafe(24)
+            full = len(free) == 1
+            status = PLAYING if full else WAITING
+            event = Event(game.version + 1, "joined", seat, None,
+                          f"{person} joined" + (": the game begins" if full else ""),
+                          "You joined" + (": the game begins" if full else ""))
+            ok = self.store.take_seat(game.id, seat, person, token_hash(token),
+                                      record=write_record(s.match, s.names, s.players),
+                                      names=s.names, status=status, version=event.n, events=[event])
+            if not ok:
+                self.drop(game)
+                raise GameError("someone took that seat a moment ago: open the link again", 409)
+            game.seats[seat] = token_hash(token)
+            game.status = status
+            game.events.append(event)
+            game.log = replayed_log(s)  # the names in the words changed
+        game.notify()
+        self.kick(game)
+        return token, seat
+
+    async def rematch(self, game: LiveGame, seat: int) -> str:
+        """The rematch of a finished game (made once): same rules, players, seats and names."""
+        async with game.lock:
+            if game.status != OVER:
+                raise GameError("a rematch is offered once the game is over")
+            if game.rematch is None:
+                s = game.session
+                new_id = secrets.token_hex(8)
+                match = Match(s.rules)
+                self.store.create(
+                    game_id=new_id, rules=s.rules.name, players=s.rules.players,
+                    names=s.names,
+                    mode=game.mode, level=game.level, status=PLAYING, public=False,
+                    invite=None, creator_seat=game.creator_seat,
+                    record=write_record(match, s.names, s.players),
+                    seats={k: (s.names[k], h) for k, h in game.seats.items()})
+                event = Event(game.version + 1, "rematch", seat, None,
+                              f"{s.names[seat]} started a rematch", "You started a rematch")
+                self.store.save(game.id, record=write_record(s.match, s.names, s.players),
+                                status=game.status, version=event.n, events=[event],
+                                winner=s.match.winner)
+                self.store.set_rematch(game.id, new_id)
+                game.rematch = new_id
+                game.events.append(event)
+            url = f"/rematch/{game.id}/{game.rematch}"
+        for c in game.clients:
+            c.send({"type": "rematch", "url": url, "game": game.rematch})
+        game.notify()
+        return url
+
+    # ------------------------------------------------------------------
+    # Playing
+
+    async def play(self, game: LiveGame, seat: int, text: str) -> None:
+        async with game.lock:
+            self._playing(game)
+            game.session.play(text, seat=seat)
+        game.notify()
+        self.kick(game)
+
+    async def undo(self, game: LiveGame, seat: int) -> None:
+        async with game.lock:
+            self._playing(game)
+            if game.mode != COMPUTER:
+                raise GameError("undo is only for games against the computer")
+            game.session.undo()
+        game.notify()
+        self.kick(game)
+
+    async def next_round(self, game: LiveGame, seat: int) -> None:
+        async with game.lock:
+            s = game.session
+            if game.status == OVER or s.game_over:
+                raise GameError("the game is over: start a rematch for another one")
+            self._playing(game)
+            if not s.round_over:
+                raise GameError(f"the {_round_word(s.rules)} is still being played")
+            s.next_round()
+        game.notify()
+        self.kick(game)
+
+    async def hint(self, game: LiveGame, seat: int) -> dict[str, Any]:
+        async with game.lock:
+            self._playing(game)
+            s = game.session
+            if s.round_over or s.to_move != seat:
+                raise GameError("a hint is for your own turn")
+            job = s.hint_job(seat)
+            version = game.version
+        try:
+            text = await self.think(job)
+        except Exception:
+            log.exception("hint failed in game %s", game.id)
+            raise GameError("no hint could be found just now; try again", 503) from None
+        if game.version != version:
+            raise GameError("the game moved on while the hint was thought of; ask again")
+        view = game.session.view_of(seat)
+        move = view.parse_move(text)
+        words = move_words(move, view.rules, "You", you=True)
+        return {"type": "hint", "move": str(move), "words": f"Hint: {words[4:]}"}
+
+    def _playing(self, game: LiveGame) -> None:
+        if game.status == WAITING:
+            raise GameError("wait for everyone to join before playing")
+        if game.status == OVER:
+            raise GameError("the game is over")
+
+    # ------------------------------------------------------------------
+    # Computer players
+
+    def kick(self, game: LiveGame) -> None:
+        """Start the computers thinking if it is one's turn and none is already."""
+        if (self.closed or game.bot_task is not None or game.status != PLAYING
+                or not game.session.computer_to_move):
+            return
+        task = asyncio.get_running_loop().create_task(self._computers(game))
+        game.bot_task = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _computers(self, game: LiveGame) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while not self.closed:
+                async with game.lock:
+                    s = game.session
+                    if game.status != PLAYING or not s.computer_to_move \
+                            or self.games.get(game.id) is not game:
+                        return
+                    job = s.bot_job()
+                    version = game.version
+                started = loop.time()
+                try:
+                    text = await self.think(job)
+                except Exception:  # a timeout too
+                    log.exception("a computer failed to move in game %s; playing a quick move",
+                                  game.id)
+                    text = run_bot_job(replace(job, level="beginner"))
+                wait = self.bot_pause - (loop.time() - started)
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                async with game.lock:
+                    if game.version != version or self.games.get(game.id) is not game \
+                            or not game.session.computer_to_move:
+                        continue  # the game changed meanwhile (an undo): think again
+                    try:
+                        game.session.play_computer(text)
+                    except IllegalMove:
+                        log.exception("a computer chose an illegal move in game %s", game.id)
+                        game.session.play_computer(
+                            run_bot_job(replace(job, level="beginner")))
+                game.notify()
+        except GameError:
+            pass  # the game could not be saved and was dropped; it reloads when asked for
+        finally:
+            game.bot_task = None
+
+    # ------------------------------------------------------------------
+    # Lists for the lobby
+
+    def lists(self, my_games: Callable[[], dict[str, str]]) -> dict[str, list[dict[str, Any]]]:
+        """Open rooms (public ones, and the caller's own) and recent games.
+
+        ``my_games`` gives the caller's seat tokens by game id (from cookies);
+        a game of the caller's is listed only if a token really holds a seat.
+        """
+        mine = my_games()
+        cutoff = self._room_cutoff()
+        public = self.store.listing(status=WAITING, limit=50, since=cutoff, public=True)
+        own = self.store.listing(status=WAITING, limit=50, since=cutoff, ids=list(mine))
+        playing = self.store.listing(status=PLAYING, limit=50, ids=list(mine))
+        over = self.store.listing(status=OVER, limit=30)
+        seen: set[str] = set()
+        open_rooms = []
+        for g in own + public:
+            if g.id in seen:
+                continue
+            seen.add(g.id)
+            is_mine = g.id in mine
+            if is_mine and not self._holds(g.id, mine[g.id]):
+                continue
+            open_rooms.append(_listed_json(g, join=f"/join/{g.id}/{g.invite}"
+                                           if g.invite else None, url=is_mine))
+        recent = [_listed_json(g, url=True) for g in playing
+                  if self._holds(g.id, mine.get(g.id))]
+        recent += [_listed_json(g, url=g.id in mine) for g in over]
+        recent.sort(key=lambda e: e["updated"] or "", reverse=True)
+        return {"open": open_rooms, "recent": recent}
+
+    def _holds(self, game_id: str, token: str | None) -> bool:
+        if not token:
+            return False
+        game = self.games.get(game_id)
+        if game is not None:
+            return game.seat_of(token) is not None
+        stored = self.store.load(game_id)
+        digest = token_hash(token)
+        return stored is not None and any(
+            h is not None and hmac.compare_digest(h, digest) for _, h in stored.seats.values())
+
+
+_ID = re.compile(r"[0-9a-f]{16}")
+
+
+def valid_id(game_id: str) -> bool:
+    return bool(_ID.fullmatch(game_id))
+
+
+def _names(seats: Sequence[str], first: str) -> list[str]:
+    computers = [s for s, p in enumerate(seats) if p != HUMAN]
+    names = []
+    for s, p in enumerate(seats):
+        if s == 0:
+            names.append(first)
+        elif p == HUMAN:
+            names.append(f"Player {s + 1}")
+        elif len(computers) == 1:
+            names.append("Computer")
+        else:
+            names.append(f"Computer {computers.index(s) + 1}")
+    return names
+
+
+def _listed_json(g: Any, *, join: str | None = None, url: bool = False) -> dict[str, Any]:
+    from casino.web.views import title
+
+    return {"game": g.id, "rules": g.rules, "title": title(g.rules), "players": g.players,
+            "names": list(g.names), "status": g.status, "mode": g.mode,
+            "updated": g.updated.isoformat() if g.updated else None,
+            "url": f"/game/{g.id}" if url else None, "join": join,
+            "record": f"/records/{g.id}" if g.status == OVER else None,
+            "winner": g.winner}
+
+
+__all__ = ["COMPUTER", "FRIENDS", "PRESET_NAMES", "Created", "GameError", "GameService",
+           "LiveGame", "allowed_players", "clean_name", "valid_id"]

@@ -1,0 +1,758 @@
+// The game page: one WebSocket to /ws/<id>, the server's VIEW drawn as a table.
+//
+// The server is the only authority: this script never decides what is legal.
+// It offers the moves listed in VIEW.legal, filtered by the card and table
+// items the player picks, and sends the chosen move's canonical text. It only
+// ever holds what the server sent to this seat (its observation), kept inside
+// this closure rather than in globals.
+"use strict";
+
+(() => {
+  const SUITS = { s: "♠", c: "♣", h: "♥", d: "♦" };
+  const TABLE_KEYS = "abcdefghijklmnopqrstvwxyz"; // no "u": it is undo
+  const MAX_BACKOFF_MS = 15000;
+  const CLOSE_CODES_FINAL = new Set([4401, 4403, 4404, 4410]);
+
+  const root = document.getElementById("game");
+  const gameId = root.dataset.game || decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+  const $ = (id) => document.getElementById(id);
+
+  // --- state (all of it from the server, for this seat only) ---
+  let ws = null;
+  let version = 0;
+  let view = null;
+  let backoff = 500;
+  let reconnectTimer = null;
+  let stopped = false;
+  let pending = false; // a move/undo was sent; wait for the server's answer
+  let selCard = null; // index into view.hand
+  let selUses = new Set(); // table item ids
+  let probe = null; // {card, uses}: an illegal selection sent to learn why
+  let probesInFlight = 0; // their errors come back in order, before any later answer
+  let hint = null; // {move, words}
+  let askedRematch = false; // follow the rematch link only when this player asked for it
+  let lastAnimated = null; // log number of the last move already animated
+  let animateNow = false;
+  let boardKey = "";
+
+  // --- small DOM helpers (text only: names come from people) ---
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.className = v;
+      else if (k === "text") node.textContent = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (k === "dataset") Object.assign(node.dataset, v);
+      else node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return node;
+  }
+
+  function cardLabel(t) {
+    return (t[0] === "T" ? "10" : t[0]) + (SUITS[t[1]] || t[1]);
+  }
+
+  let fourColour = false;
+  try { fourColour = localStorage.getItem("casino-four-colour") === "1"; } catch { /* private mode */ }
+
+  function cardImg(t, cls) {
+    return el("img", {
+      class: "card-img " + (cls || ""), src: `/svg/card/${encodeURIComponent(t)}.svg${fourColour ? "?four=1" : ""}`,
+      alt: cardLabel(t), draggable: "false", width: "100", height: "140",
+    });
+  }
+
+  function backImg(cls) {
+    return el("img", { class: "card-img back " + (cls || ""), src: "/svg/back.svg", alt: "", draggable: "false", width: "100", height: "140" });
+  }
+
+  function cardsIn(text) {
+    return (text || "").match(/\b(?:10|[A2-9TJQK])[schd]\b/gi) || [];
+  }
+
+  function seatName(s) {
+    if (s === null || s === undefined || !view) return "nobody";
+    const n = (view.names && view.names[s]) || `Player ${s + 1}`;
+    return s === view.you && !/^you$/i.test(n) ? `${n} (you)` : n;
+  }
+
+  function isPartner(s) {
+    return view.rules && view.rules.partnerships && s !== view.you && s % 2 === view.you % 2;
+  }
+
+  function toast(text, kind) {
+    const t = el("div", { class: "toast " + (kind || ""), text });
+    $("toasts").append(t);
+    setTimeout(() => t.classList.add("fade"), 3500);
+    setTimeout(() => t.remove(), 4300);
+  }
+
+  // --- connection ---
+  function setConn(state, text) {
+    const c = $("conn");
+    c.dataset.state = state;
+    c.textContent = text;
+  }
+
+  function send(msg) {
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      ws.send(JSON.stringify(msg));
+      return true;
+    }
+    toast("Not connected: reconnecting…", "error");
+    return false;
+  }
+
+  function connect() {
+    clearTimeout(reconnectTimer);
+    reconnectTimer = null;
+    if (stopped) return;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    setConn("connecting", "connecting…");
+    const sock = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(gameId)}`);
+    ws = sock;
+    sock.addEventListener("open", () => {
+      backoff = 500;
+      setConn("ok", "connected");
+      // Ask for everything after the last version we have: a refresh or a dropped
+      // connection resumes exactly where the game was.
+      sock.send(JSON.stringify({ type: "hello", since: version }));
+    });
+    sock.addEventListener("message", (e) => {
+      let msg;
+      try { msg = JSON.parse(e.data); } catch { return; }
+      handle(msg);
+    });
+    sock.addEventListener("close", (e) => {
+      if (ws !== sock) return;
+      ws = null;
+      pending = false;
+      probesInFlight = 0;
+      if (CLOSE_CODES_FINAL.has(e.code)) {
+        stopped = true;
+        setConn("closed", "disconnected");
+        showStatus(e.reason || "You have no seat in this game (or it no longer exists).", "error");
+        return;
+      }
+      scheduleReconnect();
+    });
+  }
+
+  function scheduleReconnect() {
+    if (stopped || reconnectTimer) return;
+    const wait = Math.min(MAX_BACKOFF_MS, backoff) * (0.75 + Math.random() * 0.5);
+    backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+    setConn("retry", `reconnecting in ${Math.ceil(wait / 1000)} s…`);
+    reconnectTimer = setTimeout(connect, wait);
+  }
+
+  window.addEventListener("online", () => { if (!ws) connect(); });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && !ws && !stopped) connect();
+  });
+
+  // --- messages ---
+  function handle(msg) {
+    switch (msg.type) {
+      case "state": {
+        const events = msg.events || [];
+        if (typeof msg.version === "number") version = msg.version;
+        pending = false;
+        if (msg.view) applyView(msg.view);
+        for (const ev of events) showEvent(ev);
+        break;
+      }
+      case "hint":
+        hint = { move: msg.move, words: msg.words };
+        applyHint();
+        break;
+      case "error":
+        if (probesInFlight > 0) {
+          // The answer to an illegal selection: show it if that selection is still made.
+          probesInFlight -= 1;
+          if (probe && probesInFlight === 0) {
+            probe.reason = msg.message || null;
+            explainIllegal(probe.card, probe.uses, probe.reason);
+          }
+        } else {
+          pending = false;
+          showStatus(msg.message || "That did not work.", "error");
+          toast(msg.message || "error", "error");
+          renderOptions();
+        }
+        break;
+      case "rematch":
+        if (msg.url && askedRematch) location.href = msg.url;
+        else if (view) { view.rematch = msg.url; renderRoundEnd(); }
+        break;
+      default:
+        break;
+    }
+  }
+
+  function showEvent(ev) {
+    // Moves show in the last-move banner and the log, a round's end in its own panel.
+    if (!ev || ["move", "round_end", "game_over"].includes(ev.kind)) return;
+    if (ev.words) toast(ev.words, ev.kind);
+  }
+
+  function applyView(v) {
+    const prevHint = hint;
+    view = v;
+    root.dataset.status = v.status || "";
+    root.dataset.yourTurn = String(!!v.your_turn);
+    root.dataset.version = String(v.version ?? version);
+    root.dataset.seat = String(v.you);
+    root.dataset.round = String(v.round ?? "");
+    // A new position invalidates the selection (table ids are renumbered).
+    const key = JSON.stringify([v.hand, v.table, v.legal && v.legal.map((o) => o.text)]);
+    if (key !== boardKey) {
+      boardKey = key;
+      clearSelection(false);
+      hint = null;
+    } else {
+      hint = prevHint;
+    }
+    render();
+  }
+
+  // --- actions ---
+  function play(option) {
+    if (!view || !view.your_turn || pending) return;
+    if (send({ type: "play", move: option.text })) {
+      pending = true;
+      showStatus(`Playing: ${option.words || option.text}…`);
+      renderOptions();
+    }
+  }
+
+  function askHint() {
+    if (view && view.can_hint && send({ type: "hint" })) showStatus("Thinking about a hint…");
+  }
+
+  function undo() {
+    if (view && view.can_undo && !pending && send({ type: "undo" })) pending = true;
+  }
+
+  function clearSelection(redraw = true) {
+    selCard = null;
+    selUses = new Set();
+    probe = null;
+    if (redraw && view) renderSelection();
+  }
+
+  function pickCard(i) {
+    if (!view || i < 0 || i >= view.hand.length) return;
+    selCard = selCard === i ? null : i;
+    probe = null;
+    renderSelection();
+  }
+
+  function toggleItem(id) {
+    if (!view) return;
+    if (selUses.has(id)) selUses.delete(id); else selUses.add(id);
+    probe = null;
+    renderSelection();
+  }
+
+  function applyHint() {
+    if (!view || !hint) return;
+    const opt = (view.legal || []).find((o) => o.text === hint.move);
+    if (opt) {
+      const i = view.hand.indexOf(opt.card);
+      if (i >= 0) selCard = i;
+      selUses = new Set(opt.uses || []);
+    }
+    renderSelection();
+    showStatus(`Hint: ${hint.words || hint.move}`, "hint");
+  }
+
+  // --- option matching (VIEW.legal is the only authority) ---
+  function sameSet(list, set) {
+    return list.length === set.size && list.every((x) => set.has(x));
+  }
+
+  function matching() {
+    if (!view || selCard === null) return { all: [], exact: [], more: [] };
+    const card = view.hand[selCard];
+    const all = (view.legal || []).filter((o) => o.card === card);
+    // A hinted move comes first, so Enter plays it.
+    if (hint) all.sort((a, b) => (b.text === hint.move) - (a.text === hint.move));
+    if (selUses.size === 0) return { all, exact: all, more: [] };
+    const exact = all.filter((o) => sameSet(o.uses || [], selUses));
+    const more = all.filter((o) => !sameSet(o.uses || [], selUses) && [...selUses].every((u) => (o.uses || []).includes(u)));
+    return { all, exact, more };
+  }
+
+  function itemById(id) {
+    return (view.table || []).find((t) => t.id === id);
+  }
+
+  function itemWords(item) {
+    if (!item) return "?";
+    if (item.kind === "card") return cardLabel(item.card);
+    const groups = (item.groups || []).map((g) => g.map(cardLabel).join(" + ")).join(", ");
+    return `the ${item.multiple ? "multiple " : ""}${item.value}-build (${groups})`;
+  }
+
+  function itemText(item) {
+    if (item.kind === "card") return item.card;
+    return "[" + (item.groups || []).map((g) => g.join("+")).join(" ") + "]";
+  }
+
+  function listing(parts) {
+    if (parts.length <= 1) return parts.join("");
+    return parts.slice(0, -1).join(", ") + " and " + parts[parts.length - 1];
+  }
+
+  // Say in words why the selection is no legal move, and which moves there are.
+  function explainIllegal(card, uses, reason) {
+    const cardName = cardLabel(card);
+    const used = listing(uses.map((id) => itemWords(itemById(id))));
+    const opts = (view.legal || []).filter((o) => o.card === card);
+    let text = `The ${cardName} cannot be played with ${used}`;
+    text += reason ? `: ${reason}.` : ".";
+    if (opts.length) {
+      text += ` With the ${cardName} you can: ` + opts.map((o) => o.words || o.text).join("; ") + ".";
+    } else {
+      text += ` The ${cardName} has no legal play now.`;
+    }
+    $("explain").textContent = text;
+    $("explain").className = "explain illegal";
+  }
+
+  // --- rendering ---
+  function showStatus(text, kind) {
+    const s = $("status");
+    s.textContent = text;
+    s.className = "status-line " + (kind || "");
+  }
+
+  function render() {
+    animateNow = !!(view.last && view.last.n !== lastAnimated);
+    renderInfo();
+    renderInvite();
+    renderOpponents();
+    renderTable();
+    renderMe();
+    renderHand();
+    renderOptions();
+    renderControls();
+    renderRoundEnd();
+    renderScores();
+    renderTallies();
+    renderLog();
+    renderLastMove();
+    renderStatus();
+    animateNow = false;
+    lastAnimated = view.last ? view.last.n : null;
+  }
+
+  function renderSelection() {
+    renderTable();
+    renderHand();
+    renderOptions();
+  }
+
+  function renderInfo() {
+    const r = view.rules || {};
+    $("rules-title").textContent = r.title || r.name || "";
+    $("round-info").textContent = `Round ${view.round ?? "–"} · deal ${view.deal ?? "–"}${view.deals ? " of " + view.deals : ""}`;
+    $("stock-info").textContent = `Stock ${view.stock ?? 0}`;
+    document.title = `${view.your_turn ? "● Your turn · " : ""}${r.title || "Game"} · Casino`;
+  }
+
+  function renderInvite() {
+    const box = $("invite");
+    if (view.invite && view.status === "waiting") {
+      box.hidden = false;
+      const link = new URL(view.invite, location.origin).href;
+      if ($("invite-link").value !== link) $("invite-link").value = link;
+    } else {
+      box.hidden = true;
+    }
+  }
+
+  function keyBadges(keys) {
+    if (!keys || !keys.length) return null;
+    return el("span", { class: "keys", title: "Key cards taken" }, keys.map((k) => el("span", { class: "key-card suit-" + k[1], text: cardLabel(k) })));
+  }
+
+  function tallyLine(s) {
+    const t = (view.tallies || [])[s];
+    if (!t) return null;
+    return el("span", { class: "tally" },
+      el("span", { title: "Cards taken" }, `cards ${t.cards}`), " ",
+      el("span", { title: "Spades taken" }, `♠ ${t.spades}`), " ",
+      t.sweeps ? el("span", { class: "sweeps", title: "Sweeps" }, `sweeps ${t.sweeps}`) : null, " ",
+      keyBadges(t.keys));
+  }
+
+  function seatHead(s) {
+    const who = (view.players || [])[s];
+    const role = who === "human" ? "" : who ? `computer · ${who}` : "";
+    const toMove = view.to_move === s && (view.status === "playing");
+    return el("div", { class: "seat-head" + (toMove ? " to-move" : "") },
+      el("span", { class: "seat-name", text: seatName(s) }),
+      isPartner(s) ? el("span", { class: "badge partner", text: "partner" }) : null,
+      role ? el("span", { class: "muted role", text: role }) : null,
+      toMove ? el("span", { class: "badge turn", text: s === view.you ? "your turn" : "to play" }) : null,
+      el("span", { class: "score", title: "Score" }, String((view.scores || [])[s] ?? 0)),
+    );
+  }
+
+  function renderOpponents() {
+    const box = $("opponents");
+    box.replaceChildren();
+    const n = (view.names || []).length || (view.hand_counts || []).length;
+    for (let k = 1; k < n; k++) {
+      const s = (view.you + k) % n;
+      const count = (view.hand_counts || [])[s] || 0;
+      const backs = el("div", { class: "backs", "aria-label": `${count} cards in hand` });
+      for (let i = 0; i < Math.min(count, 12); i++) backs.append(backImg("small"));
+      box.append(el("div", { class: "seat-box opponent" + (isPartner(s) ? " partner" : "") + (view.to_move === s && view.status === "playing" ? " active" : ""), dataset: { seat: String(s) } },
+        seatHead(s),
+        el("div", { class: "opp-row" }, backs, el("span", { class: "count", text: `${count} in hand` })),
+        tallyLine(s)));
+    }
+  }
+
+  function renderTable() {
+    const box = $("table");
+    box.replaceChildren();
+    const table = view.table || [];
+    const m = matching();
+    const usable = new Set(m.all.flatMap((o) => o.uses || []));
+    if (!table.length) box.append(el("p", { class: "empty-table", text: "The table is empty." }));
+    table.forEach((item, i) => {
+      const key = TABLE_KEYS[i] || "";
+      const classes = ["table-item", item.kind];
+      if (selUses.has(item.id)) classes.push("selected");
+      if (selCard !== null && usable.has(item.id)) classes.push("usable");
+      if (selCard !== null && selUses.has(item.id) && !usable.has(item.id)) classes.push("unusable");
+      const label = item.kind === "card" ? cardLabel(item.card) : itemWords(item);
+      const btn = el("button", {
+        type: "button", class: classes.join(" "), dataset: { id: item.id, key, text: itemText(item) },
+        "aria-pressed": String(selUses.has(item.id)), title: `${label} (${key})`,
+        onclick: () => toggleItem(item.id),
+      });
+      if (item.kind === "card") {
+        btn.append(cardImg(item.card));
+      } else {
+        const stack = el("div", { class: "build-stack" });
+        for (const g of item.groups || []) {
+          stack.append(el("div", { class: "build-group" }, g.map((c) => cardImg(c))));
+        }
+        btn.append(stack, el("span", { class: "build-badge" },
+          el("strong", { text: String(item.value) }),
+          item.multiple ? el("span", { text: " multiple" }) : null,
+          el("span", { class: "owner", text: ` · ${seatName(item.owner)}` })));
+      }
+      btn.append(el("kbd", { class: "item-key", text: key }));
+      box.append(btn);
+    });
+    markFresh();
+  }
+
+  function renderMe() {
+    const head = seatHead(view.you);
+    const t = tallyLine(view.you);
+    $("me-head").replaceWith(el("div", { class: "seat-head-wrap", id: "me-head" }, head, t));
+    $("me").classList.toggle("active", !!view.your_turn);
+  }
+
+  function renderHand() {
+    const box = $("hand");
+    box.replaceChildren();
+    const playable = new Set((view.legal || []).map((o) => o.card));
+    (view.hand || []).forEach((c, i) => {
+      const classes = ["hand-card"];
+      if (selCard === i) classes.push("selected");
+      if (view.your_turn && !playable.has(c)) classes.push("blocked");
+      box.append(el("button", {
+        type: "button", class: classes.join(" "), dataset: { card: c, key: String(i + 1) },
+        "aria-pressed": String(selCard === i), title: `${cardLabel(c)} (${i + 1})`,
+        onclick: () => pickCard(i),
+      }, cardImg(c), el("kbd", { class: "item-key", text: String(i + 1) })));
+    });
+    if (!(view.hand || []).length && view.status === "playing") {
+      box.append(el("p", { class: "muted", text: "No cards in hand: wait for the next deal." }));
+    }
+  }
+
+  function optionButton(o, primary) {
+    return el("button", {
+      type: "button", class: "button option" + (primary ? " primary" : "") + (hint && hint.move === o.text ? " hinted" : ""),
+      dataset: { move: o.text, kind: o.kind },
+      disabled: pending || !view.your_turn, title: o.text, onclick: () => play(o),
+    }, el("span", { class: "kind", text: o.kind }), " ", o.words || o.text);
+  }
+
+  function renderOptions() {
+    const box = $("option-buttons");
+    const explain = $("explain");
+    box.replaceChildren();
+    explain.className = "explain";
+    if (!view) return;
+    if (view.status !== "playing") { explain.textContent = ""; return; }
+    if (!view.your_turn) {
+      explain.textContent = selCard !== null ? "It is not your turn yet: you can look, and play when it is." : "";
+      return;
+    }
+    if (selCard === null) {
+      explain.textContent = selUses.size ? "Now pick the card from your hand to play with them." : "Pick a card from your hand (or press its number).";
+      return;
+    }
+    const card = view.hand[selCard];
+    const m = matching();
+    if (!m.all.length) {
+      explain.className = "explain illegal";
+      explain.textContent = `The ${cardLabel(card)} has no legal play now (you must keep a card for your build, or another rule stands in the way). Pick another card.`;
+      return;
+    }
+    if (m.exact.length || m.more.length) {
+      if (selUses.size === 0) {
+        explain.textContent = `Ways to play the ${cardLabel(card)}: pick table items to narrow them, or choose one.`;
+      } else if (m.exact.length) {
+        explain.textContent = m.exact.length === 1 ? "Play it:" : "Choose how (this is where a build's value is announced):";
+      } else {
+        explain.textContent = "These plays use what you picked and more:";
+      }
+      m.exact.forEach((o, i) => box.append(optionButton(o, i === 0)));
+      if (m.more.length && m.exact.length) box.append(el("p", { class: "muted more-note", text: "Using more of the table:" }));
+      m.more.forEach((o) => box.append(optionButton(o, false)));
+      return;
+    }
+    // The selection matches no legal option: explain, change nothing.
+    const uses = [...selUses];
+    explainIllegal(card, uses, probe ? probe.reason : null);
+    if (!probe && !pending) {
+      // Ask the server why (it explains an illegal move in words and changes nothing).
+      const items = uses.map((id) => itemById(id)).filter(Boolean);
+      if (items.length === uses.length) {
+        probe = { card, uses, reason: null };
+        if (send({ type: "play", move: `${card} x ${items.map(itemText).join(" ")}` })) probesInFlight += 1;
+        else probe = null;
+      }
+    }
+  }
+
+  function renderControls() {
+    $("hint-button").disabled = !view.can_hint;
+    $("undo-button").disabled = !view.can_undo || pending;
+  }
+
+  function renderStatus() {
+    if (hint) return;
+    const s = view.status;
+    if (view.message) { showStatus(view.message); return; }
+    if (s === "waiting") showStatus("Waiting for players to join…");
+    else if (s === "over") showStatus("The game is over.");
+    else if (s === "round_over") showStatus("The round is over.");
+    else if (view.your_turn) showStatus("Your turn: pick a card.", "turn");
+    else if (view.to_move !== null && view.to_move !== undefined) {
+      const who = (view.players || [])[view.to_move];
+      showStatus(who && who !== "human" ? `${seatName(view.to_move)} is thinking…` : `Waiting for ${seatName(view.to_move)}…`);
+    } else showStatus("");
+  }
+
+  function resultTable(result) {
+    const names = view.names || [];
+    const list = el("ol", { class: "result-items" });
+    for (const it of result.items || []) {
+      list.append(el("li", {},
+        el("span", { class: "item-name", text: it.item }),
+        el("span", { class: "item-who", text: seatName(it.seat) }),
+        el("span", { class: "item-points", text: `+${it.points}` }),
+        it.running ? el("span", { class: "running muted", text: it.running.join(" – ") }) : null));
+    }
+    if (!(result.items || []).length) list.append(el("li", { class: "muted", text: "No points this round." }));
+    const totals = el("p", { class: "totals" }, "Totals: ",
+      (result.scores || view.scores || []).map((sc, s) => `${names[s] || "Player " + (s + 1)} ${sc}`).join(" · "));
+    return [list, totals];
+  }
+
+  function renderRoundEnd() {
+    const box = $("round-end");
+    const over = view.game_over || view.status === "over";
+    if (!(view.status === "round_over" || over) || !view.result) {
+      box.hidden = true;
+      box.replaceChildren();
+      return;
+    }
+    const wasHidden = box.hidden;
+    box.hidden = false;
+    const r = view.result;
+    const winner = view.winner ?? r.winner;
+    const title = over
+      ? (winner === null || winner === undefined ? "Game over" : `Game over: ${seatName(winner)} ${winner === view.you ? "win" : "wins"}!`)
+      : `Round ${view.round} is over`;
+    const actions = el("div", { class: "form-actions" });
+    if (over) {
+      actions.append(
+        view.rematch
+          ? el("a", { class: "button primary", id: "rematch-button", href: view.rematch, text: "Join the rematch" })
+          : el("button", { type: "button", class: "button primary", id: "rematch-button", onclick: () => { askedRematch = true; send({ type: "rematch" }); }, text: "Rematch" }),
+        el("a", { class: "button", href: `/records/${encodeURIComponent(gameId)}`, text: "Replay this game" }),
+        el("a", { class: "button", href: `/records/${encodeURIComponent(gameId)}.rec`, download: "", text: "Download record" }),
+        el("a", { class: "button", href: "/", text: "Lobby" }));
+    } else {
+      actions.append(el("button", { type: "button", class: "button primary", id: "next-round-button", onclick: (e) => { e.currentTarget.disabled = true; send({ type: "next_round" }); }, text: "Next round" }));
+    }
+    box.replaceChildren(
+      el("h2", { text: title }),
+      r.summary ? el("p", { class: "summary", text: r.summary }) : null,
+      el("p", { class: "muted", text: "Scored in counting order:" }),
+      ...resultTable(r),
+      actions);
+    if (wasHidden) box.scrollIntoView({ behavior: "smooth", block: "nearest" });
+  }
+
+  function renderScores() {
+    const box = $("scores");
+    box.replaceChildren();
+    const names = view.names || [];
+    const head = el("tr", {}, el("th", { text: "" }), names.map((n, s) => el("th", { text: seatName(s), title: seatName(s) })));
+    const body = el("tbody");
+    const rounds = [...(view.rounds || [])];
+    // The round just finished is shown (and scored) before the server files it.
+    if (view.result && !rounds.some((r) => r.round === view.round)) {
+      rounds.push({ round: view.round, items: view.result.items, scores: view.result.scores });
+    }
+    for (const rnd of rounds) {
+      const gained = names.map(() => 0);
+      for (const it of rnd.items || []) gained[it.seat] += it.points;
+      body.append(el("tr", { class: "round-row" }, el("th", { text: `Round ${rnd.round}` }),
+        gained.map((g, s) => el("td", {}, el("span", { class: "gain", text: `+${g}` }), " ", el("strong", { text: String((rnd.scores || [])[s] ?? "") })))));
+      const details = el("details", {}, el("summary", { text: "items" }),
+        el("ol", { class: "result-items small" }, (rnd.items || []).map((it) =>
+          el("li", {}, el("span", { class: "item-name", text: it.item }), el("span", { class: "item-who", text: names[it.seat] || "" }), el("span", { class: "item-points", text: `+${it.points}` })))));
+      body.append(el("tr", { class: "items-row" }, el("td", { colspan: String(names.length + 1) }, details)));
+    }
+    body.append(el("tr", { class: "total-row" }, el("th", { text: "Now" }), names.map((n, s) => el("td", {}, el("strong", { text: String((view.scores || [])[s] ?? 0) })))));
+    const target = view.rules && view.rules.target ? el("p", { class: "muted", text: `Playing to ${view.rules.target}.` }) : null;
+    box.append(el("table", { class: "score-pad" }, el("thead", {}, head), body), target);
+  }
+
+  function renderTallies() {
+    const box = $("tallies");
+    box.replaceChildren();
+    const names = view.names || [];
+    const rows = (view.tallies || []).map((t, s) => el("tr", {},
+      el("th", { text: seatName(s) }),
+      el("td", { text: String(t.cards) }), el("td", { text: String(t.spades) }), el("td", { text: String(t.sweeps) }),
+      el("td", {}, keyBadges(t.keys) || "–")));
+    box.append(el("table", { class: "tallies" },
+      el("thead", {}, el("tr", {}, el("th", { text: "" }), el("th", { text: "cards" }), el("th", { text: "♠" }), el("th", { text: "sweeps" }), el("th", { text: "keys" }))),
+      el("tbody", {}, rows)));
+  }
+
+  function renderLog() {
+    const box = $("log");
+    box.replaceChildren();
+    const log = view.log || [];
+    let prev = null;
+    for (const e of log) {
+      const where = `${e.round}.${e.deal}`;
+      if (where !== prev) {
+        box.append(el("li", { class: "log-head", text: `Round ${e.round}, deal ${e.deal}` }));
+        prev = where;
+      }
+      const isLast = view.last && e.n === view.last.n;
+      box.append(el("li", { class: "log-entry" + (isLast ? " last" : "") + (e.seat === view.you ? " mine" : ""), title: e.text || "" }, e.words || e.text));
+    }
+    box.scrollTop = box.scrollHeight;
+  }
+
+  function renderLastMove() {
+    const box = $("last-move");
+    const last = view.last;
+    if (!last) { box.replaceChildren(); box.hidden = true; return; }
+    box.hidden = false;
+    const cards = cardsIn(last.text);
+    box.replaceChildren(
+      el("span", { class: "label", text: "Last move" }),
+      el("span", { class: "mini-cards" }, cards.map((c) => cardImg(c.length === 3 ? "T" + c[2] : c[0].toUpperCase() + c[1].toLowerCase(), "mini"))),
+      el("span", { class: "words", text: last.words || last.text || "" }));
+    if (animateNow) {
+      box.classList.remove("flash");
+      void box.offsetWidth; // restart the CSS animation
+      box.classList.add("flash");
+    }
+  }
+
+  // The table items the last move put down (a trail, a new or changed build) get a
+  // short animation; a capture's cards are gone, so the banner shows them instead.
+  function markFresh() {
+    const last = view && view.last;
+    if (!last || !last.text) return;
+    const cards = new Set(cardsIn(last.text).map((c) => c.toLowerCase()));
+    for (const node of $("table").querySelectorAll(".table-item")) {
+      const item = itemById(node.dataset.id);
+      if (!item) continue;
+      const inItem = item.kind === "card" ? [item.card] : (item.groups || []).flat();
+      if (!/\sx\s/.test(last.text) && inItem.some((c) => cards.has(c.toLowerCase()))) {
+        node.classList.add("last-played");
+        if (animateNow) node.classList.add("fresh");
+      }
+    }
+  }
+
+  // --- input ---
+  $("hint-button").addEventListener("click", askHint);
+  $("undo-button").addEventListener("click", undo);
+  $("clear-button").addEventListener("click", () => { hint = null; clearSelection(); if (view) renderStatus(); });
+  $("copy-invite").addEventListener("click", async () => {
+    const input = $("invite-link");
+    try {
+      await navigator.clipboard.writeText(input.value);
+      $("copy-note").textContent = "Copied.";
+    } catch {
+      input.select();
+      const ok = document.execCommand && document.execCommand("copy");
+      $("copy-note").textContent = ok ? "Copied." : "Select the link and copy it.";
+    }
+  });
+
+  document.addEventListener("keydown", (e) => {
+    if (!view || e.ctrlKey || e.metaKey || e.altKey) return;
+    const tag = (e.target && e.target.tagName) || "";
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    const k = e.key;
+    if (k >= "1" && k <= "9") { pickCard(Number(k) - 1); e.preventDefault(); return; }
+    if (k === "Escape") { hint = null; clearSelection(); renderStatus(); e.preventDefault(); return; }
+    if (k === "?") { askHint(); e.preventDefault(); return; }
+    if (k === "u" || k === "U") { undo(); e.preventDefault(); return; }
+    if (k === "Enter") {
+      const first = $("option-buttons").querySelector("button.option:not([disabled])");
+      if (first) { first.click(); e.preventDefault(); }
+      return;
+    }
+    if (k.length === 1) {
+      const i = TABLE_KEYS.indexOf(k.toLowerCase());
+      const item = i >= 0 ? (view.table || [])[i] : null;
+      if (item) { toggleItem(item.id); e.preventDefault(); }
+    }
+  });
+
+  const fourBox = $("four-colour");
+  if (fourBox) {
+    fourBox.checked = fourColour;
+    fourBox.addEventListener("change", () => {
+      fourColour = fourBox.checked;
+      try { localStorage.setItem("casino-four-colour", fourColour ? "1" : "0"); } catch { /* private mode */ }
+      if (view) render();
+    });
+  }
+
+  if (!gameId) {
+    showStatus("No game id in the address.", "error");
+    return;
+  }
+  connect();
+})();

@@ -1,0 +1,297 @@
+// Move helper page: tap the cards of a real table and hand, and the server's engine lists
+// every legal play in words, with the strongest bot's pick marked. The page only describes
+// the position; the rules (what is legal, what a build may be) are the engine's.
+"use strict";
+
+(() => {
+  const KEY = "casino.helper.v1";
+  const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
+  const SUITS = ["s", "h", "d", "c"];
+  const SUIT_NAMES = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+  const $ = (id) => document.getElementById(id);
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.className = v;
+      else if (k === "text") node.textContent = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (v === true) node.setAttribute(k, "");
+      else node.setAttribute(k, v);
+    }
+    for (const c of children.flat(Infinity)) {
+      if (c === null || c === undefined || c === false) continue;
+      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return node;
+  }
+
+  function cardName(text) {
+    const r = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" }[text[0]] || text[0];
+    return `${r} of ${SUIT_NAMES[text[1]]}`;
+  }
+
+  function img(text) {
+    return el("img", { class: "card-img", src: `/svg/card/${text}.svg`, alt: cardName(text), draggable: "false" });
+  }
+
+  const presets = JSON.parse($("helper-presets").textContent);
+  const level = new URLSearchParams(location.search).get("level") || "expert";
+
+  // table: [{kind: "card", card} | {kind: "build", groups: [[cards]], value, owner}]
+  let state = { rules: presets[0].name, players: presets[0].players[0], table: [], hand: [], opponents: [], stock: "", target: "table" };
+  const selected = new Set();  // indices of loose table cards
+
+  function preset() { return presets.find((p) => p.name === state.rules) || presets[0]; }
+
+  function save() {
+    try { localStorage.setItem(KEY, JSON.stringify(state)); } catch { /* private mode: fine */ }
+  }
+
+  function load() {
+    try {
+      const s = JSON.parse(localStorage.getItem(KEY) || "null");
+      if (s && presets.some((p) => p.name === s.rules)) state = { ...state, ...s };
+    } catch { /* a broken save is forgotten */ }
+  }
+
+  function used() {
+    const n = new Map();
+    const add = (c) => n.set(c, (n.get(c) || 0) + 1);
+    for (const it of state.table) {
+      if (it.kind === "card") add(it.card);
+      else for (const g of it.groups) g.forEach(add);
+    }
+    state.hand.forEach(add);
+    return n;
+  }
+
+  function changed() {
+    save();
+    render();
+    $("plays").replaceChildren();
+    $("plays-note").textContent = "The position changed: list the plays again.";
+    $("helper-error").hidden = true;
+  }
+
+  // ------------------------------------------------------------------
+  // Drawing
+
+  function renderMenus() {
+    const rules = $("helper-rules");
+    rules.replaceChildren(...presets.map((p) => el("option", { value: p.name, text: p.title, selected: p.name === state.rules })));
+    const pl = $("helper-players");
+    const counts = preset().players;
+    if (!counts.includes(state.players)) state.players = counts[0];
+    pl.replaceChildren(...counts.map((n) => el("option", {
+      value: String(n), selected: n === state.players,
+      text: preset().partnerships.includes(n) ? `${n} (partnerships)` : String(n),
+    })));
+  }
+
+  // Seats as the engine's words name them: you are seat 0, seat 1 plays after you, ...
+  function seatName(seat) { return seat === 0 ? "you" : `seat ${seat}`; }
+
+  function renderPicker() {
+    const n = used();
+    const decks = preset().decks || 1;
+    $("picker").replaceChildren(...SUITS.map((s) => el("div", { class: "picker-row" }, RANKS.map((r) => {
+      const text = r + s;
+      const count = n.get(text) || 0;
+      return el("button", {
+        type: "button", class: "pick", "data-card": text, disabled: count >= decks,
+        title: cardName(text), onclick: () => pick(text),
+      }, img(text), count && decks > 1 ? el("span", { class: "used", text: String(count) }) : null);
+    }))));
+  }
+
+  function renderTable() {
+    const zone = $("table-zone");
+    zone.replaceChildren();
+    state.table.forEach((it, i) => {
+      if (it.kind === "card") {
+        zone.append(el("button", {
+          type: "button", class: "zone-card" + (selected.has(i) ? " selected" : ""), "data-table-card": it.card,
+          "aria-pressed": selected.has(i) ? "true" : "false", title: `${cardName(it.card)}: tap to select`,
+          onclick: () => { if (selected.has(i)) selected.delete(i); else selected.add(i); render(); },
+        }, img(it.card)));
+      } else {
+        const value = it.value === null || it.value === undefined || it.value === "" ? "?" : it.value;
+        zone.append(el("div", { class: "zone-build", "data-build": String(i) },
+          el("div", { class: "groups" }, it.groups.map((g) => el("div", { class: "group" }, g.map(img)))),
+          el("span", { class: "build-badge" }, "build of ", el("strong", { text: String(value) }),
+            el("span", { class: "owner", text: " · " + seatName(it.owner) })),
+          el("span", {},
+            el("button", {
+              type: "button", class: "button", "data-add-group": String(i), disabled: !selected.size,
+              title: "add the selected loose cards as another group (a multiple build)",
+              onclick: () => addGroup(i),
+            }, "+ group"),
+            el("button", { type: "button", class: "button", onclick: () => breakBuild(i) }, "break up"))));
+      }
+    });
+    if (!state.table.length) zone.append(el("p", { class: "zone-empty", text: "The table is empty." }));
+    $("make-build").disabled = !selected.size;
+    $("remove-selected").disabled = !selected.size;
+    const owner = $("build-owner");
+    const keep = owner.value;
+    owner.replaceChildren(...Array.from({ length: state.players }, (_, s) => el("option", { value: String(s), text: s === 1 ? "seat 1 (plays after you)" : seatName(s) })));
+    if (keep && Number(keep) < state.players) owner.value = keep;
+  }
+
+  function renderHand() {
+    const zone = $("hand-zone");
+    zone.replaceChildren(...state.hand.map((c, i) => el("button", {
+      type: "button", class: "zone-card", "data-hand-card": c, title: `${cardName(c)}: tap to take it back`,
+      onclick: () => { state.hand.splice(i, 1); changed(); },
+    }, img(c))));
+    if (!state.hand.length) zone.append(el("p", { class: "zone-empty", text: "Tap the cards you hold." }));
+  }
+
+  function renderExtra() {
+    const box = $("helper-extra");
+    const others = state.players - 1;
+    state.opponents = Array.from({ length: others }, (_, i) => state.opponents[i] ?? "");
+    box.replaceChildren(
+      ...state.opponents.map((v, i) => el("label", {}, `Cards in ${seatName(i + 1)}'s hand`,
+        el("input", {
+          type: "number", min: "0", max: "52", id: `opponent-${i + 1}`, value: v, placeholder: "as yours",
+          oninput: (e) => { state.opponents[i] = e.target.value; save(); },
+        }))),
+      el("label", {}, "Cards left to deal",
+        el("input", {
+          type: "number", min: "0", max: "104", id: "stock", value: state.stock, placeholder: "the rest",
+          oninput: (e) => { state.stock = e.target.value; save(); },
+        })));
+  }
+
+  function render() {
+    for (const i of [...selected]) if (!state.table[i] || state.table[i].kind !== "card") selected.delete(i);
+    renderMenus();
+    renderPicker();
+    renderTable();
+    renderHand();
+    renderExtra();
+    $("target-table").checked = state.target === "table";
+    $("target-hand").checked = state.target === "hand";
+  }
+
+  // ------------------------------------------------------------------
+  // Changes
+
+  function pick(text) {
+    if (state.target === "hand") state.hand.push(text);
+    else state.table.push({ kind: "card", card: text });
+    changed();
+  }
+
+  function takeSelected() {
+    const idx = [...selected].sort((a, b) => a - b);
+    const cards = idx.map((i) => state.table[i].card);
+    state.table = state.table.filter((_, i) => !selected.has(i));
+    selected.clear();
+    return cards;
+  }
+
+  function makeBuild() {
+    if (!selected.size) return;
+    const raw = $("build-value").value.trim();
+    const owner = Number($("build-owner").value || 0);
+    const cards = takeSelected();
+    state.table.push({ kind: "build", groups: [cards], value: raw === "" ? null : Number(raw), owner });
+    $("build-value").value = "";
+    changed();
+  }
+
+  function addGroup(i) {
+    const build = state.table[i];  // the same object after the selected cards leave
+    build.groups.push(takeSelected());
+    changed();
+  }
+
+  function breakBuild(i) {
+    const build = state.table[i];
+    const loose = build.groups.flat().map((card) => ({ kind: "card", card }));
+    state.table.splice(i, 1, ...loose);
+    selected.clear();
+    changed();
+  }
+
+  function request() {
+    const table = state.table.map((it) => it.kind === "card" ? it.card
+      : { groups: it.groups, owner: it.owner, value: it.value === "" || it.value === undefined ? null : it.value });
+    const body = { rules: state.rules, players: state.players, table, hand: state.hand, level };
+    if (state.opponents.some((v) => String(v).trim() !== "")) {
+      body.opponents = state.opponents.map((v) => (String(v).trim() === "" ? state.hand.length : Number(v)));
+    }
+    if (String(state.stock).trim() !== "") body.stock = Number(state.stock);
+    return body;
+  }
+
+  async function listPlays() {
+    const err = $("helper-error");
+    const note = $("plays-note");
+    const list = $("plays");
+    err.hidden = true;
+    list.replaceChildren();
+    note.textContent = level === "expert" ? "Thinking (the strongest computer takes about a second)…" : "Thinking…";
+    const button = $("list-plays");
+    button.disabled = true;
+    let res, data;
+    try {
+      res = await fetch("/api/helper", {
+        method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify(request()),
+      });
+      data = await res.json();
+    } catch {
+      res = { ok: false };
+      data = { error: "the server cannot be reached: check the connection" };
+    } finally {
+      button.disabled = false;
+    }
+    if (!res.ok) {
+      note.textContent = "";
+      err.textContent = data.error || "the helper could not read this position";
+      err.hidden = false;
+      return;
+    }
+    const moves = data.moves || [];
+    note.textContent = moves.length === 1 ? "One legal play." : `${moves.length} legal plays.`;
+    list.replaceChildren(...moves.map((m) => el("li", {
+      class: "play" + (m.best ? " best" : ""), "data-move": m.move,
+    },
+      el("span", { class: "kind", text: m.kind }),
+      el("span", { class: "play-words", text: m.words }),
+      el("span", { class: "notation", text: m.move }),
+      m.best ? el("span", { class: "pick-mark", text: `★ the ${data.level || "computer"}'s pick` }) : null)));
+  }
+
+  // ------------------------------------------------------------------
+  // Start
+
+  load();
+  $("helper-rules").addEventListener("change", (e) => {
+    state.rules = e.target.value;
+    state.players = preset().players.includes(state.players) ? state.players : preset().players[0];
+    changed();
+  });
+  $("helper-players").addEventListener("change", (e) => {
+    state.players = Number(e.target.value);
+    state.table.forEach((it) => { if (it.kind === "build" && it.owner >= state.players) it.owner = 0; });
+    changed();
+  });
+  for (const r of document.querySelectorAll('input[name="target"]')) {
+    r.addEventListener("change", () => { state.target = r.value; save(); });
+  }
+  $("make-build").addEventListener("click", makeBuild);
+  $("remove-selected").addEventListener("click", () => { takeSelected(); changed(); });
+  $("list-plays").addEventListener("click", listPlays);
+  $("helper-clear").addEventListener("click", () => {
+    state = { ...state, table: [], hand: [], opponents: [], stock: "" };
+    selected.clear();
+    changed();
+  });
+  render();
+})();

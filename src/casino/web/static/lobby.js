@@ -1,0 +1,167 @@
+// The lobby: start a game (POST /api/games) and list open rooms and recent games.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const form = $("new-game");
+  const rulesSelect = $("rules-select");
+  const playersSelect = $("players-select");
+  const nameInput = $("name-input");
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.className = v;
+      else if (k === "text") node.textContent = v;
+      else node.setAttribute(k, v);
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return node;
+  }
+
+  function mode() {
+    const checked = form.querySelector("input[name=mode]:checked");
+    return checked ? checked.value : "computer";
+  }
+
+  // Only the player counts the chosen ruleset allows.
+  function updatePlayers() {
+    const opt = rulesSelect.selectedOptions[0];
+    if (!opt) return;
+    const counts = (opt.dataset.players || "2").split(",").filter(Boolean);
+    const current = playersSelect.value;
+    playersSelect.replaceChildren(...counts.map((n) => el("option", { value: n, text: n })));
+    if (counts.includes(current)) playersSelect.value = current;
+    $("rules-link").href = `/rules/${encodeURIComponent(rulesSelect.value)}`;
+    updateNote();
+  }
+
+  function updatePeople() {
+    const n = Number(playersSelect.value || 2);
+    const select = $("people-select");
+    const current = select.value || String(n);
+    const counts = Array.from({ length: n - 1 }, (_, i) => String(i + 2));
+    select.replaceChildren(...counts.map((k) => el("option", { value: k, text: k })));
+    select.value = counts.includes(current) ? current : String(n);
+  }
+
+  function updateNote() {
+    const n = Number(playersSelect.value || 2);
+    const friends = mode() === "friends";
+    updatePeople();
+    $("people-label").hidden = !friends || n <= 2;
+    $("public-label").hidden = !friends;
+    const people = friends ? Number($("people-select").value || n) : 1;
+    $("level-label").hidden = people >= n;
+    if (!friends) {
+      $("mode-note").textContent = n === 2 ? "The computer plays the other seat." : `The computer plays the other ${n - 1} seats.`;
+      $("start-button").textContent = "Start the game";
+    } else {
+      const others = people - 1;
+      const bots = n - people;
+      $("mode-note").textContent = `You get an invite link for ${others === 1 ? "one friend" : others + " friends"}` +
+        `${bots ? ` (the computer plays ${bots === 1 ? "one seat" : bots + " seats"})` : ""}; the game starts when they join.`;
+      $("start-button").textContent = "Create the room";
+    }
+  }
+
+  rulesSelect.addEventListener("change", updatePlayers);
+  playersSelect.addEventListener("change", updateNote);
+  $("people-select").addEventListener("change", updateNote);
+  for (const r of form.querySelectorAll("input[name=mode]")) r.addEventListener("change", updateNote);
+  try { nameInput.value = localStorage.getItem("casino-name") || ""; } catch { /* private mode */ }
+  // The rules page links here as /?rules=<preset>.
+  const wanted = new URLSearchParams(location.search).get("rules");
+  if (wanted && [...rulesSelect.options].some((o) => o.value === wanted)) rulesSelect.value = wanted;
+  updatePlayers();
+
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const err = $("form-error");
+    err.hidden = true;
+    const button = $("start-button");
+    button.disabled = true;
+    const name = nameInput.value.trim();
+    try { localStorage.setItem("casino-name", name); } catch { /* private mode */ }
+    const body = {
+      rules: rulesSelect.value,
+      players: Number(playersSelect.value),
+      level: $("level-select").value,
+      mode: mode(),
+    };
+    if (name) body.name = name;
+    if (body.mode === "friends") {
+      body.people = Number($("people-select").value || body.players);
+      body.public = $("public-check").checked;
+    }
+    try {
+      const res = await fetch("/api/games", {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body), credentials: "same-origin",
+      });
+      let data = {};
+      try { data = await res.json(); } catch { /* not JSON */ }
+      if (!res.ok) throw new Error(errorText(data) || `the server said ${res.status}`);
+      location.href = data.url || `/game/${encodeURIComponent(data.game)}`;
+    } catch (ex) {
+      err.textContent = `Could not start the game: ${ex.message}`;
+      err.hidden = false;
+      button.disabled = false;
+    }
+  });
+
+  function errorText(data) {
+    if (!data) return "";
+    if (typeof data.error === "string") return data.error;
+    if (typeof data.detail === "string") return data.detail;
+    if (Array.isArray(data.detail)) return data.detail.map((d) => d.msg || JSON.stringify(d)).join("; ");
+    return "";
+  }
+
+  const STATUS = { waiting: "waiting for players", playing: "in progress", round_over: "between rounds", over: "finished" };
+
+  function gameItem(g, open) {
+    const names = (g.names || []).join(", ");
+    const links = [];
+    if (open && g.join && !g.url) {
+      let stored = "";
+      try { stored = localStorage.getItem("casino-name") || ""; } catch { /* private mode */ }
+      const href = stored ? `${g.join}?name=${encodeURIComponent(stored)}` : g.join;
+      links.push(el("a", { class: "button small primary", href, text: "Join" }));
+    }
+    if (g.status === "over" || g.record) {
+      links.push(el("a", { class: "button small", href: g.record || `/records/${encodeURIComponent(g.game)}`, text: "Replay" }));
+    } else if (g.url) {
+      links.push(el("a", { class: "button small", href: g.url, text: "Open" }));
+    }
+    const scores = Array.isArray(g.scores) && g.scores.length ? ` · ${g.scores.join("–")}` : "";
+    const when = g.updated ? new Date(g.updated) : null;
+    const whenText = when && !Number.isNaN(when.getTime()) ? ` · ${when.toLocaleString([], { dateStyle: "short", timeStyle: "short" })}` : "";
+    return el("li", { class: "game-entry" },
+      el("span", { class: "game-title", text: g.title || g.rules || "Casino" }),
+      el("span", { class: "muted", text: ` ${g.players ? g.players + " players · " : ""}${STATUS[g.status] || g.status || ""}${scores}${whenText}` }),
+      names ? el("span", { class: "game-names", text: names }) : null,
+      el("span", { class: "game-links" }, links));
+  }
+
+  async function refresh() {
+    try {
+      const res = await fetch("/api/games", { credentials: "same-origin" });
+      if (!res.ok) return;
+      const data = await res.json();
+      const open = data.open || [];
+      const recent = data.recent || [];
+      $("open-games").replaceChildren(...open.map((g) => gameItem(g, true)));
+      $("recent-games").replaceChildren(...recent.map((g) => gameItem(g, false)));
+      $("open-empty").hidden = open.length > 0;
+      $("recent-empty").hidden = recent.length > 0;
+    } catch { /* offline: keep the last lists */ }
+  }
+
+  refresh();
+  setInterval(() => { if (document.visibilityState === "visible") refresh(); }, 10000);
+})();

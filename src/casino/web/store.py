@@ -1,0 +1,335 @@
+"""Storage of web games through SQLAlchemy 2: a SQLite file by default, PostgreSQL by URL.
+
+The database, not memory, is where a game lives: every change is committed
+before anyone is told about it, so a server that stops (or is restarted) loses
+no move. A game is kept as the ``casino-record/1`` text of its match (the
+format every other front end reads), with the few things a record does not
+hold: who holds each seat (a hash of its secret token, never the token), the
+invite code of a room, the game's status and version counter, and the
+numbered public events that a reconnecting client asks for.
+
+Only portable column types are used (strings, text, integers, booleans,
+timezone-aware timestamps), so the same schema works on SQLite and
+PostgreSQL; ``create_all`` makes the tables on first use.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.pool import ConnectionPoolEntry
+
+DEFAULT_DATABASE_URL = "sqlite:///casino.db"
+
+#: Game statuses, in the order a game goes through them.
+WAITING, PLAYING, OVER = "waiting", "playing", "over"
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a seat token: a hash, so a leaked database holds no seat."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """One game: its record and what the record does not say."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rules: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    #: The seat names as a JSON list, for the lobby (the record has them too).
+    names: Mapped[str] = mapped_column(Text, default="[]")
+    #: ``computer`` (one person against computers) or ``friends`` (a room).
+    mode: Mapped[str] = mapped_column(String(16))
+    level: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    #: Only rooms listed in the lobby may be joined by anyone; others need the invite.
+    public: Mapped[bool] = mapped_column(Boolean, default=False)
+    invite: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    creator_seat: Mapped[int] = mapped_column(Integer, default=0)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    record: Mapped[str] = mapped_column(Text)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
+    updated: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeatRow(Base):
+    """A person's seat: the hash of its token, and the name shown at the table."""
+
+    __tablename__ = "seats"
+
+    game: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class EventRow(Base):
+    """A numbered public event; ``words_you`` is the same sentence told to its actor."""
+
+    __tablename__ = "events"
+
+    game: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str | None] = mapped_column(Text, nullable=True)
+    words: Mapped[str] = mapped_column(Text)
+    words_you: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+@dataclass(frozen=True)
+class Event:
+    """An event as sent to clients (``words_you`` goes only to the seat that acted)."""
+
+    n: int
+    kind: str
+    seat: int | None
+    text: str | None
+    words: str
+    words_you: str | None = None
+
+    def to_json(self, viewer: int | None) -> dict[str, Any]:
+        words = self.words_you if self.words_you and viewer == self.seat else self.words
+        return {"n": self.n, "kind": self.kind, "seat": self.seat, "text": self.text,
+                "words": words}
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game as loaded from the database."""
+
+    id: str
+    rules: str
+    players: int
+    mode: str
+    level: str
+    status: str
+    public: bool
+    invite: str | None
+    creator_seat: int
+    version: int
+    record: str
+    winner: int | None
+    rematch: str | None
+    created: dt.datetime
+    updated: dt.datetime
+    seats: dict[int, tuple[str, str | None]]  # seat -> (name, token hash)
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A game row for the lobby's lists (no hidden information, no secrets)."""
+
+    id: str
+    rules: str
+    players: int
+    mode: str
+    status: str
+    public: bool
+    invite: str | None
+    names: tuple[str, ...]
+    winner: int | None
+    created: dt.datetime
+    updated: dt.datetime
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+    """WAL lets readers go on while a move is written; NORMAL sync is safe with WAL."""
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+def _utc(t: dt.datetime) -> dt.datetime:
+    """SQLite gives timestamps back without their zone; they were written in UTC."""
+    return t if t.tzinfo is not None else t.replace(tzinfo=dt.UTC)
+
+
+class Store:
+    """The games table and its seats and events; every method is one transaction."""
+
+    def __init__(self, url: str = DEFAULT_DATABASE_URL) -> None:
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+        self.engine: Engine = create_engine(url, **kwargs)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        Base.metadata.create_all(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _tx(self) -> Iterator[Session]:
+        with self._sessions() as s, s.begin():
+            yield s
+
+    # ------------------------------------------------------------------
+    # Writing
+
+    def create(self, *, game_id: str, rules: str, players: int, names: Sequence[str],
+               mode: str, level: str,
+               status: str, public: bool, invite: str | None, creator_seat: int,
+               record: str, seats: dict[int, tuple[str, str | None]],
+               events: Sequence[Event] = ()) -> None:
+        """A new game with its person seats (``seat -> (name, token hash or None)``)."""
+        t = now()
+        with self._tx() as s:
+            s.add(GameRow(id=game_id, rules=rules, players=players,
+                          names=json.dumps(list(names), ensure_ascii=False), mode=mode,
+                          level=level,
+                          status=status, public=public, invite=invite,
+                          creator_seat=creator_seat, version=len(events), record=record,
+                          winner=None, rematch=None, created=t, updated=t))
+            s.flush()
+            for seat, (name, digest) in seats.items():
+                s.add(SeatRow(game=game_id, seat=seat, name=name, token_hash=digest))
+            for e in events:
+                s.add(_event_row(game_id, e))
+
+    def save(self, game_id: str, *, record: str, status: str, version: int,
+             events: Sequence[Event], winner: int | None = None) -> None:
+        """Commit a change: the new record, status and version with its new events.
+
+        This runs after every move, so it uses SQLAlchemy Core (no ORM unit of
+        work): one UPDATE and one INSERT in one transaction.
+        """
+        with self.engine.begin() as conn:
+            conn.execute(update(GAMES).where(GAMES.c.id == game_id).values(
+                record=record, status=status, version=version, winner=winner, updated=now()))
+            if events:
+                conn.execute(insert(EVENTS), [_event_values(game_id, e) for e in events])
+
+    def take_seat(self, game_id: str, seat: int, name: str, digest: str, *, record: str,
+                  names: Sequence[str], status: str, version: int,
+                  events: Sequence[Event]) -> bool:
+        """Give a free seat to a person; False when someone took it first."""
+        with self._tx() as s:
+            taken = s.execute(update(SeatRow).where(
+                SeatRow.game == game_id, SeatRow.seat == seat,
+                SeatRow.token_hash.is_(None)).values(name=name, token_hash=digest))
+            if getattr(taken, "rowcount", 1) != 1:
+                return False
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(
+                record=record, status=status, version=version, updated=now(),
+                names=json.dumps(list(names), ensure_ascii=False)))
+            for e in events:
+                s.add(_event_row(game_id, e))
+        return True
+
+    def set_rematch(self, game_id: str, rematch: str) -> None:
+        with self._tx() as s:
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(rematch=rematch))
+
+    # ------------------------------------------------------------------
+    # Reading
+
+    def load(self, game_id: str) -> StoredGame | None:
+        with self._sessions() as s:
+            row = s.get(GameRow, game_id)
+            if row is None:
+                return None
+            seats = {r.seat: (r.name, r.token_hash) for r in s.scalars(
+                select(SeatRow).where(SeatRow.game == game_id))}
+            events = tuple(_event(r) for r in s.scalars(
+                select(EventRow).where(EventRow.game == game_id).order_by(EventRow.n)))
+            return StoredGame(
+                id=row.id, rules=row.rules, players=row.players, mode=row.mode,
+                level=row.level, status=row.status, public=row.public, invite=row.invite,
+                creator_seat=row.creator_seat, version=row.version, record=row.record,
+                winner=row.winner, rematch=row.rematch, created=_utc(row.created),
+                updated=_utc(row.updated), seats=seats, events=events)
+
+    def count_waiting(self, since: dt.datetime) -> int:
+        """Rooms still waiting for a friend, created after ``since`` (older ones lapse)."""
+        with self._sessions() as s:
+            n = s.scalar(select(func.count()).select_from(GameRow).where(
+                GameRow.status == WAITING, GameRow.created >= since))
+            return int(n or 0)
+
+    def listing(self, *, status: str, limit: int, since: dt.datetime | None = None,
+                ids: Sequence[str] | None = None, public: bool | None = None) -> list[Listed]:
+        """Games of a status, newest first, optionally only ``ids`` or only public ones."""
+        with self._sessions() as s:
+            q = select(GameRow).where(GameRow.status == status)
+            if since is not None:
+                q = q.where(GameRow.created >= since)
+            if ids is not None:
+                if not ids:
+                    return []
+                q = q.where(GameRow.id.in_(list(ids)))
+            if public is not None:
+                q = q.where(GameRow.public.is_(public))
+            rows = list(s.scalars(q.order_by(GameRow.updated.desc()).limit(limit)))
+            return [Listed(id=r.id, rules=r.rules, players=r.players, mode=r.mode,
+                           status=r.status, public=r.public, invite=r.invite,
+                           names=tuple(_names(r.names)), winner=r.winner,
+                           created=_utc(r.created), updated=_utc(r.updated))
+                    for r in rows]
+
+
+def _names(text: str) -> list[str]:
+    try:
+        names = json.loads(text)
+    except ValueError:
+        return []
+    return [str(n) for n in names] if isinstance(names, list) else []
+
+
+GAMES: Table = Base.metadata.tables["games"]
+EVENTS: Table = Base.metadata.tables["events"]
+
+
+def _event_values(game_id: str, e: Event) -> dict[str, Any]:
+    return {"game": game_id, "n": e.n, "kind": e.kind, "seat": e.seat, "text": e.text,
+            "words": e.words, "words_you": e.words_you}
+
+
+def _event_row(game_id: str, e: Event) -> EventRow:
+    return EventRow(game=game_id, n=e.n, kind=e.kind, seat=e.seat, text=e.text, words=e.words,
+                    words_you=e.words_you)
+
+
+def _event(r: EventRow) -> Event:
+    return Event(r.n, r.kind, r.seat, r.text, r.words, r.words_you)

@@ -1,0 +1,415 @@
+"""Tools for a real table: the score pad (``/scorepad``) and the move helper (``/helper``).
+
+Both are for people playing with a real deck, and neither keeps a second copy
+of the rules in the browser: the pages send what the players entered and the
+server answers with what the engine's own code makes of it.
+
+**Score pad.** The browser holds the pad (its ``casino-scorepad/1`` JSON, in
+``localStorage``, so it survives a reload and a closed tab). Every change is a
+``POST /api/scorepad/apply`` of the pad and an action; the server checks the
+whole pad, applies the action with :func:`casino.scorepad.apply_action` and
+answers the new pad with its view (every round's items in counting order, the
+running totals, the winner), or a 400 ``{"error": words, "field": name,
+"round": n}`` and the browser keeps what it had (nothing typed is lost). The
+server itself stores nothing of it, which keeps these calls stateless.
+
+A pad may also be kept **on the server** to share it or open it on another
+device: ``POST /api/scorepads`` stores it and answers an id and a secret, the
+link ``/scorepad/<id>#<secret>`` opens it (the secret stays in the fragment,
+which browsers never send). Loading and saving need the secret in the
+``X-Scorepad-Secret`` header; only its SHA-256 is stored, as for seat tokens.
+A stored pad is at most :data:`MAX_STORED` bytes and there are at most
+:data:`MAX_PADS` of them.
+
+**Move helper.** ``POST /api/helper`` takes a described table and hand
+(:func:`casino.helper.setup_from_json`) and answers every legal play in words
+with the strongest bot's pick marked (:func:`casino.helper.helper_json`). The
+bot thinks in a worker thread, and only :data:`HELPERS_AT_ONCE` at a time, so
+the event loop (and everybody's games) never waits for it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hmac
+import json
+import re
+import secrets
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from sqlalchemy import DateTime, String, Text, func, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Mapped, Session, mapped_column
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import Response
+
+from casino.bots.levels import LEVELS
+from casino.cards import card_text
+from casino.errors import CasinoError, RulesError
+from casino.helper import HelperError, helper_json
+from casino.rules import PRESET_NAMES, preset
+from casino.scorepad import (
+    ScorePad,
+    ScorePadError,
+    apply_action,
+    scoring_cards,
+    setup_choices,
+)
+from casino.web.limits import BucketsByKey
+from casino.web.store import Base, now, token_hash
+
+HERE = Path(__file__).parent
+TEMPLATES = HERE / "templates"
+
+#: Largest request the score pad's calculator takes (a pad with its undo history).
+MAX_APPLY = 1024 * 1024
+#: Largest pad stored on the server, in bytes of JSON (the page trims old undo states).
+MAX_STORED = 64 * 1024
+#: Pads stored on the server at most (across everybody).
+MAX_PADS = 10_000
+#: Largest move helper request.
+MAX_HELPER = 16 * 1024
+#: Move helper analyses running at once (each may think for up to a second).
+HELPERS_AT_ONCE = 2
+#: The header that carries a stored pad's secret.
+SECRET_HEADER = "X-Scorepad-Secret"
+#: New stored pads one address may make per minute (and the burst above that).
+PADS_PER_MINUTE = 10.0
+PADS_BURST = 20
+
+_PAD_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
+
+router = APIRouter()
+_env = Environment(loader=FileSystemLoader(TEMPLATES),
+                   autoescape=select_autoescape(default=True, default_for_string=True))
+_new_pads = BucketsByKey(PADS_PER_MINUTE / 60.0, PADS_BURST)
+_helpers = threading.BoundedSemaphore(HELPERS_AT_ONCE)
+
+class ScorePadRow(Base):
+    """A score pad kept on the server: its JSON and the hash of its secret."""
+
+    __tablename__ = "scorepads"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    secret: Mapped[str] = mapped_column(String(64))
+    pad: Mapped[str] = mapped_column(Text)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=now)
+    updated: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ToolError(Exception):
+    """A refused request: words, the HTTP status, and the field of the form at fault."""
+
+    def __init__(self, message: str, status: int = 400, field: str | None = None,
+                 round: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.field = field
+        self.round = round
+
+    def response(self) -> JSONResponse:
+        body: dict[str, Any] = {"error": self.message}
+        if self.field is not None:
+            body["field"] = self.field
+        if self.round is not None:
+            body["round"] = self.round
+        return JSONResponse(body, status_code=self.status)
+
+
+def _from_pad_error(exc: ScorePadError) -> ToolError:
+    return ToolError(str(exc), 400, exc.field, exc.round)
+
+
+# ----------------------------------------------------------------------
+# Pages
+
+
+def _page(name: str, **context: Any) -> HTMLResponse:
+    return HTMLResponse(_env.get_template(name).render(**context))
+
+
+def _presets() -> list[dict[str, Any]]:
+    """Every preset for the helper's menu: name, title, player counts, decks."""
+    out = []
+    for choice in setup_choices():
+        out.append({**choice, "decks": preset(choice["name"]).decks})
+    return out
+
+
+@router.get("/scorepad", response_class=HTMLResponse)
+async def scorepad_page() -> Response:
+    return _page("scorepad.html", choices=setup_choices(), rules_name="casino")
+
+
+@router.get("/scorepad/{pad_id}", response_class=HTMLResponse)
+async def shared_scorepad_page(pad_id: str) -> Response:
+    """A stored pad: the same page, which reads the id from the path and the secret
+    from the link's fragment (never sent to the server in the URL)."""
+    return _page("scorepad.html", choices=setup_choices(), rules_name="casino",
+                 pad_id=pad_id if _PAD_ID.fullmatch(pad_id) else None)
+
+
+@router.get("/helper", response_class=HTMLResponse)
+async def helper_page() -> Response:
+    return _page("helper.html", presets=_presets(), levels=list(LEVELS), rules_name="casino")
+
+
+# ----------------------------------------------------------------------
+# Reading requests
+
+
+async def _body(request: Request, limit: int) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > limit:
+        raise ToolError(f"the request is too big (at most {limit // 1024} KiB)", 413)
+    try:
+        body = json.loads(raw or b"{}")
+    except (ValueError, RecursionError):
+        raise ToolError("the request is not valid JSON") from None
+    if not isinstance(body, dict):
+        raise ToolError("the request must be a JSON object")
+    return body
+
+
+def _handle(work: Callable[[], dict[str, Any]], status: int = 200) -> Response:
+    try:
+        return JSONResponse(work(), status_code=status)
+    except ToolError as exc:
+        return exc.response()
+    except ScorePadError as exc:
+        return _from_pad_error(exc).response()
+
+
+def _view(pad: ScorePad) -> dict[str, Any]:
+    """The pad's view for the page, with each scoring card's text beside its symbol
+    (the form sends ``Td``; the view shows ``10♦``)."""
+    view = pad.view_json()
+    codes = [card_text(c) for c in scoring_cards(pad.rules)]
+    for f in view["fields"]:
+        if f["kind"] == "takers":
+            f["codes"] = codes
+    view["seats"] = [{"seat": s, "name": n} for s, n in enumerate(pad.names)]
+    view["rounds_entered"] = len(pad.rounds)
+    # Krypkasino counts a double sweep (10 on, 10 off) as its seat twice: the form
+    # offers a button for it.
+    view["double_sweeps"] = pad.rules.scoring == "krypkasino"
+    return view
+
+
+def _answer(pad: ScorePad) -> dict[str, Any]:
+    return {"pad": pad.to_json(), "view": _view(pad)}
+
+
+def _read_pad(obj: Any) -> ScorePad:
+    if obj is None:
+        raise ToolError('send the pad as "pad"')
+    return ScorePad.from_json(obj)
+
+
+# ----------------------------------------------------------------------
+# The score pad's calculator (stateless)
+
+
+@router.get("/api/scorepad/setup")
+async def scorepad_setup() -> dict[str, Any]:
+    return {"choices": setup_choices()}
+
+
+@router.post("/api/scorepad/new")
+async def scorepad_new(request: Request) -> Response:
+    """``{"rules": "classic", "names": ["Ann", "Bob", "Cy", "Di"]}`` -> a blank pad."""
+    try:
+        body = await _body(request, MAX_APPLY)
+    except ToolError as exc:
+        return exc.response()
+
+    def work() -> dict[str, Any]:
+        rules = body.get("rules", "casino")
+        names = body.get("names")
+        if not isinstance(rules, str) or rules not in PRESET_NAMES:
+            raise ToolError(f"choose the rules among {', '.join(PRESET_NAMES)}", field="rules")
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ToolError("give the players' names as a list", field="names")
+        if not 2 <= len(names) <= 4:
+            raise ToolError("a game has 2, 3 or 4 players", field="names")
+        try:
+            return _answer(ScorePad.new(rules, names))
+        except RulesError as exc:
+            raise ToolError(str(exc), field="names") from None
+
+    return await run_in_threadpool(_handle, work)
+
+
+@router.post("/api/scorepad/view")
+async def scorepad_view(request: Request) -> Response:
+    """``{"pad": PAD}`` -> the pad checked, with its view (a reload, an import)."""
+    try:
+        body = await _body(request, MAX_APPLY)
+    except ToolError as exc:
+        return exc.response()
+    return await run_in_threadpool(_handle, lambda: _answer(_read_pad(body.get("pad"))))
+
+
+@router.post("/api/scorepad/apply")
+async def scorepad_apply(request: Request) -> Response:
+    """``{"pad": PAD, "action": {"op": "add"|"replace"|"remove"|"undo", ...}}`` -> the
+    new pad and its view, or 400 with the reason (the page keeps its pad)."""
+    try:
+        body = await _body(request, MAX_APPLY)
+    except ToolError as exc:
+        return exc.response()
+
+    def work() -> dict[str, Any]:
+        pad = _read_pad(body.get("pad"))
+        return _answer(apply_action(pad, body.get("action")))
+
+    return await run_in_threadpool(_handle, work)
+
+
+# ----------------------------------------------------------------------
+# Pads kept on the server
+
+
+def _engine(request: Request) -> Engine:
+    state = request.app.state
+    engine: Engine = state.store.engine
+    if not getattr(state, "scorepads_ready", False):
+        # The app makes its tables at start-up; this makes ours even if the app
+        # was built before this module was imported.
+        ScorePadRow.__table__.create(engine, checkfirst=True)  # type: ignore[attr-defined]
+        state.scorepads_ready = True
+    return engine
+
+
+def _stored_text(body: dict[str, Any]) -> str:
+    """The pad to store, checked, as compact JSON within :data:`MAX_STORED`."""
+    pad = _read_pad(body.get("pad"))
+    text = json.dumps(pad.to_json(), ensure_ascii=False, separators=(",", ":"))
+    if len(text.encode("utf-8")) > MAX_STORED:
+        raise ToolError(f"the pad is too big to keep on the server (at most "
+                        f"{MAX_STORED // 1024} KiB): drop its undo history", 413)
+    return text
+
+
+def _check_secret(row: ScorePadRow | None, request: Request) -> ScorePadRow:
+    secret = request.headers.get(SECRET_HEADER, "")
+    if row is None:
+        raise ToolError("there is no such score pad on the server", 404)
+    if not secret or not hmac.compare_digest(row.secret, token_hash(secret)):
+        raise ToolError("that is not this score pad's secret: open the pad from its full "
+                        "link", 403)
+    return row
+
+
+@router.post("/api/scorepads")
+async def scorepad_store(request: Request) -> Response:
+    """``{"pad": PAD}`` -> 201 ``{"id", "secret", "url"}``."""
+    try:
+        body = await _body(request, MAX_STORED + 1024)
+    except ToolError as exc:
+        return exc.response()
+    engine = _engine(request)
+    client = request.client.host if request.client else ""
+
+    def work() -> dict[str, Any]:
+        text = _stored_text(body)
+        if not _new_pads.take(client):
+            raise ToolError("too many new score pads from here: wait a minute", 429)
+        pad_id = secrets.token_urlsafe(12)
+        secret = secrets.token_urlsafe(24)
+        with Session(engine) as s, s.begin():
+            count = s.scalar(select(func.count()).select_from(ScorePadRow)) or 0
+            if count >= MAX_PADS:
+                raise ToolError("the server keeps no more score pads: export yours as a "
+                                "file instead", 507)
+            s.add(ScorePadRow(id=pad_id, secret=token_hash(secret), pad=text))
+        return {"id": pad_id, "secret": secret, "url": f"/scorepad/{pad_id}#{secret}"}
+
+    return await run_in_threadpool(_handle, work, 201)
+
+
+@router.put("/api/scorepads/{pad_id}")
+async def scorepad_save(pad_id: str, request: Request) -> Response:
+    """``{"pad": PAD}`` with the secret header: the stored pad replaced."""
+    try:
+        body = await _body(request, MAX_STORED + 1024)
+    except ToolError as exc:
+        return exc.response()
+    engine = _engine(request)
+
+    def work() -> dict[str, Any]:
+        text = _stored_text(body)
+        with Session(engine) as s, s.begin():
+            row = _check_secret(s.get(ScorePadRow, pad_id) if _PAD_ID.fullmatch(pad_id)
+                                else None, request)
+            row.pad = text
+            row.updated = now()
+        return {"id": pad_id, "saved": True}
+
+    return await run_in_threadpool(_handle, work)
+
+
+@router.get("/api/scorepads/{pad_id}")
+async def scorepad_load(pad_id: str, request: Request) -> Response:
+    """The stored pad and its view, with the secret header."""
+    engine = _engine(request)
+
+    def work() -> dict[str, Any]:
+        with Session(engine) as s:
+            row = _check_secret(s.get(ScorePadRow, pad_id) if _PAD_ID.fullmatch(pad_id)
+                                else None, request)
+            text = row.pad
+        return {"id": pad_id, **_answer(ScorePad.from_json(text))}
+
+    return await run_in_threadpool(_handle, work)
+
+
+# ----------------------------------------------------------------------
+# The move helper
+
+
+def _helper_request(body: dict[str, Any]) -> dict[str, Any]:
+    """The page's request for :func:`helper_json`: ``rules`` may be a preset name with
+    ``players`` beside it; ``level`` must be one of the levels (or null)."""
+    req = dict(body)
+    players = req.pop("players", None)
+    rules = req.get("rules", "casino")
+    if isinstance(rules, str):
+        if rules not in PRESET_NAMES:
+            raise ToolError(f"choose the rules among {', '.join(PRESET_NAMES)}", field="rules")
+        if players is not None:
+            if not isinstance(players, int) or isinstance(players, bool):
+                raise ToolError("players: a whole number", field="players")
+            try:
+                req["rules"] = preset(rules, players=players).to_json()
+            except RulesError as exc:
+                raise ToolError(str(exc), field="players") from None
+    level = req.get("level", "expert")
+    if level is not None and level not in LEVELS:
+        raise ToolError(f"level: one of {', '.join(LEVELS)}", field="level")
+    return req
+
+
+@router.post("/api/helper")
+async def helper(request: Request) -> Response:
+    """A described table and hand -> every legal play in words, the bot's pick marked."""
+    try:
+        req = _helper_request(await _body(request, MAX_HELPER))
+    except ToolError as exc:
+        return exc.response()
+
+    def work() -> dict[str, Any]:
+        with _helpers:
+            try:
+                return helper_json(req)
+            except (HelperError, CasinoError, ValueError) as exc:
+                raise ToolError(str(exc)) from None
+
+    return await run_in_threadpool(_handle, work)

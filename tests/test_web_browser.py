@@ -1,0 +1,502 @@
+"""The web game in a real browser: headless Debian Chromium driven by Playwright.
+
+A real uvicorn server runs in a thread on 127.0.0.1 (a free port, a SQLite
+file in a temporary folder); the browser plays by clicking and typing as a
+person would. Every time the page is checked, no card it must not know (the
+other hands, the stock) may appear in its HTML, its text or its JavaScript
+globals: the server sends each seat only its observation.
+
+Chromium comes from Debian (``/usr/bin/chromium``), never from ``playwright
+install``. Without it these tests are skipped, except in CI (``CI=true``),
+where they fail.
+
+Set ``CASINO_SCREENSHOT=docs/images/web-game.png`` to save the README's
+screenshot of a game in progress.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+IN_CI = os.environ.get("CI") == "true"
+
+if not Path(CHROMIUM).exists() and not IN_CI:
+    pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (apt install chromium)",
+                allow_module_level=True)
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+except ImportError:  # pragma: no cover - playwright is a test dependency
+    if IN_CI:
+        raise
+    pytest.skip("browser tests need the playwright package", allow_module_level=True)
+
+from casino.cards import card_symbol, card_text, parse_card  # noqa: E402
+from casino.web.app import create_app  # noqa: E402
+
+pytestmark = pytest.mark.timeout(120)
+
+#: How long to wait for the server or the computer (generous: two shared cores).
+WAIT_MS = 20_000
+
+
+@dataclass
+class Server:
+    base: str
+    app: Any
+    loop: asyncio.AbstractEventLoop
+
+    def drop_connections(self, game_id: str) -> None:
+        """Drop the game from the server's memory and close its sockets (as a restart would)."""
+        service = self.app.state.service
+        done = threading.Event()
+
+        def drop() -> None:
+            service.drop(service.games[game_id])
+            done.set()
+
+        self.loop.call_soon_threadsafe(drop)
+        assert done.wait(10)
+
+    def hidden_from(self, game_id: str, seat: int) -> list[int]:
+        """The cards ``seat`` must not see: every other hand and the stock (server side)."""
+        game = self.app.state.service.games[game_id]
+        pos = game.session.match.position
+        hidden: list[int] = []
+        for s, hand in enumerate(pos.hands):
+            if s != seat and not isinstance(hand, int):
+                hidden += hand
+        if not isinstance(pos.stock, int):
+            hidden += pos.stock
+        return hidden
+
+    def seen_in_moves(self, game_id: str) -> set[str]:
+        """Every card some move of the game showed: played, or taken from the table."""
+        seen: set[str] = set()
+        for entry in self.app.state.service.games[game_id].session.log:
+            m = entry.move
+            seen.add(card_text(m.card))
+            seen.update(card_text(c) for c in m.loose)
+            seen.update(card_text(c) for b in m.builds for c in b.cards)
+        return seen
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    import uvicorn
+
+    db = tmp_path_factory.mktemp("web") / "casino.db"
+    app = create_app(f"sqlite:///{db}", pool_workers=0, hint_level="beginner")
+    port = free_port()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    loop = asyncio.new_event_loop()
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(srv.serve())
+
+    thread = threading.Thread(target=run, name="uvicorn", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not srv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    yield Server(f"http://127.0.0.1:{port}", app, loop)
+    srv.should_exit = True
+    thread.join(15)
+    loop.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"CI=true but there is no chromium at {CHROMIUM}")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield ctx
+    ctx.close()
+
+
+# ----------------------------------------------------------------------
+# Helpers: what a person does, and what the page must never contain
+
+
+def watch(page: Page) -> list[str]:
+    """Collect the page's script errors, so a test can assert there were none."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def start_game(page: Page, base: str, *, mode: str = "computer", level: str = "beginner",
+               name: str | None = None) -> str:
+    page.goto(base + "/")
+    page.select_option("#level-select", level)
+    page.check(f"input[name=mode][value={mode}]")
+    if name:
+        page.fill("#name-input", name)
+    page.click("#start-button")
+    page.wait_for_url(re.compile(r".*/game/[0-9a-f]+$"), timeout=WAIT_MS)
+    return page.url.rsplit("/", 1)[1]
+
+
+def version(page: Page) -> int:
+    return int(page.get_attribute("#game", "data-version") or 0)
+
+
+def wait_ready(page: Page) -> str:
+    """Wait until the player can act: their turn, a round's end, or the game's end."""
+    page.wait_for_function(
+        """() => { const g = document.getElementById('game');
+                   return g.dataset.yourTurn === 'true' || g.dataset.status === 'round_over'
+                       || g.dataset.status === 'over'; }""", timeout=WAIT_MS)
+    if page.get_attribute("#game", "data-your-turn") == "true":
+        return "turn"
+    return page.get_attribute("#game", "data-status") or ""
+
+
+def wait_version_after(page: Page, before: int) -> None:
+    page.wait_for_function(
+        f"() => Number(document.getElementById('game').dataset.version) > {before}",
+        timeout=WAIT_MS)
+
+
+def play_first_option(page: Page) -> None:
+    """Click the first playable hand card, then the first legal way to play it."""
+    before = version(page)
+    page.locator("#hand .hand-card:not(.blocked)").first.click()
+    page.locator("#option-buttons button.option").first.click()
+    wait_version_after(page, before)
+
+
+#: Parts of the game page that show history (earlier moves, earlier rounds' results):
+#: a card named there was seen by everyone, though a later round may deal it again.
+HISTORY = ("#log", "#last-move", "#toasts", "#round-end", "#scores")
+
+
+def assert_nothing_hidden(page: Page, server: Server, game_id: str) -> None:
+    """No card of another hand or of the stock in the DOM, the text or the JS globals.
+
+    The page without its history parts may name no hidden card at all; the
+    whole page may name only hidden cards that earlier moves showed to everyone.
+    """
+    seat = int(page.get_attribute("#game", "data-seat") or -1)
+    assert seat >= 0
+    hidden = [card_text(c) for c in server.hidden_from(game_id, seat)]
+    seen = server.seen_in_moves(game_id)
+    whole_html = page.content()
+    present = page.evaluate(
+        """(history) => {
+             const doc = document.documentElement.cloneNode(true);
+             for (const sel of history) doc.querySelectorAll(sel).forEach((e) => e.remove());
+             return [doc.outerHTML, doc.textContent]; }""", list(HISTORY))
+    globals_json = page.evaluate(
+        """() => { const out = [];
+                   for (const k of Object.keys(window)) {
+                     try { const v = JSON.stringify(window[k]); if (v) out.push(k + '=' + v); }
+                     catch (e) { /* not serialisable: DOM nodes, functions */ }
+                   }
+                   return out.join('\\n'); }""")
+    for t in hidden:
+        symbol = card_symbol(parse_card(t))
+        named = [f"/svg/card/{t}.svg", f'"{t}"', f"'{t}'", f"={t}", f">{t}<"]
+        for where, blob in (("HTML", present[0]), ("JS globals", globals_json)):
+            for form in named:
+                assert form not in blob, f"hidden {t} in the page's {where} ({form})"
+        assert not re.search(rf"(?<![0-9A-Za-z]){re.escape(symbol)}", present[1]), (
+            f"hidden {symbol} in the page's text")
+        if t not in seen:
+            assert f"/svg/card/{t}.svg" not in whole_html and f'"{t}"' not in whole_html, (
+                f"hidden {t}, never played, in the page's history")
+
+
+# ----------------------------------------------------------------------
+# The tests
+
+
+def test_a_complete_game_against_the_computer_played_by_clicking(
+        server: Server, context: BrowserContext) -> None:
+    page = context.new_page()
+    errors = watch(page)
+    game_id = start_game(page, server.base)
+    checked = {"illegal": False, "keyboard": False, "hint": False, "undo": False}
+    shot = os.environ.get("CASINO_SCREENSHOT")
+    moves = rounds = 0
+    deadline = time.monotonic() + 75
+    while True:
+        assert time.monotonic() < deadline, "the game took too long"
+        state = wait_ready(page)
+        if state == "over":
+            break
+        if state == "round_over":
+            rounds += 1
+            box = page.locator("#round-end")
+            assert box.is_visible()
+            assert box.locator(".result-items li").count() >= 1
+            assert "counting order" in box.inner_text()
+            before = version(page)
+            page.click("#next-round-button")
+            wait_version_after(page, before)
+            continue
+        if moves % 6 == 0:
+            assert_nothing_hidden(page, server, game_id)
+        if shot and (moves >= 12 or (page.locator("#table .build").count()
+                                     and page.locator("#hand .hand-card").count() >= 3)):
+            save_screenshot(page, shot)
+            shot = None
+        if not checked["illegal"] and try_an_illegal_selection(page):
+            checked["illegal"] = True
+        elif not checked["hint"]:
+            page.click("#hint-button")
+            page.wait_for_selector(".status-line.hint", timeout=WAIT_MS)
+            assert page.inner_text("#status").startswith("Hint:")
+            # The hint selects its move: Enter plays it.
+            before = version(page)
+            page.keyboard.press("Enter")
+            wait_version_after(page, before)
+            checked["hint"] = True
+            moves += 1
+            continue
+        elif not checked["keyboard"]:
+            before = version(page)
+            key = page.get_attribute("#hand .hand-card:not(.blocked) >> nth=0", "data-key")
+            page.keyboard.press(key or "1")
+            page.wait_for_selector("#option-buttons button.option", timeout=WAIT_MS)
+            page.keyboard.press("Enter")
+            wait_version_after(page, before)
+            checked["keyboard"] = True
+            moves += 1
+            continue
+        elif not checked["undo"] and page.is_enabled("#undo-button"):
+            hand_before = page.locator("#hand .hand-card").count()
+            before = version(page)
+            page.click("#undo-button")
+            wait_version_after(page, before)
+            wait_ready(page)
+            assert page.locator("#hand .hand-card").count() > hand_before
+            checked["undo"] = True
+            continue
+        play_first_option(page)
+        moves += 1
+    # The end: the winner, the itemized last round, a rematch, the replay and the record.
+    box = page.locator("#round-end")
+    assert box.is_visible()
+    assert "Game over" in box.inner_text()
+    assert page.locator("#rematch-button").is_visible()
+    assert page.locator("#scores .round-row").count() >= 1
+    assert all(checked.values()), checked
+    assert errors == []
+
+    page.goto(f"{server.base}/records/{game_id}")
+    page.wait_for_selector("#replay-table .table-item", timeout=WAIT_MS)
+    assert page.inner_text("#step-info").startswith("0 /")
+    page.click("#next-button")
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text("#step-info").startswith("2 /")
+    assert page.inner_text("#replay-move").strip() != ""
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#step-info").startswith("1 /")
+    href = page.get_attribute("#download-link", "href")
+    assert href is not None
+    with urllib.request.urlopen(server.base + href) as r:
+        assert "casino-record" in r.read().decode()
+
+    # A rematch: the same seats in a new game.
+    page.go_back()
+    page.wait_for_selector("#rematch-button", timeout=WAIT_MS)
+    page.click("#rematch-button")
+    page.wait_for_url(re.compile(rf".*/game/(?!{game_id})[0-9a-f]+$"), timeout=WAIT_MS)
+    assert wait_ready(page) == "turn"
+    assert errors == []
+
+
+def save_screenshot(page: Page, path: str) -> None:
+    """The README's picture: a card picked, the table items it can use lit, its options."""
+    page.set_viewport_size({"width": 1200, "height": 800})
+    hand = page.locator("#hand .hand-card")
+    for k in range(hand.count()):
+        page.keyboard.press(str(k + 1))
+        if page.locator("#option-buttons button.option").count() >= 2:
+            break
+    page.wait_for_timeout(1300)  # let the last move's animation finish
+    page.screenshot(path=path)
+    page.keyboard.press("Escape")
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def try_an_illegal_selection(page: Page) -> bool:
+    """Pick a hand card and a table item it cannot use: the page explains, nothing changes."""
+    before = version(page)
+    page.locator("#hand .hand-card:not(.blocked)").first.click()
+    unusable = page.locator("#table .table-item:not(.usable)")
+    if unusable.count() == 0:
+        page.keyboard.press("Escape")
+        return False
+    unusable.first.click()
+    explain = page.locator("#explain.illegal")
+    explain.wait_for(timeout=WAIT_MS)
+    assert "cannot be played with" in explain.inner_text()
+    # The server's reason arrives (an illegal move is explained and changes nothing).
+    page.wait_for_function(
+        "() => /cannot be played with [^:]+: /.test(document.getElementById('explain')"
+        ".textContent)", timeout=WAIT_MS)
+    assert page.locator("#option-buttons button").count() == 0
+    assert version(page) == before
+    page.keyboard.press("Escape")
+    assert page.locator("#table .table-item.selected").count() == 0
+    return True
+
+
+def test_a_friend_game_across_two_browser_contexts(server: Server, browser: Browser) -> None:
+    creator_ctx = browser.new_context(viewport={"width": 1100, "height": 850})
+    friend_ctx = browser.new_context(viewport={"width": 900, "height": 800})
+    try:
+        creator = creator_ctx.new_page()
+        friend = friend_ctx.new_page()
+        errors = watch(creator) + watch(friend)
+        game_id = start_game(creator, server.base, mode="friends", name="Ann")
+        creator.wait_for_selector("#invite:not([hidden])", timeout=WAIT_MS)
+        link = creator.input_value("#invite-link")
+        assert f"/join/{game_id}/" in link
+        creator.click("#copy-invite")
+        friend.goto(link)
+        friend.wait_for_url(re.compile(rf".*/game/{game_id}$"), timeout=WAIT_MS)
+        creator.wait_for_selector("#invite", state="hidden", timeout=WAIT_MS)
+        made = {"creator": 0, "friend": 0}
+        pages = {"creator": creator, "friend": friend}
+        deadline = time.monotonic() + 30
+        while min(made.values()) < 2:
+            assert time.monotonic() < deadline, f"the friend game stalled: {made}"
+            for who, page in pages.items():
+                if page.get_attribute("#game", "data-your-turn") == "true":
+                    assert_nothing_hidden(page, server, game_id)
+                    other = pages["friend" if who == "creator" else "creator"]
+                    other_before = version(other)
+                    play_first_option(page)
+                    made[who] += 1
+                    # The other player sees the move at once, in the log and the banner.
+                    wait_version_after(other, other_before)
+            time.sleep(0.05)
+        assert "Ann" in friend.inner_text(".opponents")
+        assert creator.locator("#log .log-entry").count() >= 4
+        assert errors == []
+    finally:
+        creator_ctx.close()
+        friend_ctx.close()
+
+
+def test_the_phone_viewport_shows_hand_and_table_without_horizontal_scroll(
+        server: Server, browser: Browser) -> None:
+    ctx = browser.new_context(viewport={"width": 375, "height": 667}, is_mobile=True,
+                              has_touch=True, device_scale_factor=2)
+    try:
+        page = ctx.new_page()
+        errors = watch(page)
+        start_game(page, server.base)
+        assert wait_ready(page) == "turn"
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 375, f"the page is {width} px wide on a 375 px phone"
+        for selector in ("#hand .hand-card", "#table .table-item"):
+            items = page.locator(selector)
+            assert items.count() > 0
+            for i in range(items.count()):
+                box = items.nth(i).bounding_box()
+                assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375, (
+                    selector, box)
+                assert box["width"] >= 40, "cards too small to read or tap"
+        # The table and the hand fit in the first screenful.
+        hand_box = page.locator("#hand").bounding_box()
+        assert hand_box is not None and hand_box["y"] + hand_box["height"] <= 667
+        # Tapping plays as clicking does.
+        before = version(page)
+        page.locator("#hand .hand-card:not(.blocked)").first.tap()
+        page.locator("#option-buttons button.option").first.tap()
+        wait_version_after(page, before)
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def test_a_refresh_or_a_dropped_connection_resumes_the_game(
+        server: Server, context: BrowserContext) -> None:
+    page = context.new_page()
+    errors = watch(page)
+    game_id = start_game(page, server.base)
+    assert wait_ready(page) == "turn"
+    play_first_option(page)
+    assert wait_ready(page) == "turn"
+
+    def snapshot() -> tuple[int, list[str], list[str | None]]:
+        hand = page.eval_on_selector_all("#hand .hand-card", "es => es.map(e => e.dataset.card)")
+        table = page.eval_on_selector_all("#table .table-item", "es => es.map(e => e.dataset.text)")
+        return version(page), hand, table
+
+    before = snapshot()
+    page.reload()
+    assert wait_ready(page) == "turn"
+    assert snapshot() == before
+    assert page.locator("#log .log-entry").count() >= 2
+
+    # The server drops the game and its sockets: the page reconnects on its own,
+    # says hello with the version it has, and goes on where it was.
+    server.drop_connections(game_id)
+    page.wait_for_function(
+        "() => document.getElementById('conn').dataset.state !== 'ok'", timeout=WAIT_MS)
+    page.wait_for_function(
+        "() => document.getElementById('conn').dataset.state === 'ok'", timeout=WAIT_MS)
+    assert wait_ready(page) == "turn"
+    assert snapshot() == before
+    play_first_option(page)
+    assert errors == []
+
+
+def test_the_lobby_offers_each_rulesets_player_counts_and_links_its_rules(
+        server: Server, context: BrowserContext) -> None:
+    page = context.new_page()
+    errors = watch(page)
+    page.goto(server.base + "/")
+    page.select_option("#rules-select", "classic")
+    counts = page.eval_on_selector_all("#players-select option", "os => os.map(o => o.value)")
+    assert counts == ["2", "3", "4"]
+    page.select_option("#rules-select", "casino")
+    counts = page.eval_on_selector_all("#players-select option", "os => os.map(o => o.value)")
+    assert counts == ["2"]
+    # A room for friends can leave seats to the computer and be listed publicly.
+    page.select_option("#rules-select", "classic")
+    page.select_option("#players-select", "4")
+    page.check("input[name=mode][value=friends]")
+    assert page.is_visible("#people-select") and page.is_visible("#public-check")
+    page.click("#rules-link")
+    page.wait_for_url(re.compile(r".*/rules/classic$"))
+    assert "Classic" in page.inner_text("h1")
+    assert page.locator(".rules-lines li").count() >= 5
+    page.goto(server.base + "/game/0123456789abcdef")
+    assert "no such game" in page.inner_text(".error-message")
+    assert errors == []

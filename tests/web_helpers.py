@@ -1,0 +1,186 @@
+"""Helpers of the web server tests: an app on a temporary database, a seat's connection,
+and the scan of everything a player received for cards they may not see."""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from casino.cards import card_symbol, card_text
+from casino.record import Record
+from casino.web import create_app
+from casino.web.limits import Limits
+
+with warnings.catch_warnings():  # Starlette would rather use httpx2, which is not pinned
+    warnings.simplefilter("ignore", UserWarning)
+    from starlette.testclient import TestClient
+
+#: Limits that a test client playing as fast as it can never reaches.
+FAST = Limits(messages_per_second=10_000, message_burst=10_000, games_per_minute=10_000,
+              games_burst=10_000)
+
+
+def db_url(tmp_path: Path, name: str = "casino.db") -> str:
+    return f"sqlite:///{tmp_path / name}"
+
+
+@contextmanager
+def web(tmp_path: Path, *, limits: Limits = FAST, pool_workers: int = 0,
+        name: str = "casino.db") -> Iterator[TestClient]:
+    """A TestClient on a new app (started, so its background tasks keep running)."""
+    app = create_app(db_url(tmp_path, name), pool_workers=pool_workers, limits=limits,
+                     hint_level="beginner")
+    with TestClient(app) as client:
+        yield client
+
+
+def guest(client: TestClient) -> TestClient:
+    """Another browser (its own cookies) on the same running app and event loop."""
+    other = TestClient(client.app)
+    other.portal = client.portal
+    return other
+
+
+def new_game(client: TestClient, **body: Any) -> str:
+    """A new game (beginner computers by default); the client now holds the seat cookie."""
+    r = client.post("/api/games", json={"rules": "casino", "level": "beginner",
+                                        "mode": "computer", **body})
+    assert r.status_code == 201, r.text
+    return str(r.json()["game"])
+
+
+def cookie_of(client: TestClient, game_id: str) -> str:
+    return str(client.cookies[f"casino_{game_id}"])
+
+
+class Seat:
+    """One player's WebSocket: every payload it received is kept for the leak scan."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.payloads: list[dict[str, Any]] = []
+        self.view: dict[str, Any] = {}
+        self.version = -1
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send_text(json.dumps(message))
+
+    def recv(self) -> dict[str, Any]:
+        m: dict[str, Any] = self.ws.receive_json()
+        self.payloads.append(m)
+        if m["type"] == "state":
+            assert m["version"] >= self.version, "versions never go back"
+            self.view = m["view"]
+            self.version = m["version"]
+        return m
+
+    def recv_type(self, kind: str) -> dict[str, Any]:
+        while True:
+            m = self.recv()
+            if m["type"] == kind:
+                return m
+
+    def hello(self, since: int = 0) -> dict[str, Any]:
+        self.send({"type": "hello", "since": since})
+        return self.recv_type("state")
+
+    def until_version(self, version: int) -> None:
+        while self.version < version:
+            self.recv()
+
+    def error(self) -> str:
+        return str(self.recv_type("error")["message"])
+
+    def play_first(self) -> None:
+        self.send({"type": "play", "move": self.view["legal"][0]["text"]})
+
+    def until_actionable(self) -> dict[str, Any]:
+        """States until it is this seat's turn, a round is over, or the game is."""
+        while True:
+            v = self.view
+            if v and (v["your_turn"] or v["status"] in ("round_over", "over")):
+                return v
+            self.recv()
+
+
+def play_against_computer(seat: Seat, *, max_moves: int = 1000) -> dict[str, Any]:
+    """Play the first legal move at every turn until the game is over; the last view."""
+    if not seat.view:
+        seat.hello(0)
+    for _ in range(max_moves):
+        v = seat.until_actionable()
+        if v["status"] == "over":
+            return v
+        if v["status"] == "round_over":
+            seat.send({"type": "next_round"})
+        else:
+            seat.play_first()
+        seat.recv_type("state")
+    raise AssertionError("the game did not end")
+
+
+# ----------------------------------------------------------------------
+# The leak scan
+
+
+def _patterns(card: int) -> list[re.Pattern[str]]:
+    return [re.compile(r"(?<![0-9A-Za-z])" + re.escape(card_text(card)) + r"(?![0-9A-Za-z])"),
+            re.compile(r"(?<![0-9A-Za-z])" + re.escape(card_symbol(card)))]
+
+
+PATTERNS = {c: _patterns(c) for c in range(52)}
+
+
+def hidden_at(record: Record, round_number: int, moves: int, seat: int) -> set[int]:
+    """The cards ``seat`` may not see after ``moves`` moves of round ``round_number``."""
+    pos = record.rounds[round_number - 1].positions[moves]
+    hidden: set[int] = set()
+    for s, hand in enumerate(pos.hands):
+        if s != seat:
+            assert isinstance(hand, tuple)
+            hidden.update(hand)
+    assert isinstance(pos.stock, tuple)
+    hidden.update(pos.stock)
+    return hidden
+
+
+def leaks(payload: dict[str, Any], hidden: set[int]) -> list[str]:
+    """The hidden cards whose text or symbol appears anywhere in ``payload``."""
+    text = json.dumps(payload, ensure_ascii=False)
+    return [card_text(c) for c in sorted(hidden) if any(p.search(text) for p in PATTERNS[c])]
+
+
+def current_part(m: dict[str, Any]) -> dict[str, Any]:
+    """A state without the history of earlier rounds (its cards were dealt again since)."""
+    if m["type"] != "state":
+        return m
+    v = dict(m["view"])
+    earlier = {e["text"] for e in v["log"] if e["round"] < v["round"]}
+    v["log"] = [e for e in v["log"] if e["round"] == v["round"]]
+    v.pop("rounds")
+    if v["last"] is not None and v["last"]["round"] < v["round"]:
+        v["last"] = None
+    events = [e for e in m["events"] if not (e["kind"] == "move" and e["text"] in earlier)]
+    return {**m, "view": v, "events": events}
+
+
+def scan(payloads: list[dict[str, Any]], seat: int, record: Record) -> int:
+    """Check every payload against the hidden cards at its moment; the number checked."""
+    hidden: set[int] = set()
+    checked = 0
+    for m in payloads:
+        if m["type"] == "state":
+            v = m["view"]
+            assert v["you"] == seat
+            moves = sum(1 for e in v["log"] if e["round"] == v["round"])
+            hidden = hidden_at(record, v["round"], moves, seat)
+            assert len(v["hand"]) == v["hand_counts"][seat]
+        found = leaks(current_part(m), hidden)
+        assert not found, f"seat {seat} was sent hidden cards {found} in {m}"
+        checked += 1
+    return checked
