@@ -40,6 +40,7 @@ from casino.narrate import play_words
 from casino.record import read_record, write_record
 from casino.rules import PRESET_NAMES, describe, preset
 from casino.session import HINT_LEVEL
+from casino.web import tools
 from casino.web.limits import Limits, TokenBucket
 from casino.web.service import (
     Client,
@@ -95,6 +96,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
     app.state.service = service
     app.state.store = store
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    app.include_router(tools.router)
     pages = Pages(TEMPLATES)
 
     # ------------------------------------------------------------------

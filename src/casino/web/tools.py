@@ -67,8 +67,9 @@ from casino.web.store import Base, now, token_hash
 HERE = Path(__file__).parent
 TEMPLATES = HERE / "templates"
 
-#: Largest request the score pad's calculator takes (a pad with its undo history).
-MAX_APPLY = 1024 * 1024
+#: Largest request the score pad's calculator takes (a pad with its undo history; the
+#: core reads pads up to the same size).
+MAX_APPLY = 2_000_000
 #: Largest pad stored on the server, in bytes of JSON (the page trims old undo states).
 MAX_STORED = 64 * 1024
 #: Pads stored on the server at most (across everybody).
@@ -89,7 +90,11 @@ router = APIRouter()
 _env = Environment(loader=FileSystemLoader(TEMPLATES),
                    autoescape=select_autoescape(default=True, default_for_string=True))
 _new_pads = BucketsByKey(PADS_PER_MINUTE / 60.0, PADS_BURST)
+#: Held by a worker thread while the bot thinks: at most HELPERS_AT_ONCE threads think at
+#: once, whatever the number of requests (a thread, not an asyncio, semaphore: the work
+#: runs in Starlette's thread pool and each test builds its own event loop).
 _helpers = threading.BoundedSemaphore(HELPERS_AT_ONCE)
+
 
 class ScorePadRow(Base):
     """A score pad kept on the server: its JSON and the hash of its secret."""
@@ -136,10 +141,12 @@ def _page(name: str, **context: Any) -> HTMLResponse:
 
 
 def _presets() -> list[dict[str, Any]]:
-    """Every preset for the helper's menu: name, title, player counts, decks."""
+    """Every preset for the helper's menu: name, title, player counts, decks, and whether
+    picture cards are set aside (Krypkasino), so the page offers a place for them."""
     out = []
     for choice in setup_choices():
-        out.append({**choice, "decks": preset(choice["name"]).decks})
+        rules = preset(choice["name"])
+        out.append({**choice, "decks": rules.decks, "set_aside": rules.set_aside_pictures})
     return out
 
 

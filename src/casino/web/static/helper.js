@@ -40,7 +40,7 @@
   const level = new URLSearchParams(location.search).get("level") || "expert";
 
   // table: [{kind: "card", card} | {kind: "build", groups: [[cards]], value, owner}]
-  let state = { rules: presets[0].name, players: presets[0].players[0], table: [], hand: [], opponents: [], stock: "", target: "table" };
+  let state = { rules: presets[0].name, players: presets[0].players[0], table: [], hand: [], captured: [], setAside: [], opponents: [], stock: "", target: "table" };
   const selected = new Set();  // indices of loose table cards
 
   function preset() { return presets.find((p) => p.name === state.rules) || presets[0]; }
@@ -64,6 +64,8 @@
       else for (const g of it.groups) g.forEach(add);
     }
     state.hand.forEach(add);
+    for (const pile of state.captured) pile.forEach(add);
+    if (preset().set_aside) state.setAside.forEach(add);
     return n;
   }
 
@@ -91,7 +93,11 @@
   }
 
   // Seats as the engine's words name them: you are seat 0, seat 1 plays after you, ...
-  function seatName(seat) { return seat === 0 ? "you" : `seat ${seat}`; }
+  function seatName(seat) {
+    if (seat === 0) return "you";
+    const partner = seat === 2 && preset().partnerships.includes(state.players);
+    return partner ? "seat 2 (your partner)" : `seat ${seat}`;
+  }
 
   function renderPicker() {
     const n = used();
@@ -166,15 +172,44 @@
         })));
   }
 
+  function renderTargets() {
+    const targets = [["table", "on the table"], ["hand", "in your hand"],
+      ...Array.from({ length: state.players }, (_, s) => [`captured-${s}`, `captured by ${seatName(s)}`]),
+      ...(preset().set_aside ? [["aside", "set aside (pictures)"]] : [])];
+    if (!targets.some(([v]) => v === state.target)) state.target = "table";
+    $("target-toggle").replaceChildren(...targets.map(([value, words]) => el("label", { class: "pill" },
+      el("input", {
+        type: "radio", name: "target", value, id: "target-" + value, checked: state.target === value,
+        onchange: () => { state.target = value; save(); },
+      }), el("span", { text: words }))));
+  }
+
+  function renderCaptured() {
+    const box = $("captured-zone");
+    box.replaceChildren();
+    const piles = state.captured.map((pile, seat) => [pile, String(seat), `Captured by ${seatName(seat)}`]);
+    if (preset().set_aside) piles.push([state.setAside, "aside", "Set aside"]);
+    piles.forEach(([pile, key, words]) => {
+      if (!pile.length) return;
+      box.append(el("div", { class: "captured-pile", "data-pile": key },
+        el("span", { class: "who", text: `${words} (${pile.length})` }),
+        el("span", { class: "mini-cards" }, pile.map((c, i) => el("button", {
+          type: "button", class: "mini-card", "data-captured-card": c, title: `${cardName(c)}: tap to take it back`,
+          onclick: () => { pile.splice(i, 1); changed(); },
+        }, img(c))))));
+    });
+  }
+
   function render() {
+    state.captured = Array.from({ length: state.players }, (_, s) => state.captured[s] || []);
     for (const i of [...selected]) if (!state.table[i] || state.table[i].kind !== "card") selected.delete(i);
     renderMenus();
     renderPicker();
     renderTable();
     renderHand();
     renderExtra();
-    $("target-table").checked = state.target === "table";
-    $("target-hand").checked = state.target === "hand";
+    renderTargets();
+    renderCaptured();
   }
 
   // ------------------------------------------------------------------
@@ -182,6 +217,8 @@
 
   function pick(text) {
     if (state.target === "hand") state.hand.push(text);
+    else if (state.target.startsWith("captured-")) state.captured[Number(state.target.slice(9))].push(text);
+    else if (state.target === "aside") state.setAside.push(text);
     else state.table.push({ kind: "card", card: text });
     changed();
   }
@@ -226,6 +263,8 @@
       body.opponents = state.opponents.map((v) => (String(v).trim() === "" ? state.hand.length : Number(v)));
     }
     if (String(state.stock).trim() !== "") body.stock = Number(state.stock);
+    if (state.captured.some((pile) => pile.length)) body.captured = state.captured;
+    if (preset().set_aside && state.setAside.length) body.set_aside = state.setAside;
     return body;
   }
 
@@ -282,14 +321,11 @@
     state.table.forEach((it) => { if (it.kind === "build" && it.owner >= state.players) it.owner = 0; });
     changed();
   });
-  for (const r of document.querySelectorAll('input[name="target"]')) {
-    r.addEventListener("change", () => { state.target = r.value; save(); });
-  }
   $("make-build").addEventListener("click", makeBuild);
   $("remove-selected").addEventListener("click", () => { takeSelected(); changed(); });
   $("list-plays").addEventListener("click", listPlays);
   $("helper-clear").addEventListener("click", () => {
-    state = { ...state, table: [], hand: [], opponents: [], stock: "" };
+    state = { ...state, table: [], hand: [], captured: [], setAside: [], opponents: [], stock: "" };
     selected.clear();
     changed();
   });

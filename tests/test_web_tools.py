@@ -1,0 +1,409 @@
+"""The score pad and move helper web API (issue 6): ``/api/scorepad/*``, ``/api/scorepads``
+and ``/api/helper`` through Starlette's TestClient.
+
+The score pad's calculator is stateless (the browser holds the pad), so a refused
+change must answer the reason and the field and no pad at all; the pad the client
+holds is the one to keep. Pads kept on the server need their secret, which the
+server stores only hashed. The helper must list exactly the engine's legal moves
+for positions met in real games.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+from starlette.routing import NoMatchFound
+
+from casino import Build, Match, Position
+from casino.cards import card_text
+from casino.scorepad import RoundEntry, ScorePad
+from casino.web import create_app, tools
+from casino.web.store import token_hash
+
+# web_helpers imports Starlette's TestClient without its deprecation warning
+from tests.web_helpers import (  # type: ignore[attr-defined]
+    FAST,
+    TestClient,
+    db_url,
+)
+
+ROUND_1: dict[str, Any] = {"cards": [30, 22], "spades": [7, 6], "sweeps": [0, 1, 0],
+           "takers": {"Td": [0], "2s": [1], "As": [1], "Ac": [0], "Ah": [1], "Ad": [0]}}
+ROUND_2: dict[str, Any] = {"most_cards": [1], "most_spades": [1], "sweeps": [1],
+           "takers": {"Td": [1], "2s": [1], "As": [1], "Ac": [1], "Ah": [0], "Ad": [0]}}
+
+
+def tools_app(url: str) -> Any:
+    """The web app with the tools' routes (included here until app.py includes them)."""
+    app = create_app(url, pool_workers=0, limits=FAST, hint_level="beginner")
+    try:
+        app.url_path_for("scorepad_apply")  # app.py includes the tools' routes
+    except NoMatchFound:
+        app.include_router(tools.router)
+    return app
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(tools_app(db_url(tmp_path))) as c:
+        yield c
+
+
+def new_pad(client: TestClient, rules: str = "casino",
+            names: list[str] | None = None) -> dict[str, Any]:
+    r = client.post("/api/scorepad/new", json={"rules": rules, "names": names or ["Ann", "Bob"]})
+    assert r.status_code == 200, r.text
+    return dict(r.json()["pad"])
+
+
+def apply(client: TestClient, pad: dict[str, Any], **action: Any) -> Any:
+    return client.post("/api/scorepad/apply", json={"pad": pad, "action": action})
+
+
+def applied(client: TestClient, pad: dict[str, Any], **action: Any) -> dict[str, Any]:
+    r = apply(client, pad, **action)
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+# ----------------------------------------------------------------------
+# Pages
+
+
+def test_pages_are_served(client: TestClient) -> None:
+    for url, marker in [("/scorepad", "scorepad.js"), ("/helper", "helper.js"),
+                        ("/scorepad/abcdefghijkl", "scorepad.js")]:
+        r = client.get(url)
+        assert r.status_code == 200, url
+        assert marker in r.text and "tools.css" in r.text
+    assert 'data-pad-id="abcdefghijkl"' in client.get("/scorepad/abcdefghijkl").text
+    assert 'data-pad-id=""' in client.get("/scorepad/bad%20id").text
+    for name in ("scorepad.js", "helper.js", "tools.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+
+
+def test_setup_choices(client: TestClient) -> None:
+    choices = {c["name"]: c for c in client.get("/api/scorepad/setup").json()["choices"]}
+    for name in ("casino", "classic", "royal", "spade", "kasino", "krypkasino", "mulle",
+                 "tablic"):
+        assert name in choices
+    assert choices["classic"]["partnerships"] == [4]
+
+
+# ----------------------------------------------------------------------
+# The calculator
+
+
+def test_rounds_are_scored_by_the_core(client: TestClient) -> None:
+    pad = new_pad(client)
+    out = applied(client, pad, op="add", round=ROUND_1)
+    core = ScorePad.new("casino", ["Ann", "Bob"]).add_round(RoundEntry.from_json(ROUND_1))
+    assert out["pad"] == core.to_json()
+    view = out["view"]
+    assert view["totals"] == list(core.totals) == [10, 4]
+    items = view["rounds"][0]["items"]
+    assert [i["item"] for i in items][:3] == ["cards", "spades", "Td"]
+    assert items[-1]["totals"] == [10, 4]
+    # the form gets each scoring card's text beside its symbol, and the seats
+    takers = next(f for f in view["fields"] if f["kind"] == "takers")
+    assert takers["codes"] == ["Td", "2s", "As", "Ac", "Ah", "Ad"]
+    assert takers["cards"][0] == "10♦"
+    assert view["seats"] == [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}]
+    out2 = applied(client, out["pad"], op="add", round=ROUND_2)
+    assert out2["view"]["totals"] == [12, 14]
+    assert out2["view"]["rounds_entered"] == 2
+
+
+@pytest.mark.parametrize(("entry", "field", "words"), [
+    ({**ROUND_1, "cards": [40, 22]}, "cards", "52"),
+    ({**ROUND_1, "takers": {**ROUND_1["takers"], "Td": [0, 1]}}, "takers", "10♦"),
+    ({**ROUND_1, "spades": [14, 0]}, "spades", "14"),
+    ({**ROUND_1, "sweeps": [2]}, "sweeps", "seat 2"),
+    ({k: v for k, v in ROUND_1.items() if k != "spades"}, "spades", "spades"),
+    ({**ROUND_1, "takers": {"Td": [0]}}, "takers", "who took"),
+    ({**ROUND_1, "cards": [3, 49]}, "spades", "3 cards"),
+])
+def test_bad_entries_are_refused_with_reason_and_field(client: TestClient, entry: dict[str, Any],
+                                                       field: str, words: str) -> None:
+    pad = applied(client, new_pad(client), op="add", round=ROUND_1)["pad"]
+    before = json.dumps(pad, sort_keys=True)
+    r = apply(client, pad, op="add", round=entry)
+    assert r.status_code == 400
+    body = r.json()
+    assert body["field"] == field, body
+    assert words in body["error"], body
+    assert "pad" not in body  # the page keeps the pad it sent
+    assert json.dumps(pad, sort_keys=True) == before
+    # ... which still takes a good round
+    assert applied(client, pad, op="add", round=ROUND_2)["view"]["rounds_entered"] == 2
+
+
+def test_fix_a_past_round_recomputes_everything_after(client: TestClient) -> None:
+    pad = new_pad(client)
+    pad = applied(client, pad, op="add", round=ROUND_1)["pad"]
+    pad = applied(client, pad, op="add", round=ROUND_2)["pad"]
+    fixed = {**ROUND_1, "sweeps": []}
+    out = applied(client, pad, op="replace", index=0, round=fixed)
+    r1, r2 = out["view"]["rounds"]
+    assert r1["totals"] == [8, 3]
+    assert r2["items"][0]["totals"] == [8, 3 + 3]  # running totals start from the fix
+    assert out["view"]["totals"] == [10, 13]
+    # undo takes the correction back; remove drops the last round
+    back = applied(client, out["pad"], op="undo")
+    assert back["view"]["totals"] == [12, 14]
+    gone = applied(client, back["pad"], op="remove", index=1)
+    assert gone["view"]["totals"] == [10, 4]
+    r = apply(client, gone["pad"], op="replace", index=5, round=ROUND_1)
+    assert r.status_code == 400 and "no round 6" in r.json()["error"]
+    fresh = new_pad(client)
+    r = apply(client, fresh, op="undo")
+    assert r.status_code == 400 and "nothing to undo" in r.json()["error"]
+    r = apply(client, fresh, op="shuffle")
+    assert r.status_code == 400 and "unknown action" in r.json()["error"]
+
+
+def test_the_winner_by_the_presets_rule(client: TestClient) -> None:
+    pad = new_pad(client)
+    big = {"cards": [40, 12], "spades": [13, 0], "sweeps": [0] * 8,
+           "takers": {"Td": [0], "2s": [0], "As": [0], "Ac": [0], "Ah": [0], "Ad": [0]}}
+    out = applied(client, pad, op="add", round=big)
+    out = applied(client, out["pad"], op="add", round=big)
+    assert out["view"]["over"] and out["view"]["winner"] == 0
+    assert "Ann" in out["view"]["rounds"][-1]["words"]
+    r = apply(client, out["pad"], op="add", round=big)
+    assert r.status_code == 400 and "over" in r.json()["error"]
+
+
+def test_partnerships_and_finnish_carry(client: TestClient) -> None:
+    pad = new_pad(client, "classic", ["Ann", "Bob", "Cy", "Di"])
+    view = client.post("/api/scorepad/view", json={"pad": pad}).json()["view"]
+    assert [s["name"] for s in view["sides"]] == ["Ann & Cy", "Bob & Di"]
+    assert len(view["seats"]) == 4
+    kasino = new_pad(client, "kasino", ["Ann", "Bob"])
+    tie = {"cards": [26, 26], "spades": [7, 6],
+           "takers": {"As": [0], "Ac": [0], "Ah": [1], "Ad": [1], "Td": [0], "2s": [1]}}
+    out = applied(client, kasino, op="add", round=tie)
+    assert out["view"]["carry"] == {"cards": 1, "spades": 0}  # the tied cards point carries
+    out = applied(client, out["pad"], op="add", round=tie)
+    assert out["view"]["rounds"][1]["carry_in"] == {"cards": 1, "spades": 0}
+    assert out["view"]["carry"] == {"cards": 2, "spades": 0}
+
+
+def test_names_and_rules_are_checked(client: TestClient) -> None:
+    r = client.post("/api/scorepad/new", json={"rules": "poker", "names": ["A", "B"]})
+    assert r.status_code == 400 and r.json()["field"] == "rules"
+    r = client.post("/api/scorepad/new", json={"rules": "casino", "names": ["A", "a"]})
+    assert r.status_code == 400 and r.json()["field"] == "names"
+    r = client.post("/api/scorepad/new", json={"rules": "casino", "names": ["A", "B", "C"]})
+    assert r.status_code == 400
+    r = client.post("/api/scorepad/new", json={"rules": "classic", "names": ["A", "B", "C"]})
+    assert r.status_code == 200
+
+
+def test_imports_are_checked(client: TestClient) -> None:
+    pad = applied(client, new_pad(client), op="add", round=ROUND_1)["pad"]
+    r = client.post("/api/scorepad/view", json={"pad": pad})
+    assert r.status_code == 200 and r.json()["view"]["totals"] == [10, 4]
+    for bad, words in [({**pad, "format": "x"}, "format"),
+                       ({**pad, "rounds": [{**ROUND_1, "cards": [60, 0]}]}, "round 1"),
+                       ({**pad, "extra": 1}, "unknown key"), (None, "pad"), ([1], "object")]:
+        r = client.post("/api/scorepad/view", json={"pad": bad})
+        assert r.status_code == 400 and words in r.json()["error"], (bad, r.json())
+    r = client.post("/api/scorepad/view", content=b"{nope")
+    assert r.status_code == 400 and "JSON" in r.json()["error"]
+    r = client.post("/api/scorepad/view", content=b" " * (tools.MAX_APPLY + 1))
+    assert r.status_code == 413
+
+
+# ----------------------------------------------------------------------
+# Pads kept on the server
+
+
+def test_save_and_load_with_the_secret(client: TestClient) -> None:
+    pad = applied(client, new_pad(client), op="add", round=ROUND_1)["pad"]
+    r = client.post("/api/scorepads", json={"pad": pad})
+    assert r.status_code == 201, r.text
+    made = r.json()
+    pad_id, secret = made["id"], made["secret"]
+    assert made["url"] == f"/scorepad/{pad_id}#{secret}"
+    mine = {tools.SECRET_HEADER: secret}
+    got = client.get(f"/api/scorepads/{pad_id}", headers=mine).json()
+    assert got["pad"] == pad and got["view"]["totals"] == [10, 4]
+    # another device saves a new round; the first one loads it
+    pad2 = applied(client, pad, op="add", round=ROUND_2)["pad"]
+    r = client.put(f"/api/scorepads/{pad_id}", json={"pad": pad2}, headers=mine)
+    assert r.status_code == 200 and r.json()["saved"]
+    assert client.get(f"/api/scorepads/{pad_id}", headers=mine).json()["pad"] == pad2
+    # the secret is stored hashed, never as it is
+    with Session(client.app.state.store.engine) as s:  # type: ignore[attr-defined]
+        row = s.scalars(select(tools.ScorePadRow)).one()
+    assert row.secret == token_hash(secret) and secret not in row.secret + row.pad
+
+
+def test_forged_secrets_are_refused_and_change_nothing(client: TestClient) -> None:
+    pad = new_pad(client)
+    made = client.post("/api/scorepads", json={"pad": pad}).json()
+    pad_id = made["id"]
+    for headers in ({}, {tools.SECRET_HEADER: "forged"},
+                    {tools.SECRET_HEADER: made["secret"] + "x"}):
+        r = client.get(f"/api/scorepads/{pad_id}", headers=headers)
+        assert r.status_code == 403 and "secret" in r.json()["error"]
+        assert "pad" not in r.json()
+        other = applied(client, pad, op="add", round=ROUND_1)["pad"]
+        r = client.put(f"/api/scorepads/{pad_id}", json={"pad": other}, headers=headers)
+        assert r.status_code == 403
+    mine = {tools.SECRET_HEADER: made["secret"]}
+    assert client.get(f"/api/scorepads/{pad_id}", headers=mine).json()["pad"] == pad
+    assert client.get("/api/scorepads/nosuchpad00", headers=mine).status_code == 404
+    assert client.get("/api/scorepads/..", headers=mine).status_code == 404
+    # a bad pad is not stored over a good one
+    r = client.put(f"/api/scorepads/{pad_id}", json={"pad": {**pad, "format": "x"}},
+                   headers=mine)
+    assert r.status_code == 400
+    assert client.get(f"/api/scorepads/{pad_id}", headers=mine).json()["pad"] == pad
+
+
+def big_pad() -> dict[str, Any]:
+    """A valid pad of more than 64 KiB: Tablić rounds, with a long undo history."""
+    names = ["Ann", "Bob"]
+    pad = ScorePad.new("tablic", names)
+    takers = {c: [i % 2] for i, c in enumerate(
+        ["As", "Ac", "Ah", "Ad", "Ks", "Kc", "Kh", "Kd", "Qs", "Qc", "Qh", "Qd", "Js", "Jc",
+         "Jh", "Jd", "Ts", "Tc", "Th", "Td", "2c"])}
+    entry = RoundEntry.from_json({"cards": [26, 26], "takers": takers})
+    for _ in range(6):
+        pad = pad.add_round(entry)
+    for _ in range(30):
+        pad = pad.remove_round(5).add_round(entry)
+    obj = pad.to_json()
+    assert len(json.dumps(obj)) > tools.MAX_STORED
+    return obj
+
+
+def test_size_and_number_limits(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    big = big_pad()
+    r = client.post("/api/scorepads", json={"pad": big})
+    assert r.status_code == 413 and "KiB" in r.json()["error"]
+    small = {**big, "history": []}
+    made = client.post("/api/scorepads", json={"pad": small})
+    assert made.status_code == 201
+    r = client.put(f"/api/scorepads/{made.json()['id']}", json={"pad": big},
+                   headers={tools.SECRET_HEADER: made.json()["secret"]})
+    assert r.status_code == 413
+    # the calculator itself takes the big pad
+    assert client.post("/api/scorepad/view", json={"pad": big}).status_code == 200
+    monkeypatch.setattr(tools, "MAX_PADS", 2)
+    assert client.post("/api/scorepads", json={"pad": small}).status_code == 201
+    r = client.post("/api/scorepads", json={"pad": small})
+    assert r.status_code == 507 and "no more" in r.json()["error"]
+
+
+def test_new_pads_are_rate_limited(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from casino.web.limits import BucketsByKey
+
+    monkeypatch.setattr(tools, "_new_pads", BucketsByKey(0.0001, 2))
+    pad = new_pad(client)
+    assert client.post("/api/scorepads", json={"pad": pad}).status_code == 201
+    assert client.post("/api/scorepads", json={"pad": pad}).status_code == 201
+    r = client.post("/api/scorepads", json={"pad": pad})
+    assert r.status_code == 429 and "wait" in r.json()["error"]
+
+
+def test_the_table_is_made_when_the_app_did_not(tmp_path: Path) -> None:
+    """An app whose store was made before the tools were imported still stores pads."""
+    url = db_url(tmp_path, "old.db")
+    tools.ScorePadRow.__table__.drop(  # type: ignore[attr-defined]
+        create_app(url, pool_workers=0).state.store.engine, checkfirst=True)
+    with TestClient(tools_app(url)) as c:
+        assert c.post("/api/scorepads", json={"pad": new_pad(c)}).status_code == 201
+
+
+# ----------------------------------------------------------------------
+# The move helper
+
+
+def request_of(pos: Position) -> dict[str, Any]:
+    """``pos`` described as its player to move sees it, as the page sends it."""
+    rules = pos.rules
+    you = pos.to_move
+    order = [(you + k * rules.direction) % rules.players for k in range(rules.players)]
+
+    def rel(seat: int) -> int:
+        return ((seat - you) * rules.direction) % rules.players
+
+    table: list[Any] = []
+    for item in pos.table:
+        if isinstance(item, Build):
+            table.append({"groups": [[card_text(c) for c in g] for g in item.groups],
+                          "owner": rel(item.owner), "value": item.value})
+        else:
+            table.append(card_text(item))
+    return {"rules": rules.to_json(), "table": table,
+            "hand": [card_text(c) for c in pos.hand(you)],
+            "opponents": [pos.hand_size(s) for s in order[1:]], "stock": pos.stock_size,
+            "captured": [[card_text(c) for c in pos.piles[s]] for s in order],
+            "scores": [pos.scores[s] for s in order],
+            "set_aside": [card_text(c) for c in pos.set_aside], "level": None}
+
+
+CONFIGS = [("casino", 2), ("krypkasino", 2), ("classic", 4), ("royal", 3), ("kasino", 2),
+           ("mulle", 2), ("tablic", 3), ("spade", 2)]
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=[f"{n}-{p}" for n, p in CONFIGS])
+def test_the_helper_lists_exactly_the_engines_moves(client: TestClient, name: str,
+                                                    players: int) -> None:
+    rng = random.Random(11)
+    match = Match(name, seed=5, players=players)
+    checked = 0
+    while match.position.result is None and checked < 12:
+        pos = match.position
+        if rng.random() < 0.25:
+            r = client.post("/api/helper", json=request_of(pos))
+            assert r.status_code == 200, r.text
+            listed = Counter(m["move"] for m in r.json()["moves"])
+            assert listed == Counter(str(m) for m in pos.legal_moves())
+            assert all(m["words"] and not m["best"] for m in r.json()["moves"])
+            checked += 1
+        match.play(rng.choice(match.legal_moves()))
+    assert checked >= 3
+
+
+def test_the_helper_marks_the_bots_pick(client: TestClient) -> None:
+    req = {"rules": "casino", "players": 2, "level": "beginner", "hand": ["9d", "2s"],
+           "table": ["9c", "4c", "5h", {"groups": [["5d", "3s"]], "value": 8, "owner": 1}]}
+    body = client.post("/api/helper", json=req).json()
+    best = [m for m in body["moves"] if m["best"]]
+    assert len(best) == 1 and best[0]["move"] == body["best"]
+    words = {m["move"]: m["words"] for m in body["moves"]}
+    assert "4 + 5 = 9" in words["9d x 9c 5h+4c"]
+    four = client.post("/api/helper", json={**req, "rules": "classic", "players": 4,
+                                            "level": None}).json()
+    assert four["best"] is None and four["position"]["hands"][1:] == [2, 2, 2]
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"hand": ["9d", "9d"]}, "9♦"),
+    ({"table": ["9c", {"groups": [["5d", "3s"]], "value": 9, "owner": 1}]}, "5♦"),
+    ({"rules": "poker"}, "rules"),
+    ({"players": 5}, "players"),
+    ({"level": "godlike"}, "level"),
+    ({"hand": "zz"}, "zz"),
+    ({"oops": 1}, "oops"),
+])
+def test_the_helper_refuses_impossible_set_ups(client: TestClient, change: dict[str, Any],
+                                               words: str) -> None:
+    req = {"rules": "casino", "level": None, "hand": ["9d"], "table": ["9c"], **change}
+    r = client.post("/api/helper", json=req)
+    assert r.status_code == 400, r.text
+    assert words in r.json()["error"], r.json()
+    r = client.post("/api/helper", content=b"x" * (tools.MAX_HELPER + 1))
+    assert r.status_code == 413
