@@ -36,22 +36,7 @@
   let boardKey = "";
 
   // --- small DOM helpers (text only: names come from people) ---
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") node.className = v;
-      else if (k === "text") node.textContent = v;
-      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-      else if (k === "dataset") Object.assign(node.dataset, v);
-      else node.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children.flat()) {
-      if (c === null || c === undefined || c === false) continue;
-      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    }
-    return node;
-  }
+  const { el } = window.CasinoDom;
 
   function cardLabel(t) {
     return (t[0] === "T" ? "10" : t[0]) + (SUITS[t[1]] || t[1]);

@@ -10,22 +10,7 @@
   const SUIT_NAMES = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
   const $ = (id) => document.getElementById(id);
 
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") node.className = v;
-      else if (k === "text") node.textContent = v;
-      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-      else if (v === true) node.setAttribute(k, "");
-      else node.setAttribute(k, v);
-    }
-    for (const c of children.flat(Infinity)) {
-      if (c === null || c === undefined || c === false) continue;
-      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    }
-    return node;
-  }
+  const { el } = window.CasinoDom;
 
   function cardName(text) {
     const r = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" }[text[0]] || text[0];

@@ -12,20 +12,7 @@
   let step = 0;
   let offset = 1; // positions[i] follows moves[i - offset]
 
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") node.className = v;
-      else if (k === "text") node.textContent = v;
-      else node.setAttribute(k, v);
-    }
-    for (const c of children.flat()) {
-      if (c === null || c === undefined || c === false) continue;
-      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    }
-    return node;
-  }
+  const { el } = window.CasinoDom;
 
   const cardLabel = (t) => (t[0] === "T" ? "10" : t[0]) + (SUITS[t[1]] || t[1]);
   let four = false;

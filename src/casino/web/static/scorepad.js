@@ -10,22 +10,7 @@
   const SERVER_LIMIT = 60000;  // bytes of JSON kept on the server (it takes 64 KiB)
   const $ = (id) => document.getElementById(id);
 
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") node.className = v;
-      else if (k === "text") node.textContent = v;
-      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-      else if (v === true) node.setAttribute(k, "");
-      else node.setAttribute(k, v);
-    }
-    for (const c of children.flat(Infinity)) {
-      if (c === null || c === undefined || c === false) continue;
-      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    }
-    return node;
-  }
+  const { el } = window.CasinoDom;
 
   const choices = JSON.parse($("setup-choices").textContent);
   const root = $("pad-app");
