@@ -19,30 +19,20 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import socket
 import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-IN_CI = os.environ.get("CI") == "true"
+from tests.browser_harness import chromium, serving, skip_without_browser
 
-if not Path(CHROMIUM).exists() and not IN_CI:
-    pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (apt install chromium)",
-                allow_module_level=True)
+skip_without_browser()
 
-try:
-    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
-except ImportError:  # pragma: no cover - playwright is a test dependency
-    if IN_CI:
-        raise
-    pytest.skip("browser tests need the playwright package", allow_module_level=True)
+from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
 
 from casino.cards import card_symbol, card_text, parse_card  # noqa: E402
 from casino.web.app import create_app  # noqa: E402
@@ -94,47 +84,18 @@ class Server:
         return seen
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    import uvicorn
-
     db = tmp_path_factory.mktemp("web") / "casino.db"
     app = create_app(f"sqlite:///{db}", pool_workers=0, hint_level="beginner")
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    loop = asyncio.new_event_loop()
-
-    def run() -> None:
-        asyncio.set_event_loop(loop)
-        loop.run_until_complete(srv.serve())
-
-    thread = threading.Thread(target=run, name="uvicorn", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not srv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    yield Server(f"http://127.0.0.1:{port}", app, loop)
-    srv.should_exit = True
-    thread.join(15)
-    loop.close()
+    with serving(app) as (base, loop):
+        yield Server(base, app, loop)
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"CI=true but there is no chromium at {CHROMIUM}")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture

@@ -14,39 +14,24 @@ they fail.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
 import random
-import socket
-import threading
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from starlette.routing import NoMatchFound
 
-CHROMIUM = "/usr/bin/chromium"
-IN_CI = os.environ.get("CI") == "true"
+from tests.browser_harness import chromium, serving, skip_without_browser
 
-if not Path(CHROMIUM).exists() and not IN_CI:
-    pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (apt install chromium)",
-                allow_module_level=True)
+skip_without_browser()
 
-try:
-    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
-except ImportError:  # pragma: no cover - playwright is a test dependency
-    if IN_CI:
-        raise
-    pytest.skip("browser tests need the playwright package", allow_module_level=True)
+from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
 
 from casino import Build, Match, Position  # noqa: E402
 from casino.cards import card_text  # noqa: E402
 from casino.scorepad import RoundEntry, ScorePad  # noqa: E402
-from casino.web import tools  # noqa: E402
 from casino.web.app import create_app  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
@@ -56,45 +41,16 @@ WAIT_MS = 20_000
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
-
     db = tmp_path_factory.mktemp("tools") / "casino.db"
     app = create_app(f"sqlite:///{db}", pool_workers=0, hint_level="beginner")
-    try:
-        app.url_path_for("scorepad_apply")  # app.py includes the tools' routes
-    except NoMatchFound:
-        app.include_router(tools.router)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    loop = asyncio.new_event_loop()
-
-    def run() -> None:
-        asyncio.set_event_loop(loop)
-        loop.run_until_complete(srv.serve())
-
-    thread = threading.Thread(target=run, name="uvicorn-tools", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not srv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(15)
-    loop.close()
+    with serving(app) as (url, _loop):
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"CI=true but there is no chromium at {CHROMIUM}")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture

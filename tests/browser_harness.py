@@ -1,0 +1,88 @@
+"""What the browser tests share: Debian's Chromium, and a real server in a thread.
+
+Chromium comes from Debian (``/usr/bin/chromium``, installed by ``make test``),
+never from ``playwright install``, which cannot download here. Without it the
+browser tests are skipped, except in CI (``CI=true``), where they fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+CHROMIUM = "/usr/bin/chromium"
+IN_CI = os.environ.get("CI") == "true"
+
+
+def skip_without_browser() -> None:
+    """Skip the calling test module when Chromium or Playwright is missing (not in CI)."""
+    if not Path(CHROMIUM).exists() and not IN_CI:
+        pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (apt install "
+                    "chromium)", allow_module_level=True)
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:  # pragma: no cover - playwright is a test dependency
+        if IN_CI:
+            raise
+        pytest.skip("browser tests need the playwright package", allow_module_level=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def serving(app: Any) -> Iterator[tuple[str, asyncio.AbstractEventLoop]]:
+    """Run ``app`` with uvicorn on 127.0.0.1 in a thread: its base URL and event loop."""
+    import uvicorn
+
+    port = free_port()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    loop = asyncio.new_event_loop()
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(srv.serve())
+
+    thread = threading.Thread(target=run, name="uvicorn", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not srv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}", loop
+    finally:
+        srv.should_exit = True
+        thread.join(15)
+        loop.close()
+
+
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    """Headless Debian Chromium driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"CI=true but there is no chromium at {CHROMIUM}")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
