@@ -61,7 +61,7 @@ define run_pytest
 	exit $$rc
 endef
 
-.PHONY: venv test test-slow run lint typecheck browser bench clean distclean
+.PHONY: venv test test-slow test-postgres run lint typecheck browser bench clean distclean
 
 venv: $(STAMP)
 
@@ -105,6 +105,16 @@ browser:
 
 test: lint typecheck browser
 	$(call run_pytest,-q $(PYTEST_MARK))
+ifeq ($(CI),true)
+	@$(MAKE) --no-print-directory test-postgres
+endif
+
+# The web server's tests once more against a real PostgreSQL server, which .ci/postgres
+# installs and starts when missing (root or password-less sudo). CI runs it in make test.
+test-postgres: venv
+	@url=$$(.ci/postgres) && echo "make: web tests against $$url" && \
+		CASINO_TEST_POSTGRES=$$url $(BIN)/pytest -q -p no:cacheprovider \
+		tests/test_web_api.py tests/test_web_ws.py tests/test_web_tools.py
 
 test-slow: venv
 	$(call run_pytest,-q -m slow)

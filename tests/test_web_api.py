@@ -23,7 +23,7 @@ from sqlalchemy.schema import CreateTable
 
 from casino.record import read_record
 from casino.web.limits import Limits, TokenBucket
-from casino.web.store import Base, Store
+from casino.web.store import Base, Store, database_url
 from tests.web_helpers import (
     FAST,
     Seat,
@@ -195,12 +195,21 @@ def test_the_schema_is_portable_to_postgresql(tmp_path: Path) -> None:
 
 def test_database_url_comes_from_the_environment(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DATABASE_URL", db_url(tmp_path, "env.db"))
+    url = db_url(tmp_path, "env.db")
+    monkeypatch.setenv("DATABASE_URL", url)
     from casino.web import create_app
 
     app = create_app(pool_workers=0)
-    assert app.state.store.url.endswith("env.db")
+    assert app.state.store.url == database_url(url)
     app.state.store.close()
+
+
+def test_plain_postgresql_urls_mean_the_shipped_driver() -> None:
+    """Pointing DATABASE_URL at PostgreSQL needs no other change (psycopg 3 is installed)."""
+    assert database_url("postgres://u:p@h/db") == "postgresql+psycopg://u:p@h/db"
+    assert database_url("postgresql://u:p@h/db") == "postgresql+psycopg://u:p@h/db"
+    assert database_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert database_url("sqlite:///casino.db") == "sqlite:///casino.db"
 
 
 # ----------------------------------------------------------------------

@@ -3,7 +3,9 @@ and the scan of everything a player received for cards they may not see."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
 import warnings
 from collections.abc import Iterator
@@ -11,10 +13,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import create_engine, text
+
 from casino.cards import card_symbol, card_text
 from casino.record import Record
 from casino.web import create_app
 from casino.web.limits import Limits
+from casino.web.store import database_url
 
 with warnings.catch_warnings():  # Starlette would rather use httpx2, which is not pinned
     warnings.simplefilter("ignore", UserWarning)
@@ -25,8 +30,30 @@ FAST = Limits(messages_per_second=10_000, message_burst=10_000, games_per_minute
               games_burst=10_000)
 
 
+#: A PostgreSQL server to run the web tests against instead of SQLite files, as
+#: ``postgresql://casino:casino@127.0.0.1/postgres`` (CI sets it; see the Makefile).
+POSTGRES = os.environ.get("CASINO_TEST_POSTGRES")
+
+
 def db_url(tmp_path: Path, name: str = "casino.db") -> str:
-    return f"sqlite:///{tmp_path / name}"
+    """A new database for a test: a SQLite file, or a fresh PostgreSQL database.
+
+    The same ``tmp_path`` and ``name`` give the same database, so a test can
+    restart the server on it.
+    """
+    if not POSTGRES:
+        return f"sqlite:///{tmp_path / name}"
+    digest = hashlib.sha256(f"{tmp_path}/{name}".encode()).hexdigest()[:16]
+    database = f"casino_test_{digest}"
+    admin = create_engine(database_url(POSTGRES), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        exists = conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :d"),
+                              {"d": database}).first()
+        if not exists:
+            conn.execute(text(f'CREATE DATABASE "{database}"'))
+    admin.dispose()
+    base, _, _ = POSTGRES.rpartition("/")
+    return f"{base}/{database}"
 
 
 @contextmanager

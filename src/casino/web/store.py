@@ -183,10 +183,24 @@ def _utc(t: dt.datetime) -> dt.datetime:
     return t if t.tzinfo is not None else t.replace(tzinfo=dt.UTC)
 
 
+def database_url(url: str) -> str:
+    """``url`` with the PostgreSQL driver this project ships (psycopg 3) made explicit.
+
+    Hosting services hand out ``postgres://`` or ``postgresql://`` URLs, which
+    SQLAlchemy would read as the older psycopg2 driver; pointing DATABASE_URL at
+    PostgreSQL must need no other change, so those mean psycopg 3 here.
+    """
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
 class Store:
     """The games table and its seats and events; every method is one transaction."""
 
     def __init__(self, url: str = DEFAULT_DATABASE_URL) -> None:
+        url = database_url(url)
         self.url = url
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
