@@ -127,6 +127,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
     @app.get("/", response_class=HTMLResponse)
     async def lobby(request: Request) -> Response:
         return pages.render("lobby.html", presets=preset_menu(), levels=list(LEVELS),
+                            blurbs={name: lv.blurb for name, lv in LEVELS.items()},
                             default_level="medium", **service.lists(lambda: _my_tokens(request)))
 
     @app.get("/game/{game_id}", response_class=HTMLResponse)
