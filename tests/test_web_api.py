@@ -160,6 +160,9 @@ def test_rooms_listing_joining_and_their_limit(tmp_path: Path) -> None:
         assert theirs[0]["join"] == made[0]["invite"] and theirs[0]["url"] is None
         bad = other.get(f"/join/{made[1]['game']}/wrong-code", follow_redirects=False)
         assert bad.status_code == 404 and "not valid" in bad.text
+        asked = other.get(made[1]["invite"], follow_redirects=False)
+        assert asked.status_code == 200 and 'name="name"' in asked.text  # the name first
+        assert other.get(f"/game/{made[1]['game']}").status_code == 403  # no seat yet
         ok = other.get(made[1]["invite"] + "?name=Bo", follow_redirects=False)
         assert ok.status_code == 303
         assert other.get(f"/game/{made[1]['game']}").status_code == 200

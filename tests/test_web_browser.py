@@ -348,6 +348,8 @@ def test_a_friend_game_across_two_browser_contexts(server: Server, browser: Brow
         assert f"/join/{game_id}/" in link
         creator.click("#copy-invite")
         friend.goto(link)
+        friend.fill("#join-name", "Bob")  # the invite asks the friend's name first
+        friend.click("#join-button")
         friend.wait_for_url(re.compile(rf".*/game/{game_id}$"), timeout=WAIT_MS)
         creator.wait_for_selector("#invite", state="hidden", timeout=WAIT_MS)
         made = {"creator": 0, "friend": 0}
@@ -366,6 +368,7 @@ def test_a_friend_game_across_two_browser_contexts(server: Server, browser: Brow
                     wait_version_after(other, other_before)
             time.sleep(0.05)
         assert "Ann" in friend.inner_text(".opponents")
+        assert "Bob" in creator.inner_text(".opponents")
         assert creator.locator("#log .log-entry").count() >= 4
         assert errors == []
     finally:

@@ -151,6 +151,15 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
         if game is not None and game.seat_of(request.cookies.get(cookie_name(game_id))) \
                 is not None:
             return RedirectResponse(f"/game/{game_id}", 303)  # already seated here
+        if name is None:
+            # Ask the friend's name first, so the table and the record show it.
+            room = await service.invited(game_id, code)
+            session = room.session
+            hosts = [n for seat, n in enumerate(session.names)
+                     if room.seats.get(seat) is not None]
+            return pages.render("join.html", rules_title=title(session.rules.name),
+                                rules_name=session.rules.name, hosts=hosts,
+                                players=session.rules.players)
         token, _seat = await service.join(game_id, code, name)
         response = RedirectResponse(f"/game/{game_id}", 303)
         _set_seat(response, request, game_id, token)

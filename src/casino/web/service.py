@@ -512,18 +512,27 @@ class GameService:
     def _room_cutoff(self) -> dt.datetime:
         return now() - dt.timedelta(seconds=self.limits.room_lifetime)
 
-    async def join(self, game_id: str, code: str, name: object) -> tuple[str, int]:
-        """Take a free seat of a room with its invite code: (token, seat)."""
+    async def invited(self, game_id: str, code: str) -> LiveGame:
+        """The room an invite opens, while it has a free seat; GameError saying why not."""
         game = await self.get(game_id)
         if game is None or game.invite is None or not hmac.compare_digest(
                 game.invite.encode(), code.encode()[:200]):
             raise GameError("this invite link is not valid: check that you copied all of it",
                             404)
+        self._check_open(game)
+        return game
+
+    def _check_open(self, game: LiveGame) -> None:
+        if game.status != WAITING:
+            raise GameError("this game has already started: all its seats are taken", 409)
+        if game.created < self._room_cutoff():
+            raise GameError("this invite has lapsed: ask for a new one", 410)
+
+    async def join(self, game_id: str, code: str, name: object) -> tuple[str, int]:
+        """Take a free seat of a room with its invite code: (token, seat)."""
+        game = await self.invited(game_id, code)
         async with game.lock:
-            if game.status != WAITING:
-                raise GameError("this game has already started: all its seats are taken", 409)
-            if game.created < self._room_cutoff():
-                raise GameError("this invite has lapsed: ask for a new one", 410)
+            self._check_open(game)  # again: someone may have joined meanwhile
             free = sorted(s for s, h in game.seats.items() if h is None)
             seat = free[0]
             s = game.session
