@@ -41,7 +41,7 @@ from casino.record import read_record, write_record
 from casino.rules import PRESET_NAMES, describe, preset
 from casino.session import HINT_LEVEL
 from casino.web import tools
-from casino.web.limits import Limits, TokenBucket
+from casino.web.limits import Limits, TokenBucket, json_object
 from casino.web.service import (
     Client,
     GameError,
@@ -209,7 +209,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
 
     @app.post("/api/games", status_code=201)
     async def new_game(request: Request) -> Response:
-        body = await _json_body(request, service.limits.message_bytes)
+        body = await json_object(request, service.limits.message_bytes, GameError)
         mode = body.get("mode", "computer")
         rules = body.get("rules", "casino")
         players = body.get("players", 2)
@@ -316,19 +316,6 @@ def preset_menu() -> list[tuple[str, str, list[int]]]:
 
 def _whole(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
-
-
-async def _json_body(request: Request, limit: int) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > limit:
-        raise GameError(f"the request is too big (at most {limit} bytes)", 413)
-    try:
-        body = json.loads(raw or b"{}")
-    except (ValueError, RecursionError):
-        raise GameError("the request is not valid JSON") from None
-    if not isinstance(body, dict):
-        raise GameError("the request must be a JSON object, as {\"rules\": \"casino\"}")
-    return body
 
 
 def _my_tokens(request: Request) -> dict[str, str]:

@@ -8,9 +8,13 @@ can make them small.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import Request
 
 
 @dataclass(frozen=True)
@@ -85,3 +89,23 @@ class BucketsByKey:
             del self._buckets[key]
         if len(self._buckets) >= self.max_keys:
             self._buckets.clear()
+
+
+async def json_object(request: Request, limit: int,
+                      refuse: Callable[[str, int], Exception]) -> dict[str, Any]:
+    """The JSON object of a request body of at most ``limit`` bytes.
+
+    Anything else raises ``refuse(words, HTTP status)``, the caller's own error,
+    so each part of the server answers in its usual form.
+    """
+    raw = await request.body()
+    if len(raw) > limit:
+        size = f"{limit // 1024} KiB" if limit % 1024 == 0 else f"{limit} bytes"
+        raise refuse(f"the request is too big (at most {size})", 413)
+    try:
+        body = json.loads(raw or b"{}")
+    except (ValueError, RecursionError):
+        raise refuse("the request is not valid JSON", 400) from None
+    if not isinstance(body, dict):
+        raise refuse("the request must be a JSON object, as {\"rules\": \"casino\"}", 400)
+    return body

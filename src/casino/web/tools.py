@@ -61,7 +61,7 @@ from casino.scorepad import (
     scoring_cards,
     setup_choices,
 )
-from casino.web.limits import BucketsByKey
+from casino.web.limits import BucketsByKey, json_object
 from casino.web.store import Base, now, token_hash
 
 HERE = Path(__file__).parent
@@ -173,16 +173,7 @@ async def helper_page() -> Response:
 
 
 async def _body(request: Request, limit: int) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > limit:
-        raise ToolError(f"the request is too big (at most {limit // 1024} KiB)", 413)
-    try:
-        body = json.loads(raw or b"{}")
-    except (ValueError, RecursionError):
-        raise ToolError("the request is not valid JSON") from None
-    if not isinstance(body, dict):
-        raise ToolError("the request must be a JSON object")
-    return body
+    return await json_object(request, limit, ToolError)
 
 
 def _handle(work: Callable[[], dict[str, Any]], status: int = 200) -> Response:
