@@ -7,16 +7,19 @@ cards are counted), and the oracle must refuse to play from an observation.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pytest
 
-from casino import Match, Position
+from casino import Match, Move, Position
 from casino.bots import BOTS, Limit, make_bot
+from casino.bots.evaluation import DEAL_START_LAST, deal_start_estimate, estimate
 from casino.bots.expert import perfect_information
 from casino.bots.pimc import PimcOracle
 from casino.bots.solver import game_value, solve
 from tests.test_bots_protocol import positions
+from tests.variant_positions import pos
 
 CASES = [("casino", 2), ("krypkasino", 2), ("kasino", 3), ("kasino", 4), ("classic", 4),
          ("classic", 3), ("royal", 2), ("spade", 3), ("faces-all", 2), ("mulle", 2),
@@ -111,3 +114,74 @@ def test_pimc_searching_past_the_deal_returns_legal_moves(name: str, players: in
     for p in positions(name, players, seed=12, every=5):
         move = bot.choose(p.observation(p.to_move), SMALL)
         assert p.is_legal(move), f"pimc (past the deal) chose {move} in {name}"
+
+
+def test_deal_start_estimate_credits_each_player_with_its_captures() -> None:
+    # A deal's start (stock left), every hand known: the table's 9c can be taken by
+    # whoever holds the 9.
+    mine = pos("casino", ["9d 2h 3c 4h", "5h 6c 7d 8s"], "9c", deal=2)
+    theirs = pos("casino", ["5h 6c 7d 8s", "9d 2h 3c 4h"], "9c", deal=2)
+    for p in (mine, theirs):
+        for seat in (0, 1):
+            assert deal_start_estimate(p, seat) == pytest.approx(-deal_start_estimate(p, 1 - seat))
+    # Seat 0 moves first: its own 9 is worth more than estimate's half of it, and the
+    # 9 in the other hand counts against it (estimate only looks at the mover's hand).
+    assert deal_start_estimate(mine, 0) > estimate(mine, 0)
+    assert deal_start_estimate(theirs, 0) < estimate(theirs, 0)
+    blank = pos("casino", ["5h 6c 7d 8s", "2d 2s 3d 4d"], "9c", deal=2)
+    assert estimate(theirs, 0) == pytest.approx(estimate(blank, 0))
+
+
+def test_deal_start_estimate_makes_moving_first_in_the_last_deal_cost() -> None:
+    # The last deal (empty stock) on an empty table: the player who moves last
+    # usually takes the leftovers, so moving first costs the fitted constant.
+    p = pos("casino", ["9d 2h 3c 4h", "5h 6c 7d 8s"], (), fill="piles")
+    assert p.stock_size == 0 and p.to_move == 0
+    lead = DEAL_START_LAST[2]
+    assert lead < 0
+    assert deal_start_estimate(p, 0) == pytest.approx(estimate(p, 0) + lead)
+    assert deal_start_estimate(p, 1) == pytest.approx(estimate(p, 1) - lead)
+
+
+def test_deal_start_estimate_is_estimate_where_it_was_not_fitted() -> None:
+    p = pos("casino", ["9d 2h 3c 4h", "5h 6c 7d 8s"], "9c", deal=2)
+    checked = [
+        p.observe(0),                                                       # a hidden hand
+        p.successor(p.parse_move("2h")),                                    # mid-deal
+        pos("krypkasino", ["9d 2h 3c 4h", "5h 6c 7d 8s"], "9c", deal=2),  # other scoring
+        pos({"preset": "kasino", "players": 3}, ["9d 2h 3c 4h", "5h 6c 7d 8s", "Ts Js Qs Ks"],
+            "9c", deal=2),
+    ]
+    for q in checked:
+        assert deal_start_estimate(q, 0) == estimate(q, 0)
+
+
+def test_pimc_caps_its_depth_and_the_oracle_copies_the_fair_search(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from casino.bots import evaluation, pimc, solver
+
+    depths: list[int] = []
+    real_values = solver.Searcher.values
+
+    def spy(self: solver.Searcher, pos: Position, moves: Sequence[Move], depth: int = solver.EXACT,
+            *args: Any, **kw: Any) -> list[float]:
+        depths.append(depth)
+        return real_values(self, pos, moves, depth, *args, **kw)
+
+    monkeypatch.setattr(solver.Searcher, "values", spy)
+    p = Match("casino", seed=3).position  # a deal's start: 8 plies to its end
+    bot = make_bot("pimc", seed=2)
+    assert isinstance(bot, pimc.PimcBot) and bot.max_depth == 4
+    assert p.is_legal(bot.choose(p.observation(p.to_move), Limit(seconds=60, iterations=3)))
+    assert depths and max(depths) == 4
+
+    seen: dict[str, Any] = {}
+
+    def fake(pos: Position, moves: list[Move], *args: Any, **kw: Any) -> Move:
+        seen.update(kw)
+        return moves[0]
+
+    monkeypatch.setattr(pimc, "pimc_choose", fake)
+    make_bot("pimc-oracle", seed=1).choose_full(p, SMALL)
+    assert seen["max_depth"] == pimc.PimcBot.max_depth
+    assert seen["evaluate"] is getattr(evaluation, pimc.PimcBot.leaf_eval)

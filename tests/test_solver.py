@@ -174,3 +174,27 @@ def test_cached_move_order_is_every_legal_move_once() -> None:
         assert first == again
         assert sorted(map(str, first)) == sorted(map(str, p.legal_moves()))
         m.play(rng.choice(p.legal_moves()))
+
+
+def test_searcher_evaluates_each_horizon_position_once() -> None:
+    from casino.bots.solver import Searcher
+
+    # A search to the deal's end meets the same next-deal position by many move
+    # orders (captures taken in either order); each is evaluated once, and the
+    # cached values are the evaluation's own.
+    calls: list[Position] = []
+
+    def counting(q: Position, seat: int) -> float:
+        calls.append(q)
+        return evaluation.estimate(q, seat)
+
+    p = Match("casino", seed=5).position
+    s = Searcher(p.to_move, horizon="deal", evaluate=counting)
+    values = s.values(p, p.legal_moves())
+    assert calls and len(calls) == len(set(calls))
+    plain = Searcher(p.to_move, horizon="deal", evaluate=evaluation.estimate)
+    assert plain.values(p, p.legal_moves()) == values
+    # Depth-limited leaves (mid-deal) are cached too.
+    calls.clear()
+    Searcher(p.to_move, horizon="deal", evaluate=counting).values(p, p.legal_moves(), 3)
+    assert calls and len(calls) == len(set(calls))

@@ -31,7 +31,7 @@ LEVELS: dict[str, Level] = {
     "medium": Level("medium", "expert", Limit(seconds=0.5),
                     "counts every card, reads your builds, plays the last deal perfectly"),
     "hard": Level("hard", "pimc", Limit(iterations=12, seconds=0.5),
-                  "searches sampled deals to the end of each deal"),
+                  "searches sampled deals four moves ahead, the last deal to its end"),
     # The issue bounds the expert level's think time (median < 0.3 s, p95 < 1 s):
     # pimc stops at its deadline, so 0.8 s keeps the p95 under the bound.
     "expert": Level("expert", "pimc", Limit(iterations=30, seconds=0.8),

@@ -53,6 +53,9 @@ EXACT = 1 << 20
 #: worth a few dozen points at most, in every preset).
 WIN_VALUE = 1000.0
 
+#: Evaluations a Searcher keeps at most (:attr:`Searcher.leaves`).
+LEAF_CACHE_SIZE = 50_000
+
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _INF = math.inf
 
@@ -205,6 +208,10 @@ class Searcher:
         self.max_moves = max_moves
         self.nodes = 0
         self.tt: dict[Position, tuple[int, int, float, Move | None]] = {}
+        #: Evaluations of the positions at the horizon (the next deal's first position,
+        #: or the search's depth): the same one is reached by many move orders, and
+        #: evaluating it costs more than looking it up.
+        self.leaves: dict[Position, float] = {}
         self._root_deal = -1
         self._team: tuple[int, ...] = ()
 
@@ -217,6 +224,7 @@ class Searcher:
             self._root_deal = pos.deal
             if self.horizon == "deal":
                 self.tt.clear()  # values at the old deal's horizon mean nothing here
+                self.leaves.clear()
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -228,10 +236,19 @@ class Searcher:
 
     def _leaf(self, pos: Position) -> float | None:
         if pos.result is not None:
-            return self.terminal(pos, self.seat)
+            return self.terminal(pos, self.seat)  # cheap: a lookup costs as much
         if self.horizon == "deal" and pos.deal != self._root_deal:
-            return self.evaluate(pos, self.seat)
+            return self._evaluate(pos)
         return None
+
+    def _evaluate(self, pos: Position) -> float:
+        """The evaluation of ``pos``, memoised in :attr:`leaves` (emptied when full)."""
+        v = self.leaves.get(pos)
+        if v is None:
+            if len(self.leaves) >= LEAF_CACHE_SIZE:
+                self.leaves.clear()
+            v = self.leaves[pos] = self.evaluate(pos, self.seat)
+        return v
 
     def alphabeta(self, pos: Position, depth: int, alpha: float, beta: float) -> float:
         """The value of ``pos`` for the root seat, searched ``depth`` plies (fail-soft)."""
@@ -241,7 +258,7 @@ class Searcher:
         if depth >= plies_left(pos, self.horizon):
             depth = EXACT
         elif depth <= 0:
-            return self.evaluate(pos, self.seat)
+            return self._evaluate(pos)
         self._tick()
         entry = self.tt.get(pos)
         first: Move | None = None
