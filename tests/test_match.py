@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from casino import Match
@@ -38,3 +40,18 @@ def test_take_back_refuses_a_finished_round() -> None:
         match.play(match.legal_moves()[0])
     with pytest.raises(ValueError, match="the round is over"):
         match.take_back(1)
+
+
+def test_played_lists_every_move_with_the_positions_around_it() -> None:
+    match = Match("casino", seed=3)
+    while match.position.result is None:
+        match.play(match.legal_moves()[0])
+    match.next_round()
+    match.play(match.legal_moves()[0])
+    played = list(match.played())
+    assert len(played) == sum(len(r.moves) for r in match.rounds)
+    seat, before, move, after = played[-1]
+    assert before == match.current.start and after == match.position
+    assert seat == match.current.movers[-1] and move == match.current.moves[-1]
+    for (_, _, _, a), (_, b, _, _) in itertools.pairwise(played):
+        assert a == b or b.round == a.round + 1

@@ -65,3 +65,22 @@ def test_tally_counts_what_is_captured() -> None:
     t = tally(pos, 0)
     assert (t.cards, t.spades, t.sweeps) == (5, 3, 1)
     assert t.words() == "5 cards, 3 spades, 1 sweep; 10♦ 2♠ A♠"
+
+
+def test_a_played_ace_explains_its_sum_with_either_value() -> None:
+    """Tablić's Ace is played as 1 or 11: the note gives the sum it was taken at."""
+    pos = pos_with("5c 6h", "Ad 2s", "tablic")
+    move = pos.parse_move("Ad x 6h+5c")
+    assert move_words(move, pos.rules, "Ann").endswith("with the A♦ (6 + 5 = 11)")
+    pos = pos_with("Tc 4h", "Ad 2s")
+    move = pos.parse_move("Ad x Tc+4h")
+    assert move_words(move, pos.rules, "Ann").endswith("with the A♦ (10 + 4 = 14)")
+
+
+def test_move_phrase_is_the_move_without_a_subject() -> None:
+    from casino.narrate import move_phrase
+
+    pos = pos_with("9c 4c 5h", "9d 2s")
+    move = pos.parse_move("9d x 9c 4c+5h")
+    assert move_phrase(move, pos.rules) == "take 9♣ and 5♥ + 4♣ with the 9♦ (5 + 4 = 9)"
+    assert move_words(move, pos.rules, "You", you=True) == "You " + move_phrase(move, pos.rules)

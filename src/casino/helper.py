@@ -21,7 +21,6 @@ spaces; a build is its groups in brackets, then ``=VALUE`` and ``:OWNER``
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -32,6 +31,7 @@ from casino.builds import Build
 from casino.cards import card_symbol, card_text, parse_card
 from casino.errors import CardError, CasinoError, InvalidPosition, RulesError
 from casino.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.narrate import sum_values
 from casino.position import Position
 from casino.rules import Rules, preset, rules_from_json
 
@@ -335,26 +335,12 @@ def _listing(parts: Sequence[str]) -> str:
     return ", ".join(parts[:-1]) + f"{comma} and " + parts[-1]
 
 
-def _sum_values(rules: Rules, group: Sequence[int], target: Sequence[int]) -> list[int] | None:
-    """The values that make ``group`` add up to one of ``target`` (an Ace may count its
-    alternative value, as Tablić's 11), or None."""
-    table = rules.table
-    choices = []
-    for c in group:
-        alt = table.sum_alt[c]
-        choices.append((table.sum_value[c], alt) if alt else (table.sum_value[c],))
-    for values in itertools.product(*choices):
-        if 0 not in values and sum(values) in target:
-            return list(values)
-    return None
-
-
 def _group_words(rules: Rules, group: Sequence[int], target: Sequence[int]) -> str:
     group = sorted(group)
     cards = " + ".join(card_symbol(c) for c in group)
     if len(group) == 1:
         return f"the {cards}"
-    values = _sum_values(rules, group, target)
+    values = sum_values(rules, group, target)
     if values is None:
         return cards
     return f"{cards} because {' + '.join(map(str, values))} = {sum(values)}"
@@ -397,7 +383,7 @@ def move_words(move: Move, rules: Rules, hand: Sequence[int],
     others = [g for g in move.groups if g is not own]
     base = " + ".join(card_symbol(x) for x in own if x != move.card)
     note = ""
-    vals = _sum_values(rules, own, value)
+    vals = sum_values(rules, own, value)
     if vals is not None and len(own) > 1:
         note = f" ({' + '.join(map(str, vals))} = {move.value})"
     if move.kind == BUILD:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,6 +107,15 @@ class Match:
         if new.result is not None:
             self.current.result = new.result
         return new
+
+    def played(self) -> Iterator[tuple[int, Position, Move, Position]]:
+        """Every move of the game so far: (seat, position before, move, position after)."""
+        for rnd in self.rounds:
+            pos = rnd.start
+            for seat, move in zip(rnd.movers, rnd.moves, strict=True):
+                after = pos.successor(move)
+                yield seat, pos, move, after
+                pos = after
 
     def take_back(self, count: int = 1) -> Position:
         """Take back the last ``count`` moves of the round being played (an undo).

@@ -8,6 +8,7 @@ the 9♦ (4 + 5 = 9)"``, ``"most spades"``, ``"You reached 21 first, with the
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -51,14 +52,32 @@ def _listing(parts: Sequence[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def _sum_note(rules: Rules, group: Sequence[int], value: int) -> str | None:
-    """``4 + 5 = 9`` when a group of two or more cards sums to ``value``."""
+def sum_values(rules: Rules, group: Sequence[int],
+               targets: Sequence[int]) -> list[int] | None:
+    """The values that make ``group`` add up to one of ``targets``, or None.
+
+    An Ace may count its second sum value (Tablić's 11), so this tries each
+    card's values; a card with no sum value (a classic face) never adds up.
+    """
+    table = rules.table
+    choices = []
+    for c in group:
+        alt = table.sum_alt[c]
+        choices.append((table.sum_value[c], alt) if alt else (table.sum_value[c],))
+    for values in itertools.product(*choices):
+        if 0 not in values and sum(values) in targets:
+            return list(values)
+    return None
+
+
+def _sum_note(rules: Rules, group: Sequence[int], targets: Sequence[int]) -> str | None:
+    """``4 + 5 = 9`` when a group of two or more cards sums to one of ``targets``."""
     if len(group) < 2:
         return None
-    values = [rules.table.sum_value[c] for c in group]
-    if 0 in values or sum(values) != value:
+    values = sum_values(rules, group, targets)
+    if values is None:
         return None
-    return " + ".join(str(v) for v in values) + f" = {value}"
+    return " + ".join(str(v) for v in values) + f" = {sum(values)}"
 
 
 def _verb(verb: str, you: bool) -> str:
@@ -67,28 +86,36 @@ def _verb(verb: str, you: bool) -> str:
 
 def move_words(move: Move, rules: Rules, who: str, *, you: bool = False) -> str:
     """What ``who`` did, in a sentence without a final stop (``you``: "You take")."""
+    return f"{who} {_predicate(move, rules, you)}"
+
+
+def move_phrase(move: Move, rules: Rules) -> str:
+    """The move as an option to choose, with no subject: ``take 9♣ with the 9♦``."""
+    return _predicate(move, rules, you=True)
+
+
+def _predicate(move: Move, rules: Rules, you: bool) -> str:
     card = card_symbol(move.card)
     if move.kind == TRAIL:
-        return f"{who} {_verb('trail', you)} the {card}"
+        return f"{_verb('trail', you)} the {card}"
     if move.kind == CAPTURE:
         parts = [group_words(g) for g in move.groups]
         parts += [build_words(b) for b in move.builds]
         played = rules.table.played[move.card]
-        notes = [n for g in move.groups for v in played[:1]
-                 if (n := _sum_note(rules, g, v)) is not None]
-        text = f"{who} {_verb('take', you)} {_listing(parts)} with the {card}"
+        notes = [n for g in move.groups if (n := _sum_note(rules, g, played)) is not None]
+        text = f"{_verb('take', you)} {_listing(parts)} with the {card}"
         return text + (f" ({'; '.join(notes)})" if notes else "")
     groups = [group_words(g) for g in move.groups]
     if move.kind == BUILD:
         kind = "a multiple build" if len(move.groups) > 1 else "a build"
-        return f"{who} {_verb('make', you)} {kind} of {move.value}: {_listing(groups)}"
+        return f"{_verb('make', you)} {kind} of {move.value}: {_listing(groups)}"
     target = move.builds[0]
     if move.kind == RAISE:
         extra = f", taking in {_listing(groups[1:])}" if len(groups) > 1 else ""
-        return (f"{who} {_verb('raise', you)} {build_words(target)} to {move.value} "
+        return (f"{_verb('raise', you)} {build_words(target)} to {move.value} "
                 f"with the {card}{extra}")
     if move.kind == ADD:
-        return f"{who} {_verb('add', you)} {_listing(groups)} to {build_words(target)}"
+        return f"{_verb('add', you)} {_listing(groups)} to {build_words(target)}"
     raise ValueError(f"unknown move kind {move.kind!r}")
 
 

@@ -349,15 +349,9 @@ class GameSession:
 
     def _replayed_log(self) -> list[Entry]:
         """The move log of a resumed game, told again from its rounds."""
-        log: list[Entry] = []
-        for rnd in self.match.rounds:
-            pos = rnd.start
-            for seat, move in zip(rnd.movers, rnd.moves, strict=True):
-                after = pos.successor(move)
-                log.append(Entry(pos.round, pos.deal, seat, move,
-                                 self._say(pos, move, after, seat)))
-                pos = after
-        return log
+        return [Entry(before.round, before.deal, seat, move,
+                      self._say(before, move, after, seat))
+                for seat, before, move, after in self.match.played()]
 
     def _say(self, before: Position, move: Move, after: Position, seat: int) -> str:
         """A move in words: "You take ..." for the person, "Computer takes ..." otherwise."""

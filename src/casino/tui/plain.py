@@ -23,7 +23,7 @@ from casino.builds import Build
 from casino.cards import card_symbol, card_text
 from casino.errors import IllegalMove
 from casino.moves import Move
-from casino.narrate import move_words, result_lines, tally, winner_words
+from casino.narrate import move_phrase, result_lines, tally, winner_words
 from casino.position import Position
 from casino.rules import describe
 from casino.session import Entry, GameSession
@@ -276,7 +276,7 @@ class PlainGame:
 
     def _option(self, move: Move) -> str:
         """``take 9♣ with the 9♦  (9d x 9c)``: a move in words, then in notation."""
-        return f"{_you_words(move, self.session)}  ({move})"
+        return f"{move_phrase(move, self.session.rules)}  ({move})"
 
     def _hint(self) -> None:
         s = self.session
@@ -446,11 +446,6 @@ def _log_lines(entries: Sequence[Entry], unit: str) -> list[str]:
             lines.append(f"{unit} {e.round}, deal {e.deal}:")
         lines.append(f"  {e.words}.")
     return lines
-
-
-def _you_words(move: Move, s: GameSession) -> str:
-    """``take 9♣ with the 9♦``: the move as the person would do it, without "You"."""
-    return move_words(move, s.rules, "You", you=True).removeprefix("You ")
 
 
 def _letter(i: int) -> str:

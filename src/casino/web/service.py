@@ -38,7 +38,8 @@ from typing import Any
 from casino.bots.levels import LEVELS
 from casino.errors import CasinoError, IllegalMove
 from casino.match import Match
-from casino.narrate import move_words, play_words, winner_words
+from casino.moves import Move
+from casino.narrate import move_phrase, play_words, winner_words
 from casino.position import Position
 from casino.record import match_from_record, read_record, write_record
 from casino.rules import PRESET_NAMES, Rules, preset
@@ -239,9 +240,7 @@ class LiveGame:
                 if len(new) > 1 or before.round != entry.round:
                     before = _position_before(session.match, len(self.log) + k)
                 after = before.successor(entry.move)
-                item = LogItem(entry.round, entry.deal, entry.seat, str(entry.move),
-                               play_words(before, entry.move, after, names[entry.seat]),
-                               play_words(before, entry.move, after, "You", you=True))
+                item = log_item(entry.seat, before, entry.move, after, names)
                 self.log.append(item)
                 add("move", entry.seat, item.text, item.words, item.words_you)
                 before = after
@@ -297,17 +296,16 @@ def _position_before(match: Match, index: int) -> Position:
 
 def replayed_log(session: GameSession) -> list[LogItem]:
     """The public log of a game loaded from its record."""
-    items: list[LogItem] = []
-    names = session.names
-    for rnd in session.match.rounds:
-        pos = rnd.start
-        for seat, move in zip(rnd.movers, rnd.moves, strict=True):
-            after = pos.successor(move)
-            items.append(LogItem(pos.round, pos.deal, seat, str(move),
-                                 play_words(pos, move, after, names[seat]),
-                                 play_words(pos, move, after, "You", you=True)))
-            pos = after
-    return items
+    return [log_item(seat, before, move, after, session.names)
+            for seat, before, move, after in session.match.played()]
+
+
+def log_item(seat: int, before: Position, move: Move, after: Position,
+             names: Sequence[str]) -> LogItem:
+    """A move for the public log, told to everyone and to the player who made it."""
+    return LogItem(before.round, before.deal, seat, str(move),
+                   play_words(before, move, after, names[seat]),
+                   play_words(before, move, after, "You", you=True))
 
 
 # ----------------------------------------------------------------------
@@ -636,8 +634,8 @@ class GameService:
             raise GameError("the game moved on while the hint was thought of; ask again")
         view = game.session.view_of(seat)
         move = view.parse_move(text)
-        words = move_words(move, view.rules, "You", you=True)
-        return {"type": "hint", "move": str(move), "words": f"Hint: {words[4:]}"}
+        words = move_phrase(move, view.rules)
+        return {"type": "hint", "move": str(move), "words": f"Hint: {words}"}
 
     def _playing(self, game: LiveGame) -> None:
         if game.status == WAITING:

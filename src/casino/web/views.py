@@ -18,7 +18,7 @@ from typing import Any
 from casino.builds import Build
 from casino.cards import card_text
 from casino.moves import CAPTURE, Move
-from casino.narrate import item_words, move_words, tally, winner_words
+from casino.narrate import item_words, move_phrase, tally, winner_words
 from casino.position import Position
 from casino.rules import Rules
 from casino.scoring import Result
@@ -132,8 +132,7 @@ def _capture_value(rules: Rules, move: Move) -> int | None:
 def legal_json(view: Position, moves: Sequence[Move]) -> list[dict[str, Any]]:
     out = []
     for m in moves:
-        words = move_words(m, view.rules, "You", you=True)
-        words = words[4:] if words.startswith("You ") else words
+        words = move_phrase(m, view.rules)
         value = _capture_value(view.rules, m) if m.kind == CAPTURE else (m.value or None)
         out.append({"text": str(m), "card": card_text(m.card), "kind": m.kind,
                     "uses": move_uses(view, m), "value": value, "words": words})
