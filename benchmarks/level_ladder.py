@@ -1,0 +1,134 @@
+"""The player levels against each other, 1,000 games per pairing, in a run that resumes.
+
+The issue asks each level to beat the one below it over at least 1,000 mirrored
+games. At the upper levels one game takes seconds of thinking, so a pairing
+takes hours on one core: this script appends every finished mirrored pair to a
+JSON-lines file at once and, when started again with the same arguments, skips
+the pairs already there. A run cut short loses at most the pair in progress.
+
+Each side plays its level's bot *with its level's limit* (``casino.bots.levels``),
+which ``casino arena`` cannot do (it gives both bots one limit). The deals and
+bot seeds are those of ``casino arena A B --games N --seed S`` (``game_seeds``).
+Usage::
+
+    .venv/bin/python benchmarks/level_ladder.py hard:medium --pairs 500 --seed 31
+    .venv/bin/python benchmarks/level_ladder.py hard:medium --pairs 500 --seed 31 --report
+
+The file is ``benchmarks/results/levels-<A>-<B>-<seed>.jsonl`` unless ``--out``
+names another. ``--report`` prints the games won by the first level (95% Wilson
+interval), its mean margin per round (95% interval clustered by mirrored pair)
+and both sides' think time per decision, for the pairs played so far.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+from pathlib import Path
+from typing import Any
+
+from casino.arena import game_seeds, play_game
+from casino.bots.levels import LEVELS
+from casino.rules import preset
+from casino.stats import percentile, ratio_interval, wilson
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def parse_pairing(text: str) -> tuple[str, str]:
+    a, sep, b = text.partition(":")
+    for name in (a, b):
+        if name not in LEVELS:
+            raise argparse.ArgumentTypeError(
+                f"{name!r} is not a level; the levels are {', '.join(LEVELS)}")
+    if not sep or a == b:
+        raise argparse.ArgumentTypeError(f"a pairing is LEVEL:LEVEL, not {text!r}")
+    return a, b
+
+
+def played(path: Path) -> dict[int, dict[str, Any]]:
+    """The pairs already in the file, by index (a torn last line is ignored)."""
+    done: dict[int, dict[str, Any]] = {}
+    if not path.exists():
+        return done
+    for line in path.read_text().splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        done[row["index"]] = row
+    return done
+
+
+def play(a: str, b: str, rules_name: str, seeds: list[int], path: Path,
+         max_rounds: int) -> None:
+    rules = preset(rules_name)
+    done = played(path)
+    limits = (LEVELS[a].limit, LEVELS[b].limit)
+    names = (LEVELS[a].bot, LEVELS[b].bot)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as out:
+        for index, seed in enumerate(seeds):
+            if index in done:
+                continue
+            games = [play_game(names, rules, seed, mirror, limits, max_rounds=max_rounds)
+                     for mirror in (0, 1)]
+            row = {"index": index, "seed": seed, "a": a, "b": b,
+                   "games": [g.to_json(times=True) for g in games]}
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+            print(f"pair {index + 1}/{len(seeds)}: margins {games[0].margins} "
+                  f"{games[1].margins}", file=sys.stderr, flush=True)
+
+
+def report(a: str, b: str, path: Path) -> None:
+    rows = sorted(played(path).values(), key=lambda r: r["index"])
+    if not rows:
+        print(f"no pairs played yet in {path}")
+        return
+    games = [g for r in rows for g in r["games"]]
+    score = sum(1.0 if g["winner"] == "A" else 0.5 if g["winner"] is None else 0.0
+                for g in games)
+    won = wilson(score, len(games))
+    margin = ratio_interval([sum(sum(g["margins"]) for g in r["games"]) for r in rows],
+                            [sum(g["rounds"] for g in r["games"]) for r in rows])
+    print(f"{a} ({LEVELS[a].bot}, {LEVELS[a].limit}) v {b} ({LEVELS[b].bot}, "
+          f"{LEVELS[b].limit}): {len(rows)} mirrored pairs, {len(games)} games, "
+          f"{sum(g['rounds'] for g in games)} rounds")
+    undecided = sum(g["winner"] is None for g in games)
+    print(f"  games won by {a}: {score:g} / {len(games)} = {won.value:.1%} "
+          f"[{won.low:.1%}, {won.high:.1%}]; undecided {undecided}")
+    print(f"  margin per round for {a}: {margin.value:+.2f} "
+          f"[{margin.low:+.2f}, {margin.high:+.2f}]")
+    for side, level in (("A", a), ("B", b)):
+        times = [t for g in games for t in g["think"].get(side, [])]
+        if times:
+            print(f"  think time of {level}: median {percentile(times, 50) * 1000:.0f} ms, "
+                  f"p95 {percentile(times, 95) * 1000:.0f} ms, max {max(times):.2f} s "
+                  f"({len(times)} decisions)")
+    print(f"  Python {platform.python_version()} on {platform.machine()}, "
+          f"{platform.processor() or platform.platform()}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("pairing", type=parse_pairing, help="LEVEL:LEVEL, the stronger first")
+    ap.add_argument("--pairs", type=int, default=500, help="mirrored pairs (2 games each)")
+    ap.add_argument("--seed", type=int, default=31)
+    ap.add_argument("--rules", default="casino")
+    ap.add_argument("--max-rounds", type=int, default=50)
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--report", action="store_true", help="summarise the pairs played so far")
+    args = ap.parse_args(argv)
+    a, b = args.pairing
+    path = args.out or RESULTS / f"levels-{a}-{b}-{args.seed}.jsonl"
+    if not args.report:
+        play(a, b, args.rules, game_seeds(args.seed, args.pairs), path, args.max_rounds)
+    report(a, b, path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
