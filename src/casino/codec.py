@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from casino.builds import Build
@@ -188,18 +189,29 @@ def _read_result(obj: Any, rules: Rules) -> Result | None:
     return Result(tuple(items), score_vals, win)
 
 
-def position_from_json(obj: Any) -> Position:
-    from casino.position import Position
+def json_object(obj: Any, what: str, error: Callable[[str], Exception],
+                max_chars: int) -> dict[str, Any]:
+    """``obj`` parsed when it is JSON text, and checked to be an object.
 
+    Shared by every reader of a JSON document (a position, a score pad), so that
+    oversized text, bad JSON and a non-object are refused with the same words,
+    each as the reader's own error type (``error(message)``)."""
     if isinstance(obj, str | bytes):
-        if len(obj) > MAX_JSON:
-            raise InvalidPosition("the JSON text is too large to be a position")
+        if len(obj) > max_chars:
+            raise error(f"the JSON text is too large to be {what}")
         try:
             obj = json.loads(obj)
         except (ValueError, RecursionError) as exc:
-            raise InvalidPosition(f"not valid JSON: {exc}") from None
+            raise error(f"not valid JSON: {exc}") from None
     if not isinstance(obj, dict):
-        raise InvalidPosition(f"a position is a JSON object, not {type(obj).__name__}")
+        raise error(f"{what} is a JSON object, not {type(obj).__name__}")
+    return obj
+
+
+def position_from_json(obj: Any) -> Position:
+    from casino.position import Position
+
+    obj = json_object(obj, "a position", InvalidPosition, MAX_JSON)
     for k in obj:
         if k not in REQUIRED and k not in OPTIONAL:
             raise InvalidPosition("unknown key (check its spelling)", str(k))

@@ -49,6 +49,7 @@ from casino.cards import (
     card_text,
     parse_card,
 )
+from casino.codec import json_object
 from casino.errors import CardError, CasinoError, RulesError
 from casino.rules import Rules, preset, rules_from_json
 from casino.scoring import Carry, Item, Result, next_carry, round_items, settle
@@ -905,15 +906,7 @@ class ScorePad:
     def from_json(obj: Any) -> ScorePad:
         """Read a ``casino-scorepad/1`` pad (JSON text or the parsed object), checking
         everything: every round, and every earlier state kept for undo."""
-        if isinstance(obj, str | bytes):
-            if len(obj) > MAX_JSON:
-                raise ScorePadError("the file is too large to be a score pad")
-            try:
-                obj = json.loads(obj)
-            except (ValueError, RecursionError) as exc:
-                raise ScorePadError(f"not valid JSON: {exc}") from None
-        if not isinstance(obj, dict):
-            raise ScorePadError(f"a score pad is a JSON object, not {type(obj).__name__}")
+        obj = json_object(obj, "a score pad", ScorePadError, MAX_JSON)
         known = {"format", "rules", "names", "rounds", "history"}
         for k in obj:
             if k not in known:

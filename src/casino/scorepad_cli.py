@@ -322,18 +322,25 @@ class ScoreSession:
         default = _default_text(pad, fld, old) if old is not None else None
         prompt = _prompt(pad, fld)
         while True:
-            shown = f" [{default}]" if default is not None else ""
-            answer = self.ask(f"{prompt}{shown}: ")
-            if answer.lower() in ("back", "cancel"):
-                raise _Back
-            if answer.lower() in _QUIT:
-                raise _Quit
-            if not answer and default is not None:
-                answer = default
+            answer = self.ask_answer(prompt, default)
             try:
                 return parser(pad, fld, answer)
             except ValueError as exc:
                 self.say(f"  {exc}")
+
+    def ask_answer(self, prompt: str, default: str | None) -> str:
+        """One answer to a field of a round: an empty line keeps ``default`` (the
+        round's old value when fixing it); "back" returns to the round's menu and
+        "quit" leaves, from any field."""
+        shown = f" [{default}]" if default is not None else ""
+        answer = self.ask(f"{prompt}{shown}: ")
+        if answer.lower() in ("back", "cancel"):
+            raise _Back
+        if answer.lower() in _QUIT:
+            raise _Quit
+        if not answer and default is not None:
+            return default
+        return answer
 
     def ask_takers(self, old: RoundEntry | None) -> dict[str, object]:
         """One line per side: the scoring cards it took; the last side takes the rest."""
@@ -357,15 +364,8 @@ class ScoreSession:
                     mine = [card_symbol(c) for c, s in old.takers if s == side]
                     default = " ".join(mine) or "none"
                 offer = " ".join(card_symbol(c) for c in left) or "none left"
-                shown = f" [{default}]" if default is not None else ""
-                answer = self.ask(f"Scoring cards {pad.side_name(side)} took ({offer})"
-                                  f"{shown}: ")
-                if answer.lower() in ("back", "cancel"):
-                    raise _Back
-                if answer.lower() in _QUIT:
-                    raise _Quit
-                if not answer and default is not None:
-                    answer = default
+                answer = self.ask_answer(
+                    f"Scoring cards {pad.side_name(side)} took ({offer})", default)
                 try:
                     cards = _read_cards(answer)
                 except ValueError as exc:

@@ -172,8 +172,15 @@ async def helper_page() -> Response:
 # Reading requests
 
 
-async def _body(request: Request, limit: int) -> dict[str, Any]:
-    return await json_object(request, limit, ToolError)
+async def _respond(request: Request, limit: int, work: Callable[[dict[str, Any]], dict[str, Any]],
+                   status: int = 200) -> Response:
+    """Read the request's JSON object (at most ``limit`` bytes), then do ``work(body)``
+    in a worker thread: its answer as JSON, or any refusal as a clear error."""
+    try:
+        body = await json_object(request, limit, ToolError)
+    except ToolError as exc:
+        return exc.response()
+    return await run_in_threadpool(_handle, lambda: work(body), status)
 
 
 def _handle(work: Callable[[], dict[str, Any]], status: int = 200) -> Response:
@@ -223,12 +230,7 @@ async def scorepad_setup() -> dict[str, Any]:
 @router.post("/api/scorepad/new")
 async def scorepad_new(request: Request) -> Response:
     """``{"rules": "classic", "names": ["Ann", "Bob", "Cy", "Di"]}`` -> a blank pad."""
-    try:
-        body = await _body(request, MAX_APPLY)
-    except ToolError as exc:
-        return exc.response()
-
-    def work() -> dict[str, Any]:
+    def work(body: dict[str, Any]) -> dict[str, Any]:
         rules = body.get("rules", "casino")
         names = body.get("names")
         if not isinstance(rules, str) or rules not in PRESET_NAMES:
@@ -242,33 +244,24 @@ async def scorepad_new(request: Request) -> Response:
         except RulesError as exc:
             raise ToolError(str(exc), field="names") from None
 
-    return await run_in_threadpool(_handle, work)
+    return await _respond(request, MAX_APPLY, work)
 
 
 @router.post("/api/scorepad/view")
 async def scorepad_view(request: Request) -> Response:
     """``{"pad": PAD}`` -> the pad checked, with its view (a reload, an import)."""
-    try:
-        body = await _body(request, MAX_APPLY)
-    except ToolError as exc:
-        return exc.response()
-    return await run_in_threadpool(_handle, lambda: _answer(_read_pad(body.get("pad"))))
+    return await _respond(request, MAX_APPLY, lambda body: _answer(_read_pad(body.get("pad"))))
 
 
 @router.post("/api/scorepad/apply")
 async def scorepad_apply(request: Request) -> Response:
     """``{"pad": PAD, "action": {"op": "add"|"replace"|"remove"|"undo", ...}}`` -> the
     new pad and its view, or 400 with the reason (the page keeps its pad)."""
-    try:
-        body = await _body(request, MAX_APPLY)
-    except ToolError as exc:
-        return exc.response()
-
-    def work() -> dict[str, Any]:
+    def work(body: dict[str, Any]) -> dict[str, Any]:
         pad = _read_pad(body.get("pad"))
         return _answer(apply_action(pad, body.get("action")))
 
-    return await run_in_threadpool(_handle, work)
+    return await _respond(request, MAX_APPLY, work)
 
 
 # ----------------------------------------------------------------------
@@ -309,14 +302,10 @@ def _check_secret(row: ScorePadRow | None, request: Request) -> ScorePadRow:
 @router.post("/api/scorepads")
 async def scorepad_store(request: Request) -> Response:
     """``{"pad": PAD}`` -> 201 ``{"id", "secret", "url"}``."""
-    try:
-        body = await _body(request, MAX_STORED + 1024)
-    except ToolError as exc:
-        return exc.response()
     engine = _engine(request)
     client = request.client.host if request.client else ""
 
-    def work() -> dict[str, Any]:
+    def work(body: dict[str, Any]) -> dict[str, Any]:
         text = _stored_text(body)
         if not _new_pads.take(client):
             raise ToolError("too many new score pads from here: wait a minute", 429)
@@ -330,19 +319,15 @@ async def scorepad_store(request: Request) -> Response:
             s.add(ScorePadRow(id=pad_id, secret=token_hash(secret), pad=text))
         return {"id": pad_id, "secret": secret, "url": f"/scorepad/{pad_id}#{secret}"}
 
-    return await run_in_threadpool(_handle, work, 201)
+    return await _respond(request, MAX_STORED + 1024, work, 201)
 
 
 @router.put("/api/scorepads/{pad_id}")
 async def scorepad_save(pad_id: str, request: Request) -> Response:
     """``{"pad": PAD}`` with the secret header: the stored pad replaced."""
-    try:
-        body = await _body(request, MAX_STORED + 1024)
-    except ToolError as exc:
-        return exc.response()
     engine = _engine(request)
 
-    def work() -> dict[str, Any]:
+    def work(body: dict[str, Any]) -> dict[str, Any]:
         text = _stored_text(body)
         with Session(engine) as s, s.begin():
             row = _check_secret(s.get(ScorePadRow, pad_id) if _PAD_ID.fullmatch(pad_id)
@@ -351,7 +336,7 @@ async def scorepad_save(pad_id: str, request: Request) -> Response:
             row.updated = now()
         return {"id": pad_id, "saved": True}
 
-    return await run_in_threadpool(_handle, work)
+    return await _respond(request, MAX_STORED + 1024, work)
 
 
 @router.get("/api/scorepads/{pad_id}")
@@ -398,16 +383,12 @@ def _helper_request(body: dict[str, Any]) -> dict[str, Any]:
 @router.post("/api/helper")
 async def helper(request: Request) -> Response:
     """A described table and hand -> every legal play in words, the bot's pick marked."""
-    try:
-        req = _helper_request(await _body(request, MAX_HELPER))
-    except ToolError as exc:
-        return exc.response()
-
-    def work() -> dict[str, Any]:
+    def work(body: dict[str, Any]) -> dict[str, Any]:
+        req = _helper_request(body)
         with _helpers:
             try:
                 return helper_json(req)
             except (HelperError, CasinoError, ValueError) as exc:
                 raise ToolError(str(exc)) from None
 
-    return await run_in_threadpool(_handle, work)
+    return await _respond(request, MAX_HELPER, work)
