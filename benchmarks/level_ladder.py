@@ -14,7 +14,9 @@ Usage::
     .venv/bin/python benchmarks/level_ladder.py hard:medium --pairs 500 --seed 31
     .venv/bin/python benchmarks/level_ladder.py hard:medium --pairs 500 --seed 31 --report
 
-The file is ``benchmarks/results/levels-<A>-<B>-<seed>.jsonl`` unless ``--out``
+A second process with ``--reverse`` shares the work of a run: it plays from the
+last pair back, into the same file. The file is
+``benchmarks/results/levels-<A>-<B>-<seed>.jsonl`` unless ``--out``
 names another. ``--report`` prints the games won by the first level (95% Wilson
 interval), its mean margin per round (95% interval clustered by mirrored pair)
 and both sides' think time per decision, for the pairs played so far.
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 from pathlib import Path
@@ -63,24 +66,33 @@ def played(path: Path) -> dict[int, dict[str, Any]]:
 
 
 def play(a: str, b: str, rules_name: str, seeds: list[int], path: Path,
-         max_rounds: int) -> None:
+         max_rounds: int, reverse: bool = False) -> None:
+    """Play the pairs not yet in ``path``, appending each as one line.
+
+    The file is read again before each pair, so two processes can share a run: one
+    plays the pairs in order, the other (``reverse``) from the last; where they meet
+    a pair may be played twice, and the report keeps one."""
     rules = preset(rules_name)
-    done = played(path)
     limits = (LEVELS[a].limit, LEVELS[b].limit)
     names = (LEVELS[a].bot, LEVELS[b].bot)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as out:
-        for index, seed in enumerate(seeds):
-            if index in done:
+    order = range(len(seeds) - 1, -1, -1) if reverse else range(len(seeds))
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        for index in order:
+            if index in played(path):
                 continue
+            seed = seeds[index]
             games = [play_game(names, rules, seed, mirror, limits, max_rounds=max_rounds)
                      for mirror in (0, 1)]
             row = {"index": index, "seed": seed, "a": a, "b": b,
                    "games": [g.to_json(times=True) for g in games]}
-            out.write(json.dumps(row) + "\n")
-            out.flush()
+            # One write of the whole line, so processes sharing the file never interleave.
+            os.write(fd, (json.dumps(row) + "\n").encode())
             print(f"pair {index + 1}/{len(seeds)}: margins {games[0].margins} "
                   f"{games[1].margins}", file=sys.stderr, flush=True)
+    finally:
+        os.close(fd)
 
 
 def report(a: str, b: str, path: Path) -> None:
@@ -120,12 +132,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rules", default="casino")
     ap.add_argument("--max-rounds", type=int, default=50)
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--reverse", action="store_true",
+                    help="play from the last pair back (a second process sharing the run)")
     ap.add_argument("--report", action="store_true", help="summarise the pairs played so far")
     args = ap.parse_args(argv)
     a, b = args.pairing
     path = args.out or RESULTS / f"levels-{a}-{b}-{args.seed}.jsonl"
     if not args.report:
-        play(a, b, args.rules, game_seeds(args.seed, args.pairs), path, args.max_rounds)
+        play(a, b, args.rules, game_seeds(args.seed, args.pairs), path, args.max_rounds,
+             args.reverse)
     report(a, b, path)
     return 0
 
