@@ -1,0 +1,147 @@
+"""Where a fair bot loses to perfect information: each of its decisions judged on the true deal.
+
+The gap between ``pimc`` and ``pimc-oracle`` (docs/bots.md) is a sum over
+decisions. This script plays one-round games of a fair bot against an opponent
+on mirrored deals and, at every decision of the fair bot that is not forced
+and not in the last deal (where nothing is hidden and the bot is exact), values
+every candidate move on the *true* position with a search that sees every card
+(the judge: alpha-beta to the deal's end, ``deal_start_estimate`` past it). The
+decision's loss is the judge's best value less the value of the move chosen.
+It reports the mean loss per decision and per round, split by deal, by the
+decision's place in its deal, and by the kind of move chosen and the kind the
+judge preferred, so that work on the bots can aim where the points go. Usage::
+
+    .venv/bin/python benchmarks/decision_loss.py --pairs 10 --seed 7
+    .venv/bin/python benchmarks/decision_loss.py --bot expert --iterations 6 --seconds 0.5
+
+The judge is not the truth (it too stops at the deal's end, and its opponent
+sees the judged player's hand), but it is the same yardstick for every bot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from casino.arena import derive_seed, game_seeds
+from casino.bots import Limit, evaluation, make_bot
+from casino.bots.expert import candidates
+from casino.bots.solver import Searcher, game_value, plies_left
+from casino.match import Match
+from casino.rules import preset
+
+
+def judge(pos: Any, moves: list[Any], depth: int) -> list[float]:
+    """The value of each move on the true position ``pos`` for the player to move."""
+    seat = pos.to_move
+    d = max(1, min(depth, plies_left(pos, "deal")))
+    s = Searcher(seat, horizon="deal", evaluate=evaluation.deal_start_estimate,
+                 terminal=game_value, max_moves=None)
+    return s.values(pos, moves, d)
+
+
+def play_round(seed: int, mirror: int, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """One round with the fair bot at seat ``mirror``; its judged decisions."""
+    rules = preset(args.rules)
+    match = Match(rules, seed=seed, first_dealer=seed % rules.players)
+    me = mirror
+    bot = make_bot(args.bot, derive_seed("bot", seed, mirror, me))
+    other = make_bot(args.opponent, derive_seed("bot", seed, mirror, 1 - me))
+    limit = Limit(seconds=args.seconds, iterations=args.iterations)
+    other_limit = Limit(seconds=args.opponent_seconds, iterations=args.opponent_iterations)
+    rows: list[dict[str, Any]] = []
+    while match.position.result is None:
+        pos = match.position
+        seat = pos.to_move
+        obs = pos.observation(seat)
+        if seat != me:
+            match.play(other.choose(obs, other_limit))
+            continue
+        legal = pos.legal_moves()
+        move = bot.choose(obs, limit)
+        # The last deal (stock empty, two players) is of perfect information: not judged.
+        if len(legal) > 1 and pos.stock_size:
+            cand = candidates(pos, legal)
+            if move not in cand:
+                cand = [*cand, move]
+            vals = judge(pos, cand, args.judge_depth)
+            best = max(range(len(cand)), key=lambda i: vals[i])
+            chosen = cand.index(move)
+            rows.append({
+                "seed": seed, "mirror": mirror, "deal": pos.deal,
+                "ply": plies_left(pos, "deal"), "moves": len(legal),
+                "chosen": move.kind, "best": cand[best].kind,
+                "loss": vals[best] - vals[chosen],
+            })
+        match.play(move)
+    return rows
+
+
+def table(title: str, rows: list[dict[str, Any]], key: str, rounds: int) -> None:
+    groups: dict[Any, list[float]] = defaultdict(list)
+    for r in rows:
+        groups[r[key]].append(r["loss"])
+    print(f"\n{title}:")
+    print(f"  {'':>10} {'decisions':>9} {'mean loss':>9} {'per round':>9} {'missed':>7}")
+    for k in sorted(groups):
+        xs = groups[k]
+        missed = sum(1 for x in xs if x > 1e-9) / len(xs)
+        print(f"  {k!s:>10} {len(xs):>9} {sum(xs) / len(xs):>9.3f} {sum(xs) / rounds:>9.3f} "
+              f"{missed:>7.0%}")
+
+
+def report(rows: list[dict[str, Any]], rounds: int) -> None:
+    total = sum(r["loss"] for r in rows)
+    print(f"{len(rows)} judged decisions in {rounds} rounds: mean loss "
+          f"{total / max(1, len(rows)):.3f} points per decision, {total / rounds:.2f} per round")
+    table("by deal", rows, "deal", rounds)
+    table("by cards left in hands (8 = the deal's first move)", rows, "ply", rounds)
+    table("by the kind of move chosen", rows, "chosen", rounds)
+    table("by the kind of move the judge preferred", rows, "best", rounds)
+    pairs: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for r in rows:
+        if r["chosen"] != r["best"]:
+            pairs[(r["chosen"], r["best"])].append(r["loss"])
+    print("\nchosen instead of the judge's kind (loss per round):")
+    for (c, b), xs in sorted(pairs.items(), key=lambda kv: -sum(kv[1]))[:8]:
+        print(f"  {c:>8} for {b:<8} {len(xs):>5} decisions {sum(xs) / rounds:>7.3f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--bot", default="pimc")
+    ap.add_argument("--seconds", type=float, default=0.8)
+    ap.add_argument("--iterations", type=int, default=30)
+    ap.add_argument("--opponent", default="expert")
+    ap.add_argument("--opponent-seconds", type=float, default=0.5)
+    ap.add_argument("--opponent-iterations", type=int, default=None)
+    ap.add_argument("--judge-depth", type=int, default=8)
+    ap.add_argument("--pairs", type=int, default=10, help="mirrored pairs of one-round games")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--rules", default="casino")
+    ap.add_argument("--out", type=Path, default=None, help="keep every judged decision (JSON)")
+    args = ap.parse_args(argv)
+    start = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    seeds = game_seeds(args.seed, args.pairs)
+    for i, seed in enumerate(seeds):
+        for mirror in (0, 1):
+            rows.extend(play_round(seed, mirror, args))
+        print(f"pair {i + 1}/{len(seeds)}", file=sys.stderr, flush=True)
+    if args.out:
+        args.out.write_text(json.dumps({"args": vars(args) | {"out": str(args.out)},
+                                        "decisions": rows}))
+    print(f"{args.bot} ({args.iterations} samples, {args.seconds} s) against "
+          f"{args.opponent}, {args.pairs} mirrored pairs of one-round games, seed {args.seed}, "
+          f"judge depth {args.judge_depth} ({time.perf_counter() - start:.0f} s)")
+    report(rows, 2 * len(seeds))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
