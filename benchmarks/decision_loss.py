@@ -63,7 +63,10 @@ def play_round(seed: int, mirror: int, args: argparse.Namespace) -> list[dict[st
             match.play(other.choose(obs, other_limit))
             continue
         legal = pos.legal_moves()
-        move = bot.choose(obs, limit)
+        # An oracle twin (sees every card) is judged the same way: its loss is what the
+        # search's depth costs, without the hidden cards.
+        move = (bot.choose_full(pos, limit) if getattr(bot, "sees_all", False)  # type: ignore[attr-defined]
+                else bot.choose(obs, limit))
         # The last deal (stock empty, two players) is of perfect information: not judged.
         if len(legal) > 1 and pos.stock_size:
             cand = candidates(pos, legal)
