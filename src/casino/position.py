@@ -15,9 +15,9 @@ a hidden card.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from casino.builds import Build
 from casino.cards import JACK, remove_cards
@@ -33,6 +33,10 @@ Hand = tuple[int, ...] | int
 
 class HiddenInformation(CasinoError):
     """The position lacks a hidden card it needs (an unknown hand or stock)."""
+
+
+T = TypeVar("T")
+_MISSING = object()
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,7 +67,21 @@ class Position:
     carry: Carry = field(default_factory=Carry)
     #: Mulle: the seats that made each mulle this round, in order.
     mulles: tuple[int, ...] = ()
-    _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: What is derived from the position, computed once (see :meth:`memo`). Not an
+    #: argument: ``dataclasses.replace`` gives the new position an empty one.
+    _cache: dict[str, Any] = field(default_factory=dict, init=False, compare=False,
+                                   repr=False)
+
+    def memo(self, key: str, make: Callable[[], T]) -> T:
+        """``make()``, computed once per position and key.
+
+        A position never changes, so anything derived from it (its legal moves, a
+        bot's table analysis) can be kept with it; code outside the engine keeps
+        its own derived values here under its own keys."""
+        got = self._cache.get(key, _MISSING)
+        if got is _MISSING:
+            got = self._cache[key] = make()
+        return got  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------
     # Identity

@@ -187,17 +187,17 @@ def _base_weights(rules: Rules, carry: Carry, live: tuple[bool, ...]) -> tuple[f
 
 
 def side_counts(pos: Position) -> dict[int, tuple[int, int]]:
-    """Cards and spades in each side's piles (cached on the position)."""
-    got: dict[int, tuple[int, int]] | None = pos._cache.get("eval_counts")
-    if got is not None:
-        return got
+    """Cards and spades in each side's piles (kept with the position)."""
+    return pos.memo("eval_counts", lambda: _side_counts(pos))
+
+
+def _side_counts(pos: Position) -> dict[int, tuple[int, int]]:
     rules = pos.rules
     out = {t: (0, 0) for t in rules.teams}
     for seat, pile in enumerate(pos.piles):
         t = rules.team_of(seat)
         n, s = out[t]
         out[t] = (n + len(pile), s + sum(1 for c in pile if not c & 3))
-    pos._cache["eval_counts"] = out
     return out
 
 
@@ -619,13 +619,10 @@ def _majority_expectation(counts: dict[int, float], total: int, points: float,
 
 
 def _table_captures(pos: Position) -> Captures:
-    """The :class:`Captures` of ``pos``'s table for its next move (cached on the position)."""
-    got: Captures | None = pos._cache.get("eval_caps")
-    if got is None:
-        got = Captures(pos.rules, pos.loose, pos.builds, card_weights(pos),
-                       sweep=sweep_counts(pos, ends_round=_ends_round(pos)))
-        pos._cache["eval_caps"] = got
-    return got
+    """The :class:`Captures` of ``pos``'s table for its next move (kept with the position)."""
+    return pos.memo("eval_caps", lambda: Captures(
+        pos.rules, pos.loose, pos.builds, card_weights(pos),
+        sweep=sweep_counts(pos, ends_round=_ends_round(pos))))
 
 
 def estimate(pos: Position, seat: int) -> float:

@@ -58,7 +58,7 @@ def perfect_information(pos: Position) -> Position | None:
             hands[s] = k.unseen if s in hidden else ()
     if hidden and len(k.unseen) != k.hand_sizes[hidden[0]]:
         return None
-    return replace(pos, hands=tuple(hands), stock=(), _cache={})
+    return replace(pos, hands=tuple(hands), stock=())
 
 
 def candidates(pos: Position, moves: list[Move], cap: int = MAX_ROOT) -> list[Move]:

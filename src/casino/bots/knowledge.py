@@ -126,4 +126,4 @@ def _fill(pos: Position, k: Knowledge, hands: dict[int, tuple[int, ...]],
     stock = tuple(cards[used:used + k.stock_size])
     new_hands = tuple(hands.get(s, pos.hands[s] if s == k.seat else ())
                       for s in range(pos.rules.players))
-    return replace(pos, hands=new_hands, stock=stock, _cache={})
+    return replace(pos, hands=new_hands, stock=stock)
