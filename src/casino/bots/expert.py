@@ -25,8 +25,8 @@ from dataclasses import replace
 from casino.bots.base import Bot, Limit
 from casino.bots.knowledge import knowledge, sample
 from casino.bots.solver import (
-    SearchAborted,
     Searcher,
+    best_over_samples,
     card_weights,
     default_estimate,
     game_value,
@@ -92,22 +92,15 @@ class ExpertBot(Bot):
         seat = pos.to_move
         cand = candidates(pos, moves)
         n = limit.iterations if limit.iterations is not None else self.samples
-        totals = [0.0] * len(cand)
         evaluate = default_estimate()
-        for k in range(max(1, n)):
-            full = sample(pos, self.rng)
+
+        def values(k: int, totals: list[float]) -> list[float]:
+            # The first sample always completes: a move is chosen even past the deadline.
             s = Searcher(seat, horizon="deal", evaluate=evaluate, terminal=game_value,
                          deadline=deadline if k else None, max_moves=MAX_INNER)
-            try:
-                vals = s.values(full, cand, self.depth)
-            except SearchAborted:
-                break
-            for i, v in enumerate(vals):
-                totals[i] += v
-            if time.perf_counter() > deadline:
-                break
-        best = max(range(len(cand)), key=lambda i: totals[i])
-        return cand[best]
+            return s.values(sample(pos, self.rng), cand, self.depth)
+
+        return best_over_samples(cand, n, deadline, values)
 
 
 __all__ = ["ExpertBot", "candidates", "perfect_information"]

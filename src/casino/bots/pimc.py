@@ -60,6 +60,7 @@ from casino.bots.solver import (
     Evaluator,
     SearchAborted,
     Searcher,
+    best_over_samples,
     default_estimate,
     game_value,
     plies_left,
@@ -87,43 +88,37 @@ def pimc_choose(pos: Position, moves: list[Move], draw: Callable[[], Position], 
     deadline = start + seconds
     seat = pos.to_move
     cand = candidates(pos, moves)
-    totals = [0.0] * len(cand)
     evaluate = evaluate or default_estimate()
     depth: int | None = None
     horizon = "deal"
-    for _ in range(max(1, n)):
+
+    def values(k: int, totals: list[float]) -> list[float]:
+        nonlocal depth, horizon
         full = draw()
-        if depth is None:
-            # The first sample fixes the depth that fits a share of the time.
-            d = plies_left(full, "deal")
-            if d < min_plies and full.stock_size:
-                horizon = "round"
-                d = min(min_plies, plies_left(full, "round"))
-            if max_depth is not None:
-                d = max(1, min(d, max_depth))
-            share = start + max(seconds / 3, seconds / max(1, n) * 2)
-            while True:
-                s = Searcher(seat, horizon=horizon, evaluate=evaluate, terminal=game_value,
-                             deadline=share if d > 1 else None, max_moves=max_inner)
-                try:
-                    vals = s.values(full, cand, d, cap, _order(totals))
-                    break
-                except SearchAborted:
-                    d = max(1, d - 2)
-            depth = d
-        else:
+        if depth is not None:
             s = Searcher(seat, horizon=horizon, evaluate=evaluate, terminal=game_value,
                          deadline=deadline, max_moves=max_inner)
+            return s.values(full, cand, depth, cap, _order(totals))
+        # The first sample fixes the depth that fits a share of the time.
+        d = plies_left(full, "deal")
+        if d < min_plies and full.stock_size:
+            horizon = "round"
+            d = min(min_plies, plies_left(full, "round"))
+        if max_depth is not None:
+            d = max(1, min(d, max_depth))
+        share = start + max(seconds / 3, seconds / max(1, n) * 2)
+        while True:
+            s = Searcher(seat, horizon=horizon, evaluate=evaluate, terminal=game_value,
+                         deadline=share if d > 1 else None, max_moves=max_inner)
             try:
-                vals = s.values(full, cand, depth, cap, _order(totals))
-            except SearchAborted:
+                vals = s.values(full, cand, d, cap, _order(totals))
                 break
-        for i, v in enumerate(vals):
-            totals[i] += v
-        if time.perf_counter() > deadline:
-            break
-    best = max(range(len(cand)), key=lambda i: totals[i])
-    return cand[best]
+            except SearchAborted:
+                d = max(1, d - 2)
+        depth = d
+        return vals
+
+    return best_over_samples(cand, n, deadline, values)
 
 
 def _order(totals: list[float]) -> list[int]:

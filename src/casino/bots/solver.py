@@ -348,6 +348,29 @@ class Searcher:
         return out
 
 
+def best_over_samples(moves: Sequence[Move], samples: int, deadline: float,
+                      values: Callable[[int, list[float]], list[float]]) -> Move:
+    """The move with the best total value over up to ``samples`` determinized searches.
+
+    ``values(k, totals)`` searches the ``k``-th sample and returns each move's value
+    (``totals`` so far lets it search the likely best first); it raises
+    :class:`SearchAborted` when its deadline cuts the search, and then that sample
+    does not count. The loop stops at ``deadline`` after a completed sample. Shared
+    by the determinized bots, which differ only in how they search one sample."""
+    totals = [0.0] * len(moves)
+    for k in range(max(1, samples)):
+        try:
+            vals = values(k, totals)
+        except SearchAborted:
+            break
+        for i, v in enumerate(vals):
+            totals[i] += v
+        if time.perf_counter() > deadline:
+            break
+    best = max(range(len(moves)), key=lambda i: totals[i])
+    return moves[best]
+
+
 def search(pos: Position, seat: int | None = None, *, horizon: str = "round",
            depth: int | None = None, deadline: float | None = None,
            max_nodes: int | None = None, evaluate: Evaluator | None = None,
