@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from collections import defaultdict
@@ -31,6 +32,7 @@ from typing import Any
 from casino.arena import derive_seed, game_seeds
 from casino.bots import Limit, evaluation, make_bot
 from casino.bots.expert import candidates
+from casino.bots.knowledge import sample
 from casino.bots.solver import Searcher, game_value, plies_left
 from casino.match import Match
 from casino.rules import preset
@@ -45,8 +47,23 @@ def judge(pos: Any, moves: list[Any], depth: int) -> list[float]:
     return s.values(pos, moves, d)
 
 
+def information_value(pos: Any, cand: list[Any], args: argparse.Namespace,
+                      rng: random.Random) -> float:
+    """What not seeing the other cards must cost *any* fair player at this decision,
+    by the judge: over ``args.voi`` deals of the hidden cards consistent with what the
+    player sees, the mean of the best value in each less the best mean value (the
+    move a fair player would choose if the judge's values were known for every
+    consistent deal). Later decisions are not counted, so this is a floor."""
+    seen = pos.observe(pos.to_move)
+    tables = [judge(sample(seen, rng), cand, args.judge_depth) for _ in range(args.voi)]
+    best_each = sum(max(t) for t in tables) / len(tables)
+    best_mean = max(sum(t[i] for t in tables) / len(tables) for i in range(len(cand)))
+    return best_each - best_mean
+
+
 def play_round(seed: int, mirror: int, args: argparse.Namespace) -> list[dict[str, Any]]:
     """One round with the fair bot at seat ``mirror``; its judged decisions."""
+    rng = random.Random(derive_seed("voi", seed, mirror))
     rules = preset(args.rules)
     match = Match(rules, seed=seed, first_dealer=seed % rules.players)
     me = mirror
@@ -75,33 +92,43 @@ def play_round(seed: int, mirror: int, args: argparse.Namespace) -> list[dict[st
             vals = judge(pos, cand, args.judge_depth)
             best = max(range(len(cand)), key=lambda i: vals[i])
             chosen = cand.index(move)
-            rows.append({
+            row = {
                 "seed": seed, "mirror": mirror, "deal": pos.deal,
                 "ply": plies_left(pos, "deal"), "moves": len(legal),
                 "chosen": move.kind, "best": cand[best].kind,
                 "loss": vals[best] - vals[chosen],
-            })
+            }
+            if args.voi:
+                row["voi"] = information_value(pos, cand, args, rng)
+            rows.append(row)
         match.play(move)
     return rows
 
 
 def table(title: str, rows: list[dict[str, Any]], key: str, rounds: int) -> None:
-    groups: dict[Any, list[float]] = defaultdict(list)
+    groups: dict[Any, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
-        groups[r[key]].append(r["loss"])
+        groups[r[key]].append(r)
+    voi = all("voi" in r for r in rows)
     print(f"\n{title}:")
-    print(f"  {'':>10} {'decisions':>9} {'mean loss':>9} {'per round':>9} {'missed':>7}")
+    print(f"  {'':>10} {'decisions':>9} {'mean loss':>9} {'per round':>9} {'missed':>7}"
+          + (f" {'floor/round':>11}" if voi else ""))
     for k in sorted(groups):
-        xs = groups[k]
+        xs = [r["loss"] for r in groups[k]]
         missed = sum(1 for x in xs if x > 1e-9) / len(xs)
+        floor = (f" {sum(r['voi'] for r in groups[k]) / rounds:>11.3f}" if voi else "")
         print(f"  {k!s:>10} {len(xs):>9} {sum(xs) / len(xs):>9.3f} {sum(xs) / rounds:>9.3f} "
-              f"{missed:>7.0%}")
+              f"{missed:>7.0%}{floor}")
 
 
 def report(rows: list[dict[str, Any]], rounds: int) -> None:
     total = sum(r["loss"] for r in rows)
     print(f"{len(rows)} judged decisions in {rounds} rounds: mean loss "
           f"{total / max(1, len(rows)):.3f} points per decision, {total / rounds:.2f} per round")
+    if rows and all("voi" in r for r in rows):
+        floor = sum(r["voi"] for r in rows)
+        print(f"what hidden cards cost any fair player at the same decisions (a floor): "
+              f"{floor / len(rows):.3f} per decision, {floor / rounds:.2f} per round")
     table("by deal", rows, "deal", rounds)
     table("by cards left in hands (8 = the deal's first move)", rows, "ply", rounds)
     table("by the kind of move chosen", rows, "chosen", rounds)
@@ -124,6 +151,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--opponent-seconds", type=float, default=0.5)
     ap.add_argument("--opponent-iterations", type=int, default=None)
     ap.add_argument("--judge-depth", type=int, default=8)
+    ap.add_argument("--voi", type=int, default=0, metavar="K",
+                    help="also judge K consistent deals of the hidden cards per decision: "
+                         "the loss no fair player can avoid there")
     ap.add_argument("--pairs", type=int, default=10, help="mirrored pairs of one-round games")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--rules", default="casino")
