@@ -29,8 +29,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import eval_overrides
 from casino.arena import derive_seed, game_seeds
-from casino.bots import Limit, evaluation, make_bot
+from casino.bots import BOTS, Limit, evaluation, make_bot
 from casino.bots.expert import candidates
 from casino.bots.knowledge import sample
 from casino.bots.solver import Searcher, game_value, plies_left
@@ -67,7 +68,8 @@ def play_round(seed: int, mirror: int, args: argparse.Namespace) -> list[dict[st
     rules = preset(args.rules)
     match = Match(rules, seed=seed, first_dealer=seed % rules.players)
     me = mirror
-    bot = make_bot(args.bot, derive_seed("bot", seed, mirror, me))
+    bot = eval_overrides.thinking_with(BOTS[args.bot], args.overrides)(
+        derive_seed("bot", seed, mirror, me))
     other = make_bot(args.opponent, derive_seed("bot", seed, mirror, 1 - me))
     limit = Limit(seconds=args.seconds, iterations=args.iterations)
     other_limit = Limit(seconds=args.opponent_seconds, iterations=args.opponent_iterations)
@@ -157,8 +159,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pairs", type=int, default=10, help="mirrored pairs of one-round games")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--rules", default="casino")
+    ap.add_argument("--eval", action="append", default=[], metavar="NAME=NUMBER",
+                    help="the judged bot thinks with this constant of "
+                         "casino.bots.evaluation changed (its opponent and the judge do not)")
     ap.add_argument("--out", type=Path, default=None, help="keep every judged decision (JSON)")
     args = ap.parse_args(argv)
+    try:
+        args.overrides = eval_overrides.parse(args.eval)
+    except ValueError as exc:
+        ap.error(str(exc))
     start = time.perf_counter()
     rows: list[dict[str, Any]] = []
     seeds = game_seeds(args.seed, args.pairs)
@@ -169,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         args.out.write_text(json.dumps({"args": vars(args) | {"out": str(args.out)},
                                         "decisions": rows}))
-    print(f"{args.bot} ({args.iterations} samples, {args.seconds} s) against "
+    changed = "".join(", " + e for e in args.eval)
+    print(f"{args.bot} ({args.iterations} samples, {args.seconds} s{changed}) against "
           f"{args.opponent}, {args.pairs} mirrored pairs of one-round games, seed {args.seed}, "
           f"judge depth {args.judge_depth} ({time.perf_counter() - start:.0f} s)")
     report(rows, 2 * len(seeds))

@@ -15,7 +15,8 @@ runs). Examples (docs/bots.md quotes their figures)::
     .venv/bin/python benchmarks/pimc_variants.py pimc-oracle --set fair.max_depth=None
 
 ``VALUE`` is ``None``, a number, or else a string. ``fair.NAME`` changes the
-``pimc-oracle``'s copy of the fair bot's settings.
+``pimc-oracle``'s copy of the fair bot's settings. ``--eval NAME=NUMBER`` makes
+the variant (only) think with a constant of ``casino.bots.evaluation`` changed.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import eval_overrides
 from casino.arena import game_seeds, run_pairing
 from casino.bots import BOTS, Limit
 from casino.rules import preset
@@ -81,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("bot", nargs="?", default="pimc")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    ap.add_argument("--eval", action="append", default=[], metavar="NAME=NUMBER",
+                    help="the variant thinks with this constant of casino.bots.evaluation "
+                         "changed (its opponent does not)")
     ap.add_argument("--opponent", default="expert")
     ap.add_argument("--pairs", type=int, default=40)
     ap.add_argument("--seed", type=int, default=7)
@@ -97,6 +102,11 @@ def main(argv: list[str] | None = None) -> int:
         paired(*args.paired)
         return 0
     name = variant(args.bot, args.set)
+    if args.eval:
+        overrides = eval_overrides.parse(args.eval)
+        label = f"{name}[{','.join(args.eval)}]"
+        BOTS[label] = eval_overrides.thinking_with(BOTS[name], overrides)
+        name = label
     limit = Limit(seconds=args.seconds, iterations=args.iterations)
     other = limit
     if args.opponent_seconds is not None or args.opponent_iterations is not None:

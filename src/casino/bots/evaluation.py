@@ -579,6 +579,10 @@ def _expected_max(vals: list[float], n: int, h: int, compulsory: bool) -> float:
 #: player's hand is hidden (it may be taken or raised away); with hands known, 1
 #: if nobody else holds a card that can take it, else 1/2.
 BUILD_KEEP = 0.75
+#: The same share when every hand is known (a search's sample): whole when no other
+#: player holds a card that takes the build, else half.
+BUILD_KEEP_SAFE = 1.0
+BUILD_KEEP_THREATENED = 0.5
 #: Share of the side to move's best immediate capture credited to it: it moves
 #: first, but the reply may undo part of the gain.
 TEMPO = 0.5
@@ -684,7 +688,7 @@ def estimate(pos: Position, seat: int) -> float:
             threatened = any(
                 rules.team_of(s) != owner and any(b.value in table.played[c] for c in h)
                 for s, h in enumerate(pos.hands) if not isinstance(h, int))
-            keep = 0.5 if threatened else 1.0
+            keep = BUILD_KEEP_THREATENED if threatened else BUILD_KEEP_SAFE
         else:
             keep = BUILD_KEEP
         good[owner] += keep * sum(direct_points(rules, c) for c in b.cards)
