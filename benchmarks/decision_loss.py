@@ -13,6 +13,12 @@ judge preferred, so that work on the bots can aim where the points go. Usage::
 
     .venv/bin/python benchmarks/decision_loss.py --pairs 10 --seed 7
     .venv/bin/python benchmarks/decision_loss.py --bot expert --iterations 6 --seconds 0.5
+    .venv/bin/python benchmarks/decision_loss.py --pairs 20 --out decisions.json
+    .venv/bin/python benchmarks/decision_loss.py --replay decisions.json --eval TEMPO=0.4
+
+``--replay`` judges a bot (or the same bot thinking with other constants,
+``--eval``) at the decisions an earlier run kept: the same positions, the stored
+judge values, no game played, so two bots' losses compare decision by decision.
 
 The judge is not the truth (it too stops at the deal's end, and its opponent
 sees the judged player's hand), but it is the same yardstick for every bot.
@@ -36,6 +42,7 @@ from casino.bots.expert import candidates
 from casino.bots.knowledge import sample
 from casino.bots.solver import Searcher, game_value, plies_left
 from casino.match import Match
+from casino.position import Position
 from casino.rules import preset
 
 
@@ -99,6 +106,8 @@ def play_round(seed: int, mirror: int, args: argparse.Namespace) -> list[dict[st
                 "ply": plies_left(pos, "deal"), "moves": len(legal),
                 "chosen": move.kind, "best": cand[best].kind,
                 "loss": vals[best] - vals[chosen],
+                # Enough to judge another bot at the same decision (--replay).
+                "position": pos.to_json(), "cands": [str(m) for m in cand], "values": vals,
             }
             if args.voi:
                 row["voi"] = information_value(pos, cand, args, rng)
@@ -144,6 +153,30 @@ def report(rows: list[dict[str, Any]], rounds: int) -> None:
         print(f"  {c:>8} for {b:<8} {len(xs):>5} decisions {sum(xs) / rounds:>7.3f}")
 
 
+def replay(path: Path, args: argparse.Namespace) -> tuple[list[dict[str, Any]], int]:
+    """Judge ``args.bot`` at the very decisions kept in ``path`` (a run's ``--out``):
+    the same positions and the judge's stored values, so two bots' losses are paired
+    decision by decision and no game is played."""
+    data = json.loads(path.read_text())
+    limit = Limit(seconds=args.seconds, iterations=args.iterations)
+    factory = eval_overrides.thinking_with(BOTS[args.bot], args.overrides)
+    rows = []
+    for n, old in enumerate(data["decisions"]):
+        pos = Position.from_json(old["position"])
+        bot = factory(derive_seed("replay", args.seed, n))
+        move = bot.choose(pos.observation(pos.to_move), limit)
+        cands, vals = old["cands"], list(old["values"])
+        if str(move) not in cands:
+            cands = [*cands, str(move)]
+            vals.append(judge(pos, [move], args.judge_depth)[0])
+        best = max(range(len(cands)), key=lambda i: vals[i])
+        chosen = cands.index(str(move))
+        rows.append({**{k: v for k, v in old.items() if k not in ("chosen", "best", "loss")},
+                     "chosen": move.kind, "best": pos.parse_move(cands[best]).kind,
+                     "loss": vals[best] - vals[chosen]})
+    return rows, 2 * data["args"]["pairs"]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bot", default="pimc")
@@ -163,13 +196,22 @@ def main(argv: list[str] | None = None) -> int:
                     help="the judged bot thinks with this constant of "
                          "casino.bots.evaluation changed (its opponent and the judge do not)")
     ap.add_argument("--out", type=Path, default=None, help="keep every judged decision (JSON)")
+    ap.add_argument("--replay", type=Path, default=None, metavar="JSON",
+                    help="judge --bot at the decisions an earlier --out kept, playing no game")
     args = ap.parse_args(argv)
     try:
         args.overrides = eval_overrides.parse(args.eval)
     except ValueError as exc:
         ap.error(str(exc))
     start = time.perf_counter()
-    rows: list[dict[str, Any]] = []
+    changed = "".join(", " + e for e in args.eval)
+    if args.replay:
+        rows, rounds = replay(args.replay, args)
+        print(f"{args.bot} ({args.iterations} samples, {args.seconds} s{changed}) at the "
+              f"decisions of {args.replay} ({time.perf_counter() - start:.0f} s)")
+        report(rows, rounds)
+        return 0
+    rows = []
     seeds = game_seeds(args.seed, args.pairs)
     for i, seed in enumerate(seeds):
         for mirror in (0, 1):
@@ -178,7 +220,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         args.out.write_text(json.dumps({"args": vars(args) | {"out": str(args.out)},
                                         "decisions": rows}))
-    changed = "".join(", " + e for e in args.eval)
     print(f"{args.bot} ({args.iterations} samples, {args.seconds} s{changed}) against "
           f"{args.opponent}, {args.pairs} mirrored pairs of one-round games, seed {args.seed}, "
           f"judge depth {args.judge_depth} ({time.perf_counter() - start:.0f} s)")
