@@ -44,6 +44,7 @@ from casino.bots.solver import Searcher, game_value, plies_left
 from casino.match import Match
 from casino.position import Position
 from casino.rules import preset
+from pimc_variants import variant
 
 
 def judge(pos: Any, moves: list[Any], depth: int) -> list[float]:
@@ -159,7 +160,7 @@ def replay(path: Path, args: argparse.Namespace) -> tuple[list[dict[str, Any]], 
     decision by decision and no game is played."""
     data = json.loads(path.read_text())
     limit = Limit(seconds=args.seconds, iterations=args.iterations)
-    factory = eval_overrides.thinking_with(BOTS[args.bot], args.overrides)
+    factory = eval_overrides.thinking_with(BOTS[variant(args.bot, args.set)], args.overrides)
     rows = []
     for n, old in enumerate(data["decisions"]):
         pos = Position.from_json(old["position"])
@@ -196,6 +197,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the judged bot thinks with this constant of "
                          "casino.bots.evaluation changed (its opponent and the judge do not)")
     ap.add_argument("--out", type=Path, default=None, help="keep every judged decision (JSON)")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="with --replay: a setting of the bot class (as pimc_variants.py)")
     ap.add_argument("--replay", type=Path, default=None, metavar="JSON",
                     help="judge --bot at the decisions an earlier --out kept, playing no game")
     args = ap.parse_args(argv)
@@ -204,9 +207,11 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         ap.error(str(exc))
     start = time.perf_counter()
-    changed = "".join(", " + e for e in args.eval)
+    changed = "".join(", " + e for e in [*args.set, *args.eval])
     if args.replay:
         rows, rounds = replay(args.replay, args)
+        if args.out:
+            args.out.write_text(json.dumps({"losses": [r["loss"] for r in rows]}))
         print(f"{args.bot} ({args.iterations} samples, {args.seconds} s{changed}) at the "
               f"decisions of {args.replay} ({time.perf_counter() - start:.0f} s)")
         report(rows, rounds)
