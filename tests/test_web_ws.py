@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from casino.cards import parse_card
 from casino.record import read_record
 from casino.session import BotJob, run_bot_job
 from casino.web.limits import Limits
@@ -28,6 +29,15 @@ from tests.web_helpers import (
     scan,
     web,
 )
+
+
+def test_the_leak_scan_finds_a_card_in_any_text_but_not_inside_a_random_token() -> None:
+    eight = {parse_card("8d")}
+    for text in ("8d", "9d x 8d+Ac", "5h+8d =13", "the 8♦"):
+        assert leaks({"view": {"log": [{"text": text}]}}, eight) == ["8d"], text
+    # An invite link is random base64url: "..._8d" there is no card.
+    assert leaks({"invite": "/join/9cc2a6108fc677d6/Os8glZWyIA-Mn_8d"}, eight) == []
+    assert leaks({"view": {"hand": ["5s", "Ts"]}}, eight) == []
 
 
 def test_a_whole_game_against_the_computer_over_the_websocket(tmp_path: Path) -> None:

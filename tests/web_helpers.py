@@ -156,7 +156,10 @@ def play_against_computer(seat: Seat, *, max_moves: int = 1000) -> dict[str, Any
 
 
 def _patterns(card: int) -> list[re.Pattern[str]]:
-    return [re.compile(r"(?<![0-9A-Za-z])" + re.escape(card_text(card)) + r"(?![0-9A-Za-z])"),
+    # A card's text stands alone ("8d", "5d+3s", "9d x 9c"); inside a random token
+    # (an invite link's "..._8d") it is no card, so "_" and "-" count as word characters.
+    return [re.compile(r"(?<![0-9A-Za-z_-])" + re.escape(card_text(card))
+                       + r"(?![0-9A-Za-z_-])"),
             re.compile(r"(?<![0-9A-Za-z])" + re.escape(card_symbol(card)))]
 
 
