@@ -32,10 +32,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from casino.arena import game_seeds, play_game
+from casino.arena import GameRecord, PairingResult, game_seeds, play_game
 from casino.bots.levels import LEVELS
 from casino.rules import preset
-from casino.stats import percentile, ratio_interval, wilson
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -100,26 +99,24 @@ def report(a: str, b: str, path: Path) -> None:
     if not rows:
         print(f"no pairs played yet in {path}")
         return
-    games = [g for r in rows for g in r["games"]]
-    score = sum(1.0 if g["winner"] == "A" else 0.5 if g["winner"] is None else 0.0
-                for g in games)
-    won = wilson(score, len(games))
-    margin = ratio_interval([sum(sum(g["margins"]) for g in r["games"]) for r in rows],
-                            [sum(g["rounds"] for g in r["games"]) for r in rows])
+    games = [GameRecord.from_json(g) for r in rows for g in r["games"]]
+    result = PairingResult(a, b, LEVELS[a].limit, LEVELS[b].limit, games)
+    won = result.score_a()
+    margin = result.margin()
+    assert margin is not None
     print(f"{a} ({LEVELS[a].bot}, {LEVELS[a].limit}) v {b} ({LEVELS[b].bot}, "
           f"{LEVELS[b].limit}): {len(rows)} mirrored pairs, {len(games)} games, "
-          f"{sum(g['rounds'] for g in games)} rounds")
-    undecided = sum(g["winner"] is None for g in games)
+          f"{sum(g.rounds for g in games)} rounds")
+    score = sum(g.score("A") for g in games)
     print(f"  games won by {a}: {score:g} / {len(games)} = {won.value:.1%} "
-          f"[{won.low:.1%}, {won.high:.1%}]; undecided {undecided}")
+          f"[{won.low:.1%}, {won.high:.1%}]; undecided {result.undecided}")
     print(f"  margin per round for {a}: {margin.value:+.2f} "
           f"[{margin.low:+.2f}, {margin.high:+.2f}]")
     for side, level in (("A", a), ("B", b)):
-        times = [t for g in games for t in g["think"].get(side, [])]
-        if times:
-            print(f"  think time of {level}: median {percentile(times, 50) * 1000:.0f} ms, "
-                  f"p95 {percentile(times, 95) * 1000:.0f} ms, max {max(times):.2f} s "
-                  f"({len(times)} decisions)")
+        t = result.think(side)
+        if t.decisions:
+            print(f"  think time of {level}: median {t.median * 1000:.0f} ms, "
+                  f"p95 {t.p95 * 1000:.0f} ms, max {t.max:.2f} s ({t.decisions} decisions)")
     print(f"  Python {platform.python_version()} on {platform.machine()}, "
           f"{platform.processor() or platform.platform()}")
 

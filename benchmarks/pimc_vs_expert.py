@@ -24,10 +24,10 @@ import math
 import sys
 from pathlib import Path
 
-from casino.arena import game_seeds, run_pairing
+from casino.arena import GameRecord, PairingResult, game_seeds, run_pairing
 from casino.bots import Limit
 from casino.rules import preset
-from casino.stats import percentile, ratio_interval, wilson
+from casino.stats import percentile
 
 
 def merge(paths: list[str]) -> None:
@@ -37,12 +37,12 @@ def merge(paths: list[str]) -> None:
         d = json.loads(Path(p).read_text())
         games.extend(d["games"])
         think.extend(d["think_a"])
-    pairs = list(zip(games[0::2], games[1::2], strict=True))
-    won = math.fsum(1.0 if g["winner"] == "A" else 0.5 if g["winner"] is None else 0.0
-                    for g in games)
-    w = wilson(won, len(games))
-    m = ratio_interval([sum(a["margins"]) + sum(b["margins"]) for a, b in pairs],
-                       [a["rounds"] + b["rounds"] for a, b in pairs])
+    # The chunks keep think times apart (``think_a``), not in each game.
+    result = PairingResult("A", "B", Limit(), Limit(), [GameRecord.from_json(g) for g in games])
+    won = math.fsum(g.score("A") for g in result.games)
+    w = result.score_a()
+    m = result.margin()
+    assert m is not None
     print(f"{len(games)} games: A won {won:g} = {w.value:.1%} [{w.low:.1%}, {w.high:.1%}]; "
           f"margin per round {m.value:+.2f} [{m.low:+.2f}, {m.high:+.2f}]; A think median "
           f"{percentile(think, 50) * 1000:.0f} ms, p95 {percentile(think, 95) * 1000:.0f} ms, "

@@ -7,6 +7,7 @@ few deals, so the file runs in seconds; strength runs live in benchmarks/.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -363,3 +364,14 @@ def test_cli_arena_errors_are_one_line(args: list[str], message: str) -> None:
     assert result.exit_code == 2
     assert message in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_a_game_record_reads_back_what_it_wrote() -> None:
+    g = play_game(("greedy", "random"), preset("casino"), 9, 1, (Limit(), Limit()))
+    # Think times are written to the microsecond.
+    written = dataclasses.replace(g, think={s: [round(t, 6) for t in ts]
+                                            for s, ts in g.think.items()})
+    assert GameRecord.from_json(json.loads(json.dumps(g.to_json()))) == written
+    # Without the think times (kept summarised), everything else still reads back.
+    back = GameRecord.from_json(g.to_json(times=False))
+    assert back.think == {} and back.margins == g.margins and back.winner == g.winner

@@ -138,6 +138,18 @@ class GameRecord:
             return 0.5
         return 1.0 if self.winner == side else 0.0
 
+    @staticmethod
+    def from_json(obj: dict[str, Any]) -> GameRecord:
+        """A game back from :meth:`to_json` (think times only if they were kept whole)."""
+        think = {s: [float(t) for t in ts] for s, ts in obj.get("think", {}).items()
+                 if isinstance(ts, list)}
+        return GameRecord(
+            seed=obj["seed"], mirror=obj["mirror"], first_dealer=obj["first_dealer"],
+            seats=list(obj["seats"]), winner=obj["winner"], scores=list(obj["scores"]),
+            rounds=obj["rounds"], points=[list(p) for p in obj["points"]],
+            margins=list(obj["margins"]), decks=list(obj["decks"]), moves=obj["moves"],
+            think=think)
+
     def to_json(self, times: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {
             "seed": self.seed, "mirror": self.mirror, "first_dealer": self.first_dealer,
