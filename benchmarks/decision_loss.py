@@ -70,14 +70,19 @@ def information_value(pos: Any, cand: list[Any], args: argparse.Namespace,
     return best_each - best_mean
 
 
+def judged_bot(args: argparse.Namespace) -> Any:
+    """The class of the bot judged: ``--bot`` with its ``--set`` settings, thinking with
+    the ``--eval`` constants."""
+    return eval_overrides.thinking_with(BOTS[variant(args.bot, args.set)], args.overrides)
+
+
 def play_round(seed: int, mirror: int, args: argparse.Namespace) -> list[dict[str, Any]]:
     """One round with the fair bot at seat ``mirror``; its judged decisions."""
     rng = random.Random(derive_seed("voi", seed, mirror))
     rules = preset(args.rules)
     match = Match(rules, seed=seed, first_dealer=seed % rules.players)
     me = mirror
-    bot = eval_overrides.thinking_with(BOTS[args.bot], args.overrides)(
-        derive_seed("bot", seed, mirror, me))
+    bot = judged_bot(args)(derive_seed("bot", seed, mirror, me))
     other = make_bot(args.opponent, derive_seed("bot", seed, mirror, 1 - me))
     limit = Limit(seconds=args.seconds, iterations=args.iterations)
     other_limit = Limit(seconds=args.opponent_seconds, iterations=args.opponent_iterations)
@@ -160,7 +165,7 @@ def replay(path: Path, args: argparse.Namespace) -> tuple[list[dict[str, Any]], 
     decision by decision and no game is played."""
     data = json.loads(path.read_text())
     limit = Limit(seconds=args.seconds, iterations=args.iterations)
-    factory = eval_overrides.thinking_with(BOTS[variant(args.bot, args.set)], args.overrides)
+    factory = judged_bot(args)
     rows = []
     for n, old in enumerate(data["decisions"]):
         pos = Position.from_json(old["position"])
@@ -198,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
                          "casino.bots.evaluation changed (its opponent and the judge do not)")
     ap.add_argument("--out", type=Path, default=None, help="keep every judged decision (JSON)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                    help="with --replay: a setting of the bot class (as pimc_variants.py)")
+                    help="a setting of the judged bot's class (as in pimc_variants.py)")
     ap.add_argument("--replay", type=Path, default=None, metavar="JSON",
                     help="judge --bot at the decisions an earlier --out kept, playing no game")
     args = ap.parse_args(argv)
