@@ -58,8 +58,6 @@ from typing import Any, Literal
 from casino import __version__
 from casino.bots import BOTS, Bot, Limit, make_bot
 from casino.match import Match
-from casino.moves import Move
-from casino.position import Position
 from casino.rules import Rules
 from casino.stats import (
     Estimate,
@@ -190,7 +188,6 @@ def play_game(names: tuple[str, str], rules: Rules, seed: int, mirror: int,
     moves = 0
     while True:
         decks.append(deck_digest(match.current.deck))
-        deal_plays: list[tuple[Position, Move]] = []
         while match.position.result is None:
             pos = match.position
             seat = pos.to_move
@@ -204,14 +201,11 @@ def play_game(names: tuple[str, str], rules: Rules, seed: int, mirror: int,
                 move = chooser(pos, limit)
             else:
                 obs = pos.observation(seat)
-                history = [(b.observe(seat), m) for b, m in deal_plays]
                 start = time.perf_counter()
-                move = bot.choose(obs, limit, history)
+                move = bot.choose(obs, limit)
             elapsed = time.perf_counter() - start
             if not forced:
                 think[side].append(elapsed)
-            deal_plays = [] if deal_plays and deal_plays[-1][0].deal != pos.deal else deal_plays
-            deal_plays.append((pos, move))
             match.play(move)
             moves += 1
         result = match.position.result

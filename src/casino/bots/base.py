@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,21 +35,6 @@ class Limit:
         return (time.perf_counter() if start is None else start) + self.seconds
 
 
-def _observed(observation: dict[str, Any] | Position, seat: int | None) -> Position:
-    """``observation`` as a Position, refused if it shows a hand other than ``seat``'s
-    (default: the seat to move) or the stock."""
-    pos = (observation if isinstance(observation, Position)
-           else Position.from_json(observation))
-    seat = pos.to_move if seat is None else seat
-    for s, h in enumerate(pos.hands):
-        if s != seat and not isinstance(h, int):
-            raise ValueError("a bot must be given an observation: another seat's hand "
-                             f"(seat {s}) is visible")
-    if not isinstance(pos.stock, int):
-        raise ValueError("a bot must be given an observation: the stock is visible")
-    return pos
-
-
 class Bot(ABC):
     """A computer player. Subclasses implement :meth:`pick` on the observed position."""
 
@@ -58,23 +43,23 @@ class Bot(ABC):
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
-        #: The plays seen before this decision (see :meth:`choose`); bots that read
-        #: the other hands from them use it, the others ignore it.
-        self.history: tuple[tuple[Position, Move], ...] = ()
 
-    def choose(self, observation: dict[str, Any] | Position, limit: Limit | None = None,
-               history: Sequence[tuple[dict[str, Any] | Position, Move]] = ()) -> Move:
+    def choose(self, observation: dict[str, Any] | Position, limit: Limit | None = None) -> Move:
         """A legal move for the seat to move in ``observation``.
 
         ``observation`` is ``Position.observation(seat)``; a Position is accepted only
         if it is itself an observation of the seat to move (as ``Position.observe``
-        gives), so a bot never receives another seat's hidden cards. ``history`` is
-        optional public knowledge: plays made earlier in the round, each as the
-        position *this seat* observed before it and the move, so a bot can read the
-        other hands from how they were played. It must hide what the observation hides.
+        gives), so a bot never receives another seat's hidden cards.
         """
-        pos = _observed(observation, None)
-        self.history = tuple((_observed(b, pos.to_move), m) for b, m in history)
+        pos = (observation if isinstance(observation, Position)
+               else Position.from_json(observation))
+        seat = pos.to_move
+        for s, h in enumerate(pos.hands):
+            if s != seat and not isinstance(h, int):
+                raise ValueError("a bot must be given an observation: another seat's hand "
+                                 f"(seat {s}) is visible")
+        if not isinstance(pos.stock, int):
+            raise ValueError("a bot must be given an observation: the stock is visible")
         return self.decide(pos, limit or Limit(), self.pick)
 
     def decide(self, pos: Position, limit: Limit,

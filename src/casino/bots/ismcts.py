@@ -427,8 +427,8 @@ class IsmctsOracle(IsmctsBot):
     name = "ismcts-oracle"
     sees_all = True
 
-    def choose(self, observation: dict[str, Any] | Position, limit: Limit | None = None,
-               history: Sequence[tuple[dict[str, Any] | Position, Move]] = ()) -> Move:
+    def choose(self, observation: dict[str, Any] | Position,
+               limit: Limit | None = None) -> Move:
         raise TypeError("the oracle sees every card and cannot play from an observation; "
                         "call choose_full with the full position")
 

@@ -49,13 +49,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from casino.bots import evaluation
 from casino.bots.base import Bot, Limit
 from casino.bots.expert import MAX_INNER, candidates, perfect_information
-from casino.bots.inference import inferred_sampler
 from casino.bots.knowledge import sample
 from casino.bots.solver import (
     Evaluator,
@@ -66,7 +65,6 @@ from casino.bots.solver import (
     game_value,
     plies_left,
 )
-from casino.bots.uniform import uniform_choose
 from casino.moves import Move
 from casino.position import Position
 
@@ -140,10 +138,6 @@ class PimcBot(Bot):
     max_depth: int | None = 4
     #: The evaluation past the horizon, by its name in :mod:`casino.bots.evaluation`.
     leaf_eval = "deal_start_estimate"
-    #: Our second move one choice across samples (:mod:`casino.bots.uniform`; two players).
-    uniform_second = False
-    #: Samples weighed by the other players' plays in this deal (:mod:`casino.bots.inference`).
-    infer = False
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
         n = limit.iterations if limit.iterations is not None else self.samples
@@ -154,19 +148,7 @@ class PimcBot(Bot):
             known = full
             return pimc_choose(pos, moves, lambda: known, 1, seconds, max_inner=None)
         rng: random.Random = self.rng
-        draw: Callable[[], Position] = (inferred_sampler(pos, self.history, rng, n)
-                                        if self.infer else lambda: sample(pos, rng))
-        if self.uniform_second and pos.rules.players == 2:
-            # Half the time for the first sample at most; if even that is too little,
-            # the plain search gets what is left.
-            start = time.perf_counter()
-            evaluate = getattr(evaluation, self.leaf_eval)
-            move = uniform_choose(pos, candidates(pos, moves), draw, n,
-                                  start + seconds, evaluate, MAX_INNER, start + seconds / 2)
-            if move is not None:
-                return move
-            seconds = max(0.05, seconds - (time.perf_counter() - start))
-        return pimc_choose(pos, moves, draw, n, seconds,
+        return pimc_choose(pos, moves, lambda: sample(pos, rng), n, seconds,
                            min_plies=self.min_plies, cap=self.cap, max_depth=self.max_depth,
                            evaluate=getattr(evaluation, self.leaf_eval))
 
@@ -180,8 +162,7 @@ class PimcOracle(Bot):
     #: The fair bot whose search settings (depth, cap, evaluation) it copies.
     fair: type[PimcBot] = PimcBot
 
-    def choose(self, observation: dict[str, Any] | Position, limit: Limit | None = None,
-               history: Sequence[tuple[dict[str, Any] | Position, Move]] = ()) -> Move:
+    def choose(self, observation: dict[str, Any] | Position, limit: Limit | None = None) -> Move:
         raise TypeError("pimc-oracle sees every card: call choose_full(position, limit), "
                         "it cannot play from an observation")
 
