@@ -106,9 +106,8 @@ def report(a: str, b: str, path: Path) -> None:
     assert margin is not None
     print(f"{a} ({LEVELS[a].bot}, {LEVELS[a].limit}) v {b} ({LEVELS[b].bot}, "
           f"{LEVELS[b].limit}): {len(rows)} mirrored pairs, {len(games)} games, "
-          f"{sum(g.rounds for g in games)} rounds")
-    score = sum(g.score("A") for g in games)
-    print(f"  games won by {a}: {score:g} / {len(games)} = {won.value:.1%} "
+          f"{result.rounds} rounds")
+    print(f"  games won by {a}: {result.points_a:g} / {len(games)} = {won.value:.1%} "
           f"[{won.low:.1%}, {won.high:.1%}]; undecided {result.undecided}")
     print(f"  margin per round for {a}: {margin.value:+.2f} "
           f"[{margin.low:+.2f}, {margin.high:+.2f}]")

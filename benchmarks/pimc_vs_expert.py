@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
@@ -39,11 +38,11 @@ def merge(paths: list[str]) -> None:
         think.extend(d["think_a"])
     # The chunks keep think times apart (``think_a``), not in each game.
     result = PairingResult("A", "B", Limit(), Limit(), [GameRecord.from_json(g) for g in games])
-    won = math.fsum(g.score("A") for g in result.games)
     w = result.score_a()
     m = result.margin()
     assert m is not None
-    print(f"{len(games)} games: A won {won:g} = {w.value:.1%} [{w.low:.1%}, {w.high:.1%}]; "
+    print(f"{len(games)} games: A won {result.points_a:g} = {w.value:.1%} "
+          f"[{w.low:.1%}, {w.high:.1%}]; "
           f"margin per round {m.value:+.2f} [{m.low:+.2f}, {m.high:+.2f}]; A think median "
           f"{percentile(think, 50) * 1000:.0f} ms, p95 {percentile(think, 95) * 1000:.0f} ms, "
           f"max {max(think) * 1000:.0f} ms over {len(think)} decisions")

@@ -303,9 +303,18 @@ class PairingResult:
     def undecided(self) -> int:
         return sum(g.winner is None for g in self.games)
 
+    @property
+    def points_a(self) -> float:
+        """Games won by A, an undecided game counting half."""
+        return math.fsum(g.score("A") for g in self.games)
+
+    @property
+    def rounds(self) -> int:
+        return sum(g.rounds for g in self.games)
+
     def score_a(self) -> Estimate:
         """A's share of the games (undecided half) with its 95% Wilson interval."""
-        return wilson(math.fsum(g.score("A") for g in self.games), len(self.games))
+        return wilson(self.points_a, len(self.games))
 
     def margin(self) -> Estimate | None:
         """A's mean points margin per round with a 95% interval clustered by mirrored pair."""
@@ -328,7 +337,7 @@ class PairingResult:
             "undecided": self.undecided,
             "score_a": self.score_a().to_json(),
             "margin_per_round": margin.to_json() if margin else None,
-            "rounds": sum(g.rounds for g in self.games),
+            "rounds": self.rounds,
             "think_a": self.think("A").to_json(),
             "think_b": self.think("B").to_json(),
         }
