@@ -133,3 +133,28 @@ def test_levels_map_onto_the_ladder_and_never_offer_an_oracle() -> None:
         assert bot.name == level.bot and limit == level.limit
     with pytest.raises(ValueError, match="beginner"):
         make_level("grandmaster")
+
+
+def test_medium_and_hard_are_one_bot_weighing_one_and_six_guesses_at_the_hidden_hand(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two levels differ only in samples, counted rather than timed, so that
+    each plays alike on any machine; this checks the count reaches the bot."""
+    import casino.bots.expert as expert_module
+    from casino.bots.levels import make_level
+
+    drawn: list[int] = []
+
+    def counting_sample(pos: Position, rng: random.Random) -> Position:
+        drawn.append(1)
+        return sample(pos, rng)
+
+    monkeypatch.setattr(expert_module, "sample", counting_sample)
+    pos = next(p for p in positions("casino", 2, seed=4)
+               if p.stock_size and len(p.legal_moves()) > 1)
+    for level, guesses in (("medium", 1), ("hard", 6)):
+        drawn.clear()
+        bot, limit = make_level(level, seed=1)
+        assert bot.name == "expert"
+        move = bot.choose(pos.observation(pos.to_move), limit)
+        assert move in pos.legal_moves()
+        assert len(drawn) == guesses, level
