@@ -35,10 +35,10 @@ LEVELS: dict[str, Level] = {
     # pimc with 30 to tell apart in 1,000 games: docs/bots.md, "The player levels".)
     "medium": Level("medium", "expert", Limit(iterations=1, seconds=0.5),
                     "counts every card and plays the last deal perfectly, "
-                    "but guesses your hand only once"),
+                    "but bets everything on one guess at your hand"),
     "hard": Level("hard", "expert", Limit(iterations=6, seconds=0.5),
-                  "counts every card, reads your builds, weighs six guesses at your hand "
-                  "and plays the last deal perfectly"),
+                  "the same card counter, weighing six guesses at your hand "
+                  "before each move"),
     # The issue bounds the expert level's think time (median < 0.3 s, p95 < 1 s):
     # pimc stops at its deadline, so 0.8 s keeps the p95 under the bound.
     "expert": Level("expert", "pimc", Limit(iterations=30, seconds=0.8),
