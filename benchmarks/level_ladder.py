@@ -20,11 +20,16 @@ last pair back, into the same file. The file is
 names another. ``--report`` prints the games won by the first level (95% Wilson
 interval), its mean margin per round (95% interval clustered by mirrored pair)
 and both sides' think time per decision, for the pairs played so far.
+
+Every pair records each side's bot and limit, and a file whose pairs were played
+with other definitions of the levels is refused (play or report), so a change to
+``casino.bots.levels`` cannot mix two kinds of games in one run.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import platform
@@ -64,6 +69,32 @@ def played(path: Path) -> dict[int, dict[str, Any]]:
     return done
 
 
+def definitions(a: str, b: str) -> dict[str, Any]:
+    """What each side played: its level's bot and limit, as recorded in every row."""
+    return {"bots": [LEVELS[a].bot, LEVELS[b].bot],
+            "limits": [dataclasses.asdict(LEVELS[a].limit), dataclasses.asdict(LEVELS[b].limit)]}
+
+
+def check_definitions(a: str, b: str, rows: list[dict[str, Any]], path: Path) -> int:
+    """Refuse a file whose pairs were played with other definitions of these levels.
+
+    The levels are code, so a change to them would otherwise mix two kinds of
+    games in one run without a word. Returns how many rows predate the record
+    (files written before it); those cannot be checked."""
+    want = definitions(a, b)
+    unrecorded = 0
+    for row in rows:
+        if "bots" not in row:
+            unrecorded += 1
+            continue
+        got = {"bots": row["bots"], "limits": row["limits"]}
+        if got != want:
+            raise SystemExit(
+                f"{path}: pair {row['index']} was played as {got}, but {a}:{b} is now "
+                f"{want}; the levels have changed since, so start a new file (--out)")
+    return unrecorded
+
+
 def play(a: str, b: str, rules_name: str, seeds: list[int], path: Path,
          max_rounds: int, reverse: bool = False) -> None:
     """Play the pairs not yet in ``path``, appending each as one line.
@@ -71,6 +102,7 @@ def play(a: str, b: str, rules_name: str, seeds: list[int], path: Path,
     The file is read again before each pair, so two processes can share a run: one
     plays the pairs in order, the other (``reverse``) from the last; where they meet
     a pair may be played twice, and the report keeps one."""
+    check_definitions(a, b, list(played(path).values()), path)
     rules = preset(rules_name)
     limits = (LEVELS[a].limit, LEVELS[b].limit)
     names = (LEVELS[a].bot, LEVELS[b].bot)
@@ -84,7 +116,7 @@ def play(a: str, b: str, rules_name: str, seeds: list[int], path: Path,
             seed = seeds[index]
             games = [play_game(names, rules, seed, mirror, limits, max_rounds=max_rounds)
                      for mirror in (0, 1)]
-            row = {"index": index, "seed": seed, "a": a, "b": b,
+            row = {"index": index, "seed": seed, "a": a, "b": b, **definitions(a, b),
                    "games": [g.to_json(times=True) for g in games]}
             # One write of the whole line, so processes sharing the file never interleave.
             os.write(fd, (json.dumps(row) + "\n").encode())
@@ -99,6 +131,7 @@ def report(a: str, b: str, path: Path) -> None:
     if not rows:
         print(f"no pairs played yet in {path}")
         return
+    unrecorded = check_definitions(a, b, rows, path)
     games = [GameRecord.from_json(g) for r in rows for g in r["games"]]
     result = PairingResult(a, b, LEVELS[a].limit, LEVELS[b].limit, games)
     won = result.score_a()
@@ -116,6 +149,9 @@ def report(a: str, b: str, path: Path) -> None:
         if t.decisions:
             print(f"  think time of {level}: median {t.median * 1000:.0f} ms, "
                   f"p95 {t.p95 * 1000:.0f} ms, max {t.max:.2f} s ({t.decisions} decisions)")
+    if unrecorded:
+        print(f"  {unrecorded} of the pairs predate the record of each side's bot and "
+              f"limit, so they were not checked against the levels as defined now")
     print(f"  Python {platform.python_version()} on {platform.machine()}, "
           f"{platform.processor() or platform.platform()}")
 
