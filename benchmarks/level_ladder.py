@@ -29,7 +29,6 @@ with other definitions of the levels is refused (play or report), so a change to
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import platform
@@ -37,7 +36,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from casino.arena import GameRecord, PairingResult, game_seeds, play_game
+from casino.arena import GameRecord, PairingResult, game_seeds, limit_json, play_game
 from casino.bots.levels import LEVELS
 from casino.rules import preset
 
@@ -72,7 +71,7 @@ def played(path: Path) -> dict[int, dict[str, Any]]:
 def definitions(a: str, b: str) -> dict[str, Any]:
     """What each side played: its level's bot and limit, as recorded in every row."""
     return {"bots": [LEVELS[a].bot, LEVELS[b].bot],
-            "limits": [dataclasses.asdict(LEVELS[a].limit), dataclasses.asdict(LEVELS[b].limit)]}
+            "limits": [limit_json(LEVELS[a].limit), limit_json(LEVELS[b].limit)]}
 
 
 def check_definitions(a: str, b: str, rows: list[dict[str, Any]], path: Path) -> int:
@@ -106,6 +105,7 @@ def play(a: str, b: str, rules_name: str, seeds: list[int], path: Path,
     rules = preset(rules_name)
     limits = (LEVELS[a].limit, LEVELS[b].limit)
     names = (LEVELS[a].bot, LEVELS[b].bot)
+    recorded = definitions(a, b)
     path.parent.mkdir(parents=True, exist_ok=True)
     order = range(len(seeds) - 1, -1, -1) if reverse else range(len(seeds))
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -116,7 +116,7 @@ def play(a: str, b: str, rules_name: str, seeds: list[int], path: Path,
             seed = seeds[index]
             games = [play_game(names, rules, seed, mirror, limits, max_rounds=max_rounds)
                      for mirror in (0, 1)]
-            row = {"index": index, "seed": seed, "a": a, "b": b, **definitions(a, b),
+            row = {"index": index, "seed": seed, "a": a, "b": b, **recorded,
                    "games": [g.to_json(times=True) for g in games]}
             # One write of the whole line, so processes sharing the file never interleave.
             os.write(fd, (json.dumps(row) + "\n").encode())

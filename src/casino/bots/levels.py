@@ -31,8 +31,8 @@ LEVELS: dict[str, Level] = {
     # medium and hard are the same bot; what separates them is how many guesses at
     # the hidden hand it weighs. Samples are counted, not timed (the 0.5 s is a cap
     # that only a long last-deal solve reaches), so a level plays alike on any
-    # machine. (pimc with 12 samples, the old hard, was too close to
-    # pimc with 30 to tell apart in 1,000 games: docs/bots.md, "The player levels".)
+    # machine. (pimc with 12 samples, the old hard, was too close to pimc with 30
+    # to tell apart in 1,000 games: docs/bots.md, "The player levels".)
     "medium": Level("medium", "expert", Limit(iterations=1, seconds=0.5),
                     "counts every card and plays the last deal perfectly, "
                     "but bets everything on one guess at your hand"),
