@@ -185,3 +185,63 @@ def test_pimc_caps_its_depth_and_the_oracle_copies_the_fair_search(
     make_bot("pimc-oracle", seed=1).choose_full(p, SMALL)
     assert seen["max_depth"] == pimc.PimcBot.max_depth
     assert seen["evaluate"] is getattr(evaluation, pimc.PimcBot.leaf_eval)
+
+
+def _second_move(seed: int) -> Position:
+    """A casino position at a deal's second move."""
+    m = Match("casino", seed=seed)
+    m.play(m.position.legal_moves()[0])
+    p = m.position
+    assert p.stock_size > 0
+    return p
+
+
+def test_fair_replies_do_not_depend_on_the_hand_the_opponent_cannot_see() -> None:
+    from dataclasses import replace
+
+    from casino.bots.pimc import fair_replies
+
+    keep = fair_replies(2)
+    for seed in range(6):
+        p = _second_move(seed)
+        mover, other = p.to_move, 1 - p.to_move
+        moves = p.legal_moves()
+        kept = keep(p, moves)
+        assert len(kept) == min(2, len(moves))
+        assert kept == [m for m in moves if m in kept]  # the search order is kept
+        # Swap the other hand with stock cards: the mover cannot tell the two apart,
+        # so it must keep the same replies.
+        theirs = p.hands[other]
+        assert not isinstance(theirs, int)
+        n = len(theirs)
+        hands = list(p.hands)
+        hands[other] = tuple(sorted(p.stock[:n]))
+        swapped = replace(p, hands=tuple(hands), stock=tuple(theirs) + p.stock[n:])
+        assert swapped.hands[other] != theirs
+        assert swapped.observation(mover) == p.observation(mover)
+        assert keep(swapped, swapped.legal_moves()) == kept
+
+
+def test_searcher_searches_only_the_replies_the_filter_keeps() -> None:
+    from casino.bots.solver import Searcher
+
+    p = Match("casino", seed=8).position
+    seat = p.to_move
+    called: list[int] = []
+
+    def first_only(q: Position, moves: list[Move]) -> list[Move]:
+        called.append(q.to_move)
+        return moves[:1]
+
+    def evaluate(q: Position, s: int) -> float:
+        return estimate(q, s)
+
+    cand = p.legal_moves()
+    got = Searcher(seat, horizon="deal", evaluate=evaluate, replies=first_only).values(p, cand, 2)
+    assert called and set(called) == {1 - seat}  # never at the root seat's own nodes
+    from casino.bots.solver import ordered_moves
+
+    for m, v in zip(cand, got, strict=True):
+        q = p.successor(m)
+        reply = ordered_moves(q)[0]
+        assert v == pytest.approx(estimate(q.successor(reply), seat))
