@@ -61,7 +61,7 @@ SHED = 0.3
 LAST = 0.5
 
 
-class Turn:
+class _Turn:
     """What one decision needs, worked out once: knowledge, weights, the next player."""
 
     def __init__(self, pos: Position) -> None:
@@ -148,7 +148,7 @@ class CarefulBot(Bot):
     name = "careful"
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
-        turn = Turn(pos)
+        turn = _Turn(pos)
         cands = shortlist(moves, CANDIDATES)
         if pos.rules.scoring != "krypkasino":
             # Never trail a card with points of its own while any other move will do.
@@ -165,34 +165,27 @@ class CarefulBot(Bot):
                 best.append(m)
         return self.rng.choice(best)
 
-    def score(self, turn: Turn, m: Move) -> float:
-        """The move's value in margin points (:func:`move_score`)."""
-        return move_score(turn, m)
-
-
-def move_score(turn: Turn, m: Move) -> float:
-    """The value of the mover's move ``m`` in margin points, from what the mover can see
-    (documented in the module docstring); the search bots use it as a fair model of
-    the other player's replies."""
-    pos, rules = turn.pos, turn.rules
-    s = immediate_gain(pos, m, turn.me)
-    loose, builds = table_after(pos, m)
-    caps = turn.captures(loose, builds) if (loose or builds) else None
-    if caps is not None and turn.opponent_next and turn.next_seat is not None:
-        s -= REPLY * best_outcome(
-            caps, turn.unseen, hidden=True, hand_size=turn.next_size,
-            must_values=turn.know.must_hold.get(turn.next_seat, ()))
-    for b in builds:
-        if rules.team_of(b.owner) == turn.side:
-            worth = sum(turn.weights[c] for c in b.cards)
-            s += BUILD * worth * (1.0 - turn.take_chance(b.value))
-    if rules.scoring == "krypkasino" and m.kind == TRAIL:
-        s += SHED * -direct_points(rules, m.card)
-    if turn.final_player and caps is not None and loose:
-        kept = _rest(pos.hand(turn.me), m.card)
-        if len(kept) <= 2 and any(caps.info(c) is not None for c in kept):
-            s += LAST * (sum(turn.weights[c] for c in loose) + 0.5)
-    return s
+    def score(self, turn: _Turn, m: Move) -> float:
+        """The move's value in margin points (documented in the module docstring)."""
+        pos, rules = turn.pos, turn.rules
+        s = immediate_gain(pos, m, turn.me)
+        loose, builds = table_after(pos, m)
+        caps = turn.captures(loose, builds) if (loose or builds) else None
+        if caps is not None and turn.opponent_next and turn.next_seat is not None:
+            s -= REPLY * best_outcome(
+                caps, turn.unseen, hidden=True, hand_size=turn.next_size,
+                must_values=turn.know.must_hold.get(turn.next_seat, ()))
+        for b in builds:
+            if rules.team_of(b.owner) == turn.side:
+                worth = sum(turn.weights[c] for c in b.cards)
+                s += BUILD * worth * (1.0 - turn.take_chance(b.value))
+        if rules.scoring == "krypkasino" and m.kind == TRAIL:
+            s += SHED * -direct_points(rules, m.card)
+        if turn.final_player and caps is not None and loose:
+            kept = _rest(pos.hand(turn.me), m.card)
+            if len(kept) <= 2 and any(caps.info(c) is not None for c in kept):
+                s += LAST * (sum(turn.weights[c] for c in loose) + 0.5)
+        return s
 
 
 def _rest(hand: Sequence[int], card: int) -> list[int]:

@@ -54,12 +54,10 @@ from typing import Any
 
 from casino.bots import evaluation
 from casino.bots.base import Bot, Limit
-from casino.bots.careful import Turn, move_score
 from casino.bots.expert import MAX_INNER, candidates, perfect_information
 from casino.bots.knowledge import sample
 from casino.bots.solver import (
     Evaluator,
-    ReplyFilter,
     SearchAborted,
     Searcher,
     best_over_samples,
@@ -74,8 +72,7 @@ from casino.position import Position
 def pimc_choose(pos: Position, moves: list[Move], draw: Callable[[], Position], n: int,
                 seconds: float, max_inner: int | None = MAX_INNER,
                 min_plies: int = 0, cap: float | None = None,
-                max_depth: int | None = None, evaluate: Evaluator | None = None,
-                replies: ReplyFilter | None = None) -> Move:
+                max_depth: int | None = None, evaluate: Evaluator | None = None) -> Move:
     """The move with the best total value over up to ``n`` positions from ``draw()``.
 
     ``pos`` is the position the moves belong to (an observation or a full position);
@@ -86,7 +83,6 @@ def pimc_choose(pos: Position, moves: list[Move], draw: Callable[[], Position], 
     ``cap``: see :meth:`Searcher.values` (moves searched best-total-first).
     ``max_depth``: plies searched at most (the evaluation stands in past them).
     ``evaluate``: the evaluation past the horizon (default :func:`default_estimate`).
-    ``replies``: the opponents' replies searched (:attr:`Searcher.replies`).
     """
     start = time.perf_counter()
     deadline = start + seconds
@@ -101,7 +97,7 @@ def pimc_choose(pos: Position, moves: list[Move], draw: Callable[[], Position], 
         full = draw()
         if depth is not None:
             s = Searcher(seat, horizon=horizon, evaluate=evaluate, terminal=game_value,
-                         deadline=deadline, max_moves=max_inner, replies=replies)
+                         deadline=deadline, max_moves=max_inner)
             return s.values(full, cand, depth, cap, _order(totals))
         # The first sample fixes the depth that fits a share of the time.
         d = plies_left(full, "deal")
@@ -113,8 +109,7 @@ def pimc_choose(pos: Position, moves: list[Move], draw: Callable[[], Position], 
         share = start + max(seconds / 3, seconds / max(1, n) * 2)
         while True:
             s = Searcher(seat, horizon=horizon, evaluate=evaluate, terminal=game_value,
-                         deadline=share if d > 1 else None, max_moves=max_inner,
-                         replies=replies)
+                         deadline=share if d > 1 else None, max_moves=max_inner)
             try:
                 vals = s.values(full, cand, d, cap, _order(totals))
                 break
@@ -124,26 +119,6 @@ def pimc_choose(pos: Position, moves: list[Move], draw: Callable[[], Position], 
         return vals
 
     return best_over_samples(cand, n, deadline, values)
-
-
-def fair_replies(k: int) -> ReplyFilter:
-    """The ``k`` replies that look best to a player who cannot see the root seat's hand
-    (:func:`casino.bots.careful.move_score`: what it takes now, less what the table it
-    leaves offers the cards it cannot see), in search order.
-
-    On a sample every hand is open, so an unfiltered minimum lets the opponent dodge
-    every threat in the searcher's hand, which a real opponent cannot.
-    """
-
-    def keep(pos: Position, moves: list[Move]) -> list[Move]:
-        if len(moves) <= k:
-            return moves
-        turn = Turn(pos)
-        ranked = sorted(moves, key=lambda m: move_score(turn, m), reverse=True)
-        chosen = set(ranked[:k])
-        return [m for m in moves if m in chosen]
-
-    return keep
 
 
 def _order(totals: list[float]) -> list[int]:
@@ -163,9 +138,6 @@ class PimcBot(Bot):
     max_depth: int | None = 4
     #: The evaluation past the horizon, by its name in :mod:`casino.bots.evaluation`.
     leaf_eval = "deal_start_estimate"
-    #: Opponents' replies searched on a sample, the best-looking to a player who
-    #: cannot see this seat's hand (:func:`fair_replies`); 0: all of them.
-    fair_replies = 0
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
         n = limit.iterations if limit.iterations is not None else self.samples
@@ -178,8 +150,7 @@ class PimcBot(Bot):
         rng: random.Random = self.rng
         return pimc_choose(pos, moves, lambda: sample(pos, rng), n, seconds,
                            min_plies=self.min_plies, cap=self.cap, max_depth=self.max_depth,
-                           evaluate=getattr(evaluation, self.leaf_eval),
-                           replies=fair_replies(self.fair_replies) if self.fair_replies else None)
+                           evaluate=getattr(evaluation, self.leaf_eval))
 
 
 class PimcOracle(Bot):
@@ -212,9 +183,7 @@ class PimcOracle(Bot):
                            max_inner=None if exact else MAX_INNER,
                            min_plies=0 if exact else fair.min_plies, cap=fair.cap,
                            max_depth=None if exact else fair.max_depth,
-                           evaluate=getattr(evaluation, fair.leaf_eval),
-                           replies=(fair_replies(fair.fair_replies)
-                                    if fair.fair_replies and not exact else None))
+                           evaluate=getattr(evaluation, fair.leaf_eval))
 
 
-__all__ = ["PimcBot", "PimcOracle", "fair_replies", "pimc_choose"]
+__all__ = ["PimcBot", "PimcOracle", "pimc_choose"]

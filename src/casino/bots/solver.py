@@ -45,8 +45,6 @@ from casino.scoring import TEN_DIAMONDS, TWO_SPADES
 
 #: ``(pos, seat) -> float``, higher better for ``seat``'s side.
 Evaluator = Callable[[Position, int], float]
-#: ``(pos, moves) -> moves``: the replies of the root seat's opponents worth searching.
-ReplyFilter = Callable[[Position, list[Move]], list[Move]]
 
 #: Depth that means "to the horizon": larger than any number of plies left.
 EXACT = 1 << 20
@@ -198,7 +196,7 @@ class Searcher:
     def __init__(self, seat: int, *, horizon: str = "round",
                  evaluate: Evaluator | None = None, terminal: Evaluator | None = None,
                  deadline: float | None = None, max_nodes: int | None = None,
-                 max_moves: int | None = None, replies: ReplyFilter | None = None) -> None:
+                 max_moves: int | None = None) -> None:
         if horizon not in ("round", "deal"):
             raise ValueError(f"horizon must be 'round' or 'deal', not {horizon!r}")
         self.seat = seat
@@ -208,9 +206,6 @@ class Searcher:
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.max_moves = max_moves
-        #: At the opponents' nodes, the replies searched (default: all); a sampled
-        #: position shows them the root seat's hand, which the real ones cannot see.
-        self.replies = replies
         self.nodes = 0
         self.tt: dict[Position, tuple[int, int, float, Move | None]] = {}
         #: Evaluations of the positions at the horizon (the next deal's first position,
@@ -290,8 +285,6 @@ class Searcher:
                         if alpha >= beta:
                             break
         else:
-            if self.replies is not None:
-                moves = self.replies(pos, moves)
             best = _INF
             for m in moves:
                 v = self.alphabeta(pos.successor(m), depth - 1, alpha, beta)
