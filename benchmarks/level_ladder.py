@@ -7,8 +7,9 @@ JSON-lines file at once and, when started again with the same arguments, skips
 the pairs already there. A run cut short loses at most the pair in progress.
 
 Each side plays its level's bot *with its level's limit* (``casino.bots.levels``),
-which ``casino arena`` cannot do (it gives both bots one limit). The deals and
-bot seeds are those of ``casino arena A B --games N --seed S`` (``game_seeds``).
+as ``casino arena level:A level:B --games N --seed S`` does, on the same deals
+with the same bot seeds (``game_seeds``); what this script adds is the file that
+a cut run resumes.
 Usage::
 
     .venv/bin/python benchmarks/level_ladder.py hard:medium --pairs 500 --seed 31

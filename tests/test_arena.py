@@ -21,12 +21,13 @@ from casino.arena import (
     ThinkStats,
     deck_digest,
     game_seeds,
+    limit_json,
     play_game,
     rate,
     run_pairing,
     run_round_robin,
 )
-from casino.bots import BOTS, Limit, RandomBot
+from casino.bots import BOTS, Limit, RandomBot, make_bot
 from casino.cli import app
 from casino.match import Match
 from casino.moves import Move
@@ -356,6 +357,7 @@ def test_cli_arena_round_robin_prints_ratings(monkeypatch: pytest.MonkeyPatch) -
 @pytest.mark.parametrize(("args", "message"), [
     (["random"], "at least two bots"),
     (["random", "nobody"], "unknown bot 'nobody'"),
+    (["random", "level:pro"], "unknown level 'level:pro'; the levels are level:beginner"),
     (["random", "random", "random"], "distinct bots"),
     (["random", "random", "--rules", "nope"], "nope"),
 ])
@@ -364,6 +366,30 @@ def test_cli_arena_errors_are_one_line(args: list[str], message: str) -> None:
     assert result.exit_code == 2
     assert message in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_cli_arena_plays_a_level_with_its_own_limit(tmp_path: Path) -> None:
+    from casino.bots.levels import LEVELS
+
+    out = tmp_path / "levels.json"
+    result = runner.invoke(app, ["arena", "level:medium", "greedy", "--games", "1", "--seed", "2",
+                                 "--iterations", "3", "--out", str(out), "--bootstrap", "10"])
+    assert result.exit_code == 0, result.output
+    assert "level:medium" in result.stdout
+    pairing = json.loads(out.read_text(encoding="utf-8"))["pairings"][0]
+    assert (pairing["a"], pairing["b"]) == ("level:medium", "greedy")
+    # The level keeps the limit players meet; --iterations is the plain bot's.
+    assert pairing["limit_a"] == limit_json(LEVELS["medium"].limit)
+    assert pairing["limit_b"] == {"seconds": None, "iterations": 3}
+
+
+def test_a_level_name_makes_the_levels_bot() -> None:
+    from casino.bots.levels import LEVELS
+
+    for name, level in LEVELS.items():
+        assert type(make_bot(f"level:{name}", seed=1)) is BOTS[level.bot]
+    with pytest.raises(ValueError, match="unknown level 'level:oracle'"):
+        make_bot("level:oracle")
 
 
 def test_a_game_record_reads_back_what_it_wrote() -> None:

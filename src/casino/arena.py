@@ -56,7 +56,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from casino import __version__
-from casino.bots import BOTS, Bot, Limit, make_bot
+from casino.bots import Bot, Limit, check_name, make_bot
 from casino.match import Match
 from casino.rules import Rules
 from casino.stats import (
@@ -488,9 +488,8 @@ def _execute(tasks: list[_Task], jobs: int, progress: bool,
 
 
 def _check_names(names: Sequence[str]) -> None:
-    unknown = [n for n in names if n not in BOTS]
-    if unknown:
-        raise ValueError(f"unknown bot {unknown[0]!r}; the bots are {', '.join(BOTS)}")
+    for n in names:
+        check_name(n)
 
 
 def _play_pairings(specs: Sequence[tuple[str, str, Limit, Limit]], rules: Rules,

@@ -479,7 +479,8 @@ def _secs(t: float) -> str:
 @app.command("arena")
 def arena_command(
     bots: Annotated[list[str], typer.Argument(help="Two bots for a pairing, three or more "
-                                                   "for a round robin.")],
+                                                   "for a round robin; level:NAME is a "
+                                                   "player level, with its own limit.")],
     rules: Annotated[str, typer.Option("--rules", "-r", help="Ruleset preset.")] = "casino",
     players: Annotated[int | None, typer.Option("--players", "-p",
                                                 help="Number of players (two bots sit "
@@ -492,9 +493,11 @@ def arena_command(
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1,
                                       help="Worker processes.")] = 1,
     seconds: Annotated[float | None, typer.Option("--seconds", min=0.0,
-                                                  help="Think time limit per move.")] = None,
+                                                  help="Think time limit per move (not for "
+                                                       "levels).")] = None,
     iterations: Annotated[int | None, typer.Option("--iterations", min=1,
-                                                   help="Iteration limit per move.")] = None,
+                                                   help="Iteration limit per move (not for "
+                                                        "levels).")] = None,
     neighbours: Annotated[bool, typer.Option("--neighbours", help="Round robin: pair each "
                                                                   "bot only with the next "
                                                                   "one listed.")] = False,
@@ -516,29 +519,36 @@ def arena_command(
     from rich.console import Console
 
     from casino.arena import game_seeds, run_pairing, run_round_robin
-    from casino.bots import BOTS
+    from casino.bots import LEVEL_PREFIX, check_name
     from casino.bots.base import Limit
+    from casino.bots.levels import LEVELS
 
     if len(bots) < 2:
         fail("give at least two bots")
-    unknown = [b for b in bots if b not in BOTS]
-    if unknown:
-        fail(f"unknown bot {unknown[0]!r}; the bots are {', '.join(BOTS)}")
+    for b in bots:
+        try:
+            check_name(b)
+        except ValueError as exc:
+            fail(str(exc))
     if len(bots) > 2 and len(set(bots)) != len(bots):
         fail("a round robin needs distinct bots")
     ruleset = _rules(rules, players)
     if seed is None:
         seed = random.SystemRandom().getrandbits(32)
     seeds = game_seeds(seed, games)
-    limit = Limit(seconds=seconds, iterations=iterations)
+    given = Limit(seconds=seconds, iterations=iterations)
+    # A level plays with its own limit, as players meet it; the options set the bots'.
+    limits = {b: LEVELS[b.removeprefix(LEVEL_PREFIX)].limit if b.startswith(LEVEL_PREFIX)
+              else given for b in bots}
     if progress is None:
         progress = sys.stderr.isatty()
     if len(bots) == 2:
-        result = run_pairing(bots[0], bots[1], ruleset, seeds, limit, limit, jobs,
+        result = run_pairing(bots[0], bots[1], ruleset, seeds, limits[bots[0]],
+                             limits[bots[1]], jobs,
                              max_rounds=max_rounds, progress=progress, bootstrap=bootstrap,
                              bootstrap_seed=seed)
     else:
-        result = run_round_robin(bots, ruleset, seeds, limit, jobs,
+        result = run_round_robin(bots, ruleset, seeds, limits, jobs,
                                  schedule="neighbours" if neighbours else "all",
                                  max_rounds=max_rounds, progress=progress,
                                  bootstrap=bootstrap, bootstrap_seed=seed)

@@ -1,6 +1,8 @@
 """Computer players: one protocol (:class:`Bot`), a ladder of strengths, and levels.
 
 ``make_bot(name, seed=...)`` builds a bot by its ladder name; ``BOTS`` lists them.
+A name ``level:NAME`` is the bot of that player level (:mod:`casino.bots.levels`),
+so the arena can play the levels as players meet them.
 """
 
 from __future__ import annotations
@@ -28,13 +30,32 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
 }
 
 
+#: The prefix of a player level's name among bot names (``level:hard``).
+LEVEL_PREFIX = "level:"
+
+
+def check_name(name: str) -> None:
+    """ValueError, naming what is known, unless ``name`` is a bot or ``level:NAME``."""
+    if name.startswith(LEVEL_PREFIX):
+        from casino.bots.levels import LEVELS
+
+        if name.removeprefix(LEVEL_PREFIX) not in LEVELS:
+            raise ValueError(f"unknown level {name!r}; the levels are "
+                             f"{', '.join(LEVEL_PREFIX + lv for lv in LEVELS)}")
+    elif name not in BOTS:
+        raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}, "
+                         f"or {LEVEL_PREFIX}NAME for a player level")
+
+
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """The bot called ``name`` on the ladder; ValueError naming the known ones otherwise."""
-    try:
-        factory = BOTS[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}") from None
-    return factory(seed)
+    """The bot called ``name`` on the ladder, or the bot of the level ``level:NAME``;
+    ValueError naming the known ones otherwise."""
+    check_name(name)
+    if name.startswith(LEVEL_PREFIX):
+        from casino.bots.levels import make_level
+
+        return make_level(name.removeprefix(LEVEL_PREFIX), seed)[0]
+    return BOTS[name](seed)
 
 
-__all__ = ["BOTS", "Bot", "Limit", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "LEVEL_PREFIX", "Bot", "Limit", "RandomBot", "check_name", "make_bot"]
