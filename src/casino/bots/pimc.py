@@ -72,8 +72,7 @@ from casino.position import Position
 def pimc_choose(pos: Position, moves: list[Move], draw: Callable[[], Position], n: int,
                 seconds: float, max_inner: int | None = MAX_INNER,
                 min_plies: int = 0, cap: float | None = None,
-                max_depth: int | None = None, evaluate: Evaluator | None = None,
-                prior: list[float] | None = None) -> Move:
+                max_depth: int | None = None, evaluate: Evaluator | None = None) -> Move:
     """The move with the best total value over up to ``n`` positions from ``draw()``.
 
     ``pos`` is the position the moves belong to (an observation or a full position);
@@ -94,12 +93,6 @@ def pimc_choose(pos: Position, moves: list[Move], draw: Callable[[], Position], 
     horizon = "deal"
 
     def values(k: int, totals: list[float]) -> list[float]:
-        vals = _values(k, totals)
-        if prior is not None:
-            vals = [v + p for v, p in zip(vals, prior, strict=True)]
-        return vals
-
-    def _values(k: int, totals: list[float]) -> list[float]:
         nonlocal depth, horizon
         full = draw()
         if depth is not None:
@@ -145,7 +138,6 @@ class PimcBot(Bot):
     max_depth: int | None = 4
     #: The evaluation past the horizon, by its name in :mod:`casino.bots.evaluation`.
     leaf_eval = "deal_start_estimate"
-    prior_weight = 0.0
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
         n = limit.iterations if limit.iterations is not None else self.samples
@@ -156,13 +148,7 @@ class PimcBot(Bot):
             known = full
             return pimc_choose(pos, moves, lambda: known, 1, seconds, max_inner=None)
         rng: random.Random = self.rng
-        prior = None
-        if self.prior_weight:
-            from casino.bots.careful import CarefulBot, _Turn
-            turn = _Turn(pos)
-            judge = CarefulBot(None)
-            prior = [self.prior_weight * judge.score(turn, m) for m in candidates(pos, moves)]
-        return pimc_choose(pos, moves, lambda: sample(pos, rng), n, seconds, prior=prior,
+        return pimc_choose(pos, moves, lambda: sample(pos, rng), n, seconds,
                            min_plies=self.min_plies, cap=self.cap, max_depth=self.max_depth,
                            evaluate=getattr(evaluation, self.leaf_eval))
 
