@@ -519,9 +519,8 @@ def arena_command(
     from rich.console import Console
 
     from casino.arena import game_seeds, run_pairing, run_round_robin
-    from casino.bots import LEVEL_PREFIX, check_name
+    from casino.bots import check_name, level_of
     from casino.bots.base import Limit
-    from casino.bots.levels import LEVELS
 
     if len(bots) < 2:
         fail("give at least two bots")
@@ -538,8 +537,7 @@ def arena_command(
     seeds = game_seeds(seed, games)
     given = Limit(seconds=seconds, iterations=iterations)
     # A level plays with its own limit, as players meet it; the options set the bots'.
-    limits = {b: LEVELS[b.removeprefix(LEVEL_PREFIX)].limit if b.startswith(LEVEL_PREFIX)
-              else given for b in bots}
+    limits = {b: level.limit if (level := level_of(b)) is not None else given for b in bots}
     if progress is None:
         progress = sys.stderr.isatty()
     if len(bots) == 2:

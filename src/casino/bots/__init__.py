@@ -14,6 +14,7 @@ from casino.bots.careful import CarefulBot
 from casino.bots.expert import ExpertBot
 from casino.bots.greedy import GreedyBot
 from casino.bots.ismcts import IsmctsBot, IsmctsOracle
+from casino.bots.levels import LEVELS, Level
 from casino.bots.pimc import PimcBot, PimcOracle
 from casino.bots.random_bot import RandomBot
 
@@ -34,15 +35,21 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
 LEVEL_PREFIX = "level:"
 
 
+def level_of(name: str) -> Level | None:
+    """The player level that ``level:NAME`` stands for; None for any other name.
+    ValueError naming the levels when NAME is not one."""
+    if not name.startswith(LEVEL_PREFIX):
+        return None
+    level = LEVELS.get(name.removeprefix(LEVEL_PREFIX))
+    if level is None:
+        raise ValueError(f"unknown level {name!r}; the levels are "
+                         f"{', '.join(LEVEL_PREFIX + lv for lv in LEVELS)}")
+    return level
+
+
 def check_name(name: str) -> None:
     """ValueError, naming what is known, unless ``name`` is a bot or ``level:NAME``."""
-    if name.startswith(LEVEL_PREFIX):
-        from casino.bots.levels import LEVELS
-
-        if name.removeprefix(LEVEL_PREFIX) not in LEVELS:
-            raise ValueError(f"unknown level {name!r}; the levels are "
-                             f"{', '.join(LEVEL_PREFIX + lv for lv in LEVELS)}")
-    elif name not in BOTS:
+    if level_of(name) is None and name not in BOTS:
         raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}, "
                          f"or {LEVEL_PREFIX}NAME for a player level")
 
@@ -51,11 +58,9 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     """The bot called ``name`` on the ladder, or the bot of the level ``level:NAME``;
     ValueError naming the known ones otherwise."""
     check_name(name)
-    if name.startswith(LEVEL_PREFIX):
-        from casino.bots.levels import make_level
-
-        return make_level(name.removeprefix(LEVEL_PREFIX), seed)[0]
-    return BOTS[name](seed)
+    level = level_of(name)
+    return BOTS[level.bot if level is not None else name](seed)
 
 
-__all__ = ["BOTS", "LEVEL_PREFIX", "Bot", "Limit", "RandomBot", "check_name", "make_bot"]
+__all__ = ["BOTS", "LEVEL_PREFIX", "Bot", "Limit", "RandomBot", "check_name", "level_of",
+           "make_bot"]
