@@ -56,18 +56,27 @@ def judge(pos: Any, moves: list[Any], depth: int) -> list[float]:
     return s.values(pos, moves, d)
 
 
-def information_value(pos: Any, cand: list[Any], args: argparse.Namespace,
-                      rng: random.Random) -> float:
-    """What not seeing the other cards must cost *any* fair player at this decision,
-    by the judge: over ``args.voi`` deals of the hidden cards consistent with what the
-    player sees, the mean of the best value in each less the best mean value (the
-    move a fair player would choose if the judge's values were known for every
-    consistent deal). Later decisions are not counted, so this is a floor."""
+def information_value(pos: Any, cand: list[Any], true_values: list[float],
+                      args: argparse.Namespace, rng: random.Random) -> tuple[float, float]:
+    """What not seeing the other cards costs a fair player at this decision, by the
+    judge, bracketed from both sides over ``args.voi`` deals of the hidden cards
+    consistent with what the player sees.
+
+    * The *floor*: the mean of the best value in each deal less the best mean value
+      (the move a fair player would choose if the judge's values were known for
+      every consistent deal). Later decisions are not counted, and the best of K
+      noisy means is biased up, so this is estimated low.
+    * The *judge's own fair choice*: the move with the best mean over those deals,
+      valued on the true deal (``true_values``), as the played move is. That is a
+      fair player (PIMC with the judge's full-deal search and K samples), so its
+      loss is one that a fair player does achieve, an estimate from above.
+    """
     seen = pos.observe(pos.to_move)
     tables = [judge(sample(seen, rng), cand, args.judge_depth) for _ in range(args.voi)]
     best_each = sum(max(t) for t in tables) / len(tables)
-    best_mean = max(sum(t[i] for t in tables) / len(tables) for i in range(len(cand)))
-    return best_each - best_mean
+    means = [sum(t[i] for t in tables) / len(tables) for i in range(len(cand))]
+    pick = max(range(len(cand)), key=lambda i: means[i])
+    return best_each - means[pick], max(true_values) - true_values[pick]
 
 
 def judged_bot(args: argparse.Namespace) -> Any:
@@ -116,7 +125,7 @@ def play_round(seed: int, mirror: int, args: argparse.Namespace) -> list[dict[st
                 "position": pos.to_json(), "cands": [str(m) for m in cand], "values": vals,
             }
             if args.voi:
-                row["voi"] = information_value(pos, cand, args, rng)
+                row["voi"], row["voi_pick"] = information_value(pos, cand, vals, args, rng)
             rows.append(row)
         match.play(move)
     return rows
@@ -129,11 +138,13 @@ def table(title: str, rows: list[dict[str, Any]], key: str, rounds: int) -> None
     voi = all("voi" in r for r in rows)
     print(f"\n{title}:")
     print(f"  {'':>10} {'decisions':>9} {'mean loss':>9} {'per round':>9} {'missed':>7}"
-          + (f" {'floor/round':>11}" if voi else ""))
+          + (f" {'floor/round':>11} {'fair/round':>11}" if voi else ""))
     for k in sorted(groups):
         xs = [r["loss"] for r in groups[k]]
         missed = sum(1 for x in xs if x > 1e-9) / len(xs)
-        floor = (f" {sum(r['voi'] for r in groups[k]) / rounds:>11.3f}" if voi else "")
+        floor = (f" {sum(r['voi'] for r in groups[k]) / rounds:>11.3f}"
+                 f" {sum(r.get('voi_pick', 0.0) for r in groups[k]) / rounds:>11.3f}"
+                 if voi else "")
         print(f"  {k!s:>10} {len(xs):>9} {sum(xs) / len(xs):>9.3f} {sum(xs) / rounds:>9.3f} "
               f"{missed:>7.0%}{floor}")
 
@@ -146,6 +157,15 @@ def report(rows: list[dict[str, Any]], rounds: int) -> None:
         floor = sum(r["voi"] for r in rows)
         print(f"what hidden cards cost any fair player at the same decisions (a floor): "
               f"{floor / len(rows):.3f} per decision, {floor / rounds:.2f} per round")
+    if rows and all("voi_pick" in r for r in rows):
+        pick = sum(r["voi_pick"] for r in rows)
+        print(f"the loss of the judge's own fair choice (best mean over the same deals), "
+              f"judged on the true deal: {pick / len(rows):.3f} per decision, "
+              f"{pick / rounds:.2f} per round")
+        for name, key in (("floor", "voi"), ("judge's fair choice", "voi_pick")):
+            mean, half = paired_interval(rows, key)
+            print(f"the bot's loss less the {name}: {mean:+.2f} ± {half:.2f} per round "
+                  f"(95%, over the mirrored pairs)")
     table("by deal", rows, "deal", rounds)
     table("by cards left in hands (8 = the deal's first move)", rows, "ply", rounds)
     table("by the kind of move chosen", rows, "chosen", rounds)
@@ -157,6 +177,20 @@ def report(rows: list[dict[str, Any]], rounds: int) -> None:
     print("\nchosen instead of the judge's kind (loss per round):")
     for (c, b), xs in sorted(pairs.items(), key=lambda kv: -sum(kv[1]))[:8]:
         print(f"  {c:>8} for {b:<8} {len(xs):>5} decisions {sum(xs) / rounds:>7.3f}")
+
+
+def paired_interval(rows: list[dict[str, Any]], key: str) -> tuple[float, float]:
+    """The mean per round of (loss - ``key``) and its 95% half-width, with the mirrored
+    pair as the unit (a pair's two rounds share a deck, so they are not independent).
+    Pairs without a judged decision count as zero."""
+    per_pair: dict[int, float] = defaultdict(float)
+    for r in rows:
+        per_pair[r["seed"]] += r["loss"] - r[key]
+    xs = [v / 2 for v in per_pair.values()]
+    n = len(xs)
+    mean = sum(xs) / n
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
+    return mean, 1.96 * (var / n) ** 0.5
 
 
 def replay(path: Path, args: argparse.Namespace) -> tuple[list[dict[str, Any]], int]:
