@@ -163,7 +163,7 @@ def report(rows: list[dict[str, Any]], rounds: int) -> None:
               f"judged on the true deal: {pick / len(rows):.3f} per decision, "
               f"{pick / rounds:.2f} per round")
         for name, key in (("floor", "voi"), ("judge's fair choice", "voi_pick")):
-            mean, half = paired_interval(rows, key)
+            mean, half = paired_interval(rows, key, rounds // 2)
             print(f"the bot's loss less the {name}: {mean:+.2f} ± {half:.2f} per round "
                   f"(95%, over the mirrored pairs)")
     table("by deal", rows, "deal", rounds)
@@ -179,7 +179,7 @@ def report(rows: list[dict[str, Any]], rounds: int) -> None:
         print(f"  {c:>8} for {b:<8} {len(xs):>5} decisions {sum(xs) / rounds:>7.3f}")
 
 
-def paired_interval(rows: list[dict[str, Any]], key: str) -> tuple[float, float]:
+def paired_interval(rows: list[dict[str, Any]], key: str, pairs: int) -> tuple[float, float]:
     """The mean per round of (loss - ``key``) and its 95% half-width, with the mirrored
     pair as the unit (a pair's two rounds share a deck, so they are not independent).
     Pairs without a judged decision count as zero."""
@@ -187,6 +187,7 @@ def paired_interval(rows: list[dict[str, Any]], key: str) -> tuple[float, float]
     for r in rows:
         per_pair[r["seed"]] += r["loss"] - r[key]
     xs = [v / 2 for v in per_pair.values()]
+    xs += [0.0] * (pairs - len(xs))
     n = len(xs)
     mean = sum(xs) / n
     var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
@@ -240,6 +241,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="a setting of the judged bot's class (as in pimc_variants.py)")
     ap.add_argument("--replay", type=Path, default=None, metavar="JSON",
                     help="judge --bot at the decisions an earlier --out kept, playing no game")
+    ap.add_argument("--pool", type=Path, nargs="+", default=None, metavar="JSON",
+                    help="report the decisions of several runs' --out files together "
+                         "(runs on different seeds), playing no game")
     args = ap.parse_args(argv)
     try:
         args.overrides = eval_overrides.parse(args.eval)
@@ -247,6 +251,16 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(str(exc))
     start = time.perf_counter()
     changed = "".join(", " + e for e in [*args.set, *args.eval])
+    if args.pool:
+        rows, rounds = [], 0
+        for path in args.pool:
+            data = json.loads(path.read_text())
+            rows.extend(data["decisions"])
+            rounds += 2 * data["args"]["pairs"]
+        print(f"the decisions of {len(args.pool)} runs pooled: "
+              + ", ".join(str(p) for p in args.pool))
+        report(rows, rounds)
+        return 0
     if args.replay:
         rows, rounds = replay(args.replay, args)
         if args.out:
