@@ -85,8 +85,10 @@ def judged_bot(args: argparse.Namespace) -> Any:
     return eval_overrides.thinking_with(BOTS[variant(args.bot, args.set)], args.overrides)
 
 
-def play_round(seed: int, mirror: int, args: argparse.Namespace) -> list[dict[str, Any]]:
-    """One round with the fair bot at seat ``mirror``; its judged decisions."""
+def play_round(seed: int, mirror: int,
+               args: argparse.Namespace) -> tuple[list[dict[str, Any]], float]:
+    """One round with the fair bot at seat ``mirror``: its judged decisions, and the
+    round's margin for it (its points less the other player's)."""
     rng = random.Random(derive_seed("voi", seed, mirror))
     rules = preset(args.rules)
     match = Match(rules, seed=seed, first_dealer=seed % rules.players)
@@ -128,7 +130,7 @@ def play_round(seed: int, mirror: int, args: argparse.Namespace) -> list[dict[st
                 row["voi"], row["voi_pick"] = information_value(pos, cand, vals, args, rng)
             rows.append(row)
         match.play(move)
-    return rows
+    return rows, evaluation.value(match.position, me)
 
 
 def table(title: str, rows: list[dict[str, Any]], key: str, rounds: int) -> None:
@@ -149,10 +151,15 @@ def table(title: str, rows: list[dict[str, Any]], key: str, rounds: int) -> None
               f"{missed:>7.0%}{floor}")
 
 
-def report(rows: list[dict[str, Any]], rounds: int) -> None:
+def report(rows: list[dict[str, Any]], rounds: int,
+           margins: list[dict[str, Any]] | None = None) -> None:
     total = sum(r["loss"] for r in rows)
     print(f"{len(rows)} judged decisions in {rounds} rounds: mean loss "
           f"{total / max(1, len(rows)):.3f} points per decision, {total / rounds:.2f} per round")
+    if margins:
+        mean, half = _mean_interval([(m["a"] + m["b"]) / 2 for m in margins])
+        print(f"the judged bot's margin against its opponent: {mean:+.2f} ± {half:.2f} "
+              f"points per round (95%, over the mirrored pairs)")
     if rows and all("voi" in r for r in rows):
         floor = sum(r["voi"] for r in rows)
         print(f"what hidden cards cost any fair player at the same decisions (a floor): "
@@ -188,6 +195,11 @@ def paired_interval(rows: list[dict[str, Any]], key: str, pairs: int) -> tuple[f
         per_pair[r["seed"]] += r["loss"] - r[key]
     xs = [v / 2 for v in per_pair.values()]
     xs += [0.0] * (pairs - len(xs))
+    return _mean_interval(xs)
+
+
+def _mean_interval(xs: list[float]) -> tuple[float, float]:
+    """The mean of ``xs`` and its 95% half-width (normal approximation)."""
     n = len(xs)
     mean = sum(xs) / n
     var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
@@ -252,14 +264,17 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     changed = "".join(", " + e for e in [*args.set, *args.eval])
     if args.pool:
-        rows, rounds = [], 0
+        rounds = 0
+        rows: list[dict[str, Any]] = []
+        margins: list[dict[str, Any]] = []
         for path in args.pool:
             data = json.loads(path.read_text())
             rows.extend(data["decisions"])
+            margins.extend(data.get("margins", []))
             rounds += 2 * data["args"]["pairs"]
         print(f"the decisions of {len(args.pool)} runs pooled: "
               + ", ".join(str(p) for p in args.pool))
-        report(rows, rounds)
+        report(rows, rounds, margins if len(margins) * 2 == rounds else None)
         return 0
     if args.replay:
         rows, rounds = replay(args.replay, args)
@@ -270,18 +285,22 @@ def main(argv: list[str] | None = None) -> int:
         report(rows, rounds)
         return 0
     rows = []
+    margins = []
     seeds = game_seeds(args.seed, args.pairs)
     for i, seed in enumerate(seeds):
+        margin = [0.0, 0.0]
         for mirror in (0, 1):
-            rows.extend(play_round(seed, mirror, args))
+            got, margin[mirror] = play_round(seed, mirror, args)
+            rows.extend(got)
+        margins.append({"seed": seed, "a": margin[0], "b": margin[1]})
         print(f"pair {i + 1}/{len(seeds)}", file=sys.stderr, flush=True)
     if args.out:
         args.out.write_text(json.dumps({"args": vars(args) | {"out": str(args.out)},
-                                        "decisions": rows}))
+                                        "decisions": rows, "margins": margins}))
     print(f"{args.bot} ({args.iterations} samples, {args.seconds} s{changed}) against "
           f"{args.opponent}, {args.pairs} mirrored pairs of one-round games, seed {args.seed}, "
           f"judge depth {args.judge_depth} ({time.perf_counter() - start:.0f} s)")
-    report(rows, 2 * len(seeds))
+    report(rows, 2 * len(seeds), margins)
     return 0
 
 
