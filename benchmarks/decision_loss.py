@@ -56,11 +56,18 @@ def judge(pos: Any, moves: list[Any], depth: int) -> list[float]:
     return s.values(pos, moves, d)
 
 
-def information_value(pos: Any, cand: list[Any], true_values: list[float],
-                      args: argparse.Namespace, rng: random.Random) -> tuple[float, float]:
-    """What not seeing the other cards costs a fair player at this decision, by the
-    judge, bracketed from both sides over ``args.voi`` deals of the hidden cards
-    consistent with what the player sees.
+def consistent_tables(pos: Any, cand: list[Any], args: argparse.Namespace,
+                      rng: random.Random) -> list[list[float]]:
+    """The judge's value of each candidate in each of ``args.voi`` deals of the hidden
+    cards consistent with what the player to move sees."""
+    seen = pos.observe(pos.to_move)
+    return [judge(sample(seen, rng), cand, args.judge_depth) for _ in range(args.voi)]
+
+
+def information_value(tables: list[list[float]],
+                      true_values: list[float]) -> tuple[float, float]:
+    """What not seeing the other cards costs a fair player at a decision, by the judge,
+    bracketed from both sides over the consistent deals' ``tables``.
 
     * The *floor*: the mean of the best value in each deal less the best mean value
       (the move a fair player would choose if the judge's values were known for
@@ -71,11 +78,9 @@ def information_value(pos: Any, cand: list[Any], true_values: list[float],
       fair player (PIMC with the judge's full-deal search and K samples), so its
       loss is one that a fair player does achieve, an estimate from above.
     """
-    seen = pos.observe(pos.to_move)
-    tables = [judge(sample(seen, rng), cand, args.judge_depth) for _ in range(args.voi)]
     best_each = sum(max(t) for t in tables) / len(tables)
-    means = [sum(t[i] for t in tables) / len(tables) for i in range(len(cand))]
-    pick = max(range(len(cand)), key=lambda i: means[i])
+    means = [sum(t[i] for t in tables) / len(tables) for i in range(len(true_values))]
+    pick = max(range(len(true_values)), key=lambda i: means[i])
     return best_each - means[pick], max(true_values) - true_values[pick]
 
 
@@ -127,7 +132,10 @@ def play_round(seed: int, mirror: int,
                 "position": pos.to_json(), "cands": [str(m) for m in cand], "values": vals,
             }
             if args.voi:
-                row["voi"], row["voi_pick"] = information_value(pos, cand, vals, args, rng)
+                tables = consistent_tables(pos, cand, args, rng)
+                row["voi"], row["voi_pick"] = information_value(tables, vals)
+                # Kept so that the bracket can be redone with fewer deals (--pool).
+                row["voi_tables"] = [[round(v, 4) for v in t] for t in tables]
             rows.append(row)
         match.play(move)
     return rows, evaluation.value(match.position, me)
@@ -173,6 +181,17 @@ def report(rows: list[dict[str, Any]], rounds: int,
             mean, half = paired_interval(rows, key, rounds // 2)
             print(f"the bot's loss less the {name}: {mean:+.2f} ± {half:.2f} per round "
                   f"(95%, over the mirrored pairs)")
+    if rows and all("voi_tables" in r for r in rows):
+        kmax = min(len(r["voi_tables"]) for r in rows)
+        print("\nthe bracket with the first K consistent deals of each decision "
+              "(points per round):")
+        print(f"  {'K':>4} {'floor':>7} {'fair choice':>11}")
+        k = 2
+        while k <= kmax:
+            got = [information_value(r["voi_tables"][:k], r["values"]) for r in rows]
+            print(f"  {k:>4} {sum(g[0] for g in got) / rounds:>7.2f} "
+                  f"{sum(g[1] for g in got) / rounds:>11.2f}")
+            k = k * 2 if k * 2 <= kmax or k == kmax else kmax
     table("by deal", rows, "deal", rounds)
     table("by cards left in hands (8 = the deal's first move)", rows, "ply", rounds)
     table("by the kind of move chosen", rows, "chosen", rounds)
