@@ -15,6 +15,15 @@ judge preferred, so that work on the bots can aim where the points go. Usage::
     .venv/bin/python benchmarks/decision_loss.py --bot expert --iterations 6 --seconds 0.5
     .venv/bin/python benchmarks/decision_loss.py --pairs 20 --out decisions.json
     .venv/bin/python benchmarks/decision_loss.py --replay decisions.json --eval TEMPO=0.4
+    .venv/bin/python benchmarks/decision_loss.py --pairs 20 --seed 11 --voi 64 --out k11.json
+    .venv/bin/python benchmarks/decision_loss.py --pool k11.json k12.json
+
+``--voi K`` brackets what any fair player must lose at each judged decision, over
+K deals of the hidden cards consistent with what it sees: from below (the floor)
+and from above (the move with the best mean over those deals, valued on the true
+deal), for K = 2, 4, 8, ... up to K (they meet as K grows). Each run records the
+judged bot's margin per round, so judged loss and margin compare on the same
+deals; ``--pool`` reports several runs together.
 
 ``--replay`` judges a bot (or the same bot thinking with other constants,
 ``--eval``) at the decisions an earlier run kept: the same positions, the stored
