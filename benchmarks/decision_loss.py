@@ -154,18 +154,19 @@ def table(title: str, rows: list[dict[str, Any]], key: str, rounds: int) -> None
     groups: dict[Any, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         groups[r[key]].append(r)
-    voi = all("voi" in r for r in rows)
+    # The bracket's columns, as far as the rows have them (older runs kept only the floor).
+    extra = [(key, head) for key, head in (("voi", "floor/round"), ("voi_pick", "fair/round"))
+             if rows and all(key in r for r in rows)]
     print(f"\n{title}:")
     print(f"  {'':>10} {'decisions':>9} {'mean loss':>9} {'per round':>9} {'missed':>7}"
-          + (f" {'floor/round':>11} {'fair/round':>11}" if voi else ""))
+          + "".join(f" {head:>11}" for _, head in extra))
     for k in sorted(groups):
         xs = [r["loss"] for r in groups[k]]
         missed = sum(1 for x in xs if x > 1e-9) / len(xs)
-        floor = (f" {sum(r['voi'] for r in groups[k]) / rounds:>11.3f}"
-                 f" {sum(r.get('voi_pick', 0.0) for r in groups[k]) / rounds:>11.3f}"
-                 if voi else "")
+        columns = "".join(f" {sum(r[key] for r in groups[k]) / rounds:>11.3f}"
+                          for key, _ in extra)
         print(f"  {k!s:>10} {len(xs):>9} {sum(xs) / len(xs):>9.3f} {sum(xs) / rounds:>9.3f} "
-              f"{missed:>7.0%}{floor}")
+              f"{missed:>7.0%}{columns}")
 
 
 def report(rows: list[dict[str, Any]], rounds: int,
@@ -195,12 +196,12 @@ def report(rows: list[dict[str, Any]], rounds: int,
         print("\nthe bracket with the first K consistent deals of each decision "
               "(points per round):")
         print(f"  {'K':>4} {'floor':>7} {'fair choice':>11}")
-        k = 2
-        while k <= kmax:
+        # Powers of two below K, then K itself.
+        ks = [2 ** i for i in range(1, kmax.bit_length()) if 2 ** i < kmax]
+        for k in [*ks, kmax] if kmax >= 2 else []:
             got = [information_value(r["voi_tables"][:k], r["values"]) for r in rows]
             print(f"  {k:>4} {sum(g[0] for g in got) / rounds:>7.2f} "
                   f"{sum(g[1] for g in got) / rounds:>11.2f}")
-            k = k * 2 if k * 2 <= kmax or k == kmax else kmax
     table("by deal", rows, "deal", rounds)
     table("by cards left in hands (8 = the deal's first move)", rows, "ply", rounds)
     table("by the kind of move chosen", rows, "chosen", rounds)
