@@ -380,8 +380,6 @@ def test_a_thinking_computer_stalls_nothing_and_an_undo_voids_its_answer(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    import casino.web.service as service_module
-
     gate = threading.Event()
     gate.set()
     real = run_bot_job
@@ -390,9 +388,9 @@ def test_a_thinking_computer_stalls_nothing_and_an_undo_voids_its_answer(
         assert gate.wait(30)
         return real(job)
 
-    monkeypatch.setattr(service_module, "run_bot_job", slow)
     with web(tmp_path) as client:  # one thinking thread: every job waits for the gate
         service = client.app.state.service  # type: ignore[attr-defined]
+        monkeypatch.setattr(service.thinker, "run", slow)
         a = new_game(client)
         with client.websocket_connect(f"/ws/{a}") as ws:
             seat = Seat(ws)

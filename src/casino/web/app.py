@@ -60,9 +60,12 @@ TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
 COOKIE_PREFIX = "casino_"
 COOKIE_AGE = 60 * 24 * 3600
-#: WebSocket close codes: a missing or forged seat, no such game, too many connections.
+#: WebSocket close codes: a missing or forged seat, no such game, too many connections,
+#: another site's page; too many messages (the page waits before it reconnects); a
+#: connection silent past the heartbeat's deadline; and "reconnect now" (the game reloads).
 CLOSE_NO_SEAT, CLOSE_NO_GAME, CLOSE_LIMIT, CLOSE_ORIGIN = 4401, 4404, 4429, 4403
-MESSAGE_TYPES = ("hello", "play", "hint", "undo", "next_round", "rematch")
+CLOSE_TOO_FAST, CLOSE_SILENT, CLOSE_RECONNECT = 4408, 4000, 1012
+MESSAGE_TYPES = ("hello", "play", "hint", "undo", "next_round", "rematch", "pong")
 
 
 def cookie_name(game_id: str) -> str:
@@ -426,16 +429,31 @@ class GameSocket:
             await self._refuse("too many connections to this game; close other tabs",
                                CLOSE_LIMIT)
             return
-        client = Client(seat)
+        client = Client(seat, address=ws.client.host if ws.client else "")
         game.clients.add(client)
-        writer = asyncio.get_running_loop().create_task(self._write(game, client))
+        loop = asyncio.get_running_loop()
+        writer = loop.create_task(self._write(game, client))
+        heart = loop.create_task(self._heartbeat(client))
         try:
             await self._read(game, client)
         finally:
+            heart.cancel()
             game.clients.discard(client)
-            client.outbox.put_nowait({"type": "close"})
+            client.close(CLOSE_RECONNECT)
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(writer, 5)
+
+    async def _heartbeat(self, client: Client) -> None:
+        """A ``ping`` every ``heartbeat_seconds``: the page answers ``pong``.
+
+        Browsers do not show WebSocket-level pings to the page, so the page
+        could not tell a silently dropped connection from a quiet game; with
+        these it knows within two beats, and the server within
+        ``heartbeat_timeout`` (the reader closes a silent connection).
+        """
+        while True:
+            await asyncio.sleep(self.limits.heartbeat_seconds)
+            client.send({"type": "ping", "every": self.limits.heartbeat_seconds})
 
     async def _write(self, game: LiveGame, client: Client) -> None:
         try:
@@ -452,7 +470,7 @@ class GameSocket:
                 elif message.get("type") == "close":
                     if self.ws.client_state == WebSocketState.CONNECTED:
                         with contextlib.suppress(Exception):
-                            await self.ws.close(1012)
+                            await self.ws.close(int(message.get("code", CLOSE_RECONNECT)))
                     return
                 await self.ws.send_json(message)
         except (WebSocketDisconnect, RuntimeError, OSError):
@@ -462,7 +480,10 @@ class GameSocket:
         ws = self.ws
         while True:
             try:
-                raw = await ws.receive()
+                raw = await asyncio.wait_for(ws.receive(), self.limits.heartbeat_timeout)
+            except TimeoutError:
+                client.close(CLOSE_SILENT)  # no pong, no message: the connection is dead
+                return
             except (WebSocketDisconnect, RuntimeError):
                 return
             if raw["type"] == "websocket.disconnect":
@@ -478,9 +499,9 @@ class GameSocket:
             if not self.bucket.take():
                 self.refused += 1
                 if self.refused > self.limits.refused_before_close:
-                    client.send({"type": "error", "message": "too many messages: "
-                                 "this connection is closed; reload the page"})
-                    client.send({"type": "close"})
+                    client.send({"type": "error", "message": "too many messages: this "
+                                 "connection is closed; the page reconnects in a while"})
+                    client.close(CLOSE_TOO_FAST)
                     return
                 client.send({"type": "error", "message": "too many messages: at most "
                              f"{self.limits.messages_per_second:g} a second; "
@@ -493,7 +514,7 @@ class GameSocket:
                 continue
             current = self.service.games.get(self.game_id)
             if current is not game:  # dropped meanwhile: the client must reconnect
-                client.send({"type": "close"})
+                client.close(CLOSE_RECONNECT)
                 return
             reply = await self.handle(game, client, text or "")
             if reply is not None:
@@ -522,26 +543,34 @@ class GameSocket:
                 return {"type": "state", "version": game.version,
                         "events": [e.to_json(seat) for e in game.events[start:]],
                         "view": game.view(seat)}
+            version = msg.get("version")
+            if version is not None and (not _whole(version) or version < 0):
+                return _err("\"version\" is the version of the game you saw: a whole number")
+            if kind == "pong":
+                return None
+            game.driver = client.address
             if kind == "play":
                 move = msg.get("move")
                 if not isinstance(move, str) or not move.strip():
                     return _err("a play needs a \"move\": the move's text, such as \"9d x 9c\"")
                 if len(move) > 200:
                     return _err("that move text is far too long to be a move")
-                await self.service.play(game, seat, move)
+                await self.service.play(game, seat, move, version)
                 return None
             if kind == "hint":
-                return await self.service.hint(game, seat)
+                return await self.service.hint(game, seat, client.address)
             if kind == "undo":
-                await self.service.undo(game, seat)
+                await self.service.undo(game, seat, version)
                 return None
             if kind == "next_round":
-                await self.service.next_round(game, seat)
+                await self.service.next_round(game, seat, version)
                 return None
             if kind == "rematch":
                 await self.service.rematch(game, seat)
                 return None
         except GameError as e:
+            if e.status == 409:
+                client.notify()  # a stale request: the fresh state follows the error
             return _err(e.message)
         except CasinoError as e:  # IllegalMove and friends: computed from the seat's view
             return _err(str(e))

@@ -8,6 +8,7 @@ can make them small.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import time
 from collections.abc import Callable
@@ -28,10 +29,15 @@ class Limits:
     message_burst: int = 20
     #: A connection that goes on sending after this many refused messages in a row is closed.
     refused_before_close: int = 100
-    #: Rooms waiting for a friend at once (across the server).
-    waiting_rooms: int = 200
-    #: A room nobody joined lapses after this many seconds.
-    room_lifetime: float = 24 * 3600.0
+    #: Rooms waiting for friends at once, across the server and from one address.
+    waiting_rooms: int = 1000
+    rooms_per_address: int = 3
+    #: A room whose seats are not all taken lapses after this many seconds.
+    room_lifetime: float = 20 * 60.0
+    #: Seconds between the server's ``ping`` messages on a game connection; a connection
+    #: that sends nothing (not even ``pong``) for ``heartbeat_timeout`` seconds is closed.
+    heartbeat_seconds: float = 10.0
+    heartbeat_timeout: float = 25.0
     #: Games held in memory at once; idle ones beyond this are evicted (they reload).
     live_games: int = 500
     #: Open connections to one game (tabs of the same seat included).
@@ -41,6 +47,30 @@ class Limits:
     games_burst: int = 30
     #: Longest player name, in characters.
     name_length: int = 24
+    #: Hints one address may ask for a minute, and the burst above that rate.
+    hints_per_minute: float = 20.0
+    hint_burst: int = 5
+    #: Hints waiting for a worker across the server (beyond: "busy, ask again"), and
+    #: the longest one waits (seconds) before its asker is told the same.
+    hint_queue: int = 32
+    hint_wait: float = 15.0
+
+
+def address_key(host: str) -> str:
+    """The key of a client's limits: its IPv4 address, or its IPv6 /64 network.
+
+    One IPv6 subscriber is usually given a whole /64, so counting single
+    addresses there would give an attacker billions of fresh limits.
+    """
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 class TokenBucket:

@@ -20,17 +20,15 @@ restart, or after an idle game was evicted) gets it replayed from its record.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import datetime as dt
 import hmac
 import logging
-import multiprocessing
 import re
 import secrets
 import time
 import unicodedata
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -43,9 +41,10 @@ from casino.narrate import move_phrase, play_words, winner_words
 from casino.position import Position
 from casino.record import match_from_record, read_record, write_record
 from casino.rules import PRESET_NAMES, Rules, preset
-from casino.session import HINT_LEVEL, HUMAN, BotJob, GameSession, run_bot_job
-from casino.web.limits import BucketsByKey, Limits
+from casino.session import HINT_LEVEL, HUMAN, GameSession, run_bot_job
+from casino.web.limits import BucketsByKey, Limits, address_key
 from casino.web.store import OVER, PLAYING, WAITING, Event, Store, StoredGame, now, token_hash
+from casino.web.thinking import Busy, Thinker
 from casino.web.views import LogItem, Public, RoundScore, build_view
 
 log = logging.getLogger("casino.web")
@@ -53,6 +52,8 @@ log = logging.getLogger("casino.web")
 COMPUTER, FRIENDS = "computer", "friends"
 #: Longest wait for a computer's move before a quick fallback move is played instead.
 BOT_TIMEOUT = 30.0
+#: Addresses whose waiting rooms are remembered at once (beyond: the oldest is forgotten).
+MAX_ADDRESSES_REMEMBERED = 10_000
 _NAME_SPACE = re.compile(r"\s+")
 
 
@@ -105,6 +106,8 @@ class Client:
     """
 
     seat: int
+    #: The client's address, as the limits count it (:func:`address_key`).
+    address: str = ""
     outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
     sent: int | None = None
     #: A "send the state" marker is in the outbox already (a slow reader gets one state
@@ -118,6 +121,10 @@ class Client:
 
     def send(self, message: dict[str, Any]) -> None:
         self.outbox.put_nowait(message)
+
+    def close(self, code: int = 1012) -> None:
+        """Close the connection once what is queued is sent (1012: "reconnect now")."""
+        self.outbox.put_nowait({"type": "close", "code": code})
 
 
 # ----------------------------------------------------------------------
@@ -146,6 +153,8 @@ class LiveGame:
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
         self.bot_task: asyncio.Task[None] | None = None
+        #: The address whose player last acted here: the owner of its computers' thinking.
+        self.driver = ""
         self.last_used = time.monotonic()
         self._pos = session.match.position
         self._pending: list[Event] = []
@@ -337,39 +346,17 @@ class GameService:
         self.hint_level = hint_level
         self.bot_pause = bot_pause
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
-        self._pool: concurrent.futures.Executor | None = None
+        self.thinker = Thinker(pool_workers, hint_queue=self.limits.hint_queue,
+                               hint_wait=self.limits.hint_wait, job_timeout=BOT_TIMEOUT)
+        self._hint_buckets = BucketsByKey(self.limits.hints_per_minute / 60.0,
+                                          self.limits.hint_burst)
         self._loading: dict[str, asyncio.Lock] = {}
         self._create_buckets = BucketsByKey(self.limits.games_per_minute / 60.0,
                                             self.limits.games_burst)
         self._tasks: set[asyncio.Task[None]] = set()
+        #: The rooms each address made (by :func:`address_key`), while they may still wait.
+        self._rooms_of: defaultdict[str, list[str]] = defaultdict(list)
         self.closed = False
-
-    # ------------------------------------------------------------------
-    # The pool
-
-    @property
-    def pool(self) -> concurrent.futures.Executor:
-        """Made on first use; ``spawn`` workers hold no copy of the server's state."""
-        if self._pool is None:
-            if self.pool_workers == 0:
-                self._pool = concurrent.futures.ThreadPoolExecutor(1, "casino-think")
-            else:
-                self._pool = concurrent.futures.ProcessPoolExecutor(
-                    self.pool_workers, mp_context=multiprocessing.get_context("spawn"))
-        return self._pool
-
-    async def think(self, job: BotJob) -> str:
-        """Run ``job`` in the pool; a pool whose worker died is replaced for the next job."""
-        loop = asyncio.get_running_loop()
-        pool = self.pool
-        try:
-            return await asyncio.wait_for(loop.run_in_executor(pool, run_bot_job, job),
-                                          BOT_TIMEOUT)
-        except concurrent.futures.BrokenExecutor:
-            if self._pool is pool:
-                self._pool = None
-                pool.shutdown(wait=False, cancel_futures=True)
-            raise
 
     async def close(self) -> None:
         self.closed = True
@@ -382,9 +369,7 @@ class GameService:
             for c in game.clients:
                 c.send({"type": "error", "message": "the server is shutting down; your game "
                         "is saved: reload the page in a moment"})
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self.thinker.close()
 
     # ------------------------------------------------------------------
     # Storage
@@ -410,7 +395,7 @@ class GameService:
         game.session.on_change = None
         for c in game.clients:
             c.send({"type": "error", "message": "the game was reloaded; reconnecting"})
-            c.send({"type": "close"})
+            c.close()
 
     def _remember(self, game: LiveGame) -> None:
         self.games[game.id] = game
@@ -484,10 +469,8 @@ class GameService:
                             f"{r.players}-player game")
         if mode == FRIENDS and public is not True and public is not False:
             raise GameError("public is true or false")
-        if mode == FRIENDS and self.store.count_waiting(self._room_cutoff()) \
-                >= self.limits.waiting_rooms:
-            raise GameError("there are too many rooms waiting for players right now; "
-                            "try again later or play against the computer", 503)
+        if mode == FRIENDS:
+            self._check_room_space(address_key(client))
         seats = [HUMAN if s < people else level for s in range(r.players)]
         first = clean_name(name, "You" if mode == COMPUTER else "Player 1",
                            self.limits.name_length)
@@ -505,7 +488,33 @@ class GameService:
                           level=level, status=status, public=bool(public) and mode == FRIENDS,
                           invite=invite, creator_seat=0,
                           record=write_record(match, names, seats), seats=person_seats)
+        if mode == FRIENDS:
+            if len(self._rooms_of) >= MAX_ADDRESSES_REMEMBERED:
+                del self._rooms_of[next(iter(self._rooms_of))]  # the longest-known address
+            self._rooms_of[address_key(client)].append(game_id)
         return Created(game_id, token, 0, f"/join/{game_id}/{invite}" if invite else None)
+
+    def _check_room_space(self, key: str) -> None:
+        """Room for one more waiting room: from this address, and on the whole server.
+
+        The count per address is kept in memory (the database does not store
+        addresses): a restart forgets it, and rooms then count server-wide only.
+        """
+        cutoff = self._room_cutoff()
+        if key in self._rooms_of:
+            mine = self.store.still_waiting(self._rooms_of[key], cutoff)
+            if mine:
+                self._rooms_of[key] = mine
+            else:
+                del self._rooms_of[key]  # forget the address: its rooms started or lapsed
+            if len(mine) >= self.limits.rooms_per_address:
+                minutes = round(self.limits.room_lifetime / 60)
+                raise GameError(f"you have {len(mine)} rooms waiting for players already; "
+                                f"use one of them, or wait for one to lapse (a room waits "
+                                f"{minutes} minutes)", 429)
+        if self.store.count_waiting(cutoff) >= self.limits.waiting_rooms:
+            raise GameError("there are too many rooms waiting for players right now; "
+                            "try again later or play against the computer", 503)
 
     def _room_cutoff(self) -> dt.datetime:
         return now() - dt.timedelta(seconds=self.limits.room_lifetime)
@@ -589,15 +598,18 @@ class GameService:
     # ------------------------------------------------------------------
     # Playing
 
-    async def play(self, game: LiveGame, seat: int, text: str) -> None:
+    async def play(self, game: LiveGame, seat: int, text: str,
+                   version: int | None = None) -> None:
         async with game.lock:
+            self._current(game, version)
             self._playing(game)
             game.session.play(text, seat=seat)
         game.notify()
         self.kick(game)
 
-    async def undo(self, game: LiveGame, seat: int) -> None:
+    async def undo(self, game: LiveGame, seat: int, version: int | None = None) -> None:
         async with game.lock:
+            self._current(game, version)
             self._playing(game)
             if game.mode != COMPUTER:
                 raise GameError("undo is only for games against the computer")
@@ -605,8 +617,9 @@ class GameService:
         game.notify()
         self.kick(game)
 
-    async def next_round(self, game: LiveGame, seat: int) -> None:
+    async def next_round(self, game: LiveGame, seat: int, version: int | None = None) -> None:
         async with game.lock:
+            self._current(game, version)
             s = game.session
             if game.status == OVER or s.game_over:
                 raise GameError("the game is over: start a rematch for another one")
@@ -617,7 +630,11 @@ class GameService:
         game.notify()
         self.kick(game)
 
-    async def hint(self, game: LiveGame, seat: int) -> dict[str, Any]:
+    async def hint(self, game: LiveGame, seat: int, client: str = "") -> dict[str, Any]:
+        """The hint level's move for ``seat``, thought of after every computer that waits."""
+        if not self._hint_buckets.take(address_key(client)):
+            raise GameError(f"too many hints from your address: at most "
+                            f"{self.limits.hints_per_minute:g} a minute", 429)
         async with game.lock:
             self._playing(game)
             s = game.session
@@ -626,7 +643,9 @@ class GameService:
             job = s.hint_job(seat)
             version = game.version
         try:
-            text = await self.think(job)
+            text = await self.thinker.hint(job, game=game.id)
+        except Busy as e:
+            raise GameError(str(e), 503) from None
         except Exception:
             log.exception("hint failed in game %s", game.id)
             raise GameError("no hint could be found just now; try again", 503) from None
@@ -636,6 +655,13 @@ class GameService:
         move = view.parse_move(text)
         words = move_phrase(move, view.rules)
         return {"type": "hint", "move": str(move), "words": f"Hint: {words}"}
+
+    @staticmethod
+    def _current(game: LiveGame, version: int | None) -> None:
+        """A request made on an older version of the game is refused: it moved on since."""
+        if version is not None and version != game.version:
+            raise GameError(f"the game has moved on (you sent that at version {version}, it "
+                            f"is at {game.version}); look again", 409)
 
     def _playing(self, game: LiveGame) -> None:
         if game.status == WAITING:
@@ -669,7 +695,8 @@ class GameService:
                     version = game.version
                 started = loop.time()
                 try:
-                    text = await self.think(job)
+                    text = await self.thinker.computer(job, owner=game.driver or game.id,
+                                                       game=game.id)
                 except Exception:  # a timeout too
                     log.exception("a computer failed to move in game %s; playing a quick move",
                                   game.id)

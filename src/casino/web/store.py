@@ -302,6 +302,16 @@ class Store:
                 GameRow.status == WAITING, GameRow.created >= since))
             return int(n or 0)
 
+    def still_waiting(self, ids: Sequence[str], since: dt.datetime) -> list[str]:
+        """Those of ``ids`` that are rooms still waiting, created after ``since``."""
+        if not ids:
+            return []
+        with self._sessions() as s:
+            found = set(s.scalars(select(GameRow.id).where(
+                GameRow.id.in_(list(ids)), GameRow.status == WAITING,
+                GameRow.created >= since)))
+            return [i for i in ids if i in found]
+
     def listing(self, *, status: str, limit: int, since: dt.datetime | None = None,
                 ids: Sequence[str] | None = None, public: bool | None = None) -> list[Listed]:
         """Games of a status, newest first, optionally only ``ids`` or only public ones."""

@@ -12,6 +12,9 @@
   const TABLE_KEYS = "abcdefghijklmnopqrstvwxyz"; // no "u": it is undo
   const MAX_BACKOFF_MS = 15000;
   const CLOSE_CODES_FINAL = new Set([4401, 4403, 4404, 4410]);
+  const CLOSE_TOO_FAST = 4408; // flooded: wait before reconnecting, never at once
+  const TOO_FAST_WAIT_MS = 30000;
+  const HEARTBEAT_MS = 10000; // the server pings this often (its ping says so too)
 
   const root = document.getElementById("game");
   const gameId = root.dataset.game || decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -23,6 +26,8 @@
   let view = null;
   let backoff = 500;
   let reconnectTimer = null;
+  let silenceTimer = null; // fires when the server has been silent past two heartbeats
+  let heartbeatMs = HEARTBEAT_MS;
   let stopped = false;
   let pending = false; // a move/undo was sent; wait for the server's answer
   let selCard = null; // index into view.hand
@@ -104,11 +109,13 @@
     sock.addEventListener("open", () => {
       backoff = 500;
       setConn("ok", "connected");
+      listen(sock);
       // Ask for everything after the last version we have: a refresh or a dropped
       // connection resumes exactly where the game was.
       sock.send(JSON.stringify({ type: "hello", since: version }));
     });
     sock.addEventListener("message", (e) => {
+      listen(sock);
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       handle(msg);
@@ -116,6 +123,7 @@
     sock.addEventListener("close", (e) => {
       if (ws !== sock) return;
       ws = null;
+      clearTimeout(silenceTimer);
       pending = false;
       probesInFlight = 0;
       if (CLOSE_CODES_FINAL.has(e.code)) {
@@ -124,13 +132,28 @@
         showStatus(e.reason || "You have no seat in this game (or it no longer exists).", "error");
         return;
       }
-      scheduleReconnect();
+      scheduleReconnect(e.code === CLOSE_TOO_FAST ? TOO_FAST_WAIT_MS : null);
     });
   }
 
-  function scheduleReconnect() {
+  // The server sends something at least every heartbeat; two beats of silence mean
+  // the connection died without a word (a network change, a sleeping laptop): say so
+  // and reconnect, rather than show "connected" over a dead line.
+  function listen(sock) {
+    clearTimeout(silenceTimer);
+    silenceTimer = setTimeout(() => {
+      if (ws !== sock) return;
+      ws = null;
+      try { sock.close(); } catch { /* already closing */ }
+      setConn("retry", "connection lost");
+      toast("The connection was lost: reconnecting…", "error");
+      scheduleReconnect();
+    }, heartbeatMs * 2 + 2000);
+  }
+
+  function scheduleReconnect(fixedWait) {
     if (stopped || reconnectTimer) return;
-    const wait = Math.min(MAX_BACKOFF_MS, backoff) * (0.75 + Math.random() * 0.5);
+    const wait = fixedWait || Math.min(MAX_BACKOFF_MS, backoff) * (0.75 + Math.random() * 0.5);
     backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
     setConn("retry", `reconnecting in ${Math.ceil(wait / 1000)} s…`);
     reconnectTimer = setTimeout(connect, wait);
@@ -152,6 +175,10 @@
         for (const ev of events) showEvent(ev);
         break;
       }
+      case "ping":
+        if (typeof msg.every === "number" && msg.every > 0) heartbeatMs = msg.every * 1000;
+        send({ type: "pong" });
+        break;
       case "hint":
         hint = { move: msg.move, words: msg.words };
         applyHint();
@@ -209,7 +236,7 @@
   // --- actions ---
   function play(option) {
     if (!view || !view.your_turn || pending) return;
-    if (send({ type: "play", move: option.text })) {
+    if (send({ type: "play", move: option.text, version })) {
       pending = true;
       showStatus(`Playing: ${option.words || option.text}…`);
       renderOptions();
@@ -221,7 +248,7 @@
   }
 
   function undo() {
-    if (view && view.can_undo && !pending && send({ type: "undo" })) pending = true;
+    if (view && view.can_undo && !pending && send({ type: "undo", version })) pending = true;
   }
 
   function clearSelection(redraw = true) {
@@ -521,7 +548,7 @@
       const items = uses.map((id) => itemById(id)).filter(Boolean);
       if (items.length === uses.length) {
         probe = { card, uses, reason: null };
-        if (send({ type: "play", move: `${card} x ${items.map(itemText).join(" ")}` })) probesInFlight += 1;
+        if (send({ type: "play", move: `${card} x ${items.map(itemText).join(" ")}`, version })) probesInFlight += 1;
         else probe = null;
       }
     }
@@ -587,7 +614,7 @@
         el("a", { class: "button", href: `/records/${encodeURIComponent(gameId)}.rec`, download: "", text: "Download record" }),
         el("a", { class: "button", href: "/", text: "Lobby" }));
     } else {
-      actions.append(el("button", { type: "button", class: "button primary", id: "next-round-button", onclick: (e) => { e.currentTarget.disabled = true; send({ type: "next_round" }); }, text: "Next round" }));
+      actions.append(el("button", { type: "button", class: "button primary", id: "next-round-button", onclick: (e) => { e.currentTarget.disabled = true; send({ type: "next_round", version }); }, text: "Next round" }));
     }
     box.replaceChildren(
       el("h2", { text: title }),

@@ -1,0 +1,239 @@
+"""The thinking pool's scheduler: computers before hints, and fair shares within each.
+
+Every computer move and every hint is a :class:`~casino.session.BotJob` run in
+a pool of worker processes. Handing them straight to the pool made one queue
+for everybody: a client asking for hints without pause filled it, and every
+other game's computer waited behind the flood (15 sockets took another
+player's computer from 0.6 s to 13 s a move). So jobs wait here instead, and
+the pool is given only as many as it has workers:
+
+- a computer's move always goes before any hint (a person waits for the
+  computer; a hint is a favour);
+- within each kind the waiting jobs are served round-robin by *owner*: the
+  address that drove a computer's game, the game that asked for a hint; so
+  one owner with many jobs gets one turn in each round, like everybody else;
+- a game has at most one hint waiting or running, the hints waiting across the
+  server are capped, and a hint that waited too long is dropped: the asker is
+  told the server is busy rather than queued without end.
+
+The counters (:attr:`Thinker.stats`) say how many jobs of each kind ran and
+how many hints were refused, for the server's log and its tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from casino.session import BotJob, run_bot_job
+
+log = logging.getLogger("casino.web")
+
+COMPUTER, HINT = "computer", "hint"
+
+
+class Busy(Exception):
+    """A job the scheduler will not take now; the message says why, for the player."""
+
+
+@dataclass(eq=False)
+class _Ticket:
+    kind: str
+    owner: str
+    game: str
+    job: BotJob
+    future: asyncio.Future[str]
+    queued_at: float
+
+
+@dataclass
+class ThinkStats:
+    """What the pool did: jobs run by kind, hints refused, hints dropped for waiting."""
+
+    computers: int = 0
+    hints: int = 0
+    refused: int = 0
+    expired: int = 0
+    #: The most jobs ever started while one computer's move was waiting.
+    most_overtaken: int = 0
+    started: int = field(default=0, repr=False)
+
+
+class _RoundRobin:
+    """Waiting tickets by owner; :meth:`pop` serves the owners in turn."""
+
+    def __init__(self) -> None:
+        self._queues: OrderedDict[str, deque[_Ticket]] = OrderedDict()
+        self.size = 0
+
+    def push(self, ticket: _Ticket) -> None:
+        self._queues.setdefault(ticket.owner, deque()).append(ticket)
+        self.size += 1
+
+    def pop(self) -> _Ticket | None:
+        if not self._queues:
+            return None
+        owner, queue = next(iter(self._queues.items()))
+        ticket = queue.popleft()
+        del self._queues[owner]
+        if queue:
+            self._queues[owner] = queue  # to the back of the line
+        self.size -= 1
+        return ticket
+
+    def remove(self, ticket: _Ticket) -> None:
+        queue = self._queues.get(ticket.owner)
+        if queue is not None and ticket in queue:
+            queue.remove(ticket)
+            self.size -= 1
+            if not queue:
+                del self._queues[ticket.owner]
+
+
+class Thinker:
+    """Runs bot jobs in ``workers`` processes (0: one thread, for tests), computers first.
+
+    ``hint_queue`` caps the hints waiting across the server, ``hint_wait`` is
+    the longest a hint waits for a worker before the asker is told to try
+    again, and ``job_timeout`` the longest anyone waits for a running job.
+    """
+
+    def __init__(self, workers: int, *, hint_queue: int, hint_wait: float, job_timeout: float,
+                 run: Callable[[BotJob], str] = run_bot_job) -> None:
+        if workers < 0:
+            raise ValueError("workers must be 0 (a thread, for tests) or more")
+        self.workers = workers
+        self.slots = max(1, workers)
+        self.hint_queue = hint_queue
+        self.hint_wait = hint_wait
+        self.job_timeout = job_timeout
+        self.run = run
+        self.stats = ThinkStats()
+        self._pool: concurrent.futures.Executor | None = None
+        self._computers = _RoundRobin()
+        self._hints = _RoundRobin()
+        self._hinting: set[str] = set()  # games with a hint waiting or running
+        self._running = 0
+        self._waiting_since: dict[_Ticket, int] = {}  # computer tickets: `started` when queued
+
+    # ------------------------------------------------------------------
+    @property
+    def pool(self) -> concurrent.futures.Executor:
+        """Made on first use; ``spawn`` workers hold no copy of the server's state."""
+        if self._pool is None:
+            if self.workers == 0:
+                self._pool = concurrent.futures.ThreadPoolExecutor(1, "casino-think")
+            else:
+                self._pool = concurrent.futures.ProcessPoolExecutor(
+                    self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    def close(self) -> None:
+        for queue in (self._computers, self._hints):
+            while (ticket := queue.pop()) is not None:
+                if not ticket.future.done():
+                    ticket.future.cancel()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    @property
+    def waiting(self) -> tuple[int, int]:
+        """(computer moves, hints) waiting for a worker."""
+        return self._computers.size, self._hints.size
+
+    # ------------------------------------------------------------------
+    async def computer(self, job: BotJob, *, owner: str, game: str) -> str:
+        """A computer's move: served before every hint, round-robin by ``owner``."""
+        return await self._submit(COMPUTER, job, owner, game)
+
+    async def hint(self, job: BotJob, *, game: str) -> str:
+        """A hint for ``game``: one at a time per game, round-robin by game; Busy if full."""
+        if game in self._hinting:
+            self.stats.refused += 1
+            raise Busy("a hint for this game is already being thought of; it comes shortly")
+        if self._hints.size >= self.hint_queue:
+            self.stats.refused += 1
+            raise Busy("the server is busy thinking for other players; ask again in a moment")
+        self._hinting.add(game)
+        try:
+            return await self._submit(HINT, job, game, game)
+        finally:
+            self._hinting.discard(game)
+
+    async def _submit(self, kind: str, job: BotJob, owner: str, game: str) -> str:
+        loop = asyncio.get_running_loop()
+        ticket = _Ticket(kind, owner, game, job, loop.create_future(), loop.time())
+        if kind == COMPUTER:
+            self._computers.push(ticket)
+            self._waiting_since[ticket] = self.stats.started
+        else:
+            self._hints.push(ticket)
+        self._dispatch()
+        try:
+            return await asyncio.wait_for(asyncio.shield(ticket.future), self.job_timeout)
+        finally:
+            if not ticket.future.done():  # the waiter gave up: do not run it for nobody
+                self._computers.remove(ticket)
+                self._hints.remove(ticket)
+                self._waiting_since.pop(ticket, None)
+                ticket.future.cancel()
+
+    def _next(self, now: float) -> _Ticket | None:
+        ticket = self._computers.pop()
+        if ticket is not None:
+            overtaken = self.stats.started - self._waiting_since.pop(ticket, self.stats.started)
+            self.stats.most_overtaken = max(self.stats.most_overtaken, overtaken)
+            return ticket
+        while (ticket := self._hints.pop()) is not None:
+            if now - ticket.queued_at <= self.hint_wait:
+                return ticket
+            self.stats.expired += 1
+            ticket.future.set_exception(Busy(
+                "the server was too busy to think of a hint in time; ask again"))
+        return None
+
+    def _dispatch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._running < self.slots:
+            ticket = self._next(loop.time())
+            if ticket is None:
+                return
+            self._start(loop, ticket)
+
+    def _start(self, loop: asyncio.AbstractEventLoop, ticket: _Ticket) -> None:
+        pool = self.pool
+        self._running += 1
+        self.stats.started += 1
+        if ticket.kind == COMPUTER:
+            self.stats.computers += 1
+        else:
+            self.stats.hints += 1
+        try:
+            running = loop.run_in_executor(pool, self.run, ticket.job)
+        except RuntimeError as exc:  # a pool shut down under us
+            self._running -= 1
+            ticket.future.set_exception(exc)
+            return
+
+        def done(task: asyncio.Future[str]) -> None:
+            self._running -= 1
+            exc = task.exception() if not task.cancelled() else asyncio.CancelledError()
+            if isinstance(exc, concurrent.futures.BrokenExecutor) and self._pool is pool:
+                # A worker died: replace the pool for the next job.
+                self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+            if not ticket.future.done():
+                if exc is not None:
+                    ticket.future.set_exception(exc)
+                else:
+                    ticket.future.set_result(task.result())
+            if self._pool is not None or self._computers.size or self._hints.size:
+                self._dispatch()
+
+        running.add_done_callback(done)
