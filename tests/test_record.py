@@ -545,7 +545,8 @@ def test_fuzz_arbitrary_text_raises_only_invalid_record(text: str) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(["casino-record/1", "rules casino", "rules tablic", "seed 1",
-                                 "seed -3", "seed none", "first-dealer 0", "first-dealer 1", "names a b",
+                                 "seed -3", "seed none", "first-dealer 0", "first-dealer 1",
+                                 "names a b",
                                  "round 1 dealer 0", "round 1 dealer 1", "round 2 dealer 1",
                                  "deck " + " ".join(card_text(c) for c in range(52)),
                                  "move 0 As", "move 1 2c", "move 1 Kd x Kc", "result 0 0",
