@@ -261,5 +261,16 @@ def test_the_demo_with_a_seed_shows_it() -> None:
     assert code == 0 and "2 players, seed 5" in out
 
 
+def test_the_web_server_creates_games_without_a_seed(tmp_path: Path) -> None:
+    from tests.web_helpers import new_game, web
+
+    with web(tmp_path) as client:
+        games = [new_game(client), new_game(client, mode="friends")]
+        records = [read_record(client.app.state.store.load(g).record)  # type: ignore[attr-defined]
+                   for g in games]
+    assert [r.seed for r in records] == [None, None]
+    assert records[0].rounds[0].deck != records[1].rounds[0].deck
+
+
 def load_seed_line(path: Path) -> str:
     return next(ln for ln in path.read_text().splitlines() if ln.startswith("seed"))
