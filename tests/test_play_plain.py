@@ -136,6 +136,15 @@ def test_the_first_state_shows_only_what_you_may_see(tmp_path: Path) -> None:
     assert "Stopped." in out  # the end of the input ends the game cleanly
 
 
+def test_a_seeded_game_says_its_seed_and_an_unseeded_one_has_none(tmp_path: Path) -> None:
+    seeded = run(new_session(tmp_path, seed=7), []).split(PROMPT)[0]
+    assert "A practice game: seed 7 deals the same cards every time." in seeded
+    unseeded = GameSession.new(preset("casino"), level="beginner", autosave=False)
+    first = run(unseeded, []).split(PROMPT)[0]
+    assert "You play against Computer (beginner)." in first
+    assert "seed" not in first.lower()
+
+
 def test_a_card_by_number_lists_its_options_then_one_is_played(tmp_path: Path) -> None:
     session = new_session(tmp_path)
     number = first_playable(session)

@@ -275,6 +275,19 @@ def test_save_as_and_resume_in_a_new_app(tmp_path: Path) -> None:
     drive(again, go_on)
 
 
+def test_the_game_box_shows_a_seed_only_when_the_game_has_one(tmp_path: Path) -> None:
+    shown: list[str] = []
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        shown.append(text_of(app, "#game-info"))
+
+    drive(CasinoApp(new_session(tmp_path, seed=23), None, pause=0), test)
+    unseeded = GameSession.new(preset("casino"), level="beginner", autosave=False)
+    drive(CasinoApp(unseeded, None, pause=0), test)
+    assert "seed 23" in shown[0]
+    assert "Round 1 · deal 1/" in shown[1] and "seed" not in shown[1]
+
+
 def test_rules_screen_opens_and_closes(tmp_path: Path) -> None:
     app = CasinoApp(new_session(tmp_path, "krypkasino"), None, pause=0)
 

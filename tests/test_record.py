@@ -469,7 +469,7 @@ def test_damage_header_lines(good: str) -> None:
     damaged(edit(good, 2, "rules {\"preset\": "), 2, "not valid JSON")
     damaged(edit(good, 2, "rules {\"preset\": \"casino\", \"players\": 9}"), 2, "bad rules")
     damaged(edit(good, 2, "rules casino classic"), 2, "one preset name")
-    damaged(edit(good, 3, "seed x"), 3, "'seed' takes a whole number")
+    damaged(edit(good, 3, "seed x"), 3, "'seed' takes a whole number, or 'none'")
     damaged(edit(good, 4, "first-dealer 2"), 4, "first-dealer must be a seat from 0 to 1")
     damaged(edit(good, 5, "names Ann"), 5, "'names' needs 2 names")
     damaged(edit(good, 5, 'names Ann "Bob'), 5, "quoted name")
@@ -545,7 +545,8 @@ def test_fuzz_arbitrary_text_raises_only_invalid_record(text: str) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(["casino-record/1", "rules casino", "rules tablic", "seed 1",
-                                 "seed -3", "first-dealer 0", "first-dealer 1", "names a b",
+                                 "seed -3", "seed none", "first-dealer 0", "first-dealer 1",
+                                 "names a b",
                                  "round 1 dealer 0", "round 1 dealer 1", "round 2 dealer 1",
                                  "deck " + " ".join(card_text(c) for c in range(52)),
                                  "move 0 As", "move 1 2c", "move 1 Kd x Kc", "result 0 0",

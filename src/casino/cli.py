@@ -24,14 +24,14 @@ from casino import __version__
 from casino.bots.levels import LEVELS
 from casino.errors import CasinoError, InvalidRecord
 from casino.helper_cli import helper_command
-from casino.match import Match
+from casino.match import Match, shuffle_words
 from casino.moves import Move
 from casino.position import Position
 from casino.record import Record, load_record, save_record
 from casino.rules import PRESET_NAMES, Rules, describe, preset
 from casino.scorepad_cli import score_command
 from casino.scoring import Result
-from casino.session import HUMAN, GameSession
+from casino.session import HUMAN, GameSession, bot_seed
 from casino.stats import Estimate
 from casino.web.cli import serve_command
 
@@ -157,9 +157,9 @@ class Printer:
         """Krypkasino calls its rounds games (a match is several games)."""
         return "Game" if self.rules.scoring == "krypkasino" else "Round"
 
-    def header(self, seed: int) -> None:
+    def header(self, seed: int | None) -> None:
         typer.echo(describe(self.rules)[0])
-        typer.echo(f"{self.rules.players} players, seed {seed}")
+        typer.echo(f"{self.rules.players} players, {shuffle_words(seed)}")
 
     def round_start(self, number: int, dealer: int, pos: Position) -> None:
         typer.echo("")
@@ -250,9 +250,9 @@ def demo_command(
     rules: Annotated[str, typer.Option("--rules", "-r", help="Ruleset preset.")] = "casino",
     players: Annotated[int | None, typer.Option("--players", "-p",
                                                 help="Number of players.")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", "-s",
-                                             help="Seed for the shuffles and the players; "
-                                                  "random if not given.")] = None,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", "-s", help="Seed for repeatable shuffles and players; without it the "
+                             "system's random source shuffles.")] = None,
     delay: Annotated[float | None, typer.Option(
         "--delay", help="Seconds to pause after each move (default 0.3 on a terminal, "
                         "else 0).", min=0.0)] = None,
@@ -268,7 +268,7 @@ def demo_command(
     if delay is None:
         delay = 0.3 if sys.stdout.isatty() else 0.0
     match = Match(ruleset, seed=seed)
-    choose = level_player(level, match.seed, ruleset.players)
+    choose = level_player(level, bot_seed(match), ruleset.players)
     out = Printer(ruleset, delay=delay)
     out.header(match.seed)
     with _interrupt_flag() as interrupted:
@@ -373,8 +373,9 @@ def play_command(
                                 "the computer fills the other seats.")] = None,
     level: Annotated[str, typer.Option(
         "--level", "-l", help=f"The computer's level: {', '.join(LEVELS)}.")] = "medium",
-    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed for the shuffles; "
-                                             "random if not given.")] = None,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", "-s", help="Seed for repeatable shuffles (practice); without it the "
+                             "system's random source shuffles and no seed is kept.")] = None,
     name: Annotated[str, typer.Option("--name", help="Your name in the record.")] = "You",
     resume: Annotated[Path | None, typer.Option("--resume", help="Go on with the game "
                                                 "saved in this record.")] = None,

@@ -1,15 +1,23 @@
 """A whole game (or Krypkasino match): the only place where cards are shuffled.
 
-``Match`` holds a seeded generator, shuffles a deck for each round, deals it,
-keeps every round's deck and moves (so a record replays exactly, whatever
-Python's generator does in later versions), passes the deal round the table,
-and ends when a round's result names a winner under the preset's rule.
+``Match`` shuffles a deck for each round, deals it, keeps every round's deck
+and moves (so a record replays exactly, whatever Python's generator does in
+later versions), passes the deal round the table, and ends when a round's
+result names a winner under the preset's rule.
+
+Where the decks come from is a matter of security, not only of fairness: a
+player who could predict the shuffles would know every hidden card. A game
+given no seed is shuffled by the operating system's random source
+(``random.SystemRandom``), and keeps no seed, so there is nothing to guess:
+no seed can be searched for from the cards a player sees, and no generator's
+state can be rebuilt from the decks of earlier rounds (as Mersenne Twister's
+can). A seeded game (practice, tests, the arena) is repeatable on purpose and
+so is no secret: the same seed always gives the same first dealer and decks.
 """
 
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +27,11 @@ from casino.moves import Move
 from casino.position import Position
 from casino.rules import Rules, preset
 from casino.scoring import Carry, Result
+
+
+def shuffle_words(seed: int | None) -> str:
+    """How a game's decks are shuffled, for a header: a seed is shown, since it is no secret."""
+    return f"seed {seed}" if seed is not None else "shuffled by the system's random source"
 
 
 @dataclass
@@ -35,10 +48,13 @@ class RoundLog:
 
 
 class Match:
-    """A game from a seed: ``Match("casino", seed=7)``; play with :meth:`play`.
+    """A game: ``Match("casino")`` shuffled by the system, ``Match("casino", seed=7)`` repeatable.
 
-    After a round ends, :attr:`position` holds its scored result; call
-    :meth:`next_round` to deal the next one (unless :attr:`is_over`).
+    :attr:`seed` is the seed given, or ``None`` for a game shuffled by the
+    operating system's random source (see the module's docstring for why such a
+    game keeps no seed). Play with :meth:`play`. After a round ends,
+    :attr:`position` holds its scored result; call :meth:`next_round` to deal
+    the next one (unless :attr:`is_over`).
     """
 
     def __init__(self, rules: Rules | str = "casino", *, seed: int | None = None,
@@ -46,8 +62,9 @@ class Match:
         self.rules = rules if isinstance(rules, Rules) else preset(rules, **options)
         if isinstance(rules, Rules) and options:
             raise ValueError("give options either in the Rules value or as keywords, not both")
-        self.seed = seed if seed is not None else secrets.randbits(32)
-        self._rng = random.Random(self.seed)
+        self.seed: int | None = seed
+        self._rng: random.Random = (random.Random(seed) if seed is not None
+                                    else random.SystemRandom())
         if first_dealer is None:
             first_dealer = self._rng.randrange(self.rules.players)  # the cut
         elif not 0 <= first_dealer < self.rules.players:

@@ -2,8 +2,8 @@
 
 Like a chess PGN, a record is meant to be read by people and diffed by tools:
 one fact per line, a keyword first. It holds everything needed to replay a
-game exactly (the rules, the seed, the first dealer, each round's deck in
-order and every move), so that :func:`read_record` can replay it with the
+game exactly (the rules, the seed if the game has one, the first dealer, each
+round's deck in order and every move), so that :func:`read_record` can replay it with the
 engine and check every claim it makes (whose turn it was, the totals, the
 winner). A record of an unfinished game is valid too: that is how a game is
 saved and resumed. docs/records.md describes the format line by line.
@@ -39,6 +39,9 @@ T = TypeVar("T")
 HEADER_KEYWORDS = ("rules", "seed", "first-dealer", "names", "players")
 #: Every keyword a record may use.
 KEYWORDS = (*HEADER_KEYWORDS, "round", "deck", "move", "result", "winner", "end")
+#: The ``seed`` line's word for a game shuffled by the system's random source. The line
+#: is written all the same, so that a header which lost its seed line is still an error.
+NO_SEED = "none"
 
 _INT = re.compile(r"-?[0-9]{1,100}")
 _SEAT = re.compile(r"[0-9]{1,3}")
@@ -83,7 +86,8 @@ class Record:
     """A game read from a record and replayed: every round with every position."""
 
     rules: Rules
-    seed: int
+    #: The game's seed, or ``None`` for a game shuffled by the system (``seed none``).
+    seed: int | None
     first_dealer: int
     names: tuple[str, ...] | None
     rounds: tuple[RecordRound, ...] = field(default=())
@@ -126,7 +130,8 @@ def write_record(game: Match | Record, names: Sequence[str] | None = None,
     if isinstance(game, Record):
         names = game.names if names is None else names
         players = game.players if players is None else players
-    lines = [FORMAT, f"rules {_rules_text(rules)}", f"seed {game.seed}",
+    seed = NO_SEED if game.seed is None else str(game.seed)
+    lines = [FORMAT, f"rules {_rules_text(rules)}", f"seed {seed}",
              f"first-dealer {game.first_dealer}"]
     if names is not None:
         lines.append("names " + " ".join(_name_text(n) for n in _check_names(names, rules)))
@@ -309,7 +314,7 @@ class _Reader:
         return Record(rules, seed, first_dealer, names, tuple(rounds), players)
 
     # --- header -----------------------------------------------------------
-    def header(self) -> tuple[Rules, int, int, tuple[str, ...] | None,
+    def header(self) -> tuple[Rules, int | None, int, tuple[str, ...] | None,
                               tuple[str, ...] | None]:
         seen: dict[str, _Line] = {}
         while (line := self.peek()) is not None and line.keyword in HEADER_KEYWORDS:
@@ -326,7 +331,7 @@ class _Reader:
             if key not in seen:
                 raise InvalidRecord(f"the header has no {key!r} line", where)
         rules = _read_rules(seen["rules"])
-        seed = _read_int(seen["seed"], "seed")
+        seed = _read_seed(seen["seed"])
         first_dealer = _read_seat(seen["first-dealer"], seen["first-dealer"].rest, rules,
                                   "first-dealer")
         names = _read_names(seen["names"], rules) if "names" in seen else None
@@ -443,6 +448,16 @@ def _read_rules(line: _Line) -> Rules:
 def _read_int(line: _Line, what: str) -> int:
     if not _INT.fullmatch(line.rest):
         raise InvalidRecord(f"{what!r} takes a whole number, not {line.rest[:40]!r}",
+                            line.number)
+    return int(line.rest)
+
+
+def _read_seed(line: _Line) -> int | None:
+    if line.rest == NO_SEED:
+        return None
+    if not _INT.fullmatch(line.rest):
+        raise InvalidRecord(f"'seed' takes a whole number, or {NO_SEED!r} for a game shuffled "
+                            f"by the system's random source, not {line.rest[:40]!r}",
                             line.number)
     return int(line.rest)
 
@@ -574,13 +589,17 @@ def _join(values: Sequence[int]) -> str:
 def match_from_record(record: Record) -> Match:
     """A :class:`Match` in the recorded state, ready to go on playing.
 
-    The match is built from the recorded seed. When every recorded deck is the
-    one that seed shuffles (the record was written by this engine, with the
-    first dealer cut by the seed or given), the match's generator ends up
+    A seeded game is built from the recorded seed. When every recorded deck is
+    the one that seed shuffles (the record was written by this engine, with
+    the first dealer cut by the seed or given), the match's generator ends up
     exactly where the original's was, so rounds dealt after resuming are the
     ones the original game would have dealt. A record whose decks come from
     elsewhere (another program) still resumes: its recorded decks are used as
     they are, and later rounds are shuffled by the seeded generator.
+
+    A game without a seed (``seed none``) resumes with its recorded decks, and
+    the rounds after them are shuffled by the system's random source, like the
+    original game's: nothing in the record tells what they will be.
     """
     match = _seeded_match(record)
     for k, rnd in enumerate(record.rounds):
@@ -588,7 +607,8 @@ def match_from_record(record: Record) -> Match:
             if match.rounds[0].deck != rnd.deck:
                 _replace_first_round(match, record, rnd)
         else:
-            match.shuffled_deck()  # keeps the generator in step with the original game's
+            if match.seed is not None:
+                match.shuffled_deck()  # keeps the generator in step with the original game's
             match.next_round(deck=rnd.deck)
         for move in rnd.moves:
             match.play(move)
@@ -596,7 +616,12 @@ def match_from_record(record: Record) -> Match:
 
 
 def _seeded_match(record: Record) -> Match:
-    """The match whose first deal matches the record: cut by the seed, or dealer given."""
+    """The match whose first deal matches the record: cut by the seed, or dealer given.
+
+    Without a seed, the match's own first deck is the system's and is replaced.
+    """
+    if record.seed is None:
+        return Match(record.rules, first_dealer=record.first_dealer)
     cut = Match(record.rules, seed=record.seed)
     first = record.rounds[0].deck if record.rounds else None
     if cut.first_dealer == record.first_dealer and cut.rounds[0].deck == first:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import random
+import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -87,11 +88,23 @@ def default_names(players: Sequence[str], rules: Rules, you: str = "You") -> lis
     return names
 
 
-def default_save_path(rules: Rules, seed: int) -> Path:
-    """Where a game is saved unless told otherwise: the user's data folder (XDG)."""
+def default_save_path(rules: Rules, seed: int | None) -> Path:
+    """Where a game is saved unless told otherwise: the user's data folder (XDG).
+
+    The name says when the game started, its rules and its seed, if it has one
+    (a game shuffled by the system has none to show). Two games started in the
+    same second get different names (``.2``, ``.3`` ...), so neither overwrites the other.
+    """
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return Path(base) / "casino" / "games" / f"{stamp}-{rules.name}-{seed}.rec"
+    stem = f"{stamp}-{rules.name}" + ("" if seed is None else f"-{seed}")
+    folder = Path(base) / "casino" / "games"
+    path = folder / f"{stem}.rec"
+    copy = 1
+    while path.exists():
+        copy += 1
+        path = folder / f"{stem}.{copy}.rec"
+    return path
 
 
 class GameSession:
@@ -124,6 +137,7 @@ class GameSession:
         if len(self.names) != rules.players:
             raise ValueError(f"{len(self.names)} names for a {rules.players}-player game")
         self.human = players.index(HUMAN)
+        self._bot_seed = bot_seed(match)
         self.save_path = save_path
         self.on_change = on_change
         self._hint_level = hint_level
@@ -253,7 +267,7 @@ class GameSession:
         if not self.computer_to_move:
             raise ValueError("it is not a computer's turn")
         seat = self.to_move
-        seed = _seat_seed(self.match.seed, seat) + len(self.log)
+        seed = _seat_seed(self._bot_seed, seat) + len(self.log)
         return BotJob(self.players[seat], seed, self.match.position.observation(seat))
 
     def play_computer(self, move: Move | str) -> Entry:
@@ -287,7 +301,7 @@ class GameSession:
         seat = self.human if seat is None else seat
         if self.round_over or seat != self.to_move or self.players[seat] != HUMAN:
             raise ValueError("a hint is for your own turn")
-        return BotJob(self._hint_level, _seat_seed(self.match.seed, 99) + len(self.log),
+        return BotJob(self._hint_level, _seat_seed(self._bot_seed, 99) + len(self.log),
                       self.match.position.observation(seat))
 
     def hint(self, seat: int | None = None) -> Move:
@@ -368,6 +382,16 @@ class GameSession:
         return out
 
 
+def bot_seed(match: Match) -> int:
+    """The seed the computers of ``match`` are seeded from.
+
+    It is the game's seed, so that a seeded game plays the same every time; a
+    game without one gets a fresh seed, which need not be secret (a computer
+    sees only its observation, never the hidden cards).
+    """
+    return match.seed if match.seed is not None else secrets.randbits(32)
+
+
 def _seat_seed(seed: int, seat: int) -> int:
-    """A bot's seed from the game's, so a seeded game plays the same every time."""
+    """A bot's seed from the session's, so a seeded game plays the same every time."""
     return random.Random(seed * 1000 + seat).getrandbits(32)

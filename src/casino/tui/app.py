@@ -262,7 +262,7 @@ class GameScreen(Screen[None]):
         self.query_one("#score", Static).update(score_content(self.view, s.names, s.human))
         levels = sorted({lv for seat in s.rules.seats if (lv := s.level_of(seat))})
         who = f"computer{'s' if s.rules.players > 2 else ''}: {', '.join(levels)}"
-        self.query_one("#game-info", Static).update(game_content(self.view, who))
+        self.query_one("#game-info", Static).update(game_content(self.view, who, s.match.seed))
         self.query_one("#log", Static).update(log_content(s.log, s.rules))
         box = self.query_one("#log-box", VerticalScroll)
         box.call_after_refresh(box.scroll_end, animate=False)  # once the new text is laid out

@@ -22,6 +22,7 @@ from typing import TextIO
 from casino.builds import Build
 from casino.cards import card_symbol, card_text
 from casino.errors import IllegalMove
+from casino.match import shuffle_words
 from casino.moves import Move
 from casino.narrate import move_phrase, result_lines, tally, winner_words
 from casino.position import Position
@@ -174,8 +175,11 @@ class PlainGame:
         you = "You" if players[s.human] == "You" else f"You ({players[s.human]})"
         if partners:
             you += f" and {_listing(partners)}"
-        self.say(describe(rules)[0] + ".", f"{you} play against {_listing(others)}.",
-                 "Type help for how to play, rules for the rules.")
+        self.say(describe(rules)[0] + ".", f"{you} play against {_listing(others)}.")
+        if s.match.seed is not None:  # a seeded game's deals are no secret: say so
+            self.say(f"A practice game: {shuffle_words(s.match.seed)} deals the same cards "
+                     "every time.")
+        self.say("Type help for how to play, rules for the rules.")
         if s.log:
             self.say(f"Resuming: {len(s.log)} moves played so far.",
                      f"Last move: {s.log[-1].words}.")

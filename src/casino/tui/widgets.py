@@ -21,6 +21,7 @@ from textual.widgets import Static
 
 from casino.builds import Build
 from casino.cards import SUIT_SYMBOLS, card_symbol
+from casino.match import shuffle_words
 from casino.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.narrate import Tally, group_words
 from casino.position import Position
@@ -251,8 +252,11 @@ def score_content(view: Position, names: Sequence[str], human: int) -> Content:
     return Content("\n").join(lines)
 
 
-def game_content(view: Position, opponents: str) -> Content:
-    """The ruleset and who plays; round (game, in Krypkasino), deal and stock."""
+def game_content(view: Position, opponents: str, seed: int | None = None) -> Content:
+    """The ruleset and who plays; round (game, in Krypkasino), deal and stock.
+
+    A seeded game shows its seed: its deals are no secret, and the player should know.
+    """
     rules = view.rules
     unit = "Game" if rules.scoring == "krypkasino" else "Round"
     lines = [
@@ -263,6 +267,8 @@ def game_content(view: Position, opponents: str) -> Content:
     ]
     if view.set_aside:
         lines.append(Content.assemble("set aside ", cards_label(view.set_aside, on_dark=True)))
+    if seed is not None:
+        lines.append(Content.styled(shuffle_words(seed), "dim"))
     return Content("\n").join(lines)
 
 
