@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_harness import chromium, serving, skip_without_browser
+from tests.browser_harness import chromium, serving, skip_without_browser, watch
 
 skip_without_browser()
 
@@ -107,13 +107,6 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
 
 # ----------------------------------------------------------------------
 # Helpers: what a person does, and what the page must never contain
-
-
-def watch(page: Page) -> list[str]:
-    """Collect the page's script errors, so a test can assert there were none."""
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
 
 
 #: Steps of a whole game against the computer (moves, round ends, undo) before the
