@@ -96,8 +96,8 @@ class BucketsByKey:
 
 
 def size_words(limit: int) -> str:
-    """A byte limit as people read it: "4 KiB" when it is whole KiB, else "N bytes"."""
-    return f"{limit // 1024} KiB" if limit % 1024 == 0 else f"{limit} bytes"
+    """A byte limit as people read it: "4 KiB" when it is whole KiB, else "2,000,000 bytes"."""
+    return f"{limit // 1024} KiB" if limit % 1024 == 0 else f"{limit:,} bytes"
 
 
 def declared_length(request_headers: Mapping[str, str]) -> int | None:
