@@ -29,6 +29,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from starlette.responses import Response
+from starlette.types import Message
 
 from casino.web import tools
 from casino.web.guard import Guard, GuardedFastAPI, content_security_policy, security_headers
@@ -186,7 +187,7 @@ class Collected:
         self.headers: dict[str, str] = {}
         self.body = b""
 
-    async def __call__(self, message: dict[str, Any]) -> None:
+    async def __call__(self, message: Message) -> None:
         if message["type"] == "http.response.start":
             self.status = message["status"]
             self.headers = {k.decode(): v.decode() for k, v in message["headers"]}
@@ -210,7 +211,7 @@ def test_each_route_stops_reading_its_body_at_its_own_limit(tmp_path: Path) -> N
         async def endless() -> tuple[Collected, EndlessBody]:
             body, out = EndlessBody(), Collected()
             scope = http_scope("POST", "/api/games", {"transfer-encoding": "chunked"})
-            await app(scope, body, out)  # type: ignore[operator]
+            await app(scope, body, out)
             return out, body
 
         out, body = client.portal.call(endless)  # type: ignore[union-attr]
@@ -221,11 +222,11 @@ def test_each_route_stops_reading_its_body_at_its_own_limit(tmp_path: Path) -> N
         async def announced() -> Collected:
             out = Collected()
 
-            async def never() -> dict[str, Any]:
+            async def never() -> Message:
                 raise AssertionError("a body announced too big was read")
 
             scope = http_scope("POST", "/api/scorepads", {"content-length": "70000"})
-            await app(scope, never, out)  # type: ignore[operator]
+            await app(scope, never, out)
             return out
 
         out = client.portal.call(announced)  # type: ignore[union-attr]
