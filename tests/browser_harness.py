@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, ConsoleMessage, Page
 
 CHROMIUM = "/usr/bin/chromium"
 IN_CI = os.environ.get("CI") == "true"
@@ -86,3 +86,18 @@ def chromium() -> Iterator[Browser]:
             yield browser
         finally:
             browser.close()
+
+
+def watch(page: Page) -> list[str]:
+    """Collect the page's script errors and Content-Security-Policy refusals, so a test
+    can assert there were none (a refused inline script or style only shows in the
+    console, as "... violates the following Content Security Policy directive ...")."""
+    errors: list[str] = []
+
+    def console(message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text:
+            errors.append(message.text)
+
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", console)
+    return errors

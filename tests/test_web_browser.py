@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_harness import chromium, serving, skip_without_browser
+from tests.browser_harness import chromium, serving, skip_without_browser, watch
 
 skip_without_browser()
 
@@ -107,13 +107,6 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
 
 # ----------------------------------------------------------------------
 # Helpers: what a person does, and what the page must never contain
-
-
-def watch(page: Page) -> list[str]:
-    """Collect the page's script errors, so a test can assert there were none."""
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
 
 
 #: Steps of a whole game against the computer (moves, round ends, undo) before the
@@ -482,3 +475,43 @@ def test_the_lobby_offers_each_rulesets_player_counts_and_links_its_rules(
     page.goto(server.base + "/game/0123456789abcdef")
     assert "no such game" in page.inner_text(".error-message")
     assert errors == []
+
+
+def test_every_page_keeps_to_a_content_security_policy_in_force(
+        server: Server, browser: Browser) -> None:
+    """No page breaks the policy (no inline script, style or handler; the WebSocket is
+    allowed), and the policy is really enforced: an injected inline script never runs."""
+    ctx = browser.new_context()
+    friend_ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        friend = friend_ctx.new_page()
+        errors = watch(page) + watch(friend)
+        game_id = start_game(page, server.base, mode="friends", name="Ann")
+        page.wait_for_selector("#invite:not([hidden])", timeout=WAIT_MS)
+        assert page.get_attribute("#conn", "data-state") == "ok"  # the WebSocket is allowed
+        friend.goto(page.input_value("#invite-link"))  # the invite page
+        assert friend.is_visible("#join-name")
+        for url in ("/", "/rules/classic", "/scorepad", "/helper", f"/records/{game_id}",
+                    "/game/0123456789abcdef"):
+            response = page.goto(server.base + url)
+            assert response is not None
+            assert "script-src 'self'" in response.headers["content-security-policy"], url
+        assert errors == []
+
+        injected = """() => {
+            const s = document.createElement('script');
+            s.textContent = 'window.inlineRan = true';
+            document.body.append(s);
+            const d = document.createElement('div');
+            d.setAttribute('style', 'width: 123px');
+            document.body.append(d);
+            return [window.inlineRan === true, d.getBoundingClientRect().width]; }"""
+        with page.expect_console_message(
+                lambda m: "Content Security Policy" in m.text, timeout=WAIT_MS) as refused:
+            ran, width = page.evaluate(injected)
+        assert ran is False and width != 123
+        assert "script-src" in refused.value.text or "style-src" in refused.value.text
+    finally:
+        ctx.close()
+        friend_ctx.close()

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_harness import chromium, serving, skip_without_browser
+from tests.browser_harness import chromium, serving, skip_without_browser, watch
 
 skip_without_browser()
 
@@ -59,12 +59,6 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
     ctx.set_default_timeout(WAIT_MS)
     yield ctx
     ctx.close()
-
-
-def watch(page: Page) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
 
 
 # ----------------------------------------------------------------------

@@ -17,10 +17,9 @@ import contextlib
 import json
 import logging
 import os
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -41,7 +40,10 @@ from casino.record import read_record, write_record
 from casino.rules import PRESET_NAMES, describe, preset
 from casino.session import HINT_LEVEL
 from casino.web import tools
+from casino.web.guard import GuardedFastAPI
+from casino.web.guard import same_origin as _same_origin
 from casino.web.limits import Limits, TokenBucket, json_object
+from casino.web.redact import install_log_redaction
 from casino.web.service import (
     Client,
     GameError,
@@ -94,13 +96,18 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
             await service.close()
             store.close()
 
-    app = FastAPI(title="casino", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url=None)
+    pages = Pages(TEMPLATES)
+    install_log_redaction()  # any server that runs the app keeps invite codes out of its logs
+    # The guard (casino/web/guard.py) wraps everything: origin checks on changes, the body
+    # ceiling, HEAD, and the security headers; it refuses in the same forms as the routes.
+    app = GuardedFastAPI(
+        body_bytes=service.limits.body_bytes,
+        refusal=lambda request, words, status: _error(request, pages, words, status),
+        title="casino", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.service = service
     app.state.store = store
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     app.include_router(tools.router)
-    pages = Pages(TEMPLATES)
 
     # ------------------------------------------------------------------
     # Errors are words, never tracebacks
@@ -588,15 +595,6 @@ def _err(message: str) -> dict[str, Any]:
     return {"type": "error", "message": message}
 
 
-def _same_origin(headers: Mapping[str, str]) -> bool:
-    """A browser's Origin must be this site (no other site may play with your cookie)."""
-    origin = headers.get("origin")
-    if not origin:
-        return True  # not a browser: it holds the token itself
-    host = headers.get("host", "")
-    return urlsplit(origin).netloc.lower() == host.lower()
-
-
 # ----------------------------------------------------------------------
 # `casino serve`
 
@@ -622,5 +620,6 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int) -> 
         raise ValueError(f"cannot open the database {shown}: {str(e).splitlines()[0]}") from None
     print(f"casino: games are stored in {url.split('@')[-1] if '@' in url else url}",
           file=sys.stderr)
+    install_log_redaction()  # create_app did; said again where the access log is switched on
     uvicorn.run(app, host=host, port=port, ws_max_size=64 * 1024, log_level="info",
                 proxy_headers=False)

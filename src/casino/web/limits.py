@@ -11,11 +11,11 @@ from __future__ import annotations
 import ipaddress
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,10 @@ class Limits:
     #: the longest one waits (seconds) before its asker is told the same.
     hint_queue: int = 32
     hint_wait: float = 15.0
+    #: Largest request body the server reads for any route, in bytes: the largest a route
+    #: takes (the score pad's calculator, ``casino.web.tools.MAX_APPLY``, reads pads with
+    #: their undo history). Each route's own smaller limit still applies within it.
+    body_bytes: int = 2_000_000
 
 
 def address_key(host: str) -> str:
@@ -121,19 +125,46 @@ class BucketsByKey:
             self._buckets.clear()
 
 
+def size_words(limit: int) -> str:
+    """A byte limit as people read it: "4 KiB" when it is whole KiB, else "2,000,000 bytes"."""
+    return f"{limit // 1024} KiB" if limit % 1024 == 0 else f"{limit:,} bytes"
+
+
+def declared_length(request_headers: Mapping[str, str]) -> int | None:
+    """The body size the ``Content-Length`` header announces (None: absent or unreadable).
+
+    An unreadable one is left to the HTTP server, which refuses it before any app runs.
+    """
+    value = (request_headers.get("content-length") or "").strip()
+    if not (value.isascii() and value.isdigit()):
+        return None
+    return int(value)
+
+
 async def json_object(request: Request, limit: int,
                       refuse: Callable[[str, int], Exception]) -> dict[str, Any]:
     """The JSON object of a request body of at most ``limit`` bytes.
 
+    The limit holds while the body arrives: a ``Content-Length`` over it is refused
+    before a byte is read, and a body without one (chunked) is read no further than
+    one chunk past it, so no client can make the server hold more than that.
     Anything else raises ``refuse(words, HTTP status)``, the caller's own error,
     so each part of the server answers in its usual form.
     """
-    raw = await request.body()
-    if len(raw) > limit:
-        size = f"{limit // 1024} KiB" if limit % 1024 == 0 else f"{limit} bytes"
-        raise refuse(f"the request is too big (at most {size})", 413)
+    too_big = f"the request is too big (at most {size_words(limit)})"
+    declared = declared_length(request.headers)
+    if declared is not None and declared > limit:
+        raise refuse(too_big, 413)
+    raw = bytearray()
     try:
-        body = json.loads(raw or b"{}")
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > limit:
+                raise refuse(too_big, 413)
+    except ClientDisconnect:  # nobody is left to read the answer; nothing to log either
+        raise refuse("the request was cut off before its end", 400) from None
+    try:
+        body = json.loads(bytes(raw) or b"{}")
     except (ValueError, RecursionError):
         raise refuse("the request is not valid JSON", 400) from None
     if not isinstance(body, dict):
