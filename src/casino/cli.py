@@ -27,7 +27,7 @@ from casino.helper_cli import helper_command
 from casino.match import Match, shuffle_words
 from casino.moves import Move
 from casino.position import Position
-from casino.record import Record, load_record, save_record
+from casino.record import UNDO, Note, Record, load_record, save_record, transcript
 from casino.rules import PRESET_NAMES, Rules, describe, preset
 from casino.scorepad_cli import score_command
 from casino.scoring import Result
@@ -184,6 +184,12 @@ class Printer:
         totals = ", ".join(f"{self.who(s)} {t}" for s, t in enumerate(result.scores))
         typer.echo(f"Totals: {totals}")
 
+    def note(self, note: Note) -> None:
+        """A hint, take-back, resignation or takeover, where it happened."""
+        typer.echo("")
+        name = self.names[note.seat] if self.names else f"Seat {note.seat}"
+        typer.echo(f"-- {note.words(f'{name} (seat {note.seat})' if self.names else name)}")
+
     def winner(self, seat: int) -> None:
         typer.echo("")
         if self.rules.partnerships:
@@ -212,17 +218,43 @@ def replay_command(
 
 
 def print_record(record: Record) -> None:
-    """The whole recorded game, as ``casino replay`` shows it."""
+    """The whole recorded game, as ``casino replay`` shows it.
+
+    Hints, take-backs, resignations and takeovers are told where they
+    happened; moves later taken back are shown as they were played, then the
+    take-back.
+    """
     out = Printer(record.rules, record.names)
     out.header(record.seed)
+    if record.table is not None:
+        typer.echo(record.table.words())
     for rnd in record.rounds:
         out.round_start(rnd.number, rnd.dealer, rnd.start)
-        for k, (seat, move) in enumerate(zip(rnd.movers, rnd.moves, strict=True), start=1):
-            out.move(k, seat, move, rnd.positions[k])
+        notes = [n for n in record.notes if n.round == rnd.number]
+        line = [rnd.start]  # the positions of the round's moves that stand so far
+        after: list[Note] = []
+        for item in transcript(list(zip(rnd.movers, rnd.moves, strict=True)), notes):
+            if isinstance(item, Note):
+                if rnd.result is not None and len(line) == len(rnd.positions):
+                    after.append(item)  # made once the round was over: told after its result
+                    continue
+                out.note(item)
+                if item.kind == UNDO:
+                    del line[len(line) - len(item.taken):]
+                    typer.echo(str(line[-1]))
+                continue
+            seat, move = item
+            line.append(line[-1].successor(move))
+            out.move(len(line) - 1, seat, move, line[-1])
         if rnd.result is not None:
             out.result(rnd.number, rnd.result)
+        for note in after:
+            out.note(note)
     if record.winner is not None:
         out.winner(record.winner)
+    elif record.is_over:
+        typer.echo("")
+        typer.echo("The game ended without a winner.")
     else:
         typer.echo("")
         typer.echo("The game is not finished.")

@@ -8,6 +8,15 @@ engine and check every claim it makes (whose turn it was, the totals, the
 winner). A record of an unfinished game is valid too: that is how a game is
 saved and resumed. docs/records.md describes the format line by line.
 
+A record also keeps what happened at the table besides the moves, so that a
+game between people can be judged fairly afterwards: the table's settings
+(``table hints=off takebacks=off``) and, in the order they happened, every
+hint given (``hint SEAT``), every take-back with the moves it took back (the
+moves stay in the record, then ``undo SEAT N`` takes them back), every
+resignation (``resign SEAT``) and every seat a computer took over
+(``takeover SEAT LEVEL``). These lines are optional, so older records read as
+before, and the game they replay is the same: only the moves that stood count.
+
 Reading never raises anything but :class:`~casino.errors.InvalidRecord`, whose
 message starts with the line number where the record went wrong and says why.
 """
@@ -36,9 +45,13 @@ FORMAT = "casino-record/1"
 T = TypeVar("T")
 
 #: Header keywords, in the order they are written.
-HEADER_KEYWORDS = ("rules", "seed", "first-dealer", "names", "players")
+HEADER_KEYWORDS = ("rules", "seed", "first-dealer", "names", "players", "table")
+#: The notes of what happened at the table, written among the moves where it happened.
+HINT, UNDO, RESIGN, TAKEOVER = "hint", "undo", "resign", "takeover"
+NOTE_KEYWORDS = (HINT, UNDO, RESIGN, TAKEOVER)
 #: Every keyword a record may use.
-KEYWORDS = (*HEADER_KEYWORDS, "round", "deck", "move", "result", "winner", "end")
+KEYWORDS = (*HEADER_KEYWORDS, "round", "deck", "move", *NOTE_KEYWORDS, "result", "winner",
+            "end")
 #: The ``seed`` line's word for a game shuffled by the system's random source. The line
 #: is written all the same, so that a header which lost its seed line is still an error.
 NO_SEED = "none"
@@ -48,6 +61,132 @@ _SEAT = re.compile(r"[0-9]{1,3}")
 _PLAIN_NAME = re.compile(r"[^\s\"#]+")
 #: A ``players`` word: ``human``, or the level of a computer player (``medium``).
 _PLAYER = re.compile(r"[a-z][a-z0-9-]{0,30}")
+
+
+# ----------------------------------------------------------------------
+# The table: its settings and its notes
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the players of a game agreed to allow: hints, and taking back moves.
+
+    They are fixed when the game is created and shown to everyone at the table,
+    so that nobody plays with help the others did not agree to.
+    """
+
+    hints: bool = True
+    takebacks: bool = True
+
+    def line(self) -> str:
+        return f"table hints={_on(self.hints)} takebacks={_on(self.takebacks)}"
+
+    def words(self) -> str:
+        """``Hints off · Take-backs on``, as the table shows them."""
+        return f"Hints {_on(self.hints)} · Take-backs {_on(self.takebacks)}"
+
+
+def _on(flag: bool) -> str:
+    return "on" if flag else "off"
+
+
+#: One recorded move: the seat that played it, and the move.
+Played = tuple[int, Move]
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something that happened at the table besides a move, where it happened.
+
+    ``round`` is the round's number and ``moves`` how many moves of that round
+    stood just after it (for an undo: after the take-back). An undo keeps the
+    moves it took back in ``taken``; a takeover names the computer's ``level``.
+    """
+
+    kind: str
+    seat: int
+    round: int
+    moves: int
+    taken: tuple[Played, ...] = ()
+    level: str = ""
+
+    def line(self) -> str:
+        if self.kind == UNDO:
+            return f"{UNDO} {self.seat} {len(self.taken)}"
+        if self.kind == TAKEOVER:
+            return f"{TAKEOVER} {self.seat} {self.level}"
+        return f"{self.kind} {self.seat}"
+
+    def words(self, name: str, *, you: bool = False) -> str:
+        """The note told to the table (``you``: to the player it is about)."""
+        who = "You" if you else name
+        if self.kind == HINT:
+            return f"{who} asked for a hint"
+        if self.kind == UNDO:
+            n = len(self.taken)
+            moves = "1 move" if n == 1 else f"{n} moves"
+            return f"{who} took back {moves} ({', '.join(str(m) for _, m in self.taken)})"
+        if self.kind == RESIGN:
+            return f"{who} resigned"
+        return f"The computer ({self.level}) plays for {'you' if you else name} from now on"
+
+
+def two_sided(rules: Rules) -> bool:
+    """Two players, or two partnerships: a resignation hands the game to the other side."""
+    return len(rules.teams) == 2
+
+
+def resignation_winner(rules: Rules, seat: int) -> int | None:
+    """Who wins when ``seat`` resigns: the other side (its first seat), in a two-sided game.
+
+    In a game of more sides a resigning player's seat is taken over by a
+    computer and the game goes on; if nobody is left to play it ends without
+    a winner. Either way this gives None.
+    """
+    if not two_sided(rules):
+        return None
+    return next(t for t in rules.teams if t != rules.team_of(seat))
+
+
+def resigned_seat(notes: Sequence[Note]) -> int | None:
+    """The seat whose resignation ended the game, if one did.
+
+    A resignation that does not end the game is followed at once by the
+    takeover of the seat, so the game ended by one exactly when the last note is one.
+    """
+    return notes[-1].seat if notes and notes[-1].kind == RESIGN else None
+
+
+def transcript(moves: Sequence[Played], notes: Sequence[Note]) -> list[Played | Note]:
+    """One round as it happened: its moves (those taken back too) and its notes, in order.
+
+    ``moves`` are the moves that stood, ``notes`` the round's notes in the
+    order they were made. Each note's ``moves`` says how long the round's line
+    of moves was just after it, and an undo holds the moves it took back, so
+    the line before each note can be rebuilt from the last note backwards;
+    ValueError when the notes do not fit the moves.
+    """
+    befores: list[list[Played]] = []
+    line = list(moves)
+    for note in reversed(notes):
+        if note.moves > len(line):
+            raise ValueError(f"a {note.kind} note after {note.moves} moves of round "
+                             f"{note.round}, which had {len(line)} moves then")
+        line = line[:note.moves]
+        if note.kind == UNDO:
+            if not note.taken:
+                raise ValueError("an undo takes back one move or more")
+            line += note.taken
+        befores.append(line)
+    befores.reverse()
+    out: list[Played | Note] = []
+    after = 0
+    for note, before in zip(notes, befores, strict=True):
+        out.extend(before[after:])
+        out.append(note)
+        after = note.moves
+    out.extend(moves[after:])
+    return out
 
 
 # ----------------------------------------------------------------------
@@ -93,6 +232,10 @@ class Record:
     rounds: tuple[RecordRound, ...] = field(default=())
     #: Who plays each seat, when the record says: ``human`` or a computer's level.
     players: tuple[str, ...] | None = None
+    #: The table's settings, when the record says (records of older servers do not).
+    table: Settings | None = None
+    #: Hints, take-backs, resignations and takeovers, in the order they happened.
+    notes: tuple[Note, ...] = ()
 
     @property
     def position(self) -> Position:
@@ -100,13 +243,21 @@ class Record:
         return self.rounds[-1].position
 
     @property
+    def resigned(self) -> int | None:
+        """The seat whose resignation ended the game, if one did."""
+        return resigned_seat(self.notes)
+
+    @property
     def winner(self) -> int | None:
+        """The winning seat (a partnership's first seat), by the cards or a resignation."""
+        if self.resigned is not None:
+            return resignation_winner(self.rules, self.resigned)
         result = self.rounds[-1].result if self.rounds else None
         return result.winner if result is not None else None
 
     @property
     def is_over(self) -> bool:
-        return self.winner is not None
+        return self.winner is not None or self.resigned is not None
 
     def name(self, seat: int) -> str:
         """A seat's player name, or ``seat N`` when the record names nobody."""
@@ -118,18 +269,24 @@ class Record:
 
 
 def write_record(game: Match | Record, names: Sequence[str] | None = None,
-                 players: Sequence[str] | None = None) -> str:
+                 players: Sequence[str] | None = None, *, table: Settings | None = None,
+                 notes: Sequence[Note] | None = None) -> str:
     """The ``casino-record/1`` text of a game, finished or not.
 
     ``game`` is a :class:`~casino.match.Match` (as played) or a :class:`Record`
-    (as read; its names and players are kept unless ``names`` or ``players``
+    (as read; its names, players, table and notes are kept unless an argument
     replaces them). ``players`` says who plays each seat (``human`` or a
-    computer level), so that a saved game resumes with the same opponents.
+    computer level), so that a saved game resumes with the same opponents;
+    ``table`` gives the settings line and ``notes`` what happened at the
+    table, in the order it happened (see :class:`Note`).
     """
     rules = game.rules
     if isinstance(game, Record):
         names = game.names if names is None else names
         players = game.players if players is None else players
+        table = game.table if table is None else table
+        notes = game.notes if notes is None else notes
+    notes = tuple(notes or ())
     seed = NO_SEED if game.seed is None else str(game.seed)
     lines = [FORMAT, f"rules {_rules_text(rules)}", f"seed {seed}",
              f"first-dealer {game.first_dealer}"]
@@ -137,25 +294,34 @@ def write_record(game: Match | Record, names: Sequence[str] | None = None,
         lines.append("names " + " ".join(_name_text(n) for n in _check_names(names, rules)))
     if players is not None:
         lines.append("players " + " ".join(_check_players(players, rules)))
+    if table is not None:
+        lines.append(table.line())
     rounds: Sequence[RoundLog | RecordRound] = game.rounds
+    numbers = {rnd.number for rnd in rounds}
+    for note in notes:
+        if note.round not in numbers:
+            raise ValueError(f"a {note.kind} note in round {note.round}, which was not played")
     for rnd in rounds:
-        lines.extend(_round_lines(rnd))
-    if game.winner is not None:
-        lines.append(f"winner {game.winner}")
+        lines.extend(_round_lines(rnd, [n for n in notes if n.round == rnd.number]))
+    resigned = resigned_seat(notes)
+    winner = resignation_winner(rules, resigned) if resigned is not None else game.winner
+    if winner is not None:
+        lines.append(f"winner {winner}")
     lines.append("end")
     return "\n".join(lines) + "\n"
 
 
 def save_record(game: Match | Record, path: str | Path,
                 names: Sequence[str] | None = None,
-                players: Sequence[str] | None = None) -> None:
+                players: Sequence[str] | None = None, *, table: Settings | None = None,
+                notes: Sequence[Note] | None = None) -> None:
     """Write the record of ``game`` to ``path`` (UTF-8).
 
     The text goes to a temporary file beside ``path`` that then replaces it, so
     a crash while saving leaves the previous record whole.
     """
     path = Path(path)
-    text = write_record(game, names, players)
+    text = write_record(game, names, players, table=table, notes=notes)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)
@@ -192,14 +358,24 @@ def _name_text(name: str) -> str:
     return json.dumps(name, ensure_ascii=False)
 
 
-def _round_lines(rnd: RoundLog | RecordRound) -> list[str]:
+def _round_lines(rnd: RoundLog | RecordRound, notes: Sequence[Note]) -> list[str]:
+    """A round's lines: the notes made once its last card was played follow its result."""
     lines = [f"round {rnd.number} dealer {rnd.dealer}",
              "deck " + " ".join(card_text(c) for c in rnd.deck)]
-    lines.extend(f"move {seat} {move}" for seat, move in zip(rnd.movers, rnd.moves, strict=True))
+    items = transcript(list(zip(rnd.movers, rnd.moves, strict=True)), notes)
+    after: list[Note] = []
     if rnd.result is not None:
-        items = ", ".join(f"{i.item} {i.points:+d} seat {i.seat}" for i in rnd.result.items)
-        lines.append(f"# {items}" if items else "# no points")
+        while items and isinstance(items[-1], Note):
+            last = items.pop()
+            assert isinstance(last, Note)
+            after.insert(0, last)
+    lines.extend(item.line() if isinstance(item, Note) else f"move {item[0]} {item[1]}"
+                 for item in items)
+    if rnd.result is not None:
+        scored = ", ".join(f"{i.item} {i.points:+d} seat {i.seat}" for i in rnd.result.items)
+        lines.append(f"# {scored}" if scored else "# no points")
         lines.append("result " + " ".join(str(s) for s in rnd.result.scores))
+    lines.extend(note.line() for note in after)
     return lines
 
 
@@ -263,6 +439,11 @@ class _Reader:
         self.lines = lines
         self.last = last  # the file's last non-blank line, where a cut-short record ends
         self.i = 0
+        self.table: tuple[Settings, int] | None = None  # the settings and their line
+        self.notes: list[Note] = []
+        self.taken_over: dict[int, int] = {}  # seat -> line of its takeover
+        self.takeover_levels: dict[int, tuple[str, int]] = {}
+        self.ended: tuple[int, int] | None = None  # (seat, line) of a game-ending resignation
 
     # --- the cursor ---------------------------------------------------
     def peek(self) -> _Line | None:
@@ -299,10 +480,23 @@ class _Reader:
         self.i = 1
         rules, seed, first_dealer, names, players = self.header()
         rounds = self.rounds(rules, first_dealer)
-        winner = rounds[-1].result.winner if rounds[-1].result is not None else None
+        if self.ended is not None:
+            seat, where = self.ended
+            line = self.peek()
+            if line is not None and line.keyword not in ("winner", "end"):
+                raise InvalidRecord(f"the game ended when seat {seat} resigned (line {where}): "
+                                    f"only 'winner' and 'end' may follow, not "
+                                    f"{line.keyword!r}", line.number)
+            winner = resignation_winner(rules, seat)
+        else:
+            winner = rounds[-1].result.winner if rounds[-1].result is not None else None
         if winner is not None:
             self.winner_line(winner)
         elif (line := self.peek()) is not None and line.keyword == "winner":
+            if self.ended is not None:
+                raise InvalidRecord(f"nobody won: the game ended when seat {self.ended[0]}, "
+                                    f"the last person at the table, resigned (line "
+                                    f"{self.ended[1]})", line.number)
             raise InvalidRecord("the game is not over: nobody has won yet", line.number)
         end = self.take("end")
         if end.rest:
@@ -311,7 +505,15 @@ class _Reader:
         extra = self.peek()
         if extra is not None:
             raise InvalidRecord("text after 'end'", extra.number)
-        return Record(rules, seed, first_dealer, names, tuple(rounds), players)
+        if players is not None:
+            for seat, (level, where) in self.takeover_levels.items():
+                if players[seat] != level:
+                    raise InvalidRecord(f"seat {seat} was taken over by {level!r} (line "
+                                        f"{where}), but the 'players' line says "
+                                        f"{players[seat]!r}", where)
+        table = self.table[0] if self.table is not None else None
+        return Record(rules, seed, first_dealer, names, tuple(rounds), players, table,
+                      tuple(self.notes))
 
     # --- header -----------------------------------------------------------
     def header(self) -> tuple[Rules, int | None, int, tuple[str, ...] | None,
@@ -336,6 +538,8 @@ class _Reader:
                                   "first-dealer")
         names = _read_names(seen["names"], rules) if "names" in seen else None
         players = _read_players(seen["players"], rules) if "players" in seen else None
+        if "table" in seen:
+            self.table = _read_table(seen["table"]), seen["table"].number
         return rules, seed, first_dealer, names, players
 
     # --- rounds -------------------------------------------------------------
@@ -346,7 +550,7 @@ class _Reader:
             if not rounds:
                 rounds.append(self.round(rules, first_dealer, None))
                 continue
-            if line is None or line.keyword != "round":
+            if line is None or line.keyword != "round" or self.ended is not None:
                 return rounds
             prev = rounds[-1]
             if prev.result is None:
@@ -385,17 +589,36 @@ class _Reader:
         positions = [pos]
         moves: list[Move] = []
         movers: list[int] = []
-        while (line := self.peek()) is not None and line.keyword == "move":
+        while (line := self.peek()) is not None and line.keyword in ("move", *NOTE_KEYWORDS):
             self.i += 1
             if pos.result is not None:
-                raise InvalidRecord(f"round {number} is over: no move can follow its last "
-                                    "card (expected 'result')", line.number)
-            seat, move = _read_move(line, pos)
-            pos = _engine(partial(pos.play, move), line)
-            positions.append(pos)
-            moves.append(move)
-            movers.append(seat)
+                what = "no move can follow its last card" if line.keyword == "move" else \
+                    f"its 'result' line comes before {line.keyword!r}"
+                raise InvalidRecord(f"round {number} is over: {what} (expected 'result')",
+                                    line.number)
+            if line.keyword == "move":
+                seat, move = _read_move(line, pos)
+                pos = _engine(partial(pos.play, move), line)
+                positions.append(pos)
+                moves.append(move)
+                movers.append(seat)
+                continue
+            self.notes.append(self.note(line, rules, positions, moves, movers, number))
+            pos = positions[-1]
+            if self.ended is not None:
+                break
         result = self.result_line(pos, number)
+        while self.ended is None and (line := self.peek()) is not None \
+                and line.keyword in NOTE_KEYWORDS and result is not None:
+            self.i += 1
+            if result.winner is not None:
+                raise InvalidRecord(f"the game is over (seat {result.winner} won round "
+                                    f"{number}): no {line.keyword!r} can follow it",
+                                    line.number)
+            if line.keyword in (HINT, UNDO):
+                raise InvalidRecord(f"round {number} is over: {_NOT_NOW[line.keyword]}",
+                                    line.number)
+            self.notes.append(self.note(line, rules, positions, moves, movers, number))
         return RecordRound(number, dealer, deck, tuple(moves), tuple(movers),
                            tuple(positions), result)
 
@@ -421,6 +644,85 @@ class _Reader:
             raise InvalidRecord(f"seat {winner} won the game, not {line.rest[:20]}",
                                 line.number)
 
+    # --- notes ----------------------------------------------------------------
+    def note(self, line: _Line, rules: Rules, positions: list[Position], moves: list[Move],
+             movers: list[int], number: int) -> Note:
+        """A note line, checked where it stands; an undo takes its moves off the lists."""
+        kind = line.keyword
+        pos = positions[-1]
+        parts = line.rest.split()
+        want = _NOTE_FORMS[kind]
+        if len(parts) != len(want.split()) - 1:
+            raise InvalidRecord(f"expected {want!r}, not {(kind + ' ' + line.rest)[:60]!r}",
+                                line.number)
+        seat = _read_seat(line, parts[0], rules, f"the seat of {kind!r}")
+        if seat in self.taken_over:
+            raise InvalidRecord(f"seat {seat} is played by a computer since line "
+                                f"{self.taken_over[seat]}: no {kind!r} for it", line.number)
+        if kind in (HINT, UNDO) and self.table is not None:
+            settings, where = self.table
+            if not (settings.hints if kind == HINT else settings.takebacks):
+                what = "hints=off" if kind == HINT else "takebacks=off"
+                did = "asked for a hint" if kind == HINT else "took back a move"
+                raise InvalidRecord(f"the table has {what} (line {where}), yet seat {seat} "
+                                    f"{did}", line.number)
+        if kind == HINT:
+            if pos.to_move != seat:
+                raise InvalidRecord(f"seat {seat} asked for a hint, but seat {pos.to_move} is "
+                                    "to move: a hint is for the player whose turn it is",
+                                    line.number)
+            return Note(HINT, seat, number, len(moves))
+        if kind == UNDO:
+            taken = _take_back(line, seat, _read_count(line, parts[1]), positions, moves,
+                               movers, number)
+            return Note(UNDO, seat, number, len(moves), taken=taken)
+        if kind == TAKEOVER:
+            level = parts[1]
+            if not _PLAYER.fullmatch(level) or level == "human":
+                raise InvalidRecord(f"a takeover names a computer level (as 'medium'), not "
+                                    f"{level[:40]!r}", line.number)
+            # Right after a resignation of this seat (one of another seat ended the game).
+            after_resign = self.lines[self.i - 2].keyword == RESIGN
+            if not after_resign and (pos.result is not None or pos.to_move != seat):
+                raise InvalidRecord(f"seat {seat} was taken over while it was not its turn: "
+                                    "a computer takes over a seat that resigned, or one "
+                                    "whose player is away on their turn", line.number)
+            self.taken_over[seat] = line.number
+            self.takeover_levels[seat] = (level, line.number)
+            return Note(TAKEOVER, seat, number, len(moves), level=level)
+        # A resignation: the game goes on only where a computer takes the seat over at
+        # once (a game of more than two sides); otherwise it ends here.
+        following = self.peek()
+        goes_on = (not two_sided(rules) and following is not None
+                   and following.keyword == TAKEOVER
+                   and following.rest.split()[:1] == [str(seat)])
+        if not goes_on:
+            self.ended = (seat, line.number)
+        return Note(RESIGN, seat, number, len(moves))
+
+
+def _take_back(line: _Line, seat: int, count: int, positions: list[Position],
+               moves: list[Move], movers: list[int], number: int) -> tuple[Played, ...]:
+    """Take the last ``count`` moves off the round's lists, if ``seat`` may take them back."""
+    if count > len(moves):
+        raise InvalidRecord(f"'undo' takes back {count} moves, but round {number} has "
+                            f"{len(moves)}", line.number)
+    first = len(moves) - count
+    if movers[first] != seat:
+        raise InvalidRecord(f"'undo {seat} {count}' would take back seat {movers[first]}'s "
+                            "move first: a take-back starts with the player's own last move",
+                            line.number)
+    if seat in movers[first + 1:]:
+        raise InvalidRecord(f"'undo {seat} {count}' takes back more than seat {seat}'s last "
+                            "move and the moves after it", line.number)
+    if positions[first].deal != positions[-1].deal:
+        raise InvalidRecord(f"'undo {seat} {count}' reaches back into deal "
+                            f"{positions[first].deal}: moves are taken back within the "
+                            "current deal only", line.number)
+    taken = tuple(zip(movers[first:], moves[first:], strict=True))
+    del positions[first + 1:], moves[first:], movers[first:]
+    return taken
+
 
 # ----------------------------------------------------------------------
 # Line readers: each turns one line into values or an InvalidRecord naming it
@@ -443,6 +745,33 @@ def _read_rules(line: _Line) -> Rules:
         return rules_from_json(obj)
     except (ValueError, TypeError) as exc:  # TypeError: {"preset": ..., "name": ...}
         raise InvalidRecord(f"bad rules: {exc}", line.number) from None
+
+
+_NOTE_FORMS = {HINT: "hint SEAT", UNDO: "undo SEAT MOVES", RESIGN: "resign SEAT",
+               TAKEOVER: "takeover SEAT LEVEL"}
+_NOT_NOW = {HINT: "a hint is asked for on one's turn in a round being played",
+            UNDO: "a finished round's moves cannot be taken back"}
+
+
+def _read_table(line: _Line) -> Settings:
+    values: dict[str, bool] = {}
+    for word in line.rest.split():
+        key, _, value = word.partition("=")
+        if key not in ("hints", "takebacks") or value not in ("on", "off") or key in values:
+            raise InvalidRecord(f"'table' takes hints=on|off and takebacks=on|off, once "
+                                f"each, not {line.rest[:60]!r}", line.number)
+        values[key] = value == "on"
+    if len(values) != 2:
+        raise InvalidRecord(f"'table' takes hints=on|off and takebacks=on|off, once each, "
+                            f"not {line.rest[:60]!r}", line.number)
+    return Settings(hints=values["hints"], takebacks=values["takebacks"])
+
+
+def _read_count(line: _Line, text: str) -> int:
+    if not _SEAT.fullmatch(text) or int(text) < 1:
+        raise InvalidRecord(f"'undo' takes back a number of moves (1 or more), not "
+                            f"{text[:40]!r}", line.number)
+    return int(text)
 
 
 def _read_int(line: _Line, what: str) -> int:

@@ -7,6 +7,11 @@ strongest level, undo within the current deal, a move log in words, and a
 record saved after every move so that a game can be resumed and every
 finished game is kept. They get them here, so each front end only draws.
 
+The table's fair-play rules live here too, in one place for every front end:
+whether hints and take-backs are allowed (:class:`~casino.record.Settings`),
+who may take back what, what a resignation does, and when a computer takes
+over a person's seat. Each use is noted in the record (:class:`~casino.record.Note`).
+
 A front end shows :attr:`GameSession.view` (the person's observation): the
 full position stays inside the session, and the bots are given observations.
 """
@@ -29,7 +34,21 @@ from casino.match import Match
 from casino.moves import Move
 from casino.narrate import play_words
 from casino.position import Position
-from casino.record import load_record, match_from_record, save_record
+from casino.record import (
+    HINT,
+    RESIGN,
+    TAKEOVER,
+    UNDO,
+    Note,
+    Settings,
+    load_record,
+    match_from_record,
+    resignation_winner,
+    resigned_seat,
+    save_record,
+    two_sided,
+    write_record,
+)
 from casino.rules import Rules
 from casino.scoring import Result
 
@@ -66,6 +85,17 @@ def run_bot_job(job: BotJob) -> str:
     """Think about ``job`` and return the chosen move's text (runs in any process)."""
     bot, limit = make_level(job.level, seed=job.seed)
     return str(bot.choose(job.observation, limit))
+
+
+def default_settings(people: int) -> Settings:
+    """The settings a table gets unless told otherwise.
+
+    Playing alone against computers, hints and take-backs are a way to learn;
+    between people (``people`` > 1) they would be help the others did not
+    agree to, so they are off until the table's creator turns them on.
+    """
+    alone = people <= 1
+    return Settings(hints=alone, takebacks=alone)
 
 
 def default_names(players: Sequence[str], rules: Rules, you: str = "You") -> list[str]:
@@ -118,7 +148,8 @@ class GameSession:
 
     def __init__(self, match: Match, players: Sequence[str], names: Sequence[str] | None = None,
                  *, save_path: Path | None = None, hint_level: str = HINT_LEVEL,
-                 on_change: Callable[[GameSession], None] | None = None) -> None:
+                 on_change: Callable[[GameSession], None] | None = None,
+                 settings: Settings | None = None, notes: Sequence[Note] = ()) -> None:
         rules = match.rules
         players = tuple(players)
         if len(players) != rules.players:
@@ -137,6 +168,10 @@ class GameSession:
         if len(self.names) != rules.players:
             raise ValueError(f"{len(self.names)} names for a {rules.players}-player game")
         self.human = players.index(HUMAN)
+        self.settings = settings if settings is not None else default_settings(
+            players.count(HUMAN))
+        #: Hints, take-backs, resignations and takeovers, in the order they happened.
+        self.notes: list[Note] = list(notes)
         self._bot_seed = bot_seed(match)
         self.save_path = save_path
         self.on_change = on_change
@@ -173,7 +208,8 @@ class GameSession:
         players = record.players or tuple(HUMAN if s == 0 else level
                                           for s in range(record.rules.players))
         return cls(match_from_record(record), players, record.names,
-                   save_path=path if autosave else None)
+                   save_path=path if autosave else None, settings=record.table,
+                   notes=record.notes)
 
     # ------------------------------------------------------------------
     # What the front end shows
@@ -200,8 +236,20 @@ class GameSession:
         return self.match.position.result is not None
 
     @property
+    def resigned(self) -> int | None:
+        """The seat whose resignation ended the game, if one did."""
+        return resigned_seat(self.notes)
+
+    @property
     def game_over(self) -> bool:
-        return self.match.is_over
+        return self.match.is_over or self.resigned is not None
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat (a partnership's first seat): by the cards, or a resignation."""
+        if self.resigned is not None:
+            return resignation_winner(self.rules, self.resigned)
+        return self.match.winner
 
     @property
     def result(self) -> Result | None:
@@ -214,11 +262,13 @@ class GameSession:
 
     @property
     def human_to_move(self) -> bool:
-        return not self.round_over and self.players[self.to_move] == HUMAN
+        return not self.round_over and not self.game_over \
+            and self.players[self.to_move] == HUMAN
 
     @property
     def computer_to_move(self) -> bool:
-        return not self.round_over and self.players[self.to_move] != HUMAN
+        return not self.round_over and not self.game_over \
+            and self.players[self.to_move] != HUMAN
 
     def level_of(self, seat: int) -> str | None:
         p = self.players[seat]
@@ -292,67 +342,202 @@ class GameSession:
 
     def next_round(self) -> Position:
         """Deal the next round once the result of this one has been shown."""
+        if self.resigned is not None:
+            raise IllegalMove("the game is over")
         pos = self.match.next_round()
         self._save()
         return pos
 
-    def hint_job(self, seat: int | None = None) -> BotJob:
-        """The strongest level's think for a person's turn, from what that person sees."""
+    # ------------------------------------------------------------------
+    # Hints
+
+    def why_no_hint(self, seat: int | None = None) -> str | None:
+        """Why ``seat`` may not have a hint now, in words; None when it may."""
         seat = self.human if seat is None else seat
+        if not self.settings.hints:
+            return "hints are off at this table"
+        if self.game_over:
+            return "the game is over"
         if self.round_over or seat != self.to_move or self.players[seat] != HUMAN:
-            raise ValueError("a hint is for your own turn")
+            return "a hint is for your own turn"
+        return None
+
+    def may_hint(self, seat: int | None = None) -> bool:
+        return self.why_no_hint(seat) is None
+
+    def hint_job(self, seat: int | None = None) -> BotJob:
+        """The strongest level's think for a person's turn, from what that person sees.
+
+        IllegalMove says why when the table has hints off or it is not their turn.
+        """
+        seat = self.human if seat is None else seat
+        refusal = self.why_no_hint(seat)
+        if refusal is not None:
+            raise IllegalMove(refusal)
         return BotJob(self._hint_level, _seat_seed(self._bot_seed, 99) + len(self.log),
                       self.match.position.observation(seat))
 
     def hint(self, seat: int | None = None) -> Move:
-        """The strongest level's choice for the person (this takes its time)."""
+        """The strongest level's choice for the person (this takes its time).
+
+        Call :meth:`hint_given` once the hint is shown: thinking is not using it.
+        """
         job = self.hint_job(seat)
         return self.match.position.parse_move(run_bot_job(job))
+
+    def hint_given(self, seat: int | None = None) -> None:
+        """Note in the record that ``seat`` was shown a hint on this turn."""
+        seat = self.human if seat is None else seat
+        refusal = self.why_no_hint(seat)
+        if refusal is not None:
+            raise IllegalMove(refusal)
+        self._note(HINT, seat)
+        self._save()
+
+    def _note(self, kind: str, seat: int, **more: Any) -> Note:
+        note = Note(kind, seat, self.match.position.round, len(self.match.current.moves),
+                    **more)
+        self.notes.append(note)
+        return note
 
     # ------------------------------------------------------------------
     # Undo
 
-    def _undo_span(self) -> int | None:
-        """How many moves an undo takes back, or None when it is not allowed."""
-        if self.round_over or self.players.count(HUMAN) > 1:
-            return None  # undo is against the computer only
+    def _undo_span(self, seat: int) -> int | str:
+        """How many moves an undo by ``seat`` takes back, or why it may not, in words.
+
+        The rule of every table with take-backs on: a person takes back their
+        own last move of the current deal (new cards dealt since would be seen
+        again), with the computers' moves after it, as long as no other person
+        has moved since. Against the computer that is "undo my move and its
+        replies"; between people, a move can be taken back until the next
+        person plays.
+        """
+        if not self.settings.takebacks:
+            return "take-backs are off at this table"
+        if self.game_over:
+            return "the game is over"
+        if not 0 <= seat < self.rules.players or self.players[seat] != HUMAN:
+            return "only a person's own moves can be taken back"
+        nothing = "nothing to undo: only your moves in this deal can be taken back"
+        if self.round_over:
+            return nothing
         pos = self.match.position
         movers = self.match.current.movers
-        for back, seat in enumerate(reversed(movers), start=1):
-            if seat == self.human:
+        for back, mover in enumerate(reversed(movers), start=1):
+            if mover == seat:
                 entry = self.log[-back]
                 if entry.round == pos.round and entry.deal == pos.deal:
                     return back
-                return None
-        return None
+                return nothing
+            if self.players[mover] == HUMAN:
+                return (f"{self.names[mover]} has moved since: a move can be taken back "
+                        "only until another player moves")
+        return nothing
+
+    def why_no_undo(self, seat: int | None = None) -> str | None:
+        """Why ``seat`` may not take back a move now, in words; None when it may."""
+        span = self._undo_span(self.human if seat is None else seat)
+        return span if isinstance(span, str) else None
+
+    def may_undo(self, seat: int | None = None) -> bool:
+        return self.why_no_undo(seat) is None
 
     @property
     def can_undo(self) -> bool:
         """True when the person has a move in this deal to take back."""
-        return self._undo_span() is not None
+        return self.may_undo()
 
-    def undo(self) -> list[Entry]:
-        """Take back the person's last move and the computer moves after it.
+    def undo(self, seat: int | None = None) -> list[Entry]:
+        """Take back ``seat``'s last move and the computer moves after it (see :meth:`_undo_span`).
 
-        Allowed against the computer, within the current deal only (new cards
-        dealt since would be seen again). Returns the entries taken back.
+        IllegalMove says why not. Returns the entries taken back; the record
+        keeps them, with a note of the take-back.
         """
-        span = self._undo_span()
-        if span is None:
-            raise IllegalMove("nothing to undo: only your moves in this deal can be taken back")
-        self.match.take_back(span)
+        seat = self.human if seat is None else seat
+        span = self._undo_span(seat)
+        if isinstance(span, str):
+            raise IllegalMove(span)
         taken = self.log[-span:]
+        self.match.take_back(span)
         del self.log[-span:]
+        self._note(UNDO, seat, taken=tuple((e.seat, e.move) for e in taken))
         self._save()
         return taken
 
     # ------------------------------------------------------------------
+    # Resigning, and computers taking over seats
+
+    def resign(self, seat: int, level: str) -> bool:
+        """``seat``'s player resigns; True when that ends the game.
+
+        In a two-sided game (two players, or two partnerships) the other side
+        wins at once. In a game of more sides a computer at ``level`` takes
+        the seat over and the others play on, unless nobody would be left to
+        play: then the game ends there, and nobody wins.
+        """
+        if self.game_over:
+            raise IllegalMove("the game is over")
+        if not 0 <= seat < self.rules.players or self.players[seat] != HUMAN:
+            raise IllegalMove("a computer plays this seat: there is nobody to resign")
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}")
+        others = [s for s, p in enumerate(self.players) if p == HUMAN and s != seat]
+        self._note(RESIGN, seat)
+        ends = two_sided(self.rules) or not others
+        if not ends:
+            self._take(seat, level)
+        self._save()
+        return ends
+
+    def why_no_takeover(self, seat: int) -> str | None:
+        """Why a computer may not take over ``seat`` now (its player away), or None.
+
+        A seat is taken over on its player's turn only: that is when an absent
+        player holds up the game. (How long they must have been away is the
+        front end's to say.)
+        """
+        if self.game_over:
+            return "the game is over"
+        if not 0 <= seat < self.rules.players:
+            return f"there is no seat {seat}"
+        if self.players[seat] != HUMAN:
+            return f"a computer plays for {self.names[seat]} already"
+        if self.players.count(HUMAN) == 1:
+            return f"{self.names[seat]} is the only person at this table"
+        if self.round_over or self.to_move != seat:
+            return f"it is not {self.names[seat]}'s turn: nobody is waiting for them"
+        return None
+
+    def take_over(self, seat: int, level: str) -> None:
+        """A computer at ``level`` plays ``seat`` from now on, its player being away."""
+        refusal = self.why_no_takeover(seat)
+        if refusal is not None:
+            raise IllegalMove(refusal)
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}")
+        self._take(seat, level)
+        self._save()
+
+    def _take(self, seat: int, level: str) -> None:
+        self.players = tuple(level if s == seat else p for s, p in enumerate(self.players))
+        self._note(TAKEOVER, seat, level=level)
+        if seat == self.human:
+            self.human = self.players.index(HUMAN)
+
+    # ------------------------------------------------------------------
     # Saving
+
+    def record_text(self) -> str:
+        """The game's ``casino-record/1`` text: moves, players, settings and notes."""
+        return write_record(self.match, self.names, self.players, table=self.settings,
+                            notes=self.notes)
 
     def _save(self) -> None:
         if self.save_path is not None:
             self.save_path.parent.mkdir(parents=True, exist_ok=True)
-            save_record(self.match, self.save_path, self.names, self.players)
+            save_record(self.match, self.save_path, self.names, self.players,
+                        table=self.settings, notes=self.notes)
         if self.on_change is not None:
             self.on_change(self)
 

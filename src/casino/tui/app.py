@@ -564,6 +564,7 @@ class GameScreen(Screen[None]):
                 if version != self.version or self.phase != "human":
                     return  # the game moved on while the hint was being found
                 self.hint_move = move
+                self.session.hint_given()  # the record notes every hint shown
                 self.say(f"Hint: {option_words(move)}  ({move})", "hint")
                 self.update_choice()
             elif event.state == WorkerState.ERROR:

@@ -286,6 +286,7 @@ class PlainGame:
         s = self.session
         self.say("Thinking...")
         move = s.hint()
+        s.hint_given()  # the record notes every hint shown
         hand = s.view.hand(s.human)
         number = hand.index(move.card) + 1
         self.say(f"Hint: {self._option(move)}; it plays card {number}.")

@@ -36,7 +36,7 @@ from casino.bots.levels import LEVELS
 from casino.cards import card_text, parse_card
 from casino.errors import CardError, CasinoError, RulesError
 from casino.narrate import play_words
-from casino.record import read_record, write_record
+from casino.record import read_record
 from casino.rules import PRESET_NAMES, describe, preset
 from casino.session import HINT_LEVEL
 from casino.web import tools
@@ -50,6 +50,7 @@ from casino.web.service import (
     GameService,
     LiveGame,
     allowed_players,
+    resignation_words,
     valid_id,
 )
 from casino.web.store import DEFAULT_DATABASE_URL, OVER, Store
@@ -67,7 +68,8 @@ COOKIE_AGE = 60 * 24 * 3600
 #: connection silent past the heartbeat's deadline; and "reconnect now" (the game reloads).
 CLOSE_NO_SEAT, CLOSE_NO_GAME, CLOSE_LIMIT, CLOSE_ORIGIN = 4401, 4404, 4429, 4403
 CLOSE_TOO_FAST, CLOSE_SILENT, CLOSE_RECONNECT = 4408, 4000, 1012
-MESSAGE_TYPES = ("hello", "play", "hint", "undo", "next_round", "rematch", "pong")
+MESSAGE_TYPES = ("hello", "play", "hint", "undo", "next_round", "rematch", "resign", "claim",
+                 "pong")
 
 
 def cookie_name(game_id: str) -> str:
@@ -203,9 +205,8 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
     @app.get("/records/{game_id}.rec")
     async def record_file(game_id: str) -> Response:
         game = await _finished(service, game_id)
-        s = game.session
         return PlainTextResponse(
-            write_record(s.match, s.names, s.players),
+            game.session.record_text(),
             media_type="text/plain; charset=utf-8",
             headers={"Content-Disposition": f'attachment; filename="casino-{game_id}.rec"'})
 
@@ -233,7 +234,8 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
         created = service.create(
             rules=rules, players=players, level=level, mode=mode, name=body.get("name"),
             public=body.get("public", False), people=people,
-            client=request.client.host if request.client else "")
+            client=request.client.host if request.client else "",
+            hints=body.get("hints"), takebacks=body.get("takebacks"))
         game = await service.get(created.game)
         if game is not None:
             service.kick(game)
@@ -365,11 +367,13 @@ def replay_json(game: LiveGame) -> dict[str, Any]:
     round's deal is a step of its own (``kind: "deal"``, ``text: null``).
     """
     s = game.session
-    record = read_record(write_record(s.match, s.names, s.players))
+    record = read_record(s.record_text())
     rules = record.rules
     positions: list[dict[str, Any]] = []
     moves: list[dict[str, Any]] = []
+    starts: dict[int, int] = {}  # round number -> index of its first position
     for rnd in record.rounds:
+        starts[rnd.number] = len(positions)
         if positions:
             moves.append({"kind": "deal", "round": rnd.number, "deal": 1, "seat": rnd.dealer,
                           "text": None, "words": f"Round {rnd.number}: "
@@ -385,12 +389,23 @@ def replay_json(game: LiveGame) -> dict[str, Any]:
     rounds = [{"round": r.number, "items": items_json(rules, r.result, r.start.scores),
                "scores": list(r.result.scores)} for r in record.rounds if r.result is not None]
     last = record.rounds[-1]
+    result = (result_json(rules, last.result, last.start.scores, s.names)
+              if last.result is not None else None)
+    ended = resignation_words(s)
+    if ended is not None:
+        result = {**(result or {"items": [], "scores": list(last.position.scores)}),
+                  "winner": record.winner, "summary": ended}
+    notes = [{"kind": n.kind, "seat": n.seat, "round": n.round,
+              "position": starts[n.round] + n.moves,
+              "words": n.words(s.names[n.seat])} for n in record.notes]
+    table = record.table
     return {
         "game": game.id, "rules": rules_json(rules), "names": list(s.names),
         "players": list(s.players), "moves": moves, "positions": positions, "rounds": rounds,
-        "result": (result_json(rules, last.result, last.start.scores, s.names)
-                   if last.result is not None else None),
-        "winner": record.winner, "download": f"/records/{game.id}.rec",
+        "result": result, "winner": record.winner, "download": f"/records/{game.id}.rec",
+        "settings": ({"hints": table.hints, "takebacks": table.takebacks,
+                      "words": table.words()} if table is not None else None),
+        "notes": notes,
     }
 
 
@@ -438,6 +453,7 @@ class GameSocket:
             return
         client = Client(seat, address=ws.client.host if ws.client else "")
         game.clients.add(client)
+        self.service.watch(game)  # a person back on their turn is no longer away
         loop = asyncio.get_running_loop()
         writer = loop.create_task(self._write(game, client))
         heart = loop.create_task(self._heartbeat(client))
@@ -446,6 +462,7 @@ class GameSocket:
         finally:
             heart.cancel()
             game.clients.discard(client)
+            self.service.watch(game)  # the seat's absence counts from now
             client.close(CLOSE_RECONNECT)
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(writer, 5)
@@ -574,6 +591,17 @@ class GameSocket:
                 return None
             if kind == "rematch":
                 await self.service.rematch(game, seat)
+                return None
+            if kind == "resign":
+                await self.service.resign(game, seat)
+                return None
+            if kind == "claim":
+                target = msg.get("seat")
+                if not isinstance(target, int) or isinstance(target, bool) \
+                        or not 0 <= target < game.rules.players:
+                    return _err(f"a claim names the \"seat\" of the player who is away: a "
+                                f"seat number from 0 to {game.rules.players - 1}")
+                await self.service.claim(game, seat, target, version)
                 return None
         except GameError as e:
             if e.status == 409:

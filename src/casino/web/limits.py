@@ -54,6 +54,9 @@ class Limits:
     #: the longest one waits (seconds) before its asker is told the same.
     hint_queue: int = 32
     hint_wait: float = 15.0
+    #: Seconds a person may be away on their turn (no page of theirs open) before the
+    #: others may let a computer play their seat (``claim``); until then the game waits.
+    abandon_after: float = 180.0
     #: Largest request body the server reads for any route, in bytes: the largest a route
     #: takes (the score pad's calculator, ``casino.web.tools.MAX_APPLY``, reads pads with
     #: their undo history). Each route's own smaller limit still applies within it.

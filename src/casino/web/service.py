@@ -15,6 +15,11 @@ answer is played only if the game has not changed meanwhile (an undo, say).
 
 Games are loaded lazily: a client that asks for a game not in memory (after a
 restart, or after an idle game was evicted) gets it replayed from its record.
+
+Fair play: each game has its settings (hints, take-backs) in its record, and
+the session enforces them; the service adds what only a server knows: who is
+connected. A person away on their turn past ``Limits.abandon_after`` may have
+their seat handed to a computer by another player (a claim).
 """
 
 from __future__ import annotations
@@ -39,9 +44,16 @@ from casino.match import Match
 from casino.moves import Move
 from casino.narrate import move_phrase, play_words, winner_words
 from casino.position import Position
-from casino.record import match_from_record, read_record, write_record
+from casino.record import (
+    RESIGN,
+    UNDO,
+    Settings,
+    match_from_record,
+    read_record,
+    write_record,
+)
 from casino.rules import PRESET_NAMES, Rules, preset
-from casino.session import HINT_LEVEL, HUMAN, GameSession, run_bot_job
+from casino.session import HINT_LEVEL, HUMAN, GameSession, default_settings, run_bot_job
 from casino.web.limits import BucketsByKey, Limits, address_key
 from casino.web.store import OVER, PLAYING, WAITING, Event, Store, StoredGame, now, token_hash
 from casino.web.thinking import Busy, Thinker
@@ -113,11 +125,18 @@ class Client:
     #: A "send the state" marker is in the outbox already (a slow reader gets one state
     #: with every event it missed, not a backlog of states).
     marked: bool = False
+    #: The view changed without a new version (someone went away or came back): send it.
+    stale: bool = False
 
     def notify(self) -> None:
         if self.sent is not None and not self.marked:
             self.marked = True
             self.outbox.put_nowait(None)
+
+    def refresh(self) -> None:
+        """Send the state again even if the version is the same (the view changed)."""
+        self.stale = True
+        self.notify()
 
     def send(self, message: dict[str, Any]) -> None:
         self.outbox.put_nowait(message)
@@ -156,7 +175,15 @@ class LiveGame:
         #: The address whose player last acted here: the owner of its computers' thinking.
         self.driver = ""
         self.last_used = time.monotonic()
+        #: When the game last changed, and since when each person seat has had no open
+        #: connection (monotonic seconds; a seat not seen since the game was loaded counts
+        #: from then): together they say how long a person has been away on their turn.
+        self.changed_at = time.monotonic()
+        self.left_at: dict[int, float] = {seat: self.changed_at for seat in self.seats}
+        self.away_timer: asyncio.TimerHandle | None = None
+        self.away_shown: int | None = None  # the seat whose absence the views show
         self._pos = session.match.position
+        self._notes = len(session.notes)
         self._pending: list[Event] = []
         session.on_change = self._on_change
 
@@ -180,8 +207,9 @@ class LiveGame:
                 found = seat
         return found
 
-    def public_state(self) -> Public:
-        """What everyone at the table may know: names, the log, finished rounds' scores."""
+    def public_state(self, seat: int) -> Public:
+        """What everyone at the table may know (names, the log, finished rounds' scores,
+        the settings, who is away), and what ``seat`` may do."""
         s = self.session
         rounds = [RoundScore(r.number, r.start.scores, r.result)
                   for r in s.match.rounds if r.result is not None]
@@ -189,9 +217,35 @@ class LiveGame:
         return Public(
             game=self.id, version=self.version, status=self.status, names=s.names,
             players=s.players, log=self.log, rounds=rounds,
-            can_undo=not waiting and self.mode == COMPUTER and s.can_undo,
+            can_undo=not waiting and s.may_undo(seat),
             invite=self.invite_url if waiting else None,
-            rematch=f"/rematch/{self.id}/{self.rematch}" if self.rematch else None)
+            rematch=f"/rematch/{self.id}/{self.rematch}" if self.rematch else None,
+            settings=s.settings, can_hint=not waiting and s.may_hint(seat),
+            can_resign=not waiting and not s.game_over and s.players[seat] == HUMAN,
+            ended=resignation_words(s), winner=s.winner, away=self.away_notice(seat))
+
+    def away(self) -> tuple[int, float] | None:
+        """The person whose turn it is, if no connection of theirs is open: (seat, seconds away)."""
+        s = self.session
+        if self.status != PLAYING or not s.human_to_move:
+            return None
+        seat = s.to_move
+        if any(c.seat == seat for c in self.clients):
+            return None
+        since = max(self.changed_at, self.left_at.get(seat, self.changed_at))
+        return seat, time.monotonic() - since
+
+    def away_notice(self, viewer: int) -> dict[str, Any] | None:
+        """What the table is told of a person away on their turn past the limit."""
+        away = self.away()
+        limit = self.service.limits.abandon_after
+        if away is None or away[1] < limit:
+            return None
+        seat, seconds = away
+        name = self.session.names[seat]
+        return {"seat": seat, "name": name, "seconds": int(seconds),
+                "words": f"{name} has been away for {duration_words(seconds)}",
+                "can_claim": viewer != seat and self.session.players[viewer] == HUMAN}
 
     @property
     def invite_url(self) -> str | None:
@@ -199,20 +253,24 @@ class LiveGame:
 
     def view(self, seat: int) -> dict[str, Any]:
         """The VIEW of ``seat``: from its observation and the public facts only."""
-        view = build_view(self.session.view_of(seat), seat, self.public_state())
+        view = build_view(self.session.view_of(seat), seat, self.public_state(seat))
         if view["invite"] is not None and seat != self.creator_seat:
             view["invite"] = None
         if self.status == WAITING:
             free = sum(1 for h in self.seats.values() if h is None)
             view["message"] = (f"Waiting for {free} more player{'s' if free > 1 else ''}: "
                                f"share the invite link.")
+        elif self.session.players[seat] != HUMAN and self.status == PLAYING:
+            view["message"] = (f"The computer ({self.session.players[seat]}) plays your seat "
+                               "now: you are watching.")
         return view
 
     def state_for(self, client: Client) -> dict[str, Any] | None:
         """The state message a client has not yet had (None when it is up to date)."""
         client.marked = False
+        stale, client.stale = client.stale, False
         since = client.sent or 0
-        if client.sent is not None and since >= self.version:
+        if client.sent is not None and since >= self.version and not stale:
             return None
         events = [e.to_json(client.seat) for e in self.events[since:]]
         client.sent = self.version
@@ -222,6 +280,12 @@ class LiveGame:
     def notify(self) -> None:
         for c in self.clients:
             c.notify()
+        self.service.watch(self)
+
+    def forget_timer(self) -> None:
+        if self.away_timer is not None:
+            self.away_timer.cancel()
+            self.away_timer = None
 
     # ------------------------------------------------------------------
     # The change hook: every change of the session becomes events and a commit
@@ -236,13 +300,16 @@ class LiveGame:
             events.append(Event(n + len(events) + 1, kind, seat, text, words, words_you))
 
         names = session.names
-        if len(session.log) < len(self.log):
-            taken = self.log[len(session.log):]
-            del self.log[len(session.log):]
-            seat = session.human
-            add("undo", seat, None, f"{names[seat]} took back {_moves(len(taken))}",
-                f"You took back {_moves(len(taken))}")
-        elif len(session.log) > len(self.log):
+        notes = session.notes[self._notes:]
+        self._notes = len(session.notes)
+        for note in notes:
+            if note.kind == UNDO:
+                del self.log[len(session.log):]
+            add(note.kind, note.seat, None, note.words(names[note.seat]),
+                note.words(names[note.seat], you=True))
+            if note.kind == RESIGN and session.resigned is not None:
+                add("game_over", session.winner, None, resignation_words(session) or "")
+        if len(session.log) > len(self.log):
             new = session.log[len(self.log):]
             before = self._pos
             for k, entry in enumerate(new):
@@ -268,6 +335,7 @@ class LiveGame:
         if session.game_over:
             self.status = OVER
         if events or self._pending:
+            self.changed_at = time.monotonic()
             self._pending.extend(events)
             self.service.commit(self)
 
@@ -276,8 +344,27 @@ class LiveGame:
         return events
 
 
-def _moves(n: int) -> str:
-    return "1 move" if n == 1 else f"{n} moves"
+def resignation_words(session: GameSession) -> str | None:
+    """"Ann resigned: Bob wins", when the game ended by a resignation (else None)."""
+    seat = session.resigned
+    if seat is None:
+        return None
+    names, rules, winner = session.names, session.rules, session.winner
+    if winner is None:
+        return (f"{names[seat]} resigned, the last person at the table: the game ends "
+                "without a winner")
+    side = [names[s] for s in rules.seats if rules.team_of(s) == rules.team_of(winner)]
+    verb = "win" if len(side) > 1 else "wins"
+    return f"{names[seat]} resigned: {' and '.join(side)} {verb}"
+
+
+def duration_words(seconds: float) -> str:
+    """``3 minutes``, ``1 minute``, ``40 seconds``: how long someone has been away."""
+    if seconds >= 60:
+        minutes = int(seconds // 60)
+        return "1 minute" if minutes == 1 else f"{minutes} minutes"
+    whole = int(seconds)
+    return "1 second" if whole == 1 else f"{whole} seconds"
 
 
 def _round_word(rules: Rules) -> str:
@@ -360,6 +447,8 @@ class GameService:
 
     async def close(self) -> None:
         self.closed = True
+        for game in self.games.values():
+            game.forget_timer()
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
@@ -379,9 +468,9 @@ class GameService:
         events = game.take_pending()
         s = game.session
         try:
-            self.store.save(game.id, record=write_record(s.match, s.names, s.players),
+            self.store.save(game.id, record=s.record_text(),
                             status=game.status, version=len(game.events) + len(events),
-                            events=events, winner=s.match.winner)
+                            events=events, winner=s.winner)
         except Exception:
             log.exception("could not save game %s", game.id)
             self.drop(game)
@@ -393,6 +482,7 @@ class GameService:
         """Forget a game in memory (it reloads from the database when asked for)."""
         self.games.pop(game.id, None)
         game.session.on_change = None
+        game.forget_timer()
         for c in game.clients:
             c.send({"type": "error", "message": "the game was reloaded; reconnecting"})
             c.close()
@@ -409,6 +499,7 @@ class GameService:
             if g is not game and not g.clients and g.bot_task is None and not g.lock.locked():
                 del self.games[gid]
                 g.session.on_change = None
+                g.forget_timer()
                 excess -= 1
 
     async def get(self, game_id: str) -> LiveGame | None:
@@ -439,8 +530,11 @@ class GameService:
             return None
         record = read_record(stored.record)
         players = record.players or (HUMAN,) * record.rules.players
+        # A record of an older server has no settings: the mode's defaults apply.
+        settings = record.table or default_settings(1 if stored.mode == COMPUTER else 2)
         session = GameSession(match_from_record(record), players, record.names,
-                              hint_level=self.hint_level)
+                              hint_level=self.hint_level, settings=settings,
+                              notes=record.notes)
         return LiveGame(self, stored, session, replayed_log(session))
 
     # ------------------------------------------------------------------
@@ -448,8 +542,13 @@ class GameService:
 
     def create(self, *, rules: str, players: int, level: str, mode: str, name: object,
                public: bool = False, people: int | None = None, client: str = "",
-               seed: int | None = None) -> Created:
-        """A new game against computers, or a room waiting for friends."""
+               seed: int | None = None, hints: object = None,
+               takebacks: object = None) -> Created:
+        """A new game against computers, or a room waiting for friends.
+
+        ``hints`` and ``takebacks`` (True or False) are the table's settings;
+        None takes the default (on against the computer, off between people).
+        """
         if not self._create_buckets.take(client):
             raise GameError("too many new games from your address: wait a minute", 429)
         if mode not in (COMPUTER, FRIENDS):
@@ -469,6 +568,13 @@ class GameService:
                             f"{r.players}-player game")
         if mode == FRIENDS and public is not True and public is not False:
             raise GameError("public is true or false")
+        for flag in (hints, takebacks):
+            if flag is not None and not isinstance(flag, bool):
+                raise GameError("hints and takebacks are true or false")
+        default = default_settings(people)
+        settings = Settings(hints=default.hints if hints is None else bool(hints),
+                            takebacks=default.takebacks if takebacks is None
+                            else bool(takebacks))
         if mode == FRIENDS:
             self._check_room_space(address_key(client))
         seats = [HUMAN if s < people else level for s in range(r.players)]
@@ -487,7 +593,8 @@ class GameService:
                           mode=mode,
                           level=level, status=status, public=bool(public) and mode == FRIENDS,
                           invite=invite, creator_seat=0,
-                          record=write_record(match, names, seats), seats=person_seats)
+                          record=write_record(match, names, seats, table=settings),
+                          seats=person_seats)
         if mode == FRIENDS:
             if len(self._rooms_of) >= MAX_ADDRESSES_REMEMBERED:
                 del self._rooms_of[next(iter(self._rooms_of))]  # the longest-known address
@@ -552,7 +659,7 @@ class GameService:
                           f"{person} joined" + (": the game begins" if full else ""),
                           "You joined" + (": the game begins" if full else ""))
             ok = self.store.take_seat(game.id, seat, person, token_hash(token),
-                                      record=write_record(s.match, s.names, s.players),
+                                      record=s.record_text(),
                                       names=s.names, status=status, version=event.n, events=[event])
             if not ok:
                 self.drop(game)
@@ -574,18 +681,21 @@ class GameService:
                 s = game.session
                 new_id = secrets.token_hex(8)
                 match = Match(s.rules)
+                # The same table: every person's seat is a person's again (a seat a
+                # computer took over included), with the same settings.
+                players = [HUMAN if k in game.seats else p for k, p in enumerate(s.players)]
                 self.store.create(
                     game_id=new_id, rules=s.rules.name, players=s.rules.players,
                     names=s.names,
                     mode=game.mode, level=game.level, status=PLAYING, public=False,
                     invite=None, creator_seat=game.creator_seat,
-                    record=write_record(match, s.names, s.players),
+                    record=write_record(match, s.names, players, table=s.settings),
                     seats={k: (s.names[k], h) for k, h in game.seats.items()})
                 event = Event(game.version + 1, "rematch", seat, None,
                               f"{s.names[seat]} started a rematch", "You started a rematch")
-                self.store.save(game.id, record=write_record(s.match, s.names, s.players),
+                self.store.save(game.id, record=s.record_text(),
                                 status=game.status, version=event.n, events=[event],
-                                winner=s.match.winner)
+                                winner=s.winner)
                 self.store.set_rematch(game.id, new_id)
                 game.rematch = new_id
                 game.events.append(event)
@@ -608,14 +718,52 @@ class GameService:
         self.kick(game)
 
     async def undo(self, game: LiveGame, seat: int, version: int | None = None) -> None:
+        """Take back ``seat``'s last move, if the table allows it (the session's rule)."""
         async with game.lock:
             self._current(game, version)
             self._playing(game)
-            if game.mode != COMPUTER:
-                raise GameError("undo is only for games against the computer")
-            game.session.undo()
+            game.session.undo(seat)
         game.notify()
         self.kick(game)
+
+    async def resign(self, game: LiveGame, seat: int) -> None:
+        """``seat`` resigns: the other side wins, or a computer takes the seat over."""
+        async with game.lock:
+            self._playing(game)
+            game.session.resign(seat, self._computer_level(game))
+        game.notify()
+        self.kick(game)
+
+    async def claim(self, game: LiveGame, seat: int, target: int,
+                    version: int | None = None) -> None:
+        """Let a computer play for ``target``, away on their turn past ``abandon_after``."""
+        async with game.lock:
+            self._current(game, version)
+            self._playing(game)
+            s = game.session
+            if s.players[seat] != HUMAN:
+                raise GameError("only a player at the table can hand a seat to the computer")
+            if target == seat:
+                raise GameError("that is your own seat: resign instead, if you want to leave")
+            refusal = s.why_no_takeover(target)
+            if refusal is not None:
+                raise GameError(refusal)
+            name = s.names[target]
+            away = game.away()
+            if away is None:
+                raise GameError(f"{name} is here: their game page is open")
+            limit = self.limits.abandon_after
+            if away[1] < limit:
+                raise GameError(f"{name} has been away for {duration_words(away[1])}; the "
+                                f"computer may play for them after {duration_words(limit)}")
+            s.take_over(target, self._computer_level(game))
+        game.notify()
+        self.kick(game)
+
+    @staticmethod
+    def _computer_level(game: LiveGame) -> str:
+        """The level of a computer that takes a person's seat: the room's, or medium."""
+        return game.level if game.level in LEVELS else "medium"
 
     async def next_round(self, game: LiveGame, seat: int, version: int | None = None) -> None:
         async with game.lock:
@@ -638,8 +786,9 @@ class GameService:
         async with game.lock:
             self._playing(game)
             s = game.session
-            if s.round_over or s.to_move != seat:
-                raise GameError("a hint is for your own turn")
+            refusal = s.why_no_hint(seat)
+            if refusal is not None:
+                raise GameError(refusal)
             job = s.hint_job(seat)
             version = game.version
         try:
@@ -649,10 +798,13 @@ class GameService:
         except Exception:
             log.exception("hint failed in game %s", game.id)
             raise GameError("no hint could be found just now; try again", 503) from None
-        if game.version != version:
-            raise GameError("the game moved on while the hint was thought of; ask again")
-        view = game.session.view_of(seat)
-        move = view.parse_move(text)
+        async with game.lock:
+            if game.version != version or self.games.get(game.id) is not game:
+                raise GameError("the game moved on while the hint was thought of; ask again")
+            view = game.session.view_of(seat)
+            move = view.parse_move(text)
+            game.session.hint_given(seat)  # the record and the table are told of it
+        game.notify()
         words = move_phrase(move, view.rules)
         return {"type": "hint", "move": str(move), "words": f"Hint: {words}"}
 
@@ -668,6 +820,35 @@ class GameService:
             raise GameError("wait for everyone to join before playing")
         if game.status == OVER:
             raise GameError("the game is over")
+
+    # ------------------------------------------------------------------
+    # Who is away
+
+    def watch(self, game: LiveGame) -> None:
+        """Keep the table's "away" notice true: after a change or a connection came or went.
+
+        A person seat's absence is counted from when its last connection closed;
+        a timer wakes the table when the person on turn passes ``abandon_after``,
+        and every view is sent again when the notice appears or goes.
+        """
+        now_t = time.monotonic()
+        connected = {c.seat for c in game.clients}
+        for seat in game.seats:
+            if seat in connected:
+                game.left_at.pop(seat, None)
+            else:
+                game.left_at.setdefault(seat, now_t)
+        game.forget_timer()
+        away = game.away()
+        limit = self.limits.abandon_after
+        shown = away[0] if away is not None and away[1] >= limit else None
+        if shown != game.away_shown:
+            game.away_shown = shown
+            for c in game.clients:
+                c.refresh()
+        if away is not None and shown is None and not self.closed:
+            game.away_timer = asyncio.get_running_loop().call_later(
+                limit - away[1] + 0.01, self.watch, game)
 
     # ------------------------------------------------------------------
     # Computer players
@@ -798,4 +979,5 @@ def _listed_json(g: Any, *, join: str | None = None, url: bool = False) -> dict[
 
 
 __all__ = ["COMPUTER", "FRIENDS", "PRESET_NAMES", "Created", "GameError", "GameService",
-           "LiveGame", "allowed_players", "clean_name", "valid_id"]
+           "LiveGame", "allowed_players", "clean_name", "duration_words", "resignation_words",
+           "valid_id"]

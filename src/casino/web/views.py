@@ -20,6 +20,7 @@ from casino.cards import card_text
 from casino.moves import CAPTURE, Move
 from casino.narrate import item_words, move_phrase, tally, winner_words
 from casino.position import Position
+from casino.record import Settings
 from casino.rules import Rules
 from casino.scoring import Result
 
@@ -80,6 +81,18 @@ class Public:
     can_undo: bool
     invite: str | None
     rematch: str | None
+    #: The table's fair-play settings, shown to everyone.
+    settings: Settings
+    can_hint: bool
+    #: The viewer may resign (a person's seat, while the game is being played).
+    can_resign: bool
+    #: How the game ended when it ended by a resignation ("Ann resigned: Bob wins"), and
+    #: the winner then (None: nobody won).
+    ended: str | None
+    winner: int | None
+    #: A person who has been away on their turn past the limit: {"seat", "name",
+    #: "seconds", "words", "can_claim"} (None when nobody is).
+    away: dict[str, Any] | None
 
 
 def table_json(view: Position) -> list[dict[str, Any]]:
@@ -175,10 +188,17 @@ def build_view(view: Position, seat: int, public: Public) -> dict[str, Any]:
     hand = view.hands[seat]
     assert isinstance(hand, tuple)
     log = [item.to_json(n, seat) for n, item in enumerate(public.log, start=1)]
-    game_over = result is not None and result.winner is not None
+    game_over = public.ended is not None or (result is not None and result.winner is not None)
+    winner = public.winner if public.ended is not None else (
+        result.winner if result is not None else None)
     status = public.status
     if status == "playing" and result is not None:
         status = "over" if game_over else "round_over"
+    shown = (result_json(rules, result, view.scores, public.names)
+             if result is not None else None)
+    if public.ended is not None:  # a resignation: its words are the game's result
+        shown = {**(shown or {"items": [], "scores": list(view.scores)}),
+                 "winner": winner, "summary": public.ended}
     return {
         "game": public.game,
         "version": public.version,
@@ -202,14 +222,17 @@ def build_view(view: Position, seat: int, public: Public) -> dict[str, Any]:
         "legal": legal_json(view, view.legal_moves()) if your_turn else [],
         "log": log,
         "last": log[-1] if log else None,
-        "result": (result_json(rules, result, view.scores, public.names)
-                   if result is not None else None),
+        "result": shown,
         "rounds": [{"round": r.round, "items": items_json(rules, r.result, r.scores_before),
                     "scores": list(r.result.scores)} for r in public.rounds],
+        "settings": {"hints": public.settings.hints, "takebacks": public.settings.takebacks,
+                     "words": public.settings.words()},
         "can_undo": public.can_undo and public.status == "playing",
-        "can_hint": your_turn,
+        "can_hint": public.can_hint and your_turn,
+        "can_resign": public.can_resign and public.status == "playing",
+        "away": public.away,
         "game_over": game_over,
-        "winner": result.winner if game_over and result is not None else None,
+        "winner": winner if game_over else None,
         "invite": public.invite,
         "rematch": public.rematch,
     }
