@@ -482,13 +482,27 @@ class GameSession:
             raise IllegalMove("a computer plays this seat: there is nobody to resign")
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}")
-        others = [s for s, p in enumerate(self.players) if p == HUMAN and s != seat]
         self._note(RESIGN, seat)
-        ends = two_sided(self.rules) or not others
+        ends = self._resigning_ends(seat)
         if not ends:
             self._take(seat, level)
         self._save()
         return ends
+
+    def _resigning_ends(self, seat: int) -> bool:
+        others = [s for s, p in enumerate(self.players) if p == HUMAN and s != seat]
+        return two_sided(self.rules) or not others
+
+    def resign_words(self, seat: int) -> str | None:
+        """What resigning would do for ``seat``, in words; None when it may not resign."""
+        if self.game_over or not 0 <= seat < self.rules.players \
+                or self.players[seat] != HUMAN:
+            return None
+        if two_sided(self.rules):
+            return "the other side wins at once"
+        if self._resigning_ends(seat):
+            return "the game ends without a winner: nobody else is left to play"
+        return "a computer plays your seat from then on, and the others play on"
 
     def why_no_takeover(self, seat: int) -> str | None:
         """Why a computer may not take over ``seat`` now (its player away), or None.

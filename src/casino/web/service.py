@@ -221,7 +221,7 @@ class LiveGame:
             invite=self.invite_url if waiting else None,
             rematch=f"/rematch/{self.id}/{self.rematch}" if self.rematch else None,
             settings=s.settings, can_hint=not waiting and s.may_hint(seat),
-            can_resign=not waiting and not s.game_over and s.players[seat] == HUMAN,
+            resign_words=None if waiting else s.resign_words(seat),
             ended=resignation_words(s), winner=s.winner, away=self.away_notice(seat))
 
     def away(self) -> tuple[int, float] | None:

@@ -84,8 +84,8 @@ class Public:
     #: The table's fair-play settings, shown to everyone.
     settings: Settings
     can_hint: bool
-    #: The viewer may resign (a person's seat, while the game is being played).
-    can_resign: bool
+    #: What resigning would do for the viewer, in words; None when they may not resign.
+    resign_words: str | None
     #: How the game ended when it ended by a resignation ("Ann resigned: Bob wins"), and
     #: the winner then (None: nobody won).
     ended: str | None
@@ -229,7 +229,8 @@ def build_view(view: Position, seat: int, public: Public) -> dict[str, Any]:
                      "words": public.settings.words()},
         "can_undo": public.can_undo and public.status == "playing",
         "can_hint": public.can_hint and your_turn,
-        "can_resign": public.can_resign and public.status == "playing",
+        "can_resign": public.resign_words is not None and public.status == "playing",
+        "resign_words": public.resign_words if public.status == "playing" else None,
         "away": public.away,
         "game_over": game_over,
         "winner": winner if game_over else None,

@@ -251,6 +251,30 @@
     if (view && view.can_undo && !pending && send({ type: "undo", version })) pending = true;
   }
 
+  // Resigning asks first, in the page (what it does depends on the table: the server says).
+  function askResign() {
+    if (!view || !view.can_resign) return;
+    $("resign-words").textContent = `Resign this game? ${capital(view.resign_words || "")}.`;
+    $("resign-confirm").hidden = false;
+    $("resign-no").focus();
+  }
+
+  function resign() {
+    $("resign-confirm").hidden = true;
+    if (view && view.can_resign) send({ type: "resign" });
+  }
+
+  function claim() {
+    const away = view && view.away;
+    if (away && away.can_claim && send({ type: "claim", seat: away.seat, version })) {
+      $("claim-button").disabled = true;
+    }
+  }
+
+  function capital(text) {
+    return text ? text[0].toUpperCase() + text.slice(1) : text;
+  }
+
   function clearSelection(redraw = true) {
     selCard = null;
     selUses = new Set();
@@ -349,6 +373,7 @@
     animateNow = !!(view.last && view.last.n !== lastAnimated);
     renderInfo();
     renderInvite();
+    renderAway();
     renderOpponents();
     renderTable();
     renderMe();
@@ -376,6 +401,9 @@
     $("rules-title").textContent = r.title || r.name || "";
     $("round-info").textContent = `Round ${view.round ?? "–"} · deal ${view.deal ?? "–"}${view.deals ? " of " + view.deals : ""}`;
     $("stock-info").textContent = `Stock ${view.stock ?? 0}`;
+    const settings = view.settings || {};
+    $("table-settings").textContent = settings.words || "";
+    $("table-settings").hidden = !settings.words;
     document.title = `${view.your_turn ? "● Your turn · " : ""}${r.title || "Game"} · Casino`;
   }
 
@@ -388,6 +416,20 @@
     } else {
       box.hidden = true;
     }
+  }
+
+  // A person away on their turn past the server's limit: the others may let the computer
+  // play for them, or wait.
+  function renderAway() {
+    const box = $("away");
+    const away = view.away;
+    box.hidden = !away;
+    if (!away) return;
+    $("away-words").textContent = `${away.words}.`;
+    const button = $("claim-button");
+    button.textContent = `Let the computer play for ${away.name}`;
+    button.hidden = !away.can_claim;
+    button.disabled = pending;
   }
 
   function keyBadges(keys) {
@@ -555,8 +597,13 @@
   }
 
   function renderControls() {
+    const settings = view.settings || {};
+    $("hint-button").hidden = !settings.hints;
+    $("undo-button").hidden = !settings.takebacks;
     $("hint-button").disabled = !view.can_hint;
     $("undo-button").disabled = !view.can_undo || pending;
+    $("resign-button").hidden = !view.can_resign;
+    if (!view.can_resign) $("resign-confirm").hidden = true;
   }
 
   function renderStatus() {
@@ -718,6 +765,10 @@
   // --- input ---
   $("hint-button").addEventListener("click", askHint);
   $("undo-button").addEventListener("click", undo);
+  $("resign-button").addEventListener("click", askResign);
+  $("resign-yes").addEventListener("click", resign);
+  $("resign-no").addEventListener("click", () => { $("resign-confirm").hidden = true; });
+  $("claim-button").addEventListener("click", claim);
   $("clear-button").addEventListener("click", () => { hint = null; clearSelection(); if (view) renderStatus(); });
   $("copy-invite").addEventListener("click", async () => {
     const input = $("invite-link");

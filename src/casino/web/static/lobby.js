@@ -36,9 +36,22 @@
     select.value = counts.includes(current) ? current : String(n);
   }
 
+  // Hints and take-backs default to on against the computer and off between people;
+  // a change of mode brings its defaults back, a player's own choice stays otherwise.
+  let fairMode = null;
+  function updateFairPlay() {
+    const m = mode();
+    if (m === fairMode) return;
+    fairMode = m;
+    const alone = m === "computer";
+    $("hints-check").checked = alone;
+    $("takebacks-check").checked = alone;
+  }
+
   function updateNote() {
     const n = Number(playersSelect.value || 2);
     const friends = mode() === "friends";
+    updateFairPlay();
     updatePeople();
     $("people-label").hidden = !friends || n <= 2;
     $("public-label").hidden = !friends;
@@ -79,6 +92,8 @@
       players: Number(playersSelect.value),
       level: $("level-select").value,
       mode: mode(),
+      hints: $("hints-check").checked,
+      takebacks: $("takebacks-check").checked,
     };
     if (name) body.name = name;
     if (body.mode === "friends") {

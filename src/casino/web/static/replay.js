@@ -98,6 +98,12 @@
     } else {
       mv.textContent = step === 0 ? "The start of the game." : "";
     }
+    // Hints, take-backs, resignations and takeovers made at this step; the end of a
+    // resigned game says so.
+    const notes = (data.notes || []).filter((n) => n.position === step).map((n) => n.words);
+    if (step === last && data.result && data.result.summary) notes.push(data.result.summary);
+    $("replay-notes").replaceChildren(...notes.map((w) => el("li", { text: w })));
+    $("replay-notes").hidden = !notes.length;
     $("prev-button").disabled = step === 0;
     $("first-button").disabled = step === 0;
     $("next-button").disabled = step === last;
@@ -133,6 +139,10 @@
       const r = data.rules || {};
       $("replay-title").textContent = `Replay: ${r.title || r.name || (typeof r === "string" ? r : "Casino")}`;
       $("replay-names").textContent = names().join(" · ");
+      if (data.settings && data.settings.words) {
+        $("replay-settings").textContent = data.settings.words;
+        $("replay-settings").hidden = false;
+      }
       $("step-slider").max = String(data.positions.length - 1);
       show(0);
     } catch (ex) {
