@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from casino import (
     PRESET_NAMES,
+    IllegalMove,
     InvalidRecord,
     MalformedMove,
     Match,
@@ -28,14 +29,18 @@ from casino import (
 from casino.cards import card_text
 from casino.record import (
     FORMAT,
+    Note,
     Record,
+    Settings,
     load_record,
     match_from_record,
     read_record,
     save_record,
+    transcript,
     write_record,
 )
 from casino.rules import Rules, rules_from_json
+from casino.session import HUMAN, GameSession
 
 
 def _rulesets() -> list[tuple[str, int]]:
@@ -551,7 +556,10 @@ def test_fuzz_arbitrary_text_raises_only_invalid_record(text: str) -> None:
                                  "deck " + " ".join(card_text(c) for c in range(52)),
                                  "move 0 As", "move 1 2c", "move 1 Kd x Kc", "result 0 0",
                                  "winner 0", "end", "# note", "", "rules {\"preset\": 1}",
-                                 "rules [", "deck", "names", "round", "end end"]),
+                                 "rules [", "deck", "names", "round", "end end",
+                                 "table hints=on takebacks=off", "hint 0", "undo 1 1",
+                                 "undo 0 3", "resign 0", "resign 1", "takeover 1 easy",
+                                 "takeover 0"]),
                 max_size=14))
 def test_fuzz_keyword_soup_raises_only_invalid_record(lines: list[str]) -> None:
     with contextlib.suppress(InvalidRecord):  # any other exception fails the test
@@ -568,8 +576,44 @@ _MUTATIONS = ("delete", "duplicate", "swap", "replace-token", "insert", "truncat
                 min_size=1, max_size=3))
 def test_fuzz_mutated_records_raise_only_invalid_record(
         short_record: str, mutations: list[tuple[str, int, int, str]]) -> None:
-    lines = lines_of(short_record)
-    text = short_record
+    _read_mutated(short_record, mutations)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(_MUTATIONS), st.integers(0, 10_000),
+                          st.integers(0, 10_000), st.text(max_size=12)),
+                min_size=1, max_size=3))
+def test_fuzz_mutated_records_with_notes_raise_only_invalid_record(
+        noted_record: str, mutations: list[tuple[str, int, int, str]]) -> None:
+    _read_mutated(noted_record, mutations)
+
+
+@pytest.fixture(scope="module")
+def noted_record() -> str:
+    """A short three-player record with every kind of note: hints, an undo, a resignation."""
+    g = _table("classic", 3, people=2)
+    for _ in range(2):
+        _step(g)
+    while not g.human_to_move:
+        _step(g)
+    seat = g.to_move
+    g.hint_given(seat)
+    _step(g)
+    g.undo(seat)
+    _step(g, 1)
+    g.resign(seat, "easy")
+    for _ in range(3):
+        _step(g)
+    text = g.record_text()
+    assert {"hint", "undo", "resign", "takeover", "table"} <= {
+        ln.split(" ")[0] for ln in lines_of(text)}
+    return text
+
+
+def _read_mutated(record: str, mutations: list[tuple[str, int, int, str]]) -> None:
+    lines = lines_of(record)
+    text = record
     for kind, a, b, junk in mutations:
         i, j = a % len(lines), b % len(lines)
         if kind == "delete" and len(lines) > 1:
@@ -702,3 +746,250 @@ def test_save_record_replaces_the_file_whole(tmp_path: Path) -> None:
     save_record(play("casino", seed=4, moves=2), path, players=["human", "easy"])
     assert read_record(path.read_text(encoding="utf-8")).players == ("human", "easy")
     assert not (tmp_path / "g.rec.tmp").exists()
+
+
+# ----------------------------------------------------------------------
+# Fair play: the table's settings and its notes (hints, take-backs, resignations,
+# takeovers). They are optional lines: a record without them reads as before.
+
+
+def _table(rules: str = "casino", players: int = 2, *, people: int | None = None,
+           hints: bool = True, takebacks: bool = True, seed: int = 11) -> GameSession:
+    """A session of people (and, past ``people``, beginner computers) with the settings."""
+    people = players if people is None else people
+    seats = [HUMAN if s < people else "beginner" for s in range(players)]
+    names = [f"P{s}" for s in range(players)]
+    return GameSession(Match(rules, seed=seed, players=players), seats, names,
+                       settings=Settings(hints=hints, takebacks=takebacks))
+
+
+def _step(g: GameSession, k: int = 0) -> None:
+    """One move: a computer's, or the person to move plays their ``k``-th legal move."""
+    if g.computer_to_move:
+        g.computer_move()
+        return
+    legal = g.view_of(g.to_move).legal_moves()
+    g.play(legal[min(k, len(legal) - 1)], seat=g.to_move)
+
+
+def test_an_old_record_has_no_table_line_and_no_notes(good: str) -> None:
+    record = read_record(good)
+    assert record.table is None and record.notes == () and record.resigned is None
+    assert write_record(record) == good  # written back without them
+
+
+def test_settings_and_notes_round_trip_to_the_same_match() -> None:
+    g = _table(hints=True, takebacks=True)
+    for _ in range(3):
+        _step(g)
+    first = g.to_move
+    g.hint_given(first)
+    _step(g, 1)
+    _step(g)  # the other person moves ...
+    g.hint_given(g.to_move)
+    _step(g, 2)
+    g.undo(g.match.current.movers[-1])  # ... and takes that move back before anyone else moves
+    for _ in range(4):
+        _step(g)
+    text = g.record_text()
+    lines = text.splitlines()
+    assert "table hints=on takebacks=on" in lines
+    assert f"hint {first}" in lines and any(ln.startswith("undo ") for ln in lines)
+    record = read_record(text)
+    assert_same_game(record, g.match)  # the moves taken back are not part of the game
+    assert record.table == Settings(hints=True, takebacks=True)
+    assert list(record.notes) == g.notes
+    assert [n.kind for n in record.notes] == ["hint", "hint", "undo"]
+    undo = record.notes[-1]
+    assert len(undo.taken) == 1 and undo.moves == len(record.rounds[0].moves) - 4
+    assert write_record(record) == text
+    # The moves an undo took back are in the record, right before it, in the order played.
+    at = lines.index(f"undo {undo.seat} 1")
+    assert lines[at - 1] == f"move {undo.taken[0][0]} {undo.taken[0][1]}"
+    resumed = GameSession(match_from_record(record), ["human", "human"], record.names,
+                          settings=record.table, notes=record.notes)
+    assert resumed.record_text() == text
+
+
+def test_a_resignation_in_a_two_sided_game_names_the_other_side_as_winner() -> None:
+    g = _table()
+    for _ in range(5):
+        _step(g)
+    loser = g.to_move
+    assert g.resign(loser, "medium") is True
+    assert g.game_over and g.winner == 1 - loser and g.resigned == loser
+    with pytest.raises(IllegalMove, match="the game is over"):
+        _step(g)
+    text = g.record_text()
+    assert text.endswith(f"resign {loser}\nwinner {1 - loser}\nend\n")
+    record = read_record(text)
+    assert record.is_over and record.winner == 1 - loser and record.resigned == loser
+    assert write_record(record) == text
+    assert_same_game_moves(record, g.match)
+
+
+def assert_same_game_moves(record: Record, match: Match) -> None:
+    """The same rounds and moves (a resigned game's winner is not the engine's)."""
+    assert [list(r.moves) for r in record.rounds] == [r.moves for r in match.rounds]
+    assert record.position == match.position
+
+
+def test_a_resignation_in_partnerships_hands_the_game_to_the_other_pair() -> None:
+    g = _table("classic", 4, people=2)
+    seat = 1 if g.players[1] == HUMAN else 0
+    g.resign(seat, "medium")
+    assert g.winner == 1 - seat % 2
+    assert read_record(g.record_text()).winner == 1 - seat % 2
+
+
+def test_in_three_sides_a_computer_takes_the_resigned_seat_then_the_last_person_ends_it(
+) -> None:
+    g = _table("classic", 3, people=2)
+    for _ in range(2):
+        _step(g)
+    assert g.resign(0, "easy") is False  # P1 is still at the table: the game goes on
+    assert g.players == ("easy", HUMAN, "beginner") and not g.game_over
+    for _ in range(3):
+        _step(g)
+    assert g.resign(1, "easy") is True  # nobody is left to play for
+    assert g.game_over and g.winner is None and g.resigned == 1
+    text = g.record_text()
+    lines = text.splitlines()
+    assert lines[lines.index("resign 0") + 1] == "takeover 0 easy"
+    assert text.endswith("resign 1\nend\n")  # no winner line
+    record = read_record(text)
+    assert record.is_over and record.winner is None and record.players == (
+        "easy", "human", "beginner")
+    assert write_record(record) == text
+
+
+def test_notes_made_after_a_round_ended_follow_its_result() -> None:
+    g = _table("classic", 3, people=2)
+    while not g.round_over:
+        _step(g)
+    g.resign(0, "easy")
+    lines = g.record_text().splitlines()
+    at = lines.index("resign 0")
+    assert lines[at - 1].startswith("result ") and lines[at + 1] == "takeover 0 easy"
+    record = read_record("\n".join(lines))
+    assert record.notes[0].moves == len(record.rounds[0].moves)
+
+
+def test_a_takeover_of_an_absent_player_on_their_turn_round_trips() -> None:
+    g = _table("classic", 3)
+    _step(g)
+    away = g.to_move
+    with pytest.raises(IllegalMove, match=r"not .*turn"):
+        g.take_over((away + 1) % 3, "medium")
+    g.take_over(away, "medium")
+    assert g.players[away] == "medium"
+    with pytest.raises(IllegalMove, match="a computer plays for"):
+        g.take_over(away, "medium")
+    record = read_record(g.record_text())
+    assert record.notes[-1] == Note("takeover", away, 1, 1, level="medium")
+
+
+def _lines_with(text: str, at: str, new: list[str], *, before: bool = True) -> str:
+    """``text`` with ``new`` lines put before (or after) the first line starting ``at``."""
+    lines = lines_of(text)
+    k = next(i for i, ln in enumerate(lines) if ln.startswith(at)) + (0 if before else 1)
+    return "\n".join([*lines[:k], *new, *lines[k:]])
+
+
+def test_damage_table_and_note_lines(good: str) -> None:
+    for bad in ("table hints=on", "table hints=yes takebacks=on",
+                "table hints=on takebacks=off hints=off", "table sound=on takebacks=on"):
+        damaged(_lines_with(good, "round", [bad]), 6, "'table' takes hints=on|off")
+    first = line_no(good, "move")
+    to_move, other = int(lines_of(good)[first - 1].split()[1]), None
+    other = 1 - to_move
+    damaged(_lines_with(good, "move", [f"hint {other}"]), first,
+            f"seat {other} asked for a hint, but seat {to_move} is to move")
+    damaged(_lines_with(good, "move", ["hint"]), first, "expected 'hint SEAT'")
+    damaged(_lines_with(good, "move", ["hint 7"]), first, "a seat from 0 to 1, not '7'")
+    damaged(_lines_with(good, "move", ["undo 0 x"]), first, "a number of moves")
+    damaged(_lines_with(good, "move", ["undo 0 0"]), first, "a number of moves")
+    damaged(_lines_with(good, "move", [f"undo {to_move} 1"]), first,
+            "takes back 1 moves, but round 1 has 0")
+    second = first + 1  # after one move by to_move: the other seat cannot take it back
+    damaged(_lines_with(good, "move", [f"undo {other} 1"], before=False)
+            .replace("\nmove", "\nmove", 1), second, f"take back seat {to_move}'s move first")
+    damaged(_lines_with(good, "move", ["takeover 0 human"]), first, "names a computer level")
+    damaged(_lines_with(good, "move", [f"takeover {other} easy"]), first,
+            "was taken over while it was not its turn")
+    done = _lines_with(good, "move", [f"takeover {to_move} easy"])
+    damaged(_lines_with(done, "move", [f"hint {to_move}"], before=False), first + 2,
+            f"seat {to_move} is played by a computer since line {first}")
+    # The players line must agree with a takeover.
+    with_players = _lines_with(done, "round", ["players human human"])
+    damaged(with_players, first + 1, "taken over by 'easy'")
+
+
+def test_damage_hints_and_takebacks_used_where_the_table_has_them_off(good: str) -> None:
+    off = _lines_with(good, "round", ["table hints=off takebacks=off"])
+    first = line_no(off, "move")
+    to_move = int(lines_of(off)[first - 1].split()[1])
+    damaged(_lines_with(off, "move", [f"hint {to_move}"]), first,
+            "the table has hints=off \\(line 6\\), yet seat")
+    damaged(_lines_with(off, "move", [f"undo {to_move} 1"], before=False), first + 1,
+            "the table has takebacks=off")
+
+
+def test_damage_around_a_resignation(good: str) -> None:
+    first = line_no(good, "move")
+    ended = _lines_with(good, "move", ["resign 0"])
+    damaged(ended, first + 1, "the game ended when seat 0 resigned \\(line "
+            f"{first}\\): only 'winner' and 'end' may follow, not 'move'")
+    cut = "\n".join(lines_of(ended)[:first]) + "\nwinner 0\nend\n"
+    damaged(cut, first + 1, "seat 1 won the game, not 0")
+    assert read_record(cut.replace("winner 0", "winner 1")).winner == 1
+    damaged("\n".join(lines_of(ended)[:first]) + "\nend\n", first + 1, "expected 'winner'")
+    # A round whose last card is played: its result line comes before any note.
+    last_move = line_no(good, "result") - 2  # the comment line is before the result
+    damaged(_lines_with(good, "# ", ["resign 0"]), last_move + 1,
+            "round 1 is over: its 'result' line comes before 'resign'")
+    damaged(_lines_with(good, "result", ["hint 0"], before=False), last_move + 3,
+            "round 1 is over: a hint is asked for on one's turn")
+    damaged(_lines_with(good, "winner", ["resign 0"]), line_no(good, "winner"),
+            "the game is over \\(seat 1 won round 3\\): no 'resign' can follow it")
+
+
+def test_damage_last_person_resigning_leaves_no_winner() -> None:
+    g = _table("classic", 3, people=1)
+    _step(g)
+    g.resign(0, "easy")
+    text = g.record_text()
+    n = len(lines_of(text.rstrip("\n")))
+    damaged(text.replace("\nend\n", "\nwinner 1\nend\n"), n,
+            "nobody won: the game ended when seat 0, the last person at the table")
+
+
+def test_an_undo_is_checked_against_the_moves_it_takes_back() -> None:
+    g = _table("classic", 3)
+    deal = g.match.position.deal
+    while g.match.position.deal == deal:
+        _step(g)
+    text = g.record_text()
+    n = len(lines_of(text.rstrip("\n")))
+    mover = g.match.current.movers[-1]
+    # Taking back the last move of the first deal from the second deal reaches across.
+    bad = text.replace("\nend\n", f"\nundo {mover} 1\nend\n")
+    damaged(bad, n, "reaches back into deal 1: moves are taken back within the current deal")
+    # Within a deal: a take-back must start with the seat's own move, and be its last.
+    for _ in range(4):
+        _step(g)
+    text = g.record_text()
+    movers = g.match.current.movers
+    n = len(lines_of(text.rstrip("\n")))
+    damaged(text.replace("\nend\n", f"\nundo {movers[-1]} 4\nend\n"), n,
+            "takes back more than seat")
+
+
+def test_transcript_refuses_notes_that_do_not_fit_the_moves() -> None:
+    g = _table()
+    _step(g)
+    moves = list(zip(g.match.current.movers, g.match.current.moves, strict=True))
+    with pytest.raises(ValueError, match="after 5 moves of round 1, which had 1 moves"):
+        transcript(moves, [Note("hint", 0, 1, 5)])
+    with pytest.raises(ValueError, match="round 3, which was not played"):
+        write_record(g.match, notes=[Note("hint", 0, 3, 0)])
