@@ -205,3 +205,91 @@ def test_a_bot_job_carries_only_the_computers_observation(tmp_path: Path) -> Non
     assert str(entry.move) == text
     with pytest.raises(ValueError, match="not a computer's turn"):
         g.play_computer(text)
+
+
+# ----------------------------------------------------------------------
+# Fair play: settings, who may take back what, resigning, takeovers
+
+
+def test_the_default_settings_help_a_person_alone_and_nobody_between_people() -> None:
+    from casino import Match
+    from casino.record import Settings
+    from casino.session import default_settings
+
+    assert default_settings(1) == Settings(hints=True, takebacks=True)
+    assert default_settings(2) == default_settings(4) == Settings(hints=False, takebacks=False)
+    g = GameSession(Match("casino", seed=8), [HUMAN, HUMAN], ["Ann", "Bob"])
+    seat = g.to_move
+    assert g.why_no_hint(seat) == "hints are off at this table"
+    with pytest.raises(IllegalMove, match="hints are off at this table"):
+        g.hint_job(seat)
+    g.play(g.view_of(seat).legal_moves()[0], seat=seat)
+    assert g.why_no_undo(seat) == "take-backs are off at this table"
+    with pytest.raises(IllegalMove, match="take-backs are off"):
+        g.undo(seat)
+    assert g.notes == []
+
+
+def test_between_people_a_move_is_taken_back_until_another_person_moves(
+        tmp_path: Path) -> None:
+    from casino import Match
+    from casino.record import Settings
+
+    g = GameSession(Match("classic", seed=3, players=3), [HUMAN, HUMAN, "beginner"],
+                    ["Ann", "Bob", "Cy"], settings=Settings(hints=True, takebacks=True),
+                    save_path=tmp_path / "t.rec")
+
+    def person_moves() -> int:
+        while g.computer_to_move:
+            g.computer_move()
+        seat = g.to_move
+        g.play(g.view_of(seat).legal_moves()[0], seat=seat)
+        return seat
+
+    first = person_moves()
+    while g.computer_to_move:
+        g.computer_move()  # the computer's replies are taken back with the move
+    if g.to_move == first:
+        first = person_moves()
+        while g.computer_to_move:
+            g.computer_move()
+    other = g.to_move
+    assert g.players[other] == HUMAN and other != first
+    assert g.may_undo(first) and not g.may_undo(other)
+    before = len(g.log)
+    taken = g.undo(first)
+    assert taken[0].seat == first and g.to_move == first and len(g.log) == before - len(taken)
+    assert g.notes[-1].kind == "undo" and g.notes[-1].seat == first
+    first = person_moves()
+    while g.computer_to_move:
+        g.computer_move()
+    second = person_moves()  # another person moved: too late for the first
+    assert g.why_no_undo(first) == (f"{g.names[second]} has moved since: a move can be "
+                                    "taken back only until another player moves")
+    assert g.may_undo(second)
+    # The saved record keeps the take-back and reads back to the same game.
+    record = load_record(tmp_path / "t.rec")
+    assert record.notes == tuple(g.notes) and record.position == g.match.position
+
+
+def test_resigning_and_takeovers_follow_the_sides_of_the_game() -> None:
+    from casino import Match
+
+    two = GameSession(Match("casino", seed=8), [HUMAN, "beginner"])
+    assert two.resign_words(0) == "the other side wins at once"
+    assert two.resign(0, "medium") and two.winner == 1 and two.game_over
+    assert not two.computer_to_move and two.resign_words(0) is None
+    with pytest.raises(IllegalMove, match="the game is over"):
+        two.next_round()
+    three = GameSession(Match("classic", seed=8, players=3), [HUMAN, HUMAN, HUMAN],
+                        ["Ann", "Bob", "Cy"])
+    assert three.resign_words(0) == ("a computer plays your seat from then on, and the "
+                                     "others play on")
+    assert not three.resign(0, "easy") and three.players[0] == "easy"
+    with pytest.raises(IllegalMove, match="a computer plays this seat"):
+        three.resign(0, "easy")
+    assert not three.resign(1, "easy")
+    assert three.resign_words(2) == ("the game ends without a winner: nobody else is left "
+                                     "to play")
+    assert three.why_no_takeover(2) == "Cy is the only person at this table"
+    assert three.resign(2, "easy") and three.game_over and three.winner is None
