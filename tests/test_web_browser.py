@@ -515,3 +515,54 @@ def test_every_page_keeps_to_a_content_security_policy_in_force(
     finally:
         ctx.close()
         friend_ctx.close()
+
+
+def test_a_friends_room_shows_its_settings_hides_the_hint_button_and_offers_resigning(
+        server: Server, browser: Browser) -> None:
+    """The lobby's fair-play settings reach the table: a room between people has hints
+    and take-backs off by default, every player sees so and has no hint or undo button;
+    a player resigns with a confirmation, and both see who won."""
+    creator_ctx = browser.new_context(viewport={"width": 1100, "height": 850})
+    friend_ctx = browser.new_context(viewport={"width": 900, "height": 800})
+    try:
+        creator = creator_ctx.new_page()
+        friend = friend_ctx.new_page()
+        errors = watch(creator) + watch(friend)
+        creator.goto(server.base + "/")
+        assert creator.is_checked("#hints-check") and creator.is_checked("#takebacks-check")
+        creator.check("input[name=mode][value=friends]")  # between people: off by default
+        assert not creator.is_checked("#hints-check")
+        assert not creator.is_checked("#takebacks-check")
+        creator.fill("#name-input", "Ann")
+        creator.click("#start-button")
+        creator.wait_for_url(re.compile(r".*/game/[0-9a-f]+$"), timeout=WAIT_MS)
+        game_id = creator.url.rsplit("/", 1)[1]
+        creator.wait_for_selector("#invite:not([hidden])", timeout=WAIT_MS)
+        friend.goto(creator.input_value("#invite-link"))
+        friend.fill("#join-name", "Bob")
+        friend.click("#join-button")
+        friend.wait_for_url(re.compile(rf".*/game/{game_id}$"), timeout=WAIT_MS)
+        for page in (creator, friend):
+            page.wait_for_function(
+                "() => document.getElementById('game').dataset.status === 'playing'",
+                timeout=WAIT_MS)
+            assert page.inner_text("#table-settings") == "Hints off · Take-backs off"
+            assert page.is_hidden("#hint-button") and page.is_hidden("#undo-button")
+            assert page.is_visible("#resign-button")
+        # Resigning asks first; "No" changes nothing.
+        friend.click("#resign-button")
+        assert "The other side wins at once." in friend.inner_text("#resign-words")
+        friend.click("#resign-no")
+        assert friend.is_hidden("#resign-confirm")
+        assert friend.get_attribute("#game", "data-status") == "playing"
+        friend.click("#resign-button")
+        friend.click("#resign-yes")
+        for page in (creator, friend):
+            page.wait_for_selector("#round-end:not([hidden])", timeout=WAIT_MS)
+            assert "Bob resigned: Ann wins" in page.inner_text("#round-end")
+            assert page.is_hidden("#resign-button")
+        assert "Ann" in creator.inner_text("#round-end h2")
+        assert errors == []
+    finally:
+        creator_ctx.close()
+        friend_ctx.close()

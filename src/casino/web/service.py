@@ -181,7 +181,8 @@ class LiveGame:
         self.changed_at = time.monotonic()
         self.left_at: dict[int, float] = {seat: self.changed_at for seat in self.seats}
         self.away_timer: asyncio.TimerHandle | None = None
-        self.away_shown: int | None = None  # the seat whose absence the views show
+        #: The absence the views show now: (seat, how long in words), or None.
+        self.away_shown: tuple[int, str] | None = None
         self._pos = session.match.position
         self._notes = len(session.notes)
         self._pending: list[Event] = []
@@ -359,12 +360,14 @@ def resignation_words(session: GameSession) -> str | None:
 
 
 def duration_words(seconds: float) -> str:
-    """``3 minutes``, ``1 minute``, ``40 seconds``: how long someone has been away."""
-    if seconds >= 60:
-        minutes = int(seconds // 60)
-        return "1 minute" if minutes == 1 else f"{minutes} minutes"
-    whole = int(seconds)
-    return "1 second" if whole == 1 else f"{whole} seconds"
+    """``3 minutes``, ``1 minute``, ``less than a minute``: how long someone has been away.
+
+    Whole minutes, so the table's notice changes (and is sent again) once a minute.
+    """
+    minutes = int(seconds // 60)
+    if minutes == 0:
+        return "less than a minute"
+    return "1 minute" if minutes == 1 else f"{minutes} minutes"
 
 
 def _round_word(rules: Rules) -> str:
@@ -828,8 +831,9 @@ class GameService:
         """Keep the table's "away" notice true: after a change or a connection came or went.
 
         A person seat's absence is counted from when its last connection closed;
-        a timer wakes the table when the person on turn passes ``abandon_after``,
-        and every view is sent again when the notice appears or goes.
+        a timer wakes the table when the person on turn passes ``abandon_after``
+        and then at each new minute of their absence, and every view is sent
+        again when the notice appears, changes or goes.
         """
         now_t = time.monotonic()
         connected = {c.seat for c in game.clients}
@@ -841,14 +845,17 @@ class GameService:
         game.forget_timer()
         away = game.away()
         limit = self.limits.abandon_after
-        shown = away[0] if away is not None and away[1] >= limit else None
+        shown = None
+        if away is not None and away[1] >= limit:
+            shown = away[0], duration_words(away[1])
         if shown != game.away_shown:
             game.away_shown = shown
             for c in game.clients:
                 c.refresh()
-        if away is not None and shown is None and not self.closed:
-            game.away_timer = asyncio.get_running_loop().call_later(
-                limit - away[1] + 0.01, self.watch, game)
+        if away is not None and not self.closed:
+            wake = limit - away[1] if shown is None else 60 - away[1] % 60
+            game.away_timer = asyncio.get_running_loop().call_later(wake + 0.01, self.watch,
+                                                                    game)
 
     # ------------------------------------------------------------------
     # Computer players
