@@ -284,6 +284,10 @@ class PlainGame:
 
     def _hint(self) -> None:
         s = self.session
+        refusal = s.why_no_hint()
+        if refusal is not None:  # a resumed game of a table with hints off
+            self.say(f"No hint: {refusal}.")
+            return
         self.say("Thinking...")
         move = s.hint()
         s.hint_given()  # the record notes every hint shown

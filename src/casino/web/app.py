@@ -396,7 +396,8 @@ def replay_json(game: LiveGame) -> dict[str, Any]:
         result = {**(result or {"items": [], "scores": list(last.position.scores)}),
                   "winner": record.winner, "summary": ended}
     notes = [{"kind": n.kind, "seat": n.seat, "round": n.round,
-              "position": starts[n.round] + n.moves,
+              # a note of moves later taken back shows where the round's moves end
+              "position": starts[n.round] + min(n.moves, len(record.rounds[n.round - 1].moves)),
               "words": n.words(s.names[n.seat])} for n in record.notes]
     table = record.table
     return {

@@ -669,6 +669,7 @@ class GameService:
                 raise GameError("someone took that seat a moment ago: open the link again", 409)
             game.seats[seat] = token_hash(token)
             game.status = status
+            game.changed_at = time.monotonic()  # a turn begins now, not when the room was made
             game.events.append(event)
             game.log = replayed_log(s)  # the names in the words changed
         game.notify()
@@ -782,16 +783,20 @@ class GameService:
         self.kick(game)
 
     async def hint(self, game: LiveGame, seat: int, client: str = "") -> dict[str, Any]:
-        """The hint level's move for ``seat``, thought of after every computer that waits."""
-        if not self._hint_buckets.take(address_key(client)):
-            raise GameError(f"too many hints from your address: at most "
-                            f"{self.limits.hints_per_minute:g} a minute", 429)
+        """The hint level's move for ``seat``, thought of after every computer that waits.
+
+        A hint the table does not allow is refused before it counts against the
+        address's hints.
+        """
         async with game.lock:
             self._playing(game)
             s = game.session
             refusal = s.why_no_hint(seat)
             if refusal is not None:
                 raise GameError(refusal)
+            if not self._hint_buckets.take(address_key(client)):
+                raise GameError(f"too many hints from your address: at most "
+                                f"{self.limits.hints_per_minute:g} a minute", 429)
             job = s.hint_job(seat)
             version = game.version
         try:
