@@ -601,7 +601,8 @@ def _err(message: str) -> dict[str, Any]:
 # `casino serve`
 
 
-def serve(host: str, port: int, database_url: str | None, pool_workers: int) -> None:
+def serve(host: str, port: int, database_url: str | None, pool_workers: int,
+          limits: Limits | None = None) -> None:
     """Run the web game with uvicorn until interrupted (the ``casino serve`` command).
 
     A database that cannot be opened raises ValueError with words (for the
@@ -616,7 +617,7 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int) -> 
         raise ValueError("--workers-pool must be 0 (a thread) or more")
     url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
     try:
-        app = create_app(url, pool_workers=pool_workers, bot_pause=0.6)
+        app = create_app(url, pool_workers=pool_workers, bot_pause=0.6, limits=limits)
     except (SQLAlchemyError, ImportError) as e:
         shown = url.split("@")[-1] if "@" in url else url  # no password in messages
         raise ValueError(f"cannot open the database {shown}: {str(e).splitlines()[0]}") from None
