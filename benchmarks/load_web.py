@@ -106,10 +106,10 @@ class Game:
             "name": f"Load{self.index}"})
         r.raise_for_status()
         gid = r.json()["game"]
-        token = r.cookies[f"casino_{gid}"]
+        token = r.cookies["casino"]
         url = self.base.replace("http://", "ws://") + f"/ws/{gid}"
         paused = False
-        async with connect(url, additional_headers={"Cookie": f"casino_{gid}={token}"}) as ws:
+        async with connect(url, additional_headers={"Cookie": f"casino={token}"}) as ws:
             await ws.send(json.dumps({"type": "hello", "since": 0}))
             sent_at: float | None = None
             sent_version = -1
@@ -118,6 +118,9 @@ class Game:
                 m = json.loads(await ws.recv())
                 if m["type"] == "error":
                     raise RuntimeError(m["message"])
+                if m["type"] == "ping":  # the heartbeat: a silent client is closed
+                    await ws.send(json.dumps({"type": "pong"}))
+                    continue
                 if m["type"] != "state":
                     continue
                 v = m["view"]

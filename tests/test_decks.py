@@ -274,3 +274,33 @@ def test_the_web_server_creates_games_without_a_seed(tmp_path: Path) -> None:
 
 def load_seed_line(path: Path) -> str:
     return next(ln for ln in path.read_text().splitlines() if ln.startswith("seed"))
+
+
+def test_a_served_game_stores_no_seed_and_its_decks_share_nothing(tmp_path: Path) -> None:
+    """Through the real server: what is stored for a game holds no seed to search for.
+
+    The old attack read a player's first view (hand and table) and searched the
+    2^32 seeds for the one that dealt it; here there is none, and the stored
+    first decks of many games (the computer's hand and the stock included) are
+    all different, as draws from the system's random source are.
+    """
+    import httpx
+
+    from casino.web.store import Store
+    from tests.test_web_api import uvicorn_server
+    from tests.web_helpers import db_url
+
+    url = db_url(tmp_path)
+    with uvicorn_server(url) as base:
+        games = [httpx.post(base + "/api/games", json={"level": "beginner"}).json()["game"]
+                 for _ in range(12)]
+        games.append(httpx.post(base + "/api/games", json={"mode": "friends"}).json()["game"])
+    store = Store(url)
+    try:
+        texts = [store.load(g).record for g in games]  # type: ignore[union-attr]
+    finally:
+        store.close()
+    assert all(re.search(r"^seed none$", t, re.M) for t in texts)
+    assert not any(re.search(r"^seed \d", t, re.M) for t in texts)
+    decks = [read_record(t).rounds[0].deck for t in texts]
+    assert len(set(decks)) == len(decks)

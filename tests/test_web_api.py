@@ -71,7 +71,7 @@ def test_a_new_game_sets_an_httponly_seat_cookie(tmp_path: Path) -> None:
         gid = r.json()["game"]
         assert r.json() == {"game": gid, "url": f"/game/{gid}"}
         cookie = r.headers["set-cookie"]
-        assert f"casino_{gid}=" in cookie and "HttpOnly" in cookie
+        assert "casino=" in cookie and "HttpOnly" in cookie
         assert "samesite=lax" in cookie.lower() and "Path=/" in cookie
         stored = client.app.state.store.load(gid)  # type: ignore[attr-defined]
         token = cookie_of(client, gid)
@@ -254,7 +254,7 @@ def _ws_play(base: str, gid: str, token: str, since: int,
     from websockets.sync.client import connect
 
     ws_url = base.replace("http", "ws") + f"/ws/{gid}"
-    with connect(ws_url, additional_headers={"Cookie": f"casino_{gid}={token}"}) as ws:
+    with connect(ws_url, additional_headers={"Cookie": f"casino={token}"}) as ws:
         ws.send(json.dumps({"type": "hello", "since": since}))
         made = 0
         while True:
@@ -276,7 +276,7 @@ def test_a_real_server_killed_mid_game_loses_no_move(tmp_path: Path) -> None:
         r = httpx.post(base + "/api/games", json={"level": "beginner", "name": "Ann"})
         assert r.status_code == 201
         gid = r.json()["game"]
-        token = r.cookies[f"casino_{gid}"]
+        token = r.cookies["casino"]
         version, view = _ws_play(base, gid, token, 0, 6)
     with uvicorn_server(url) as base:
         again, view2 = _ws_play(base, gid, token, version, 0)

@@ -150,7 +150,7 @@ def test_forged_and_missing_tokens_are_refused(tmp_path: Path) -> None:
         for token in ("forged-" + real[7:], None):
             stranger = guest(client)
             if token:
-                stranger.cookies.set(f"casino_{gid}", token)
+                stranger.cookies.set("casino", token)
             with stranger.websocket_connect(f"/ws/{gid}") as ws:
                 m = ws.receive_json()
                 assert m["type"] == "error" and "seat" in m["message"]
@@ -298,7 +298,7 @@ def test_restart_in_process_loses_no_move(tmp_path: Path) -> None:
                 seat.recv_type("state")
             v = seat.until_actionable()
     with web(tmp_path) as again:  # a new app on the same SQLite file
-        again.cookies.set(f"casino_{gid}", token)
+        again.cookies.set("casino", token)
         with again.websocket_connect(f"/ws/{gid}") as ws:
             seat2 = Seat(ws)
             state = seat2.hello(seat.version)

@@ -82,7 +82,8 @@ def new_game(client: TestClient, **body: Any) -> str:
 
 
 def cookie_of(client: TestClient, game_id: str) -> str:
-    return str(client.cookies[f"casino_{game_id}"])
+    """The browser token that holds the client's seats (one cookie for every game)."""
+    return str(client.cookies["casino"])
 
 
 class Seat:

@@ -5,9 +5,9 @@ and turn its answer (or its :class:`~casino.web.service.GameError`) into a
 response. docs/server.md documents every route and message; the game state
 itself only ever travels over the WebSocket, one seat's view at a time.
 
-A browser holds its seat in an HttpOnly cookie ``casino_<game id>`` (a random
-token whose hash is stored); every WebSocket message is checked against that
-seat, the turn and the rules.
+A browser holds its seats with one HttpOnly cookie, ``casino`` (a random token
+whose hash each seat stores; :mod:`casino.web.seats`); every WebSocket message
+is checked against that seat, the turn and the rules.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from casino.narrate import play_words
 from casino.record import read_record
 from casino.rules import PRESET_NAMES, describe, preset
 from casino.session import HINT_LEVEL
-from casino.web import tools
+from casino.web import seats, tools
 from casino.web.guard import GuardedFastAPI
 from casino.web.guard import same_origin as _same_origin
 from casino.web.limits import Limits, TokenBucket, json_object
@@ -51,7 +51,6 @@ from casino.web.service import (
     LiveGame,
     allowed_players,
     resignation_words,
-    valid_id,
 )
 from casino.web.store import DEFAULT_DATABASE_URL, OVER, Store
 from casino.web.views import items_json, result_json, rules_json, title
@@ -61,8 +60,6 @@ log = logging.getLogger("casino.web")
 HERE = Path(__file__).parent
 TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
-COOKIE_PREFIX = "casino_"
-COOKIE_AGE = 60 * 24 * 3600
 #: WebSocket close codes: a missing or forged seat, no such game, too many connections,
 #: another site's page; too many messages (the page waits before it reconnects); a
 #: connection silent past the heartbeat's deadline; and "reconnect now" (the game reloads).
@@ -70,10 +67,6 @@ CLOSE_NO_SEAT, CLOSE_NO_GAME, CLOSE_LIMIT, CLOSE_ORIGIN = 4401, 4404, 4429, 4403
 CLOSE_TOO_FAST, CLOSE_SILENT, CLOSE_RECONNECT = 4408, 4000, 1012
 MESSAGE_TYPES = ("hello", "play", "hint", "undo", "next_round", "rematch", "resign", "claim",
                  "pong")
-
-
-def cookie_name(game_id: str) -> str:
-    return COOKIE_PREFIX + game_id
 
 
 def create_app(database_url: str | None = None, *, pool_workers: int = 1,
@@ -111,6 +104,32 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     app.include_router(tools.router)
 
+    @app.middleware("http")
+    async def adopt_old_cookies(request: Request, call_next: Any) -> Response:
+        """Move the seats of old per-game cookies to the browser's one token, and drop them.
+
+        Only on pages and the API (a browser fetches a page's files in parallel,
+        and those could each mint a different token). The route then sees the
+        browser's token, new or not, as if the browser had sent it.
+        """
+        legacy = seats.legacy_tokens(request.cookies)
+        path = request.url.path
+        if not legacy or path.startswith(("/static/", "/svg/")):
+            response: Response = await call_next(request)
+            return response
+        token = seats.browser_token(request)
+        fresh = token is None
+        if token is None:
+            token = seats.new_token()
+            seats.add_request_cookie(request.scope, token)
+        moved = service.adopt(legacy, token)
+        response = await call_next(request)
+        if fresh and moved and not any(v.startswith(seats.COOKIE + "=")
+                                       for v in response.headers.getlist("set-cookie")):
+            seats.set_token(response, request, token)
+        seats.forget_legacy(response, list(legacy))
+        return response
+
     # ------------------------------------------------------------------
     # Errors are words, never tracebacks
 
@@ -140,14 +159,14 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
     async def lobby(request: Request) -> Response:
         return pages.render("lobby.html", presets=preset_menu(), levels=list(LEVELS),
                             blurbs={name: lv.blurb for name, lv in LEVELS.items()},
-                            default_level="medium", **service.lists(lambda: _my_tokens(request)))
+                            default_level="medium", **service.lists(seats.browser_token(request)))
 
     @app.get("/game/{game_id}", response_class=HTMLResponse)
     async def game_page(request: Request, game_id: str) -> Response:
         game = await service.get(game_id)
         if game is None:
             return pages.error("there is no such game", 404)
-        seat = game.seat_of(request.cookies.get(cookie_name(game_id)))
+        seat = game.seat_of_any(seats.seat_tokens(request, game_id))
         if seat is None:
             msg = "You have no seat in this game."
             if game.status == OVER:
@@ -160,7 +179,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
     async def join(request: Request, game_id: str, code: str,
                    name: str | None = None) -> Response:
         game = await service.get(game_id)
-        if game is not None and game.seat_of(request.cookies.get(cookie_name(game_id))) \
+        if game is not None and game.seat_of_any(seats.seat_tokens(request, game_id)) \
                 is not None:
             return RedirectResponse(f"/game/{game_id}", 303)  # already seated here
         if name is None:
@@ -172,26 +191,24 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
             return pages.render("join.html", rules_title=title(session.rules.name),
                                 rules_name=session.rules.name, hosts=hosts,
                                 players=session.rules.players)
-        token, _seat = await service.join(game_id, code, name)
+        token, _seat = await service.join(game_id, code, name, seats.browser_token(request))
         response = RedirectResponse(f"/game/{game_id}", 303)
-        _set_seat(response, request, game_id, token)
+        seats.set_token(response, request, token)
         return response
 
     @app.get("/rematch/{old}/{new}")
     async def rematch(request: Request, old: str, new: str) -> Response:
-        """Follow a rematch: the seat cookie of the old game opens the same seat in the new."""
-        token = request.cookies.get(cookie_name(old))
+        """Follow a rematch: whoever held a seat in the old game holds the same in the new."""
+        tokens = seats.seat_tokens(request, old)
         game = await service.get(old)
         if game is None or game.rematch != new:
             return pages.error("there is no such rematch", 404)
-        seat = game.seat_of(token)
+        seat = game.seat_of_any(tokens)
         target = await service.get(new)
-        if seat is None or token is None or target is None or target.seat_of(token) != seat:
+        if seat is None or target is None or target.seat_of_any(tokens) != seat:
             return pages.error("You had no seat in that game, so none in its rematch.", 403,
                                title="No seat")
-        response = RedirectResponse(f"/game/{new}", 303)
-        _set_seat(response, request, new, token)
-        return response
+        return RedirectResponse(f"/game/{new}", 303)
 
     @app.get("/rules/{name}", response_class=HTMLResponse)
     async def rules_page(name: str) -> Response:
@@ -235,6 +252,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
             rules=rules, players=players, level=level, mode=mode, name=body.get("name"),
             public=body.get("public", False), people=people,
             client=request.client.host if request.client else "",
+            token=seats.browser_token(request),
             hints=body.get("hints"), takebacks=body.get("takebacks"))
         game = await service.get(created.game)
         if game is not None:
@@ -243,12 +261,12 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
         if created.invite:
             out["invite"] = created.invite
         response = JSONResponse(out, status_code=201)
-        _set_seat(response, request, created.game, created.token)
+        seats.set_token(response, request, created.token)
         return response
 
     @app.get("/api/games")
     async def list_games(request: Request) -> dict[str, Any]:
-        return service.lists(lambda: _my_tokens(request))
+        return service.lists(seats.browser_token(request))
 
     @app.get("/api/records/{game_id}")
     async def record_json(game_id: str) -> dict[str, Any]:
@@ -328,22 +346,6 @@ def preset_menu() -> list[tuple[str, str, list[int]]]:
 
 def _whole(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _my_tokens(request: Request) -> dict[str, str]:
-    """The caller's seat tokens by game id, from their cookies (at most 100)."""
-    out: dict[str, str] = {}
-    for key, value in request.cookies.items():
-        if key.startswith(COOKIE_PREFIX) and valid_id(key[len(COOKIE_PREFIX):]):
-            out[key[len(COOKIE_PREFIX):]] = value
-            if len(out) >= 100:
-                break
-    return out
-
-
-def _set_seat(response: Response, request: Request, game_id: str, token: str) -> None:
-    response.set_cookie(cookie_name(game_id), token, max_age=COOKIE_AGE, path="/",
-                        httponly=True, samesite="lax", secure=request.url.scheme == "https")
 
 
 def _svg(text: str) -> Response:
@@ -443,7 +445,7 @@ class GameSocket:
         if game is None:
             await self._refuse("there is no such game", CLOSE_NO_GAME)
             return
-        seat = game.seat_of(ws.cookies.get(cookie_name(self.game_id)))
+        seat = game.seat_of_any(seats.seat_tokens(ws, self.game_id))
         if seat is None:
             await self._refuse("you have no seat in this game: your seat token is missing "
                                "or wrong (open your invite link again)", CLOSE_NO_SEAT)
@@ -628,7 +630,8 @@ def _err(message: str) -> dict[str, Any]:
 # `casino serve`
 
 
-def serve(host: str, port: int, database_url: str | None, pool_workers: int) -> None:
+def serve(host: str, port: int, database_url: str | None, pool_workers: int,
+          limits: Limits | None = None) -> None:
     """Run the web game with uvicorn until interrupted (the ``casino serve`` command).
 
     A database that cannot be opened raises ValueError with words (for the
@@ -643,7 +646,7 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int) -> 
         raise ValueError("--workers-pool must be 0 (a thread) or more")
     url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
     try:
-        app = create_app(url, pool_workers=pool_workers, bot_pause=0.6)
+        app = create_app(url, pool_workers=pool_workers, bot_pause=0.6, limits=limits)
     except (SQLAlchemyError, ImportError) as e:
         shown = url.split("@")[-1] if "@" in url else url  # no password in messages
         raise ValueError(f"cannot open the database {shown}: {str(e).splitlines()[0]}") from None

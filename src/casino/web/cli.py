@@ -25,12 +25,17 @@ def serve_command(
     workers_pool: Annotated[int, typer.Option(
         "--workers-pool", min=0, help="Processes that think for the computer players "
                                       "(0: a thread in the server).")] = 1,
+    limit: Annotated[list[str] | None, typer.Option(
+        "--limit", metavar="NAME=VALUE",
+        help="Set one of the server's limits, as rooms_per_address=5 (repeatable; "
+             "docs/server.md lists them).")] = None,
 ) -> None:
     """Serve the web game at http://HOST:PORT (FastAPI + uvicorn; see docs/server.md)."""
     from casino.web.app import serve
+    from casino.web.limits import limits_from
 
     try:
-        serve(host, port, database, workers_pool)
+        serve(host, port, database, workers_pool, limits_from(limit or []))
     except ValueError as exc:
         typer.echo(f"casino: {exc}", err=True)
         raise typer.Exit(EXIT_BAD_INPUT) from None

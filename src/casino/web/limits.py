@@ -12,7 +12,7 @@ import ipaddress
 import json
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
@@ -61,6 +61,35 @@ class Limits:
     #: takes (the score pad's calculator, ``casino.web.tools.MAX_APPLY``, reads pads with
     #: their undo history). Each route's own smaller limit still applies within it.
     body_bytes: int = 2_000_000
+
+
+def limits_from(settings: list[str], base: Limits | None = None) -> Limits:
+    """``base`` (the defaults) with ``NAME=VALUE`` settings, as ``casino serve --limit`` gives.
+
+    A name that is no limit, or a value that is not a positive number of the
+    limit's kind, raises ValueError saying which and why.
+    """
+    base = base or Limits()
+    kinds = {f.name: f.type for f in fields(Limits)}
+    changes: dict[str, Any] = {}
+    for setting in settings:
+        name, sep, text = setting.partition("=")
+        name = name.strip()
+        if not sep:
+            raise ValueError(f"a limit is NAME=VALUE, as rooms_per_address=5, not {setting!r}")
+        if name not in kinds:
+            raise ValueError(f"there is no limit {name!r}; the limits are "
+                             f"{', '.join(sorted(kinds))}")
+        whole = kinds[name] in (int, "int")
+        try:
+            value: int | float = int(text) if whole else float(text)
+        except ValueError:
+            kind = "a whole number" if whole else "a number"
+            raise ValueError(f"the limit {name} takes {kind}, not {text.strip()!r}") from None
+        if not value > 0 or value != value or value == float("inf"):
+            raise ValueError(f"the limit {name} must be more than 0, not {text.strip()}")
+        changes[name] = value
+    return replace(base, **changes)
 
 
 def address_key(host: str) -> str:

@@ -34,7 +34,7 @@ import secrets
 import time
 import unicodedata
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -55,6 +55,7 @@ from casino.record import (
 from casino.rules import PRESET_NAMES, Rules, preset
 from casino.session import HINT_LEVEL, HUMAN, GameSession, default_settings, run_bot_job
 from casino.web.limits import BucketsByKey, Limits, address_key
+from casino.web.seats import new_token
 from casino.web.store import OVER, PLAYING, WAITING, Event, Store, StoredGame, now, token_hash
 from casino.web.thinking import Busy, Thinker
 from casino.web.views import LogItem, Public, RoundScore, build_view
@@ -207,6 +208,14 @@ class LiveGame:
             if h is not None and hmac.compare_digest(h, digest):
                 found = seat
         return found
+
+    def seat_of_any(self, tokens: Sequence[str]) -> int | None:
+        """The seat the first of ``tokens`` that holds one holds (the browser's, an old one's)."""
+        for token in tokens:
+            seat = self.seat_of(token)
+            if seat is not None:
+                return seat
+        return None
 
     def public_state(self, seat: int) -> Public:
         """What everyone at the table may know (names, the log, finished rounds' scores,
@@ -545,10 +554,11 @@ class GameService:
 
     def create(self, *, rules: str, players: int, level: str, mode: str, name: object,
                public: bool = False, people: int | None = None, client: str = "",
-               seed: int | None = None, hints: object = None,
+               seed: int | None = None, token: str | None = None, hints: object = None,
                takebacks: object = None) -> Created:
         """A new game against computers, or a room waiting for friends.
 
+        ``token`` is the creating browser's token (a new one is made if it has none).
         ``hints`` and ``takebacks`` (True or False) are the table's settings;
         None takes the default (on against the computer, off between people).
         """
@@ -585,7 +595,7 @@ class GameService:
                            self.limits.name_length)
         names = _names(seats, first)
         game_id = secrets.token_hex(8)
-        token = secrets.token_urlsafe(24)
+        token = token or new_token()
         invite = secrets.token_urlsafe(12) if mode == FRIENDS else None
         status = WAITING if mode == FRIENDS else PLAYING
         match = Match(r, seed=seed)
@@ -645,8 +655,12 @@ class GameService:
         if game.created < self._room_cutoff():
             raise GameError("this invite has lapsed: ask for a new one", 410)
 
-    async def join(self, game_id: str, code: str, name: object) -> tuple[str, int]:
-        """Take a free seat of a room with its invite code: (token, seat)."""
+    async def join(self, game_id: str, code: str, name: object,
+                   token: str | None = None) -> tuple[str, int]:
+        """Take a free seat of a room with its invite code for the browser ``token``.
+
+        Returns (the token, now holding the seat, new if there was none; the seat).
+        """
         game = await self.invited(game_id, code)
         async with game.lock:
             self._check_open(game)  # again: someone may have joined meanwhile
@@ -655,7 +669,7 @@ class GameService:
             s = game.session
             person = clean_name(name, f"Player {seat + 1}", self.limits.name_length)
             s.names = tuple(person if k == seat else n for k, n in enumerate(s.names))
-            token = secrets.token_urlsafe(24)
+            token = token or new_token()
             full = len(free) == 1
             status = PLAYING if full else WAITING
             event = Event(game.version + 1, "joined", seat, None,
@@ -916,13 +930,13 @@ class GameService:
     # ------------------------------------------------------------------
     # Lists for the lobby
 
-    def lists(self, my_games: Callable[[], dict[str, str]]) -> dict[str, list[dict[str, Any]]]:
+    def lists(self, token: str | None) -> dict[str, list[dict[str, Any]]]:
         """Open rooms (public ones, and the caller's own) and recent games.
 
-        ``my_games`` gives the caller's seat tokens by game id (from cookies);
-        a game of the caller's is listed only if a token really holds a seat.
+        ``token`` is the caller's browser token (from its cookie): its games are
+        those where its hash holds a seat.
         """
-        mine = my_games()
+        mine = set(self.store.games_of(token_hash(token))) if token else set()
         cutoff = self._room_cutoff()
         public = self.store.listing(status=WAITING, limit=50, since=cutoff, public=True)
         own = self.store.listing(status=WAITING, limit=50, since=cutoff, ids=list(mine))
@@ -934,27 +948,33 @@ class GameService:
             if g.id in seen:
                 continue
             seen.add(g.id)
-            is_mine = g.id in mine
-            if is_mine and not self._holds(g.id, mine[g.id]):
-                continue
             open_rooms.append(_listed_json(g, join=f"/join/{g.id}/{g.invite}"
-                                           if g.invite else None, url=is_mine))
-        recent = [_listed_json(g, url=True) for g in playing
-                  if self._holds(g.id, mine.get(g.id))]
+                                           if g.invite else None, url=g.id in mine))
+        recent = [_listed_json(g, url=True) for g in playing]
         recent += [_listed_json(g, url=g.id in mine) for g in over]
         recent.sort(key=lambda e: e["updated"] or "", reverse=True)
         return {"open": open_rooms, "recent": recent}
 
-    def _holds(self, game_id: str, token: str | None) -> bool:
-        if not token:
-            return False
-        game = self.games.get(game_id)
-        if game is not None:
-            return game.seat_of(token) is not None
-        stored = self.store.load(game_id)
-        digest = token_hash(token)
-        return stored is not None and any(
-            h is not None and hmac.compare_digest(h, digest) for _, h in stored.seats.values())
+    def adopt(self, legacy: dict[str, str], token: str) -> list[str]:
+        """Move the seats held by old per-game cookies to the browser's ``token``.
+
+        ``legacy`` is the old tokens by game id; returns the games whose seat
+        moved. A game where the browser already holds a seat keeps it as it is.
+        """
+        new = token_hash(token)
+        held = set(self.store.games_of(new, limit=100_000))
+        moved = []
+        for game_id, old in legacy.items():
+            if game_id in held:
+                continue
+            game = self.games.get(game_id)
+            seat = self.store.rebind(game_id, token_hash(old), new)
+            if seat is None:
+                continue
+            if game is not None:
+                game.seats[seat] = new
+            moved.append(game_id)
+        return moved
 
 
 _ID = re.compile(r"[0-9a-f]{16}")

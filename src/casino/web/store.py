@@ -27,6 +27,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Table,
@@ -88,7 +89,11 @@ class GameRow(Base):
 
 
 class SeatRow(Base):
-    """A person's seat: the hash of its token, and the name shown at the table."""
+    """A person's seat: the hash of the browser token that holds it, and the name shown.
+
+    One browser holds all its seats with one token (its cookie), so the seats of
+    a browser are found by that hash (indexed: the lobby lists them).
+    """
 
     __tablename__ = "seats"
 
@@ -209,6 +214,9 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         Base.metadata.create_all(self.engine)
+        # An index that databases made before it existed lack (create_all adds no index
+        # to a table that is already there): the seats of one browser, for the lobby.
+        SEATS_BY_TOKEN.create(self.engine, checkfirst=True)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:
@@ -271,6 +279,23 @@ class Store:
             for e in events:
                 s.add(_event_row(game_id, e))
         return True
+
+    def rebind(self, game_id: str, old: str, new: str) -> int | None:
+        """Move the seat held by the hash ``old`` to the hash ``new``: the seat, or None."""
+        with self._tx() as s:
+            seat = s.scalar(select(SeatRow.seat).where(SeatRow.game == game_id,
+                                                       SeatRow.token_hash == old))
+            if seat is None:
+                return None
+            s.execute(update(SeatRow).where(SeatRow.game == game_id, SeatRow.seat == seat)
+                      .values(token_hash=new))
+            return int(seat)
+
+    def games_of(self, digest: str, limit: int = 200) -> list[str]:
+        """The games in which the browser token with hash ``digest`` holds a seat."""
+        with self._sessions() as s:
+            return list(s.scalars(select(SeatRow.game).where(SeatRow.token_hash == digest)
+                                  .limit(limit)))
 
     def set_rematch(self, game_id: str, rematch: str) -> None:
         with self._tx() as s:
@@ -342,6 +367,7 @@ def _names(text: str) -> list[str]:
 
 
 GAMES: Table = Base.metadata.tables["games"]
+SEATS_BY_TOKEN = Index("ix_seats_token_hash", SeatRow.token_hash)
 EVENTS: Table = Base.metadata.tables["events"]
 
 
