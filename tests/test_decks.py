@@ -304,3 +304,22 @@ def test_a_served_game_stores_no_seed_and_its_decks_share_nothing(tmp_path: Path
     assert not any(re.search(r"^seed \d", t, re.M) for t in texts)
     decks = [read_record(t).rounds[0].deck for t in texts]
     assert len(set(decks)) == len(decks)
+
+
+def test_a_seeded_game_shows_its_seed_to_every_player_and_a_served_one_none(
+        tmp_path: Path) -> None:
+    """A seed is no secret once given: whoever knows it knows the decks, so all are told."""
+    from tests.web_helpers import Seat, guest, new_game, web
+
+    with web(tmp_path) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+        served = new_game(client)
+        with client.websocket_connect(f"/ws/{served}") as ws:
+            assert Seat(ws).hello(0)["view"]["seed"] is None
+        room = service.create(rules="casino", players=2, level="beginner", mode="friends",
+                              name="Ann", seed=4242, token=client.cookies["casino"])
+        bob = guest(client)
+        assert bob.get(f"{room.invite}?name=Bob", follow_redirects=False).status_code == 303
+        for who in (client, bob):
+            with who.websocket_connect(f"/ws/{room.game}") as ws:
+                assert Seat(ws).hello(0)["view"]["seed"] == 4242

@@ -232,7 +232,8 @@ class LiveGame:
             rematch=f"/rematch/{self.id}/{self.rematch}" if self.rematch else None,
             settings=s.settings, can_hint=not waiting and s.may_hint(seat),
             resign_words=None if waiting else s.resign_words(seat),
-            ended=resignation_words(s), winner=s.winner, away=self.away_notice(seat))
+            ended=resignation_words(s), winner=s.winner, away=self.away_notice(seat),
+            seed=s.match.seed)
 
     def away(self) -> tuple[int, float] | None:
         """The person whose turn it is, if no connection of theirs is open: (seat, seconds away)."""

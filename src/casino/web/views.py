@@ -93,6 +93,9 @@ class Public:
     #: A person who has been away on their turn past the limit: {"seat", "name",
     #: "seconds", "words", "can_claim"} (None when nobody is).
     away: dict[str, Any] | None
+    #: The seed of a seeded game (practice, tests): not a secret, so everyone is shown
+    #: it. None for a served game, whose decks come from the system's random source.
+    seed: int | None = None
 
 
 def table_json(view: Position) -> list[dict[str, Any]]:
@@ -227,6 +230,7 @@ def build_view(view: Position, seat: int, public: Public) -> dict[str, Any]:
                     "scores": list(r.result.scores)} for r in public.rounds],
         "settings": {"hints": public.settings.hints, "takebacks": public.settings.takebacks,
                      "words": public.settings.words()},
+        "seed": public.seed,
         "can_undo": public.can_undo and public.status == "playing",
         "can_hint": public.can_hint and your_turn,
         "can_resign": public.resign_words is not None and public.status == "playing",

@@ -402,8 +402,11 @@
     $("round-info").textContent = `Round ${view.round ?? "–"} · deal ${view.deal ?? "–"}${view.deals ? " of " + view.deals : ""}`;
     $("stock-info").textContent = `Stock ${view.stock ?? 0}`;
     const settings = view.settings || {};
-    $("table-settings").textContent = settings.words || "";
-    $("table-settings").hidden = !settings.words;
+    // A seeded game deals the same cards to anyone who knows its seed: say so to all.
+    const words = [settings.words, typeof view.seed === "number" ? `seed ${view.seed}` : ""]
+      .filter(Boolean).join(" · ");
+    $("table-settings").textContent = words;
+    $("table-settings").hidden = !words;
     document.title = `${view.your_turn ? "● Your turn · " : ""}${r.title || "Game"} · Casino`;
   }
 
