@@ -114,7 +114,8 @@ endif
 test-postgres: venv
 	@url=$$(.ci/postgres) && echo "make: web tests against $$url" && \
 		CASINO_TEST_POSTGRES=$$url $(BIN)/pytest -q -p no:cacheprovider \
-		tests/test_web_api.py tests/test_web_ws.py tests/test_web_tools.py
+		tests/test_web_api.py tests/test_web_ws.py tests/test_web_tools.py \
+		tests/test_web_seats.py tests/test_web_fairplay.py tests/test_web_guard.py
 
 test-slow: venv
 	$(call run_pytest,-q -m slow)
