@@ -450,7 +450,7 @@ class GameService:
                public: bool = False, people: int | None = None, client: str = "",
                seed: int | None = None) -> Created:
         """A new game against computers, or a room waiting for friends."""
-        if not self._create_buckets.take(client):
+        if not self._create_buckets.take(address_key(client)):  # IPv6: by the /64
             raise GameError("too many new games from your address: wait a minute", 429)
         if mode not in (COMPUTER, FRIENDS):
             raise GameError("mode is 'computer' or 'friends'")
