@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import datetime as dt
 import ipaddress
 import json
 import os
@@ -40,7 +41,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from casino.web.limits import Limits, address_key
-from tests.web_helpers import db_url, web
+from tests.web_helpers import db_url, guest, web
 
 with_timeout = pytest.mark.timeout(180)
 
@@ -443,6 +444,30 @@ def test_a_room_flood_from_forty_addresses_leaves_rooms_for_a_newcomer(
             r = newcomer.post_game(mode="friends")
             assert r.status_code == 201, r.text
             assert r.json()["invite"].startswith(f"/join/{r.json()['game']}/")
+
+
+def test_an_attackers_rooms_lapse_and_stop_holding_any_allowance(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rooms nobody joins do not hold an address's allowance, or the server's, for
+    long: once ``room_lifetime`` has passed they stop counting and their invites
+    say so. (The service's clock is moved on, so nothing waits 20 minutes.)"""
+    import casino.web.service as service_module
+    import casino.web.store as store_module
+
+    limits = Limits(waiting_rooms=3)  # the whole server holds what one address may
+    with web(tmp_path, limits=limits) as client:
+        rooms = [client.post("/api/games", json={"mode": "friends"}) for _ in range(3)]
+        assert [r.status_code for r in rooms] == [201] * 3
+        r = client.post("/api/games", json={"mode": "friends"})
+        assert r.status_code == 429 and "3 rooms waiting" in r.json()["error"]
+        real_now = store_module.now
+        later = dt.timedelta(seconds=limits.room_lifetime + 60)
+        monkeypatch.setattr(service_module, "now", lambda: real_now() + later)
+        friend = guest(client)
+        lapsed = friend.get(rooms[0].json()["invite"] + "?name=Bo", follow_redirects=False)
+        assert lapsed.status_code == 410 and "lapsed" in lapsed.text
+        again = [client.post("/api/games", json={"mode": "friends"}) for _ in range(3)]
+        assert [r.status_code for r in again] == [201] * 3, [r.text for r in again]
 
 
 def test_an_ipv6_attacker_rotating_addresses_in_its_64_counts_as_one(tmp_path: Path) -> None:
