@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import os
+import signal
 import threading
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -342,3 +343,43 @@ def test_a_broken_worker_pool_is_replaced_for_the_next_job() -> None:
     assert isinstance(broken, concurrent.futures.BrokenExecutor)
     assert (after, hint) == ("move 1", "move 2")
     assert t.stats.computers == 2 and t.stats.hints == 1
+
+
+def worker_pid(j: BotJob) -> str:
+    """Run in a worker process: which process it is."""
+    return str(os.getpid())
+
+
+def until_broken(pool: concurrent.futures.Executor) -> None:
+    """Block until the pool has seen that its worker died (its next submit refuses)."""
+    for _ in range(1000):
+        try:
+            probe = pool.submit(int)
+        except concurrent.futures.BrokenExecutor:
+            return
+        try:
+            probe.result(SAFETY)
+        except concurrent.futures.BrokenExecutor:
+            continue
+    raise AssertionError("the pool never noticed that its worker died")
+
+
+def test_a_worker_killed_while_idle_is_replaced_for_the_next_job() -> None:
+    # The worker process dies between jobs (the kernel's out-of-memory killer, an
+    # operator): the pool is then unusable for good and refuses every job at once.
+    # Before, every later computer move and hint failed until the server restarted.
+    t = thinker(worker_pid, workers=1)
+
+    async def scenario() -> tuple[int, int, int]:
+        first = int(await t.computer(job(0), owner="a", game="x"))
+        os.kill(first, signal.SIGKILL)
+        await asyncio.to_thread(until_broken, t.pool)
+        after = int(await t.computer(job(1), owner="a", game="x"))
+        hint = int(await t.hint(job(2), game="g"))
+        return first, after, hint
+
+    try:
+        first, after, hint = run_async(scenario)
+    finally:
+        t.close()
+    assert after != first and hint == after  # a new worker, which goes on serving
