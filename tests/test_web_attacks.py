@@ -518,6 +518,36 @@ def test_an_ipv6_attacker_rotating_addresses_in_its_64_gets_one_allowance_of_gam
         assert game("2001:db8:1:3::1") == 201
 
 
+def test_an_ipv6_attackers_games_are_one_owner_for_the_thinking_pool(tmp_path: Path) -> None:
+    # The pool serves computers round-robin by the address that drove each game, so
+    # that one address's many games get one turn; an address rotating within its /64
+    # must be one owner too, as it is for every limit.
+    import warnings
+
+    from casino.web import create_app
+    from tests.web_helpers import FAST, Seat
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        from starlette.testclient import TestClient
+
+    owners = []
+    for k in (5, 6):
+        app = create_app(db_url(tmp_path), pool_workers=0, limits=FAST, hint_level="beginner")
+        with TestClient(app, client=(f"2001:db8:1:2::{k}", 50000)) as client:
+            r = client.post("/api/games", json={"level": "beginner"})
+            game = r.json()["game"]
+            with client.websocket_connect(f"/ws/{game}") as ws:
+                seat = Seat(ws)
+                seat.hello(0)
+                seat.until_actionable()
+                seat.send({"type": "play", "move": seat.view["legal"][0]["text"],
+                           "version": seat.version})
+                seat.recv_type("state")
+            owners.append(app.state.service.games[game].driver)
+    assert owners == ["2001:db8:1:2::/64"] * 2
+
+
 # ----------------------------------------------------------------------
 # 3. Dead connections: the heartbeat
 
