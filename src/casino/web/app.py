@@ -42,7 +42,7 @@ from casino.session import HINT_LEVEL
 from casino.web import seats, tools
 from casino.web.guard import GuardedFastAPI
 from casino.web.guard import same_origin as _same_origin
-from casino.web.limits import Limits, TokenBucket, json_object
+from casino.web.limits import Limits, TokenBucket, address_key, json_object
 from casino.web.redact import install_log_redaction
 from casino.web.service import (
     Client,
@@ -454,7 +454,8 @@ class GameSocket:
             await self._refuse("too many connections to this game; close other tabs",
                                CLOSE_LIMIT)
             return
-        client = Client(seat, address=ws.client.host if ws.client else "")
+        # As the limits count it (IPv6: the /64): the owner of its game's computers' turns.
+        client = Client(seat, address=address_key(ws.client.host) if ws.client else "")
         game.clients.add(client)
         self.service.watch(game)  # a person back on their turn is no longer away
         loop = asyncio.get_running_loop()

@@ -563,7 +563,7 @@ class GameService:
         ``hints`` and ``takebacks`` (True or False) are the table's settings;
         None takes the default (on against the computer, off between people).
         """
-        if not self._create_buckets.take(client):
+        if not self._create_buckets.take(address_key(client)):  # IPv6: by the /64
             raise GameError("too many new games from your address: wait a minute", 429)
         if mode not in (COMPUTER, FRIENDS):
             raise GameError("mode is 'computer' or 'friends'")

@@ -207,16 +207,24 @@ class Thinker:
             self._start(loop, ticket)
 
     def _start(self, loop: asyncio.AbstractEventLoop, ticket: _Ticket) -> None:
-        pool = self.pool
         self._running += 1
         self.stats.started += 1
         if ticket.kind == COMPUTER:
             self.stats.computers += 1
         else:
             self.stats.hints += 1
+        pool = self.pool
         try:
-            running = loop.run_in_executor(pool, self.run, ticket.job)
-        except RuntimeError as exc:  # a pool shut down under us
+            try:
+                running = loop.run_in_executor(pool, self.run, ticket.job)
+            except concurrent.futures.BrokenExecutor:
+                # A worker died while the pool was idle (killed from outside, say by the
+                # out-of-memory killer): that pool refuses every job for good, so this
+                # one goes to a new pool, as do all after it.
+                self._discard(pool)
+                pool = self.pool
+                running = loop.run_in_executor(pool, self.run, ticket.job)
+        except RuntimeError as exc:  # a pool shut down under us, or broken again at once
             self._running -= 1
             ticket.future.set_exception(exc)
             return
@@ -224,10 +232,8 @@ class Thinker:
         def done(task: asyncio.Future[str]) -> None:
             self._running -= 1
             exc = task.exception() if not task.cancelled() else asyncio.CancelledError()
-            if isinstance(exc, concurrent.futures.BrokenExecutor) and self._pool is pool:
-                # A worker died: replace the pool for the next job.
-                self._pool = None
-                pool.shutdown(wait=False, cancel_futures=True)
+            if isinstance(exc, concurrent.futures.BrokenExecutor):
+                self._discard(pool)  # a worker died: the next job gets a new pool
             if not ticket.future.done():
                 if exc is not None:
                     ticket.future.set_exception(exc)
@@ -237,3 +243,9 @@ class Thinker:
                 self._dispatch()
 
         running.add_done_callback(done)
+
+    def _discard(self, pool: concurrent.futures.Executor) -> None:
+        """Drop a broken pool: the next job makes a new one (:attr:`pool`)."""
+        if self._pool is pool:
+            self._pool = None
+        pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,706 @@
+"""Hostile players against a real server: each test acts as the attacker would.
+
+The app runs under uvicorn in a subprocess on 127.0.0.1 (a free port, a temporary
+SQLite file, one worker process thinking, hints at the default expert level), and
+the attackers come over real sockets from addresses of their own: Linux routes
+all of 127.0.0.0/8 to the loopback, so a client socket bound to 127.0.0.7 reaches
+the server from 127.0.0.7, and the server's per-address limits count it apart.
+
+What the tests show is counted, never timed: how many hint answers the flood got
+between a victim's move and their computer's reply, how many rooms an address
+made, how many pings a connection saw before it was closed, and the close codes.
+Timeouts are only safety nets, so that a server without a defence fails the test
+instead of hanging it.
+
+Cookies are never named: a browser here is an httpx client whose jar keeps what
+the server set, and its WebSockets send that jar back as the ``Cookie`` header.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime as dt
+import ipaddress
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import AsyncExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from casino.web.limits import Limits, address_key
+from tests.web_helpers import db_url, guest, web
+
+with_timeout = pytest.mark.timeout(180)
+
+#: The longest any single wait lasts: a safety net against a hang, never a measure.
+SAFETY = 60.0
+#: Close codes the server uses (casino/web/app.py), as the page reads them.
+CLOSE_SILENT, CLOSE_TOO_FAST, CLOSE_RECONNECT = 4000, 4408, 1012
+
+
+# ----------------------------------------------------------------------
+# The server, the browsers and their tabs
+
+
+@dataclass
+class Served:
+    base: str
+    port: int
+    log: Path
+
+    def ws_url(self, game: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/{game}"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _changed_limits(limits: Limits) -> dict[str, Any]:
+    """The limits that differ from the defaults: all the server's command line carries."""
+    return {f.name: getattr(limits, f.name) for f in dataclasses.fields(Limits)
+            if getattr(limits, f.name) != f.default}
+
+
+@contextmanager
+def serve(folder: Path, limits: Limits) -> Iterator[Served]:
+    """``create_app`` under uvicorn on 127.0.0.1, one thinking process, computers at once."""
+    url = db_url(folder)
+    port = _free_port()
+    log = folder / "server.log"
+    changed = json.dumps(_changed_limits(limits))
+    code = ("import json, uvicorn\n"
+            "from casino.web import create_app\n"
+            "from casino.web.limits import Limits\n"
+            f"limits = Limits(**json.loads({changed!r}))\n"
+            f"app = create_app({url!r}, pool_workers=1, limits=limits, bot_pause=0)\n"
+            f"uvicorn.run(app, host='127.0.0.1', port={port}, log_level='warning')\n")
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-c", code], stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(1200):
+            try:
+                httpx.get(base + "/api/games", timeout=1)
+                break
+            except httpx.HTTPError:
+                if proc.poll() is not None:
+                    raise AssertionError("the server did not start:\n"
+                                         + log.read_text(errors="replace")) from None
+                time.sleep(0.05)
+        yield Served(base, port, log)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(20)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """A server with the default limits, as ``casino serve`` runs (but for bot_pause)."""
+    with serve(tmp_path_factory.mktemp("attacks"), Limits()) as served:
+        yield served
+
+
+_next_address = iter(range(2, 1 << 24))
+
+
+def fresh_address() -> str:
+    """A loopback address no other test of this module has used (127.0.0.2 onwards)."""
+    return str(ipaddress.IPv4Address("127.0.0.0") + next(_next_address))
+
+
+class Browser:
+    """One person's (or attacker's) browser: its own source address and cookie jar."""
+
+    def __init__(self, served: Served, address: str) -> None:
+        self.served = served
+        self.address = address
+        self.http = httpx.Client(base_url=served.base, timeout=SAFETY,
+                                 transport=httpx.HTTPTransport(local_address=address))
+
+    def close(self) -> None:
+        self.http.close()
+
+    def post_game(self, **body: Any) -> httpx.Response:
+        return self.http.post("/api/games", json=body)
+
+    def new_game(self, **body: Any) -> str:
+        """A game against a beginner computer (unless ``body`` says otherwise); its id."""
+        r = self.post_game(**{"level": "beginner", **body})
+        assert r.status_code == 201, r.text
+        return str(r.json()["game"])
+
+    def cookie_header(self) -> str:
+        """Every cookie the server set in this browser, whatever their names."""
+        return "; ".join(f"{c.name}={c.value}" for c in self.http.cookies.jar)
+
+    async def tab(self, game: str, *, pongs: bool = True) -> Tab:
+        """A game page's WebSocket, from this browser's address with its cookies."""
+        ws = await connect(self.served.ws_url(game), local_addr=(self.address, 0),
+                           additional_headers={"Cookie": self.cookie_header()},
+                           proxy=None, ping_interval=None, open_timeout=SAFETY,
+                           max_queue=None)
+        return Tab(ws, pongs=pongs)
+
+
+@dataclass
+class Tab:
+    """One open game page. ``pongs``: answer the server's pings, as the page does.
+
+    ``arrivals`` is shared by the tabs of a test when it wants the order in which
+    messages reached the client across connections (one event loop reads them all).
+    """
+
+    ws: ClientConnection
+    pongs: bool = True
+    version: int = -1
+    view: dict[str, Any] = field(default_factory=dict)
+    pings: int = 0
+    received: list[dict[str, Any]] = field(default_factory=list)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def next(self) -> dict[str, Any]:
+        """The next message, pings included (counted, and answered if ``pongs``)."""
+        raw = await asyncio.wait_for(self.ws.recv(), SAFETY)
+        m: dict[str, Any] = json.loads(raw)
+        self.received.append(m)
+        if m["type"] == "ping":
+            self.pings += 1
+            if self.pongs:
+                await self.send({"type": "pong"})
+        elif m["type"] == "state":
+            assert m["version"] >= self.version, "versions never go back"
+            self.version, self.view = m["version"], m["view"]
+        return m
+
+    async def recv(self) -> dict[str, Any]:
+        """The next message that is not a ping."""
+        while True:
+            m = await self.next()
+            if m["type"] != "ping":
+                return m
+
+    async def recv_type(self, kind: str) -> dict[str, Any]:
+        for _ in range(10_000):
+            m = await self.recv()
+            if m["type"] == kind:
+                return m
+        raise AssertionError(f"no {kind} message came")
+
+    async def answer(self) -> dict[str, Any]:
+        """The next hint or error: the answer to a request (states pass by)."""
+        for _ in range(10_000):
+            m = await self.recv()
+            if m["type"] in ("hint", "error"):
+                return m
+        raise AssertionError("no answer came")
+
+    async def hello(self) -> dict[str, Any]:
+        await self.send({"type": "hello", "since": 0})
+        return await self.recv_type("state")
+
+    async def my_turn(self) -> dict[str, Any]:
+        """States until it is this seat's turn (the computer may move first)."""
+        for _ in range(10_000):
+            if self.view and self.view["your_turn"]:
+                return self.view
+            await self.recv()
+        raise AssertionError("it never became this seat's turn")
+
+    async def closed(self) -> int:
+        """Read until the server closes the connection; its close code."""
+        for _ in range(100_000):
+            try:
+                await self.next()
+            except ConnectionClosed as e:
+                assert e.rcvd is not None, "the server closed without a close frame"
+                return e.rcvd.code
+        raise AssertionError("the server never closed the connection")
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+def run(scenario: Callable[[AsyncExitStack], Any]) -> Any:
+    """Run an async scenario; every tab it opens through the stack is closed at the end."""
+    async def main() -> Any:
+        async with AsyncExitStack() as stack:
+            return await asyncio.wait_for(scenario(stack), 4 * SAFETY)
+
+    return asyncio.run(main())
+
+
+async def opened(stack: AsyncExitStack, browser: Browser, game: str, *,
+                 pongs: bool = True) -> Tab:
+    tab = await browser.tab(game, pongs=pongs)
+    stack.push_async_callback(tab.close)
+    return tab
+
+
+@contextmanager
+def browsers(served: Served, addresses: list[str]) -> Iterator[list[Browser]]:
+    made = [Browser(served, a) for a in addresses]
+    try:
+        yield made
+    finally:
+        for b in made:
+            b.close()
+
+
+# ----------------------------------------------------------------------
+# The server sees each source address as a client of its own
+
+
+def test_a_client_bound_to_another_loopback_address_is_seen_from_it(server: Served) -> None:
+    # Every per-address test below rests on this: uvicorn reports the socket's peer,
+    # and a socket bound to 127.0.0.x is a client from 127.0.0.x (a room flood from
+    # one address shows it: past rooms_per_address its rooms are refused, while the
+    # same requests from another address pass).
+    a, b = fresh_address(), fresh_address()
+    with browsers(server, [a, a, b]) as (first, again, other):
+        limit = Limits().rooms_per_address
+        for _ in range(limit):
+            assert first.post_game(mode="friends").status_code == 201
+        assert again.post_game(mode="friends").status_code == 429  # same address, new jar
+        assert other.post_game(mode="friends").status_code == 201
+
+
+# ----------------------------------------------------------------------
+# 1. Hints: a flood of them does not hold up another player's computer
+
+
+@with_timeout
+def test_a_hint_flood_from_many_addresses_does_not_queue_a_victims_computer(
+        tmp_path: Path) -> None:
+    """Eight games from four addresses ask for expert hints without pause (the
+    per-address hint limit is lifted, so only the scheduler stands in the way) while
+    a victim plays a beginner computer. Every hint answer the attackers receive is a
+    job the single worker ran; those received between the victim's move and their
+    computer's reply are the jobs that went first. With one FIFO queue that was the
+    whole flood, every time (eight here); with computers first it is at most the
+    hint already running when the victim moved."""
+    limits = Limits(hints_per_minute=1_000_000, hint_burst=1_000_000)
+    attackers_per_address, addresses, victim_moves = 2, 4, 4
+    workers = 1  # serve() starts one thinking process
+    with serve(tmp_path, limits) as served, \
+            browsers(served, [fresh_address() for _ in range(addresses + 1)]) as people:
+        victim_browser, attacker_browsers = people[0], people[1:]
+        victim_game = victim_browser.new_game(name="Victim")
+        attacker_games = [(b, b.new_game()) for b in attacker_browsers
+                          for _ in range(attackers_per_address)]
+        # One list, in the order messages reached this client across all connections.
+        arrivals: list[str] = []
+        asked = [False] * len(attacker_games)
+        flowing = asyncio.Event()  # every attacker has asked, and answers are coming
+
+        async def attack(stack: AsyncExitStack, k: int, browser: Browser, game: str,
+                         stop: asyncio.Event) -> int:
+            tab = await opened(stack, browser, game)
+            await tab.hello()
+            await tab.my_turn()
+            answers = 0
+            while not stop.is_set():
+                await tab.send({"type": "hint"})
+                asked[k] = True
+                if (await tab.answer())["type"] == "hint":
+                    arrivals.append("hint")
+                    answers += 1
+                    if all(asked):
+                        flowing.set()
+            return answers
+
+        async def scenario(stack: AsyncExitStack) -> tuple[list[int], list[int]]:
+            stop = asyncio.Event()
+            flood = [asyncio.ensure_future(attack(stack, k, b, g, stop))
+                     for k, (b, g) in enumerate(attacker_games)]
+            victim = await opened(stack, victim_browser, victim_game)
+            await victim.hello()
+            await victim.my_turn()
+            # The flood is on: every attacker has asked, and the first answers came, so
+            # the others wait in the server's queue behind the hint being thought of.
+            await asyncio.wait_for(flowing.wait(), SAFETY)
+            overtaken = []
+            for _ in range(victim_moves):
+                view = await victim.my_turn()
+                moves_before = len(view["log"])
+                mark = len(arrivals)
+                await victim.send({"type": "play", "move": view["legal"][0]["text"],
+                                   "version": victim.version})
+                # The victim's move, then their computer's reply: their turn again.
+                for _ in range(10_000):
+                    v = victim.view
+                    if len(v["log"]) >= moves_before + 2 and v["your_turn"]:
+                        break
+                    await victim.recv()
+                assert victim.view["log"][moves_before + 1]["seat"] == 1
+                overtaken.append(arrivals[mark:].count("hint"))
+            stop.set()
+            answered = await asyncio.gather(*flood)
+            return overtaken, answered
+
+        overtaken, answered = run(scenario)
+    flood_size = len(attacker_games)
+    assert all(n >= 1 for n in answered), answered  # every attacker was answered
+    # At most the hint already running when the victim moved (one per worker), and one
+    # more for a state message that crossed a hint answer on the way.
+    assert max(overtaken) <= workers + 1, (overtaken, flood_size)
+
+
+@with_timeout
+def test_a_games_second_hint_and_an_addresss_hint_burst_are_refused_in_words(
+        server: Served) -> None:
+    """One attacker's address, two tabs of one game, the default hint limits
+    (a burst of 5, then 20 a minute). Tab one's hint is being thought of; tab two
+    asks six times without pause: the game's second hint is refused at once (one
+    per game), and past the burst every hint from the address is refused, with
+    words. Another address's hint is answered meanwhile."""
+    attacker_address, bystander_address = fresh_address(), fresh_address()
+    burst = Limits().hint_burst
+    with browsers(server, [attacker_address, bystander_address]) as (attacker, bystander):
+        game = attacker.new_game()
+        other_game = bystander.new_game()
+
+        async def scenario(stack: AsyncExitStack) -> tuple[dict[str, Any], list[str],
+                                                           dict[str, Any]]:
+            one = await opened(stack, attacker, game)
+            two = await opened(stack, attacker, game)
+            other = await opened(stack, bystander, other_game)
+            for tab in (one, two, other):
+                await tab.hello()
+                await tab.my_turn()
+            await one.send({"type": "hint"})
+            for _ in range(burst + 1):
+                await two.send({"type": "hint"})
+            replies = [await two.answer() for _ in range(burst + 1)]
+            first = await one.answer()
+            await other.send({"type": "hint"})
+            return first, [str(m.get("message", "a hint")) for m in replies], await other.answer()
+
+        first, refusals, other_answer = run(scenario)
+    assert first["type"] == "hint" and first["words"].startswith("Hint: "), first
+    one_per_game = [w for w in refusals if "already being thought of" in w]
+    per_address = [w for w in refusals if "too many hints from your address" in w]
+    # Tab one's hint and four refusals used the burst of five; the sixth and seventh asks
+    # are over it. Every refusal is one of the two, in words.
+    assert len(one_per_game) == burst - 1 and len(per_address) == 2, refusals
+    assert refusals[-2:] == per_address
+    assert "at most 20 a minute" in per_address[0]
+    assert other_answer["type"] == "hint", other_answer  # limits are per address
+
+
+# ----------------------------------------------------------------------
+# 2. Rooms: many addresses cannot fill the server
+
+
+@with_timeout
+def test_a_room_flood_from_forty_addresses_leaves_rooms_for_a_newcomer(
+        server: Served) -> None:
+    """Forty addresses each open friends' rooms until refused. With one cap for the
+    whole server (200, as it was) seven addresses filled it and everybody else got
+    503 for a day; now each address is refused past its own few rooms (429, in words)
+    and a newcomer still opens one."""
+    per_address = Limits().rooms_per_address
+    flood = [fresh_address() for _ in range(40)]
+    with browsers(server, flood) as attackers:
+        made = []
+        for attacker in attackers:
+            codes = []
+            for _ in range(100):  # until refused; 100 is beyond any limit of the old server
+                r = attacker.post_game(mode="friends", public=True)
+                codes.append(r.status_code)
+                if r.status_code != 201:
+                    break
+            made.append(codes.count(201))
+            assert r.status_code == 429, (attacker.address, codes, r.text)
+            words = r.json()["error"]
+            assert f"you have {per_address} rooms waiting" in words
+            assert "wait for one to lapse" in words
+            # Only rooms are refused: a game against the computer still starts.
+            assert attacker.post_game(level="beginner").status_code == 201
+        assert made == [per_address] * len(flood)
+        with browsers(server, [fresh_address()]) as (newcomer,):
+            r = newcomer.post_game(mode="friends")
+            assert r.status_code == 201, r.text
+            assert r.json()["invite"].startswith(f"/join/{r.json()['game']}/")
+
+
+def test_an_attackers_rooms_lapse_and_stop_holding_any_allowance(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rooms nobody joins do not hold an address's allowance, or the server's, for
+    long: once ``room_lifetime`` has passed they stop counting and their invites
+    say so. (The service's clock is moved on, so nothing waits 20 minutes.)"""
+    import casino.web.service as service_module
+    import casino.web.store as store_module
+
+    limits = Limits(waiting_rooms=3)  # the whole server holds what one address may
+    with web(tmp_path, limits=limits) as client:
+        rooms = [client.post("/api/games", json={"mode": "friends"}) for _ in range(3)]
+        assert [r.status_code for r in rooms] == [201] * 3
+        r = client.post("/api/games", json={"mode": "friends"})
+        assert r.status_code == 429 and "3 rooms waiting" in r.json()["error"]
+        real_now = store_module.now
+        later = dt.timedelta(seconds=limits.room_lifetime + 60)
+        monkeypatch.setattr(service_module, "now", lambda: real_now() + later)
+        friend = guest(client)
+        lapsed = friend.get(rooms[0].json()["invite"] + "?name=Bo", follow_redirects=False)
+        assert lapsed.status_code == 410 and "lapsed" in lapsed.text
+        again = [client.post("/api/games", json={"mode": "friends"}) for _ in range(3)]
+        assert [r.status_code for r in again] == [201] * 3, [r.text for r in again]
+
+
+def test_an_ipv6_attacker_rotating_addresses_in_its_64_counts_as_one(tmp_path: Path) -> None:
+    # One subscriber gets a whole /64: each of its 2^64 addresses must not bring a fresh
+    # allowance of rooms. (Loopback has one IPv6 address, so this goes to the service.)
+    with web(tmp_path, limits=Limits()) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+
+        def room(address: str) -> int:
+            from casino.web.service import GameError
+
+            try:
+                service.create(rules="casino", players=2, level="beginner", mode="friends",
+                               name=None, client=address)
+            except GameError as e:
+                return e.status
+            return 201
+
+        rotating = [f"2001:db8:1:2::{k:x}" for k in range(1, 8)]
+        codes = [room(a) for a in rotating]
+        limit = Limits().rooms_per_address
+        assert codes == [201] * limit + [429] * (len(rotating) - limit)
+        assert room("2001:db8:1:3::1") == 201  # the next /64 is someone else
+        assert room("::ffff:192.0.2.1") == 201
+        assert address_key("::ffff:192.0.2.1") == "192.0.2.1"  # IPv4 in IPv6 is IPv4
+
+
+def test_an_ipv6_attacker_rotating_addresses_in_its_64_gets_one_allowance_of_games(
+        tmp_path: Path) -> None:
+    # New games per minute are counted the same way: by the /64, not by the address.
+    limits = Limits(games_per_minute=1, games_burst=3)
+    with web(tmp_path, limits=limits) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+
+        def game(address: str) -> int:
+            from casino.web.service import GameError
+
+            try:
+                service.create(rules="casino", players=2, level="beginner", mode="computer",
+                               name=None, client=address)
+            except GameError as e:
+                assert "too many new games" in e.message
+                return e.status
+            return 201
+
+        codes = [game(f"2001:db8:1:2::{k:x}") for k in range(1, 7)]
+        assert codes == [201] * 3 + [429] * 3
+        assert game("2001:db8:1:3::1") == 201
+
+
+def test_an_ipv6_attackers_games_are_one_owner_for_the_thinking_pool(tmp_path: Path) -> None:
+    # The pool serves computers round-robin by the address that drove each game, so
+    # that one address's many games get one turn; an address rotating within its /64
+    # must be one owner too, as it is for every limit.
+    import warnings
+
+    from casino.web import create_app
+    from tests.web_helpers import FAST, Seat
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        from starlette.testclient import TestClient
+
+    owners = []
+    for k in (5, 6):
+        app = create_app(db_url(tmp_path), pool_workers=0, limits=FAST, hint_level="beginner")
+        with TestClient(app, client=(f"2001:db8:1:2::{k}", 50000)) as client:
+            r = client.post("/api/games", json={"level": "beginner"})
+            game = r.json()["game"]
+            with client.websocket_connect(f"/ws/{game}") as ws:
+                seat = Seat(ws)
+                seat.hello(0)
+                seat.until_actionable()
+                seat.send({"type": "play", "move": seat.view["legal"][0]["text"],
+                           "version": seat.version})
+                seat.recv_type("state")
+            owners.append(app.state.service.games[game].driver)
+    assert owners == ["2001:db8:1:2::/64"] * 2
+
+
+# ----------------------------------------------------------------------
+# 3. Dead connections: the heartbeat
+
+
+@pytest.fixture(scope="module")
+def quick_heart(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """A server that pings every half second and closes a connection silent for 1.5 s."""
+    limits = Limits(heartbeat_seconds=0.5, heartbeat_timeout=1.5)
+    with serve(tmp_path_factory.mktemp("heartbeat"), limits) as served:
+        yield served
+
+
+@with_timeout
+def test_a_connection_that_never_answers_is_closed_after_its_pings(quick_heart: Served) -> None:
+    """A client that opens a game, says hello and then sends nothing (no pong: a
+    dead laptop, or an attacker holding sockets open) is closed by the server with
+    4000 once the heartbeat's deadline passes, having been pinged first."""
+    with browsers(quick_heart, [fresh_address()]) as (attacker,):
+        game = attacker.new_game()
+
+        async def scenario(stack: AsyncExitStack) -> tuple[int, int]:
+            tab = await opened(stack, attacker, game, pongs=False)
+            await tab.hello()
+            code = await tab.closed()
+            return code, tab.pings
+
+        code, pings = run(scenario)
+    assert code == CLOSE_SILENT
+    assert pings >= 1
+
+
+@with_timeout
+def test_a_connection_that_answers_its_pings_stays_open(quick_heart: Served) -> None:
+    """The same client answering every ping with a pong, as the page does, sees
+    eight pings (four times the silence the server allows) and is still served."""
+    with browsers(quick_heart, [fresh_address()]) as (player,):
+        game = player.new_game()
+
+        async def scenario(stack: AsyncExitStack) -> tuple[int, dict[str, Any]]:
+            tab = await opened(stack, player, game)
+            await tab.hello()
+            while tab.pings < 8:
+                m = await tab.next()
+                assert m["type"] in ("ping", "state"), m
+            again = await tab.hello()  # still open, still served
+            return tab.pings, again
+
+        pings, again = run(scenario)
+    assert pings >= 8 and again["view"]["game"] == game
+
+
+# ----------------------------------------------------------------------
+# 4. A message flood is closed as "too fast", not "reconnect now"
+
+
+@with_timeout
+def test_a_message_flood_is_closed_with_too_fast_and_the_game_goes_on(server: Served) -> None:
+    """A client sends messages without pause and never reads. Past
+    ``refused_before_close`` refusals in a row the server closes it with 4408,
+    which the page waits on, not with 1012, after which a page reconnects at once
+    and floods again."""
+    limits = Limits()
+    flood = 20 * limits.refused_before_close  # far past the burst and the refusals allowed
+    with browsers(server, [fresh_address()]) as (attacker,):
+        game = attacker.new_game()
+
+        async def scenario(stack: AsyncExitStack) -> tuple[int, list[dict[str, Any]]]:
+            tab = await opened(stack, attacker, game)
+            await tab.hello()
+            pong = json.dumps({"type": "pong"})
+            for _ in range(flood):  # all at once: the client reads nothing meanwhile
+                await tab.ws.send(pong)
+            code = await tab.closed()
+            fresh = await opened(stack, attacker, game)
+            return code, [m for m in tab.received if m["type"] == "error"] + [
+                await fresh.hello()]
+
+        code, messages = run(scenario)
+    errors, after = messages[:-1], messages[-1]
+    assert code == CLOSE_TOO_FAST, code
+    refused = [m for m in errors if "at most 20 a second" in str(m["message"])]
+    assert len(refused) >= limits.refused_before_close
+    assert "this connection is closed" in str(errors[-1]["message"])
+    assert after["view"]["game"] == game  # a new connection is served
+
+
+# ----------------------------------------------------------------------
+# 5. A stale move is refused and changes nothing
+
+
+@with_timeout
+def test_a_stale_play_and_undo_are_refused_and_change_nothing(server: Served) -> None:
+    """Two tabs of one seat. Tab one plays and the computer answers; tab two, which
+    has not read those states yet, sends a play and an undo made on the version it
+    saw. The play is a legal move of the current position, so only the version
+    refuses it: both are refused in words, nothing changes, and by the time tab two
+    reads the refusal it holds the fresh state. The same play with the current
+    version is then played."""
+    with browsers(server, [fresh_address()]) as (player,):
+        game = player.new_game()
+
+        async def scenario(stack: AsyncExitStack) -> dict[str, Any]:
+            one = await opened(stack, player, game)
+            two = await opened(stack, player, game)
+            await one.hello()
+            await two.hello()
+            view = await one.my_turn()
+            await two.my_turn()
+            seen = two.version
+            moves = len(view["log"])
+            await one.send({"type": "play", "move": view["legal"][0]["text"],
+                            "version": one.version})
+            for _ in range(10_000):  # the move and the computer's reply
+                if len(one.view["log"]) >= moves + 2 and one.view["your_turn"]:
+                    break
+                await one.recv()
+            now, current = one.version, one.view
+            legal_now = current["legal"][0]["text"]
+            # Tab two has not read a thing since: it acts on version `seen`.
+            await two.send({"type": "play", "move": legal_now, "version": seen})
+            await two.send({"type": "undo", "version": seen})
+
+            async def refusal() -> dict[str, Any]:
+                for _ in range(10_000):
+                    m = await two.recv()
+                    if m["type"] == "error":
+                        return m
+                    assert two.version <= now, f"a stale request changed the game: {m['events']}"
+                raise AssertionError("no refusal came")
+
+            play_refused = await refusal()
+            had = two.version  # every state sent before the refusal has been read
+            undo_refused = await refusal()
+            await two.send({"type": "hello", "since": two.version})
+            unchanged = await two.recv_type("state")
+            await two.send({"type": "play", "move": legal_now, "version": two.version})
+            played = await two.recv_type("state")
+            return {"seen": seen, "now": now, "current": current, "had": had,
+                    "two_view": two.view, "play": play_refused, "undo": undo_refused,
+                    "unchanged": unchanged, "played": played, "move": legal_now}
+
+        out = run(scenario)
+    assert out["now"] > out["seen"]
+    for refusal in (out["play"], out["undo"]):
+        words = str(refusal["message"])
+        assert "the game has moved on" in words, words
+        assert f"version {out['seen']}" in words and f"is at {out['now']}" in words
+    assert out["had"] == out["now"]  # the fresh state came with (before) the refusal
+    unchanged = out["unchanged"]
+    assert unchanged["version"] == out["now"] and unchanged["events"] == []
+    assert unchanged["view"]["log"] == out["current"]["log"]
+    assert unchanged["view"]["hand"] == out["current"]["hand"]
+    played = out["played"]
+    assert played["version"] > out["now"]
+    assert played["events"][0]["kind"] == "move" and played["events"][0]["seat"] == 0
+    assert played["view"]["log"][len(out["current"]["log"])]["text"] == out["move"]
