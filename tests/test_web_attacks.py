@@ -121,12 +121,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield served
 
 
-_next_address = iter(range(2, 1 << 24))
+_next_network = iter(range(1, 1 << 16))
 
 
 def fresh_address() -> str:
-    """A loopback address no other test of this module has used (127.0.0.2 onwards)."""
-    return str(ipaddress.IPv4Address("127.0.0.0") + next(_next_address))
+    """A loopback address in a /24 no other test of this module has used (127.0.1.2,
+    127.0.2.2, ...): the server counts rooms per network too, so attackers meant to be
+    unrelated must not share one."""
+    return str(ipaddress.IPv4Address("127.0.0.2") + 256 * next(_next_network))
+
+
+def fresh_network(size: int) -> list[str]:
+    """``size`` addresses of one fresh /24 (127.0.N.2, 127.0.N.3, ...)."""
+    first = ipaddress.IPv4Address(fresh_address())
+    return [str(first + k) for k in range(size)]
 
 
 class Browser:
@@ -444,6 +452,25 @@ def test_a_room_flood_from_forty_addresses_leaves_rooms_for_a_newcomer(
             r = newcomer.post_game(mode="friends")
             assert r.status_code == 201, r.text
             assert r.json()["invite"].startswith(f"/join/{r.json()['game']}/")
+
+
+def test_a_room_flood_from_many_addresses_of_one_network_is_bounded_by_the_network(
+        server: Served) -> None:
+    """One subscriber with many addresses (an IPv4 /24 here; an IPv6 /48 holds 65,536
+    /64s) gets ``rooms_per_network`` rooms in all, not three per address, so it cannot
+    fill the server's rooms; an address of another network still opens one."""
+    limits = Limits()
+    flood = fresh_network(limits.rooms_per_network // limits.rooms_per_address + 5)
+    with browsers(server, flood) as attackers:
+        codes = [a.post_game(mode="friends").status_code
+                 for a in attackers for _ in range(limits.rooms_per_address)]
+        assert codes.count(201) == limits.rooms_per_network
+        refused = attackers[-1].post_game(mode="friends")
+        assert refused.status_code == 429
+        assert (f"your network has {limits.rooms_per_network} rooms waiting"
+                in refused.json()["error"])
+        with browsers(server, [fresh_address()]) as (newcomer,):
+            assert newcomer.post_game(mode="friends").status_code == 201
 
 
 def test_an_attackers_rooms_lapse_and_stop_holding_any_allowance(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from casino.web.limits import Limits, address_key, limits_from
+from casino.web.limits import Limits, address_key, limits_from, network_key
 
 
 def test_settings_change_only_the_limits_they_name() -> None:
@@ -52,3 +52,14 @@ def test_casino_serve_refuses_a_bad_limit_before_it_listens(tmp_path: Path) -> N
 ])
 def test_limits_count_an_ipv6_subscriber_by_its_network(host: str, key: str) -> None:
     assert address_key(host) == key
+
+
+@pytest.mark.parametrize(("host", "key"), [
+    ("203.0.113.7", "203.0.113.0/24"),
+    ("::ffff:203.0.113.99", "203.0.113.0/24"),
+    ("2001:db8:1:2:aaaa::1", "2001:db8:1::/48"),
+    ("2001:db8:1:ffff::9", "2001:db8:1::/48"),  # another /64 of the same /48
+    ("testclient", "network of testclient"),  # never the same key as the address's
+])
+def test_a_network_is_an_ipv4_24_or_an_ipv6_48(host: str, key: str) -> None:
+    assert network_key(host) == key

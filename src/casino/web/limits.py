@@ -32,6 +32,8 @@ class Limits:
     #: Rooms waiting for friends at once, across the server and from one address.
     waiting_rooms: int = 1000
     rooms_per_address: int = 3
+    #: ... and from one network (an IPv4 /24, an IPv6 /48: see :func:`network_key`).
+    rooms_per_network: int = 30
     #: A room whose seats are not all taken lapses after this many seconds.
     room_lifetime: float = 20 * 60.0
     #: Seconds between the server's ``ping`` messages on a game connection; a connection
@@ -107,6 +109,23 @@ def address_key(host: str) -> str:
             return str(ip.ipv4_mapped)
         return str(ipaddress.IPv6Network((ip, 64), strict=False))
     return str(ip)
+
+
+def network_key(host: str) -> str:
+    """The network a client's address belongs to: an IPv4 /24, or an IPv6 /48.
+
+    Counting rooms per address alone lets one subscriber with many addresses
+    (an IPv6 /48 holds 65,536 /64s) fill the server's rooms; a network's count,
+    larger than an address's, bounds them without shutting out a shared office.
+    """
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return f"network of {host}"  # not an address (a test client): a network of its own
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    prefix = 24 if isinstance(ip, ipaddress.IPv4Address) else 48
+    return str(ipaddress.ip_network((ip, prefix), strict=False))
 
 
 class TokenBucket:

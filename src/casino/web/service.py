@@ -54,7 +54,7 @@ from casino.record import (
 )
 from casino.rules import PRESET_NAMES, Rules, preset
 from casino.session import HINT_LEVEL, HUMAN, GameSession, default_settings, run_bot_job
-from casino.web.limits import BucketsByKey, Limits, address_key
+from casino.web.limits import BucketsByKey, Limits, address_key, network_key
 from casino.web.seats import new_token
 from casino.web.store import OVER, PLAYING, WAITING, Event, Store, StoredGame, now, token_hash
 from casino.web.thinking import Busy, Thinker
@@ -65,7 +65,8 @@ log = logging.getLogger("casino.web")
 COMPUTER, FRIENDS = "computer", "friends"
 #: Longest wait for a computer's move before a quick fallback move is played instead.
 BOT_TIMEOUT = 30.0
-#: Addresses whose waiting rooms are remembered at once (beyond: the oldest is forgotten).
+#: Addresses and networks whose waiting rooms are remembered at once (beyond: the
+#: longest-known is forgotten, and only the server-wide cap holds for it).
 MAX_ADDRESSES_REMEMBERED = 10_000
 _NAME_SPACE = re.compile(r"\s+")
 
@@ -590,7 +591,7 @@ class GameService:
                             takebacks=default.takebacks if takebacks is None
                             else bool(takebacks))
         if mode == FRIENDS:
-            self._check_room_space(address_key(client))
+            self._check_room_space(client)
         seats = [HUMAN if s < people else level for s in range(r.players)]
         first = clean_name(name, "You" if mode == COMPUTER else "Player 1",
                            self.limits.name_length)
@@ -610,32 +611,43 @@ class GameService:
                           record=write_record(match, names, seats, table=settings),
                           seats=person_seats)
         if mode == FRIENDS:
-            if len(self._rooms_of) >= MAX_ADDRESSES_REMEMBERED:
-                del self._rooms_of[next(iter(self._rooms_of))]  # the longest-known address
-            self._rooms_of[address_key(client)].append(game_id)
+            for key in (address_key(client), network_key(client)):
+                if key not in self._rooms_of and len(self._rooms_of) >= MAX_ADDRESSES_REMEMBERED:
+                    del self._rooms_of[next(iter(self._rooms_of))]  # the longest-known key
+                self._rooms_of[key].append(game_id)
         return Created(game_id, token, 0, f"/join/{game_id}/{invite}" if invite else None)
 
-    def _check_room_space(self, key: str) -> None:
-        """Room for one more waiting room: from this address, and on the whole server.
+    def _check_room_space(self, client: str) -> None:
+        """Room for one more waiting room: from this address, its network, and the server.
 
-        The count per address is kept in memory (the database does not store
-        addresses): a restart forgets it, and rooms then count server-wide only.
+        The counts per address and per network are kept in memory (the database
+        does not store addresses): a restart forgets them, and rooms then count
+        server-wide only.
         """
         cutoff = self._room_cutoff()
-        if key in self._rooms_of:
-            mine = self.store.still_waiting(self._rooms_of[key], cutoff)
-            if mine:
-                self._rooms_of[key] = mine
-            else:
-                del self._rooms_of[key]  # forget the address: its rooms started or lapsed
-            if len(mine) >= self.limits.rooms_per_address:
+        for key, limit, whose in (
+                (address_key(client), self.limits.rooms_per_address, "you have"),
+                (network_key(client), self.limits.rooms_per_network, "your network has")):
+            waiting = self._waiting_rooms_of(key, cutoff)
+            if waiting >= limit:
                 minutes = round(self.limits.room_lifetime / 60)
-                raise GameError(f"you have {len(mine)} rooms waiting for players already; "
+                raise GameError(f"{whose} {waiting} rooms waiting for players already; "
                                 f"use one of them, or wait for one to lapse (a room waits "
                                 f"{minutes} minutes)", 429)
         if self.store.count_waiting(cutoff) >= self.limits.waiting_rooms:
             raise GameError("there are too many rooms waiting for players right now; "
                             "try again later or play against the computer", 503)
+
+    def _waiting_rooms_of(self, key: str, cutoff: dt.datetime) -> int:
+        """How many of the rooms made from ``key`` still wait (forgetting those that don't)."""
+        if key not in self._rooms_of:
+            return 0
+        still = self.store.still_waiting(self._rooms_of[key], cutoff)
+        if still:
+            self._rooms_of[key] = still
+        else:
+            del self._rooms_of[key]  # its rooms all started or lapsed
+        return len(still)
 
     def _room_cutoff(self) -> dt.datetime:
         return now() - dt.timedelta(seconds=self.limits.room_lifetime)
