@@ -417,3 +417,45 @@ def test_a_thinking_computer_stalls_nothing_and_an_undo_voids_its_answer(
             seat.hello(seat.version)
             assert seat.view["log"] == before["log"] and seat.view["your_turn"]
             assert seat.view["hand"] == before["hand"]
+
+
+def test_a_hint_being_thought_of_does_not_hold_up_the_players_move(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint may wait for the pool (computers go first); the same connection's move
+    is read and played meanwhile, and the late hint then says the game moved on."""
+    import threading
+
+    gate = threading.Event()
+    real = run_bot_job
+
+    def gated(job: BotJob) -> str:  # the first job from now on (the hint) waits
+        if not gated.opened:  # type: ignore[attr-defined]
+            gated.opened = True  # type: ignore[attr-defined]
+            assert gate.wait(30)
+        return real(job)
+
+    gated.opened = False  # type: ignore[attr-defined]
+    safety = threading.Timer(20, gate.set)  # the old code read nothing until the hint came
+    safety.start()
+    try:
+        with web(tmp_path) as client:
+            service = client.app.state.service  # type: ignore[attr-defined]
+            gid = new_game(client)
+            with client.websocket_connect(f"/ws/{gid}") as ws:
+                seat = Seat(ws)
+                seat.hello(0)
+                before = len(seat.until_actionable()["log"])
+                # Our turn: no computer is thinking, so the next job is the hint.
+                monkeypatch.setattr(service.thinker, "run", gated)
+                seat.send({"type": "hint"})
+                seat.play_first()
+                m = seat.recv()
+                while m["type"] == "ping":
+                    m = seat.recv()
+                assert m["type"] == "state", m  # the move, while the hint still waits
+                assert len(m["view"]["log"]) == before + 1 and not gate.is_set()
+                gate.set()
+                assert "moved on" in seat.error()
+    finally:
+        safety.cancel()
+        gate.set()

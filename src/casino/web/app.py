@@ -429,6 +429,8 @@ class GameSocket:
         self.game_id = game_id
         self.limits = service.limits
         self.bucket = TokenBucket(self.limits.messages_per_second, self.limits.message_burst)
+        #: Hints being thought of for this connection (kept so they are not collected).
+        self.hints: set[asyncio.Task[None]] = set()
         self.refused = 0
 
     async def _refuse(self, message: str, code: int) -> None:
@@ -548,6 +550,19 @@ class GameSocket:
             if reply is not None:
                 client.send(reply)
 
+    async def _hint(self, game: LiveGame, client: Client) -> None:
+        """Ask for a hint and send the answer (or why there is none) when it comes."""
+        try:
+            reply = await self.service.hint(game, client.seat, client.address)
+        except GameError as e:
+            reply = _err(e.message)
+        except CasinoError as e:
+            reply = _err(str(e))
+        except Exception:
+            log.exception("a hint failed in game %s", game.id)
+            reply = _err("no hint could be found just now; try again")
+        client.send(reply)
+
     async def handle(self, game: LiveGame, client: Client, text: str) -> dict[str, Any] | None:
         """One message: the reply to send (an error in words, or a hint), or None."""
         try:
@@ -586,7 +601,12 @@ class GameSocket:
                 await self.service.play(game, seat, move, version)
                 return None
             if kind == "hint":
-                return await self.service.hint(game, seat, client.address)
+                # Thought of aside: a hint may wait for the pool (computers go first), and
+                # meanwhile this connection's moves must still be read.
+                task = asyncio.get_running_loop().create_task(self._hint(game, client))
+                self.hints.add(task)
+                task.add_done_callback(self.hints.discard)
+                return None
             if kind == "undo":
                 await self.service.undo(game, seat, version)
                 return None
