@@ -82,12 +82,14 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
     store = Store(url)
     service = GameService(store, pool_workers=pool_workers, limits=limits,
                           hint_level=hint_level, bot_pause=bot_pause)
+    helpers = tools.Helpers(service.limits)  # the move helper's workers, made on use
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         try:
             yield
         finally:
+            helpers.close()
             await service.close()
             store.close()
 
@@ -101,6 +103,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
         title="casino", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.service = service
     app.state.store = store
+    app.state.helpers = helpers
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     app.include_router(tools.router)
 

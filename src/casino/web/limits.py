@@ -59,6 +59,15 @@ class Limits:
     #: Seconds a person may be away on their turn (no page of theirs open) before the
     #: others may let a computer play their seat (``claim``); until then the game waits.
     abandon_after: float = 180.0
+    #: The move helper (``POST /api/helper``) thinks in worker processes of its own
+    #: (:mod:`casino.web.workers`): this many, each job stopped (its worker killed) after
+    #: ``helper_seconds`` and each worker capped at ``helper_memory_mb`` of address space;
+    #: ``helper_waiting`` more requests may wait for a worker, beyond that they are refused
+    #: at once ("busy, try again").
+    helper_workers: int = 1
+    helper_seconds: float = 5.0
+    helper_memory_mb: int = 512
+    helper_waiting: int = 4
     #: Largest request body the server reads for any route, in bytes: the largest a route
     #: takes (the score pad's calculator, ``casino.web.tools.MAX_APPLY``, reads pads with
     #: their undo history). Each route's own smaller limit still applies within it.

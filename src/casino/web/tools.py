@@ -23,9 +23,16 @@ A stored pad is at most :data:`MAX_STORED` bytes and there are at most
 
 **Move helper.** ``POST /api/helper`` takes a described table and hand
 (:func:`casino.helper.setup_from_json`) and answers every legal play in words
-with the strongest bot's pick marked (:func:`casino.helper.helper_json`). The
-bot thinks in a worker thread, and only :data:`HELPERS_AT_ONCE` at a time, so
-the event loop (and everybody's games) never waits for it.
+with the strongest bot's pick marked (:func:`casino.helper.helper_json`). A
+crowded table can take the engine minutes and hundreds of megabytes, so the work
+runs in the helper's own stoppable worker processes (:class:`Helpers`, a
+:class:`~casino.web.workers.WorkerPool` sized by the app's
+:class:`~casino.web.limits.Limits`): past ``helper_seconds`` its worker is
+killed and the asker told the table is too crowded, a worker past
+``helper_memory_mb`` answers the same, and when every worker is busy and
+``helper_waiting`` requests wait already, the next is told to try again at once.
+The request is checked in the server first, so a mistake is answered without a
+worker.
 """
 
 from __future__ import annotations
@@ -52,7 +59,7 @@ from starlette.responses import Response
 from casino.bots.levels import LEVELS
 from casino.cards import card_text
 from casino.errors import CasinoError, RulesError
-from casino.helper import HelperError, helper_json
+from casino.helper import HelperError, helper_json, position, setup_from_json
 from casino.rules import PRESET_NAMES, preset
 from casino.scorepad import (
     ScorePad,
@@ -61,8 +68,15 @@ from casino.scorepad import (
     scoring_cards,
     setup_choices,
 )
-from casino.web.limits import BucketsByKey, json_object
+from casino.web.limits import BucketsByKey, Limits, json_object
 from casino.web.store import Base, now, token_hash
+from casino.web.workers import (
+    WorkerBusy,
+    WorkerError,
+    WorkerMemory,
+    WorkerPool,
+    WorkerTimeout,
+)
 
 HERE = Path(__file__).parent
 TEMPLATES = HERE / "templates"
@@ -76,8 +90,6 @@ MAX_STORED = 64 * 1024
 MAX_PADS = 10_000
 #: Largest move helper request.
 MAX_HELPER = 16 * 1024
-#: Move helper analyses running at once (each may think for up to a second).
-HELPERS_AT_ONCE = 2
 #: The header that carries a stored pad's secret.
 SECRET_HEADER = "X-Scorepad-Secret"
 #: New stored pads one address may make per minute (and the burst above that).
@@ -90,10 +102,8 @@ router = APIRouter()
 _env = Environment(loader=FileSystemLoader(TEMPLATES),
                    autoescape=select_autoescape(default=True, default_for_string=True))
 _new_pads = BucketsByKey(PADS_PER_MINUTE / 60.0, PADS_BURST)
-#: Held by a worker thread while the bot thinks: at most HELPERS_AT_ONCE threads think at
-#: once, whatever the number of requests (a thread, not an asyncio, semaphore: the work
-#: runs in Starlette's thread pool and each test builds its own event loop).
-_helpers = threading.BoundedSemaphore(HELPERS_AT_ONCE)
+#: Modules a helper worker imports before its first job, so no deadline pays for them.
+HELPER_MODULES = ("casino.helper", "casino.bots.levels")
 
 
 class ScorePadRow(Base):
@@ -380,15 +390,72 @@ def _helper_request(body: dict[str, Any]) -> dict[str, Any]:
     return req
 
 
+class Helpers:
+    """The move helper's worker pool: made on the first request from the app's limits,
+    killed with the app (its lifespan calls :meth:`close`)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._pool: WorkerPool | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    @property
+    def pool(self) -> WorkerPool:
+        with self._lock:
+            if self._closed:
+                raise ToolError("the server is shutting down: try again in a moment", 503)
+            if self._pool is None:
+                self._pool = WorkerPool(self.limits.helper_workers,
+                                        waiting=self.limits.helper_waiting,
+                                        memory_mb=self.limits.helper_memory_mb,
+                                        preload=HELPER_MODULES, name="casino-helper")
+            return self._pool
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
+
+    def analyse(self, req: dict[str, Any]) -> dict[str, Any]:
+        """:func:`helper_json` in a worker, each way it can fail answered in words."""
+        seconds = self.limits.helper_seconds
+        try:
+            result: dict[str, Any] = self.pool.call(helper_json, req, deadline=seconds)
+            return result
+        except (HelperError, CasinoError, ValueError) as exc:
+            raise ToolError(str(exc)) from None
+        except WorkerBusy:
+            raise ToolError("the helper is busy: try again in a moment", 503) from None
+        except WorkerTimeout:
+            raise ToolError(f"that table is too crowded for the helper to finish in "
+                            f"{seconds:g} seconds", 422, "table") from None
+        except WorkerMemory:
+            raise ToolError(f"that table is too crowded for the helper: it needs more than "
+                            f"{self.limits.helper_memory_mb} MB", 422, "table") from None
+        except WorkerError:
+            raise ToolError("the helper stopped unexpectedly: try again", 503) from None
+
+
+def _helpers(request: Request) -> Helpers:
+    """The app's :class:`Helpers` (:func:`casino.web.app.create_app` makes it)."""
+    helpers: Helpers = request.app.state.helpers
+    return helpers
+
+
 @router.post("/api/helper")
 async def helper(request: Request) -> Response:
     """A described table and hand -> every legal play in words, the bot's pick marked."""
+    helpers = _helpers(request)
+
     def work(body: dict[str, Any]) -> dict[str, Any]:
         req = _helper_request(body)
-        with _helpers:
-            try:
-                return helper_json(req)
-            except (HelperError, CasinoError, ValueError) as exc:
-                raise ToolError(str(exc)) from None
+        try:
+            position(setup_from_json(req))  # a mistake is answered without a worker
+        except (HelperError, CasinoError, ValueError) as exc:
+            raise ToolError(str(exc)) from None
+        return helpers.analyse(req)
 
     return await _respond(request, MAX_HELPER, work)

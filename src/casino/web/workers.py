@@ -1,0 +1,312 @@
+"""A pool of worker processes that can be stopped: a deadline and a memory ceiling per job.
+
+Heavy work (a bot thinking, the move helper on a crowded table) used to run in
+a ``concurrent.futures`` pool or a thread of the server. Neither can be
+stopped: a job past its timeout was abandoned by its waiter but went on using
+a core, and memory, for as long as it liked (one 200-byte helper request ran
+for minutes and grew the server by 814 MB). So each job here runs in a worker
+process of its own slot:
+
+- a job still running at its ``deadline`` has its worker killed (SIGKILL); the
+  caller gets :class:`WorkerTimeout` and the slot starts a fresh worker for the
+  next job;
+- each worker limits its own address space (``RLIMIT_AS``) to ``memory_mb``
+  when it starts: a job that reaches the ceiling gets ``MemoryError`` inside the
+  worker, which answers :class:`WorkerMemory` and exits (its heap may be in
+  pieces), and any worker that dies (killed from outside, say) is replaced and
+  its caller told :class:`WorkerDied`;
+- a job that finds every worker busy and ``waiting`` jobs already in line is
+  refused at once with :class:`WorkerBusy`, so the line never grows without end.
+
+Jobs are top-level functions and picklable arguments (the workers are spawned
+and hold no copy of the server). ``workers=0`` runs jobs in one thread of the
+server instead, for tests that monkeypatch the functions: the line and its
+refusals hold, but a job past its deadline is only abandoned, not stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import importlib
+import multiprocessing
+import queue
+import resource
+import threading
+import traceback
+from collections.abc import Callable
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+#: Seconds a new worker may take to start (import its modules) before it counts as dead.
+START_SECONDS = 60.0
+
+
+class WorkerError(Exception):
+    """A job the pool did not finish; the message says why, in words for a person."""
+
+
+class WorkerBusy(WorkerError):
+    """Every worker is busy and the waiting line is full: try again in a moment."""
+
+
+class WorkerTimeout(WorkerError):
+    """The job ran past its deadline; its worker was killed and replaced."""
+
+
+class WorkerMemory(WorkerError):
+    """The job needed more memory than a worker may have."""
+
+
+class WorkerDied(WorkerError):
+    """The worker died during the job (killed from outside, or crashed); it is replaced."""
+
+
+# ----------------------------------------------------------------------
+# The worker process's side
+
+
+def _limit_memory(memory_mb: int) -> None:
+    """Cap this process's address space; the soft limit only, never above the hard one."""
+    ceiling = memory_mb * 1024 * 1024
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        ceiling = min(ceiling, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (ceiling, hard))
+
+
+def _worker_main(conn: Connection, memory_mb: int, preload: tuple[str, ...]) -> None:
+    """A worker: imports ``preload``, caps its memory, says "ready", then runs jobs.
+
+    Each job is ``(fn, args)``; the answer is ``("ok", result)``, ``("raised",
+    exception)`` or ``("memory", words)``, after which the worker exits, since a
+    process that ran out of memory may be left half-built.
+    """
+    for name in preload:
+        importlib.import_module(name)
+    _limit_memory(memory_mb)
+    conn.send(("ready", None))
+    while True:
+        try:
+            fn, args = conn.recv()
+        except (EOFError, OSError):
+            return  # the pool closed our pipe: nothing more to do
+        try:
+            answer: tuple[str, Any] = ("ok", fn(*args))
+        except MemoryError:
+            answer = ("memory", None)
+        except Exception as exc:  # the caller gets the job's own exception back
+            answer = ("raised", exc)
+        try:
+            conn.send(answer)
+        except MemoryError:
+            return
+        except Exception:  # an answer that cannot be pickled: say so in words
+            words = "".join(traceback.format_exception_only(type(answer[1]), answer[1]))
+            conn.send(("raised", RuntimeError(f"the job's answer could not be sent: {words}")))
+        if answer[0] == "memory":
+            return
+
+
+# ----------------------------------------------------------------------
+# The server's side
+
+
+class _Slot:
+    """One worker process and its pipe, started on first use and after each death."""
+
+    def __init__(self, context: Any, memory_mb: int, preload: tuple[str, ...]) -> None:
+        self.context = context
+        self.memory_mb = memory_mb
+        self.preload = preload
+        self.process: BaseProcess | None = None
+        self.conn: Connection | None = None
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid if self.process is not None else None
+
+    def _start(self) -> tuple[BaseProcess, Connection]:
+        ours, theirs = self.context.Pipe(duplex=True)
+        process = self.context.Process(target=_worker_main, name="casino-worker", daemon=True,
+                                       args=(theirs, self.memory_mb, self.preload))
+        process.start()
+        theirs.close()
+        self.process, self.conn = process, ours
+        if not wait([ours, process.sentinel], START_SECONDS) or not ours.poll():
+            self.stop()
+            raise WorkerDied("a worker process did not start; try again in a moment")
+        try:
+            ours.recv()  # "ready"
+        except (EOFError, OSError):
+            self.stop()
+            raise WorkerDied("a worker process did not start; try again in a moment") from None
+        return process, ours
+
+    def call(self, fn: Callable[..., Any], args: tuple[Any, ...], deadline: float) -> Any:
+        """``fn(*args)`` in this slot's worker, stopping the worker at ``deadline`` seconds."""
+        if self.process is None or self.conn is None or not self.process.is_alive():
+            self.stop()
+            process, conn = self._start()
+        else:
+            process, conn = self.process, self.conn
+        try:
+            conn.send((fn, args))
+        except (OSError, EOFError):
+            self.stop()
+            raise WorkerDied("the worker process died; try again") from None
+        ready = wait([conn, process.sentinel], deadline)
+        if not ready or not conn.poll():
+            self.stop()
+            if not ready:  # the deadline passed (a dead worker's sentinel is ready)
+                raise WorkerTimeout(f"the job did not finish in {deadline:g} seconds and "
+                                    "was stopped")
+            raise WorkerDied("the worker process died during the job; try again")
+        try:
+            kind, value = conn.recv()
+        except (EOFError, OSError):
+            self.stop()
+            raise WorkerDied("the worker process died during the job; try again") from None
+        if kind == "ok":
+            return value
+        if kind == "memory":
+            self.stop()
+            raise WorkerMemory(f"the job needed more than {self.memory_mb} MB and was "
+                               "stopped")
+        raise value
+
+    def stop(self) -> None:
+        """Kill the worker (if any) and forget it: the next call starts a fresh one."""
+        process, conn = self.process, self.conn
+        self.process = self.conn = None
+        if conn is not None:
+            conn.close()
+        if process is not None:
+            if process.is_alive():
+                process.kill()
+            process.join(5.0)
+
+    def kill(self) -> None:
+        """Kill the worker from another thread; the thread running its job cleans up."""
+        process = self.process
+        if process is not None and process.is_alive():
+            process.kill()
+
+
+class WorkerPool:
+    """``workers`` stoppable processes (0: one thread, for tests) and a line of ``waiting``.
+
+    :meth:`run` is for the event loop; :meth:`call` is the same for a thread.
+    Workers start on first use; :meth:`close` kills them all.
+    """
+
+    def __init__(self, workers: int, *, waiting: int, memory_mb: int,
+                 preload: tuple[str, ...] = (), name: str = "casino-worker") -> None:
+        if workers < 0:
+            raise ValueError("workers must be 0 (a thread, for tests) or more")
+        if waiting < 0:
+            raise ValueError("waiting must be 0 or more")
+        if memory_mb < 1:
+            raise ValueError("memory_mb must be at least 1")
+        self.workers = workers
+        self.waiting = waiting
+        self.memory_mb = memory_mb
+        self.capacity = max(1, workers) + waiting
+        self._lock = threading.Lock()
+        self._admitted = 0
+        self._closed = False
+        context = multiprocessing.get_context("spawn")
+        self._slots = [_Slot(context, memory_mb, preload) for _ in range(workers)]
+        self._idle: queue.SimpleQueue[_Slot] = queue.SimpleQueue()
+        for slot in self._slots:
+            self._idle.put(slot)
+        # One thread per admitted job, never more: a job never waits for a thread.
+        self._threads = concurrent.futures.ThreadPoolExecutor(self.capacity, name)
+        self._inline = concurrent.futures.ThreadPoolExecutor(1, f"{name}-inline")
+
+    @property
+    def pids(self) -> list[int]:
+        """The process ids of the workers now running (for the server's log and tests)."""
+        return [pid for slot in self._slots if (pid := slot.pid) is not None]
+
+    @property
+    def admitted(self) -> int:
+        """Jobs running or waiting now."""
+        return self._admitted
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def _admit(self) -> None:
+        with self._lock:
+            if self._closed:
+                raise WorkerBusy("the server is shutting down")
+            if self._admitted >= self.capacity:
+                raise WorkerBusy("every worker is busy and the line is full; try again in "
+                                 "a moment")
+            self._admitted += 1
+
+    def _leave(self) -> None:
+        with self._lock:
+            self._admitted -= 1
+
+    async def run(self, fn: Callable[..., T], *args: Any, deadline: float) -> T:
+        """``fn(*args)`` in a worker, done within ``deadline`` seconds of starting.
+
+        Raises :class:`WorkerBusy` at once when the pool is full, the job's own
+        exception if it raised one, or another :class:`WorkerError` saying why it
+        was stopped.
+        """
+        self._admit()
+        try:
+            future = self._threads.submit(self._job, fn, args, deadline)
+        except RuntimeError:
+            self._leave()
+            raise WorkerBusy("the server is shutting down") from None
+        return await asyncio.wrap_future(future)
+
+    def call(self, fn: Callable[..., T], *args: Any, deadline: float) -> T:
+        """:meth:`run` for a caller in a thread (it blocks that thread)."""
+        self._admit()
+        return self._job(fn, args, deadline)
+
+    def _job(self, fn: Callable[..., T], args: tuple[Any, ...], deadline: float) -> T:
+        try:
+            if self.workers == 0:
+                inline = self._inline.submit(fn, *args)
+                try:
+                    return inline.result(timeout=deadline)
+                except concurrent.futures.TimeoutError:
+                    raise WorkerTimeout(f"the job did not finish in {deadline:g} seconds "
+                                        "(abandoned: a thread cannot be stopped)") from None
+            slot = self._idle.get()
+            if self._closed:
+                self._idle.put(slot)
+                raise WorkerBusy("the server is shutting down")
+            try:
+                result: T = slot.call(fn, args, deadline)
+                return result
+            finally:
+                if self.closed:  # closed while the job ran: no worker outlives the pool
+                    slot.stop()
+                self._idle.put(slot)
+        finally:
+            self._leave()
+
+    def close(self) -> None:
+        """Kill every worker and refuse new jobs; jobs waiting for a worker are refused too."""
+        with self._lock:
+            self._closed = True
+        for slot in self._slots:
+            slot.kill()  # a job running on it ends at once; its thread stops the slot
+        while True:
+            try:
+                self._idle.get_nowait().stop()
+            except queue.Empty:
+                break
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        self._inline.shutdown(wait=False, cancel_futures=True)
