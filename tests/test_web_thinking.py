@@ -11,7 +11,6 @@ on how long anything takes: the gate, not a clock, orders the events.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import os
 import signal
 import threading
@@ -22,6 +21,7 @@ import pytest
 
 from casino.session import BotJob
 from casino.web.thinking import Busy, Thinker
+from casino.web.workers import WorkerDied, WorkerTimeout
 
 T = TypeVar("T")
 
@@ -318,29 +318,27 @@ def die_on_seed_zero(j: BotJob) -> str:
     return f"move {j.seed}"
 
 
-def test_a_broken_worker_pool_is_replaced_for_the_next_job() -> None:
-    # A real process pool: the first job kills its worker, so that pool is broken for
-    # good. Its asker hears of it; the next job runs in a new pool.
+def test_a_worker_that_dies_in_a_job_is_replaced_for_the_next_job() -> None:
+    # A real worker process: the first job kills it, as a crash would. Its asker hears
+    # of it; the next jobs run on a new worker.
     t = thinker(die_on_seed_zero, workers=1)
 
     async def scenario() -> tuple[BaseException | None, str, str]:
-        first_pool = t.pool
         try:
             await t.computer(job(0), owner="a", game="x")
-        except concurrent.futures.BrokenExecutor as e:
-            broken: BaseException | None = e
+        except WorkerDied as e:
+            died: BaseException | None = e
         else:
-            broken = None
+            died = None
         after = await t.computer(job(1), owner="a", game="x")
-        assert t._pool is not None and t._pool is not first_pool
         hint = await t.hint(job(2), game="g")
-        return broken, after, hint
+        return died, after, hint
 
     try:
-        broken, after, hint = run_async(scenario)
+        died, after, hint = run_async(scenario)
     finally:
         t.close()
-    assert isinstance(broken, concurrent.futures.BrokenExecutor)
+    assert isinstance(died, WorkerDied) and "died" in str(died)
     assert (after, hint) == ("move 1", "move 2")
     assert t.stats.computers == 2 and t.stats.hints == 1
 
@@ -350,31 +348,39 @@ def worker_pid(j: BotJob) -> str:
     return str(os.getpid())
 
 
-def until_broken(pool: concurrent.futures.Executor) -> None:
-    """Block until the pool has seen that its worker died (its next submit refuses)."""
-    for _ in range(1000):
-        try:
-            probe = pool.submit(int)
-        except concurrent.futures.BrokenExecutor:
-            return
-        try:
-            probe.result(SAFETY)
-        except concurrent.futures.BrokenExecutor:
-            continue
-    raise AssertionError("the pool never noticed that its worker died")
+def think_for_ever(j: BotJob) -> str:
+    """Run in a worker process: a think that never ends (a crowded table, say)."""
+    if j.seed == 0:
+        while True:
+            pass
+    return str(os.getpid())
+
+
+def gone(pid: int) -> bool:
+    """Whether process ``pid`` no longer exists (reaped, not even a zombie)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
 
 
 def test_a_worker_killed_while_idle_is_replaced_for_the_next_job() -> None:
     # The worker process dies between jobs (the kernel's out-of-memory killer, an
-    # operator): the pool is then unusable for good and refuses every job at once.
-    # Before, every later computer move and hint failed until the server restarted.
+    # operator). Before, the pool was then unusable for good and every later computer
+    # move and hint failed until the server restarted.
     t = thinker(worker_pid, workers=1)
 
     async def scenario() -> tuple[int, int, int]:
         first = int(await t.computer(job(0), owner="a", game="x"))
         os.kill(first, signal.SIGKILL)
-        await asyncio.to_thread(until_broken, t.pool)
-        after = int(await t.computer(job(1), owner="a", game="x"))
+        after = -1
+        for _ in range(100):  # it may be asked before the pool sees the death: once
+            try:
+                after = int(await t.computer(job(1), owner="a", game="x"))
+                break
+            except WorkerDied:
+                continue
         hint = int(await t.hint(job(2), game="g"))
         return first, after, hint
 
@@ -382,4 +388,28 @@ def test_a_worker_killed_while_idle_is_replaced_for_the_next_job() -> None:
         first, after, hint = run_async(scenario)
     finally:
         t.close()
-    assert after != first and hint == after  # a new worker, which goes on serving
+    assert after not in (first, -1) and hint == after  # a new worker, which goes on serving
+
+
+def test_a_job_still_thinking_at_the_time_limit_is_stopped_and_its_worker_replaced() -> None:
+    # Before, a job past the limit was only abandoned: its worker went on thinking for
+    # as long as the job ran, and every later job waited behind it.
+    t = thinker(think_for_ever, workers=1, job_timeout=5.0)
+
+    async def scenario() -> tuple[int, BaseException | None, int]:
+        first = int(await t.computer(job(1), owner="a", game="x"))
+        try:
+            await t.computer(job(0), owner="a", game="x")
+        except (WorkerTimeout, TimeoutError) as e:
+            stopped: BaseException | None = e
+        else:
+            stopped = None
+        after = int(await t.hint(job(2), game="g"))
+        return first, stopped, after
+
+    try:
+        first, stopped, after = run_async(scenario)
+    finally:
+        t.close()
+    assert stopped is not None
+    assert gone(first) and after != first  # the thinking process was killed, not left

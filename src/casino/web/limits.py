@@ -59,6 +59,12 @@ class Limits:
     #: Seconds a person may be away on their turn (no page of theirs open) before the
     #: others may let a computer play their seat (``claim``); until then the game waits.
     abandon_after: float = 180.0
+    #: The longest a computer's move or a hint may think (seconds): then its worker process
+    #: is stopped (killed and replaced); a computer then plays a quick beginner move, a
+    #: hint says there is none. Each thinking process is capped at ``think_memory_mb`` of
+    #: address space.
+    think_seconds: float = 30.0
+    think_memory_mb: int = 1024
     #: The move helper (``POST /api/helper``) thinks in worker processes of its own
     #: (:mod:`casino.web.workers`): this many, each job stopped (its worker killed) after
     #: ``helper_seconds`` and each worker capped at ``helper_memory_mb`` of address space;

@@ -63,8 +63,6 @@ from casino.web.views import LogItem, Public, RoundScore, build_view
 log = logging.getLogger("casino.web")
 
 COMPUTER, FRIENDS = "computer", "friends"
-#: Longest wait for a computer's move before a quick fallback move is played instead.
-BOT_TIMEOUT = 30.0
 #: Addresses and networks whose waiting rooms are remembered at once (beyond: the
 #: longest-known is forgotten, and only the server-wide cap holds for it).
 MAX_ADDRESSES_REMEMBERED = 10_000
@@ -448,7 +446,9 @@ class GameService:
         self.bot_pause = bot_pause
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
         self.thinker = Thinker(pool_workers, hint_queue=self.limits.hint_queue,
-                               hint_wait=self.limits.hint_wait, job_timeout=BOT_TIMEOUT)
+                               hint_wait=self.limits.hint_wait,
+                               job_timeout=self.limits.think_seconds,
+                               memory_mb=self.limits.think_memory_mb)
         self._hint_buckets = BucketsByKey(self.limits.hints_per_minute / 60.0,
                                           self.limits.hint_burst)
         self._loading: dict[str, asyncio.Lock] = {}

@@ -16,6 +16,11 @@ the pool is given only as many as it has workers:
   server are capped, and a hint that waited too long is dropped: the asker is
   told the server is busy rather than queued without end.
 
+The workers are stoppable processes (:class:`~casino.web.workers.WorkerPool`):
+a job still thinking at ``job_timeout`` has its worker killed and replaced,
+rather than holding it for as long as the job runs, and each worker thinks
+under a memory ceiling.
+
 The counters (:attr:`Thinker.stats`) say how many jobs of each kind ran and
 how many hints were refused, for the server's log and its tests.
 """
@@ -25,12 +30,12 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
-import multiprocessing
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from casino.session import BotJob, run_bot_job
+from casino.web.workers import WorkerPool
 
 log = logging.getLogger("casino.web")
 
@@ -100,11 +105,13 @@ class Thinker:
 
     ``hint_queue`` caps the hints waiting across the server, ``hint_wait`` is
     the longest a hint waits for a worker before the asker is told to try
-    again, and ``job_timeout`` the longest anyone waits for a running job.
+    again, and ``job_timeout`` the longest a job may think: then its worker is
+    killed (and replaced for the next job). Each worker process thinks within
+    ``memory_mb`` of address space.
     """
 
     def __init__(self, workers: int, *, hint_queue: int, hint_wait: float, job_timeout: float,
-                 run: Callable[[BotJob], str] = run_bot_job) -> None:
+                 memory_mb: int = 1024, run: Callable[[BotJob], str] = run_bot_job) -> None:
         if workers < 0:
             raise ValueError("workers must be 0 (a thread, for tests) or more")
         self.workers = workers
@@ -112,9 +119,12 @@ class Thinker:
         self.hint_queue = hint_queue
         self.hint_wait = hint_wait
         self.job_timeout = job_timeout
+        self.memory_mb = memory_mb
         self.run = run
         self.stats = ThinkStats()
-        self._pool: concurrent.futures.Executor | None = None
+        self._pool: WorkerPool | None = None
+        self._thread: concurrent.futures.ThreadPoolExecutor | None = None
+        self._tasks: set[asyncio.Task[str]] = set()
         self._computers = _RoundRobin()
         self._hints = _RoundRobin()
         self._hinting: set[str] = set()  # games with a hint waiting or running
@@ -123,15 +133,26 @@ class Thinker:
 
     # ------------------------------------------------------------------
     @property
-    def pool(self) -> concurrent.futures.Executor:
-        """Made on first use; ``spawn`` workers hold no copy of the server's state."""
+    def pool(self) -> WorkerPool:
+        """Made on first use; ``spawn`` workers hold no copy of the server's state.
+
+        The scheduler hands it at most one job per worker, so it needs no line.
+        """
         if self._pool is None:
-            if self.workers == 0:
-                self._pool = concurrent.futures.ThreadPoolExecutor(1, "casino-think")
-            else:
-                self._pool = concurrent.futures.ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = WorkerPool(self.workers, waiting=0, memory_mb=self.memory_mb,
+                                    preload=("casino.bots.levels",), name="casino-think")
         return self._pool
+
+    @property
+    def thread(self) -> concurrent.futures.ThreadPoolExecutor:
+        """The one thread that thinks when ``workers`` is 0 (tests that patch ``run``).
+
+        A thread cannot be stopped: a job past ``job_timeout`` keeps it until it ends,
+        and the next job waits for it, as a stuck process once did.
+        """
+        if self._thread is None:
+            self._thread = concurrent.futures.ThreadPoolExecutor(1, "casino-think")
+        return self._thread
 
     def close(self) -> None:
         for queue in (self._computers, self._hints):
@@ -139,8 +160,11 @@ class Thinker:
                 if not ticket.future.done():
                     ticket.future.cancel()
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.close()
             self._pool = None
+        if self._thread is not None:
+            self._thread.shutdown(wait=False, cancel_futures=True)
+            self._thread = None
 
     @property
     def waiting(self) -> tuple[int, int]:
@@ -213,39 +237,26 @@ class Thinker:
             self.stats.computers += 1
         else:
             self.stats.hints += 1
-        pool = self.pool
-        try:
-            try:
-                running = loop.run_in_executor(pool, self.run, ticket.job)
-            except concurrent.futures.BrokenExecutor:
-                # A worker died while the pool was idle (killed from outside, say by the
-                # out-of-memory killer): that pool refuses every job for good, so this
-                # one goes to a new pool, as do all after it.
-                self._discard(pool)
-                pool = self.pool
-                running = loop.run_in_executor(pool, self.run, ticket.job)
-        except RuntimeError as exc:  # a pool shut down under us, or broken again at once
-            self._running -= 1
-            ticket.future.set_exception(exc)
-            return
+        running: asyncio.Future[str]
+        if self.workers == 0:
+            running = loop.run_in_executor(self.thread, self.run, ticket.job)
+        else:
+            running = loop.create_task(self.pool.run(self.run, ticket.job,
+                                                     deadline=self.job_timeout))
+            self._tasks.add(running)  # the loop keeps only a weak reference to a task
+            running.add_done_callback(self._tasks.discard)
 
         def done(task: asyncio.Future[str]) -> None:
+            # A worker that died or was stopped is replaced by the pool itself.
             self._running -= 1
-            exc = task.exception() if not task.cancelled() else asyncio.CancelledError()
-            if isinstance(exc, concurrent.futures.BrokenExecutor):
-                self._discard(pool)  # a worker died: the next job gets a new pool
             if not ticket.future.done():
-                if exc is not None:
+                if task.cancelled():
+                    ticket.future.cancel()
+                elif (exc := task.exception()) is not None:
                     ticket.future.set_exception(exc)
                 else:
                     ticket.future.set_result(task.result())
-            if self._pool is not None or self._computers.size or self._hints.size:
+            if self._computers.size or self._hints.size:
                 self._dispatch()
 
         running.add_done_callback(done)
-
-    def _discard(self, pool: concurrent.futures.Executor) -> None:
-        """Drop a broken pool: the next job makes a new one (:attr:`pool`)."""
-        if self._pool is pool:
-            self._pool = None
-        pool.shutdown(wait=False, cancel_futures=True)
