@@ -4,13 +4,7 @@ storage that works on PostgreSQL too, and a real uvicorn restarted mid-game."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,6 +26,7 @@ from tests.web_helpers import (
     guest,
     new_game,
     play_against_computer,
+    real_server,
     web,
 )
 
@@ -219,33 +214,12 @@ def test_plain_postgresql_urls_mean_the_shipped_driver() -> None:
 # A real server on loopback, stopped dead mid-game and started again
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
 def uvicorn_server(url: str) -> Iterator[str]:
-    port = _free_port()
-    code = ("import uvicorn; from casino.web import create_app; "
-            f"uvicorn.run(create_app({url!r}, pool_workers=1, hint_level='beginner'), "
-            f"host='127.0.0.1', port={port}, log_level='warning')")
-    proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            try:
-                httpx.get(base + "/api/games", timeout=1)
-                break
-            except httpx.HTTPError:
-                if proc.poll() is not None:
-                    raise AssertionError("the server did not start") from None
-                time.sleep(0.05)
-        yield base
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)  # as a crash would: no shutdown code runs
-        proc.wait(10)
+    """The app on ``url`` in a real uvicorn, killed dead on leaving, as a crash would."""
+    app = f"create_app({url!r}, pool_workers=1, hint_level='beginner')"
+    with real_server(app, crash=True) as served:
+        yield served.base
 
 
 def _ws_play(base: str, gid: str, token: str, since: int,

@@ -23,12 +23,6 @@ import dataclasses
 import datetime as dt
 import ipaddress
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -41,7 +35,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from casino.web.limits import Limits, address_key
-from tests.web_helpers import db_url, guest, web
+from tests.web_helpers import Served, db_url, guest, real_server, web
 
 with_timeout = pytest.mark.timeout(180)
 
@@ -55,22 +49,6 @@ CLOSE_SILENT, CLOSE_TOO_FAST, CLOSE_RECONNECT = 4000, 4408, 1012
 # The server, the browsers and their tabs
 
 
-@dataclass
-class Served:
-    base: str
-    port: int
-    log: Path
-
-    def ws_url(self, game: str) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/{game}"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _changed_limits(limits: Limits) -> dict[str, Any]:
     """The limits that differ from the defaults: all the server's command line carries."""
     return {f.name: getattr(limits, f.name) for f in dataclasses.fields(Limits)
@@ -80,38 +58,12 @@ def _changed_limits(limits: Limits) -> dict[str, Any]:
 @contextmanager
 def serve(folder: Path, limits: Limits) -> Iterator[Served]:
     """``create_app`` under uvicorn on 127.0.0.1, one thinking process, computers at once."""
-    url = db_url(folder)
-    port = _free_port()
-    log = folder / "server.log"
     changed = json.dumps(_changed_limits(limits))
-    code = ("import json, uvicorn\n"
-            "from casino.web import create_app\n"
-            "from casino.web.limits import Limits\n"
-            f"limits = Limits(**json.loads({changed!r}))\n"
-            f"app = create_app({url!r}, pool_workers=1, limits=limits, bot_pause=0)\n"
-            f"uvicorn.run(app, host='127.0.0.1', port={port}, log_level='warning')\n")
-    with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-c", code], stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(1200):
-            try:
-                httpx.get(base + "/api/games", timeout=1)
-                break
-            except httpx.HTTPError:
-                if proc.poll() is not None:
-                    raise AssertionError("the server did not start:\n"
-                                         + log.read_text(errors="replace")) from None
-                time.sleep(0.05)
-        yield Served(base, port, log)
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(20)
+    setup = ("import json\nfrom casino.web.limits import Limits\n"
+             f"limits = Limits(**json.loads({changed!r}))\n")
+    app = f"create_app({db_url(folder)!r}, pool_workers=1, limits=limits, bot_pause=0)"
+    with real_server(app, setup=setup, log=folder / "server.log") as served:
+        yield served
 
 
 @pytest.fixture(scope="module")

@@ -7,12 +7,19 @@ import hashlib
 import json
 import os
 import re
+import signal
+import socket
+import subprocess
+import sys
+import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 from sqlalchemy import create_engine, text
 
 from casino.cards import card_symbol, card_text
@@ -215,3 +222,72 @@ def scan(payloads: list[dict[str, Any]], seat: int, record: Record) -> int:
         assert not found, f"seat {seat} was sent hidden cards {found} in {m}"
         checked += 1
     return checked
+
+
+# ----------------------------------------------------------------------
+# A real server: uvicorn in a subprocess on loopback
+
+
+@dataclass(frozen=True)
+class Served:
+    """A server running in a subprocess: where it listens and where its output goes."""
+
+    base: str
+    port: int
+    log: Path | None
+
+    def ws_url(self, game: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/{game}"
+
+    def log_text(self) -> str:
+        assert self.log is not None, "this server's output was not kept"
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def real_server(app: str, *, setup: str = "", log: Path | None = None,
+                log_level: str = "warning", crash: bool = False) -> Iterator[Served]:
+    """``app`` (Python that makes the ASGI app, as ``create_app(url)``) under uvicorn on
+    127.0.0.1, a free port, in a subprocess of its own, after the lines ``setup``.
+
+    Its output goes to ``log`` when given. On leaving it is stopped as an operator
+    would (SIGTERM), or, with ``crash``, killed dead as a crash would (no shutdown
+    code runs).
+    """
+    port = free_port()
+    code = ("import uvicorn\nfrom casino.web import create_app\n" + setup
+            + f"\napp = {app}\n"
+            + f"uvicorn.run(app, host='127.0.0.1', port={port}, log_level={log_level!r})\n")
+    out = log.open("wb") if log is not None else None
+    try:
+        proc = subprocess.Popen([sys.executable, "-c", code], stdout=out,
+                                stderr=subprocess.STDOUT if out else None,
+                                start_new_session=True)
+    finally:
+        if out is not None:
+            out.close()
+    served = Served(f"http://127.0.0.1:{port}", port, log)
+    try:
+        for _ in range(1200):
+            try:
+                httpx.get(served.base + "/api/games", timeout=1)
+                break
+            except httpx.HTTPError:
+                if proc.poll() is not None:
+                    shown = served.log_text() if log is not None else ""
+                    raise AssertionError("the server did not start:\n" + shown) from None
+                time.sleep(0.05)
+        yield served
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL if crash else signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(20)
