@@ -103,10 +103,21 @@ def limits_from(settings: list[str], base: Limits | None = None) -> Limits:
         except ValueError:
             kind = "a whole number" if whole else "a number"
             raise ValueError(f"the limit {name} takes {kind}, not {text.strip()!r}") from None
-        if not value > 0 or value != value or value == float("inf"):
+        if not 0 < value < float("inf"):  # NaN too: it compares false
             raise ValueError(f"the limit {name} must be more than 0, not {text.strip()}")
         changes[name] = value
     return replace(base, **changes)
+
+
+def _ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The client's address (an IPv4 address sent as IPv6 is the IPv4 one), or None."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
 
 
 def address_key(host: str) -> str:
@@ -115,13 +126,10 @@ def address_key(host: str) -> str:
     One IPv6 subscriber is usually given a whole /64, so counting single
     addresses there would give an attacker billions of fresh limits.
     """
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
+    ip = _ip(host)
+    if ip is None:
         return host
     if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
         return str(ipaddress.IPv6Network((ip, 64), strict=False))
     return str(ip)
 
@@ -133,12 +141,9 @@ def network_key(host: str) -> str:
     (an IPv6 /48 holds 65,536 /64s) fill the server's rooms; a network's count,
     larger than an address's, bounds them without shutting out a shared office.
     """
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
+    ip = _ip(host)
+    if ip is None:
         return f"network of {host}"  # not an address (a test client): a network of its own
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
     prefix = 24 if isinstance(ip, ipaddress.IPv4Address) else 48
     return str(ipaddress.ip_network((ip, prefix), strict=False))
 

@@ -455,7 +455,8 @@ class GameService:
         self._create_buckets = BucketsByKey(self.limits.games_per_minute / 60.0,
                                             self.limits.games_burst)
         self._tasks: set[asyncio.Task[None]] = set()
-        #: The rooms each address made (by :func:`address_key`), while they may still wait.
+        #: The rooms each address and each network made (by :func:`address_key` and
+        #: :func:`network_key`), while they may still wait.
         self._rooms_of: defaultdict[str, list[str]] = defaultdict(list)
         self.closed = False
 

@@ -22,7 +22,7 @@ rather than holding it for as long as the job runs, and each worker thinks
 under a memory ceiling.
 
 The counters (:attr:`Thinker.stats`) say how many jobs of each kind ran and
-how many hints were refused, for the server's log and its tests.
+how many hints were refused, for anyone inspecting a running server, and its tests.
 """
 
 from __future__ import annotations
