@@ -101,20 +101,23 @@ def assert_moves(pos: Position, expected: Iterable[str], *, card: str | None = N
     """The legal moves (of ``card`` / ``kind`` if given) are exactly ``expected``.
 
     Expected moves are read with ``parse_move`` (so their text may be in any
-    lenient form); a text the engine refuses is reported with its reason.
+    lenient form, and two texts may name one move in two splits); a text the
+    engine refuses is reported with its reason. Moves are compared as moves (a
+    split into groups is only how a move is shown).
     """
     refused = {}
-    wanted: set[str] = set()
+    wanted: set[Move] = set()
     for t in expected:
         try:
-            wanted.add(str(pos.parse_move(t)))
+            wanted.add(pos.parse_move(t))
         except IllegalMove as exc:
             refused[t] = str(exc)
     legal = [m for m in pos.legal_moves()
              if (card is None or m.card == parse_card(card)) and (kind is None or m.kind == kind)]
-    got = texts(legal)
+    got = set(legal)
     assert not refused, f"expected moves refused: {refused}"
-    assert got == wanted, f"missing {sorted(wanted - got)}, extra {sorted(got - wanted)}"
+    assert got == wanted, (f"missing {sorted(texts(wanted - got))}, "
+                           f"extra {sorted(texts(got - wanted))}")
 
 
 def assert_illegal(pos: Position, text: str, *reason: str) -> None:

@@ -1,15 +1,17 @@
 """Naming a legal move from text, and saying in words why a move is illegal.
 
-The legal move list is the only authority: text names a move when exactly one
-legal move matches it. When none does, the reason is found by asking, in the
-order a player thinks, which rule stands in the way: is the card in hand, are
-the cards on the table, could the card take or build that at all (ignoring
+Text names a move when exactly one legal move matches it. The moves text can
+name are few (the card, the loose cards and the value are given; only a build
+named by its value alone, or a value left out, leaves a choice), so each is
+checked on its own by :mod:`casino.legality`, and no move list is made: this
+stays fast on any table. When none is legal, the reason is found by asking, in
+the order a player thinks, which rule stands in the way: is the card in hand,
+are the cards on the table, could the card take or build that at all (ignoring
 ownership), and if so, which rule of ownership or compulsion forbids it.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -17,7 +19,7 @@ from typing import TYPE_CHECKING
 from casino.builds import Build
 from casino.cards import card_symbol
 from casino.errors import IllegalMove
-from casino.movegen import generate
+from casino.legality import checker, moves_of, relaxed_checker
 from casino.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, BuildRef, Move, MoveSpec, read_move
 
 if TYPE_CHECKING:
@@ -62,13 +64,53 @@ def matches(spec: MoveSpec, m: Move) -> bool:
     return m.kind in (ADD, RAISE) and _builds_match(spec.builds, m.builds)
 
 
+def named(pos: Position, spec: MoveSpec) -> list[Move]:
+    """Every move (legal or not) that ``spec`` may name in ``pos``: at most a few."""
+    card = spec.card
+    if spec.kind == TRAIL:
+        return [Move(TRAIL, card)]
+    builds = _assignments(spec.builds, pos.builds)
+    if spec.kind == CAPTURE:
+        return [Move(CAPTURE, card, spec.loose, bs) for bs in builds]
+    if not spec.builds:
+        return [] if spec.value is None else [Move(BUILD, card, spec.loose, (), spec.value)]
+    if len(spec.builds) != 1:
+        return []  # a card is added to one build at a time
+    sc = pos.rules.table.sum_value[card]
+    out = []
+    for (b,) in builds:
+        for kind, value in ((ADD, b.value), (RAISE, b.value + sc)):
+            if spec.value is None or spec.value == value:
+                out.append(Move(kind, card, spec.loose, (b,), value))
+    return out
+
+
+def _assignments(refs: Sequence[BuildRef], builds: Sequence[Build]) -> list[tuple[Build, ...]]:
+    """The distinct sets of table builds that ``refs`` may name, one build each."""
+    out: dict[tuple[Build, ...], None] = {}
+
+    def walk(i: int, left: list[Build], got: list[Build]) -> None:
+        if len(out) >= 64:
+            return  # more than 64 readings is ambiguous enough to say so
+        if i == len(refs):
+            out[tuple(sorted(got))] = None
+            return
+        for k, b in enumerate(left):
+            if _ref_matches(refs[i], b):
+                walk(i + 1, left[:k] + left[k + 1:], [*got, b])
+    walk(0, list(builds), [])
+    return list(out)
+
+
 def resolve(pos: Position, text: str) -> Move:
     spec = read_move(text)
     if pos.result is not None:
         raise IllegalMove("the round is over: no move can be played")
-    candidates = list(dict.fromkeys(m for m in pos.legal_moves() if matches(spec, m)))
+    check = checker(pos)
+    candidates = list(dict.fromkeys(
+        m for m in (check.find(n) for n in named(pos, spec)) if m is not None))
     if len(candidates) == 1:
-        return candidates[0]
+        return check.as_written(candidates[0], spec.groups) or candidates[0]
     if len(candidates) > 1:
         shown = ", ".join(str(m) for m in candidates[:6])
         raise IllegalMove(f"{text!r} could mean several moves: {shown}; "
@@ -131,10 +173,8 @@ def diagnose(pos: Position, spec: MoveSpec) -> str:
     if spec.kind == CAPTURE and spec.loose == () and not spec.builds:
         return f"say what the {name} takes"
     # Could the card do this at all, ignoring ownership and compulsion?
-    relaxed = dataclasses.replace(rules, compulsory_capture=False, forced_sweep=False)
-    rich_hand = tuple(hand) + _ONE_OF_EACH_RANK
-    structural = [m for m in generate(relaxed, rich_hand, pos.loose, pos.builds, -1)
-                  if matches(spec, m)]
+    loose_check = relaxed_checker(pos, _ONE_OF_EACH_RANK)
+    structural = [m for m in (loose_check.find(n) for n in named(pos, spec)) if m is not None]
     if not structural:
         return _structural(pos, spec)
     move = structural[0]
@@ -154,16 +194,14 @@ def _compulsion(pos: Position, spec: MoveSpec) -> str | None:
     rules = pos.rules
     if not rules.compulsory_capture:
         return None
-    legal = pos.legal_moves()
     name = card_symbol(spec.card)
-    full = pos.loose
-    sweepers = [m for m in legal if m.kind == CAPTURE and len(m.loose) == len(full) and full]
-    if rules.forced_sweep and sweepers and len(sweepers) == len(legal):
-        cards = ", ".join(sorted({card_symbol(m.card) for m in sweepers}))
-        if any(m.card == spec.card for m in sweepers):
+    sweepers = checker(pos).sweepers()
+    if sweepers:
+        cards = ", ".join(sorted(card_symbol(c) for c in sweepers))
+        if spec.card in sweepers:
             return f"the {name} can take the whole table, so it must (forced sweep)"
         return f"you must sweep the table with {cards} (forced sweep)"
-    own = [m for m in legal if m.card == spec.card and m.kind == CAPTURE]
+    own = [m for m in moves_of(pos, spec.card).moves if m.kind == CAPTURE]
     if spec.kind == TRAIL and own:
         return (f"the {name} can capture, and captures are compulsory: only a card that "
                 "can capture nothing may be trailed")

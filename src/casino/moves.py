@@ -102,6 +102,9 @@ class MoveSpec:
     loose: tuple[int, ...]
     builds: tuple[BuildRef, ...]
     value: int | None
+    #: The groups as written: a capture's loose groups; a build's groups, the first
+    #: holding the played card. Kept so a legal move is shown as the player wrote it.
+    groups: tuple[tuple[int, ...], ...] = ()
 
 
 _TOKEN = re.compile(r"\[[^\]]*\]|=\s*[0-9]+|[xX>]|[^\s\[\]=>+]+(?:\+[^\s\[\]=>+]+)*|\+|\S")
@@ -166,6 +169,7 @@ def read_move(text: str) -> MoveSpec:
     played = _card(first[0], text)
     first_rest = tuple(_card(t, text) for t in first[1:] if t)
     loose: list[int] = list(first_rest)
+    groups: list[tuple[int, ...]] = [(played, *first_rest)]
     builds: list[BuildRef] = []
     saw_onto = False
     for t in body[1:]:
@@ -182,7 +186,9 @@ def read_move(text: str) -> MoveSpec:
         elif t == "+":
             continue
         else:
-            loose.extend(_card(p, text) for p in t.split("+") if p)
+            group = tuple(_card(p, text) for p in t.split("+") if p)
+            loose.extend(group)
+            groups.append(group)
     if saw_onto and not builds:
         raise MalformedMove(f"cannot read {text!r}: '>' must be followed by a build in []")
     if len(builds) > 1:
@@ -194,7 +200,7 @@ def read_move(text: str) -> MoveSpec:
             f"cannot read {text!r}: to build, announce the value (as '=8'); "
             "to capture, write 'x' after your card"
         )
-    return MoveSpec("onto", played, tuple(sorted(loose)), tuple(builds), value)
+    return MoveSpec("onto", played, tuple(sorted(loose)), tuple(builds), value, tuple(groups))
 
 
 def _read_capture(text: str, body: list[str], value: int | None) -> MoveSpec:
@@ -205,6 +211,7 @@ def _read_capture(text: str, body: list[str], value: int | None) -> MoveSpec:
             f"cannot read {text!r}: write the played card, then 'x', then what it takes")
     played = _card(body[0], text)
     loose: list[int] = []
+    groups: list[tuple[int, ...]] = []
     builds: list[BuildRef] = []
     for t in body[2:]:
         if t.lower() == "x":
@@ -216,7 +223,9 @@ def _read_capture(text: str, body: list[str], value: int | None) -> MoveSpec:
         elif t == "+":
             continue
         else:
-            loose.extend(_card(p, text) for p in t.split("+") if p)
+            group = tuple(_card(p, text) for p in t.split("+") if p)
+            loose.extend(group)
+            groups.append(group)
     if not loose and not builds:
         raise MalformedMove(f"cannot read {text!r}: say what the {card_text(played)} takes")
-    return MoveSpec(CAPTURE, played, tuple(sorted(loose)), tuple(builds), None)
+    return MoveSpec(CAPTURE, played, tuple(sorted(loose)), tuple(builds), None, tuple(groups))

@@ -17,15 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from casino.builds import Build
 from casino.cards import JACK, remove_cards
 from casino.errors import CasinoError, IllegalMove
 from casino.movegen import generate
-from casino.moves import ADD, BUILD, CAPTURE, TRAIL, Move
+from casino.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.rules import Rules
 from casino.scoring import Carry, Result, next_carry, round_items, settle
+
+if TYPE_CHECKING:
+    from casino.legality import CardOptions, MoveList
 
 TableItem = int | Build
 Hand = tuple[int, ...] | int
@@ -150,7 +153,13 @@ class Position:
     # Moves
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move of the player to move, each once (empty once the round is over)."""
+        """Every legal move of the player to move, each once (empty once the round is over).
+
+        Its cost grows exponentially with the loose cards on the table (a crowded
+        Finnish Kasino table has hundreds of thousands of moves): fine for small
+        positions, tests and tools. Questions about a move or a card are answered
+        without it by :meth:`is_legal`, :meth:`parse_move`, :meth:`card_options`,
+        :meth:`moves_of` and :meth:`candidate_moves`."""
         moves = self._cache.get("moves")
         if moves is None:
             if self.result is not None:
@@ -161,15 +170,32 @@ class Position:
             self._cache["moves"] = moves
         return list(moves)
 
-    def _legal_set(self) -> set[Move]:
-        s = self._cache.get("move_set")
-        if s is None:
-            s = set(self.legal_moves())
-            self._cache["move_set"] = s
-        return s
-
     def is_legal(self, move: Move) -> bool:
-        return isinstance(move, Move) and move in self._legal_set()
+        """Whether ``move`` is legal, checked on its own (polynomial in the table)."""
+        from casino.legality import find
+
+        return isinstance(move, Move) and find(self, move) is not None
+
+    def card_options(self, card: int) -> CardOptions:
+        """What ``card`` in the mover's hand can do: trail, the values it can capture, the
+        values a new build may announce, the builds it can join or raise."""
+        from casino.legality import card_options
+
+        return card_options(self, card)
+
+    def moves_of(self, card: int) -> MoveList:
+        """Legal moves of ``card``, ranked: all of them when the table is small
+        (``complete``), else a bounded selection (the best capture of each value,
+        the smallest and largest build of each kind)."""
+        from casino.legality import moves_of
+
+        return moves_of(self, card)
+
+    def candidate_moves(self) -> MoveList:
+        """:meth:`moves_of` for every card in hand: what bots and hints choose from."""
+        from casino.legality import candidate_moves
+
+        return candidate_moves(self)
 
     def parse_move(self, text: str) -> Move:
         """The legal move that ``text`` names; :class:`IllegalMove` saying why otherwise."""
@@ -179,13 +205,16 @@ class Position:
 
     def play(self, move: Move | str) -> Position:
         """The position after ``move`` (a Move or its text); this one is unchanged."""
+        from casino.legality import find
+
         if isinstance(move, str):
             move = self.parse_move(move)
-        if not self.is_legal(move):
+        legal = find(self, move) if isinstance(move, Move) else None
+        if legal is None:
             from casino.explain import why_illegal
 
             raise IllegalMove(why_illegal(self, move))
-        return self._apply(move)
+        return self._apply(move if _same_cards(move, legal) else legal)
 
     def successor(self, move: Move) -> Position:
         """The position after ``move`` without checking that it is legal.
@@ -375,6 +404,18 @@ class Position:
             scores=tuple(scores) if scores is not None else (0,) * rules.players,
             carry=carry or Carry(),
         )
+
+
+def _same_cards(move: Move, legal: Move) -> bool:
+    """Whether ``move``'s own groups hold the cards of ``legal``'s split, so that they can
+    be kept as the player wrote them (any split of a legal move is as good)."""
+    def flat(m: Move) -> list[int]:
+        return sorted(c for g in m.groups for c in g)
+    if flat(move) != flat(legal) or len(move.groups) != len(legal.groups):
+        return False
+    if move.kind in (BUILD, ADD) and move.groups and move.card not in move.groups[0]:
+        return False
+    return not (move.kind == RAISE and move.groups and move.groups[0] != (move.card,))
 
 
 def build_after(target: Build, move: Move, seat: int) -> Build:

@@ -1,0 +1,208 @@
+"""The move questions answered without listing moves agree with the full enumeration.
+
+``casino.legality`` decides whether one move is legal, what one card can do and
+which moves use picked table items, in work polynomial in the table; the plain
+enumeration (``Position.legal_moves``) stays the reference. On every position
+of seeded random games of every preset (played by a policy that trails and
+builds often, so that tables fill and builds pile up), and of Krypkasino with
+the cardinality option:
+
+- every legal move is found legal, with a split of its own cards;
+- moves made by changing a legal one (another card, a card fewer, another
+  build, another value, a random selection of the table) are legal exactly
+  when the enumeration lists them;
+- a card's options (trail, builds, additions, raises, whether it captures) are
+  those of its listed moves, and its largest capture is as large as theirs;
+- the bounded selection of a card's moves on a crowded table holds only legal
+  moves, and is never empty when the card has one.
+
+Then the work itself is bounded: on crowded tables that the enumeration could
+not list, checks count the states the search settles, not seconds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from casino import Match, Position, preset
+from casino.legality import _Checker, moves_with
+from casino.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.partition import _Search
+
+GAMES = ["casino", "krypkasino", "kasino", "classic", "royal", "spade", "faces-all", "mulle",
+         "tablic", "kryp-cardinality"]
+
+
+def _rules(name: str):  # type: ignore[no-untyped-def]
+    if name == "kryp-cardinality":
+        return preset("krypkasino", maximal_capture="cardinality")
+    return preset(name)
+
+
+def positions(name: str, seed: int) -> list[Position]:
+    """One random round, trailing and building often so that tables grow."""
+    match = Match(_rules(name), seed=seed)
+    rng = random.Random(seed)
+    out = []
+    while match.position.result is None:
+        pos = match.position
+        out.append(pos)
+        moves = pos.legal_moves()
+        trails = [m for m in moves if m.kind == TRAIL]
+        onto = [m for m in moves if m.kind in (BUILD, ADD, RAISE)]
+        r = rng.random()
+        pick = (rng.choice(trails) if trails and r < 0.4
+                else rng.choice(onto) if onto and r < 0.7 else rng.choice(moves))
+        match.play(pick)
+    return out
+
+
+def _variants(pos: Position, legal: list[Move], rng: random.Random) -> set[Move]:
+    out: set[Move] = set()
+    hand = set(pos.hand(pos.to_move))
+    for m in legal[:25]:
+        out.update(Move(m.kind, c, m.loose, m.builds, m.value) for c in hand)
+        if m.loose:
+            out.add(Move(m.kind, m.card, m.loose[1:], m.builds, m.value))
+        for b in pos.builds:
+            out.add(Move(m.kind, m.card, m.loose, (b,), m.value))
+            out.add(Move(CAPTURE, m.card, m.loose, (b,)))
+        out.update(Move(BUILD, m.card, m.loose, (), v) for v in range(2, 15))
+        if pos.loose:
+            sub = tuple(sorted(rng.sample(pos.loose, rng.randint(1, len(pos.loose)))))
+            out.add(Move(CAPTURE, m.card, sub))
+            out.update(Move(BUILD, m.card, sub, (), v) for v in range(2, 15))
+        out.add(Move(TRAIL, m.card))
+    return out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_checks_agree_with_the_enumeration(name: str) -> None:
+    checked = 0
+    for seed in range(2):
+        for pos in positions(name, seed):
+            legal = pos.legal_moves()
+            listed = set(legal)
+            check = _Checker(pos)
+            for m in legal:
+                found = check.find(m)
+                assert found == m, f"{name}: {m} is legal but was not found"
+                assert sorted(c for g in found.groups for c in g) == sorted(
+                    [*m.loose, *([m.card] if m.kind in (BUILD, ADD, RAISE) else [])]), found
+                checked += 1
+            rng = random.Random(checked)
+            for m in _variants(pos, legal, rng):
+                assert (check.find(m) is not None) == (m in listed), (
+                    f"{name}: {m} legal {m in listed}, table {pos.loose} {pos.builds}")
+            for card in set(pos.hand(pos.to_move)):
+                _card_agrees(pos, check, card, [m for m in legal if m.card == card])
+    assert checked > 100
+
+
+def _card_agrees(pos: Position, check: _Checker, card: int, mine: list[Move]) -> None:
+    opts = check.options(card)
+    assert opts.trail == any(m.kind == TRAIL for m in mine)
+    assert list(opts.builds) == sorted({m.value for m in mine if m.kind == BUILD})
+    assert sorted(opts.adds) == sorted({m.builds[0] for m in mine if m.kind == ADD})
+    assert sorted(opts.raises) == sorted({(m.builds[0], m.value) for m in mine
+                                          if m.kind == RAISE})
+    captures = [m for m in mine if m.kind == CAPTURE]
+    assert bool(opts.captures) == bool(captures)
+    if captures and not pos.builds:
+        most = max(len(m.loose) for m in captures)
+        best = [check.best_capture(card, v, (), count_first=True) for v in opts.captures]
+        assert max(len(s.cards) for s in best if s) == most
+    chosen = check._selection(card)
+    assert set(chosen) <= set(mine)
+    assert bool(chosen) == bool(mine)
+
+
+@pytest.mark.parametrize("name", ["casino", "kasino", "mulle", "tablic", "krypkasino"])
+def test_picked_items_agree_with_the_enumeration(name: str) -> None:
+    """``moves_with``: the moves using exactly the picked items, and some using more,
+    all legal; on a small table exactly the listed ones."""
+    for pos in positions(name, 3)[::3]:
+        legal = pos.legal_moves()
+        for m in legal[:20]:
+            got = moves_with(pos, m.card, m.loose, m.builds)
+            assert m in got.exact
+            for other in got.more:
+                assert other in legal
+                assert not Counter(m.loose) - Counter(other.loose)
+
+
+def crowded(name: str, loose: str, hand: str, **options: object) -> Position:
+    """A position of ``name`` with the given loose cards and mover's hand; the rest of
+    the deck is in the opponent's pile."""
+    rules = preset(name, **options)  # type: ignore[arg-type]
+    from casino.cards import parse_card
+
+    table = [parse_card(t) for t in loose.split()]
+    mine = [parse_card(t) for t in hand.split()]
+    rest = Counter(list(range(52)) * rules.decks) - Counter(table) - Counter(mine)
+    return Position(rules=rules, round=1, deal=6, dealer=1, to_move=0,
+                    hands=(tuple(sorted(mine)), ()), table=tuple(table),
+                    piles=((), tuple(sorted(rest.elements()))), scores=(0, 0))
+
+
+KASINO_27 = " ".join([r + s for r in "A23456" for s in "cdhs"] + ["7c", "7d", "7h"])
+
+
+class Settled:
+    """Counts the count vectors the split search settles."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.states = 0
+        real = _Search.exact
+
+        def counting(search: _Search, counts: tuple[int, ...]) -> bool:
+            if counts not in search.memo:
+                self.states += 1
+            return real(search, counts)
+        monkeypatch.setattr(_Search, "exact", counting)
+
+
+def test_crowded_kasino_table_is_answered_with_bounded_work(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """27 loose cards: the enumeration would list well over 700,000 moves. Checking a
+    trail, a capture of the whole table and of all but one card, the 10♦'s options and
+    its selection of moves each settle few states."""
+    pos = crowded("kasino", KASINO_27, "Td 8s 9c Ks")
+    settled = Settled(monkeypatch)
+    assert len(pos.play("8s").loose) == 28
+    assert settled.states < 50
+    with pytest.raises(ValueError, match=r"cannot take"):
+        pos.parse_move("Td x " + KASINO_27)
+    assert pos.card_options(39).captures == (16,)
+    moves = pos.moves_of(39)
+    assert not moves.complete and moves.moves
+    best = moves.moves[0]
+    assert best.kind == CAPTURE and len(best.loose) >= 20
+    assert pos.is_legal(best)
+    assert settled.states < 1_000  # 36 when written
+
+
+def test_crowded_house_table_with_builds_is_answered_with_bounded_work(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """House rules, 16 loose cards and three builds: every card's options and selection."""
+    from casino.builds import Build
+    from casino.cards import parse_card
+
+    loose = "Ac 2c 3c 4c 5c 6c Ad 2d 3d 4d 5d 6d Ah 2h 3h 4h"
+    pos = crowded("casino", loose, "8s 9s Ts 7s")
+    builds = (Build.make(8, 1, ((parse_card("7h"), parse_card("As")),)),
+              Build.make(9, 1, ((parse_card("5h"), parse_card("4s")),)),
+              Build.make(10, 0, ((parse_card("6h"), parse_card("4s")),)))
+    rest = Counter(pos.piles[1]) - Counter(c for b in builds for c in b.cards)
+    pos = Position(rules=pos.rules, round=1, deal=6, dealer=1, to_move=0, hands=pos.hands,
+                   table=pos.table + builds, piles=((), tuple(sorted(rest.elements()))),
+                   scores=(0, 0))
+    settled = Settled(monkeypatch)
+    for card in pos.hand(0):
+        for m in pos.moves_of(card).moves:
+            assert pos.is_legal(m)
+            assert pos.play(m) is not None
+    assert settled.states < 10_000  # 693 when written
