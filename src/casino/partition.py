@@ -112,7 +112,7 @@ class _Search:
     the lattice of count vectors) until one can be covered.
     """
 
-    __slots__ = ("counts", "flexible", "gain", "kinds", "memo", "min_group", "pool",
+    __slots__ = ("counts", "gain", "kinds", "memo", "min_group", "pool",
                  "target")
 
     def __init__(self, cards: Sequence[int], target: int, piece: Callable[[int], Piece],
@@ -141,8 +141,6 @@ class _Search:
             for c in reversed(cs):
                 g.append(g[-1] + worth(c))
             self.gain.append(g)
-        # A kind is flexible when its cards need not add up to whole groups.
-        self.flexible = [p.alone or len(p.values) > 1 for p in order]
         self.memo: dict[tuple[int, ...], object] = {}
 
     # -- completions: count vectors over kinds >= start adding up to exactly r --
@@ -178,17 +176,37 @@ class _Search:
         yield from walk(start, r)
 
     def _hopeless(self, counts: tuple[int, ...], t: int) -> bool:
-        """Cards that can only go into groups must add up to whole groups."""
-        total = 0
+        """Whether the cards of ``counts`` cannot add up to whole groups: every group adds
+        up to the target, so what the cards in groups add up to (each counting one of its
+        values; a card that may stand alone counting nothing) must be a multiple of it."""
+        target = self.target
+        if target <= 0:
+            return any(counts[j] and not self.kinds[j].alone for j in range(t, len(counts)))
+        full = (1 << target) - 1
+        residues = 1  # bit r: some choice of the cards so far adds up to r modulo target
         for j in range(t, len(counts)):
-            if counts[j]:
-                if self.flexible[j]:
+            k = counts[j]
+            if not k:
+                continue
+            p = self.kinds[j]
+            steps = {v % target for v in p.values}
+            if p.alone:
+                steps.add(0)
+            if not steps:
+                return True  # a card that joins no group and cannot stand alone
+            if len(steps) == 1:
+                (step,) = steps
+                turn = k * step % target
+                residues = ((residues << turn) | (residues >> (target - turn))) & full
+                continue
+            for _ in range(k):
+                nxt = 0
+                for step in steps:
+                    nxt |= ((residues << step) | (residues >> (target - step))) & full
+                residues = nxt
+                if residues == full:
                     return False
-                vals = self.kinds[j].values
-                if not vals:
-                    return True
-                total += vals[0] * counts[j]
-        return total % self.target != 0 if self.target else total != 0
+        return not residues & 1
 
     def exact(self, counts: tuple[int, ...]) -> bool:
         """Whether every card of ``counts`` can be covered by blocks."""
