@@ -25,7 +25,9 @@
   }
 
   const presets = JSON.parse($("helper-presets").textContent);
-  const level = new URLSearchParams(location.search).get("level") || "expert";
+  // ?level=beginner marks that level's pick; ?level=none asks for no computer's pick.
+  const levelParam = new URLSearchParams(location.search).get("level") || "expert";
+  const level = levelParam === "none" ? null : levelParam;
 
   // table: [{kind: "card", card} | {kind: "build", groups: [[cards]], value, owner}]
   let state = { rules: presets[0].name, players: presets[0].players[0], table: [], hand: [], captured: [], setAside: [], opponents: [], stock: "", target: "table" };
