@@ -19,7 +19,6 @@ import pytest
 
 from tests.test_web_attacks import (
     SAFETY,
-    Browser,
     Served,
     Tab,
     browsers,
