@@ -64,19 +64,26 @@ class Bot(ABC):
 
     def decide(self, pos: Position, limit: Limit,
                chooser: Callable[[Position, list[Move], Limit], Move]) -> Move:
-        """The move ``chooser`` picks among the legal moves of ``pos``: a forced move is
-        played without thinking, and whatever is chosen is checked to be legal. Shared by
-        :meth:`choose` and the oracles' ``choose_full``."""
-        moves = pos.legal_moves()
+        """The move ``chooser`` picks among the candidate moves of ``pos``: a lone
+        candidate is played without thinking, and whatever is chosen is checked to be
+        legal. Shared by :meth:`choose` and the oracles' ``choose_full``.
+
+        The candidates are :meth:`Position.candidate_moves`, not every legal move: on a
+        small table they are the same list, on a crowded one (hundreds of thousands of
+        legal moves) a bounded selection with the best capture of each value, so that
+        a decision costs milliseconds there too. The check is :meth:`Position.is_legal`
+        for the same reason."""
+        moves = list(pos.candidate_moves().moves)
         if not moves:
             raise ValueError("there is no move to choose: the round is over")
         if len(moves) == 1:
             return moves[0]
         move = chooser(pos, moves, limit)
-        if move not in moves:
+        if not pos.is_legal(move):
             raise AssertionError(f"{self.name} chose an illegal move {move}")
         return move
 
     @abstractmethod
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
-        """Choose among ``moves`` (the legal moves of the observed position ``pos``)."""
+        """Choose among ``moves`` (the candidate moves of the observed position ``pos``:
+        every legal move on a small table, a bounded selection on a crowded one)."""

@@ -58,8 +58,9 @@ Policy = Literal["greedy", "random"]
 
 #: Iterations when the limit gives neither iterations nor seconds.
 DEFAULT_ITERATIONS = 400
-#: At most this many candidate moves per tree node (best by the cheap score), so
-#: that Finnish Kasino's rare tables with hundreds of thousands of captures stay bounded.
+#: At most this many candidate moves per tree node (best by the cheap score), so that
+#: the longest complete lists (a 12-card Finnish table's thousands of captures) stay
+#: bounded; crowded tables give a short selection anyway (:meth:`Position.candidate_moves`).
 MAX_CANDIDATES = 200
 #: Longer move lists are first cut to a random subset of this size before scoring.
 PREFILTER = 4 * MAX_CANDIDATES
@@ -295,19 +296,20 @@ class _Search:
             n.total += r
 
     def moves_of(self, state: Position) -> list[Move]:
-        """``state.legal_moves()``, remembered across samples when the table is large.
+        """``state.candidate_moves()`` (every legal move on a small table, a bounded
+        selection on a crowded one), remembered across samples when the table is large.
 
         Samples differ in the hidden cards, not in the table or the mover's hand, and a
-        large table is where generation is slow (Finnish Kasino's subset captures), so
-        the same list is reused whenever the same hand meets the same table.
+        large table is where generation costs most, so the same list is reused whenever
+        the same hand meets the same table.
         """
         if len(state.table) < BIG_TABLE:
-            return state.legal_moves()
+            return list(state.candidate_moves().moves)
         key = (state.to_move, state.hands[state.to_move], tuple(sorted(state.loose)),
                tuple(sorted(state.builds)))
         moves = self.move_cache.get(key)
         if moves is None:
-            moves = self.move_cache[key] = state.legal_moves()
+            moves = self.move_cache[key] = list(state.candidate_moves().moves)
         return moves
 
     def playout(self, state: Position) -> Position:

@@ -120,7 +120,7 @@ def order_key(move: Move, weights: Sequence[float]) -> float:
     return 500.0 - weights[move.card]
 
 
-#: Ordered legal moves by (rules identity, seat, its hand, the table): move generation
+#: Ordered candidate moves by (rules identity, seat, its hand, the table): move generation
 #: depends on nothing else, and the same hand meets the same table again and again in
 #: a search (captures taken in another order, the same own hand in every sample), so
 #: this saves most of the search's time spent generating and sorting moves.
@@ -130,14 +130,16 @@ MOVE_CACHE_SIZE = 20_000
 
 
 def _sorted_moves(pos: Position) -> tuple[Move, ...]:
-    """All legal moves of ``pos`` in the static search order, memoised."""
+    """The candidate moves of ``pos`` (:meth:`Position.candidate_moves`: every legal
+    move on a small table, a bounded selection on a crowded one, so a node costs
+    milliseconds at worst) in the static search order, memoised."""
     rules = pos.rules
     seat = pos.to_move
     key = (id(rules), seat, pos.hands[seat], pos.table)
     got = _MOVE_CACHE.get(key)
     if got is not None and got[0] is rules:
         return got[1]
-    moves = pos.legal_moves()
+    moves = list(pos.candidate_moves().moves)
     weights = card_weights(rules)
     moves.sort(key=lambda m: order_key(m, weights), reverse=True)
     out = tuple(moves)
@@ -149,8 +151,8 @@ def _sorted_moves(pos: Position) -> tuple[Move, ...]:
 
 def ordered_moves(pos: Position, first: Move | None = None,
                   max_moves: int | None = None) -> list[Move]:
-    """The legal moves of ``pos`` in search order (``first`` leading if legal), at most
-    ``max_moves`` of them when a cap is given."""
+    """The candidate moves of ``pos`` in search order (``first`` leading if among them),
+    at most ``max_moves`` of them when a cap is given."""
     if pos.result is not None:
         return []
     moves = list(_sorted_moves(pos))
