@@ -194,7 +194,9 @@ def play_game(names: tuple[str, str], rules: Rules, seed: int, mirror: int,
             side = sides[seat]
             bot = bots[seat]
             limit = limit_of[side]
-            forced = len(pos.legal_moves()) == 1  # cached: play() reuses the list
+            # A lone candidate is played without thinking (Bot.decide); its time is not
+            # think time. Candidates, not legal_moves(): bounded on a crowded table.
+            forced = len(pos.candidate_moves().moves) == 1
             if getattr(bot, "sees_all", False):
                 chooser: Callable[[Any, Limit], Any] = bot.choose_full  # type: ignore[attr-defined]
                 start = time.perf_counter()

@@ -16,15 +16,43 @@ The work is bounded by the number of count vectors, the product of
 whose kinds are few (one per value in a plain check), where listing the moves
 is exponential. ``tests/test_partition.py`` checks every answer against the
 subset enumeration of :mod:`casino.movegen`.
+
+Polynomial is not always fast: on a crowded table where cards count two ways
+(Tablic's Aces, 1 or 11) one card's best capture can take a tenth of a second or
+more. A caller with a deadline (a bot thinking under a time limit) runs its
+questions inside :func:`deadline`, and a search still running at that moment
+stops with :class:`OutOfTime` instead of overrunning it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import heapq
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
+
+
+class OutOfTime(Exception):
+    """A split search was still running at the deadline set with :func:`deadline`."""
+
+
+_DEADLINE: ContextVar[float | None] = ContextVar("partition_deadline", default=None)
+
+
+@contextlib.contextmanager
+def deadline(at: float | None) -> Iterator[None]:
+    """Split searches started inside stop with :class:`OutOfTime` once
+    ``time.perf_counter()`` passes ``at`` (``None``: no deadline). Nothing is kept
+    from a stopped search, so asking again later gives the full answer."""
+    token = _DEADLINE.set(at)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
 
 
 @dataclass(frozen=True, order=True)
@@ -122,7 +150,7 @@ class _Search:
     the lattice of count vectors) until one can be covered.
     """
 
-    __slots__ = ("counts", "gain", "kinds", "memo", "min_group", "pool",
+    __slots__ = ("counts", "deadline", "gain", "kinds", "memo", "min_group", "pool",
                  "target")
 
     def __init__(self, cards: Sequence[int], target: int, piece: Callable[[int], Piece],
@@ -152,6 +180,7 @@ class _Search:
                 g.append(g[-1] + worth(c))
             self.gain.append(g)
         self.memo: dict[tuple[int, ...], object] = {}
+        self.deadline = _DEADLINE.get()
 
     # -- completions: count vectors over kinds >= start adding up to exactly r --
     def _completions(self, counts: tuple[int, ...], start: int,
@@ -221,6 +250,8 @@ class _Search:
 
     def exact(self, counts: tuple[int, ...]) -> bool:
         """Whether every card of ``counts`` can be covered by blocks."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfTime
         got = self.memo.get(counts, _UNSET)
         if got is not _UNSET:
             return got is not None
@@ -283,6 +314,8 @@ class _Search:
         budget = SELECTION_BUDGET if exact_best is False and sum(full) > 12 else 1 << 62
         gain = self.gain
         while heap:
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise OutOfTime
             if tried >= budget:
                 return self.greedy(partner) if rising else None
             tried += 1

@@ -13,10 +13,13 @@ import random
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from casino.legality import is_small
 from casino.moves import Move
+from casino.partition import OutOfTime
+from casino.partition import deadline as time_limit
 from casino.position import Position
 
 
@@ -34,6 +37,37 @@ class Limit:
             return None
         return (time.perf_counter() if start is None else start) + self.seconds
 
+    def less(self, spent: float) -> Limit:
+        """This limit with ``spent`` seconds already used (the seconds left, never below
+        zero): what a bot may still think once reading the observation and generating
+        the candidates have taken their share of the time."""
+        if self.seconds is None:
+            return self
+        return replace(self, seconds=max(0.0, self.seconds - spent))
+
+
+def candidates(pos: Position, deadline: float | None = None) -> list[Move]:
+    """The moves a bot chooses from: :meth:`Position.candidate_moves` (every legal move
+    on a small table, a bounded selection on a crowded one).
+
+    With a ``deadline`` (a ``time.perf_counter()`` value), a crowded table's moves are
+    generated card by card, and once some move has been found the rest stop at the
+    deadline (:func:`casino.partition.deadline`): on a crowded table of some rulesets
+    (Tablic's Aces that count 1 or 11, Krypkasino's largest compulsory capture) one
+    card's moves can take a tenth of a second or more to find, and the time limit is
+    the bot's. Until a move is found there is no deadline: a bot must move.
+    """
+    if deadline is None or is_small(pos) or pos.result is not None:
+        return list(pos.candidate_moves().moves)
+    moves: list[Move] = []
+    for card in sorted(set(pos.hand(pos.to_move))):
+        try:
+            with time_limit(deadline if moves else None):
+                moves.extend(pos.moves_of(card).moves)
+        except OutOfTime:
+            break
+    return moves
+
 
 class Bot(ABC):
     """A computer player. Subclasses implement :meth:`pick` on the observed position."""
@@ -50,7 +84,11 @@ class Bot(ABC):
         ``observation`` is ``Position.observation(seat)``; a Position is accepted only
         if it is itself an observation of the seat to move (as ``Position.observe``
         gives), so a bot never receives another seat's hidden cards.
+
+        ``limit.seconds`` counts from this call: reading the observation and generating
+        the candidates come out of the same time as the thinking.
         """
+        start = time.perf_counter()
         pos = (observation if isinstance(observation, Position)
                else Position.from_json(observation))
         seat = pos.to_move
@@ -60,23 +98,35 @@ class Bot(ABC):
                                  f"(seat {s}) is visible")
         if not isinstance(pos.stock, int):
             raise ValueError("a bot must be given an observation: the stock is visible")
-        return self.decide(pos, limit or Limit(), self.pick)
+        return self.decide(pos, limit or Limit(), self.pick, start)
 
     def decide(self, pos: Position, limit: Limit,
-               chooser: Callable[[Position, list[Move], Limit], Move]) -> Move:
-        """The move ``chooser`` picks among the legal moves of ``pos``: a forced move is
-        played without thinking, and whatever is chosen is checked to be legal. Shared by
-        :meth:`choose` and the oracles' ``choose_full``."""
-        moves = pos.legal_moves()
+               chooser: Callable[[Position, list[Move], Limit], Move],
+               start: float | None = None) -> Move:
+        """The move ``chooser`` picks among the candidate moves of ``pos``: a lone
+        candidate is played without thinking, and whatever is chosen is checked to be
+        legal. Shared by :meth:`choose` and the oracles' ``choose_full``.
+
+        The candidates are :meth:`Position.candidate_moves`, not every legal move: on a
+        small table they are the same list, on a crowded one (hundreds of thousands of
+        legal moves) a bounded selection with the best capture of each value, so that
+        a decision costs milliseconds there too. The check is :meth:`Position.is_legal`
+        for the same reason. ``chooser`` gets the time left of ``limit``, counted from
+        ``start`` (a ``time.perf_counter()`` value; default: now), and the candidates
+        are cut short at the limit (:func:`candidates`)."""
+        if start is None:
+            start = time.perf_counter()
+        moves = candidates(pos, limit.deadline(start))
         if not moves:
             raise ValueError("there is no move to choose: the round is over")
         if len(moves) == 1:
             return moves[0]
-        move = chooser(pos, moves, limit)
-        if move not in moves:
+        move = chooser(pos, moves, limit.less(time.perf_counter() - start))
+        if not pos.is_legal(move):
             raise AssertionError(f"{self.name} chose an illegal move {move}")
         return move
 
     @abstractmethod
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
-        """Choose among ``moves`` (the legal moves of the observed position ``pos``)."""
+        """Choose among ``moves`` (the candidate moves of the observed position ``pos``:
+        every legal move on a small table, a bounded selection on a crowded one)."""

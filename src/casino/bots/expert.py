@@ -15,6 +15,11 @@ its value. Its samples of the hidden cards respect both.
   2-ply search (its move, the best reply) scored by the evaluation, summed over
   samples. It is cheap (well under the level's 0.3 s median) and sees the
   reply that sweeps or steals a build, which one-ply greed misses.
+
+Time: ``limit.seconds`` (default 0.5 s) from the call to :meth:`Bot.choose`,
+generating the candidates included. Every sample stops at the deadline; when not
+even the first completes (a crowded table on a slow machine), the move is the
+greedy one (:func:`casino.bots.greedy.best_now`).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import time
 from dataclasses import replace
 
 from casino.bots.base import Bot, Limit
+from casino.bots.greedy import best_now
 from casino.bots.knowledge import knowledge, sample
 from casino.bots.solver import (
     Searcher,
@@ -31,6 +37,7 @@ from casino.bots.solver import (
     default_estimate,
     game_value,
     order_key,
+    remember_moves,
     search,
 )
 from casino.moves import Move
@@ -81,6 +88,8 @@ class ExpertBot(Bot):
         budget = limit.seconds if limit.seconds is not None else self.seconds
         deadline = start + budget
         seat = pos.to_move
+        # Every sample shares the observer's hand and table: its moves are these.
+        remember_moves(pos, moves)
         full = perfect_information(pos)
         if full is not None:
             r = search(full, seat, horizon="round", terminal=game_value, deadline=deadline)
@@ -95,12 +104,13 @@ class ExpertBot(Bot):
         evaluate = default_estimate()
 
         def values(k: int, totals: list[float]) -> list[float]:
-            # The first sample always completes: a move is chosen even past the deadline.
+            # Every sample stops at the deadline, the first too: if even that one does
+            # not complete (a crowded table, a slow machine), the greedy move is played.
             s = Searcher(seat, horizon="deal", evaluate=evaluate, terminal=game_value,
-                         deadline=deadline if k else None, max_moves=MAX_INNER)
+                         deadline=deadline, max_moves=MAX_INNER)
             return s.values(sample(pos, self.rng), cand, self.depth)
 
-        return best_over_samples(cand, n, deadline, values)
+        return best_over_samples(cand, n, deadline, values, lambda: best_now(pos, cand))
 
 
 __all__ = ["ExpertBot", "candidates", "perfect_information"]

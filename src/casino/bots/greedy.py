@@ -29,11 +29,13 @@ def _taken(m: Move) -> int:
 def shortlist(moves: Sequence[Move], limit: int = SHORTLIST) -> list[Move]:
     """At most about ``limit`` candidates from a possibly huge move list.
 
-    Finnish Kasino can offer hundreds of thousands of captures (any subset of a
-    crowded table). Outside Krypkasino every card taken is worth something, so
-    for each played card the captures taking the most cards are the ones worth
-    scoring; every trail is kept, and the other moves (builds) up to the limit.
-    One pass over the list with a cheap key, so the cost stays linear.
+    A table of up to 12 loose cards can offer thousands of captures (any subset
+    that splits into groups; crowded tables give a short selection anyway:
+    :meth:`Position.candidate_moves`). Outside Krypkasino every card taken is
+    worth something, so for each played card the captures taking the most cards
+    are the ones worth scoring; every trail is kept, and the other moves (builds)
+    up to the limit. One pass over the list with a cheap key, so the cost stays
+    linear.
     """
     if len(moves) <= limit:
         return list(moves)
@@ -64,6 +66,16 @@ def keep_value(pos: Position, card: int) -> float:
     """How much a card is worth keeping in hand: its weight (own points and majority
     shares; Krypkasino: minus its penalty, so penalty cards are shed first)."""
     return card_weights(pos)[card]
+
+
+def best_now(pos: Position, moves: Sequence[Move]) -> Move:
+    """The move with the best immediate gain, ties to the cheapest card played, then the
+    first listed: greedy play without chance, cheap on any table. What the search bots
+    play when their time runs out before a search completes."""
+    seat = pos.to_move
+    weights = card_weights(pos)
+    return max(shortlist(moves), key=lambda m: (round(immediate_gain(pos, m, seat), 9),
+                                                -round(weights[m.card], 9)))
 
 
 class GreedyBot(Bot):

@@ -49,6 +49,8 @@ from casino.bots import evaluation
 from casino.bots.base import Bot, Limit
 from casino.bots.knowledge import sample
 from casino.moves import CAPTURE, TRAIL, Move
+from casino.partition import OutOfTime
+from casino.partition import deadline as time_limit
 from casino.position import Position
 from casino.rules import Rules
 from casino.scoring import round_items
@@ -58,8 +60,9 @@ Policy = Literal["greedy", "random"]
 
 #: Iterations when the limit gives neither iterations nor seconds.
 DEFAULT_ITERATIONS = 400
-#: At most this many candidate moves per tree node (best by the cheap score), so
-#: that Finnish Kasino's rare tables with hundreds of thousands of captures stay bounded.
+#: At most this many candidate moves per tree node (best by the cheap score), so that
+#: the longest complete lists (a 12-card Finnish table's thousands of captures) stay
+#: bounded; crowded tables give a short selection anyway (:meth:`Position.candidate_moves`).
 MAX_CANDIDATES = 200
 #: Longer move lists are first cut to a random subset of this size before scoring.
 PREFILTER = 4 * MAX_CANDIDATES
@@ -252,6 +255,8 @@ class _Search:
         self.root = Node()
         self.root_moves = candidates(root_pos, moves, rng)
         self.move_cache: dict[tuple[Any, ...], list[Move]] = {}
+        #: When playouts stop short (``time.perf_counter()``), if the search is timed.
+        self.deadline: float | None = None
         fn: Any = getattr(evaluation, "estimate", None)
         self.evaluate: Callable[[Position, int], float] = (
             fn if callable(fn) else evaluation.value)
@@ -265,7 +270,11 @@ class _Search:
             if node is self.root:
                 legal = self.root_moves
             else:
-                legal = candidates(state, self.moves_of(state), self.rng)
+                try:
+                    found = self.moves_of(state)
+                except OutOfTime:
+                    break  # out of time: the position reached is scored as it stands
+                legal = candidates(state, found, self.rng)
             kids = node.children
             untried = [m for m in legal if m not in kids]
             if untried:
@@ -295,19 +304,23 @@ class _Search:
             n.total += r
 
     def moves_of(self, state: Position) -> list[Move]:
-        """``state.legal_moves()``, remembered across samples when the table is large.
+        """``state.candidate_moves()`` (every legal move on a small table, a bounded
+        selection on a crowded one), remembered across samples when the table is large.
 
         Samples differ in the hidden cards, not in the table or the mover's hand, and a
-        large table is where generation is slow (Finnish Kasino's subset captures), so
-        the same list is reused whenever the same hand meets the same table.
+        large table is where generation costs most, so the same list is reused whenever
+        the same hand meets the same table. :class:`OutOfTime` when the search's
+        deadline passes while a crowded table's moves are being found.
         """
         if len(state.table) < BIG_TABLE:
-            return state.legal_moves()
+            return list(state.candidate_moves().moves)
         key = (state.to_move, state.hands[state.to_move], tuple(sorted(state.loose)),
                tuple(sorted(state.builds)))
         moves = self.move_cache.get(key)
         if moves is None:
-            moves = self.move_cache[key] = state.legal_moves()
+            with time_limit(self.deadline):
+                found = state.candidate_moves()
+            moves = self.move_cache[key] = list(found.moves)
         return moves
 
     def playout(self, state: Position) -> Position:
@@ -317,10 +330,16 @@ class _Search:
         rng = self.rng
         greedy = self.policy == "greedy"
         eps = self.epsilon
+        deadline = self.deadline
         while state.result is None:
             if stop_at_deal and state.deal != deal:
                 break
-            moves = self.moves_of(state)
+            if deadline is not None and time.perf_counter() > deadline:
+                break  # out of time: the evaluation scores the playout where it stands
+            try:
+                moves = self.moves_of(state)
+            except OutOfTime:
+                break
             if len(moves) == 1:
                 move = moves[0]
             elif not greedy or rng.random() < eps:
@@ -351,7 +370,7 @@ class _Search:
     # -- the decision --------------------------------------------------
     def run(self, limit: Limit, default_iterations: int) -> Move:
         start = time.perf_counter()
-        deadline = limit.deadline(start)
+        deadline = self.deadline = limit.deadline(start)
         iterations = limit.iterations
         if iterations is None and deadline is None:
             iterations = default_iterations

@@ -26,8 +26,12 @@ it measured +1.1 ± 1.1 points per round over plain ``estimate`` at full depth.
 
 Time: ``limit.iterations`` samples (default 20) within ``limit.seconds`` (default
 1 s). The first sample fixes the depth: the full deal (or ``max_depth``) if it fits
-a share of the time, else two plies less until it does; later samples use that
-depth and the search stops at the deadline, counting only completed samples.
+a share of the time, else two plies less until it does (one ply, which only
+evaluates each candidate's successor, always completes); later samples use that
+depth and the search stops at the deadline, counting only completed samples. The
+seconds count from the call to :meth:`Bot.choose`, so generating the candidates
+comes out of them; the search reads the clock at every node, and stops generating
+a crowded table's moves at the deadline (:meth:`casino.bots.solver.Searcher._moves`).
 
 Two options, off by default because neither measured better against ``expert``
 (40 mirrored single-round pairs, same seeds, full-depth search, margin per round
@@ -55,6 +59,7 @@ from typing import Any
 from casino.bots import evaluation
 from casino.bots.base import Bot, Limit
 from casino.bots.expert import MAX_INNER, candidates, perfect_information
+from casino.bots.greedy import best_now
 from casino.bots.knowledge import sample
 from casino.bots.solver import (
     Evaluator,
@@ -64,6 +69,7 @@ from casino.bots.solver import (
     default_estimate,
     game_value,
     plies_left,
+    remember_moves,
 )
 from casino.moves import Move
 from casino.position import Position
@@ -87,6 +93,8 @@ def pimc_choose(pos: Position, moves: list[Move], draw: Callable[[], Position], 
     start = time.perf_counter()
     deadline = start + seconds
     seat = pos.to_move
+    # Every drawn position shares the mover's hand and table: its moves are these.
+    remember_moves(pos, moves)
     cand = candidates(pos, moves)
     evaluate = evaluate or default_estimate()
     depth: int | None = None
@@ -106,8 +114,11 @@ def pimc_choose(pos: Position, moves: list[Move], draw: Callable[[], Position], 
             d = min(min_plies, plies_left(full, "round"))
         if max_depth is not None:
             d = max(1, min(d, max_depth))
-        share = start + max(seconds / 3, seconds / max(1, n) * 2)
+        # (Never past the deadline: with one sample, twice its share would be.)
+        share = min(deadline, start + max(seconds / 3, seconds / max(1, n) * 2))
         while True:
+            # One ply generates no moves (each candidate's successor is evaluated), so
+            # it needs no deadline: the first sample always completes.
             s = Searcher(seat, horizon=horizon, evaluate=evaluate, terminal=game_value,
                          deadline=share if d > 1 else None, max_moves=max_inner)
             try:
@@ -118,7 +129,7 @@ def pimc_choose(pos: Position, moves: list[Move], draw: Callable[[], Position], 
         depth = d
         return vals
 
-    return best_over_samples(cand, n, deadline, values)
+    return best_over_samples(cand, n, deadline, values, lambda: best_now(pos, cand))
 
 
 def _order(totals: list[float]) -> list[int]:

@@ -38,7 +38,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from casino.bots import evaluation
+from casino.legality import SMALL_TABLE
 from casino.moves import CAPTURE, TRAIL, Move
+from casino.partition import OutOfTime
+from casino.partition import deadline as time_limit
 from casino.position import Position
 from casino.rules import Rules
 from casino.scoring import TEN_DIAMONDS, TWO_SPADES
@@ -120,7 +123,7 @@ def order_key(move: Move, weights: Sequence[float]) -> float:
     return 500.0 - weights[move.card]
 
 
-#: Ordered legal moves by (rules identity, seat, its hand, the table): move generation
+#: Ordered candidate moves by (rules identity, seat, its hand, the table): move generation
 #: depends on nothing else, and the same hand meets the same table again and again in
 #: a search (captures taken in another order, the same own hand in every sample), so
 #: this saves most of the search's time spent generating and sorting moves.
@@ -129,15 +132,40 @@ _MOVE_CACHE: dict[tuple[object, ...], tuple[Rules, tuple[Move, ...]]] = {}
 MOVE_CACHE_SIZE = 20_000
 
 
-def _sorted_moves(pos: Position) -> tuple[Move, ...]:
-    """All legal moves of ``pos`` in the static search order, memoised."""
-    rules = pos.rules
+def _move_key(pos: Position) -> tuple[object, ...]:
     seat = pos.to_move
-    key = (id(rules), seat, pos.hands[seat], pos.table)
+    return (id(pos.rules), seat, pos.hands[seat], pos.table)
+
+
+def _cached(pos: Position) -> bool:
+    got = _MOVE_CACHE.get(_move_key(pos))
+    return got is not None and got[0] is pos.rules
+
+
+def remember_moves(pos: Position, moves: Sequence[Move]) -> None:
+    """Remember ``moves`` as the candidate moves of ``pos``'s mover with this hand on
+    this table, for every position that shares them (the samples of an observation).
+
+    A bot has generated its root moves once already (:meth:`Bot.decide`); on a crowded
+    table that can take a good share of its time, so its searches start from that list
+    instead of generating it again for the first sample."""
+    weights = card_weights(pos.rules)
+    out = tuple(sorted(moves, key=lambda m: order_key(m, weights), reverse=True))
+    if len(_MOVE_CACHE) >= MOVE_CACHE_SIZE:
+        _MOVE_CACHE.clear()
+    _MOVE_CACHE[_move_key(pos)] = (pos.rules, out)
+
+
+def _sorted_moves(pos: Position) -> tuple[Move, ...]:
+    """The candidate moves of ``pos`` (:meth:`Position.candidate_moves`: every legal
+    move on a small table, a bounded selection on a crowded one, so a node costs
+    milliseconds at worst) in the static search order, memoised."""
+    rules = pos.rules
+    key = _move_key(pos)
     got = _MOVE_CACHE.get(key)
     if got is not None and got[0] is rules:
         return got[1]
-    moves = pos.legal_moves()
+    moves = list(pos.candidate_moves().moves)
     weights = card_weights(rules)
     moves.sort(key=lambda m: order_key(m, weights), reverse=True)
     out = tuple(moves)
@@ -149,8 +177,8 @@ def _sorted_moves(pos: Position) -> tuple[Move, ...]:
 
 def ordered_moves(pos: Position, first: Move | None = None,
                   max_moves: int | None = None) -> list[Move]:
-    """The legal moves of ``pos`` in search order (``first`` leading if legal), at most
-    ``max_moves`` of them when a cap is given."""
+    """The candidate moves of ``pos`` in search order (``first`` leading if among them),
+    at most ``max_moves`` of them when a cap is given."""
     if pos.result is not None:
         return []
     moves = list(_sorted_moves(pos))
@@ -227,12 +255,27 @@ class Searcher:
                 self.leaves.clear()
 
     def _tick(self) -> None:
+        """Count a node; abort at the node budget or past the deadline. The clock is
+        read at every node (and every evaluation): reading it costs a tenth of a
+        microsecond, a node tens of them, and a node on a crowded table or a batch of
+        evaluations far more, so a coarser check could overrun the limit."""
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise SearchAborted
-        if self.deadline is not None and not self.nodes & 63 \
-                and time.perf_counter() > self.deadline:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchAborted
+
+    def _moves(self, pos: Position, first: Move | None) -> list[Move]:
+        """:func:`ordered_moves` within the deadline: on a crowded table, where finding
+        the moves can take a tenth of a second or more (:mod:`casino.partition`), the
+        search aborts when the deadline passes during it."""
+        if self.deadline is None or len(pos.table) <= SMALL_TABLE or _cached(pos):
+            return ordered_moves(pos, first, self.max_moves)
+        try:
+            with time_limit(self.deadline):
+                return ordered_moves(pos, first, self.max_moves)
+        except OutOfTime:
+            raise SearchAborted from None
 
     def _leaf(self, pos: Position) -> float | None:
         if pos.result is not None:
@@ -245,6 +288,8 @@ class Searcher:
         """The evaluation of ``pos``, memoised in :attr:`leaves` (emptied when full)."""
         v = self.leaves.get(pos)
         if v is None:
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise SearchAborted
             if len(self.leaves) >= LEAF_CACHE_SIZE:
                 self.leaves.clear()
             v = self.leaves[pos] = self.evaluate(pos, self.seat)
@@ -271,7 +316,7 @@ class Searcher:
                     return v
                 if flag == _UPPER and v <= alpha:
                     return v
-        moves = ordered_moves(pos, first, self.max_moves)
+        moves = self._moves(pos, first)
         a0, b0 = alpha, beta
         best_move: Move | None = None
         if self._team[pos.to_move]:
@@ -306,7 +351,7 @@ class Searcher:
             raise ValueError("the round is over: there is no move to search")
         entry = self.tt.get(pos)
         first = entry[3] if entry is not None else None
-        order = ordered_moves(pos, first, self.max_moves) if moves is None else list(moves)
+        order = self._moves(pos, first) if moves is None else list(moves)
         maxing = bool(self._team[pos.to_move])
         alpha, beta = -_INF, _INF
         best_move, best = order[0], (-_INF if maxing else _INF)
@@ -349,24 +394,31 @@ class Searcher:
 
 
 def best_over_samples(moves: Sequence[Move], samples: int, deadline: float,
-                      values: Callable[[int, list[float]], list[float]]) -> Move:
+                      values: Callable[[int, list[float]], list[float]],
+                      fallback: Callable[[], Move] | None = None) -> Move:
     """The move with the best total value over up to ``samples`` determinized searches.
 
     ``values(k, totals)`` searches the ``k``-th sample and returns each move's value
     (``totals`` so far lets it search the likely best first); it raises
     :class:`SearchAborted` when its deadline cuts the search, and then that sample
     does not count. The loop stops at ``deadline`` after a completed sample. Shared
-    by the determinized bots, which differ only in how they search one sample."""
+    by the determinized bots, which differ only in how they search one sample.
+    When not even the first sample completes, the move is ``fallback()`` (default:
+    the first move)."""
     totals = [0.0] * len(moves)
+    done = 0
     for k in range(max(1, samples)):
         try:
             vals = values(k, totals)
         except SearchAborted:
             break
+        done += 1
         for i, v in enumerate(vals):
             totals[i] += v
         if time.perf_counter() > deadline:
             break
+    if not done and fallback is not None:
+        return fallback()
     best = max(range(len(moves)), key=lambda i: totals[i])
     return moves[best]
 
