@@ -82,6 +82,23 @@ def best_split(cards: Sequence[int], target: int, piece: Callable[[int], Piece],
     >>> best_split([5, 3, 6], 8, plain, min_group=2) is None
     True
     """
+    # A card that can neither be a block alone nor fit in any group (its every value is
+    # more than a group has room for) is never covered: when it may be left out it is
+    # dropped here, else there is no split. Left in, it would be a kind of its own, and
+    # the best-first search over selections would try every count of it and of every
+    # other such card (a crowded table with high cards: millions of selections).
+    room = target - 1 if min_group >= 2 else target
+    if partner:
+        room = max(room, partner)
+    must_cover = Counter(required)
+    usable: list[int] = []
+    for c in cards:
+        p = piece(c)
+        if p.alone or (p.values and min(p.values) <= room):
+            usable.append(c)
+        elif must_cover[c] or not p.optional:
+            return None
+    cards = usable
     if required:
         must = Counter(required)
 
