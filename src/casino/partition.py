@@ -121,16 +121,20 @@ def best_split(cards: Sequence[int], target: int, piece: Callable[[int], Piece],
 class _Search:
     """Exact splits over count vectors, and the best one of a selection.
 
-    ``exact(counts)``: can these cards all be covered? The first kind left is
-    covered first, alone or in a group completed by cards of it and later kinds,
-    and each vector is settled once. Cards of a kind with modest worth are left
-    out before better ones, so a selection is a count vector too: the best split
-    is found by trying selections from the highest score down (best-first over
-    the lattice of count vectors) until one can be covered.
+    A selection is a count vector over *kinds* (cards with the same piece, so
+    required and optional cards of a value are two kinds): of each kind the best
+    cards are kept. Whether a selection can be covered depends only on each
+    card's *shape* (its values, and whether it may be a block alone), so that
+    question is asked of the selection's count vector over shapes:
+    ``exact(shape_counts)``. The first shape left is covered first, alone or in
+    a group completed by cards of it and later shapes, and each vector is
+    settled once. The best split is found by trying selections from the highest
+    score down (best-first over the lattice of count vectors over kinds) until
+    one can be covered.
     """
 
-    __slots__ = ("counts", "flexible", "gain", "kinds", "memo", "min_group", "pool",
-                 "target")
+    __slots__ = ("alone", "counts", "flexible", "gain", "kinds", "memo", "min_group",
+                 "pool", "shape_of", "shapes", "target")
 
     def __init__(self, cards: Sequence[int], target: int, piece: Callable[[int], Piece],
                  min_group: int, score: Callable[[int], int] | None,
@@ -142,13 +146,17 @@ class _Search:
         for c in fixed:  # cards that must be covered, whatever their piece says
             assert pinned is not None
             by_kind.setdefault(pinned(c), []).append(c)
-        # Largest value first: a big card has few ways to be completed.
-        order = sorted(by_kind, key=lambda p: (-max(p.values, default=0), p))
         worth = score or (lambda c: 0)
-        self.kinds = order
+        self.kinds = sorted(by_kind, key=lambda p: (-max(p.values, default=0), p))
         # Each kind's cards worst first: a selection keeps the best of each kind.
-        self.pool = [sorted(by_kind[p], key=lambda c: (worth(c), c)) for p in order]
+        self.pool = [sorted(by_kind[p], key=lambda c: (worth(c), c)) for p in self.kinds]
         self.counts = tuple(len(cs) for cs in self.pool)
+        # Largest value first: a big card has few ways to be completed.
+        shapes = sorted({(p.values, p.alone) for p in self.kinds},
+                        key=lambda sh: (-max(sh[0], default=0), sh))
+        self.shapes = [values for values, _ in shapes]
+        self.alone = [alone for _, alone in shapes]
+        self.shape_of = [shapes.index((p.values, p.alone)) for p in self.kinds]
         self.target = target
         self.min_group = min_group
         # gain[j][k]: the score of covering the best k cards of kind j.
@@ -158,17 +166,23 @@ class _Search:
             for c in reversed(cs):
                 g.append(g[-1] + worth(c))
             self.gain.append(g)
-        # A kind is flexible when its cards need not add up to whole groups.
-        self.flexible = [p.alone or len(p.values) > 1 for p in order]
+        # A shape is flexible when its cards need not add up to whole groups.
+        self.flexible = [alone or len(values) > 1 for values, alone in shapes]
         self.memo: dict[tuple[int, ...], object] = {}
 
-    # -- completions: count vectors over kinds >= start adding up to exactly r --
+    def _shape_counts(self, counts: Sequence[int]) -> tuple[int, ...]:
+        out = [0] * len(self.shapes)
+        for j, k in enumerate(counts):
+            out[self.shape_of[j]] += k
+        return tuple(out)
+
+    # -- completions: count vectors over shapes >= start adding up to exactly r --
     def _completions(self, counts: tuple[int, ...], start: int,
                      r: int) -> Iterator[tuple[int, ...]]:
         seen: set[tuple[int, ...]] = set()
         n = len(counts)
         picked = [0] * n
-        kinds = self.kinds
+        shapes = self.shapes
 
         def walk(j: int, left: int) -> Iterator[tuple[int, ...]]:
             if left == 0:
@@ -179,7 +193,7 @@ class _Search:
                 return
             if j >= n:
                 return
-            vals = kinds[j].values
+            vals = shapes[j]
             avail = counts[j]
             if not vals or not avail:
                 yield from walk(j + 1, left)
@@ -201,14 +215,15 @@ class _Search:
             if counts[j]:
                 if self.flexible[j]:
                     return False
-                vals = self.kinds[j].values
+                vals = self.shapes[j]
                 if not vals:
                     return True
                 total += vals[0] * counts[j]
         return total % self.target != 0 if self.target else total != 0
 
     def exact(self, counts: tuple[int, ...]) -> bool:
-        """Whether every card of ``counts`` can be covered by blocks."""
+        """Whether every card of ``counts`` (a count vector over shapes) can be covered
+        by blocks."""
         got = self.memo.get(counts, _UNSET)
         if got is not _UNSET:
             return got is not None
@@ -217,13 +232,13 @@ class _Search:
         if t < 0:
             how = ()
         elif not self._hopeless(counts, t):
-            p = self.kinds[t]
+            values = self.shapes[t]
             rest = (*counts[:t], counts[t] - 1, *counts[t + 1:])
-            if (p.alone or (self.min_group == 1 and self.target in p.values)) and self.exact(
-                    rest):
+            if (self.alone[t] or (self.min_group == 1 and self.target in values)) \
+                    and self.exact(rest):
                 how = ()
             else:
-                for val in sorted(set(p.values)):
+                for val in sorted(set(values)):
                     need = self.target - val
                     if need <= 0:
                         continue
@@ -239,7 +254,8 @@ class _Search:
 
     def _with_partner(self, counts: tuple[int, ...],
                       partner: int | None) -> tuple[int, ...] | None:
-        """How ``counts`` splits with a partner group: the partner's vector, or None."""
+        """How the selection ``counts`` (over shapes) splits with a partner group: the
+        partner's vector over shapes, or None."""
         if partner is None or partner == 0:
             return tuple(0 for _ in counts) if self.exact(counts) else None
         for vec in self._completions(counts, 0, partner):
@@ -266,7 +282,7 @@ class _Search:
         seen = {start}
         while heap:
             _, counts = heapq.heappop(heap)
-            how = self._with_partner(counts, partner)
+            how = self._with_partner(self._shape_counts(counts), partner)
             if how is not None:
                 return self._make(counts, how, partner)
             for j in optional:
@@ -281,22 +297,26 @@ class _Search:
     def _make(self, counts: tuple[int, ...], partner_vec: tuple[int, ...],
               partner: int | None) -> Split:
         score = self._score(counts)
-        # The best cards of each kind are the ones covered.
-        pool = [cs[len(cs) - k:] if k else [] for cs, k in zip(self.pool, counts, strict=True)]
+        # The best cards of each kind are the ones covered, pooled by shape (best last).
+        pool: list[list[int]] = [[] for _ in self.shapes]
+        for j, (cs, k) in enumerate(zip(self.pool, counts, strict=True)):
+            if k:
+                pool[self.shape_of[j]].extend(cs[len(cs) - k:])
+        shaped = self._shape_counts(counts)
         partner_cards: tuple[int, ...] | None = None
         if partner is not None:
             partner_cards = self._take(pool, partner_vec)
-        counts = tuple(a - b for a, b in zip(counts, partner_vec, strict=True))
+        shaped = tuple(a - b for a, b in zip(shaped, partner_vec, strict=True))
         blocks: list[tuple[int, ...]] = []
-        while any(counts):
-            t = next(j for j, k in enumerate(counts) if k)
-            how = self.memo[counts]
+        while any(shaped):
+            t = next(j for j, k in enumerate(shaped) if k)
+            how = self.memo[shaped]
             assert isinstance(how, tuple)
             first = (pool[t].pop(),)
-            counts = (*counts[:t], counts[t] - 1, *counts[t + 1:])
+            shaped = (*shaped[:t], shaped[t] - 1, *shaped[t + 1:])
             if how:
                 blocks.append(first + self._take(pool, how))
-                counts = tuple(a - b for a, b in zip(counts, how, strict=True))
+                shaped = tuple(a - b for a, b in zip(shaped, how, strict=True))
             else:
                 blocks.append(first)
         shown = tuple(sorted((tuple(sorted(b, reverse=True)) for b in blocks),
