@@ -13,7 +13,10 @@ fresh position (nothing remembered between repeats):
 - **card**: one card's options (``card_options`` and ``moves_of``), the
   slowest card in hand, and how many moves the longest list holds;
 - **all**: ``candidate_moves()`` for the whole hand (what bots and hints
-  start from).
+  start from);
+- **state**: the web game's state message for the player to move (its VIEW,
+  with the bounded per-card move lists), built from the seat's observation,
+  and its size in bytes as JSON.
 
 The plain enumeration (``legal_moves()``) is not run: on these tables it takes
 from seconds to minutes and gigabytes.
@@ -38,6 +41,8 @@ from typing import Any
 
 from casino import IllegalMove, Position
 from casino.helper import position, setup_from_text
+from casino.record import Settings
+from casino.web.views import Public, build_view
 
 SUITE = Path(__file__).resolve().parent / "positions" / "crowded-tables.json"
 
@@ -91,6 +96,20 @@ def card_lists(pos: Position) -> object:
     return worst * 1000, longest
 
 
+def state_message(pos: Position) -> object:
+    """The state message of the player to move: (bytes of its JSON)."""
+    seat = pos.to_move
+    view = pos.observe(seat)
+    names = tuple(f"Player {s + 1}" for s in pos.rules.seats)
+    public = Public(game="bench", version=1, status="playing", names=names,
+                    players=("human",) * pos.rules.players, log=(), rounds=(),
+                    can_undo=False, invite=None, rematch=None, settings=Settings(),
+                    can_hint=False, resign_words=None, ended=None, winner=None, away=None)
+    message = {"type": "state", "version": 1, "events": [],
+               "view": build_view(view, seat, public)}
+    return len(json.dumps(message).encode())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -99,21 +118,23 @@ def main() -> None:
     print(f"Python {platform.python_version()} on {platform.platform()}, "
           f"{os.cpu_count()} CPUs; median and worst of {args.repeat} repeats, ms")
     print("| position | loose | builds | check (one move) | one card's moves | list "
-          "| whole hand | moves |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+          "| whole hand | moves | state message | bytes |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for entry in load(args.only):
         pos = fresh(entry)
         check_all(entry)(fresh(entry))  # warm up: the first explanation imports modules
         checks = [check_all(entry)(fresh(entry)) for _ in range(args.repeat)]
         cards = [card_lists(fresh(entry)) for _ in range(args.repeat)]
         whole = timed(entry, args.repeat, lambda p: p.candidate_moves())
+        state = timed(entry, args.repeat, state_message)
         card_ms = [c[0] for c in cards]  # type: ignore[index]
         longest = max(c[1] for c in cards)  # type: ignore[index]
         n_moves = len(whole[2].moves)  # type: ignore[attr-defined]
         print(f"| {entry['name']} | {len(pos.loose)} | {len(pos.builds)} "
               f"| {statistics.median(checks):.1f} / {max(checks):.1f} "  # type: ignore[type-var]
               f"| {statistics.median(card_ms):.1f} / {max(card_ms):.1f} | {longest} "
-              f"| {whole[0]:.1f} / {whole[1]:.1f} | {n_moves} |")
+              f"| {whole[0]:.1f} / {whole[1]:.1f} | {n_moves} "
+              f"| {state[0]:.1f} / {state[1]:.1f} | {state[2]:,} |")
 
 
 if __name__ == "__main__":
