@@ -111,9 +111,9 @@ class Bot(ABC):
         small table they are the same list, on a crowded one (hundreds of thousands of
         legal moves) a bounded selection with the best capture of each value, found in
         polynomial work (milliseconds on a crowded Kasino table). The check is
-        :meth:`Position.is_legal` for the same reason. ``chooser`` gets the time left of ``limit``, counted from
-        ``start`` (a ``time.perf_counter()`` value; default: now), and the candidates
-        are cut short at the limit (:func:`candidates`)."""
+        :meth:`Position.is_legal` for the same reason. ``chooser`` gets the time left of
+        ``limit``, counted from ``start`` (a ``time.perf_counter()`` value; default:
+        now), and the candidates are cut short at the limit (:func:`candidates`)."""
         if start is None:
             start = time.perf_counter()
         moves = candidates(pos, limit.deadline(start))
