@@ -3,14 +3,19 @@
 Starts ``casino.web`` under uvicorn in a subprocess on 127.0.0.1 (a fresh
 SQLite file in a temporary folder) and posts the table that once held a server
 core for minutes and grew the server by 814 MB: Finnish Kasino, 24 loose
-cards (every A to 6), the 10♦ in hand. Reports each answer's status, words and
-time, and the server process's resident memory (RSS, from /proc) before and
-after; the helper's worker processes are not included (they are stopped and
-replaced when a job runs past ``helper_seconds``).
+cards (every A to 6), the 10♦ in hand; then the same table with three 7s more
+(27 loose cards, 754,001 legal moves with a hand of four), and a table of 21
+cards of every rank met in a game where both players trailed. The helper used to
+list every legal move and was refused as "too crowded" at ``helper_seconds``;
+it now answers from the engine's bounded questions: a ranked list of at most
+40 plays, with ``complete`` false (a selection). Reports each answer's status,
+time, plays shown and size in bytes, and the server process's resident memory
+(RSS, from /proc) before and after; the helper's worker processes are not
+included. The first request also starts the helper's worker process.
 
 Usage::
 
-    .venv/bin/python benchmarks/helper_crowded.py [--requests 3]
+    .venv/bin/python benchmarks/helper_crowded.py [--requests 3] [--level expert]
 """
 
 from __future__ import annotations
@@ -30,6 +35,14 @@ import httpx
 
 CROWDED = {"rules": "kasino", "table": [r + s for r in "A23456" for s in "cdhs"],
            "hand": ["Td"], "level": None}
+CROWDED_27 = {**CROWDED, "table": [*CROWDED["table"], "7c", "7d", "7h"],
+              "hand": ["Td", "8s", "9c", "Ks"]}
+#: A table met in a game where both players only trailed (tests/crowded_tables.py,
+#: seed 1): 21 loose cards of every rank, so few of them alike.
+GAME_21 = {**CROWDED, "table": "5d 3c 6h 2c Ah 3d 5h 4d Th 7c Kc 8c Ad 6d 3s 9s Qd Tc Kh Jd 6s",
+           "hand": ["4s", "7h", "Qs", "Kd"]}
+CASES = (("24 loose, 10♦ in hand", CROWDED), ("27 loose, 4 in hand", CROWDED_27),
+         ("a game's 21 loose of every rank, 4 in hand", GAME_21))
 
 
 def _rss_mb(pid: int) -> int:
@@ -48,6 +61,8 @@ def _free_port() -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=3)
+    parser.add_argument("--level", default=None,
+                        help="ask this computer level for its pick too (default: none)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp())
     port = _free_port()
@@ -66,11 +81,18 @@ def main() -> None:
         before = _rss_mb(proc.pid)
         print(f"Python {platform.python_version()} on {platform.platform()}, "
               f"{os.cpu_count()} CPUs")
-        for _ in range(args.requests):
-            start = time.perf_counter()
-            r = httpx.post(base + "/api/helper", json=CROWDED, timeout=120)
-            took = time.perf_counter() - start
-            print(f"  {r.status_code} in {took:.2f} s: {r.json().get('error', 'answered')}")
+        for name, case in CASES:
+            print(f"{name}:")
+            for _ in range(args.requests):
+                start = time.perf_counter()
+                r = httpx.post(base + "/api/helper", json={**case, "level": args.level},
+                               timeout=120)
+                took = time.perf_counter() - start
+                body = r.json()
+                what = body.get("error") or (
+                    f"{len(body['moves'])} plays, complete {body['complete']}, "
+                    f"{len(r.content):,} bytes")
+                print(f"  {r.status_code} in {took:.2f} s: {what}")
         print(f"  server RSS {before} MB before, {_rss_mb(proc.pid)} MB after")
     finally:
         os.killpg(proc.pid, signal.SIGTERM)

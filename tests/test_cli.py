@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from casino import PRESET_NAMES, Match, Position, __version__
 from casino.cli import app
 from casino.record import load_record, write_record
+from tests.crowded_tables import crowded_kasino_match, forbid_enumeration
 
 runner = CliRunner()
 
@@ -128,6 +129,24 @@ def test_moves_invalid_position_gives_the_key_and_exit_2(
 def test_moves_missing_file(tmp_path: Path) -> None:
     code, out, err = run("moves", str(tmp_path / "nope.json"))
     assert_error(code, out, err, "cannot read")
+
+
+def test_moves_of_a_crowded_table_is_a_selection_that_says_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kasino with 20-odd loose cards (issue 15): a bounded list of legal moves, named a
+    selection, and never the listing of every move."""
+    forbid_enumeration(monkeypatch)
+    pos = crowded_kasino_match().position
+    code, out, _ = run("moves", "-", input=json.dumps(pos.to_json()))
+    assert code == 0
+    lines = out.strip().splitlines()
+    assert lines[0] == (f"{len(lines) - 1} legal moves for seat 0, a selection (the table "
+                        "is crowded: too many to list):")
+    assert 0 < len(lines) - 1 <= 20 * len(pos.hand(0))
+    assert all(pos.is_legal(pos.parse_move(t)) for t in lines[1:])
+    code, out, err = run("moves", "-", "--json", input=json.dumps(pos.to_json()))
+    assert code == 0 and json.loads(out) == lines[1:]
+    assert "a selection of the legal moves" in err
 
 
 def test_moves_hidden_hand_of_the_seat_to_move(position_file: tuple[Path, Position]) -> None:

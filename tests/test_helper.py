@@ -3,9 +3,11 @@
 Positions met in random engine games are described to the helper as a player
 at the table would (the table with each build's value and owner, their hand,
 the other hands' sizes, the stock, the captured cards), and the helper must
-list exactly the engine's legal moves, in words, with the bot's pick among
+list exactly the engine's legal moves, strongest first and capped at
+``MAX_SHOWN`` with the count of the rest, in words, with the bot's pick among
 them. Impossible set-ups are refused with a reason; ``casino helper`` prints
-the same.
+the same. On a crowded table (issue 15) the answer is a bounded list of legal
+moves, found without listing every move.
 """
 
 from __future__ import annotations
@@ -32,12 +34,16 @@ from casino.helper import (
     move_words,
     parse_hand,
     parse_table,
+    parse_using,
     position,
     setup_from_text,
 )
 from casino.helper_cli import helper_command
+from casino.legality import ranked
 from casino.moves import Move
 from casino.rules import PRESET_NAMES, Rules, preset
+from casino.shortlist import MAX_SHOWN
+from tests.crowded_tables import KASINO_24, forbid_enumeration
 
 CONFIGS = [("casino", 2), ("krypkasino", 2),
            *[(n, p) for n in PRESET_NAMES if n not in ("casino", "krypkasino")
@@ -85,8 +91,11 @@ def test_helper_lists_exactly_the_engines_moves(name: str, players: int) -> None
         if rng.random() < 0.3:
             helper_pos = position(setup_of(pos))
             assert texts(helper_pos.legal_moves()) == texts(pos.legal_moves())
-            words = analyse(setup_of(pos), level=None).options
-            assert [o.text for o in words] == [str(m) for m in helper_pos.legal_moves()]
+            a = analyse(setup_of(pos), level=None)
+            every = ranked(helper_pos.legal_moves())  # positions of real games: small
+            assert [o.text for o in a.options] == [str(m) for m in every[:MAX_SHOWN]]
+            assert a.complete and a.more == len(every) - len(a.options)
+            assert a.total == len(every)
             checked += 1
         match.play(rng.choice(match.legal_moves()))
     assert checked > 3
@@ -220,7 +229,7 @@ def test_json_api() -> None:
     text = helper_json({"rules": "casino", "table": "9c [5d+3s]=8:1", "hand": "9d 8c",
                         "level": None})
     assert text["best"] is None
-    assert [m["move"] for m in text["moves"]] == ["8c x [5d+3s]", "8c", "9d x 9c", "9d"]
+    assert [m["move"] for m in text["moves"]] == ["8c x [5d+3s]", "9d x 9c", "8c", "9d"]
     with pytest.raises(HelperError, match="unknown key 'tabel'"):
         helper_json({"tabel": []})
     with pytest.raises(HelperError, match="unknown level"):
@@ -273,6 +282,111 @@ def test_helper_interactive() -> None:
     assert "5♦ + 3♠ makes 5 + 3 = 8, not 9" in out
     assert "8c x [5d+3s]" in out
     assert "1 legal play:" in out
+
+
+# ----------------------------------------------------------------------
+# Crowded tables (issue 15): a bounded list of legal moves, never every move
+
+
+def test_a_crowded_table_is_answered_with_a_short_list_of_legal_plays(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    forbid_enumeration(monkeypatch)
+    for table, hand in ((KASINO_24, ["Td"]), ([*KASINO_24, "7c", "7d", "7h"],
+                                              ["Td", "8s", "9c", "Ks"])):
+        req = {"rules": "kasino", "table": table, "hand": hand, "level": None}
+        out = helper_json(req)
+        pos = Position.from_json(out["position"])
+        moves = [pos.parse_move(m["move"]) for m in out["moves"]]
+        assert 1 < len(moves) <= MAX_SHOWN
+        assert all(pos.is_legal(m) for m in moves)
+        assert [str(m) for m in ranked(moves)] == [m["move"] for m in out["moves"]]
+        assert moves[0].kind == "capture" and len(moves[0].loose) >= 16
+        assert out["complete"] is False and out["total"] is None
+        assert len(json.dumps(out, ensure_ascii=False).encode()) < 16 * 1024
+        # One card's plays, and those using picked items (indices into the table).
+        one = helper_json({**req, "card": "Td"})
+        assert one["card"] == "Td" and one["moves"]
+        assert {m["card"] for m in one["moves"]} == {"Td"}
+        using = helper_json({**req, "card": "Td", "using": [0, 20]})  # A♣ and 6♣
+        assert using["using"] == [0, 20] and using["moves"]
+        for m in using["moves"]:
+            move = pos.parse_move(m["move"])
+            assert pos.is_legal(move) and set(parse_hand("Ac 6c")) <= set(move.loose)
+
+
+def test_the_bots_pick_is_shown_however_short_the_list() -> None:
+    setup = setup_from_text("casino", "9c 4c 5h 2h 3c 6d 7h As", "9d 2s 8c")
+    full = analyse(setup, level=None)
+    assert full.complete and full.more > 0 and len(full.options) == MAX_SHOWN
+    for seed in range(4):
+        a = analyse(setup, level="beginner", seed=seed, limit=2)
+        assert a.pick is not None and len(a.options) == 2
+        assert [o.move for o in a.options if o.best] == [a.pick]
+        assert a.complete and a.more == len(full.options) + full.more - 2
+    # A card's list shows the pick only when it plays that card.
+    a = analyse(setup, level="beginner", card=parse_hand("2s")[0])
+    assert all(o.move.card == parse_hand("2s")[0] for o in a.options)
+    assert a.total == sum(1 for m in position(setup).legal_moves()
+                          if m.card == parse_hand("2s")[0])
+
+
+def test_choosing_a_card_and_table_items() -> None:
+    setup = setup_from_text("casino", "9c 4c 5h [5d+3s]=8:1", "9d 8c")
+    nine = parse_hand("9d")[0]
+    a = analyse(setup, level=None, card=nine, using=(1, 2))  # 4♣ and 5♥
+    assert [o.text for o in a.options] == ["9d x 5h+4c", "9d x 9c 5h+4c"]  # exact first
+    assert a.complete and a.more == 0 and a.card == nine and a.using == (1, 2)
+    eight = analyse(setup, level=None, card=parse_hand("8c")[0], using=(3,))  # the build
+    assert [o.text for o in eight.options] == ["8c x [5d+3s]"]
+    for card, using, words in [(None, (1,), "choose the card"), (nine, (9,), "items 0 to 3"),
+                               (nine, (1, 1), "each table item once"),
+                               (parse_hand("2c")[0], (), "the 2♣ is not in your hand")]:
+        with pytest.raises(HelperError, match=words):
+            analyse(setup, level=None, card=card, using=using)
+    with pytest.raises(HelperError, match="card: one card"):
+        helper_json({"hand": ["9d"], "card": 3})
+    with pytest.raises(HelperError, match="using: a list"):
+        helper_json({"hand": ["9d"], "card": "9d", "using": "4c"})
+    assert parse_using(setup.table, "5h 3s 4c") == (2, 3, 1)
+    with pytest.raises(HelperError, match="the 7♥ is not on the table"):
+        parse_using(setup.table, "7h")
+    with pytest.raises(HelperError, match="named more often"):
+        parse_using(setup.table, "4c 4c")
+
+
+def test_helper_command_on_a_crowded_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    forbid_enumeration(monkeypatch)
+    table = " ".join(KASINO_24)
+    code, out, err = helper("--rules", "kasino", "--table", table, "--hand", "Td 8s 9c Ks",
+                            "--no-bot")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert "a selection (the table is crowded" in lines[2]
+    plays = [line for line in lines if line[4:5] == "."]
+    assert 4 < len(plays) <= MAX_SHOWN
+    assert lines[-1] == "... and others (pick a card with --card to see its plays)"
+    code, out, err = helper("--rules", "kasino", "--table", table, "--hand", "Td 8s 9c Ks",
+                            "--no-bot", "--card", "8s", "--using", "4h 4s", "--json")
+    assert code == 0, err
+    obj = json.loads(out)
+    pos = Position.from_json(obj["position"])
+    assert obj["moves"][0]["move"] == "8s x 4h+4s"  # exactly the items named first
+    assert all(pos.is_legal(pos.parse_move(m["move"])) for m in obj["moves"])
+    code, _, err = helper("--table", "9c", "--hand", "9d", "--using", "9c")
+    assert code == 2 and "give --card too" in err
+
+
+def test_helper_command_caps_the_list_and_says_how_many_more() -> None:
+    code, out, _ = helper("--rules", "casino", "--table", "9c 4c 5h 2h 3c 6d 7h As",
+                          "--hand", "9d 2s 8c", "--no-bot", "--limit", "3")
+    assert code == 0
+    assert "The 3 strongest of 99 legal plays:" in out
+    assert "... and 96 more (pick a card with --card to see its plays)" in out
+    lines = ["9c 4c 5h 2h 3c 6d 7h As", "9d 2s 8c", "9d 4c", "", "quit", ""]
+    code, out, _ = helper("--level", "beginner", "--limit", "3", input="\n".join(lines))
+    assert code == 0
+    assert "type a card of your hand to see its plays" in out
+    assert "The 3 strongest of 12 legal plays of the 9♦ with 4♣:" in out
 
 
 # ----------------------------------------------------------------------

@@ -20,8 +20,10 @@ import pytest
 
 from casino.cards import card_symbol, card_text
 from casino.rules import describe, preset
-from casino.session import GameSession
-from casino.tui.plain import PlainGame, run_plain
+from casino.session import HUMAN, GameSession
+from casino.shortlist import MAX_SHOWN
+from casino.tui.plain import COMMANDS, PlainGame, run_plain
+from tests.crowded_tables import crowded_kasino_match, forbid_enumeration
 
 PROMPT = "Your move> "
 
@@ -215,8 +217,8 @@ def test_undo_takes_back_your_move_and_the_computers(tmp_path: Path) -> None:
 def test_save_to_a_file_then_resume_it(tmp_path: Path) -> None:
     session = new_session(tmp_path)
     target = tmp_path / "sub" / "mine.rec"
-    out = run(session, [str(first_playable(session)), "1", f"save {target}",
-                        str(first_playable(session)), "1"])
+    out = run(session, [str(first_playable(session)), "1", f"save {target}"])
+    out += run(session, [str(first_playable(session)), "1"])  # playable after the first
     assert f"Saved to {target}. Later moves are saved there too." in out
     assert session.save_path == target
     resumed = GameSession.resume(target)
@@ -466,3 +468,60 @@ def test_pty_a_whole_game_choosing_option_one(tmp_path: Path) -> None:
     assert "Game over: " in text and "The scoring, in counting order:" in text
     assert "Play again? [y/n] n" in text
     assert_plain(text)
+
+
+# ----------------------------------------------------------------------
+# A crowded table (issue 15): bounded lists, never every legal move
+
+
+def test_a_crowded_table_lists_a_bounded_number_of_options(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    forbid_enumeration(monkeypatch)
+    session = GameSession(crowded_kasino_match(), [HUMAN, "beginner"],
+                          save_path=tmp_path / "crowded.rec")
+    view = session.view
+    assert len(view.loose) >= 20
+    card = view.hand(0)[0]
+    capture = next(m for m in session.options_of(card).moves if m.loose)
+    letters = " ".join("abcdefghijklmnopqrstuvwxyz"[view.table.index(x)]
+                       for x in capture.loose[:2])
+    out = run(session, ["moves", "1", f"with {letters}", "back", ""])
+    listed = out.split("Some of your legal moves (the table is crowded: too many to list):\n")
+    assert len(listed) == 2, out
+    lines = listed[1].split("\n")
+    shown = [line for line in lines[:MAX_SHOWN + 1] if line.startswith("  ") and "(" in line]
+    assert 0 < len(shown) <= MAX_SHOWN
+    texts = [line.rsplit("(", 1)[1].rstrip(")") for line in shown]
+    assert all(view.is_legal(view.parse_move(t)) for t in texts)
+    assert "  ... and other moves: type a card's number to see its options" in out
+    # The first card's options: numbered, bounded, each legal; then those using two items.
+    head = f"With the {card_symbol(card)} you can:\n"
+    options = out.split(head)[1].split("\n... ")[0].splitlines()
+    assert 0 < len(options) <= MAX_SHOWN
+    assert all(view.is_legal(view.parse_move(o.rsplit("(", 1)[1].rstrip(")")))
+               for o in options)
+    using = out.split(f"With the {card_symbol(card)} using ")[1].split("\n")[1:]
+    narrowed = [o for o in using if o[:1].isdigit()]
+    assert narrowed and len(narrowed) <= MAX_SHOWN
+    for o in narrowed:
+        move = view.parse_move(o.rsplit("(", 1)[1].rstrip(")"))
+        assert set(capture.loose[:2]) <= set(move.loose)
+    assert session.view == view  # nothing was played
+    # Completion offers a bounded list too.
+    game = PlainGame(session, stdin=io.StringIO(), stdout=io.StringIO())
+    assert len(game.completions("")) <= MAX_SHOWN * len(view.hand(0)) + len(COMMANDS)
+
+
+def test_with_and_table_letters_narrow_a_cards_options(tmp_path: Path) -> None:
+    session = new_session(tmp_path)
+    view = session.view
+    number = first_playable(session)
+    out = run(session, [str(number), "with zz", "with", "with a a", "with a", "back", ""])
+    assert "There is no table item zz: the table has a to d." in out
+    assert "Type with and the letters of table items, as with a c." in out
+    assert "Name each table item once." in out
+    card = view.hand(0)[number - 1]
+    assert (f"With the {card_symbol(card)} using {card_symbol(view.table[0])} you can:" in out
+            or f"No legal move plays the {card_symbol(card)} with "
+               f"{card_symbol(view.table[0])}." in out)
+    assert session.log == []

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input, OptionList, Static
 
 from casino.builds import Build
 from casino.cards import parse_card
@@ -24,11 +24,13 @@ from casino.moves import Move
 from casino.narrate import result_lines
 from casino.record import load_record
 from casino.rules import describe, preset
-from casino.session import GameSession
+from casino.session import HUMAN, GameSession
+from casino.shortlist import MAX_SHOWN
 from casino.tui.app import CasinoApp
 from casino.tui.choice import attempt_text, chosen_words, options_for
 from casino.tui.screens import RoundOverScreen, RulesScreen, SaveScreen
 from casino.tui.widgets import HAND_KEYS, TABLE_KEYS, CardFace, SeatPanel, option_words
+from tests.crowded_tables import crowded_kasino_match, forbid_enumeration
 
 SIZE = (120, 40)
 
@@ -407,3 +409,38 @@ def test_options_fit_the_chosen_items_exact_ones_first() -> None:
     assert chosen_words(table, [2, 3]) == "8♣, the 8-build"
     assert attempt_text(c("8d"), table, [2, 3]) == "8d x 8c [5d+3c]"
     assert attempt_text(c("8d"), table, []) == "8d"
+
+
+def test_a_crowded_table_offers_a_bounded_list_of_options(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kasino with 20-odd loose cards (issue 15): the options of a card, and of a card
+    with table items, are asked of the engine: a short list of legal moves, the rest
+    announced in a line of their own; nothing lists every move."""
+    forbid_enumeration(monkeypatch)
+    session = GameSession(crowded_kasino_match(), [HUMAN, "beginner"],
+                          save_path=tmp_path / "crowded.rec")
+    app = CasinoApp(session, None, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        view = app.game.view
+        assert len(view.loose) >= 20 and app.game.phase == "human"
+        await pilot.press(HAND_KEYS[0])
+        options = app.game.options
+        assert 0 < len(options) <= MAX_SHOWN
+        assert all(view.is_legal(m) and m.card == view.hand(0)[0] for m in options)
+        box = app.screen.query_one("#options", OptionList)
+        assert box.option_count == len(options) + 1  # and the line about the others
+        last = box.get_option_at_index(len(options))
+        assert last.disabled and "choose table items" in str(last.prompt)
+        capture = next(m for m in options if m.loose)
+        for x in capture.loose[:2]:
+            await pilot.press(TABLE_KEYS[view.table.index(x)])
+        narrowed = app.game.options
+        assert narrowed and len(narrowed) <= MAX_SHOWN
+        assert all(view.is_legal(m) and set(capture.loose[:2]) <= set(m.loose)
+                   for m in narrowed)
+        played = len(app.session.log)
+        await pilot.press("enter")  # the first option: exactly these items, if any
+        assert app.session.log[played].move == narrowed[0]
+
+    drive(app, test)

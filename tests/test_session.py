@@ -10,6 +10,7 @@ from casino import IllegalMove
 from casino.record import load_record
 from casino.rules import preset
 from casino.session import HUMAN, GameSession, default_names
+from tests.crowded_tables import crowded_kasino_match, forbid_enumeration
 
 
 def new(tmp_path: Path, rules: str = "casino", seed: int = 5, **options: int) -> GameSession:
@@ -293,3 +294,36 @@ def test_resigning_and_takeovers_follow_the_sides_of_the_game() -> None:
                                      "to play")
     assert three.why_no_takeover(2) == "Cy is the only person at this table"
     assert three.resign(2, "easy") and three.game_over and three.winner is None
+
+
+# ----------------------------------------------------------------------
+# Crowded tables (issue 15): the person's moves are asked of the engine, never listed
+
+
+def crowded_session(tmp_path: Path) -> GameSession:
+    return GameSession(crowded_kasino_match(), [HUMAN, "beginner"],
+                       save_path=tmp_path / "crowded.rec")
+
+
+def test_a_crowded_table_gives_bounded_lists_of_legal_moves(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    forbid_enumeration(monkeypatch)
+    g = crowded_session(tmp_path)
+    view = g.view
+    assert len(view.loose) >= 20 and g.human_to_move
+    found = g.candidate_moves()
+    assert not found.complete and 0 < len(found.moves) <= 20 * len(view.hand(0))
+    assert all(view.is_legal(m) for m in found.moves)
+    assert g.legal_moves() == list(found.moves)
+    card = view.hand(0)[0]
+    options = g.options_of(card)
+    assert options.moves and all(m.card == card and view.is_legal(m) for m in options.moves)
+    assert g.moves_with(card) == list(options.moves)
+    capture = next(m for m in options.moves if m.loose)
+    picked = g.moves_using(card, capture.loose[:2])
+    assert all(view.is_legal(m) and set(capture.loose[:2]) <= set(m.loose)
+               for m in (*picked.exact, *picked.more))
+    assert g.view is view  # one observation per position: worked out once
+    played = len(g.log)
+    g.play(capture)
+    assert g.view is not view and len(g.log) == played + 1

@@ -337,6 +337,71 @@ def try_an_illegal_selection(page: Page) -> bool:
     return True
 
 
+def crowded_game(server: Server, rules: str, loose: int) -> tuple[str, str]:
+    """A room of two for ``rules`` (dealt from seed 1) where both people trailed until
+    ``loose`` cards lie loose and the one to move has most of a hand: (the game, the
+    browser token of the seat to move)."""
+    service = server.app.state.service
+
+    async def make() -> tuple[str, str]:
+        created = service.create(rules=rules, players=2, level="beginner", mode="friends",
+                                 name="Ann", seed=1)
+        bob, _ = await service.join(created.game, created.invite.rsplit("/", 1)[1], "Bob")
+        game = await service.get(created.game)
+        s = game.session
+        for _ in range(200):
+            pos = s.match.position
+            if len(pos.loose) >= loose and pos.hand_size(0) == pos.hand_size(1) >= 3:
+                break
+            await service.play(game, s.to_move, card_text(pos.hand(s.to_move)[0]))
+        return created.game, (created.token, bob)[s.to_move]
+
+    return asyncio.run_coroutine_threadsafe(make(), server.loop).result(60)
+
+
+def test_a_crowded_table_is_played_by_picking_cards(
+        server: Server, context: BrowserContext) -> None:
+    """27 and more loose cards (Finnish Kasino): each card shows a few ways and says there
+    are others; picking a table card asks the server, whose answer is played."""
+    from casino.web.views import MOVES_PER_CARD
+
+    game_id, token = crowded_game(server, "kasino", 27)
+    context.add_cookies([{"name": "casino", "value": token, "url": server.base}])
+    page = context.new_page()
+    errors = watch(page)
+    page.goto(f"{server.base}/game/{game_id}")
+    assert wait_ready(page) == "turn"
+    assert page.locator("#table .table-item").count() >= 27
+    assert page.locator("#hand .hand-card.blocked").count() == 0  # each can be trailed
+    assert_nothing_hidden(page, server, game_id)
+    # A card with a listed capture: its few ways, and a word that there are others.
+    hand = page.locator("#hand .hand-card")
+    chosen = None
+    for k in range(hand.count()):
+        hand.nth(k).click()
+        buttons = page.locator("#option-buttons button.option")
+        assert 1 <= buttons.count() <= MOVES_PER_CARD
+        assert "Pick table cards to see other ways" in page.inner_text("#option-buttons")
+        if page.locator("#option-buttons button.option[data-kind=capture]").count():
+            chosen = hand.nth(k).get_attribute("data-card")
+            break
+    assert chosen is not None, "no card of the hand captures anything"
+    # Pick a table card that capture takes: the server answers with ways using it.
+    item = page.locator("#table .table-item.usable").first
+    picked = item.get_attribute("data-text")
+    item.click()
+    page.wait_for_selector("#option-buttons button.option[data-kind=capture]", timeout=WAIT_MS)
+    moves = page.eval_on_selector_all("#option-buttons button.option",
+                                      "bs => bs.map(b => b.dataset.move)")
+    assert moves and all(m.startswith(f"{chosen} ") for m in moves), moves
+    before = version(page)
+    page.locator("#option-buttons button.option[data-kind=capture]").first.click()
+    wait_version_after(page, before)
+    played = server.app.state.service.games[game_id].session.log[-1].move
+    assert card_text(played.card) == chosen and picked in [card_text(c) for c in played.loose]
+    assert errors == []
+
+
 def test_a_friend_game_across_two_browser_contexts(server: Server, browser: Browser) -> None:
     creator_ctx = browser.new_context(viewport={"width": 1100, "height": 850})
     friend_ctx = browser.new_context(viewport={"width": 900, "height": 800})

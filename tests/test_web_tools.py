@@ -5,14 +5,14 @@ The score pad's calculator is stateless (the browser holds the pad), so a refuse
 change must answer the reason and the field and no pad at all; the pad the client
 holds is the one to keep. Pads kept on the server need their secret, which the
 server stores only hashed. The helper must list exactly the engine's legal moves
-for positions met in real games.
+for positions met in real games, strongest first and capped with the count of the
+rest, and answer a crowded table with a short list of legal moves.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,9 +24,13 @@ from starlette.routing import NoMatchFound
 
 from casino import Build, Match, Position
 from casino.cards import card_text
+from casino.legality import ranked
 from casino.scorepad import RoundEntry, ScorePad
+from casino.shortlist import MAX_SHOWN
 from casino.web import create_app, tools
+from casino.web.limits import Limits
 from casino.web.store import token_hash
+from tests.crowded_tables import KASINO_24, forbid_enumeration
 
 # web_helpers imports Starlette's TestClient without its deprecation warning
 from tests.web_helpers import (  # type: ignore[attr-defined]
@@ -369,9 +373,12 @@ def test_the_helper_lists_exactly_the_engines_moves(client: TestClient, name: st
         if rng.random() < 0.25:
             r = client.post("/api/helper", json=request_of(pos))
             assert r.status_code == 200, r.text
-            listed = Counter(m["move"] for m in r.json()["moves"])
-            assert listed == Counter(str(m) for m in pos.legal_moves())
-            assert all(m["words"] and not m["best"] for m in r.json()["moves"])
+            body = r.json()
+            every = ranked(pos.legal_moves())  # positions of real games: small tables
+            assert [m["move"] for m in body["moves"]] == [str(m) for m in every[:MAX_SHOWN]]
+            assert body["complete"] and body["total"] == len(every)
+            assert body["more"] == len(every) - len(body["moves"])
+            assert all(m["words"] and not m["best"] for m in body["moves"])
             checked += 1
         match.play(rng.choice(match.legal_moves()))
     assert checked >= 3
@@ -407,3 +414,66 @@ def test_the_helper_refuses_impossible_set_ups(client: TestClient, change: dict[
     assert words in r.json()["error"], r.json()
     r = client.post("/api/helper", content=b"x" * (tools.MAX_HELPER + 1))
     assert r.status_code == 413
+
+
+def thread_client(tmp_path: Path) -> TestClient:
+    """The app with the helper thinking in a thread of the test (``helper_workers=0``),
+    so that :func:`forbid_enumeration` reaches it."""
+    limits = Limits(**{**FAST.__dict__, "helper_workers": 0})
+    return TestClient(create_app(db_url(tmp_path), pool_workers=0, limits=limits,
+                                 hint_level="beginner"))
+
+
+def test_a_crowded_table_is_answered_with_a_bounded_list(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kasino, every A to 6 loose (24 cards) and the 10♦: once minutes and 814 MB, then
+    refused as too crowded; now a short ranked list of legal plays, counted in moves
+    and bytes, with no listing of every move."""
+    forbid_enumeration(monkeypatch)
+    crowded = {"rules": "kasino", "table": KASINO_24, "hand": ["Td"], "level": None}
+    with thread_client(tmp_path) as c:
+        for req in (crowded, {**crowded, "hand": ["Td", "8s", "9c", "Ks"],
+                              "table": [*KASINO_24, "7c", "7d", "7h"]}):
+            r = c.post("/api/helper", json=req)
+            assert r.status_code == 200, r.text
+            assert len(r.content) <= tools.MAX_HELPER_ANSWER
+            body = r.json()
+            pos = Position.from_json(body["position"])
+            assert 0 < len(body["moves"]) <= MAX_SHOWN
+            assert all(pos.is_legal(pos.parse_move(m["move"])) for m in body["moves"])
+            assert body["complete"] is False and body["total"] is None
+            assert body["moves"][-1]["kind"] == "trail"  # ranked: the trail last
+        # The 10♦'s plays that take the A♣ and the 6♣ (table items 0 and 20).
+        r = c.post("/api/helper", json={**crowded, "card": "Td", "using": [0, 20]})
+        assert r.status_code == 200, r.text
+        body = r.json()
+        pos = Position.from_json(body["position"])
+        for m in body["moves"]:
+            move = pos.parse_move(m["move"])
+            assert move.card == pos.hand(0)[0] and {0, 5 * 4} <= set(move.loose)
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"card": "2c"}, "the 2♣ is not in your hand"),
+    ({"card": "9d", "using": [3]}, "the table has items 0 to 0, not 3"),
+    ({"using": [0]}, "choose the card"),
+    ({"card": ["9d"]}, "card: one card"),
+    ({"card": "9d", "using": [0, 0]}, "each table item once"),
+])
+def test_a_bad_choice_of_card_is_refused_without_a_worker(
+        client: TestClient, change: dict[str, Any], words: str) -> None:
+    req = {"rules": "casino", "level": None, "hand": ["9d"], "table": ["9c"], **change}
+    r = client.post("/api/helper", json=req)
+    assert r.status_code == 400, r.text
+    assert words in r.json()["error"]
+    assert client.app.state.helpers._pool is None  # type: ignore[attr-defined]
+
+
+def test_an_answer_too_long_loses_its_weakest_plays_but_not_the_pick() -> None:
+    words = "x" * 1000
+    moves = [{"move": f"m{i}", "words": words, "best": i == 30} for i in range(40)]
+    answer = tools.fit_answer({"moves": moves, "more": 2}, limit=20_000)
+    assert len(json.dumps(answer).encode()) <= 20_000
+    kept = [m["move"] for m in answer["moves"]]
+    assert "m30" in kept and kept == sorted(kept, key=lambda t: int(t[1:]))
+    assert answer["more"] == 2 + 40 - len(kept)

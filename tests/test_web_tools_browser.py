@@ -31,7 +31,9 @@ from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
 
 from casino import Build, Match, Position  # noqa: E402
 from casino.cards import card_text  # noqa: E402
+from casino.helper import position, setup_from_json  # noqa: E402
 from casino.scorepad import RoundEntry, ScorePad  # noqa: E402
+from casino.shortlist import MAX_SHOWN  # noqa: E402
 from casino.web.app import create_app  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
@@ -340,7 +342,13 @@ def test_the_helper_lists_the_engines_moves(base: str, context: BrowserContext, 
         assert page.is_hidden("#helper-error"), page.inner_text("#helper-error")
         listed = Counter(page.locator("#plays li").evaluate_all(
             "items => items.map(li => li.dataset.move)"))
-        assert listed == Counter(str(m) for m in pos.legal_moves()), page.inner_text("#plays")
+        legal = Counter(str(m) for m in pos.legal_moves())
+        if sum(legal.values()) <= MAX_SHOWN:
+            assert listed == legal, page.inner_text("#plays")
+        else:  # the strongest, and the page says how many more
+            assert sum(listed.values()) == MAX_SHOWN and not listed - legal
+            assert f"…and {sum(legal.values()) - MAX_SHOWN} more" in page.inner_text(
+                "#plays-more")
         assert page.locator("#plays li.best").count() == 1
     assert not errors
 
@@ -372,4 +380,52 @@ def test_the_helper_explains_an_impossible_set_up(base: str, context: BrowserCon
     assert page.is_hidden("#helper-error")
     assert "9d x 9c" in page.locator("#plays li").evaluate_all(
         "items => items.map(li => li.dataset.move)")
+    assert not errors
+
+
+def test_the_helper_answers_a_crowded_table_and_a_cards_own_plays(
+        base: str, context: BrowserContext) -> None:
+    """Kasino with every A to 6 on the table (24 cards; once refused as too crowded):
+    a short list, said to be a selection; then the 8♠'s own plays, and those that use
+    the two table cards selected."""
+    page = context.new_page()
+    errors = watch(page)
+    page.goto(base + "/helper?level=none")
+    page.click("#helper-clear")
+    page.select_option("#helper-rules", "kasino")
+    page.check("#target-table", force=True)
+    for r in "A23456":
+        for suit in "cdhs":
+            page.click(f"#picker [data-card='{r}{suit}']")
+    page.check("#target-hand", force=True)
+    for c in ("Td", "8s"):
+        page.click(f"#picker [data-card='{c}']")
+    page.click("#list-plays")
+    page.wait_for_selector("#plays li, #helper-error:not([hidden])")
+    assert page.is_hidden("#helper-error"), page.inner_text("#helper-error")
+    assert "a selection (the table is crowded" in page.inner_text("#plays-note")
+    pos = position(setup_from_json({"rules": "kasino", "hand": ["Td", "8s"],
+                                    "table": [r + suit for r in "A23456" for suit in "cdhs"]}))
+
+    def plays() -> list[str]:
+        return list(page.locator("#plays li").evaluate_all(
+            "items => items.map(li => li.dataset.move)"))
+
+    shown = plays()
+    assert 0 < len(shown) <= MAX_SHOWN
+    assert all(pos.is_legal(pos.parse_move(t)) for t in shown)
+    assert {t[:2] for t in shown} == {"Td", "8s"}
+    page.click("#plays-cards [data-plays-card='8s']")
+    page.wait_for_selector("#plays-cards [data-plays-card='8s'][aria-pressed='true']")
+    assert "of the 8 of spades" in page.inner_text("#plays-note")
+    assert plays() and all(t.startswith("8s") for t in plays())
+    # Select the 4♥ and 4♠ on the table: the 8♠'s plays using them, exactly them first.
+    zone = page.locator("#table-zone > *")
+    for card in ("4h", "4s"):
+        zone.nth([r + suit for r in "A23456" for suit in "cdhs"].index(card)).click()
+    page.click("#plays-cards [data-plays-card='8s']")
+    page.wait_for_function("() => document.querySelector('#plays li')?.dataset.move "
+                           "=== '8s x 4h+4s'")
+    assert "with the selected table cards" in page.inner_text("#plays-note")
+    assert all(pos.is_legal(pos.parse_move(t)) for t in plays())
     assert not errors

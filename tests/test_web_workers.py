@@ -3,9 +3,11 @@
 A job past its deadline must be stopped for real (its worker process gone, a
 fresh one for the next job), a job past the memory ceiling must fail in words
 and leave the pool working, and a full pool must refuse at once rather than
-queue. Through the app, a crowded table that the engine works on for minutes
-must be answered "too crowded" within the helper's deadline, while an ordinary
-request is still answered.
+queue. Through the app, the crowded table that once held the engine for minutes
+is answered with a short list (the engine no longer lists every move), and the
+pool stays the safety net: a helper job that thinks past the deadline is
+answered "too crowded" and its worker stopped, while an ordinary request is
+still answered.
 """
 
 from __future__ import annotations
@@ -19,7 +21,10 @@ from typing import Any
 
 import pytest
 
+from casino.helper import helper_json
+from casino.shortlist import MAX_SHOWN
 from casino.web.limits import Limits
+from casino.web.tools import MAX_HELPER_ANSWER
 from casino.web.workers import (
     WorkerBusy,
     WorkerDied,
@@ -187,20 +192,39 @@ def crowded_table() -> dict[str, Any]:
             "hand": ["Td"], "level": None}
 
 
-def test_a_crowded_table_is_answered_too_crowded_within_the_deadline(tmp_path: Path) -> None:
+def think_forever(req: dict[str, Any]) -> dict[str, Any]:
+    """A helper job that never ends: what a crowded table once cost, for the deadline."""
+    while True:
+        pass
+
+
+def test_a_crowded_table_is_answered_by_a_worker(tmp_path: Path) -> None:
+    limits = Limits(**{**FAST.__dict__, "helper_seconds": 30.0})
+    with web(tmp_path, limits=limits) as client:
+        r = client.post("/api/helper", json=crowded_table())
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert 0 < len(body["moves"]) <= MAX_SHOWN and body["complete"] is False
+        assert len(r.content) <= MAX_HELPER_ANSWER
+
+
+def test_a_helper_job_past_the_deadline_is_answered_too_crowded(tmp_path: Path) -> None:
     limits = Limits(**{**FAST.__dict__, "helper_seconds": 1.0})
     with web(tmp_path, limits=limits) as client:
         ordinary = {"rules": "casino", "level": "beginner", "hand": ["9d", "2s"],
                     "table": ["9c", "4c", "5h"]}
         r = client.post("/api/helper", json=ordinary)
         assert r.status_code == 200, r.text
-        workers = client.app.state.helpers.pool  # type: ignore[attr-defined]
+        helpers = client.app.state.helpers  # type: ignore[attr-defined]
+        workers = helpers.pool
         first = workers.pids
+        helpers.job = think_forever
         r = client.post("/api/helper", json=crowded_table())
         assert r.status_code == 422, r.text
         assert r.json() == {"error": "that table is too crowded for the helper to finish in "
                                      "1 seconds", "field": "table"}
-        assert len(first) == 1 and gone(first[0])  # the crowded job's worker was stopped
+        assert len(first) == 1 and gone(first[0])  # the job's worker was stopped
+        helpers.job = helper_json
         r = client.post("/api/helper", json=ordinary)  # and the helper still works
         assert r.status_code == 200, r.text
         assert any(m["best"] for m in r.json()["moves"])
@@ -211,6 +235,7 @@ def test_a_busy_helper_refuses_at_once(tmp_path: Path) -> None:
     limits = Limits(**{**FAST.__dict__, "helper_seconds": 20.0, "helper_waiting": 1})
     with web(tmp_path, limits=limits) as client:
         helpers = client.app.state.helpers  # type: ignore[attr-defined]
+        helpers.job = think_forever
         answers: list[int] = []
 
         def ask() -> None:

@@ -250,7 +250,9 @@ def test_undo_and_hint_against_the_computer(tmp_path: Path) -> None:
             assert v["can_hint"]
             seat.send({"type": "hint"})
             hint = seat.recv_type("hint")
-            assert hint["move"] in [m["text"] for m in v["legal"]] and hint["words"]
+            assert hint["option"]["text"] == hint["move"] and hint["words"]
+            card = next(c for c in v["cards"] if c["card"] == hint["option"]["card"])
+            assert hint["move"] in [m["text"] for m in v["legal"]] or not card["complete"]
             before = (v["hand"], v["table"], len(v["log"]))
             seat.play_first()
             seat.recv_type("state")

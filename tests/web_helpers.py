@@ -32,9 +32,10 @@ with warnings.catch_warnings():  # Starlette would rather use httpx2, which is n
     warnings.simplefilter("ignore", UserWarning)
     from starlette.testclient import TestClient
 
-#: Limits that a test client playing as fast as it can never reaches.
+#: Limits that a test client playing as fast as it can never reaches (a player's choices
+#: are worked out however long a loaded machine takes).
 FAST = Limits(messages_per_second=10_000, message_burst=10_000, games_per_minute=10_000,
-              games_burst=10_000)
+              games_burst=10_000, select_seconds=600.0)
 
 
 #: A PostgreSQL server to run the web tests against instead of SQLite files, as

@@ -116,22 +116,33 @@ def moves_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list of move "
                                                          "texts.")] = False,
 ) -> None:
-    """List the legal moves of a position, one per line in canonical notation."""
+    """List the legal moves of a position, one per line in canonical notation.
+
+    On a crowded table (hundreds of thousands of moves) the list is a selection, the
+    strongest moves of each card, and says so."""
     text = _read_input(position)
     try:
         pos = Position.from_json(text)
-        legal = pos.legal_moves()
+        found = pos.candidate_moves()
     except CasinoError as exc:
         fail(str(exc))
-    texts = [str(m) for m in legal]
+    texts = [str(m) for m in found.moves]
+    note = ("the table is crowded: this is a selection of the legal moves (the strongest "
+            "of each card), not all of them")
     if as_json:
+        if not found.complete:
+            typer.echo(f"casino: {note}", err=True)
         typer.echo(json.dumps(texts, ensure_ascii=False))
         return
     if pos.result is not None:
         typer.echo("0 legal moves: the round is over")
         return
     plural = "" if len(texts) == 1 else "s"
-    typer.echo(f"{len(texts)} legal move{plural} for seat {pos.to_move}:")
+    if found.complete:
+        typer.echo(f"{len(texts)} legal move{plural} for seat {pos.to_move}:")
+    else:
+        typer.echo(f"{len(texts)} legal move{plural} for seat {pos.to_move}, a selection ("
+                   f"{note.split(': ')[0]}: too many to list):")
     for t in texts:
         typer.echo(t)
 

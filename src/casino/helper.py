@@ -1,17 +1,25 @@
-"""The move helper: a table and a hand from a real game in, every legal play out.
+"""The move helper: a table and a hand from a real game in, the legal plays out.
 
 A player at a real table describes what they see (the loose cards, the builds
-with their value and owner, their own hand) and gets every legal play for the
+with their value and owner, their own hand) and gets the legal plays for the
 chosen ruleset, each explained in words ("9♦ takes the 9♣, and 4♣ + 5♥ because
 4 + 5 = 9"), with the strongest computer player's pick marked.
 
 The helper does not know the rules itself. It builds a legal
 :class:`~casino.position.Position` from the description, as an observation
 of the player (seat 0, "you"): the other hands and the stock are hidden, as
-counts. The engine lists the moves (:meth:`Position.legal_moves`) and a bot
+counts. The engine offers the moves (:meth:`Position.candidate_moves`: every
+legal move on a small table, a bounded selection on a crowded one) and a bot
 that is given only that observation picks one. Unseen cards (not on the
 table, in your hand, or among the captured cards given) are taken to be in the
 other hands and the stock.
+
+The list is ranked (the biggest captures first, the trail last) and capped at
+:data:`~casino.shortlist.MAX_SHOWN` plays, the bot's pick always among them,
+with the count of the rest: a crowded Finnish Kasino table has hundreds of
+thousands of legal plays, and the answer must stay small and quick whatever the
+table. One card's plays (``card``), and those using picked table items
+(``using``), reach the plays such a list leaves out.
 
 Text form of a table (``casino helper --table``): cards and builds separated by
 spaces; a build is its groups in brackets, then ``=VALUE`` and ``:OWNER``
@@ -30,10 +38,12 @@ from typing import Any
 from casino.builds import Build
 from casino.cards import card_symbol, card_text, parse_card
 from casino.errors import CardError, CasinoError, InvalidPosition, RulesError
+from casino.legality import MoveList, moves_with, ranked
 from casino.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.narrate import sum_values
 from casino.position import Position
 from casino.rules import Rules, preset, rules_from_json
+from casino.shortlist import MAX_SHOWN, shortlist
 
 #: The seat of the person using the helper.
 YOU = 0
@@ -91,12 +101,28 @@ class Option:
 
 @dataclass(frozen=True)
 class Analysis:
-    """The position built from a set-up, its legal plays, and the bot's pick (if asked)."""
+    """The position built from a set-up, the plays shown, and the bot's pick (if asked).
+
+    ``options`` are ranked and capped (:func:`casino.shortlist.shortlist`): ``more``
+    plays were found but not shown, and ``complete`` says whether the plays found
+    are every legal play (on a crowded table they are a selection). ``card`` and
+    ``using``: the options are those of that card, with those table items (indices
+    into the table as described), when the asker chose them.
+    """
 
     position: Position
     options: tuple[Option, ...]
     pick: Move | None
     level: str | None
+    more: int = 0
+    complete: bool = True
+    card: int | None = None
+    using: tuple[int, ...] = ()
+
+    @property
+    def total(self) -> int | None:
+        """How many legal plays the list stands for, when it knows (``complete``)."""
+        return len(self.options) + self.more if self.complete else None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -104,6 +130,11 @@ class Analysis:
             "moves": [o.to_json() for o in self.options],
             "best": str(self.pick) if self.pick is not None else None,
             "level": self.level,
+            "more": self.more,
+            "complete": self.complete,
+            "total": self.total,
+            "card": card_text(self.card) if self.card is not None else None,
+            "using": list(self.using),
         }
 
 
@@ -166,6 +197,28 @@ def parse_table(text: str) -> tuple[TableItem, ...]:
                               "yours, ':1' for the next player's")
         items.append(TableBuild(groups, owner, value))
     return tuple(items)
+
+
+def parse_using(table: Sequence[TableItem], text: str) -> tuple[int, ...]:
+    """The table items that ``text``'s cards name, as indices into ``table``: a loose
+    card names itself (each loose card once: two decks may lay two alike), a card in a
+    build names the build (``"3c 5d"``: the 3♣ and the build holding the 5♦)."""
+    out: list[int] = []
+    for card in _cards(text, "using"):
+        loose = [i for i, item in enumerate(table) if item == card and i not in out]
+        held = [i for i, item in enumerate(table)
+                if isinstance(item, TableBuild) and any(card in g for g in item.groups)]
+        if loose:
+            out.append(loose[0])
+        elif held:
+            if held[0] not in out:
+                out.append(held[0])
+        elif any(item == card for item in table):
+            raise HelperError(f"using: the {card_symbol(card)} is named more often than "
+                              "it lies on the table")
+        else:
+            raise HelperError(f"using: the {card_symbol(card)} is not on the table")
+    return tuple(out)
 
 
 def parse_captured(text: str, players: int) -> tuple[tuple[int, ...], ...]:
@@ -418,22 +471,85 @@ def move_words(move: Move, rules: Rules, hand: Sequence[int],
 # Analysis
 
 
-def analyse(setup: Setup, level: str | None = "expert", seed: int = 0) -> Analysis:
-    """Every legal play of the set-up in words, with the ``level`` bot's pick marked
-    (``None``: no bot). The bot is given only the observation."""
+def analyse(setup: Setup, level: str | None = "expert", seed: int = 0, *,
+            card: int | None = None, using: Sequence[int] = (),
+            limit: int = MAX_SHOWN) -> Analysis:
+    """The legal plays of the set-up in words, ranked and capped at ``limit``, with the
+    ``level`` bot's pick marked and always shown (``None``: no bot). The bot is given
+    only the observation.
+
+    ``card``: only that card's plays; ``using``: only those of ``card`` that use the
+    table items at these indices of ``setup.table`` (those using exactly them first).
+    The plays come from :meth:`Position.candidate_moves` and the like, never from
+    every legal move, so the work and the answer are bounded on any table."""
     pos = position(setup)
-    moves = pos.legal_moves()
+    items = _picked(pos, setup, card, using)
+    exact: list[Move] = []
+    dropped = 0  # plays using exactly the items, beyond the limit
+    found: MoveList
+    if card is None:
+        found = pos.candidate_moves()
+    elif not using:
+        found = pos.moves_of(card)
+    else:  # the plays using exactly the picked items first, as the asker means them
+        loose = [x for x in items if isinstance(x, int)]
+        builds = [x for x in items if isinstance(x, Build)]
+        sel = moves_with(pos, card, loose, builds)
+        exact = ranked(sel.exact)[:limit]
+        dropped = len(sel.exact) - len(exact)
+        found = MoveList(sel.more, sel.complete)
     pick: Move | None = None
     if level is not None:
         from casino.bots.levels import make_level
 
-        bot, limit = make_level(level, seed=seed)
-        pick = bot.choose(pos.observation(YOU), limit)
+        bot, bot_limit = make_level(level, seed=seed)
+        pick = bot.choose(pos.observation(YOU), bot_limit)
+    keep = pick if pick is not None and _fits(pick, card, items) else None
+    if keep in exact:
+        keep = None
+    room = limit - len(exact)
+    if room > 0:
+        short = shortlist(found, keep, room)
+        moves, more = (*exact, *short.moves), short.more + dropped
+    else:
+        moves, more = tuple(exact), len(found.moves) + dropped
+    complete = found.complete
     table_size = len(pos.table)
     options = tuple(
         Option(m, str(m), move_words(m, pos.rules, setup.hand, table_size), m == pick)
         for m in moves)
-    return Analysis(pos, options, pick, level)
+    return Analysis(pos, options, pick, level, more, complete, card, tuple(using))
+
+
+def _picked(pos: Position, setup: Setup, card: int | None,
+            using: Sequence[int]) -> list[int | Build]:
+    """The table items at ``using`` (indices into the table as described), once the
+    choice is checked: a card of the hand, items only with a card, each item once."""
+    if using and card is None:
+        raise HelperError("using: choose the card of your hand that plays with these "
+                          "table items")
+    if card is not None and card not in setup.hand:
+        raise HelperError(f"card: the {card_symbol(card)} is not in your hand")
+    if len(set(using)) != len(using):
+        raise HelperError("using: each table item once")
+    items: list[int | Build] = []
+    for i in using:
+        if not 0 <= i < len(pos.table):
+            raise HelperError(f"using: the table has items 0 to {len(pos.table) - 1}, "
+                              f"not {i}" if pos.table else "using: the table is empty")
+        items.append(pos.table[i])
+    return items
+
+
+def _uses(move: Move) -> Counter[int | Build]:
+    return Counter([*move.loose, *move.builds])
+
+
+def _fits(move: Move, card: int | None, items: Sequence[int | Build]) -> bool:
+    """Whether ``move`` belongs in a list of ``card``'s plays with ``items``."""
+    if card is not None and move.card != card:
+        return False
+    return not (Counter(items) - _uses(move))
 
 
 def setup_from_text(rules: Rules | str, table: str, hand: str, *,
@@ -474,7 +590,7 @@ def setup_from_json(obj: Any) -> Setup:
     if not isinstance(obj, dict):
         raise HelperError("a helper request is a JSON object")
     known = {"rules", "table", "hand", "opponents", "stock", "captured", "scores", "level",
-             "seed", "set_aside"}
+             "seed", "set_aside", "card", "using"}
     for k in obj:
         if k not in known:
             raise HelperError(f"unknown key {k!r}")
@@ -532,16 +648,42 @@ def setup_from_json(obj: Any) -> Setup:
 
 def helper_json(obj: Any) -> dict[str, Any]:
     """The JSON API for pages: a request (:func:`setup_from_json`, plus ``level``:
-    a level name or null for no bot, and ``seed``) in, :meth:`Analysis.to_json` out."""
+    a level name or null for no bot, ``seed``, and optionally ``card``: one card of
+    the hand whose plays to list, with ``using``: indices of the table items those
+    plays must use) in, :meth:`Analysis.to_json` out."""
     setup = setup_from_json(obj)
     level = obj.get("level", "expert")
     if level is not None and not isinstance(level, str):
         raise HelperError("level: a level name or null")
     seed = _int(obj.get("seed", 0), "seed")
+    card, using = selection_from_json(obj)
     try:
-        return analyse(setup, level, seed).to_json()
+        return analyse(setup, level, seed, card=card, using=using).to_json()
     except ValueError as exc:
         if isinstance(exc, HelperError):
             raise
         raise HelperError(str(exc)) from None
 
+
+def check_request(obj: Any) -> None:
+    """Raise :class:`HelperError` for whatever :func:`helper_json` would refuse in the
+    set-up or the choice of card and items, without the work (no bot, no moves)."""
+    setup = setup_from_json(obj)
+    card, using = selection_from_json(obj)
+    _picked(position(setup), setup, card, using)
+
+
+def selection_from_json(obj: dict[str, Any]) -> tuple[int | None, tuple[int, ...]]:
+    """A request's ``card`` (a card text or null) and ``using`` (a list of indices into
+    its table), checked for their form; :func:`analyse` checks them against the set-up."""
+    card_obj = obj.get("card")
+    card = None
+    if card_obj is not None:
+        if not isinstance(card_obj, str):
+            raise HelperError("card: one card of your hand, as 'Td'")
+        card = _card_list([card_obj], "card")[0]
+    using_obj = obj.get("using", [])
+    if not isinstance(using_obj, list):
+        raise HelperError("using: a list of table item numbers (from 0)")
+    using = tuple(_int(i, "using") for i in using_obj)
+    return card, using

@@ -10,7 +10,7 @@ polynomial in the table, through :mod:`casino.partition`:
   the values a build may announce, the builds it can join or raise);
 - :func:`moves_of` / :func:`candidate_moves`: a bounded set of moves of a card
   (all of them on a small table; on a crowded one the best capture of each
-  value and the smallest and largest build of each kind), for lists shown to
+  value and the smallest and a large build of each kind), for lists shown to
   people (:func:`ranked`) and for bots;
 - :func:`moves_with`: what a card can do with the table items a player picked.
 
@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from casino.builds import Build
 from casino.cards import ACE
 from casino.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
-from casino.partition import Piece, Split, best_split, has_block, has_group
+from casino.partition import Piece, Split, best_split, fewest_group, has_block, has_group
 
 if TYPE_CHECKING:
     from casino.position import Position
@@ -462,7 +462,9 @@ class _Checker:
         def score(x: int) -> int:
             return 1000 + worth(x) if count_first else 10 + worth(x)
         piece = self.capture_piece(card, optional=True)
-        return best_split(self.loose, v, piece, min_group=2, score=score)
+        # Krypkasino's cardinality rule makes legality depend on the largest capture.
+        return best_split(self.loose, v, piece, min_group=2, score=score,
+                          exact_best=count_first and self.compulsory)
 
     def selected(self, card: int, loose: Sequence[int], builds: Sequence[Build]) -> Selected:
         loose = tuple(sorted(loose))
@@ -539,7 +541,7 @@ class _Checker:
     def _selection(self, card: int) -> list[Move]:
         """A bounded set of legal moves of ``card`` on a crowded table: the best capture
         of each value (with the builds of that value and without), and the smallest and
-        the largest build, addition and raise of each kind."""
+        a large (greedy, maximal) build, addition and raise of each kind."""
         opts = self.options(card)
         found: list[Move] = []
         if opts.trail:
@@ -555,22 +557,27 @@ class _Checker:
                 if loose or taken:
                     found.append(Move(CAPTURE, card, loose, taken))
         sc = self.table.sum_value[card]
+        piece = self.build_piece()
         for v in opts.builds:
-            for score in (_fewest, _most):
-                split = best_split(self.loose, v, self.build_piece(optional=True), min_group=1,
-                                   partner=v - sc if v > sc else v, score=score)
-                if split is not None and split.cards:
-                    found.append(Move(BUILD, card, split.cards, (), v))
+            fewest = fewest_group(self.loose, v - sc if v > sc else v, piece)
+            if fewest:
+                found.append(Move(BUILD, card, tuple(sorted(fewest)), (), v))
+            split = best_split(self.loose, v, self.build_piece(optional=True), min_group=1,
+                               partner=v - sc if v > sc else v, score=_most, greedy=True)
+            if split is not None and split.cards:
+                found.append(Move(BUILD, card, split.cards, (), v))
         for b in opts.adds:
-            for score in (_fewest, _most):
-                split = best_split(self.loose, b.value, self.build_piece(optional=True),
-                                   min_group=1, partner=b.value - sc, score=score)
-                if split is not None:
-                    found.append(Move(ADD, card, split.cards, (b,), b.value))
+            fewest = fewest_group(self.loose, b.value - sc, piece)
+            if fewest is not None:
+                found.append(Move(ADD, card, tuple(sorted(fewest)), (b,), b.value))
+            split = best_split(self.loose, b.value, self.build_piece(optional=True),
+                               min_group=1, partner=b.value - sc, score=_most, greedy=True)
+            if split is not None:
+                found.append(Move(ADD, card, split.cards, (b,), b.value))
         for b, w in opts.raises:
             found.append(Move(RAISE, card, (), (b,), w))
             split = best_split(self.loose, w, self.build_piece(optional=True), min_group=1,
-                               score=_most)
+                               score=_most, greedy=True)
             if split is not None and split.cards:
                 found.append(Move(RAISE, card, split.cards, (b,), w))
         out: list[Move] = []
@@ -590,11 +597,6 @@ def _display(groups: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
 def _most(card: int) -> int:
     """Every card covered counts: the largest build."""
     return 1
-
-
-def _fewest(card: int) -> int:
-    """Every card covered costs: the smallest build."""
-    return -1
 
 
 def _build_groups(card: int, split: Split) -> tuple[tuple[int, ...], ...]:

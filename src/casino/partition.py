@@ -86,13 +86,17 @@ class Split:
         return tuple(sorted(out))
 
 
-_NONE = -(1 << 60)  # "no split": below any score
+#: Selections tried, best first, before the largest split is built greedily instead.
+#: The best split leaves few cards on most tables and is found within a few dozen;
+#: when it must leave many, the number of better selections grows exponentially.
+SELECTION_BUDGET = 200
 
 
 def best_split(cards: Sequence[int], target: int, piece: Callable[[int], Piece], *,
                min_group: int, partner: int | None = None,
                score: Callable[[int], int] | None = None,
-               required: Sequence[int] = ()) -> Split | None:
+               required: Sequence[int] = (), greedy: bool = False,
+               exact_best: bool = False) -> Split | None:
     """The split of ``cards`` into blocks of ``target`` covering the highest ``score``.
 
     Every card whose piece is not ``optional`` must be covered. A group has at
@@ -101,7 +105,10 @@ def best_split(cards: Sequence[int], target: int, piece: Callable[[int], Piece],
     (empty when it is 0): the cards a played card is built with. ``score(card)``
     is what covering a card is worth (0 without it). ``required``: cards (a
     sub-multiset of ``cards``) covered even if their piece is optional. ``None``
-    when no split exists.
+    when no split exists. ``greedy``: a large split quickly (maximal: nothing left could
+    form a group), not the largest. Of more than 12 cards, the best split is searched
+    among :data:`SELECTION_BUDGET` selections, then built greedily, unless
+    ``exact_best`` (whose work grows with the number of cards the best split leaves).
 
     >>> from casino.partition import Piece, best_split
     >>> plain = lambda c: Piece((c,))
@@ -110,6 +117,7 @@ def best_split(cards: Sequence[int], target: int, piece: Callable[[int], Piece],
     >>> best_split([5, 3, 6], 8, plain, min_group=2) is None
     True
     """
+    cards = _coverable(cards, target, piece, min_group, partner)
     if required:
         must = Counter(required)
 
@@ -125,8 +133,10 @@ def best_split(cards: Sequence[int], target: int, piece: Callable[[int], Piece],
                 rest.append(c)
         if +must:
             return None  # a required card is not among the cards
-        return _Search(rest, target, piece, min_group, score, fixed, pinned).run(partner)
-    return _Search(cards, target, piece, min_group, score).run(partner)
+        return _Search(rest, target, piece, min_group, score, fixed, pinned).run(partner,
+                                                                                exact_best)
+    search = _Search(cards, target, piece, min_group, score)
+    return search.greedy(partner) if greedy else search.run(partner, exact_best)
 
 
 class _Search:
@@ -140,8 +150,8 @@ class _Search:
     the lattice of count vectors) until one can be covered.
     """
 
-    __slots__ = ("counts", "deadline", "flexible", "gain", "kinds", "memo", "min_group",
-                 "pool", "target")
+    __slots__ = ("counts", "deadline", "gain", "kinds", "memo", "min_group", "pool",
+                 "target")
 
     def __init__(self, cards: Sequence[int], target: int, piece: Callable[[int], Piece],
                  min_group: int, score: Callable[[int], int] | None,
@@ -169,8 +179,6 @@ class _Search:
             for c in reversed(cs):
                 g.append(g[-1] + worth(c))
             self.gain.append(g)
-        # A kind is flexible when its cards need not add up to whole groups.
-        self.flexible = [p.alone or len(p.values) > 1 for p in order]
         self.memo: dict[tuple[int, ...], object] = {}
         self.deadline = _DEADLINE.get()
 
@@ -206,18 +214,39 @@ class _Search:
 
         yield from walk(start, r)
 
-    def _hopeless(self, counts: tuple[int, ...], t: int) -> bool:
-        """Cards that can only go into groups must add up to whole groups."""
-        total = 0
+    def _hopeless(self, counts: tuple[int, ...], t: int, offset: int = 0) -> bool:
+        """Whether the cards of ``counts`` cannot add up to whole groups: every group adds
+        up to the target, so what the cards in groups add up to (each counting one of its
+        values; a card that may stand alone counting nothing) must be a multiple of it
+        (plus ``offset``: a partner group's total, when the cards hold one too)."""
+        target = self.target
+        if target <= 0:
+            return any(counts[j] and not self.kinds[j].alone for j in range(t, len(counts)))
+        full = (1 << target) - 1
+        residues = 1  # bit r: some choice of the cards so far adds up to r modulo target
         for j in range(t, len(counts)):
-            if counts[j]:
-                if self.flexible[j]:
+            k = counts[j]
+            if not k:
+                continue
+            p = self.kinds[j]
+            steps = {v % target for v in p.values}
+            if p.alone:
+                steps.add(0)
+            if not steps:
+                return True  # a card that joins no group and cannot stand alone
+            if len(steps) == 1:
+                (step,) = steps
+                turn = k * step % target
+                residues = ((residues << turn) | (residues >> (target - turn))) & full
+                continue
+            for _ in range(k):
+                nxt = 0
+                for step in steps:
+                    nxt |= ((residues << step) | (residues >> (target - step))) & full
+                residues = nxt
+                if residues == full:
                     return False
-                vals = self.kinds[j].values
-                if not vals:
-                    return True
-                total += vals[0] * counts[j]
-        return total % self.target != 0 if self.target else total != 0
+        return not residues >> (offset % target) & 1
 
     def exact(self, counts: tuple[int, ...]) -> bool:
         """Whether every card of ``counts`` can be covered by blocks."""
@@ -256,6 +285,8 @@ class _Search:
         """How ``counts`` splits with a partner group: the partner's vector, or None."""
         if partner is None or partner == 0:
             return tuple(0 for _ in counts) if self.exact(counts) else None
+        if self._hopeless(counts, 0, partner):
+            return None
         for vec in self._completions(counts, 0, partner):
             if self.exact(tuple(a - b for a, b in zip(counts, vec, strict=True))):
                 return vec
@@ -264,7 +295,7 @@ class _Search:
     def _score(self, counts: tuple[int, ...]) -> int:
         return sum(g[k] for g, k in zip(self.gain, counts, strict=True))
 
-    def run(self, partner: int | None) -> Split | None:
+    def run(self, partner: int | None, exact_best: bool = False) -> Split | None:
         import sys
 
         if sys.getrecursionlimit() < 6 * sum(self.counts) + 200:
@@ -278,21 +309,67 @@ class _Search:
         step = -1 if rising else 1
         heap = [(-self._score(start), start)]
         seen = {start}
+        tried = 0
+        # Few cards have few selections (at most 2**12): there the best is always found.
+        budget = SELECTION_BUDGET if exact_best is False and sum(full) > 12 else 1 << 62
+        gain = self.gain
         while heap:
             if self.deadline is not None and time.perf_counter() > self.deadline:
                 raise OutOfTime
-            _, counts = heapq.heappop(heap)
+            if tried >= budget:
+                return self.greedy(partner) if rising else None
+            tried += 1
+            minus, counts = heapq.heappop(heap)
             how = self._with_partner(counts, partner)
             if how is not None:
                 return self._make(counts, how, partner)
             for j in optional:
-                k = counts[j] + step
+                was = counts[j]
+                k = was + step
                 if 0 <= k <= full[j]:
                     nxt = (*counts[:j], k, *counts[j + 1:])
                     if nxt not in seen:
                         seen.add(nxt)
-                        heapq.heappush(heap, (-self._score(nxt), nxt))
+                        heapq.heappush(heap, (minus - gain[j][k] + gain[j][was], nxt))
         return None
+
+    def greedy(self, partner: int | None) -> Split | None:
+        """A large split when the best one is out of the budget's reach: each card,
+        largest first, joins a group completed by the cards still free, or stays on
+        the table. Nothing it leaves could still form a group (a card left had no
+        completion among cards that only grew fewer), so the split is maximal."""
+        if any(n and not p.optional for p, n in zip(self.kinds, self.counts, strict=True)):
+            return None  # cards that must be covered: only the exact search answers
+        left = list(self.counts)
+        covered = [0] * len(left)
+        if partner:
+            first = next(self._completions(tuple(left), 0, partner), None)
+            if first is None:
+                return None
+            for j, k in enumerate(first):
+                left[j] -= k
+                covered[j] += k
+        for t, p in enumerate(self.kinds):
+            while left[t]:
+                left[t] -= 1
+                if p.alone or (self.min_group == 1 and self.target in p.values):
+                    covered[t] += 1
+                    continue
+                vec = None
+                for val in sorted(set(p.values)):
+                    if val < self.target:
+                        vec = next(self._completions(tuple(left), t, self.target - val), None)
+                        if vec is not None:
+                            break
+                if vec is None:
+                    continue  # stays on the table
+                covered[t] += 1
+                for j, k in enumerate(vec):
+                    left[j] -= k
+                    covered[j] += k
+        found = tuple(covered)
+        how = self._with_partner(found, partner)
+        return self._make(found, how, partner) if how is not None else None
 
     def _make(self, counts: tuple[int, ...], partner_vec: tuple[int, ...],
               partner: int | None) -> Split:
@@ -330,6 +407,30 @@ class _Search:
 _UNSET = object()
 
 
+def _coverable(cards: Sequence[int], target: int, piece: Callable[[int], Piece],
+               min_group: int, partner: int | None) -> list[int]:
+    """``cards`` without the optional ones that no block could ever hold: a card too big
+    for a group that may not stand alone, or one the other cards cannot complete. They
+    would only be left, and a search over selections would try leaving each of them."""
+    cards = list(cards)
+    if not any(piece(c).optional for c in cards):
+        return cards
+    targets = [t for t in (target, partner) if t]
+    keep: list[int] = []
+    for i, c in enumerate(cards):
+        p = piece(c)
+        if not p.optional or p.alone:
+            keep.append(c)
+            continue
+        others = cards[:i] + cards[i + 1:]
+        alone = any(x == t and (min_group == 1 or t == partner)
+                    for x in p.values for t in targets)
+        if alone or any(0 < x < t and has_group(others, t - x, piece)
+                        for x in p.values for t in targets):
+            keep.append(c)
+    return keep
+
+
 def _sums_of(values: tuple[int, ...], k: int) -> list[int]:
     """The totals ``k`` cards of one kind can make (each counting any of ``values``)."""
     if len(values) == 1:
@@ -357,6 +458,30 @@ def has_block(cards: Sequence[int], target: int, piece: Callable[[int], Piece]) 
         if two >> target & 1:
             return True
     return False
+
+
+def fewest_group(cards: Sequence[int], target: int,
+                 piece: Callable[[int], Piece]) -> tuple[int, ...] | None:
+    """The fewest of ``cards`` adding up to ``target`` (a build's smallest group), or
+    ``None``. A subset-sum table of the fewest cards for each total, linear in cards."""
+    if target <= 0:
+        return () if target == 0 else None
+    best: list[tuple[int, ...] | None] = [None] * (target + 1)  # card indices
+    best[0] = ()
+    for i, c in enumerate(cards):
+        values = {x for x in piece(c).values if 0 < x <= target}
+        if not values:
+            continue
+        now = list(best)  # each card joins at most once, counting one of its values
+        for x in values:
+            for total in range(x, target + 1):
+                before = best[total - x]
+                if before is not None and (now[total] is None
+                                           or len(before) + 1 < len(now[total] or ())):
+                    now[total] = (*before, i)
+        best = now
+    found = best[target]
+    return None if found is None else tuple(cards[i] for i in found)
 
 
 def has_group(cards: Sequence[int], target: int, piece: Callable[[int], Piece]) -> bool:

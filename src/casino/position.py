@@ -172,9 +172,17 @@ class Position:
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal, checked on its own (polynomial in the table)."""
+        return isinstance(move, Move) and self._listed(move) is not None
+
+    def _listed(self, move: Move) -> Move | None:
+        """The legal move equal to ``move``: looked up when the moves were listed already
+        (search code lists them first), else checked on its own."""
+        if "moves" in self._cache:
+            table = self.memo("move_set", lambda: {m: m for m in self._cache["moves"]})
+            return table.get(move)
         from casino.legality import find
 
-        return isinstance(move, Move) and find(self, move) is not None
+        return find(self, move)
 
     def card_options(self, card: int) -> CardOptions:
         """What ``card`` in the mover's hand can do: trail, the values it can capture, the
@@ -205,11 +213,9 @@ class Position:
 
     def play(self, move: Move | str) -> Position:
         """The position after ``move`` (a Move or its text); this one is unchanged."""
-        from casino.legality import find
-
         if isinstance(move, str):
             move = self.parse_move(move)
-        legal = find(self, move) if isinstance(move, Move) else None
+        legal = self._listed(move) if isinstance(move, Move) else None
         if legal is None:
             from casino.explain import why_illegal
 

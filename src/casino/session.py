@@ -27,13 +27,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from casino import legality
 from casino.bots.levels import LEVELS, make_level
+from casino.builds import Build
 from casino.errors import IllegalMove
 from casino.explain import why_illegal
+from casino.legality import MoveList, Selected, ranked
 from casino.match import Match
 from casino.moves import Move
 from casino.narrate import play_words
-from casino.position import Position
+from casino.position import Position, TableItem
 from casino.record import (
     HINT,
     RESIGN,
@@ -163,6 +166,7 @@ class GameSession:
         if hint_level not in LEVELS:
             raise ValueError(f"unknown hint level {hint_level!r}")
         self.match = match
+        self._view: tuple[Position, int, Position] | None = None
         self.players = players
         self.names = tuple(names) if names is not None else tuple(default_names(players, rules))
         if len(self.names) != rules.players:
@@ -220,8 +224,15 @@ class GameSession:
 
     @property
     def view(self) -> Position:
-        """The person's observation: their hand, the table, the piles; the rest as counts."""
-        return self.match.position.observe(self.human)
+        """The person's observation: their hand, the table, the piles; the rest as counts.
+
+        The same object until the game moves on, so what the engine works out about it
+        (its moves, a card's options) is worked out once per position."""
+        pos = self.match.position
+        kept = self._view
+        if kept is None or kept[0] is not pos or kept[1] != self.human:
+            kept = self._view = (pos, self.human, pos.observe(self.human))
+        return kept[2]
 
     def view_of(self, seat: int) -> Position:
         """What ``seat`` may see (for a game with several people)."""
@@ -274,15 +285,55 @@ class GameSession:
         p = self.players[seat]
         return None if p == HUMAN else p
 
-    def legal_moves(self) -> list[Move]:
-        """The person's legal moves (empty when it is not their turn)."""
+    # A crowded table (Finnish Kasino lets people trail until 20-odd cards lie there)
+    # has hundreds of thousands of legal moves: nothing here lists them all. Lists come
+    # from the engine's bounded questions (every move only on a small table), and a
+    # typed move is checked on its own (Position.parse_move).
+
+    def candidate_moves(self) -> MoveList:
+        """The person's moves to offer: every legal move on a small table, a bounded
+        selection on a crowded one (``complete`` False); empty when it is not their
+        turn (:meth:`Position.candidate_moves`). Worked out once per position."""
         if not self.human_to_move:
-            return []
-        return self.view.legal_moves()
+            return MoveList((), True)
+        view = self.view
+        if legality.is_small(view):
+            return view.memo("session:candidates", view.candidate_moves)
+        # Crowded: the engine's candidates are each card's moves_of, so the cards'
+        # options (kept per card, as a picked card asks for them) make them up.
+        lists = [self.options_of(c) for c in sorted(set(view.hand(self.human)))]
+        return MoveList(tuple(m for found in lists for m in found.moves),
+                        all(found.complete for found in lists))
+
+    def legal_moves(self) -> list[Move]:
+        """:meth:`candidate_moves` as a list: the person's legal moves on a small table;
+        on a crowded one, a bounded selection of them."""
+        return list(self.candidate_moves().moves)
+
+    def options_of(self, card: int) -> MoveList:
+        """The person's moves that play ``card``, ranked (the biggest captures first,
+        the trail last): all of them on a small table, else a bounded selection."""
+        if not self.human_to_move:
+            return MoveList((), True)
+        view = self.view
+
+        def ranked_moves() -> MoveList:
+            found = view.moves_of(card)
+            return MoveList(tuple(ranked(found.moves)), found.complete)
+        return view.memo(f"session:options:{card}", ranked_moves)
 
     def moves_with(self, card: int) -> list[Move]:
-        """The person's legal moves that play ``card``."""
-        return [m for m in self.legal_moves() if m.card == card]
+        """:meth:`options_of` as a list."""
+        return list(self.options_of(card).moves)
+
+    def moves_using(self, card: int, items: Sequence[TableItem]) -> Selected:
+        """The person's moves of ``card`` that use the picked table ``items``: those
+        using exactly them, and some (all, when ``complete``) using them and more."""
+        if not self.human_to_move:
+            return Selected((), (), True)
+        loose = [x for x in items if isinstance(x, int)]
+        builds = [x for x in items if isinstance(x, Build)]
+        return legality.moves_with(self.view, card, loose, builds)
 
     # ------------------------------------------------------------------
     # Playing

@@ -4,9 +4,11 @@ The screen draws a :class:`~casino.session.GameSession` and only what the
 person may see of it (:attr:`GameSession.view`: hidden cards stay hidden). The
 person plays by picking a card of the hand (1-9, arrows and Enter, or a click)
 and the table items it uses (a, b, c..., or clicks); the legal options for
-that choice are listed, so a build's announced value is chosen there, and
-Enter plays the highlighted one. A move can also be typed in notation, with
-completion from the legal moves. Anything illegal is explained in words by the
+that choice are listed (ranked and capped: a crowded table has hundreds of
+thousands of moves, and none is listed by enumerating them), so a build's
+announced value is chosen there, and Enter plays the highlighted one. A move can
+also be typed in notation, with completion from the legal moves (on a crowded
+table, from a selection of them). Anything illegal is explained in words by the
 engine and changes nothing.
 
 The computers think in worker threads, one move at a time with a short pause
@@ -36,12 +38,14 @@ from textual.worker import Worker, WorkerState
 from casino.builds import Build
 from casino.cards import card_symbol
 from casino.errors import IllegalMove
+from casino.legality import MoveList, ranked
 from casino.moves import CAPTURE, Move
 from casino.narrate import result_lines, tally, winner_words
 from casino.position import Position
 from casino.rules import describe
 from casino.session import GameSession
-from casino.tui.choice import attempt_text, chosen_words, options_for, uses
+from casino.shortlist import MAX_SHOWN, Shortlist, rest_words, shortlist
+from casino.tui.choice import attempt_text, chosen_words, uses
 from casino.tui.screens import RoundOverScreen, RulesScreen, SaveScreen
 from casino.tui.widgets import (
     HAND_KEYS,
@@ -120,11 +124,12 @@ class GameScreen(Screen[None]):
         self.pause = pause
         self.view: Position = session.view
         self.phase = "human"
-        self.moves: list[Move] = []
         self.picked: int | None = None
         self.cursor = 0
         self.selected: list[int] = []
         self.options: list[Move] = []
+        #: What the options list leaves out, when it does not show every option.
+        self.options_rest: Shortlist | None = None
         self.hint_move: Move | None = None
         self.message = ""
         self.version = 0
@@ -180,14 +185,16 @@ class GameScreen(Screen[None]):
         return h if isinstance(h, tuple) else ()
 
     def _move_texts(self) -> list[str]:
-        return [str(m) for m in self.moves]
+        """What typed text completes to: the person's moves (every legal move on a small
+        table, a selection on a crowded one), asked for only while they type."""
+        s = self.session
+        return [str(m) for m in s.legal_moves()] if s.human_to_move else []
 
     async def refresh_all(self) -> None:
         """Read the person's view of the game again and redraw everything from it."""
         s = self.session
         self.version += 1
         self.view = s.view
-        self.moves = s.legal_moves() if s.human_to_move else []
         hand = self.hand
         if self.picked is not None and self.picked >= len(hand):
             self.picked = None
@@ -316,10 +323,21 @@ class GameScreen(Screen[None]):
     # The choice being made: a hand card, table items, the options they allow
 
     def _option_moves(self) -> list[Move]:
-        """The legal moves of the picked card that use every selected item; exact ones first."""
+        """The legal moves of the picked card that use every selected item: those using
+        exactly them first, then the others strongest first, at most ``MAX_SHOWN``
+        (:attr:`options_rest` says what was left out). Asked of the engine for this
+        card and these items, never by listing every move of a crowded table."""
+        self.options_rest = None
         if self.picked is None:
             return []
-        return options_for(self.moves, self.hand[self.picked], self.view.table, self.selected)
+        items = [self.view.table[i] for i in self.selected]
+        found = self.session.moves_using(self.hand[self.picked], items)
+        exact = ranked(found.exact)[:MAX_SHOWN]
+        short = shortlist(MoveList(found.more, found.complete),
+                          limit=max(1, MAX_SHOWN - len(exact)))
+        if not short.everything:
+            self.options_rest = short
+        return [*exact, *short.moves][:MAX_SHOWN]
 
     def update_choice(self) -> None:
         """Mark the picked card and the chosen table items, and list the options they allow."""
@@ -361,6 +379,11 @@ class GameScreen(Screen[None]):
         box.add_options(Option(Content.assemble((option_words(m), "bold"), "   ",
                                                 (str(m), "dim")))
                         for m in self.options)
+        if self.options_rest is not None:
+            rest = rest_words(self.options_rest, "option")
+            box.add_option(Option(Content.styled(
+                f"… {rest}: choose table items (a, b, …) to see those using them, or Tab "
+                "to type a move", "dim italic"), disabled=True))
         box.highlighted = 0
 
     def _highlighted(self) -> Move | None:

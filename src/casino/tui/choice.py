@@ -2,9 +2,11 @@
 
 A person points at a card of the hand and at some table items; several legal
 moves can fit (a capture or a build of the same cards, a build announced as 8
-or as 10), so the screen lists them all and the person chooses. These are plain
-functions of the legal moves and the table, kept apart from the screen so they
-can be read and tested on their own.
+or as 10), so the screen lists them and the person chooses. These are plain
+functions of moves and the table, kept apart from the screen so they can be read
+and tested on their own. The screen asks the engine for the moves of a card and
+its items (:meth:`GameSession.moves_using`), never for every legal move: a
+crowded table has hundreds of thousands of them.
 """
 
 from __future__ import annotations

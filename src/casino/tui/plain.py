@@ -3,7 +3,10 @@
 The full-screen game redraws the screen, which a screen reader cannot follow
 and a pipe cannot hold. This mode prints each thing once, in words, in the
 order it happens, and reads one line at a time: a hand card by number (then
-one of its legal options by number), or a move in notation, or a command. It
+one of its legal options by number, or ``with`` and table letters to list those
+using these items), or a move in notation, or a command. Lists of moves are
+ranked and capped (:mod:`casino.shortlist`) and none is made by listing every
+legal move: a crowded table has hundreds of thousands of them. It
 offers what the full-screen game offers (hint, undo, move log, rules, save,
 play again) and draws only :attr:`GameSession.view`, so hidden cards stay
 hidden. No colours or box drawing: suit symbols are the only non-ASCII text,
@@ -22,12 +25,14 @@ from typing import TextIO
 from casino.builds import Build
 from casino.cards import card_symbol, card_text
 from casino.errors import IllegalMove
+from casino.legality import MoveList, ranked
 from casino.match import shuffle_words
 from casino.moves import Move
 from casino.narrate import move_phrase, result_lines, tally, winner_words
 from casino.position import Position
 from casino.rules import describe
 from casino.session import Entry, GameSession
+from casino.shortlist import MAX_SHOWN, Shortlist, rest_words, shortlist
 
 #: Words typed at the move prompt, besides card numbers and moves in notation.
 COMMANDS = ("hint", "undo", "moves", "log", "log all", "table", "look", "save ", "rules",
@@ -36,13 +41,14 @@ COMMANDS = ("hint", "undo", "moves", "log", "log all", "table", "look", "save ",
 HELP = (
     "How to play:",
     "  Type a card's number from your hand (1, 2, ...) to see what it can do,",
-    "  then the number of the option you want (or back).",
+    "  then the number of the option you want (or back); with and table letters",
+    "  (with a c) list its options that use those table items.",
     "  Or type a move in notation: 9d x 9c 4c+5h takes, 5d+3s =8 builds, 7h trails.",
     "  Suits can be letters (s c h d) or symbols; 10 can be T.",
     "Commands:",
     "  ? or hint   the strongest computer's suggestion",
     "  undo        take back your last move (within this deal)",
-    "  moves       all your legal moves",
+    f"  moves       your legal moves, the strongest first (at most {MAX_SHOWN})",
     "  log         the moves of this round (log all: the whole game)",
     "  table       the table, the hands and the scores again (also: look)",
     "  save FILE   save the game to FILE; later moves are saved there too",
@@ -219,8 +225,7 @@ class PlainGame:
         elif word == "undo":
             self._undo()
         elif word == "moves":
-            self.say("Your legal moves:",
-                     *(f"  {self._option(m)}" for m in s.legal_moves()))
+            self._moves()
         elif word in ("log", "log all"):
             self._log(whole=word == "log all")
         elif word in ("table", "look", "state"):
@@ -243,15 +248,33 @@ class PlainGame:
         self.say(entry.words + ".")
         self._fresh = True
 
+    def _moves(self) -> None:
+        """The person's moves, strongest first, capped; and how to see the rest."""
+        short = shortlist(self.session.candidate_moves())
+        total = short.total
+        if short.everything:
+            head = "Your legal moves:"
+        elif total is not None:
+            head = f"Your {len(short.moves)} strongest moves of {total}:"
+        else:
+            head = "Some of your legal moves (the table is crowded: too many to list):"
+        lines = [head, *(f"  {self._option(m)}" for m in short.moves)]
+        if not short.everything:
+            lines.append(f"  ... {rest_words(short, 'move')}: type a card's number to see "
+                         "its options, or a move in notation.")
+        self.say(*lines)
+
     def _pick(self, number: int) -> None:
-        """A hand card by its number: its legal options, and one of them by number."""
+        """A hand card by its number: its legal options, and one of them by number;
+        ``with`` and table letters narrow them to those using these items."""
         s = self.session
         hand = s.view.hand(s.human)
         if not 1 <= number <= len(hand):
             self.say(f"There is no card {number}: your hand has cards 1 to {len(hand)}.")
             return
         card = hand[number - 1]
-        moves = s.moves_with(card)
+        short = shortlist(s.options_of(card))
+        moves = list(short.moves)
         if not moves:
             reason = ""
             try:
@@ -260,8 +283,7 @@ class PlainGame:
                 reason = f": {_sentence(exc)}"
             self.say(f"The {card_symbol(card)} has no legal move now{reason or '.'}")
             return
-        self.say(f"With the {card_symbol(card)} you can:",
-                 *(f"{i}. {self._option(m)}" for i, m in enumerate(moves, start=1)))
+        self._list_options(f"With the {card_symbol(card)} you can:", moves, short)
         while True:
             line = self.read(f"Choose {'1' if len(moves) == 1 else f'1-{len(moves)}'}, or back> ")
             word = line.lower()
@@ -275,8 +297,53 @@ class PlainGame:
                     return
                 self.say(f"There is no option {k}: choose 1 to {len(moves)}, or back.")
                 continue
+            if word == "with" or word.startswith("with "):
+                narrowed = self._with_items(card, word[4:])
+                if narrowed:
+                    moves = narrowed
+                continue
             self.handle(line)  # a move in notation or a command
             return
+
+    def _list_options(self, head: str, moves: Sequence[Move], short: Shortlist) -> None:
+        lines = [head, *(f"{i}. {self._option(m)}" for i, m in enumerate(moves, start=1))]
+        if not short.everything:
+            lines.append(f"... {rest_words(short, 'option')}: type with and the table "
+                         "letters of the cards to use (with a c), or a move in notation.")
+        self.say(*lines)
+
+    def _with_items(self, card: int, letters: str) -> list[Move]:
+        """The options of ``card`` using the table items named by ``letters`` (``a c``),
+        listed; those using exactly these items first. Empty when there are none."""
+        s = self.session
+        table = s.view.table
+        labels = {_letter(i): i for i in range(len(table))}
+        names = letters.replace(",", " ").split()
+        if not names:
+            self.say("Type with and the letters of table items, as with a c.")
+            return []
+        missing = [n for n in names if n not in labels]
+        if missing:
+            span = f"a to {_letter(len(table) - 1)}" if len(table) > 1 else "a"
+            self.say(f"There is no table item {missing[0]}: "
+                     + (f"the table has {span}." if table else "the table is empty."))
+            return []
+        if len(set(names)) != len(names):
+            self.say("Name each table item once.")
+            return []
+        items = [table[labels[n]] for n in names]
+        words = _listing([card_symbol(x) if isinstance(x, int) else f"the {x.value}-build"
+                          for x in items])
+        picked = s.moves_using(card, items)
+        exact = ranked(picked.exact)[:MAX_SHOWN]
+        short = shortlist(MoveList(picked.more, picked.complete),
+                          limit=max(1, MAX_SHOWN - len(exact)))
+        moves = [*exact, *short.moves][:MAX_SHOWN]
+        if not moves:
+            self.say(f"No legal move plays the {card_symbol(card)} with {words}.")
+            return []
+        self._list_options(f"With the {card_symbol(card)} using {words} you can:", moves, short)
+        return moves
 
     def _option(self, move: Move) -> str:
         """``take 9♣ with the 9♦  (9d x 9c)``: a move in words, then in notation."""
@@ -402,8 +469,9 @@ class PlainGame:
     # Completion
 
     def completions(self, text: str) -> list[str]:
-        """What Tab can complete ``text`` to: legal moves in notation and commands."""
-        words = [str(m) for m in self.session.legal_moves()] + list(COMMANDS)
+        """What Tab can complete ``text`` to: legal moves in notation (on a crowded table,
+        a bounded selection of them) and commands."""
+        words = [str(m) for m in self.session.candidate_moves().moves] + list(COMMANDS)
         low = text.lower()
         return sorted({w for w in words if w.lower().startswith(low)})
 

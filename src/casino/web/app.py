@@ -49,6 +49,7 @@ from casino.web.service import (
     GameError,
     GameService,
     LiveGame,
+    OptionsJob,
     allowed_players,
     resignation_words,
 )
@@ -65,8 +66,8 @@ STATIC = HERE / "static"
 #: connection silent past the heartbeat's deadline; and "reconnect now" (the game reloads).
 CLOSE_NO_SEAT, CLOSE_NO_GAME, CLOSE_LIMIT, CLOSE_ORIGIN = 4401, 4404, 4429, 4403
 CLOSE_TOO_FAST, CLOSE_SILENT, CLOSE_RECONNECT = 4408, 4000, 1012
-MESSAGE_TYPES = ("hello", "play", "hint", "undo", "next_round", "rematch", "resign", "claim",
-                 "pong")
+MESSAGE_TYPES = ("hello", "play", "options", "hint", "undo", "next_round", "rematch", "resign",
+                 "claim", "pong")
 
 
 def create_app(database_url: str | None = None, *, pool_workers: int = 1,
@@ -434,6 +435,10 @@ class GameSocket:
         self.bucket = TokenBucket(self.limits.messages_per_second, self.limits.message_burst)
         #: Hints being thought of for this connection (kept so they are not collected).
         self.hints: set[asyncio.Task[None]] = set()
+        #: The ``options`` request being worked out for this connection, and the latest
+        #: one waiting behind it (a newer request replaces it: only the last is answered).
+        self.options_task: asyncio.Task[None] | None = None
+        self.options_next: OptionsJob | None = None
         self.refused = 0
 
     async def _refuse(self, message: str, code: int) -> None:
@@ -470,6 +475,8 @@ class GameSocket:
             await self._read(game, client)
         finally:
             heart.cancel()
+            if self.options_task is not None:
+                self.options_task.cancel()
             game.clients.discard(client)
             self.service.watch(game)  # the seat's absence counts from now
             client.close(CLOSE_RECONNECT)
@@ -494,7 +501,7 @@ class GameSocket:
                 message = await client.outbox.get()
                 if message is None:
                     try:
-                        message = game.state_for(client)
+                        message = await game.state_ready(client)
                     except Exception:
                         log.exception("could not build the view of game %s", game.id)
                         message = _err("the server could not show the game; reload the page")
@@ -553,6 +560,30 @@ class GameSocket:
             if reply is not None:
                 client.send(reply)
 
+    def _ask_options(self, game: LiveGame, client: Client, job: OptionsJob) -> None:
+        """Answer ``job`` after the request being worked out, if any: one at a time per
+        connection, and a request still waiting is replaced by a newer one (the page
+        only wants the answer for what is picked now)."""
+        self.options_next = job
+        if self.options_task is None:
+            self.options_task = asyncio.get_running_loop().create_task(
+                self._options(game, client))
+
+    async def _options(self, game: LiveGame, client: Client) -> None:
+        try:
+            while self.options_next is not None:
+                job, self.options_next = self.options_next, None
+                try:
+                    reply = await self.service.options(job)
+                except GameError as e:
+                    reply = _err(e.message)
+                except Exception:
+                    log.exception("options failed in game %s", game.id)
+                    reply = _err("that selection could not be worked out; pick again")
+                client.send(reply)
+        finally:
+            self.options_task = None
+
     async def _hint(self, game: LiveGame, client: Client) -> None:
         """Ask for a hint and send the answer (or why there is none) when it comes."""
         try:
@@ -584,11 +615,12 @@ class GameSocket:
                 if not _whole(since) or since < 0:
                     return _err("\"since\" is the last version you have: a whole number, "
                                 "0 at first")
+                view = await game.view_ready(seat)  # nothing awaited after this
                 start = since if since <= game.version else 0  # from another life: all
                 client.sent = game.version
                 return {"type": "state", "version": game.version,
                         "events": [e.to_json(seat) for e in game.events[start:]],
-                        "view": game.view(seat)}
+                        "view": view}
             version = msg.get("version")
             if version is not None and (not _whole(version) or version < 0):
                 return _err("\"version\" is the version of the game you saw: a whole number")
@@ -602,6 +634,13 @@ class GameSocket:
                 if len(move) > 200:
                     return _err("that move text is far too long to be a move")
                 await self.service.play(game, seat, move, version)
+                return None
+            if kind == "options":
+                # Checked now (an error changes nothing), worked out aside: meanwhile this
+                # connection's other messages are still read.
+                job = self.service.read_options(game, seat, msg.get("card"), msg.get("uses"),
+                                                version)
+                self._ask_options(game, client, job)
                 return None
             if kind == "hint":
                 # Thought of aside: a hint may wait for the pool (computers go first), and

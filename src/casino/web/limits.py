@@ -74,6 +74,15 @@ class Limits:
     helper_seconds: float = 5.0
     helper_memory_mb: int = 512
     helper_waiting: int = 4
+    #: A player's choices on a crowded table (each card's moves in the view, the answer to
+    #: an ``options`` message) are worked out in worker processes of their own: this many,
+    #: each job stopped (its worker killed) after ``select_seconds``, each worker capped at
+    #: ``select_memory_mb``; ``select_waiting`` more jobs may wait, beyond that the asker
+    #: is told the server is busy.
+    select_workers: int = 1
+    select_seconds: float = 5.0
+    select_memory_mb: int = 512
+    select_waiting: int = 16
     #: Largest request body the server reads for any route, in bytes: the largest a route
     #: takes (the score pad's calculator, ``casino.web.tools.MAX_APPLY``, reads pads with
     #: their undo history). Each route's own smaller limit still applies within it.

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from casino.bots.levels import LEVELS
+from casino.builds import Build
 from casino.errors import CasinoError, IllegalMove
 from casino.match import Match
 from casino.moves import Move
@@ -58,7 +59,20 @@ from casino.web.limits import BucketsByKey, Limits, address_key, network_key
 from casino.web.seats import new_token
 from casino.web.store import OVER, PLAYING, WAITING, Event, Store, StoredGame, now, token_hash
 from casino.web.thinking import Busy, Thinker
-from casino.web.views import LogItem, Public, RoundScore, build_view
+from casino.web.views import (
+    LogItem,
+    Public,
+    RoundScore,
+    SelectionError,
+    build_view,
+    card_choices,
+    legal_json,
+    options_json,
+    read_selection,
+    unknown_choices,
+    unknown_options,
+)
+from casino.web.workers import WorkerBusy, WorkerError, WorkerPool, WorkerTimeout
 
 log = logging.getLogger("casino.web")
 
@@ -183,6 +197,10 @@ class LiveGame:
         self.away_timer: asyncio.TimerHandle | None = None
         #: The absence the views show now: (seat, how long in words), or None.
         self.away_shown: tuple[int, str] | None = None
+        #: The choices (views.card_choices) of the seat to move for one position, worked
+        #: out in a worker: (position, seat, choices); and the job working them out.
+        self._choices: tuple[Position, int, dict[str, Any]] | None = None
+        self._choosing: tuple[Position, int, asyncio.Future[dict[str, Any]]] | None = None
         self._pos = session.match.position
         self._notes = len(session.notes)
         self._pending: list[Event] = []
@@ -261,9 +279,57 @@ class LiveGame:
     def invite_url(self) -> str | None:
         return f"/join/{self.id}/{self.invite}" if self.invite else None
 
+    def offers_moves(self, seat: int) -> bool:
+        """Whether ``seat`` is offered moves now (as the VIEW's ``your_turn`` says)."""
+        s = self.session
+        return (self.status == PLAYING and s.match.position.result is None
+                and s.to_move == seat and s.players[seat] == HUMAN)
+
+    def _ready_choices(self, seat: int) -> dict[str, Any] | None:
+        got = self._choices
+        if got is not None and got[0] is self.session.match.position and got[1] == seat:
+            return got[2]
+        return None
+
+    async def prepare(self, seat: int) -> None:
+        """Work out ``seat``'s choices for the position now, if it is their turn.
+
+        In the service's selection workers, under ``select_seconds``: a crowded table
+        can cost the engine real time, which must not stall the event loop. Every
+        connection of the seat waits for the same job, and a position's choices are
+        worked out once. When this returns (no await follows), :meth:`view` finds them.
+        """
+        for _ in range(3):
+            if not self.offers_moves(seat) or self._ready_choices(seat) is not None:
+                return
+            pos = self.session.match.position
+            pending = self._choosing
+            if pending is None or pending[0] is not pos or pending[1] != seat:
+                job = asyncio.ensure_future(self.service.choices_of(self.session.view_of(seat)))
+                pending = self._choosing = (pos, seat, job)
+            got = await asyncio.shield(pending[2])
+            if self._choosing is pending:
+                self._choosing = None
+            self._choices = (pos, seat, got)
+        # The game moved on under every try: say so rather than work it out here.
+        if self.offers_moves(seat) and self._ready_choices(seat) is None:
+            self._choices = (self.session.match.position, seat, unknown_choices(
+                self.session.view_of(seat), "the game moved on while your moves were "
+                "worked out"))
+
+    async def view_ready(self, seat: int) -> dict[str, Any]:
+        """:meth:`view` with its choices worked out first (:meth:`prepare`)."""
+        await self.prepare(seat)
+        return self.view(seat)
+
     def view(self, seat: int) -> dict[str, Any]:
-        """The VIEW of ``seat``: from its observation and the public facts only."""
-        view = build_view(self.session.view_of(seat), seat, self.public_state(seat))
+        """The VIEW of ``seat``: from its observation and the public facts only.
+
+        Its choices are those :meth:`prepare` worked out; without them (a caller that
+        did not prepare) they are worked out here, on the caller's thread.
+        """
+        view = build_view(self.session.view_of(seat), seat, self.public_state(seat),
+                          self._ready_choices(seat))
         if view["invite"] is not None and seat != self.creator_seat:
             view["invite"] = None
         if self.status == WAITING:
@@ -274,6 +340,11 @@ class LiveGame:
             view["message"] = (f"The computer ({self.session.players[seat]}) plays your seat "
                                "now: you are watching.")
         return view
+
+    async def state_ready(self, client: Client) -> dict[str, Any] | None:
+        """:meth:`state_for`, the client's choices worked out first (:meth:`prepare`)."""
+        await self.prepare(client.seat)
+        return self.state_for(client)
 
     def state_for(self, client: Client) -> dict[str, Any] | None:
         """The state message a client has not yet had (None when it is up to date)."""
@@ -421,6 +492,19 @@ def log_item(seat: int, before: Position, move: Move, after: Position,
 
 
 @dataclass(frozen=True)
+class OptionsJob:
+    """An ``options`` request checked against the seat's view at ``version``: the card,
+    the table item ids as sent, and the loose cards and builds they name."""
+
+    version: int
+    view: Position
+    card: int
+    uses: tuple[str, ...]
+    loose: tuple[int, ...]
+    builds: tuple[Build, ...]
+
+
+@dataclass(frozen=True)
 class Created:
     """A new game: its id, the creator's seat token (for the cookie) and invite link."""
 
@@ -458,7 +542,19 @@ class GameService:
         #: The rooms each address and each network made (by :func:`address_key` and
         #: :func:`network_key`), while they may still wait.
         self._rooms_of: defaultdict[str, list[str]] = defaultdict(list)
+        self._selector: WorkerPool | None = None
         self.closed = False
+
+    @property
+    def selector(self) -> WorkerPool:
+        """The workers that work out players' choices (made on first use; with
+        ``pool_workers`` 0, one thread, for tests)."""
+        if self._selector is None:
+            self._selector = WorkerPool(
+                self.limits.select_workers if self.pool_workers else 0,
+                waiting=self.limits.select_waiting, memory_mb=self.limits.select_memory_mb,
+                preload=("casino.web.views",), name="casino-select")
+        return self._selector
 
     async def close(self) -> None:
         self.closed = True
@@ -474,6 +570,8 @@ class GameService:
                 c.send({"type": "error", "message": "the server is shutting down; your game "
                         "is saved: reload the page in a moment"})
         self.thinker.close()
+        if self._selector is not None:
+            self._selector.close()
 
     # ------------------------------------------------------------------
     # Storage
@@ -749,6 +847,63 @@ class GameService:
         game.notify()
         self.kick(game)
 
+    # ------------------------------------------------------------------
+    # A player's choices: bounded lists, and the moves using picked table items
+
+    async def choices_of(self, view: Position) -> dict[str, Any]:
+        """:func:`~casino.web.views.card_choices` of the mover's observation ``view``, in
+        a selection worker; when it cannot be done in time, choices saying so (the page
+        then asks ``options`` for what the player picks)."""
+        seconds = self.limits.select_seconds
+        try:
+            return await self.selector.run(card_choices, view, deadline=seconds)
+        except WorkerTimeout:
+            why = (f"the table is too crowded to list your moves in {seconds:g} seconds: "
+                   "pick a card and table items to see what they can do")
+        except WorkerError:
+            why = "the server is busy: pick a card and table items to see what they can do"
+        except Exception:
+            log.exception("could not work out the moves of a view")
+            why = "your moves could not be listed: pick a card and table items"
+        return unknown_choices(view, why)
+
+    def read_options(self, game: LiveGame, seat: int, card: object, uses: object,
+                     version: int | None) -> OptionsJob:
+        """An ``options`` request checked against ``seat``'s view now: GameError saying
+        what is wrong (nothing changes), else the job that answers it."""
+        self._current(game, version)
+        self._playing(game)
+        s = game.session
+        if s.match.position.result is not None:
+            raise GameError(f"the {_round_word(s.rules)} is over: there is nothing to play")
+        if not game.offers_moves(seat):
+            raise GameError(f"it is {s.names[s.to_move]}'s turn, not yours")
+        view = s.view_of(seat)
+        try:
+            c, ids, loose, builds = read_selection(view, seat, card, uses)
+        except SelectionError as e:
+            raise GameError(str(e)) from None
+        return OptionsJob(game.version, view, c, ids, tuple(loose), tuple(builds))
+
+    async def options(self, job: OptionsJob) -> dict[str, Any]:
+        """The answer to an ``options`` request (:func:`~casino.web.views.options_json`),
+        worked out in a selection worker within ``select_seconds``; when it cannot be,
+        an answer whose ``unknown`` says why (the page shows it for that selection)."""
+        seconds = self.limits.select_seconds
+        try:
+            answer = await self.selector.run(options_json, job.view, job.card, job.uses,
+                                             job.loose, job.builds, deadline=seconds)
+        except WorkerBusy:
+            answer = unknown_options(job.card, job.uses, "the server is busy working out "
+                                     "other players' moves: pick again in a moment")
+        except WorkerTimeout:
+            answer = unknown_options(job.card, job.uses, f"the table is too crowded to work "
+                                     f"that out in {seconds:g} seconds: pick other table items")
+        except WorkerError:
+            answer = unknown_options(job.card, job.uses, "that could not be worked out just "
+                                     "now: pick again")
+        return {**answer, "version": job.version}
+
     async def undo(self, game: LiveGame, seat: int, version: int | None = None) -> None:
         """Take back ``seat``'s last move, if the table allows it (the session's rule)."""
         async with game.lock:
@@ -842,7 +997,10 @@ class GameService:
             game.session.hint_given(seat)  # the record and the table are told of it
         game.notify()
         words = move_phrase(move, view.rules)
-        return {"type": "hint", "move": str(move), "words": f"Hint: {words}"}
+        # The move as an option of the page (its card and table items, picked for the
+        # player), for the page to offer even when its lists do not hold it.
+        return {"type": "hint", "move": str(move), "words": f"Hint: {words}",
+                "option": legal_json(view, [move])[0]}
 
     @staticmethod
     def _current(game: LiveGame, version: int | None) -> None:
@@ -1025,5 +1183,5 @@ def _listed_json(g: Any, *, join: str | None = None, url: bool = False) -> dict[
 
 
 __all__ = ["COMPUTER", "FRIENDS", "PRESET_NAMES", "Created", "GameError", "GameService",
-           "LiveGame", "allowed_players", "clean_name", "duration_words", "resignation_words",
-           "valid_id"]
+           "LiveGame", "OptionsJob", "allowed_players", "clean_name", "duration_words",
+           "resignation_words", "valid_id"]

@@ -22,17 +22,23 @@ A stored pad is at most :data:`MAX_STORED` bytes and there are at most
 :data:`MAX_PADS` of them.
 
 **Move helper.** ``POST /api/helper`` takes a described table and hand
-(:func:`casino.helper.setup_from_json`) and answers every legal play in words
-with the strongest bot's pick marked (:func:`casino.helper.helper_json`). A
-crowded table can take the engine minutes and hundreds of megabytes, so the work
-runs in the helper's own stoppable worker processes (:class:`Helpers`, a
+(:func:`casino.helper.setup_from_json`) and answers the legal plays in words,
+the strongest first, with the strongest bot's pick marked
+(:func:`casino.helper.helper_json`): at most :data:`~casino.shortlist.MAX_SHOWN`
+of them, with ``more`` (plays found but not shown) and ``complete`` (whether the
+plays found are every legal play: on a crowded table they are a selection).
+``card`` (and ``using``: indices of table items) asks for one card's plays, the
+way to reach those a capped list leaves out. The engine answers without listing
+every move, so even a crowded Finnish Kasino table is answered at once and the
+answer stays under :data:`MAX_HELPER_ANSWER` bytes. The work still runs in the
+helper's own stoppable worker processes (:class:`Helpers`, a
 :class:`~casino.web.workers.WorkerPool` sized by the app's
-:class:`~casino.web.limits.Limits`): past ``helper_seconds`` its worker is
-killed and the asker told the table is too crowded, a worker past
-``helper_memory_mb`` answers the same, and when every worker is busy and
-``helper_waiting`` requests wait already, the next is told to try again at once.
-The request is checked in the server first, so a mistake is answered without a
-worker.
+:class:`~casino.web.limits.Limits`), a safety net for whatever a table or a bot
+might cost: past ``helper_seconds`` its worker is killed and the asker told the
+table is too crowded, a worker past ``helper_memory_mb`` answers the same, and
+when every worker is busy and ``helper_waiting`` requests wait already, the next
+is told to try again at once. The request is checked in the server first, so a
+mistake is answered without a worker.
 """
 
 from __future__ import annotations
@@ -59,7 +65,7 @@ from starlette.responses import Response
 from casino.bots.levels import LEVELS
 from casino.cards import card_text
 from casino.errors import CasinoError, RulesError
-from casino.helper import HelperError, helper_json, position, setup_from_json
+from casino.helper import HelperError, check_request, helper_json
 from casino.rules import PRESET_NAMES, preset
 from casino.scorepad import (
     ScorePad,
@@ -90,6 +96,9 @@ MAX_STORED = 64 * 1024
 MAX_PADS = 10_000
 #: Largest move helper request.
 MAX_HELPER = 16 * 1024
+#: Largest move helper answer, in bytes of JSON: the list is capped, and any plays
+#: beyond this are left out (and counted in ``more``) however long their words.
+MAX_HELPER_ANSWER = 64 * 1024
 #: The header that carries a stored pad's secret.
 SECRET_HEADER = "X-Scorepad-Secret"
 #: New stored pads one address may make per minute (and the burst above that).
@@ -399,6 +408,9 @@ class Helpers:
         self._pool: WorkerPool | None = None
         self._lock = threading.Lock()
         self._closed = False
+        #: The job a worker runs: a top-level function, so spawned workers can import
+        #: it (tests put a slower one here to exercise the deadline).
+        self.job: Callable[[dict[str, Any]], dict[str, Any]] = helper_json
 
     @property
     def pool(self) -> WorkerPool:
@@ -423,8 +435,8 @@ class Helpers:
         """:func:`helper_json` in a worker, each way it can fail answered in words."""
         seconds = self.limits.helper_seconds
         try:
-            result: dict[str, Any] = self.pool.call(helper_json, req, deadline=seconds)
-            return result
+            result: dict[str, Any] = self.pool.call(self.job, req, deadline=seconds)
+            return fit_answer(result)
         except (HelperError, CasinoError, ValueError) as exc:
             raise ToolError(str(exc)) from None
         except WorkerBusy:
@@ -439,6 +451,24 @@ class Helpers:
             raise ToolError("the helper stopped unexpectedly: try again", 503) from None
 
 
+def fit_answer(answer: dict[str, Any], limit: int = MAX_HELPER_ANSWER) -> dict[str, Any]:
+    """``answer`` within ``limit`` bytes of JSON: the weakest plays (never the bot's
+    pick) left out, and counted in ``more``, until it fits. The list is capped
+    already, so this only guards against unusually long words."""
+    def size() -> int:
+        return len(json.dumps(answer, ensure_ascii=False).encode("utf-8"))
+
+    moves = answer.get("moves")
+    while isinstance(moves, list) and size() > limit:
+        drop = next((i for i in range(len(moves) - 1, -1, -1) if not moves[i].get("best")),
+                    None)
+        if drop is None:
+            break
+        moves.pop(drop)
+        answer["more"] = answer.get("more", 0) + 1
+    return answer
+
+
 def _helpers(request: Request) -> Helpers:
     """The app's :class:`Helpers` (:func:`casino.web.app.create_app` makes it)."""
     helpers: Helpers = request.app.state.helpers
@@ -447,13 +477,15 @@ def _helpers(request: Request) -> Helpers:
 
 @router.post("/api/helper")
 async def helper(request: Request) -> Response:
-    """A described table and hand -> every legal play in words, the bot's pick marked."""
+    """A described table and hand (and optionally one ``card`` of it, with table items
+    ``using``) -> the legal plays in words, strongest first and capped, with ``more``
+    and ``complete`` saying what is left out; the bot's pick marked."""
     helpers = _helpers(request)
 
     def work(body: dict[str, Any]) -> dict[str, Any]:
         req = _helper_request(body)
         try:
-            position(setup_from_json(req))  # a mistake is answered without a worker
+            check_request(req)  # a mistake is answered without a worker
         except (HelperError, CasinoError, ValueError) as exc:
             raise ToolError(str(exc)) from None
         return helpers.analyse(req)

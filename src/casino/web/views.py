@@ -16,8 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from casino.builds import Build
-from casino.cards import card_text
-from casino.moves import CAPTURE, Move
+from casino.cards import card_text, parse_card
+from casino.errors import CardError
+from casino.explain import why_illegal
+from casino.legality import moves_with, ranked
+from casino.moves import CAPTURE, TRAIL, Move
 from casino.narrate import item_words, move_phrase, tally, winner_words
 from casino.position import Position
 from casino.record import Settings
@@ -179,12 +182,152 @@ def rules_json(rules: Rules) -> dict[str, Any]:
             "target": rules.target}
 
 
-def build_view(view: Position, seat: int, public: Public) -> dict[str, Any]:
-    """The VIEW for ``seat``: ``view`` must be ``session.view_of(seat)``."""
-    rules = view.rules
+#: The moves of one card a view lists, and the moves of each kind an ``options`` answer
+#: lists: a view of a four-card hand then holds at most 48 moves, whatever the table.
+MOVES_PER_CARD = 12
+OPTIONS_SHOWN = 12
+#: The most table items an ``options`` request may name (a table has fewer: Kasino's
+#: whole deck less the hands is 48 cards).
+MAX_USES = 64
+
+
+class SelectionError(ValueError):
+    """A selection (a card and table items) that cannot be asked about; says why."""
+
+
+def _observation_of(view: Position, seat: int) -> None:
     if not isinstance(view.stock, int) or any(
             isinstance(h, tuple) and s != seat for s, h in enumerate(view.hands)):
         raise ValueError("a view is built from the seat's observation only")
+
+
+def card_choices(view: Position) -> dict[str, Any]:
+    """What the player to move is offered: ``legal``, at most :data:`MOVES_PER_CARD`
+    ranked moves of each card in hand, and ``cards``, for each card whether it can be
+    played at all, whether its list is every legal move it has (``complete``) and how
+    many it leaves out (``left``; None when not known: on a crowded table the list is
+    a selection, and counting the rest would mean listing them).
+
+    ``view`` is the mover's observation; the work is bounded by the engine's
+    :meth:`~casino.position.Position.moves_of` (all moves only on a small table).
+    """
+    _observation_of(view, view.to_move)
+    legal: list[dict[str, Any]] = []
+    cards: list[dict[str, Any]] = []
+    if view.result is not None:
+        return {"legal": legal, "cards": cards}
+    for card in sorted(set(view.hand(view.to_move))):
+        got = view.moves_of(card)
+        moves = ranked(got.moves)
+        shown = moves[:MOVES_PER_CARD]
+        left = len(moves) - len(shown) if got.complete else None
+        playable = bool(moves) or view.card_options(card).playable
+        legal.extend(legal_json(view, shown))
+        cards.append({"card": card_text(card), "playable": playable,
+                      "complete": left == 0, "left": left})
+    return {"legal": legal, "cards": cards}
+
+
+def unknown_choices(view: Position, why: str) -> dict[str, Any]:
+    """Choices not worked out (the server gave up on a table too crowded): no moves
+    listed, each card's ``playable`` unknown; the page asks ``options`` instead."""
+    hand = view.hands[view.to_move]
+    cards = sorted(set(hand)) if isinstance(hand, tuple) else []
+    return {"legal": [], "cards": [{"card": card_text(c), "playable": None,
+                                     "complete": False, "left": None} for c in cards],
+            "unknown": why}
+
+
+def read_selection(view: Position, seat: int, card: object,
+                   uses: object) -> tuple[int, tuple[str, ...], list[int], list[Build]]:
+    """A player's selection read and checked against their view: the card (held), the
+    table item ids as given (each on the table, once) and the loose cards and builds
+    they name. :class:`SelectionError` saying what is wrong otherwise."""
+    if not isinstance(card, str) or len(card) > 8:
+        raise SelectionError("\"card\" is the card from your hand, as \"Td\"")
+    try:
+        c = parse_card(card)
+    except CardError as e:
+        raise SelectionError(str(e)) from None
+    hand = view.hands[seat]
+    if not isinstance(hand, tuple) or c not in hand:
+        raise SelectionError(f"you do not hold the {card_text(c)}")
+    if not isinstance(uses, list) or not all(isinstance(u, str) for u in uses):
+        raise SelectionError("\"uses\" is a list of table item ids, as [\"t0\", \"t3\"]")
+    if len(uses) > min(MAX_USES, len(view.table)):
+        raise SelectionError(f"\"uses\" names {len(uses)} items; the table has "
+                             f"{len(view.table)}")
+    ids = {f"t{i}": item for i, item in enumerate(view.table)}
+    loose: list[int] = []
+    builds: list[Build] = []
+    seen: set[str] = set()
+    for u in uses:
+        if u not in ids:
+            raise SelectionError(f"there is no table item {u[:12]!r} (the items are t0 to "
+                                 f"t{len(view.table) - 1})")
+        if u in seen:
+            raise SelectionError(f"the table item {u} is named twice")
+        seen.add(u)
+        item = ids[u]
+        if isinstance(item, Build):
+            builds.append(item)
+        else:
+            loose.append(item)
+    return c, tuple(uses), loose, builds
+
+
+def options_json(view: Position, card: int, uses: Sequence[str], loose: Sequence[int],
+                 builds: Sequence[Build]) -> dict[str, Any]:
+    """The answer to an ``options`` request: the legal moves of ``card`` using exactly
+    the picked items (``exact``) and some using them and more (``more``), each ranked
+    and at most :data:`OPTIONS_SHOWN`; ``complete`` when those are every such move,
+    ``left`` how many were left out when that is known, and when there is none at all,
+    ``reason``: why the selection is no move, in the engine's words.
+
+    Polynomial in the table (:func:`casino.legality.moves_with`); with nothing picked,
+    the card's own bounded list (:meth:`~casino.position.Position.moves_of`).
+    """
+    _observation_of(view, view.to_move)
+    if loose or builds:
+        got = moves_with(view, card, loose, builds)
+        exact, more, complete = ranked(got.exact), ranked(got.more), got.complete
+    else:
+        mine = view.moves_of(card)
+        exact = [m for m in mine.moves if m.kind == TRAIL]
+        more = ranked([m for m in mine.moves if m.kind != TRAIL])
+        complete = mine.complete
+    shown_exact, shown_more = exact[:OPTIONS_SHOWN], more[:OPTIONS_SHOWN]
+    cut = len(exact) - len(shown_exact) + len(more) - len(shown_more)
+    reason = None
+    if not exact and not more:
+        if loose or builds:
+            named = Move(CAPTURE, card, tuple(sorted(loose)), tuple(sorted(builds)))
+        else:
+            named = Move(TRAIL, card)
+        reason = why_illegal(view, named)
+    return {"type": "options", "card": card_text(card), "uses": list(uses),
+            "exact": legal_json(view, shown_exact), "more": legal_json(view, shown_more),
+            "complete": complete and cut == 0, "left": cut if complete else None,
+            "reason": reason, "unknown": None}
+
+
+def unknown_options(card: int, uses: Sequence[str], why: str) -> dict[str, Any]:
+    """An ``options`` answer not worked out (the server was busy, or gave up on a table
+    too crowded), ``unknown`` saying so: nothing is known of the selection."""
+    return {"type": "options", "card": card_text(card), "uses": list(uses), "exact": [],
+            "more": [], "complete": False, "left": None, "reason": None, "unknown": why}
+
+
+def build_view(view: Position, seat: int, public: Public,
+               choices: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The VIEW for ``seat``: ``view`` must be ``session.view_of(seat)``.
+
+    ``choices`` are :func:`card_choices` of ``view`` when it is the seat's turn, worked
+    out beforehand (the server does so in a worker, under a deadline); else they are
+    worked out here.
+    """
+    rules = view.rules
+    _observation_of(view, seat)
     result = view.result
     playing = public.status == "playing" and result is None
     your_turn = playing and view.to_move == seat and public.players[seat] == "human"
@@ -197,6 +340,10 @@ def build_view(view: Position, seat: int, public: Public) -> dict[str, Any]:
     status = public.status
     if status == "playing" and result is not None:
         status = "over" if game_over else "round_over"
+    if not your_turn:
+        choices = {"legal": [], "cards": []}
+    elif choices is None:
+        choices = card_choices(view)
     shown = (result_json(rules, result, view.scores, public.names)
              if result is not None else None)
     if public.ended is not None:  # a resignation: its words are the game's result
@@ -222,7 +369,9 @@ def build_view(view: Position, seat: int, public: Public) -> dict[str, Any]:
         "hand_counts": [view.hand_size(s) for s in rules.seats],
         "tallies": [_tally_json(view, s) for s in rules.seats],
         "scores": list(result.scores if result is not None else view.scores),
-        "legal": legal_json(view, view.legal_moves()) if your_turn else [],
+        "legal": choices["legal"],
+        "cards": choices["cards"],
+        "moves_unknown": choices.get("unknown"),
         "log": log,
         "last": log[-1] if log else None,
         "result": shown,

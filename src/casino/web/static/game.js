@@ -1,10 +1,12 @@
 // The game page: one WebSocket to /ws/<id>, the server's VIEW drawn as a table.
 //
 // The server is the only authority: this script never decides what is legal.
-// It offers the moves listed in VIEW.legal, filtered by the card and table
-// items the player picks, and sends the chosen move's canonical text. It only
-// ever holds what the server sent to this seat (its observation), kept inside
-// this closure rather than in globals.
+// The player picks a card and table items; the ways to play them come from the
+// server: VIEW.legal lists a few moves of each card (VIEW.cards says whether that
+// is all of them), and when the selection needs more, an "options" message asks
+// for the moves of that card with those items. The chosen move's canonical text
+// is sent. It only ever holds what the server sent to this seat (its
+// observation), kept inside this closure rather than in globals.
 "use strict";
 
 (() => {
@@ -15,6 +17,7 @@
   const CLOSE_TOO_FAST = 4408; // flooded: wait before reconnecting, never at once
   const TOO_FAST_WAIT_MS = 30000;
   const HEARTBEAT_MS = 10000; // the server pings this often (its ping says so too)
+  const OPTIONS_DELAY_MS = 150; // a selection is asked about once the player pauses
 
   const root = document.getElementById("game");
   const gameId = root.dataset.game || decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -32,9 +35,11 @@
   let pending = false; // a move/undo was sent; wait for the server's answer
   let selCard = null; // index into view.hand
   let selUses = new Set(); // table item ids
-  let probe = null; // {card, uses}: an illegal selection sent to learn why
-  let probesInFlight = 0; // their errors come back in order, before any later answer
-  let hint = null; // {move, words}
+  // The server's answers to "options" for this board: selection key -> answer.
+  let answers = new Map();
+  let asked = new Map(); // "version|card|uses" of a request sent -> the board it was for
+  let optionsTimer = null;
+  let hint = null; // {move, words, option}
   let askedRematch = false; // follow the rematch link only when this player asked for it
   let lastAnimated = null; // log number of the last move already animated
   let animateNow = false;
@@ -125,7 +130,7 @@
       ws = null;
       clearTimeout(silenceTimer);
       pending = false;
-      probesInFlight = 0;
+      asked = new Map();
       if (CLOSE_CODES_FINAL.has(e.code)) {
         stopped = true;
         setConn("closed", "disconnected");
@@ -180,23 +185,17 @@
         send({ type: "pong" });
         break;
       case "hint":
-        hint = { move: msg.move, words: msg.words };
+        hint = { move: msg.move, words: msg.words, option: msg.option || null };
         applyHint();
         break;
+      case "options":
+        takeOptions(msg);
+        break;
       case "error":
-        if (probesInFlight > 0) {
-          // The answer to an illegal selection: show it if that selection is still made.
-          probesInFlight -= 1;
-          if (probe && probesInFlight === 0) {
-            probe.reason = msg.message || null;
-            explainIllegal(probe.card, probe.uses, probe.reason);
-          }
-        } else {
-          pending = false;
-          showStatus(msg.message || "That did not work.", "error");
-          toast(msg.message || "error", "error");
-          renderOptions();
-        }
+        pending = false;
+        showStatus(msg.message || "That did not work.", "error");
+        toast(msg.message || "error", "error");
+        renderOptions();
         break;
       case "rematch":
         if (msg.url && askedRematch) location.href = msg.url;
@@ -227,6 +226,8 @@
       boardKey = key;
       clearSelection(false);
       hint = null;
+      answers = new Map();
+      asked = new Map();
     } else {
       hint = prevHint;
     }
@@ -278,27 +279,26 @@
   function clearSelection(redraw = true) {
     selCard = null;
     selUses = new Set();
-    probe = null;
     if (redraw && view) renderSelection();
   }
 
   function pickCard(i) {
     if (!view || i < 0 || i >= view.hand.length) return;
     selCard = selCard === i ? null : i;
-    probe = null;
     renderSelection();
   }
 
   function toggleItem(id) {
     if (!view) return;
     if (selUses.has(id)) selUses.delete(id); else selUses.add(id);
-    probe = null;
     renderSelection();
   }
 
+  // The hint is a move of the server's: its card and table items are picked for the
+  // player, and it is offered first (Enter plays it) even where no list holds it.
   function applyHint() {
     if (!view || !hint) return;
-    const opt = (view.legal || []).find((o) => o.text === hint.move);
+    const opt = hint.option || (view.legal || []).find((o) => o.text === hint.move);
     if (opt) {
       const i = view.hand.indexOf(opt.card);
       if (i >= 0) selCard = i;
@@ -308,21 +308,99 @@
     showStatus(`Hint: ${hint.words || hint.move}`, "hint");
   }
 
-  // --- option matching (VIEW.legal is the only authority) ---
+  // --- option matching (the server's lists and answers are the only authority) ---
   function sameSet(list, set) {
     return list.length === set.size && list.every((x) => set.has(x));
   }
 
+  function cardInfo(card) {
+    return (view.cards || []).find((c) => c.card === card) || null;
+  }
+
+  function selectionKey(card, uses) {
+    return `${card}|${[...uses].sort().join(",")}`;
+  }
+
+  // The ways to play the picked card with the picked items: from VIEW.legal when its
+  // list of the card covers the selection, else from the server's "options" answer
+  // (asked for here, once the player pauses). `complete`: these are all of them;
+  // `left`: how many more there are, when known; `waiting`: the answer is on its way.
   function matching() {
-    if (!view || selCard === null) return { all: [], exact: [], more: [] };
+    const none = { all: [], exact: [], more: [], complete: true, left: 0, reason: null, waiting: false, unknown: null };
+    if (!view || selCard === null) return none;
     const card = view.hand[selCard];
+    const info = cardInfo(card);
     const all = (view.legal || []).filter((o) => o.card === card);
+    let m;
+    if (info && info.playable !== null && (selUses.size === 0 || info.complete)) {
+      if (selUses.size === 0) {
+        m = { ...none, all, exact: all, complete: info.complete, left: info.left };
+      } else {
+        const exact = all.filter((o) => sameSet(o.uses || [], selUses));
+        const more = all.filter((o) => !sameSet(o.uses || [], selUses) && [...selUses].every((u) => (o.uses || []).includes(u)));
+        m = { ...none, all, exact, more };
+        // Nothing fits: the server says why.
+        if (!exact.length && !more.length) m = withAnswer(m, card);
+      }
+    } else {
+      m = withAnswer({ ...none, all, complete: false, left: null }, card);
+    }
     // A hinted move comes first, so Enter plays it.
-    if (hint) all.sort((a, b) => (b.text === hint.move) - (a.text === hint.move));
-    if (selUses.size === 0) return { all, exact: all, more: [] };
-    const exact = all.filter((o) => sameSet(o.uses || [], selUses));
-    const more = all.filter((o) => !sameSet(o.uses || [], selUses) && [...selUses].every((u) => (o.uses || []).includes(u)));
-    return { all, exact, more };
+    const h = hint && hint.option;
+    if (h && h.card === card && [...selUses].every((u) => (h.uses || []).includes(u))) {
+      const rest = (list) => list.filter((o) => o.text !== h.text);
+      if (sameSet(h.uses || [], selUses) || selUses.size === 0) {
+        m = { ...m, exact: [h, ...rest(m.exact)], more: rest(m.more) };
+      } else {
+        m = { ...m, exact: rest(m.exact), more: [h, ...rest(m.more)] };
+      }
+    }
+    return m;
+  }
+
+  function withAnswer(m, card) {
+    const got = answers.get(selectionKey(card, selUses));
+    if (!got) {
+      askOptions();
+      return { ...m, waiting: true };
+    }
+    return {
+      ...m, exact: got.exact || [], more: got.more || [], complete: !!got.complete,
+      left: got.left ?? null, reason: got.reason || null, unknown: got.unknown || null,
+    };
+  }
+
+  // Ask the server about the selection once the player pauses; an answer for a
+  // selection no longer made (or a board since changed) is kept but not shown.
+  function askOptions() {
+    clearTimeout(optionsTimer);
+    optionsTimer = setTimeout(() => {
+      if (!view || !view.your_turn || selCard === null) return;
+      const card = view.hand[selCard];
+      const uses = [...selUses];
+      const key = selectionKey(card, uses);
+      if (answers.has(key)) return;
+      const sent = `${version}|${key}`;
+      if (asked.has(sent)) return;
+      if (send({ type: "options", card, uses, version })) asked.set(sent, boardKey);
+    }, OPTIONS_DELAY_MS);
+  }
+
+  function takeOptions(msg) {
+    if (!view || typeof msg.card !== "string" || !Array.isArray(msg.uses)) return;
+    const key = selectionKey(msg.card, msg.uses);
+    const sent = `${msg.version}|${key}`;
+    const board = asked.get(sent);
+    // The server answers a connection's requests in order and drops one still waiting
+    // when a newer one comes: the requests sent before this one will get no answer.
+    if (!asked.has(sent)) return; // not asked by this page (or before it reconnected)
+    for (const k of [...asked.keys()]) {
+      asked.delete(k);
+      if (k === sent) break;
+    }
+    if (board !== boardKey) return; // asked about another board
+    answers.set(key, msg);
+    if (selCard !== null && selectionKey(view.hand[selCard], selUses) === key) renderSelection();
   }
 
   function itemById(id) {
@@ -351,11 +429,13 @@
     const cardName = cardLabel(card);
     const used = listing(uses.map((id) => itemWords(itemById(id))));
     const opts = (view.legal || []).filter((o) => o.card === card);
+    const info = cardInfo(card);
     let text = `The ${cardName} cannot be played with ${used}`;
     text += reason ? `: ${reason}.` : ".";
     if (opts.length) {
-      text += ` With the ${cardName} you can: ` + opts.map((o) => o.words || o.text).join("; ") + ".";
-    } else {
+      text += ` With the ${cardName} you can: ` + opts.map((o) => o.words || o.text).join("; ");
+      text += info && !info.complete ? (info.left ? `; and ${info.left} more.` : "; and other ways.") : ".";
+    } else if (info && info.playable === false) {
       text += ` The ${cardName} has no legal play now.`;
     }
     $("explain").textContent = text;
@@ -484,14 +564,18 @@
     box.replaceChildren();
     const table = view.table || [];
     const m = matching();
-    const usable = new Set(m.all.flatMap((o) => o.uses || []));
+    const known = [...m.all, ...m.exact, ...m.more];
+    const usable = new Set(known.flatMap((o) => o.uses || []));
+    // An item is marked as unusable only when the server's word is in: all the moves
+    // are known, or the selection has none.
+    const settled = m.complete || (!m.waiting && !m.exact.length && !m.more.length);
     if (!table.length) box.append(el("p", { class: "empty-table", text: "The table is empty." }));
     table.forEach((item, i) => {
       const key = TABLE_KEYS[i] || "";
       const classes = ["table-item", item.kind];
       if (selUses.has(item.id)) classes.push("selected");
       if (selCard !== null && usable.has(item.id)) classes.push("usable");
-      if (selCard !== null && selUses.has(item.id) && !usable.has(item.id)) classes.push("unusable");
+      if (selCard !== null && settled && selUses.has(item.id) && !usable.has(item.id)) classes.push("unusable");
       const label = item.kind === "card" ? cardLabel(item.card) : itemWords(item);
       const btn = el("button", {
         type: "button", class: classes.join(" "), dataset: { id: item.id, key, text: itemText(item) },
@@ -526,11 +610,11 @@
   function renderHand() {
     const box = $("hand");
     box.replaceChildren();
-    const playable = new Set((view.legal || []).map((o) => o.card));
     (view.hand || []).forEach((c, i) => {
       const classes = ["hand-card"];
+      const info = cardInfo(c);
       if (selCard === i) classes.push("selected");
-      if (view.your_turn && !playable.has(c)) classes.push("blocked");
+      if (view.your_turn && info && info.playable === false) classes.push("blocked");
       box.append(el("button", {
         type: "button", class: classes.join(" "), dataset: { card: c, key: String(i + 1) },
         "aria-pressed": String(selCard === i), title: `${cardLabel(c)} (${i + 1})`,
@@ -566,8 +650,9 @@
       return;
     }
     const card = view.hand[selCard];
+    const info = cardInfo(card);
     const m = matching();
-    if (!m.all.length) {
+    if (info && info.playable === false && !m.exact.length && !m.more.length) {
       explain.className = "explain illegal";
       explain.textContent = `The ${cardLabel(card)} has no legal play now (you must keep a card for your build, or another rule stands in the way). Pick another card.`;
       return;
@@ -583,20 +668,32 @@
       m.exact.forEach((o, i) => box.append(optionButton(o, i === 0)));
       if (m.more.length && m.exact.length) box.append(el("p", { class: "muted more-note", text: "Using more of the table:" }));
       m.more.forEach((o) => box.append(optionButton(o, false)));
+      const note = capNote(m);
+      if (note) box.append(el("p", { class: "muted more-note cap-note", text: note }));
+      else if (m.waiting) box.append(el("p", { class: "muted more-note", text: "Looking for other ways…" }));
       return;
     }
-    // The selection matches no legal option: explain, change nothing.
-    const uses = [...selUses];
-    explainIllegal(card, uses, probe ? probe.reason : null);
-    if (!probe && !pending) {
-      // Ask the server why (it explains an illegal move in words and changes nothing).
-      const items = uses.map((id) => itemById(id)).filter(Boolean);
-      if (items.length === uses.length) {
-        probe = { card, uses, reason: null };
-        if (send({ type: "play", move: `${card} x ${items.map(itemText).join(" ")}`, version })) probesInFlight += 1;
-        else probe = null;
-      }
+    if (m.waiting) {
+      explain.textContent = `Working out what the ${cardLabel(card)} can do with what you picked…`;
+      return;
     }
+    if (m.unknown) {
+      explain.className = "explain illegal";
+      explain.textContent = capital(m.unknown) + ".";
+      return;
+    }
+    // The selection matches no legal option: explain (the server's reason), change nothing.
+    explainIllegal(card, [...selUses], m.reason);
+  }
+
+  // What a list leaves out: "and N more" where the server counted them, else that
+  // picking table items shows other ways.
+  function capNote(m) {
+    if (m.complete) return "";
+    if (m.unknown) return capital(m.unknown) + ".";
+    if (m.left) return `And ${m.left} more: pick table cards to narrow them down.`;
+    if (m.waiting) return "";
+    return selUses.size ? "There may be other ways: pick more table cards to see them." : "Pick table cards to see other ways.";
   }
 
   function renderControls() {

@@ -1,6 +1,9 @@
 // Move helper page: tap the cards of a real table and hand, and the server's engine lists
-// every legal play in words, with the strongest bot's pick marked. The page only describes
-// the position; the rules (what is legal, what a build may be) are the engine's.
+// the legal plays in words, strongest first, with the strongest bot's pick marked. The
+// list is capped (a crowded table has hundreds of thousands of plays) and says how many
+// more there are; a card of the hand (with the table cards selected) lists that card's own
+// plays. The page only describes the position; the rules (what is legal, what a build may
+// be) are the engine's.
 "use strict";
 
 (() => {
@@ -22,7 +25,9 @@
   }
 
   const presets = JSON.parse($("helper-presets").textContent);
-  const level = new URLSearchParams(location.search).get("level") || "expert";
+  // ?level=beginner marks that level's pick; ?level=none asks for no computer's pick.
+  const levelParam = new URLSearchParams(location.search).get("level") || "expert";
+  const level = levelParam === "none" ? null : levelParam;
 
   // table: [{kind: "card", card} | {kind: "build", groups: [[cards]], value, owner}]
   let state = { rules: presets[0].name, players: presets[0].players[0], table: [], hand: [], captured: [], setAside: [], opponents: [], stock: "", target: "table" };
@@ -59,6 +64,8 @@
     render();
     $("plays").replaceChildren();
     $("plays-note").textContent = "The position changed: list the plays again.";
+    $("plays-more").textContent = "";
+    $("plays-cards").hidden = true;
     $("helper-error").hidden = true;
   }
 
@@ -253,27 +260,37 @@
     return body;
   }
 
-  async function listPlays() {
+  // What the list shows: "", or one card of the hand ({card, using: [table indices]}).
+  let shownCard = null;
+
+  async function listPlays(card = null) {
     const err = $("helper-error");
     const note = $("plays-note");
     const list = $("plays");
     err.hidden = true;
     list.replaceChildren();
+    $("plays-more").textContent = "";
     note.textContent = level === "expert" ? "Thinking (the strongest computer takes about a second)…" : "Thinking…";
-    const button = $("list-plays");
-    button.disabled = true;
+    const body = request();
+    if (card) {
+      body.card = card;
+      // The loose table cards selected: that card's plays using them (those using exactly them first).
+      body.using = [...selected].sort((a, b) => a - b);
+    }
+    const buttons = [$("list-plays"), ...document.querySelectorAll("#plays-cards button")];
+    buttons.forEach((b) => { b.disabled = true; });
     let res, data;
     try {
       res = await fetch("/api/helper", {
         method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify(request()),
+        body: JSON.stringify(body),
       });
       data = await res.json();
     } catch {
       res = { ok: false };
       data = { error: "the server cannot be reached: check the connection" };
     } finally {
-      button.disabled = false;
+      buttons.forEach((b) => { b.disabled = false; });
     }
     if (!res.ok) {
       note.textContent = "";
@@ -281,8 +298,9 @@
       err.hidden = false;
       return;
     }
+    shownCard = card ? { card, using: body.using } : null;
     const moves = data.moves || [];
-    note.textContent = moves.length === 1 ? "One legal play." : `${moves.length} legal plays.`;
+    note.textContent = heading(data, moves.length);
     list.replaceChildren(...moves.map((m) => el("li", {
       class: "play" + (m.best ? " best" : ""), "data-move": m.move,
     },
@@ -290,6 +308,47 @@
       el("span", { class: "play-words", text: m.words }),
       el("span", { class: "notation", text: m.move }),
       m.best ? el("span", { class: "pick-mark", text: `★ the ${data.level || "computer"}'s pick` }) : null)));
+    $("plays-more").textContent = rest(data);
+    if (data.best && !moves.some((m) => m.best)) {
+      $("plays-more").textContent += ` The ${data.level || "computer"} would play ${data.best}.`;
+    }
+    renderCardChoice();
+  }
+
+  // "12 legal plays.", "The 40 strongest of 312 legal plays.", "8 plays: a selection …"
+  function heading(data, n) {
+    const whose = data.card ? ` of the ${cardName(data.card)}` + (data.using && data.using.length ? " with the selected table cards" : "") : "";
+    if (data.complete && !data.more) return n === 1 ? `One legal play${whose}.` : `${n} legal plays${whose}.`;
+    if (data.complete) return `The ${n} strongest of ${data.total} legal plays${whose}.`;
+    return `${n} legal plays${whose}, strongest first: a selection (the table is crowded, too many plays to list).`;
+  }
+
+  function rest(data) {
+    if (data.complete && !data.more) return "";
+    const how = data.card
+      ? "Select table cards and choose the card again to see its plays using them."
+      : "Choose one of your cards below to see its own plays (select table cards first to see those using them).";
+    if (data.complete) return `…and ${data.more} more. ${how}`;
+    return (data.more ? `…and ${data.more} more found, and others. ` : "…and others. ") + how;
+  }
+
+  // After an answer: the hand's cards, each a button that lists its own plays.
+  function renderCardChoice() {
+    const box = $("plays-cards");
+    const cards = [...new Set(state.hand)];
+    box.replaceChildren(
+      el("span", { class: "muted", text: "Plays of:" }),
+      el("button", {
+        type: "button", class: "button small", "data-plays-card": "", "aria-pressed": shownCard ? "false" : "true",
+        onclick: () => listPlays(null),
+      }, "every card"),
+      ...cards.map((c) => el("button", {
+        type: "button", class: "button small plays-card", "data-plays-card": c,
+        "aria-pressed": shownCard && shownCard.card === c ? "true" : "false",
+        title: `the plays of the ${cardName(c)}, using the selected table cards`,
+        onclick: () => listPlays(c),
+      }, img(c))));
+    box.hidden = !cards.length;
   }
 
   // ------------------------------------------------------------------
@@ -308,7 +367,7 @@
   });
   $("make-build").addEventListener("click", makeBuild);
   $("remove-selected").addEventListener("click", () => { takeSelected(); changed(); });
-  $("list-plays").addEventListener("click", listPlays);
+  $("list-plays").addEventListener("click", () => listPlays(null));
   $("helper-clear").addEventListener("click", () => {
     state = { ...state, table: [], hand: [], captured: [], setAside: [], opponents: [], stock: "" };
     selected.clear();

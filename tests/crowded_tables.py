@@ -1,0 +1,54 @@
+"""Crowded tables for the front ends' bounded-work tests (issue 15).
+
+Finnish Kasino has no compulsory capture and no builds, so players may trail
+until 20-odd loose cards lie on the table, where the legal moves number in the
+hundreds of thousands. The helper, the terminal game and the ``moves`` command
+must answer there from the engine's bounded questions: :func:`forbid_enumeration`
+makes any listing of every legal move of a crowded position fail the test, so
+the tests count what is shown (moves, bytes), never seconds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from casino import Match, Position
+from casino import position as position_module
+from casino.legality import SMALL_TABLE
+from casino.moves import TRAIL, Move
+
+#: The helper benchmark's table (benchmarks/helper_crowded.py): every A to 6, 24 cards.
+KASINO_24 = [r + s for r in "A23456" for s in "cdhs"]
+
+
+def forbid_enumeration(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Listing every legal move of a position with more than ``SMALL_TABLE`` loose cards
+    fails the test; the returned list gets the loose-card count of each listing allowed."""
+    real = position_module.generate
+    listed: list[int] = []
+
+    def guarded(*args: Any) -> Any:
+        loose = args[2]
+        if len(loose) > SMALL_TABLE:
+            raise AssertionError(f"every legal move of a table of {len(loose)} loose cards "
+                                 "was listed")
+        listed.append(len(loose))
+        return real(*args)
+
+    monkeypatch.setattr(position_module, "generate", guarded)
+    return listed
+
+
+def crowded_kasino_match(loose: int = 20, seed: int = 11) -> Match:
+    """A Finnish Kasino game where both players have only trailed, until at least
+    ``loose`` cards lie on the table and seat 0 is to move."""
+    match = Match("kasino", seed=seed)
+    while True:
+        pos: Position = match.position
+        if len(pos.loose) >= loose and pos.to_move == 0 and pos.hand(0):
+            return match
+        if pos.result is not None:
+            raise AssertionError("the round ended before the table was crowded")
+        match.play(Move(TRAIL, pos.hand(pos.to_move)[0]))
