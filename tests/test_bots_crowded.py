@@ -179,9 +179,10 @@ def test_every_level_moves_legally_on_a_crowded_table_with_bounded_work(
 
 
 #: Fake seconds each state a split search settles costs in the slow-generation test:
-#: the root's candidates then take 0.67 s (Kasino) and 0.84 s (house rules), more than
-#: the medium and hard levels' 0.5 s; the first card alone 0.18 s and 0.37 s.
-STATE_COST = {"kasino": 0.005, "house": 0.002}
+#: the root's candidates then take 0.67 s (Kasino, 133 states when written) and 0.85 s
+#: (house rules, 283), more than the medium and hard levels' 0.5 s and (house) the
+#: expert level's 0.8 s; the first card alone 0.18 s and 0.28 s.
+STATE_COST = {"kasino": 0.005, "house": 0.003}
 
 
 @pytest.mark.parametrize("where", list(POSITIONS))
@@ -263,8 +264,8 @@ def test_a_search_past_its_deadline_generates_no_crowded_moves(
 def test_a_search_stops_a_crowded_generation_at_its_deadline(
         monkeypatch: pytest.MonkeyPatch, clock: FakeClock) -> None:
     """A crowded table's moves begun before the deadline stop at it: with each settled
-    state costing 10 ms, the opponent's replies to a trail (28 loose cards, 280
-    states) would take nearly three seconds to find; begun 50 ms before the deadline,
+    state costing 10 ms, the opponent's replies to a trail (28 loose cards, 123 states
+    when written) would take over a second to find; begun 50 ms before the deadline,
     the search aborts within a state or two of it."""
     exact = _Search.exact
 
