@@ -21,8 +21,9 @@ import pytest
 
 from casino import Position
 from casino.bots import Limit, make_bot
-from casino.bots.base import candidates
+from casino.bots.base import RESERVE, candidates
 from casino.bots.levels import LEVELS, make_level
+from casino.bots.random_bot import RandomBot
 from casino.bots.solver import SearchAborted, Searcher
 from casino.builds import Build
 from casino.cards import parse_card
@@ -286,3 +287,22 @@ def test_limit_less_counts_time_already_spent() -> None:
     assert Limit(seconds=0.5, iterations=3).less(0.2) == Limit(seconds=0.3, iterations=3)
     assert Limit(seconds=0.5).less(0.7) == Limit(seconds=0.0)
     assert Limit(iterations=4).less(9.0) == Limit(iterations=4)
+
+
+def test_a_bot_thinks_within_its_limit_less_the_reserve(clock: FakeClock) -> None:
+    """What is left to think is the limit less the time spent reading the observation
+    and generating the candidates, less the reserve for what follows the deadline."""
+    seen: list[Limit] = []
+
+    class Spy(RandomBot):
+        def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
+            seen.append(limit)
+            return moves[0]
+
+    pos = kasino_27()
+    Spy(seed=1).choose(pos.observation(0), Limit(seconds=0.5, iterations=7))
+    assert seen and seen[0].iterations == 7
+    # The fake clock read at least twice (the call, the candidates) before pick.
+    assert seen[0].seconds is not None and seen[0].seconds <= 0.5 - RESERVE - 0.002
+    Spy(seed=1).choose(pos.observation(0), Limit(seconds=0.2))
+    assert seen[1].seconds is not None and seen[1].seconds <= 0.2 - 0.02  # a tenth
