@@ -16,8 +16,9 @@ and some stock is left: the search bots sample the hidden cards) and ``last``
 
 Positions:
 
-* kasino: 20, 24 and 27 loose low cards, the 10♦ and the 2♠ in hand (they play
-  as 16 and 15, so every card on the table can be part of a capture).
+* kasino: 21 loose cards of every rank from a game; 20, 24 and 27 loose low cards;
+  the 10♦ and the 2♠ in hand (they play as 16 and 15, so every card on the table can
+  be part of a capture).
 * casino (house rules): 16 loose cards and three builds.
 * mulle (two decks): 24 loose cards, some of them twice.
 * tablic: 24 loose cards.
@@ -113,6 +114,10 @@ def _house_builds() -> tuple[Build, ...]:
 
 
 TABLES = [
+    # 21 cards of every rank met in a game where both players trailed (seed 1 of
+    # benchmarks/helper_crowded.py): few of them alike.
+    Table("kasino", "5d 3c 6h 2c Ah 3d 5h 4d Th 7c Kc 8c Ad 6d 3s 9s Qd Tc Kh Jd 6s",
+          "Td 2s 7h Kd"),
     Table("kasino", _kasino(["6c"]), "Td 2s 9c Ks"),
     Table("kasino", _kasino([*_suits("6"), "7c"]), "Td 2s 9c Ks"),
     Table("kasino", _kasino([*_suits("6"), "7c", "7d", "7h", "7s"]), "Td 2s 9c Ks"),
