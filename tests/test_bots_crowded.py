@@ -21,8 +21,9 @@ import pytest
 
 from casino import Position
 from casino.bots import Limit, make_bot
-from casino.bots.base import candidates
+from casino.bots.base import RESERVE, candidates
 from casino.bots.levels import LEVELS, make_level
+from casino.bots.random_bot import RandomBot
 from casino.bots.solver import SearchAborted, Searcher
 from casino.builds import Build
 from casino.cards import parse_card
@@ -179,9 +180,10 @@ def test_every_level_moves_legally_on_a_crowded_table_with_bounded_work(
 
 
 #: Fake seconds each state a split search settles costs in the slow-generation test:
-#: the root's candidates then take 0.67 s (Kasino) and 0.84 s (house rules), more than
-#: the medium and hard levels' 0.5 s; the first card alone 0.18 s and 0.37 s.
-STATE_COST = {"kasino": 0.005, "house": 0.002}
+#: the root's candidates then take 0.67 s (Kasino, 133 states when written) and 0.85 s
+#: (house rules, 283), more than the medium and hard levels' 0.5 s and (house) the
+#: expert level's 0.8 s; the first card alone 0.18 s and 0.28 s.
+STATE_COST = {"kasino": 0.005, "house": 0.003}
 
 
 @pytest.mark.parametrize("where", list(POSITIONS))
@@ -263,8 +265,8 @@ def test_a_search_past_its_deadline_generates_no_crowded_moves(
 def test_a_search_stops_a_crowded_generation_at_its_deadline(
         monkeypatch: pytest.MonkeyPatch, clock: FakeClock) -> None:
     """A crowded table's moves begun before the deadline stop at it: with each settled
-    state costing 10 ms, the opponent's replies to a trail (28 loose cards, 280
-    states) would take nearly three seconds to find; begun 50 ms before the deadline,
+    state costing 10 ms, the opponent's replies to a trail (28 loose cards, 123 states
+    when written) would take over a second to find; begun 50 ms before the deadline,
     the search aborts within a state or two of it."""
     exact = _Search.exact
 
@@ -285,3 +287,22 @@ def test_limit_less_counts_time_already_spent() -> None:
     assert Limit(seconds=0.5, iterations=3).less(0.2) == Limit(seconds=0.3, iterations=3)
     assert Limit(seconds=0.5).less(0.7) == Limit(seconds=0.0)
     assert Limit(iterations=4).less(9.0) == Limit(iterations=4)
+
+
+def test_a_bot_thinks_within_its_limit_less_the_reserve(clock: FakeClock) -> None:
+    """What is left to think is the limit less the time spent reading the observation
+    and generating the candidates, less the reserve for what follows the deadline."""
+    seen: list[Limit] = []
+
+    class Spy(RandomBot):
+        def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
+            seen.append(limit)
+            return moves[0]
+
+    pos = kasino_27()
+    Spy(seed=1).choose(pos.observation(0), Limit(seconds=0.5, iterations=7))
+    assert seen and seen[0].iterations == 7
+    # The fake clock read at least twice (the call, the candidates) before pick.
+    assert seen[0].seconds is not None and seen[0].seconds <= 0.5 - RESERVE - 0.002
+    Spy(seed=1).choose(pos.observation(0), Limit(seconds=0.2))
+    assert seen[1].seconds is not None and seen[1].seconds <= 0.2 - 0.02  # a tenth

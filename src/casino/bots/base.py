@@ -22,6 +22,12 @@ from casino.partition import OutOfTime
 from casino.partition import deadline as time_limit
 from casino.position import Position
 
+#: Seconds of a timed limit kept back from thinking (at most a tenth of the limit):
+#: what a bot does once its deadline has passed (a one-ply decision, the legality
+#: check) and the pauses of Python's garbage collector, whose full collections
+#: during a search took 80-110 ms (docs/benchmarks.md, "Bots on crowded tables").
+RESERVE = 0.05
+
 
 @dataclass(frozen=True)
 class Limit:
@@ -109,19 +115,21 @@ class Bot(ABC):
 
         The candidates are :meth:`Position.candidate_moves`, not every legal move: on a
         small table they are the same list, on a crowded one (hundreds of thousands of
-        legal moves) a bounded selection with the best capture of each value, so that
-        a decision costs milliseconds there too. The check is :meth:`Position.is_legal`
-        for the same reason. ``chooser`` gets the time left of ``limit``, counted from
-        ``start`` (a ``time.perf_counter()`` value; default: now), and the candidates
-        are cut short at the limit (:func:`candidates`)."""
+        legal moves) a bounded selection with the best capture of each value, found in
+        polynomial work (milliseconds on a crowded Kasino table). The check is
+        :meth:`Position.is_legal` for the same reason. ``chooser`` gets the time left of
+        ``limit``, counted from ``start`` (a ``time.perf_counter()`` value; default:
+        now) and less :data:`RESERVE`, and the candidates are cut short there
+        (:func:`candidates`)."""
         if start is None:
             start = time.perf_counter()
-        moves = candidates(pos, limit.deadline(start))
+        reserve = min(RESERVE, limit.seconds / 10) if limit.seconds is not None else 0.0
+        moves = candidates(pos, limit.less(reserve).deadline(start))
         if not moves:
             raise ValueError("there is no move to choose: the round is over")
         if len(moves) == 1:
             return moves[0]
-        move = chooser(pos, moves, limit.less(time.perf_counter() - start))
+        move = chooser(pos, moves, limit.less(time.perf_counter() - start + reserve))
         if not pos.is_legal(move):
             raise AssertionError(f"{self.name} chose an illegal move {move}")
         return move

@@ -18,8 +18,9 @@ its value. Its samples of the hidden cards respect both.
 
 Time: ``limit.seconds`` (default 0.5 s) from the call to :meth:`Bot.choose`,
 generating the candidates included. Every sample stops at the deadline; when not
-even the first completes (a crowded table on a slow machine), the move is the
-greedy one (:func:`casino.bots.greedy.best_now`).
+even the first completes (a crowded table, where every reply needs the opponent's
+moves on a new table, or a slow machine), one ply on one sample decides: each
+candidate's successor evaluated, which needs no move generation.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ import time
 from dataclasses import replace
 
 from casino.bots.base import Bot, Limit
-from casino.bots.greedy import best_now
 from casino.bots.knowledge import knowledge, sample
 from casino.bots.solver import (
     Searcher,
@@ -104,13 +104,21 @@ class ExpertBot(Bot):
         evaluate = default_estimate()
 
         def values(k: int, totals: list[float]) -> list[float]:
-            # Every sample stops at the deadline, the first too: if even that one does
-            # not complete (a crowded table, a slow machine), the greedy move is played.
+            # Every sample stops at the deadline, the first too.
             s = Searcher(seat, horizon="deal", evaluate=evaluate, terminal=game_value,
                          deadline=deadline, max_moves=MAX_INNER)
             return s.values(sample(pos, self.rng), cand, self.depth)
 
-        return best_over_samples(cand, n, deadline, values, lambda: best_now(pos, cand))
+        def one_ply() -> Move:
+            # Not even one sample completed (a crowded table, where each reply needs
+            # the opponent's moves on a new table, or a slow machine): one ply on one
+            # sample generates no moves (each candidate's successor is evaluated, what
+            # the opponent can take next included), so it takes milliseconds.
+            s = Searcher(seat, horizon="deal", evaluate=evaluate, terminal=game_value)
+            vals = s.values(sample(pos, self.rng), cand, 1)
+            return cand[max(range(len(cand)), key=lambda i: vals[i])]
+
+        return best_over_samples(cand, n, deadline, values, one_ply)
 
 
 __all__ = ["ExpertBot", "candidates", "perfect_information"]

@@ -68,16 +68,6 @@ def keep_value(pos: Position, card: int) -> float:
     return card_weights(pos)[card]
 
 
-def best_now(pos: Position, moves: Sequence[Move]) -> Move:
-    """The move with the best immediate gain, ties to the cheapest card played, then the
-    first listed: greedy play without chance, cheap on any table. What the search bots
-    play when their time runs out before a search completes."""
-    seat = pos.to_move
-    weights = card_weights(pos)
-    return max(shortlist(moves), key=lambda m: (round(immediate_gain(pos, m, seat), 9),
-                                                -round(weights[m.card], 9)))
-
-
 class GreedyBot(Bot):
     """Best immediate gain; ties to the cheapest card played, then at random."""
 

@@ -59,7 +59,6 @@ from typing import Any
 from casino.bots import evaluation
 from casino.bots.base import Bot, Limit
 from casino.bots.expert import MAX_INNER, candidates, perfect_information
-from casino.bots.greedy import best_now
 from casino.bots.knowledge import sample
 from casino.bots.solver import (
     Evaluator,
@@ -129,7 +128,7 @@ def pimc_choose(pos: Position, moves: list[Move], draw: Callable[[], Position], 
         depth = d
         return vals
 
-    return best_over_samples(cand, n, deadline, values, lambda: best_now(pos, cand))
+    return best_over_samples(cand, n, deadline, values)
 
 
 def _order(totals: list[float]) -> list[int]:
