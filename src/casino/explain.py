@@ -106,16 +106,30 @@ def resolve(pos: Position, text: str) -> Move:
     spec = read_move(text)
     if pos.result is not None:
         raise IllegalMove("the round is over: no move can be played")
-    check = checker(pos)
+    # Each named move is looked up in the listed moves when the position has listed
+    # them (search code does), else checked on its own.
     candidates = list(dict.fromkeys(
-        m for m in (check.find(n) for n in named(pos, spec)) if m is not None))
+        m for m in (pos._listed(n) for n in named(pos, spec)) if m is not None))
     if len(candidates) == 1:
-        return check.as_written(candidates[0], spec.groups) or candidates[0]
+        move = candidates[0]
+        if not spec.groups or _as_shown(spec, move):
+            return move
+        return checker(pos).as_written(move, spec.groups) or move
     if len(candidates) > 1:
         shown = ", ".join(str(m) for m in candidates[:6])
         raise IllegalMove(f"{text!r} could mean several moves: {shown}; "
                           "say which (announce the value, or name the build by its cards)")
     raise IllegalMove(diagnose(pos, spec))
+
+
+def _as_shown(spec: MoveSpec, move: Move) -> bool:
+    """Whether the text's groups are those the move is shown with already."""
+    def shape(groups: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        return sorted(tuple(sorted(g)) for g in groups)
+    if move.kind == CAPTURE:
+        return shape(spec.groups) == shape(move.groups)
+    return (bool(move.groups) and spec.groups[:1] == move.groups[:1]
+            and shape(spec.groups[1:]) == shape(move.groups[1:]))
 
 
 def why_illegal(pos: Position, move: object) -> str:
