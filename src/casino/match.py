@@ -107,6 +107,8 @@ class Match:
         return result.scores if result is not None else self.position.scores
 
     def legal_moves(self) -> list[Move]:
+        """Every legal move now: :meth:`Position.legal_moves`, exponential in a crowded
+        table; :meth:`Position.candidate_moves` is its bounded counterpart."""
         return self.position.legal_moves()
 
     def play(self, move: Move | str) -> Position:
