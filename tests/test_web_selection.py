@@ -91,6 +91,18 @@ def friends_game(client: TestClient, rules: str, seed: int | None = None) -> tup
     return created.game, bob
 
 
+@contextmanager
+def both_seats(ann: TestClient, bob: TestClient, gid: str) -> Iterator[dict[int, Counted]]:
+    """Ann's and Bob's game pages, both past their hello and on the same version."""
+    with ann.websocket_connect(f"/ws/{gid}") as ws_a, \
+            bob.websocket_connect(f"/ws/{gid}") as ws_b:
+        seats = {0: Counted(ws_a), 1: Counted(ws_b)}
+        for s in seats.values():
+            s.hello(0)
+        seats[0].until_version(seats[1].version)
+        yield seats
+
+
 def trail_until_crowded(seats: dict[int, Counted], loose: int) -> Counted:
     """Both people trail their first card until ``loose`` cards lie on the table and
     the seat to move has a full hand; that seat."""
@@ -129,12 +141,7 @@ def test_a_crowded_game_is_played_with_bounded_messages(
     with web(tmp_path) as ann, forbid_enumeration(monkeypatch) as listed:
         service = ann.app.state.service  # type: ignore[attr-defined]
         gid, bob = friends_game(ann, rules, seed=1)
-        with ann.websocket_connect(f"/ws/{gid}") as ws_a, \
-                bob.websocket_connect(f"/ws/{gid}") as ws_b:
-            seats = {0: Counted(ws_a), 1: Counted(ws_b)}
-            for s in seats.values():
-                s.hello(0)
-            seats[0].until_version(seats[1].version)
+        with both_seats(ann, bob, gid) as seats:
             mover = trail_until_crowded(seats, 27)
             game = service.games[gid]
             pos = game.session.match.position
@@ -273,12 +280,7 @@ def test_a_hint_names_its_cards_and_items_for_the_page(tmp_path: Path) -> None:
 def test_bad_options_requests_get_words_and_change_nothing(tmp_path: Path) -> None:
     with web(tmp_path) as ann:
         gid, bob = friends_game(ann, "casino")
-        with ann.websocket_connect(f"/ws/{gid}") as ws_a, \
-                bob.websocket_connect(f"/ws/{gid}") as ws_b:
-            seats = {0: Counted(ws_a), 1: Counted(ws_b)}
-            for s in seats.values():
-                s.hello(0)
-            seats[0].until_version(seats[1].version)
+        with both_seats(ann, bob, gid) as seats:
             v0 = seats[0].view
             mover, other = seats[v0["to_move"]], seats[1 - v0["to_move"]]
             mover.until_version(seats[0].version)
