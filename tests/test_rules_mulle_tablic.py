@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
 
 import pytest
 
 from casino import Match, Position, Rules, preset
+from casino.bots.levels import make_level
 from casino.cards import parse_card
+from casino.errors import IllegalMove
 from casino.moves import ADD, BUILD, RAISE
 from tests.variant_positions import cards, deck_from, make, pos, rest_of_deck, texts
 
@@ -247,3 +250,42 @@ def test_6_tablic_game_to_101(scores: tuple[int, int], winner: int | None) -> No
     # Seat 1 has As Ks Qs Js Ts and 2c: 6 points; seat 0 the other 19.
     assert end.result.scores == (scores[0] + 19, scores[1] + 6)
     assert end.result.winner == winner
+
+
+def _twin_builds() -> Position:
+    twins = [{"value": 12, "owner": o, "groups": [["7s", "5h"]]} for o in (1, 2)]
+    return pos({"preset": "mulle", "players": 4}, ["Qd 2c", "3d", "4d", "5d"], [*twins, "9c"])
+
+
+def test_6_mulle_twin_builds_are_named_by_owner() -> None:
+    """Two decks can put two builds of the same cards and value, owned by different
+    seats, on the table: each move's text names one of them, and reads back to it."""
+    p = _twin_builds()
+    shown = sorted(b.text() for b in p.builds)
+    assert shown == ["[7s+5h]@1", "[7s+5h]@2"]
+    moves = p.legal_moves()
+    for m in moves:
+        assert p.parse_move(str(m)) == m, str(m)
+    # Taking one of them leaves the other, which is no longer marked.
+    one = next(m for m in moves if str(m) == "Qd x [7s+5h]@1")
+    after = p.play(one)
+    assert [b.text() for b in after.builds] == ["[7s+5h]"]
+    assert after.builds[0].owner == 2
+
+
+def test_6_mulle_twin_builds_text_without_owner_is_ambiguous() -> None:
+    p = _twin_builds()
+    with pytest.raises(IllegalMove, match=r"several moves.*\[7s\+5h\]@1.*@2"):
+        p.parse_move("Qd x [7s+5h]")
+    with pytest.raises(IllegalMove, match="no build .* owned by seat 3"):
+        p.parse_move("Qd x [7s+5h]@3")
+
+
+def test_6_mulle_twin_builds_survive_a_record_and_a_bot() -> None:
+    p = _twin_builds()
+    back = Position.from_json(json.loads(json.dumps(p.to_json())))
+    assert back == p and sorted(b.text() for b in back.builds) == ["[7s+5h]@1", "[7s+5h]@2"]
+    for level in ("beginner", "expert"):
+        bot, limit = make_level(level, seed=1)
+        move = bot.choose(p.observation(0), limit)
+        assert p.parse_move(str(move)) == move

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 
 from casino.cards import card_text
 
@@ -22,6 +23,10 @@ class Build:
     owner: int
     cards: tuple[int, ...]
     groups: tuple[tuple[int, ...], ...] = field(compare=False, default=())
+    #: Whether the text names the owner (``[7s+5h]@1``). Only two decks can put two
+    #: builds of the same cards and value on the table, owned by different seats; the
+    #: position marks both so that every move's text names exactly one of them.
+    owner_shown: bool = field(compare=False, default=False)
 
     @staticmethod
     def make(value: int, owner: int, groups: tuple[tuple[int, ...], ...]) -> Build:
@@ -33,11 +38,28 @@ class Build:
         return len(self.groups) > 1
 
     def text(self) -> str:
-        """``[5d+3s]``; a multiple build shows its groups: ``[8h 5d+3s]``."""
-        return "[" + " ".join("+".join(card_text(c) for c in g) for g in self.groups) + "]"
+        """``[5d+3s]``; a multiple build shows its groups: ``[8h 5d+3s]``; a build
+        with a twin owned by another seat names its owner: ``[7s+5h]@1``."""
+        body = "[" + " ".join("+".join(card_text(c) for c in g) for g in self.groups) + "]"
+        return f"{body}@{self.owner}" if self.owner_shown else body
 
     def __str__(self) -> str:
         return self.text()
+
+
+def mark_twins(table: tuple[int | Build, ...]) -> tuple[int | Build, ...]:
+    """``table`` with :attr:`Build.owner_shown` set on exactly the builds that share
+    their cards and value with a build of another owner (the same table when no
+    mark changes)."""
+    builds = [b for b in table if isinstance(b, Build)]
+    if not builds or (len(builds) < 2 and not builds[0].owner_shown):
+        return table
+    seen = Counter((b.value, b.cards) for b in builds)
+    if all((seen[b.value, b.cards] > 1) == b.owner_shown for b in builds):
+        return table
+    return tuple(
+        replace(x, owner_shown=seen[x.value, x.cards] > 1) if isinstance(x, Build) else x
+        for x in table)
 
 
 def _canonical_groups(groups: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:

@@ -29,6 +29,8 @@ _ONTO = (BUILD, ADD, RAISE)
 
 
 def _ref_matches(ref: BuildRef, b: Build) -> bool:
+    if ref.owner is not None and ref.owner != b.owner:
+        return False
     if ref.cards is not None:
         return ref.cards == b.cards
     return ref.value == b.value
@@ -118,7 +120,8 @@ def resolve(pos: Position, text: str) -> Move:
     if len(candidates) > 1:
         shown = ", ".join(str(m) for m in candidates[:6])
         raise IllegalMove(f"{text!r} could mean several moves: {shown}; "
-                          "say which (announce the value, or name the build by its cards)")
+                          "say which (announce the value, name the build by its cards, "
+                          "or by its owner as [7s+5h]@1)")
     raise IllegalMove(diagnose(pos, spec))
 
 
@@ -138,7 +141,7 @@ def why_illegal(pos: Position, move: object) -> str:
     spec = MoveSpec(
         kind=move.kind if move.kind in (TRAIL, CAPTURE) else "onto",
         card=move.card, loose=move.loose,
-        builds=tuple(BuildRef(b.cards, None) for b in move.builds),
+        builds=tuple(BuildRef(b.cards, None, b.owner) for b in move.builds),
         value=move.value if move.kind in _ONTO else None,
     )
     if pos.result is not None:
@@ -175,6 +178,8 @@ def diagnose(pos: Position, spec: MoveSpec) -> str:
         if not any(_ref_matches(ref, b) for b in pos.builds):
             what = (f"[{' '.join(card_symbol(c) for c in ref.cards)}]" if ref.cards
                     else f"of {ref.value}")
+            if ref.owner is not None:
+                what += f" owned by seat {ref.owner}"
             return f"there is no build {what} on the table"
     owned = [b for b in pos.builds if b.owner == seat]
     if spec.kind == TRAIL:

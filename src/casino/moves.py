@@ -13,7 +13,9 @@ Notation (docs/notation.md has the full grammar and examples)::
 
 Reading is lenient: ``10d``, upper case, suit symbols, any grouping of the
 loose cards (``9d x 9c 4c 5h``), and a build named by its value alone (``[8]``)
-when only one build has that value. Text is only *read* here; which legal move
+when only one build has that value. Two decks can put two builds of the same
+cards and value, owned by different seats, on the table: their text names the
+owner (``[7s+5h]@1``). Text is only *read* here; which legal move
 it names is decided by :meth:`casino.position.Position.parse_move`.
 """
 
@@ -87,10 +89,12 @@ def move_text(move: Move) -> str:
 
 @dataclass(frozen=True)
 class BuildRef:
-    """A build named in move text: by its cards, or by its value alone."""
+    """A build named in move text: by its cards, or by its value alone, and by its
+    owner when two builds differ by owner alone (``[7s+5h]@1``)."""
 
     cards: tuple[int, ...] | None
     value: int | None
+    owner: int | None = None
 
 
 @dataclass(frozen=True)
@@ -107,7 +111,7 @@ class MoveSpec:
     groups: tuple[tuple[int, ...], ...] = ()
 
 
-_TOKEN = re.compile(r"\[[^\]]*\]|=\s*[0-9]+|[xX>]|[^\s\[\]=>+]+(?:\+[^\s\[\]=>+]+)*|\+|\S")
+_TOKEN = re.compile(r"\[[^\]]*\](?:@[0-9]+)?|=\s*[0-9]+|[xX>]|[^\s\[\]=>+]+(?:\+[^\s\[\]=>+]+)*|\+|\S")
 
 
 def _card(token: str, text: str) -> int:
@@ -118,14 +122,20 @@ def _card(token: str, text: str) -> int:
 
 
 def _build_ref(token: str, text: str) -> BuildRef:
+    token, at, seat = token.partition("@")
+    owner = None
+    if at:
+        if not (seat.isascii() and seat.isdigit()) or len(seat) > 2:
+            raise MalformedMove(f"cannot read {text!r}: name a build's owner by seat, as '@1'")
+        owner = int(seat)
     if not token.endswith("]"):
         raise MalformedMove(f"cannot read {text!r}: a '[' is not closed by ']'")
     inner = token[1:-1].replace("+", " ").replace(",", " ").split()
     if not inner:
         raise MalformedMove(f"cannot read {text!r}: an empty [] names no build")
     if len(inner) == 1 and inner[0].isascii() and inner[0].isdigit() and len(inner[0]) <= 3:
-        return BuildRef(None, int(inner[0]))
-    return BuildRef(tuple(sorted(_card(t, text) for t in inner)), None)
+        return BuildRef(None, int(inner[0]), owner)
+    return BuildRef(tuple(sorted(_card(t, text) for t in inner)), None, owner)
 
 
 def read_move(text: str) -> MoveSpec:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from casino.builds import Build
+from casino.builds import Build, mark_twins
 from casino.cards import JACK, remove_cards
 from casino.errors import CasinoError, IllegalMove
 from casino.movegen import generate
@@ -74,6 +74,12 @@ class Position:
     #: argument: ``dataclasses.replace`` gives the new position an empty one.
     _cache: dict[str, Any] = field(default_factory=dict, init=False, compare=False,
                                    repr=False)
+
+    def __post_init__(self) -> None:
+        # Only two decks can hold two builds that differ by owner alone; they are
+        # marked so that every move's text names one of them (Build.owner_shown).
+        if self.rules.decks > 1:
+            object.__setattr__(self, "table", mark_twins(self.table))
 
     def memo(self, key: str, make: Callable[[], T]) -> T:
         """``make()``, computed once per position and key.
