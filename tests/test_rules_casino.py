@@ -85,7 +85,9 @@ def make(hands: Sequence[str], table: Sequence[str | Json] = (), *, to_move: int
     obj: Json = {
         "format": "casino-position/1", "rules": "casino", "round": 1, "deal": deal,
         "dealer": dealer, "to_move": to_move, "hands": [h.split() for h in hands],
-        "table": list(table), "piles": pile_lists, "sweeps": [], "last_capture": None,
+        "table": list(table), "piles": pile_lists, "sweeps": [],
+        # Only a capture fills a pile: a seat with captured cards made the last one.
+        "last_capture": next((s for s in (1, 0) if pile_lists[s]), None),
         "stock": stock_list, "scores": [0, 0], "result": None,
     }
     obj.update(keys)
@@ -869,12 +871,26 @@ def test_2_6_leftovers_after_a_final_partial_capture_go_to_its_capturer() -> Non
 
 def test_F3_nobody_captured_leftovers_go_to_the_dealer() -> None:
     """The leftovers go to the dealer when ``last_capture`` is null (§2.6 Decision)."""
+    # Nobody captured all round: every other card was trailed (a crowded table).
+    rest = [card_text(c) for c in range(52) if card_text(c) != "Jc"]
     for dealer in (0, 1):
-        pos = make(["Jc", ""], ["6h", "4s"], dealer=dealer, rest=1, last_capture=None)
+        pos = make(["Jc", ""], rest, dealer=dealer, rest=1, last_capture=None)
         end = pos.play("Jc")
         assert end.result is not None and end.table == () and end.sweeps == ()
-        assert set(cards("6h 4s Jc")) <= set(end.piles[dealer])
-        assert not set(cards("6h 4s Jc")) & set(end.piles[1 - dealer])
+        assert len(end.piles[dealer]) == 52 and not end.piles[1 - dealer]
+
+
+def test_F3_reader_refuses_captured_cards_without_a_last_capturer() -> None:
+    """Only a capture fills a pile, so a pile with cards names a last capturer; else the
+    leftovers would go to the dealer although a seat captured."""
+    with pytest.raises(InvalidPosition, match="seat 1 has captured cards but no seat made "
+                                              "the last capture"):
+        make(["Jc", ""], ["6h", "4s"], rest=1, last_capture=None)
+    with pytest.raises(InvalidPosition, match="seat 0 made the last capture but its pile "
+                                              "is empty"):
+        make(["Jc", ""], ["6h", "4s"], rest=1, last_capture=0)
+    with pytest.raises(InvalidPosition, match=r"sweeps\[0\].*seat 0 has no captured cards"):
+        make(["Jc", ""], ["6h", "4s"], rest=1, sweeps=[0])
 
 
 def test_F4_owner_with_last_card_must_take_own_build() -> None:

@@ -79,7 +79,7 @@ def test_6_mulle_later_deals_five_each_as_far_as_the_cards_go() -> None:
 def test_6_mulle_last_deal_dealt_from_a_short_stock() -> None:
     stock = cards("2c 3c 4c 5c 6c 7c 8c 9c Tc")
     p = pos(MULLE, ["Kd", []], "Qh", stock=stock, fill="piles", dealer=1,
-            deal=9, last_capture=1)
+            deal=9, fill_seat=1)
     p = p.play("Kd")
     assert p.deal == 10
     assert [len(p.hand(s)) for s in (0, 1)] == [5, 4]
@@ -277,7 +277,7 @@ def test_6_mulle_twin_builds_text_without_owner_is_ambiguous() -> None:
     p = _twin_builds()
     with pytest.raises(IllegalMove, match=r"several moves.*\[7s\+5h\]@1.*@2"):
         p.parse_move("Qd x [7s+5h]")
-    with pytest.raises(IllegalMove, match="no build .* owned by seat 3"):
+    with pytest.raises(IllegalMove, match=r"no build .* owned by seat 3"):
         p.parse_move("Qd x [7s+5h]@3")
 
 

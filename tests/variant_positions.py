@@ -73,7 +73,8 @@ def spec_json(spec: dict[str, Any]) -> dict[str, Any]:
     Keys: ``rules`` (name, options object or Rules), ``hands`` (lists or
     space-separated strings), ``table`` (cards and build objects), ``piles``,
     ``stock`` (the named top of the stock), ``fill`` (``stock`` or ``piles``),
-    ``fill_seat`` (the pile that gets the rest), and any position key.
+    ``fill_seat`` (the pile that gets the rest), and any position key. Without
+``last_capture``, a seat with captured cards made the last capture.
     """
     unknown = set(spec) - SPEC_KEYS
     if unknown:
@@ -104,7 +105,7 @@ def spec_json(spec: dict[str, Any]) -> dict[str, Any]:
         "table": table,
         "piles": piles,
         "sweeps": list(spec.get("sweeps", [])),
-        "last_capture": spec.get("last_capture"),
+        "last_capture": spec.get("last_capture", _last_capturer(piles, spec.get("fill_seat", 0))),
         "stock": stock,
         "set_aside": set_aside,
         "scores": list(spec.get("scores", [0] * n)),
@@ -114,6 +115,14 @@ def spec_json(spec: dict[str, Any]) -> dict[str, Any]:
         if key in spec:
             out[key] = spec[key]
     return out
+
+
+def _last_capturer(piles: list[list[str]], fill_seat: int) -> int | None:
+    """A seat that may have made the last capture: only a capture fills a pile, so a
+    position with captured cards names one (the filled pile's seat first)."""
+    if piles[fill_seat]:
+        return fill_seat
+    return next((s for s, p in enumerate(piles) if p), None)
 
 
 def make(spec: dict[str, Any] | str) -> Position:

@@ -284,6 +284,7 @@ def position_from_json(obj: Any) -> Position:
         raise InvalidPosition(f"{rules.name} has no mulles", "mulles")
 
     _check_cards(rules, hands, table, piles, stock, set_aside)
+    _check_captures(piles, sweeps, last_capture, mulles, dealer, result is not None)
     sizes = [h if isinstance(h, int) else len(h) for h in hands]
     if result is None:
         if not any(sizes):
@@ -298,6 +299,30 @@ def position_from_json(obj: Any) -> Position:
         last_capture=last_capture, stock=stock, set_aside=set_aside, scores=scores,
         result=result, carry=carry, mulles=mulles,
     )
+
+
+def _check_captures(piles: tuple[tuple[int, ...], ...], sweeps: tuple[int, ...],
+                    last_capture: int | None, mulles: tuple[int, ...], dealer: int,
+                    over: bool) -> None:
+    """Refuse piles that no play can reach: only a capture fills a pile during a round
+    (the leftovers go to the last capturer, or to the dealer when nobody captured, only
+    as it ends), and a sweep, a mulle or the last capture is a capture into that pile.
+    Left unchecked, a pile without a last capturer would send the round's leftovers to
+    the dealer although a seat captured."""
+    if last_capture is None:
+        filled = [s for s, p in enumerate(piles) if p and not (over and s == dealer)]
+        if filled:
+            raise InvalidPosition(
+                f"seat {filled[0]} has captured cards but no seat made the last capture: "
+                "only a capture puts cards in a pile", "last_capture")
+    elif not piles[last_capture]:
+        raise InvalidPosition(f"seat {last_capture} made the last capture but its pile is "
+                              "empty", "last_capture")
+    for key, seats in (("sweeps", sweeps), ("mulles", mulles)):
+        for i, s in enumerate(seats):
+            if not piles[s]:
+                raise InvalidPosition(f"seat {s} has no captured cards, so it cannot have "
+                                      f"made a {key[:-1]}", f"{key}[{i}]")
 
 
 def _check_owners(rules: Rules, hands: list[tuple[int, ...] | int],

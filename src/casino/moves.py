@@ -111,7 +111,8 @@ class MoveSpec:
     groups: tuple[tuple[int, ...], ...] = ()
 
 
-_TOKEN = re.compile(r"\[[^\]]*\](?:@[0-9]+)?|=\s*[0-9]+|[xX>]|[^\s\[\]=>+]+(?:\+[^\s\[\]=>+]+)*|\+|\S")
+_TOKEN = re.compile(
+    r"\[[^\]]*\](?:@[0-9]+)?|=\s*[0-9]+|[xX>]|[^\s\[\]=>+]+(?:\+[^\s\[\]=>+]+)*|\+|\S")
 
 
 def _card(token: str, text: str) -> int:
