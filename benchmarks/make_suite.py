@@ -85,7 +85,8 @@ def _finish(rules: Rules, pool: Counter[int], rng: random.Random, body: dict[str
         "rules": rules.to_json(),
         "round": 1,
         "dealer": 1,
-        "last_capture": 0,
+        # Only a capture fills a pile: a seat holding captured cards made the last one.
+        "last_capture": next((s for s, p in enumerate(piles) if p), None),
         "sweeps": [],
         "set_aside": [],
         "scores": [0] * rules.players,
