@@ -91,13 +91,14 @@ def position_file(tmp_path: Path) -> tuple[Path, Position]:
 
 def test_moves_lists_every_legal_move_in_canonical_notation(
         position_file: tuple[Path, Position]) -> None:
+    """Standard output is the moves alone (a pipe's data); the count line is on
+    standard error (issue 16)."""
     path, pos = position_file
-    code, out, _ = run("moves", str(path))
+    code, out, err = run("moves", str(path))
     assert code == 0
-    lines = out.strip().splitlines()
     legal = [str(m) for m in pos.legal_moves()]
-    assert lines[0] == f"{len(legal)} legal moves for seat {pos.to_move}:"
-    assert lines[1:] == legal
+    assert out.splitlines() == legal
+    assert err.strip() == f"{len(legal)} legal moves for seat {pos.to_move}:"
 
 
 def test_moves_json_from_stdin(position_file: tuple[Path, Position]) -> None:
@@ -111,8 +112,8 @@ def test_moves_of_a_finished_round_is_empty() -> None:
     match = Match("casino", seed=7)
     while match.position.result is None:
         match.play(match.legal_moves()[0])
-    code, out, _ = run("moves", "-", input=json.dumps(match.position.to_json()))
-    assert code == 0 and "0 legal moves" in out
+    code, out, err = run("moves", "-", input=json.dumps(match.position.to_json()))
+    assert code == 0 and out == "" and "0 legal moves" in err
 
 
 def test_moves_invalid_position_gives_the_key_and_exit_2(
@@ -127,8 +128,10 @@ def test_moves_invalid_position_gives_the_key_and_exit_2(
 
 
 def test_moves_missing_file(tmp_path: Path) -> None:
-    code, out, err = run("moves", str(tmp_path / "nope.json"))
-    assert_error(code, out, err, "cannot read")
+    missing = tmp_path / "nope.json"
+    code, out, err = run("moves", str(missing))
+    assert_error(code, out, err, f"casino: no such file: {missing}")
+    assert "Errno" not in err
 
 
 def test_moves_of_a_crowded_table_is_a_selection_that_says_so(
@@ -137,15 +140,15 @@ def test_moves_of_a_crowded_table_is_a_selection_that_says_so(
     selection, and never the listing of every move."""
     forbid_enumeration(monkeypatch)
     pos = crowded_kasino_match().position
-    code, out, _ = run("moves", "-", input=json.dumps(pos.to_json()))
+    code, out, err = run("moves", "-", input=json.dumps(pos.to_json()))
     assert code == 0
     lines = out.strip().splitlines()
-    assert lines[0] == (f"{len(lines) - 1} legal moves for seat 0, a selection (the table "
-                        "is crowded: too many to list):")
-    assert 0 < len(lines) - 1 <= 20 * len(pos.hand(0))
-    assert all(pos.is_legal(pos.parse_move(t)) for t in lines[1:])
+    assert err.strip() == (f"{len(lines)} legal moves for seat 0, a selection (the table "
+                           "is crowded: too many to list):")
+    assert 0 < len(lines) <= 20 * len(pos.hand(0))
+    assert all(pos.is_legal(pos.parse_move(t)) for t in lines)
     code, out, err = run("moves", "-", "--json", input=json.dumps(pos.to_json()))
-    assert code == 0 and json.loads(out) == lines[1:]
+    assert code == 0 and json.loads(out) == lines
     assert "a selection of the legal moves" in err
 
 
