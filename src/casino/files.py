@@ -81,7 +81,8 @@ def file_error(exc: OSError | UnicodeDecodeError, path: str | os.PathLike[str],
             return f"cannot write {shown}: the folder {_folder(folder)} does not exist"
         if code == errno.EISDIR or isinstance(exc, IsADirectoryError) or p.is_dir():
             return f"cannot write {shown}: it is a folder; name a file inside it"
-        if code == errno.ENOTDIR or isinstance(exc, NotADirectoryError):
+        # ENOTDIR, or EEXIST from making the folders first (mkdir(parents=True)).
+        if code in (errno.ENOTDIR, errno.EEXIST) or isinstance(exc, NotADirectoryError):
             blocker = _file_in_the_way(p)
             if blocker is not None:
                 return f"cannot write {shown}: {blocker} is a file, not a folder"
