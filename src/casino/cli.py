@@ -160,12 +160,24 @@ def rules_command(
                                         autocompletion=complete_rules)],
     players: Annotated[int | None, typer.Option("--players", "-p",
                                                 help="Number of players.")] = None,
+    show_guide: Annotated[bool, typer.Option(
+        "--guide", "-g", help="Print how to play it, with a worked example, instead "
+                              "of the summary.")] = False,
 ) -> None:
-    """Print a readable summary of a ruleset."""
+    """Print a readable summary of a ruleset (--guide: how to play it)."""
+    from casino.guide import text_lines
     from casino.rules import describe
 
-    for line in describe(_rules(name, players)):
+    ruleset = _rules(name, players)
+    if show_guide:
+        for line in text_lines(name):
+            typer.echo(line)
+        return
+    for line in describe(ruleset):
         typer.echo(line)
+    typer.echo("")
+    typer.echo(f"How to play, with a worked example: casino rules {name} --guide "
+               "(or docs/how-to-play.md).")
 
 
 # ----------------------------------------------------------------------
