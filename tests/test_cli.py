@@ -7,6 +7,7 @@ traceback; output must be the engine's (canonical move texts, real records).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -91,13 +92,14 @@ def position_file(tmp_path: Path) -> tuple[Path, Position]:
 
 def test_moves_lists_every_legal_move_in_canonical_notation(
         position_file: tuple[Path, Position]) -> None:
+    """Standard output is the moves alone (a pipe's data); the count line is on
+    standard error (issue 16)."""
     path, pos = position_file
-    code, out, _ = run("moves", str(path))
+    code, out, err = run("moves", str(path))
     assert code == 0
-    lines = out.strip().splitlines()
     legal = [str(m) for m in pos.legal_moves()]
-    assert lines[0] == f"{len(legal)} legal moves for seat {pos.to_move}:"
-    assert lines[1:] == legal
+    assert out.splitlines() == legal
+    assert err.strip() == f"{len(legal)} legal moves for seat {pos.to_move}:"
 
 
 def test_moves_json_from_stdin(position_file: tuple[Path, Position]) -> None:
@@ -111,8 +113,8 @@ def test_moves_of_a_finished_round_is_empty() -> None:
     match = Match("casino", seed=7)
     while match.position.result is None:
         match.play(match.legal_moves()[0])
-    code, out, _ = run("moves", "-", input=json.dumps(match.position.to_json()))
-    assert code == 0 and "0 legal moves" in out
+    code, out, err = run("moves", "-", input=json.dumps(match.position.to_json()))
+    assert code == 0 and out == "" and "0 legal moves" in err
 
 
 def test_moves_invalid_position_gives_the_key_and_exit_2(
@@ -127,8 +129,10 @@ def test_moves_invalid_position_gives_the_key_and_exit_2(
 
 
 def test_moves_missing_file(tmp_path: Path) -> None:
-    code, out, err = run("moves", str(tmp_path / "nope.json"))
-    assert_error(code, out, err, "cannot read")
+    missing = tmp_path / "nope.json"
+    code, out, err = run("moves", str(missing))
+    assert_error(code, out, err, f"casino: no such file: {missing}")
+    assert "Errno" not in err
 
 
 def test_moves_of_a_crowded_table_is_a_selection_that_says_so(
@@ -137,15 +141,15 @@ def test_moves_of_a_crowded_table_is_a_selection_that_says_so(
     selection, and never the listing of every move."""
     forbid_enumeration(monkeypatch)
     pos = crowded_kasino_match().position
-    code, out, _ = run("moves", "-", input=json.dumps(pos.to_json()))
+    code, out, err = run("moves", "-", input=json.dumps(pos.to_json()))
     assert code == 0
     lines = out.strip().splitlines()
-    assert lines[0] == (f"{len(lines) - 1} legal moves for seat 0, a selection (the table "
-                        "is crowded: too many to list):")
-    assert 0 < len(lines) - 1 <= 20 * len(pos.hand(0))
-    assert all(pos.is_legal(pos.parse_move(t)) for t in lines[1:])
+    assert err.strip() == (f"{len(lines)} legal moves for seat 0, a selection (the table "
+                           "is crowded: too many to list):")
+    assert 0 < len(lines) <= 20 * len(pos.hand(0))
+    assert all(pos.is_legal(pos.parse_move(t)) for t in lines)
     code, out, err = run("moves", "-", "--json", input=json.dumps(pos.to_json()))
-    assert code == 0 and json.loads(out) == lines[1:]
+    assert code == 0 and json.loads(out) == lines
     assert "a selection of the legal moves" in err
 
 
@@ -205,8 +209,9 @@ def test_replay_damaged_record_names_the_line(tmp_path: Path) -> None:
 
 
 def test_replay_missing_file(tmp_path: Path) -> None:
-    code, out, err = run("replay", str(tmp_path / "none.casino"))
-    assert_error(code, out, err, "cannot read")
+    missing = tmp_path / "none.casino"
+    code, out, err = run("replay", str(missing))
+    assert_error(code, out, err, f"casino: no such file: {missing}")
 
 
 # ----------------------------------------------------------------------
@@ -289,3 +294,124 @@ def test_demo_at_another_level_and_an_unknown_level() -> None:
     assert code == 0 and "winner" in out.lower()
     code, _, err = run("demo", "--level", "grandmaster")
     assert code == 2 and "unknown level 'grandmaster'" in err
+
+
+# ----------------------------------------------------------------------
+# The command line itself (issue 16): cheap help, -h, completion, choices, file errors
+
+#: Modules that ``casino --help`` and ``casino CMD -h`` must not import: the engine
+#: beyond the package's own names, the bots, the terminal app, the web server and the
+#: libraries behind them. (Bounded by what is imported, not by time.)
+HEAVY = ("casino.bots", "casino.tui", "casino.web.app", "casino.web.service",
+         "casino.position", "casino.match", "casino.session", "casino.record",
+         "casino.rules", "casino.legality", "casino.movegen", "casino.helper",
+         "casino.scorepad", "casino.arena", "casino.narrate", "textual", "fastapi",
+         "uvicorn", "sqlalchemy", "numpy", "matplotlib", "jinja2")
+
+COMMANDS = ("rules", "moves", "replay", "demo", "play", "arena", "score", "helper", "serve")
+
+
+def test_help_imports_neither_the_engine_nor_the_front_ends() -> None:
+    code = f"""
+import sys
+from casino.cli import app
+for args in [["--help"], ["-h"], *[[c, "-h"] for c in {COMMANDS!r}]]:
+    try:
+        app(args, prog_name="casino")
+    except SystemExit as exc:
+        assert exc.code == 0, (args, exc.code)
+heavy = {HEAVY!r}
+print(sorted(m for m in sys.modules if m.startswith(heavy) and m != "casino.helper_cli"
+             and m != "casino.scorepad_cli"))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "COLUMNS": "100"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_the_names_offered_are_the_engine_s() -> None:
+    from casino.bots.levels import LEVELS as LEVEL_TABLE
+    from casino.names import HELPER_LIMIT, LEVELS, RULESETS
+    from casino.shortlist import MAX_SHOWN
+
+    assert RULESETS == PRESET_NAMES
+    assert tuple(LEVEL_TABLE) == LEVELS
+    assert HELPER_LIMIT == MAX_SHOWN
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_dash_h_is_help_everywhere(command: str) -> None:
+    args = [command, "-h"] if command else ["-h"]
+    code, out, _ = run(*args)
+    assert code == 0
+    assert "Usage:" in out and "-h" in out and "--help" in out
+
+
+def _help(*args: str) -> str:
+    result = runner.invoke(app, [*args, "--help"], env={"COLUMNS": "300"})
+    assert result.exit_code == 0
+    return result.stdout
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_help_shows_no_bool_labels(command: str) -> None:
+    assert "<bool>" not in _help(*([command] if command else []))
+
+
+@pytest.mark.parametrize(("command", "option"), [
+    ("play", "--rules"), ("play", "--level"), ("demo", "--rules"), ("demo", "--level"),
+    ("arena", "--rules"), ("helper", "--rules"), ("helper", "--level"),
+    ("score", "--rules"), ("rules", "RULESET")])
+def test_help_shows_the_choices(command: str, option: str) -> None:
+    line = next(ln for ln in _help(command).splitlines()
+                if option in ln and not ln.lstrip().startswith("Usage"))
+    names = PRESET_NAMES if option in ("--rules", "RULESET") else (
+        "beginner", "easy", "medium", "hard", "expert")
+    assert " | ".join(names) in line
+    assert "<str>" not in line
+
+
+def _complete(words: str) -> list[str]:
+    env = {**os.environ, "_CASINO_COMPLETE": "complete_bash", "COMP_WORDS": words,
+           "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
+    done = subprocess.run([sys.executable, "-c",
+                           "from casino.cli import app; app(prog_name='casino')"],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_shell_completion_of_commands_options_and_choices() -> None:
+    assert _complete("casino re") == ["replay"]
+    assert _complete("casino play --rules k") == ["krypkasino", "kasino"]
+    assert _complete("casino demo --level e") == ["easy", "expert"]
+    assert _complete("casino rules m") == ["mulle"]
+    assert "--install-completion" in _help()
+    done = subprocess.run([sys.executable, "-c",
+                           "from casino.cli import app; app(prog_name='casino')",
+                           "--show-completion", "bash"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "_CASINO_COMPLETE=complete_bash" in done.stdout
+
+
+def test_file_errors_are_words_everywhere(tmp_path: Path) -> None:
+    """No errno, no .tmp file names: the path given, and what is wrong with it."""
+    (tmp_path / "afile").write_text("", encoding="utf-8")
+    blocked = tmp_path / "afile" / "x.casino"
+    missing = tmp_path / "nope.casino"
+    cases = [
+        (("replay", str(missing)), f"casino: no such file: {missing}"),
+        (("replay", str(tmp_path)), f"casino: cannot read {tmp_path}: it is a folder"),
+        (("play", "--plain", "--resume", str(missing)), f"casino: no such file: {missing}"),
+        (("demo", "--seed", "1", "--save", str(blocked)),
+         f"casino: cannot write {blocked}: {tmp_path / 'afile'} is a file, not a folder"),
+        (("arena", "random", "greedy", "--games", "1", "--seed", "1", "--out",
+          str(blocked)),
+         f"casino: cannot write {blocked}: {tmp_path / 'afile'} is a file, not a folder"),
+    ]
+    for args, words in cases:
+        code, _, err = run(*args)
+        assert code == 2, args
+        assert err.strip().splitlines()[-1].startswith(words), (args, err)
+        assert "Errno" not in err and ".tmp" not in err

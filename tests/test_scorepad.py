@@ -663,15 +663,63 @@ def test_score_a_whole_game_with_a_file(tmp_path: Path) -> None:
     assert "    3    +6 = 22    +6 = 15" in out
 
 
-def test_score_refusal_asks_again_and_keeps_the_other_answers(tmp_path: Path) -> None:
+def test_score_refuses_each_impossible_answer_as_it_is_typed(tmp_path: Path) -> None:
+    """Issue 16: an impossible answer is refused at once, with its reason, and the same
+    question asked again (not after the whole round was typed)."""
     path = tmp_path / "pad.json"
-    lines = ["round", "30 23", "6 7", "Td Td", "", "30 22", "Td As Ac Ah", "quit", ""]
+    lines = ["round", "30 23", "30 22", "6 7", "Td Td", "Td As Ac Ah", "", "quit", ""]
     code, out, _ = score("--rules", "casino", "--names", "Ann,Bob", "--file", str(path),
                          input="\n".join(lines))
     assert code == 0
-    assert "Refused: the cards captured add up to 53, more than the 52" in out
-    assert "Refused: the 10♦ is entered 2 times for Ann, but there is only one" in out
+    cards, spades = "Cards captured: numbers", "Spades captured: numbers"
+    refused = "  Refused: the cards captured add up to 53, more than the 52"
+    # Refused right after the cards, before the spades are asked; then asked again.
+    assert out.index(refused) < out.index(spades)
+    assert out.count(cards) == 2
+    took = "Scoring cards Ann took"
+    refused = "  Refused: the 10♦ is entered 2 times for Ann, but there is only one"
+    assert out.index(took) < out.index(refused) < out.index(took, out.index(refused))
+    assert out.count("Sweeps: who made each") == 1
     assert ScorePad.from_json(path.read_text(encoding="utf-8")).totals == (8, 3)
+
+
+def test_score_checks_an_answer_against_the_earlier_ones() -> None:
+    """Spades that cannot fit the cards just given, a scoring spade that does not fit
+    the spades, and a card that scores nothing: each refused when typed."""
+    lines = ["round", "2 50", "6 7", "0 13", "As 2s", "5h", "Td", "", "quit", ""]
+    code, out, _ = score("--rules", "casino", "--names", "Ann,Bob", input="\n".join(lines))
+    assert code == 0
+    assert "  Refused: Ann cannot have 6 spades among 2 cards" in out
+    assert "  Refused: Ann took A♠ 2♠, so at least 2 spades, not 0" in out
+    assert "  Refused: the 5♥ scores nothing by itself in casino" in out
+    assert "Round 1, in counting order:" in out
+    assert out.count("Scoring cards Ann took") == 3
+
+
+def test_score_a_correction_is_checked_as_it_is_typed(tmp_path: Path) -> None:
+    path = tmp_path / "pad.json"
+    code, _, _ = score("--rules", "casino", "--names", "Ann,Bob", "--file", str(path),
+                       input=GAME)
+    assert code == 0
+    code, out, _ = score("--file", str(path), input="\n".join(
+        ["fix 1", "40 22", "", "", "", "", "quit", ""]))
+    assert code == 0
+    assert "  Refused: the cards captured add up to 62" in out
+    assert "Round 1, in counting order:" in out
+
+
+def test_score_file_errors_are_words(tmp_path: Path) -> None:
+    """A pad file in a folder that does not exist: said in words, no errno, no .tmp."""
+    path = tmp_path / "nowhere" / "pad.json"
+    code, out, err = score("--rules", "casino", "--names", "Ann,Bob", "--file", str(path),
+                           input="quit\n")
+    assert code == 0
+    assert f"cannot write {path}: the folder {tmp_path / 'nowhere'}/ does not exist" in out
+    assert "Errno" not in out + err and ".tmp" not in out + err
+    code, out, err = score("--file", str(path), "--print")
+    assert code == 2
+    assert err.strip() == (f"casino: no such file: {path} (the folder "
+                           f"{tmp_path / 'nowhere'}/ does not exist)")
 
 
 def test_score_fix_undo_and_remove(tmp_path: Path) -> None:

@@ -3,52 +3,112 @@
 A thin layer over the engine's public API (rules, Position, Match, records):
 every input error is printed as one line on stderr with exit code 2, never as
 a traceback, because the engine's errors already say what was wrong and why.
+
+The engine, the bots, the terminal app and the web server are imported inside
+the commands that use them, never at the top of this module: ``casino --help``,
+``casino CMD --help`` and shell completion (which runs this module on every Tab)
+then cost little more than typer itself (docs/benchmarks.md, "The command line";
+tests/test_cli.py checks what ``--help`` imports).
 """
 
 from __future__ import annotations
 
-import json
-import math
-import random
-import signal
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from casino import __version__
-from casino.bots.levels import LEVELS
-from casino.errors import CasinoError, InvalidRecord
+from casino.files import Action, file_error
 from casino.helper_cli import helper_command
-from casino.match import Match, shuffle_words
-from casino.moves import Move
-from casino.position import Position
-from casino.record import UNDO, Note, Record, load_record, save_record, transcript
-from casino.rules import PRESET_NAMES, Rules, describe, preset
+from casino.names import LEVELS, RULESETS, choices
 from casino.scorepad_cli import score_command
-from casino.scoring import Result
-from casino.session import HUMAN, GameSession, bot_seed
-from casino.stats import Estimate
 from casino.web.cli import serve_command
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from casino.arena import ArenaResult
+    from casino.match import Match
+    from casino.moves import Move
+    from casino.position import Position
+    from casino.record import Note, Record
+    from casino.rules import Rules
+    from casino.scoring import Result
+    from casino.session import GameSession
+    from casino.stats import Estimate
+
+
+def _plain_labels(params: list[Any]) -> list[Any]:
+    """Help labels that say what to type: none for a flag (it takes no value, so no
+    ``<bool>``), and an argument's choices (``RULESET``: ``casino | kasino | ...``)
+    instead of ``<str>``."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+        label = ARGUMENT_CHOICES.get(param.metavar or "")
+        if param.param_type_name == "argument" and label is not None:
+            param.display_type_rich = lambda ctx, label=label: label
+    return params
+
+
+class _Command(TyperCommand):
+    """A command whose flags (``-h/--help`` too) show no ``<bool>`` label in help."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _plain_labels(super().get_params(ctx))
+
+
+class _Group(TyperGroup):
+    """The ``casino`` group, whose flags (completion's too) show no ``<bool>`` label."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _plain_labels(super().get_params(ctx))
+
+
+#: ``-h`` as well as ``--help``, for every command (click passes it down the contexts).
+CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 app = typer.Typer(
     help="Casino and its family of fishing card games: rules, moves, records, demo.",
     no_args_is_help=True,
-    add_completion=False,
+    # --install-completion / --show-completion: completion runs this module on each Tab,
+    # which the lazy imports above keep quick.
+    add_completion=True,
     pretty_exceptions_enable=False,
+    context_settings=CONTEXT,
+    cls=_Group,
 )
 
+
+def command(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``app.command(name)`` with the help option above."""
+    return app.command(name, cls=_Command)
+
+
+#: Shown for options that take a ruleset or a level, with shell completion of the names.
+RULES_CHOICES = choices(RULESETS)
+LEVEL_CHOICES = choices(LEVELS)
+#: An argument's metavar (its name in help), and the choices shown as its type.
+ARGUMENT_CHOICES = {"RULESET": RULES_CHOICES}
+
+
+def complete_rules(incomplete: str) -> list[str]:
+    """The rulesets that start with what was typed (shell completion)."""
+    return [n for n in RULESETS if n.startswith(incomplete)]
+
+
+def complete_level(incomplete: str) -> list[str]:
+    """The levels that start with what was typed (shell completion)."""
+    return [n for n in LEVELS if n.startswith(incomplete)]
+
+
 #: A computer player: the move to play in a position.
-Chooser = Callable[[Position], Move]
+Chooser = Callable[["Position"], "Move"]
 
 #: Exit code for bad input (the same code typer uses for a bad command line).
 EXIT_BAD_INPUT = 2
@@ -58,6 +118,12 @@ def fail(message: str) -> NoReturn:
     """Print ``message`` on stderr and stop with exit code 2."""
     typer.echo(f"casino: {message}", err=True)
     raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def fail_file(exc: OSError | UnicodeDecodeError, path: str | Path,
+              action: Action = "read") -> NoReturn:
+    """Stop with the words of :func:`casino.files.file_error` for ``path``."""
+    fail(file_error(exc, path, action))
 
 
 def _version(value: bool) -> None:
@@ -75,6 +141,9 @@ def root(
 
 
 def _rules(name: str, players: int | None) -> Rules:
+    from casino.errors import CasinoError
+    from casino.rules import preset
+
     try:
         return preset(name) if players is None else preset(name, players=players)
     except CasinoError as exc:
@@ -85,15 +154,30 @@ def _rules(name: str, players: int | None) -> Rules:
 # casino rules
 
 
-@app.command("rules")
+@command("rules")
 def rules_command(
-    name: Annotated[str, typer.Argument(help=f"A preset: {', '.join(PRESET_NAMES)}.")],
+    name: Annotated[str, typer.Argument(metavar="RULESET", help="The ruleset.",
+                                        autocompletion=complete_rules)],
     players: Annotated[int | None, typer.Option("--players", "-p",
                                                 help="Number of players.")] = None,
+    show_guide: Annotated[bool, typer.Option(
+        "--guide", "-g", help="Print how to play it, with a worked example, instead "
+                              "of the summary.")] = False,
 ) -> None:
-    """Print a readable summary of a ruleset."""
-    for line in describe(_rules(name, players)):
+    """Print a readable summary of a ruleset (--guide: how to play it)."""
+    from casino.guide import text_lines
+    from casino.rules import describe
+
+    ruleset = _rules(name, players)
+    if show_guide:
+        for line in text_lines(name):
+            typer.echo(line)
+        return
+    for line in describe(ruleset):
         typer.echo(line)
+    typer.echo("")
+    typer.echo(f"How to play, with a worked example: casino rules {name} --guide "
+               "(or docs/how-to-play.md).")
 
 
 # ----------------------------------------------------------------------
@@ -106,20 +190,24 @@ def _read_input(path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        fail(f"cannot read {path}: {exc}")
+        fail_file(exc, path)
 
 
-@app.command("moves")
+@command("moves")
 def moves_command(
     position: Annotated[str, typer.Argument(help="A casino-position/1 JSON file, or - "
                                                  "for standard input.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list of move "
-                                                         "texts.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list "
+                                                                     "of move texts.")] = False,
 ) -> None:
     """List the legal moves of a position, one per line in canonical notation.
 
     On a crowded table (hundreds of thousands of moves) the list is a selection, the
-    strongest moves of each card, and says so."""
+    strongest moves of each card, and says so. The count line goes to standard error,
+    so that standard output is the moves alone, ready for a pipe."""
+    from casino.errors import CasinoError
+    from casino.position import Position
+
     text = _read_input(position)
     try:
         pos = Position.from_json(text)
@@ -130,19 +218,21 @@ def moves_command(
     note = ("the table is crowded: this is a selection of the legal moves (the strongest "
             "of each card), not all of them")
     if as_json:
+        import json
+
         if not found.complete:
             typer.echo(f"casino: {note}", err=True)
         typer.echo(json.dumps(texts, ensure_ascii=False))
         return
     if pos.result is not None:
-        typer.echo("0 legal moves: the round is over")
+        typer.echo("0 legal moves: the round is over", err=True)
         return
     plural = "" if len(texts) == 1 else "s"
     if found.complete:
-        typer.echo(f"{len(texts)} legal move{plural} for seat {pos.to_move}:")
+        typer.echo(f"{len(texts)} legal move{plural} for seat {pos.to_move}:", err=True)
     else:
         typer.echo(f"{len(texts)} legal move{plural} for seat {pos.to_move}, a selection ("
-                   f"{note.split(': ')[0]}: too many to list):")
+                   f"{note.split(': ')[0]}: too many to list):", err=True)
     for t in texts:
         typer.echo(t)
 
@@ -169,6 +259,9 @@ class Printer:
         return "Game" if self.rules.scoring == "krypkasino" else "Round"
 
     def header(self, seed: int | None) -> None:
+        from casino.match import shuffle_words
+        from casino.rules import describe
+
         typer.echo(describe(self.rules)[0])
         typer.echo(f"{self.rules.players} players, {shuffle_words(seed)}")
 
@@ -182,6 +275,8 @@ class Printer:
         typer.echo(f"{index}. {self.who(seat)}: {move}")
         typer.echo(str(pos))
         if self.delay > 0:
+            import time
+
             time.sleep(self.delay)
 
     def result(self, number: int, result: Result) -> None:
@@ -214,17 +309,20 @@ class Printer:
 # casino replay
 
 
-@app.command("replay")
+@command("replay")
 def replay_command(
     file: Annotated[Path, typer.Argument(help="A casino-record/1 file.")],
 ) -> None:
     """Replay a game record move by move, checking every move with the engine."""
+    from casino.errors import InvalidRecord
+    from casino.record import load_record
+
     try:
         record = load_record(file)
     except InvalidRecord as exc:
         fail(f"{file}: {exc}")
-    except OSError as exc:
-        fail(f"cannot read {file}: {exc}")
+    except (OSError, UnicodeDecodeError) as exc:
+        fail_file(exc, file)
     print_record(record)
 
 
@@ -235,6 +333,8 @@ def print_record(record: Record) -> None:
     happened; moves later taken back are shown as they were played, then the
     take-back.
     """
+    from casino.record import UNDO, Note, transcript
+
     out = Printer(record.rules, record.names)
     out.header(record.seed)
     if record.table is not None:
@@ -288,9 +388,11 @@ def level_player(level: str, seed: int, players: int) -> Chooser:
     return choose
 
 
-@app.command("demo")
+@command("demo")
 def demo_command(
-    rules: Annotated[str, typer.Option("--rules", "-r", help="Ruleset preset.")] = "casino",
+    rules: Annotated[str, typer.Option("--rules", "-r", metavar=RULES_CHOICES,
+                                       autocompletion=complete_rules,
+                                       help="The ruleset.")] = "casino",
     players: Annotated[int | None, typer.Option("--players", "-p",
                                                 help="Number of players.")] = None,
     seed: Annotated[int | None, typer.Option(
@@ -301,10 +403,14 @@ def demo_command(
                         "else 0).", min=0.0)] = None,
     save: Annotated[Path | None, typer.Option("--save", help="Write the game record to "
                                                              "this file.")] = None,
-    level: Annotated[str, typer.Option("--level", "-l", help=f"The computer players' level: "
-                                       f"{', '.join(LEVELS)}.")] = "easy",
+    level: Annotated[str, typer.Option("--level", "-l", metavar=LEVEL_CHOICES,
+                                       autocompletion=complete_level,
+                                       help="The computer players' level.")] = "easy",
 ) -> None:
     """Watch a whole game between computer players, move by move."""
+    from casino.match import Match
+    from casino.session import bot_seed
+
     ruleset = _rules(rules, players)
     if level not in LEVELS:
         fail(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
@@ -331,6 +437,8 @@ def _interrupt_flag() -> Iterator[Callable[[], bool]]:
 
     def handler(signum: int, frame: object) -> None:
         hit.append(True)
+
+    import signal
 
     try:
         old = signal.signal(signal.SIGINT, handler)
@@ -371,10 +479,12 @@ def play_demo(match: Match, choose: Chooser, out: Printer,
 
 
 def _save(match: Match, path: Path) -> None:
+    from casino.record import save_record
+
     try:
         save_record(match, path)
     except OSError as exc:
-        fail(f"cannot write {path}: {exc}")
+        fail_file(exc, path, "write")
     typer.echo(f"record saved to {path}", err=True)
 
 
@@ -385,13 +495,16 @@ def _save(match: Match, path: Path) -> None:
 def _play_session(rules: str, players: int | None, level: str, seed: int | None, name: str,
                   resume: Path | None, save: Path | None, no_save: bool) -> GameSession:
     """The session ``casino play`` starts: resumed from a record, or a new game."""
+    from casino.errors import CasinoError
+    from casino.session import GameSession
+
     if level not in LEVELS:
         fail(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
     if resume is not None:
         try:
             session = GameSession.resume(resume, level=level, autosave=not no_save)
-        except OSError as exc:
-            fail(f"cannot read {resume}: {exc}")
+        except (OSError, UnicodeDecodeError) as exc:
+            fail_file(exc, resume)
         except (CasinoError, ValueError) as exc:
             fail(f"cannot resume {resume}: {exc}")
         if save is not None:
@@ -402,20 +515,24 @@ def _play_session(rules: str, players: int | None, level: str, seed: int | None,
         return GameSession.new(ruleset, level=level, seed=seed, you=name, save_path=save,
                                autosave=not no_save)
     except OSError as exc:
-        fail(f"cannot write the game record: {exc}")
+        # Without --save the record goes to the default folder: name the file it wanted.
+        target = save if save is not None else str(exc.filename or "the game record")
+        fail_file(exc, str(target).removesuffix(".tmp"), "write")
     except ValueError as exc:
         fail(str(exc))
 
 
-@app.command("play")
+@command("play")
 def play_command(
-    rules: Annotated[str, typer.Option("--rules", "-r",
-                                       help=f"Ruleset: {', '.join(PRESET_NAMES)}.")] = "casino",
+    rules: Annotated[str, typer.Option("--rules", "-r", metavar=RULES_CHOICES,
+                                       autocompletion=complete_rules,
+                                       help="The ruleset.")] = "casino",
     players: Annotated[int | None, typer.Option(
         "--players", "-p", help="Number of players where the rules allow more than two; "
                                 "the computer fills the other seats.")] = None,
     level: Annotated[str, typer.Option(
-        "--level", "-l", help=f"The computer's level: {', '.join(LEVELS)}.")] = "medium",
+        "--level", "-l", metavar=LEVEL_CHOICES, autocompletion=complete_level,
+        help="The computer's level.")] = "medium",
     seed: Annotated[int | None, typer.Option(
         "--seed", "-s", help="Seed for repeatable shuffles (practice); without it the "
                              "system's random source shuffles and no seed is kept.")] = None,
@@ -425,8 +542,8 @@ def play_command(
     save: Annotated[Path | None, typer.Option(
         "--save", help="Save the game record here (after every move) instead of the "
                        "default folder.")] = None,
-    no_save: Annotated[bool, typer.Option("--no-save", help="Do not save a record of "
-                                          "the game.")] = False,
+    no_save: Annotated[bool, typer.Option("--no-save", help="Do not save a "
+                                          "record of the game.")] = False,
     plain: Annotated[bool, typer.Option(
         "--plain", help="Line by line, without full-screen drawing (screen readers, "
                         "pipes).")] = False,
@@ -435,6 +552,8 @@ def play_command(
                                  "terminal, else 0).")] = None,
 ) -> None:
     """Play against the computer in the terminal (full screen, or --plain)."""
+    from casino.session import HUMAN, GameSession
+
     if save is not None and no_save:
         fail("--save and --no-save contradict each other")
     session = _play_session(rules, players, level, seed, name, resume, save, no_save)
@@ -475,6 +594,8 @@ def _pct(e: Estimate) -> str:
 def _num(e: Estimate | None) -> str:
     if e is None:
         return "-"
+    import math
+
     if not (math.isfinite(e.low) and math.isfinite(e.high)):
         return f"{e.value:+.2f}"
     return f"{e.value:+.2f} [{e.low:+.2f}, {e.high:+.2f}]"
@@ -520,12 +641,14 @@ def _secs(t: float) -> str:
     return f"{t * 1000:.1f} ms" if t < 1 else f"{t:.2f} s"
 
 
-@app.command("arena")
+@command("arena")
 def arena_command(
     bots: Annotated[list[str], typer.Argument(help="Two bots for a pairing, three or more "
                                                    "for a round robin; level:NAME is a "
                                                    "player level, with its own limit.")],
-    rules: Annotated[str, typer.Option("--rules", "-r", help="Ruleset preset.")] = "casino",
+    rules: Annotated[str, typer.Option("--rules", "-r", metavar=RULES_CHOICES,
+                                       autocompletion=complete_rules,
+                                       help="The ruleset.")] = "casino",
     players: Annotated[int | None, typer.Option("--players", "-p",
                                                 help="Number of players (two bots sit "
                                                      "alternately).")] = None,
@@ -542,9 +665,9 @@ def arena_command(
     iterations: Annotated[int | None, typer.Option("--iterations", min=1,
                                                    help="Iteration limit per move (not for "
                                                         "levels).")] = None,
-    neighbours: Annotated[bool, typer.Option("--neighbours", help="Round robin: pair each "
-                                                                  "bot only with the next "
-                                                                  "one listed.")] = False,
+    neighbours: Annotated[bool, typer.Option(
+        "--neighbours", help="Round robin: pair each bot only with the next one "
+                             "listed.")] = False,
     max_rounds: Annotated[int, typer.Option("--max-rounds", min=1,
                                             help="Stop a game undecided after this many "
                                                  "rounds.")] = 50,
@@ -556,15 +679,18 @@ def arena_command(
     plot: Annotated[Path | None, typer.Option("--plot", help="Draw the ratings as a PNG "
                                                              "here.")] = None,
     progress: Annotated[bool | None, typer.Option(
-        "--progress/--no-progress", help="Show a progress bar (default: when standard error "
-                                         "is a terminal).")] = None,
+        "--progress/--no-progress",
+        help="Show a progress bar (default: when standard error is a terminal).")] = None,
 ) -> None:
     """Play bots against each other on mirrored deals and measure them."""
+    import random
+
     from rich.console import Console
 
     from casino.arena import game_seeds, run_pairing, run_round_robin
     from casino.bots import check_name, level_of
     from casino.bots.base import Limit
+    from casino.rules import describe
 
     if len(bots) < 2:
         fail("give at least two bots")
@@ -609,20 +735,23 @@ def arena_command(
             command += [flag, str(value)]
     if neighbours:
         command.append("--neighbours")
-    try:
-        if out is not None:
+    if out is not None:
+        try:
             result.write_json(out, command=command)
-            typer.echo(f"results written to {out}", err=True)
-        if plot is not None and result.ratings is not None:
+        except OSError as exc:
+            fail_file(exc, out, "write")
+        typer.echo(f"results written to {out}", err=True)
+    if plot is not None and result.ratings is not None:
+        try:
             result.plot(plot)
-            typer.echo(f"ratings plot written to {plot}", err=True)
-    except OSError as exc:
-        fail(f"cannot write: {exc}")
+        except OSError as exc:
+            fail_file(exc, plot, "write")
+        typer.echo(f"ratings plot written to {plot}", err=True)
 
 
-app.command("score")(score_command)
-app.command("helper")(helper_command)
-app.command("serve")(serve_command)
+command("score")(score_command)
+command("helper")(helper_command)
+command("serve")(serve_command)
 
 
 def main() -> None:

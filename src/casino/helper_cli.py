@@ -8,31 +8,28 @@ on a crowded table it is a selection, and ``--card Td`` lists one card's plays
 (``--using "3c 4h"``: those that take or build with these loose cards). Without
 ``--table`` and ``--hand`` it asks for them, one set-up after another, until
 ``quit`` or the end of the input. All the work is :mod:`casino.helper`.
+
+The engine and the helper are imported inside the functions that use them, so
+that registering the command (every ``casino`` run, ``--help`` included) stays
+quick.
 """
 
 from __future__ import annotations
 
-import json
 import sys
-from typing import Annotated, TextIO
+from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
-from casino.bots.levels import LEVELS
-from casino.builds import Build
-from casino.cards import card_symbol, card_text
-from casino.errors import CasinoError
-from casino.helper import (
-    Analysis,
-    HelperError,
-    Setup,
-    analyse,
-    parse_hand,
-    parse_using,
-    setup_from_text,
-)
-from casino.rules import PRESET_NAMES, Rules, describe, preset
-from casino.shortlist import MAX_SHOWN
+from casino.names import HELPER_LIMIT, LEVELS, RULESETS, choices
+
+if TYPE_CHECKING:
+    from casino.builds import Build
+    from casino.helper import Analysis, Setup
+    from casino.rules import Rules
+
+#: How many plays are shown at most by default (``casino.shortlist.MAX_SHOWN``).
+MAX_SHOWN = HELPER_LIMIT
 
 TABLE_HELP = ("cards and builds separated by spaces; a build is its cards in brackets, "
               "then =VALUE and :OWNER (0 is you, 1 the next player): "
@@ -40,6 +37,8 @@ TABLE_HELP = ("cards and builds separated by spaces; a build is its cards in bra
 
 
 def _build_text(b: Build) -> str:
+    from casino.cards import card_symbol
+
     groups = " ".join("+".join(card_symbol(c) for c in g) for g in b.groups)
     owner = "your" if b.owner == 0 else f"seat {b.owner}'s"
     return f"[{groups}] ({owner} build of {b.value})"
@@ -49,6 +48,8 @@ def analysis_lines(a: Analysis, *, asking: bool = False) -> list[str]:
     """The plays, numbered, in notation and in words, the strongest first; the bot's
     pick marked; then how many more there are (the list is capped) and how to see
     them (``asking``: at the interactive prompt, else with the command's options)."""
+    from casino.cards import card_symbol
+
     pos = a.position
     shown = [card_symbol(i) if isinstance(i, int) else _build_text(i) for i in pos.table]
     others = ", ".join(f"seat {s} holds {pos.hand_size(s)}" for s in range(1, pos.rules.players))
@@ -73,6 +74,8 @@ def analysis_lines(a: Analysis, *, asking: bool = False) -> list[str]:
 
 def _whose(a: Analysis) -> str:
     """``of the 9♦`` / ``of the 9♦ with 4♣ and 5♥``: the list's choice, if any."""
+    from casino.cards import card_symbol
+
     if a.card is None:
         return ""
     text = f" of the {card_symbol(a.card)}"
@@ -116,6 +119,8 @@ def _rest(a: Analysis, asking: bool = False) -> str:
 
 
 def _opponents(text: str | None) -> list[int] | None:
+    from casino.helper import HelperError
+
     if text is None:
         return None
     parts = text.replace(",", " ").split()
@@ -127,6 +132,11 @@ def _opponents(text: str | None) -> list[int] | None:
 def interactive(rules: Rules, stdin: TextIO, stdout: TextIO, level: str | None,
                 seed: int, limit: int = MAX_SHOWN) -> None:
     """Ask for a table and a hand, show the plays; again until quit or end of input."""
+    from casino.cards import card_text
+    from casino.errors import CasinoError
+    from casino.helper import analyse, parse_hand, parse_using, setup_from_text
+    from casino.rules import describe
+
     def say(*lines: str) -> None:
         for line in lines:
             stdout.write(line + "\n")
@@ -175,9 +185,18 @@ def interactive(rules: Rules, stdin: TextIO, stdout: TextIO, level: str | None,
                 say(f"  {exc}")
 
 
+def _complete_rules(incomplete: str) -> list[str]:
+    return [n for n in RULESETS if n.startswith(incomplete)]
+
+
+def _complete_level(incomplete: str) -> list[str]:
+    return [n for n in LEVELS if n.startswith(incomplete)]
+
+
 def helper_command(
-    rules: Annotated[str, typer.Option("--rules", "-r",
-                                       help=f"Ruleset: {', '.join(PRESET_NAMES)}.")] = "casino",
+    rules: Annotated[str, typer.Option("--rules", "-r", metavar=choices(RULESETS),
+                                       autocompletion=_complete_rules,
+                                       help="The ruleset.")] = "casino",
     players: Annotated[int | None, typer.Option("--players", "-p",
                                                 help="Number of players.")] = None,
     table: Annotated[str | None, typer.Option("--table", "-t", help=f"The table: "
@@ -193,8 +212,10 @@ def helper_command(
     captured: Annotated[str | None, typer.Option(
         "--captured", help="Cards already captured, per seat, yours first, separated by "
                            "'|': 'As Td | 2s'.")] = None,
-    level: Annotated[str, typer.Option("--level", "-l", help=f"The computer player whose "
-                                       f"pick is marked: {', '.join(LEVELS)}.")] = "expert",
+    level: Annotated[str, typer.Option("--level", "-l", metavar=choices(LEVELS),
+                                       autocompletion=_complete_level,
+                                       help="The computer player whose pick is "
+                                            "marked.")] = "expert",
     no_bot: Annotated[bool, typer.Option("--no-bot", help="Do not ask the computer "
                                                           "player.")] = False,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the computer "
@@ -210,8 +231,14 @@ def helper_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON: the position and "
                                                          "the plays.")] = False,
 ) -> None:
-    """The legal plays for a table and a hand, strongest first, explained, with the best
-    marked; a crowded table's list is capped, and --card shows one card's plays."""
+    """The legal plays for a table and a hand, strongest first, explained.
+
+    The best play is marked; a crowded table's list is capped, and --card shows one
+    card's plays."""
+    from casino.errors import CasinoError
+    from casino.helper import HelperError, analyse, parse_hand, parse_using, setup_from_text
+    from casino.rules import preset
+
     if level not in LEVELS:
         typer.echo(f"casino: unknown level {level!r}; the levels are {', '.join(LEVELS)}",
                    err=True)
@@ -240,6 +267,8 @@ def helper_command(
         typer.echo(f"casino: {exc}", err=True)
         raise typer.Exit(2) from None
     if as_json:
+        import json
+
         typer.echo(json.dumps(result.to_json(), ensure_ascii=False))
         return
     for line in analysis_lines(result):

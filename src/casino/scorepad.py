@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
@@ -468,13 +468,20 @@ def _named_multiset(rules: Rules) -> Counter[int]:
 
 
 def representative_piles(rules: Rules, names: Sequence[str], entry: RoundEntry,
-                         scores_before: Sequence[int] | None = None) -> list[list[int]]:
+                         scores_before: Sequence[int] | None = None,
+                         answered: Collection[str] | None = None) -> list[list[int]]:
     """Check ``entry`` against ``rules`` and return piles (one per seat; each side's cards
     in its first seat's pile) that the scoring code scores exactly as the table counted.
 
     Raises :class:`ScorePadError` naming the field and the reason when the entry is
     impossible or incomplete. ``scores_before`` (per seat) lets the Finnish sweep rule
     be checked: no sweeps once anyone had more than 10 at the round's start.
+
+    ``answered``: the entry is being typed, and only these fields (:class:`Field` keys)
+    are complete yet. A field not answered is not required, and the scoring cards may
+    be given for some sides only; everything given is checked as usual, so that an
+    impossible answer is refused as soon as it is typed (the piles are then only
+    good for the check).
     """
     sides = _Sides(rules, names)
     k = len(sides.ids)
@@ -482,6 +489,10 @@ def representative_piles(rules: Rules, names: Sequence[str], entry: RoundEntry,
     asked = {f.key: f for f in fields(rules)}
     spade_mode = _spade_mode(rules)
     deck = rules.deck_size
+
+    def due(key: str) -> bool:
+        """Whether a missing ``key`` is an error now (always, for a whole entry)."""
+        return answered is None or key in answered
 
     # --- which fields are given, and may be -------------------------------
     def refuse_unasked(key: str, value: object, what: str) -> None:
@@ -510,18 +521,19 @@ def representative_piles(rules: Rules, names: Sequence[str], entry: RoundEntry,
     if entry.spades is not None and entry.most_spades is not None:
         raise ScorePadError("give the spades each side took or who had the most, not both",
                             "spades")
-    if "cards" in asked and entry.cards is None and entry.most_cards is None:
+    if "cards" in asked and entry.cards is None and entry.most_cards is None and due("cards"):
         raise ScorePadError("enter the cards each side captured, or who had the most",
                             "cards")
-    if spade_mode == "counts-or-most" and entry.spades is None and entry.most_spades is None:
+    if (spade_mode == "counts-or-most" and entry.spades is None
+            and entry.most_spades is None and due("spades")):
         raise ScorePadError("enter the spades each side captured, or who had the most",
                             "spades")
-    if spade_mode == "counts" and entry.spades is None:
+    if spade_mode == "counts" and entry.spades is None and due("spades"):
         raise ScorePadError("enter the spades each side captured", "spades")
-    if spade_mode == "other" and entry.other_spades is None:
+    if spade_mode == "other" and entry.other_spades is None and due("other_spades"):
         raise ScorePadError("enter each player's spades other than 2♠ and A♠",
                             "other_spades")
-    if "last_capture" in asked and entry.last_capture is None:
+    if "last_capture" in asked and entry.last_capture is None and due("last_capture"):
         raise ScorePadError("enter who made the last capture", "last_capture")
 
     # --- shapes -------------------------------------------------------------
@@ -564,7 +576,7 @@ def representative_piles(rules: Rules, names: Sequence[str], entry: RoundEntry,
             both = "both " if len(holder_sides) == 2 else ""
             raise ScorePadError(f"the {card_symbol(c)} is given to {both}{holders}, but "
                                 f"{there}", "takers")
-        if exact and given[c] < rules.decks:
+        if exact and given[c] < rules.decks and due("takers"):
             copy = "" if rules.decks == 1 else (" (both copies)" if given[c] == 0
                                                  else " (the other copy)")
             raise ScorePadError(f"who took the {card_symbol(c)}{copy}?", "takers")
@@ -593,8 +605,7 @@ def representative_piles(rules: Rules, names: Sequence[str], entry: RoundEntry,
 
     counts = entry.cards
     spade_counts: list[int] | None = None
-    if spade_mode == "other":
-        assert entry.other_spades is not None
+    if spade_mode == "other" and entry.other_spades is not None:
         spade_counts = [named_spades(s) + o for s, o in zip(sides.ids, entry.other_spades,
                                                             strict=True)]
     elif entry.spades is not None:
@@ -857,6 +868,22 @@ class ScorePad:
         if self.is_over:
             raise ScorePadError(f"the game is over: {self.side_name(self.winner or 0)} won")
         representative_piles(self.rules, self.names, entry, self.totals)
+
+    def check_answers(self, entry: RoundEntry, answered: Collection[str],
+                      index: int | None = None) -> None:
+        """Raise :class:`ScorePadError` if the answers typed so far for the next round
+        (``index``: for round ``index``, being corrected) cannot be right, whatever
+        the fields not yet ``answered`` turn out to be (see
+        :func:`representative_piles`). The pad at the terminal checks each answer as
+        it is typed with this, instead of refusing the whole round at its end."""
+        if index is None:
+            if self.is_over:
+                raise ScorePadError(
+                    f"the game is over: {self.side_name(self.winner or 0)} won")
+            before = self.totals
+        else:
+            before = self.results[self._index(index)].scores_before
+        representative_piles(self.rules, self.names, _normal(entry), before, answered)
 
     def add_round(self, entry: RoundEntry) -> ScorePad:
         """The pad with ``entry`` as the next round."""

@@ -685,7 +685,8 @@ class GameScreen(Screen[None]):
         rules = self.session.rules
         lines = describe(rules)
         saving = self.session.save_path is not None
-        self.app.push_screen(RulesScreen(f"Rules: {lines[0]}", lines[1:], saving=saving))
+        self.app.push_screen(RulesScreen(f"Rules: {lines[0]}", lines[1:], saving=saving,
+                                         guide=rules.name))
 
     def action_quit(self) -> None:
         self.app.exit()

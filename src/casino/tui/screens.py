@@ -35,10 +35,18 @@ class RulesScreen(ModalScreen[None]):
         Binding("escape,f1,q,enter", "close", "Close"),
     ]
 
-    def __init__(self, title: str, lines: Sequence[str], *, saving: bool = False) -> None:
+    def __init__(self, title: str, lines: Sequence[str], *, saving: bool = False,
+                 guide: str | None = None) -> None:
         super().__init__()
         self.title_text = title
         self.lines = list(lines)
+        # The player's guide to the preset ``guide`` (casino.guide), with its example.
+        self.guide: list[str] = []
+        if guide is not None:
+            from casino.guide import GUIDES, text_lines
+
+            if guide in GUIDES:
+                self.guide = text_lines(guide, width=10_000)  # the screen wraps
         self.keys = list(HOW_TO_PLAY)
         if saving:
             self.keys.append("The game is saved after every move: quitting loses nothing.")
@@ -50,6 +58,11 @@ class RulesScreen(ModalScreen[None]):
                 yield Static(Content("\n").join(Content(s) for s in self.lines), id="rules-body")
                 yield Static(Content.styled("How to play", "bold"), classes="dialog-heading")
                 yield Static(Content("\n").join(Content(s) for s in self.keys), id="rules-keys")
+                if self.guide:
+                    yield Static(Content.styled(self.guide[0], "bold"),
+                                 classes="dialog-heading")
+                    yield Static(Content("\n").join(Content(s) for s in self.guide[2:]),
+                                 id="rules-guide")
             yield Button("Close (Esc)", id="close", variant="primary")
 
     def action_close(self) -> None:

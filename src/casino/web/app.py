@@ -223,6 +223,17 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
         return pages.render("rules.html", name=rules.name, title=title(rules.name),
                             lines=describe(rules), presets=preset_menu())
 
+    @app.get("/guide/{name}", response_class=HTMLResponse)
+    async def guide_page(name: str) -> Response:
+        """How to play a ruleset, with its worked example (casino.guide)."""
+        from casino.guide import GUIDES, guide_html
+
+        if name not in GUIDES:
+            return pages.error(f"no guide for {name!r}; the guides are "
+                               f"{', '.join(GUIDES)}", 404)
+        return pages.render("guide.html", name=name, title=GUIDES[name].title,
+                            guide=guide_html(name))
+
     @app.get("/records/{game_id}.rec")
     async def record_file(game_id: str) -> Response:
         game = await _finished(service, game_id)
