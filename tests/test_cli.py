@@ -391,7 +391,11 @@ def test_shell_completion_of_commands_options_and_choices() -> None:
     done = subprocess.run([sys.executable, "-c",
                            "from casino.cli import app; app(prog_name='casino')",
                            "--show-completion", "bash"],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=60,
+                          # Name the shell: typer otherwise guesses it from the process
+                          # tree, which depends on how the tests were started.
+                          env={**os.environ,
+                               "_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"})
     assert done.returncode == 0 and "_CASINO_COMPLETE=complete_bash" in done.stdout
 
 
