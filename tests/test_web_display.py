@@ -414,3 +414,40 @@ def test_the_seat_that_captured_last_is_shown_during_play(
     assert "left on the table at the end of the round go to" in title
     page.context.close()
     assert errors == []
+
+
+def test_the_replay_writes_penalties_with_their_sign_and_names_the_teams(
+        server: Server, browser: Browser) -> None:
+    """The replay page draws scores with the same formatters: a Krypkasino round's
+    penalties are "−5", and a partnership's items name both partners."""
+    service = server.app.state.service
+    for rules, players, names, wanted in (
+            ("krypkasino", 2, ["Ann", "Bob"], f"{MINUS}5"),
+            ("classic", 4, ["Ann", "Bo", "Cy", "Di"], "Ann & Cy")):
+        game_id, token = played_game(server, rules, players, names, round_over)
+
+        async def resign(game_id: str = game_id) -> None:  # the game ends: its replay opens
+            await service.resign(await service.get(game_id), 1)
+
+        server.run(resign())
+        page, errors = open_game(browser, server, game_id, token, DESKTOP)
+        page.goto(f"{server.base}/records/{game_id}")
+        page.wait_for_selector("#replay-table", timeout=WAIT_MS)
+        page.wait_for_function("() => document.getElementById('step-info').textContent !== '–'",
+                               timeout=WAIT_MS)
+        page.keyboard.press("End")
+        page.wait_for_selector("#replay-scores .result-items li", timeout=WAIT_MS)
+        text = page.inner_text("#replay-scores")
+        assert wanted in text
+        # The round's items in words and the totals after it, as the game page showed.
+        result = server.position(game_id).result
+        assert result is not None
+        rules = server.position(game_id).rules
+        totals = " · ".join(f"{' & '.join(names[s] for s in rules.seats if rules.team_of(s) == t)}"
+                            f": {total_text(result.scores[t])}" for t in rules.teams)
+        assert page.inner_text("#replay-scores p").splitlines()[0] == totals
+        assert "10♦" in text and "Td" not in text
+        for bad in ("null", "undefined", "NaN", "+-"):
+            assert bad not in text, f"{bad!r} in the replay's scores"
+        page.context.close()
+        assert errors == []

@@ -79,10 +79,14 @@
   function renderScores(pos) {
     const box = $("replay-scores");
     fill(box);
-    const list = el("p", {}, sides().map((sd) => `${sideName(sd[0])}: ${num((pos.scores || [])[sd[0]] ?? 0)}`).join(" · "));
+    // A round's end shows the round as the server scored it (its items in words, as
+    // "10♦"), and the totals after it; before, the totals the round started with.
+    const scored = pos.result ? ((data.rounds || []).find((r) => r.round === pos.round) || pos.result) : null;
+    const scores = (scored && scored.scores) || pos.scores || [];
+    const list = el("p", {}, sides().map((sd) => `${sideName(sd[0])}: ${num(scores[sd[0]] ?? 0)}`).join(" · "));
     add(box, list);
-    if (pos.result) {
-      const items = el("ol", { class: "result-items" }, (pos.result.items || []).map((it) =>
+    if (scored) {
+      const items = el("ol", { class: "result-items" }, (scored.items || []).map((it) =>
         el("li", {}, el("span", { class: "item-name", text: it.item }), el("span", { class: "item-who", text: sideName(it.seat) }), el("span", { class: "item-points", text: signed(it.points) }))));
       add(box, el("p", { class: "muted", text: "Round scored, in counting order:" }), items);
     }
