@@ -107,7 +107,9 @@ def wait_rounds(page: Page, n: int) -> None:
 
 
 def totals_shown(page: Page) -> list[int]:
-    return [int(t) for t in page.locator("#pad-totals td.grand-total").all_inner_texts()]
+    # A negative total is written with the minus sign (U+2212), as people read it.
+    return [int(t.replace("\u2212", "-"))
+            for t in page.locator("#pad-totals td.grand-total").all_inner_texts()]
 
 
 def core_pad(entries: list[dict[str, Any]]) -> ScorePad:

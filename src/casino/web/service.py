@@ -69,6 +69,8 @@ from casino.web.views import (
     legal_json,
     options_json,
     read_selection,
+    side_name,
+    total_text,
     unknown_choices,
     unknown_options,
 )
@@ -456,7 +458,9 @@ def _round_word(rules: Rules) -> str:
 
 def _round_words(session: GameSession, scores: Sequence[int]) -> str:
     rules = session.rules
-    totals = ", ".join(f"{session.names[t]} {scores[t]}" for t in rules.teams)
+    # A side is named by all its players: partners share the points.
+    totals = ", ".join(f"{side_name(rules, session.names, t)} {total_text(scores[t])}"
+                       for t in rules.teams)
     return f"{_round_word(rules).capitalize()} {session.match.position.round} is over: {totals}"
 
 

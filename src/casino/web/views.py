@@ -158,13 +158,40 @@ def legal_json(view: Position, moves: Sequence[Move]) -> list[dict[str, Any]]:
     return out
 
 
+def sides(rules: Rules) -> list[list[int]]:
+    """The sides that score, each the list of its seats: ``[[0, 2], [1, 3]]`` in a
+    partnership game, ``[[0], [1], [2]]`` otherwise. A scored item and a side's score
+    belong to its first seat (:meth:`Rules.team_of`), so a page that shows one column
+    per side credits both partners, not the first alone."""
+    return [[s for s in rules.seats if rules.team_of(s) == t] for t in rules.teams]
+
+
+def side_name(rules: Rules, names: Sequence[str], seat: int) -> str:
+    """The side of ``seat`` in words: its player's name, or both partners' ("Ann & Bob")."""
+    team = rules.team_of(seat)
+    return " & ".join(names[s] for s in rules.seats if rules.team_of(s) == team)
+
+
+def total_text(n: int) -> str:
+    """A total as shown to people: "12", "−3" (the minus sign, not a hyphen)."""
+    return f"\u2212{-n}" if n < 0 else str(n)
+
+
+def points_text(n: int) -> str:
+    """Points won or lost as shown to people: "+5", "−5", "0" (never "+-5")."""
+    return f"+{n}" if n > 0 else total_text(n)
+
+
 def items_json(rules: Rules, result: Result, scores_before: Sequence[int]) -> list[dict[str, Any]]:
-    """A round's items in counting order, each with every seat's running total."""
+    """A round's items in counting order, each with its side (an index into
+    :func:`sides`) and every seat's running total (partners' totals are their side's)."""
     totals = {t: scores_before[t] for t in rules.teams}
+    index = {t: i for i, t in enumerate(rules.teams)}
     out = []
     for it in result.items:
         totals[it.seat] += it.points
         out.append({"item": item_words(it), "points": it.points, "seat": it.seat,
+                    "side": index[rules.team_of(it.seat)],
                     "running": [totals[rules.team_of(s)] for s in rules.seats]})
     return out
 
@@ -178,8 +205,11 @@ def result_json(rules: Rules, result: Result, scores_before: Sequence[int],
 
 def rules_json(rules: Rules) -> dict[str, Any]:
     return {"name": rules.name, "title": title(rules.name), "players": rules.players,
-            "partnerships": rules.partnerships, "penalties": rules.scoring == "krypkasino",
-            "target": rules.target}
+            "partnerships": rules.partnerships, "sides": sides(rules),
+            "penalties": rules.scoring == "krypkasino",
+            # Krypkasino's preset has target 0: no total ends it (the lower wins after
+            # each pair of games), so there is none to show.
+            "target": rules.target if rules.target > 0 else None}
 
 
 #: The moves of one card a view lists, and the moves of each kind an ``options`` answer
@@ -368,6 +398,9 @@ def build_view(view: Position, seat: int, public: Public,
         "hand": [card_text(c) for c in sorted(hand)],
         "hand_counts": [view.hand_size(s) for s in rules.seats],
         "tallies": [_tally_json(view, s) for s in rules.seats],
+        # Public: everyone saw the capture. The table's leftovers go to this seat's side
+        # when the round ends (or by the rules' default when nobody has captured).
+        "last_capture": view.last_capture,
         "scores": list(result.scores if result is not None else view.scores),
         "legal": choices["legal"],
         "cards": choices["cards"],

@@ -46,7 +46,7 @@
   let boardKey = "";
 
   // --- small DOM helpers (text only: names come from people) ---
-  const { el } = window.CasinoDom;
+  const { el, fill, add, num, signed, text: optText } = window.CasinoDom;
 
   function cardLabel(t) {
     return (t[0] === "T" ? "10" : t[0]) + (SUITS[t[1]] || t[1]);
@@ -80,9 +80,34 @@
     return view.rules && view.rules.partnerships && s !== view.you && s % 2 === view.you % 2;
   }
 
+  // The sides that score: each a list of seats (two partners, or one player alone).
+  function sides() {
+    const given = view && view.rules && view.rules.sides;
+    if (Array.isArray(given) && given.length) return given;
+    const n = ((view && view.names) || []).length;
+    return Array.from({ length: n }, (_, s) => [s]);
+  }
+
+  // The side a seat plays for (a scored item names the side's first seat).
+  function sideOf(seat) {
+    const i = sides().findIndex((sd) => sd.includes(seat));
+    return i < 0 ? 0 : i;
+  }
+
+  // A side by its players' names: "Ann (you) & Computer 2", or one name.
+  function sideName(i) {
+    return (sides()[i] || []).map(seatName).join(" & ") || "nobody";
+  }
+
+  // A side's score: its first seat's (partners' scores are the side's).
+  function sideScore(scores, i) {
+    const sd = sides()[i] || [];
+    return sd.length ? (scores || [])[sd[0]] : undefined;
+  }
+
   function toast(text, kind) {
     const t = el("div", { class: "toast " + (kind || ""), text });
-    $("toasts").append(t);
+    add($("toasts"), t);
     setTimeout(() => t.classList.add("fade"), 3500);
     setTimeout(() => t.remove(), 4300);
   }
@@ -411,7 +436,7 @@
     if (!item) return "?";
     if (item.kind === "card") return cardLabel(item.card);
     const groups = (item.groups || []).map((g) => g.map(cardLabel).join(" + ")).join(", ");
-    return `the ${item.multiple ? "multiple " : ""}${item.value}-build (${groups})`;
+    return `the ${item.multiple ? "multiple " : ""}${num(item.value)}-build (${groups})`;
   }
 
   function itemText(item) {
@@ -479,8 +504,8 @@
   function renderInfo() {
     const r = view.rules || {};
     $("rules-title").textContent = r.title || r.name || "";
-    $("round-info").textContent = `Round ${view.round ?? "–"} · deal ${view.deal ?? "–"}${view.deals ? " of " + view.deals : ""}`;
-    $("stock-info").textContent = `Stock ${view.stock ?? 0}`;
+    $("round-info").textContent = `Round ${num(view.round)} · deal ${num(view.deal)}${view.deals ? " of " + num(view.deals) : ""}`;
+    $("stock-info").textContent = `Stock ${num(view.stock ?? 0)}`;
     const settings = view.settings || {};
     // A seeded game deals the same cards to anyone who knows its seed: say so to all.
     const words = [settings.words, typeof view.seed === "number" ? `seed ${view.seed}` : ""]
@@ -508,9 +533,9 @@
     const away = view.away;
     box.hidden = !away;
     if (!away) return;
-    $("away-words").textContent = `${away.words}.`;
+    $("away-words").textContent = `${optText(away.words)}.`;
     const button = $("claim-button");
-    button.textContent = `Let the computer play for ${away.name}`;
+    button.textContent = `Let the computer play for ${optText(away.name)}`;
     button.hidden = !away.can_claim;
     button.disabled = pending;
   }
@@ -524,35 +549,56 @@
     const t = (view.tallies || [])[s];
     if (!t) return null;
     return el("span", { class: "tally" },
-      el("span", { title: "Cards taken" }, `cards ${t.cards}`), " ",
-      el("span", { title: "Spades taken" }, `♠ ${t.spades}`), " ",
-      t.sweeps ? el("span", { class: "sweeps", title: "Sweeps" }, `sweeps ${t.sweeps}`) : null, " ",
+      el("span", { title: "Cards taken" }, `cards ${num(t.cards)}`), " ",
+      el("span", { title: "Spades taken" }, `♠ ${num(t.spades)}`), " ",
+      t.sweeps ? el("span", { class: "sweeps", title: "Sweeps" }, `sweeps ${num(t.sweeps)}`) : null, " ",
       keyBadges(t.keys));
+  }
+
+  // Who took the last capture gets the cards left on the table when the round ends: the
+  // seat's head says so while the round is played (public: everyone saw the capture).
+  function lastCaptureBadge(s) {
+    if (view.status !== "playing" || view.last_capture !== s) return null;
+    const side = sideName(sideOf(s));
+    return el("span", {
+      class: "badge last-capture", text: "captured last",
+      title: `${seatName(s)} made the last capture: the cards left on the table at the end of the round go to ${side}`,
+    });
   }
 
   function seatHead(s) {
     const who = (view.players || [])[s];
     const role = who === "human" ? "" : who ? `computer · ${who}` : "";
     const toMove = view.to_move === s && (view.status === "playing");
+    const partners = sides()[sideOf(s)] || [s];
+    const mates = partners.filter((p) => p !== s);
+    // In partnerships a seat's score is its side's: the head names the partner, and the
+    // number says whose it is.
+    const scoreTitle = mates.length ? `Team score: ${sideName(sideOf(s))}` : "Score";
     return el("div", { class: "seat-head" + (toMove ? " to-move" : "") },
-      el("span", { class: "seat-name", text: seatName(s) }),
+      el("span", { class: "seat-name", text: seatName(s), title: seatName(s) }),
       isPartner(s) ? el("span", { class: "badge partner", text: "partner" }) : null,
+      mates.length && s !== view.you && !isPartner(s)
+        ? el("span", { class: "badge team", text: `with ${mates.map(seatName).join(" & ")}` }) : null,
       role ? el("span", { class: "muted role", text: role }) : null,
       toMove ? el("span", { class: "badge turn", text: s === view.you ? "your turn" : "to play" }) : null,
-      el("span", { class: "score", title: "Score" }, String((view.scores || [])[s] ?? 0)),
+      lastCaptureBadge(s),
+      el("span", { class: "score" + (mates.length ? " team-score" : ""), title: scoreTitle },
+        mates.length ? el("span", { class: "score-label", text: "team " }) : null,
+        num((view.scores || [])[s] ?? 0)),
     );
   }
 
   function renderOpponents() {
     const box = $("opponents");
-    box.replaceChildren();
+    fill(box);
     const n = (view.names || []).length || (view.hand_counts || []).length;
     for (let k = 1; k < n; k++) {
       const s = (view.you + k) % n;
       const count = (view.hand_counts || [])[s] || 0;
       const backs = el("div", { class: "backs", "aria-label": `${count} cards in hand` });
-      for (let i = 0; i < Math.min(count, 12); i++) backs.append(backImg("small"));
-      box.append(el("div", { class: "seat-box opponent" + (isPartner(s) ? " partner" : "") + (view.to_move === s && view.status === "playing" ? " active" : ""), dataset: { seat: String(s) } },
+      for (let i = 0; i < Math.min(count, 12); i++) add(backs, backImg("small"));
+      add(box, el("div", { class: "seat-box opponent" + (isPartner(s) ? " partner" : "") + (view.to_move === s && view.status === "playing" ? " active" : ""), dataset: { seat: String(s) } },
         seatHead(s),
         el("div", { class: "opp-row" }, backs, el("span", { class: "count", text: `${count} in hand` })),
         tallyLine(s)));
@@ -561,7 +607,7 @@
 
   function renderTable() {
     const box = $("table");
-    box.replaceChildren();
+    fill(box);
     const table = view.table || [];
     const m = matching();
     const known = [...m.all, ...m.exact, ...m.more];
@@ -569,7 +615,7 @@
     // An item is marked as unusable only when the server's word is in: all the moves
     // are known, or the selection has none.
     const settled = m.complete || (!m.waiting && !m.exact.length && !m.more.length);
-    if (!table.length) box.append(el("p", { class: "empty-table", text: "The table is empty." }));
+    if (!table.length) add(box, el("p", { class: "empty-table", text: "The table is empty." }));
     table.forEach((item, i) => {
       const key = TABLE_KEYS[i] || "";
       const classes = ["table-item", item.kind];
@@ -583,19 +629,19 @@
         onclick: () => toggleItem(item.id),
       });
       if (item.kind === "card") {
-        btn.append(cardImg(item.card));
+        add(btn, cardImg(item.card));
       } else {
         const stack = el("div", { class: "build-stack" });
         for (const g of item.groups || []) {
-          stack.append(el("div", { class: "build-group" }, g.map((c) => cardImg(c))));
+          add(stack, el("div", { class: "build-group" }, g.map((c) => cardImg(c))));
         }
-        btn.append(stack, el("span", { class: "build-badge" },
-          el("strong", { text: String(item.value) }),
+        add(btn, stack, el("span", { class: "build-badge" },
+          el("strong", { text: num(item.value) }),
           item.multiple ? el("span", { text: " multiple" }) : null,
           el("span", { class: "owner", text: ` · ${seatName(item.owner)}` })));
       }
-      btn.append(el("kbd", { class: "item-key", text: key }));
-      box.append(btn);
+      add(btn, el("kbd", { class: "item-key", text: key }));
+      add(box, btn);
     });
     markFresh();
   }
@@ -609,20 +655,20 @@
 
   function renderHand() {
     const box = $("hand");
-    box.replaceChildren();
+    fill(box);
     (view.hand || []).forEach((c, i) => {
       const classes = ["hand-card"];
       const info = cardInfo(c);
       if (selCard === i) classes.push("selected");
       if (view.your_turn && info && info.playable === false) classes.push("blocked");
-      box.append(el("button", {
+      add(box, el("button", {
         type: "button", class: classes.join(" "), dataset: { card: c, key: String(i + 1) },
         "aria-pressed": String(selCard === i), title: `${cardLabel(c)} (${i + 1})`,
         onclick: () => pickCard(i),
       }, cardImg(c), el("kbd", { class: "item-key", text: String(i + 1) })));
     });
     if (!(view.hand || []).length && view.status === "playing") {
-      box.append(el("p", { class: "muted", text: "No cards in hand: wait for the next deal." }));
+      add(box, el("p", { class: "muted", text: "No cards in hand: wait for the next deal." }));
     }
   }
 
@@ -637,7 +683,7 @@
   function renderOptions() {
     const box = $("option-buttons");
     const explain = $("explain");
-    box.replaceChildren();
+    fill(box);
     explain.className = "explain";
     if (!view) return;
     if (view.status !== "playing") { explain.textContent = ""; return; }
@@ -665,12 +711,12 @@
       } else {
         explain.textContent = "These plays use what you picked and more:";
       }
-      m.exact.forEach((o, i) => box.append(optionButton(o, i === 0)));
-      if (m.more.length && m.exact.length) box.append(el("p", { class: "muted more-note", text: "Using more of the table:" }));
-      m.more.forEach((o) => box.append(optionButton(o, false)));
+      m.exact.forEach((o, i) => add(box, optionButton(o, i === 0)));
+      if (m.more.length && m.exact.length) add(box, el("p", { class: "muted more-note", text: "Using more of the table:" }));
+      m.more.forEach((o) => add(box, optionButton(o, false)));
       const note = capNote(m);
-      if (note) box.append(el("p", { class: "muted more-note cap-note", text: note }));
-      else if (m.waiting) box.append(el("p", { class: "muted more-note", text: "Looking for other ways…" }));
+      if (note) add(box, el("p", { class: "muted more-note cap-note", text: note }));
+      else if (m.waiting) add(box, el("p", { class: "muted more-note", text: "Looking for other ways…" }));
       return;
     }
     if (m.waiting) {
@@ -720,20 +766,33 @@
     } else showStatus("");
   }
 
+  // A scored item: what, which side (both partners named), the points with their sign,
+  // and (at a round's end) every side's running total.
+  function itemLine(it, running) {
+    const totals = running && Array.isArray(it.running)
+      ? sides().map((sd) => num(it.running[sd[0]])).join(" – ") : null;
+    return el("li", { class: it.points < 0 ? "minus" : null },
+      el("span", { class: "item-name", text: optText(it.item) }),
+      el("span", { class: "item-who", text: sideName(sideOf(it.seat)) }),
+      el("span", { class: "item-points", text: signed(it.points) }),
+      totals ? el("span", { class: "running muted", text: totals }) : null);
+  }
+
   function resultTable(result) {
-    const names = view.names || [];
-    const list = el("ol", { class: "result-items" });
-    for (const it of result.items || []) {
-      list.append(el("li", {},
-        el("span", { class: "item-name", text: it.item }),
-        el("span", { class: "item-who", text: seatName(it.seat) }),
-        el("span", { class: "item-points", text: `+${it.points}` }),
-        it.running ? el("span", { class: "running muted", text: it.running.join(" – ") }) : null));
-    }
-    if (!(result.items || []).length) list.append(el("li", { class: "muted", text: "No points this round." }));
+    const items = result.items || [];
+    const list = el("ol", { class: "result-items" }, items.map((it) => itemLine(it, true)));
+    if (!items.length) add(list, el("li", { class: "muted", text: "No points this round." }));
+    const scores = result.scores || view.scores || [];
     const totals = el("p", { class: "totals" }, "Totals: ",
-      (result.scores || view.scores || []).map((sc, s) => `${names[s] || "Player " + (s + 1)} ${sc}`).join(" · "));
+      sides().map((sd, i) => `${sideName(i)}: ${num(sideScore(scores, i))}`).join(" · "));
     return [list, totals];
+  }
+
+  // "Ann (you) win", "Computer 1 & Computer 3 win", "Bob wins".
+  function winnerWords(seat) {
+    const i = sideOf(seat);
+    const plural = (sides()[i] || []).length > 1 || seat === view.you;
+    return `${sideName(i)} ${plural ? "win" : "wins"}`;
   }
 
   function renderRoundEnd() {
@@ -741,7 +800,7 @@
     const over = view.game_over || view.status === "over";
     if (!(view.status === "round_over" || over) || !view.result) {
       box.hidden = true;
-      box.replaceChildren();
+      fill(box);
       return;
     }
     const wasHidden = box.hidden;
@@ -749,11 +808,11 @@
     const r = view.result;
     const winner = view.winner ?? r.winner;
     const title = over
-      ? (winner === null || winner === undefined ? "Game over" : `Game over: ${seatName(winner)} ${winner === view.you ? "win" : "wins"}!`)
-      : `Round ${view.round} is over`;
+      ? (winner === null || winner === undefined ? "Game over" : `Game over: ${winnerWords(winner)}!`)
+      : `Round ${optText(view.round)} is over`;
     const actions = el("div", { class: "form-actions" });
     if (over) {
-      actions.append(
+      add(actions,
         view.rematch
           ? el("a", { class: "button primary", id: "rematch-button", href: view.rematch, text: "Join the rematch" })
           : el("button", { type: "button", class: "button primary", id: "rematch-button", onclick: () => { askedRematch = true; send({ type: "rematch" }); }, text: "Rematch" }),
@@ -761,22 +820,24 @@
         el("a", { class: "button", href: `/records/${encodeURIComponent(gameId)}.rec`, download: "", text: "Download record" }),
         el("a", { class: "button", href: "/", text: "Lobby" }));
     } else {
-      actions.append(el("button", { type: "button", class: "button primary", id: "next-round-button", onclick: (e) => { e.currentTarget.disabled = true; send({ type: "next_round", version }); }, text: "Next round" }));
+      add(actions, el("button", { type: "button", class: "button primary", id: "next-round-button", onclick: (e) => { e.currentTarget.disabled = true; send({ type: "next_round", version }); }, text: "Next round" }));
     }
-    box.replaceChildren(
+    fill(box,
       el("h2", { text: title }),
       r.summary ? el("p", { class: "summary", text: r.summary }) : null,
       el("p", { class: "muted", text: "Scored in counting order:" }),
-      ...resultTable(r),
+      resultTable(r),
       actions);
     if (wasHidden) box.scrollIntoView({ behavior: "smooth", block: "nearest" });
   }
 
+  // The score pad: a column for each side (partners share one), whose heading wraps
+  // rather than cut a name; each round's label opens its items.
   function renderScores() {
     const box = $("scores");
-    box.replaceChildren();
-    const names = view.names || [];
-    const head = el("tr", {}, el("th", { text: "" }), names.map((n, s) => el("th", { text: seatName(s), title: seatName(s) })));
+    const sds = sides();
+    const cols = String(sds.length);
+    const head = el("tr", {}, sds.map((sd, i) => el("th", { scope: "col", class: "side-name", text: sideName(i), title: sideName(i) })));
     const body = el("tbody");
     const rounds = [...(view.rounds || [])];
     // The round just finished is shown (and scored) before the server files it.
@@ -784,46 +845,64 @@
       rounds.push({ round: view.round, items: view.result.items, scores: view.result.scores });
     }
     for (const rnd of rounds) {
-      const gained = names.map(() => 0);
-      for (const it of rnd.items || []) gained[it.seat] += it.points;
-      body.append(el("tr", { class: "round-row" }, el("th", { text: `Round ${rnd.round}` }),
-        gained.map((g, s) => el("td", {}, el("span", { class: "gain", text: `+${g}` }), " ", el("strong", { text: String((rnd.scores || [])[s] ?? "") })))));
-      const details = el("details", {}, el("summary", { text: "items" }),
-        el("ol", { class: "result-items small" }, (rnd.items || []).map((it) =>
-          el("li", {}, el("span", { class: "item-name", text: it.item }), el("span", { class: "item-who", text: names[it.seat] || "" }), el("span", { class: "item-points", text: `+${it.points}` })))));
-      body.append(el("tr", { class: "items-row" }, el("td", { colspan: String(names.length + 1) }, details)));
+      const gained = sds.map(() => 0);
+      for (const it of rnd.items || []) gained[sideOf(it.seat)] += it.points;
+      const details = el("details", {},
+        el("summary", {}, `Round ${optText(rnd.round)}`, el("span", { class: "muted", text: " · items" })),
+        el("ol", { class: "result-items small" }, (rnd.items || []).map((it) => itemLine(it, false))));
+      add(body,
+        el("tr", { class: "items-row" }, el("th", { colspan: cols, scope: "colgroup" }, details)),
+        el("tr", { class: "round-row", dataset: { round: optText(rnd.round) } }, gained.map((g, i) => el("td", {},
+          el("span", { class: "gain", text: signed(g) }), " ", el("strong", { text: num(sideScore(rnd.scores, i)) })))));
     }
-    body.append(el("tr", { class: "total-row" }, el("th", { text: "Now" }), names.map((n, s) => el("td", {}, el("strong", { text: String((view.scores || [])[s] ?? 0) })))));
-    const target = view.rules && view.rules.target ? el("p", { class: "muted", text: `Playing to ${view.rules.target}.` }) : null;
-    box.append(el("table", { class: "score-pad" }, el("thead", {}, head), body), target);
+    add(body,
+      el("tr", { class: "total-head" }, el("th", { colspan: cols, scope: "colgroup", text: "Now" })),
+      el("tr", { class: "total-row" }, sds.map((sd, i) => el("td", {}, el("strong", { text: num(sideScore(view.scores, i)) })))));
+    const r = view.rules || {};
+    const goal = r.penalties ? "Penalty points: the lower total wins."
+      : typeof r.target === "number" && r.target > 0 ? `Playing to ${r.target}.` : null;
+    fill(box, el("table", { class: "score-pad" }, el("thead", {}, head), body),
+      goal ? el("p", { class: "muted", text: goal }) : null);
+  }
+
+  function tallyRow(name, t, cls) {
+    return el("tr", { class: cls || null },
+      el("th", { text: name }),
+      el("td", { text: num(t.cards) }), el("td", { text: num(t.spades) }), el("td", { text: num(t.sweeps) }),
+      el("td", {}, keyBadges(t.keys) || "–"));
   }
 
   function renderTallies() {
     const box = $("tallies");
-    box.replaceChildren();
-    const names = view.names || [];
-    const rows = (view.tallies || []).map((t, s) => el("tr", {},
-      el("th", { text: seatName(s) }),
-      el("td", { text: String(t.cards) }), el("td", { text: String(t.spades) }), el("td", { text: String(t.sweeps) }),
-      el("td", {}, keyBadges(t.keys) || "–")));
-    box.append(el("table", { class: "tallies" },
+    const tallies = view.tallies || [];
+    const rows = tallies.map((t, s) => tallyRow(seatName(s), t));
+    // Partners' cards count together (most cards, most spades): a row for each team.
+    const teams = sides().filter((sd) => sd.length > 1).map((sd) => {
+      const mine = sd.map((s) => tallies[s]).filter(Boolean);
+      const sum = (k) => mine.reduce((a, t) => a + (Number(t[k]) || 0), 0);
+      return tallyRow(sd.map(seatName).join(" & "),
+        { cards: sum("cards"), spades: sum("spades"), sweeps: sum("sweeps"), keys: mine.flatMap((t) => t.keys || []) },
+        "team-row");
+    });
+    fill(box, el("table", { class: "tallies" },
       el("thead", {}, el("tr", {}, el("th", { text: "" }), el("th", { text: "cards" }), el("th", { text: "♠" }), el("th", { text: "sweeps" }), el("th", { text: "keys" }))),
-      el("tbody", {}, rows)));
+      el("tbody", {}, rows),
+      teams.length ? el("tbody", { class: "teams" }, teams) : null));
   }
 
   function renderLog() {
     const box = $("log");
-    box.replaceChildren();
+    fill(box);
     const log = view.log || [];
     let prev = null;
     for (const e of log) {
       const where = `${e.round}.${e.deal}`;
       if (where !== prev) {
-        box.append(el("li", { class: "log-head", text: `Round ${e.round}, deal ${e.deal}` }));
+        add(box, el("li", { class: "log-head", text: `Round ${num(e.round)}, deal ${num(e.deal)}` }));
         prev = where;
       }
       const isLast = view.last && e.n === view.last.n;
-      box.append(el("li", { class: "log-entry" + (isLast ? " last" : "") + (e.seat === view.you ? " mine" : ""), title: e.text || "" }, e.words || e.text));
+      add(box, el("li", { class: "log-entry" + (isLast ? " last" : "") + (e.seat === view.you ? " mine" : ""), title: e.text || "" }, e.words || e.text));
     }
     box.scrollTop = box.scrollHeight;
   }
@@ -831,10 +910,10 @@
   function renderLastMove() {
     const box = $("last-move");
     const last = view.last;
-    if (!last) { box.replaceChildren(); box.hidden = true; return; }
+    if (!last) { fill(box); box.hidden = true; return; }
     box.hidden = false;
     const cards = cardsIn(last.text);
-    box.replaceChildren(
+    fill(box,
       el("span", { class: "label", text: "Last move" }),
       el("span", { class: "mini-cards" }, cards.map((c) => cardImg(c.length === 3 ? "T" + c[2] : c[0].toUpperCase() + c[1].toLowerCase(), "mini"))),
       el("span", { class: "words", text: last.words || last.text || "" }));

@@ -12,7 +12,7 @@
   let step = 0;
   let offset = 1; // positions[i] follows moves[i - offset]
 
-  const { el } = window.CasinoDom;
+  const { el, fill, add, num, signed, text: optText } = window.CasinoDom;
 
   const cardLabel = (t) => (t[0] === "T" ? "10" : t[0]) + (SUITS[t[1]] || t[1]);
   let four = false;
@@ -25,6 +25,17 @@
     return data.names && data.names.length ? data.names : Array.from({ length: n }, (_, i) => `Player ${i + 1}`);
   }
 
+  // The sides that score (partners share one), each a list of seats.
+  function sides() {
+    const given = data.rules && data.rules.sides;
+    return Array.isArray(given) && given.length ? given : names().map((_, s) => [s]);
+  }
+
+  function sideName(seat) {
+    const sd = sides().find((x) => x.includes(seat)) || [seat];
+    return sd.map((s) => names()[s] || `Player ${s + 1}`).join(" & ");
+  }
+
   function moveAt(i) {
     const m = (data.moves || [])[i - offset];
     if (m === undefined || m === null) return null;
@@ -33,48 +44,51 @@
 
   function renderSeats(pos) {
     const box = $("replay-seats");
-    box.replaceChildren();
+    fill(box);
     const nm = names();
     pos.hands.forEach((hand, s) => {
       const cards = Array.isArray(hand)
         ? el("div", { class: "hand small-hand" }, hand.map((c) => el("span", { class: "hand-card static" }, cardImg(c))))
         : el("div", { class: "backs" }, Array.from({ length: hand }, () => backImg("small")));
       const pile = (pos.piles || [])[s] || [];
-      box.append(el("div", { class: "seat-box" + (pos.to_move === s && !pos.result ? " active" : "") },
+      add(box, el("div", { class: "seat-box" + (pos.to_move === s && !pos.result ? " active" : "") },
         el("div", { class: "seat-head" + (pos.to_move === s && !pos.result ? " to-move" : "") },
           el("span", { class: "seat-name", text: nm[s] }),
-          el("span", { class: "score", text: String((pos.scores || [])[s] ?? 0) })),
+          el("span", { class: "score", text: num((pos.scores || [])[s] ?? 0) })),
         cards,
-        el("span", { class: "tally muted", text: `${pile.length} cards taken · ♠ ${pile.filter((c) => c[1] === "s").length}` })));
+        el("span", { class: "tally muted", text: `${num(pile.length)} cards taken · ♠ ${pile.filter((c) => c[1] === "s").length}` })));
     });
   }
 
   function renderTable(pos) {
     const box = $("replay-table");
-    box.replaceChildren();
-    if (!pos.table.length) box.append(el("p", { class: "empty-table", text: "The table is empty." }));
+    fill(box);
+    if (!pos.table.length) add(box, el("p", { class: "empty-table", text: "The table is empty." }));
     for (const item of pos.table) {
       if (typeof item === "string") {
-        box.append(el("div", { class: "table-item card static" }, cardImg(item)));
+        add(box, el("div", { class: "table-item card static" }, cardImg(item)));
       } else {
         const stack = el("div", { class: "build-stack" }, (item.groups || []).map((g) => el("div", { class: "build-group" }, g.map((c) => cardImg(c)))));
-        box.append(el("div", { class: "table-item build static" }, stack,
-          el("span", { class: "build-badge" }, el("strong", { text: String(item.value) }),
-            (item.groups || []).length > 1 ? " multiple" : "", el("span", { class: "owner", text: ` · ${names()[item.owner] || ""}` }))));
+        add(box, el("div", { class: "table-item build static" }, stack,
+          el("span", { class: "build-badge" }, el("strong", { text: num(item.value) }),
+            (item.groups || []).length > 1 ? " multiple" : "", el("span", { class: "owner", text: ` · ${optText(names()[item.owner])}` }))));
       }
     }
   }
 
   function renderScores(pos) {
     const box = $("replay-scores");
-    box.replaceChildren();
-    const nm = names();
-    const list = el("p", {}, nm.map((n, s) => `${n} ${(pos.scores || [])[s] ?? 0}`).join(" · "));
-    box.append(list);
-    if (pos.result) {
-      const items = el("ol", { class: "result-items" }, (pos.result.items || []).map((it) =>
-        el("li", {}, el("span", { class: "item-name", text: it.item }), el("span", { class: "item-who", text: nm[it.seat] || "" }), el("span", { class: "item-points", text: `+${it.points}` }))));
-      box.append(el("p", { class: "muted", text: "Round scored, in counting order:" }), items);
+    fill(box);
+    // A round's end shows the round as the server scored it (its items in words, as
+    // "10♦"), and the totals after it; before, the totals the round started with.
+    const scored = pos.result ? ((data.rounds || []).find((r) => r.round === pos.round) || pos.result) : null;
+    const scores = (scored && scored.scores) || pos.scores || [];
+    const list = el("p", {}, sides().map((sd) => `${sideName(sd[0])}: ${num(scores[sd[0]] ?? 0)}`).join(" · "));
+    add(box, list);
+    if (scored) {
+      const items = el("ol", { class: "result-items" }, (scored.items || []).map((it) =>
+        el("li", {}, el("span", { class: "item-name", text: it.item }), el("span", { class: "item-who", text: sideName(it.seat) }), el("span", { class: "item-points", text: signed(it.points) }))));
+      add(box, el("p", { class: "muted", text: "Round scored, in counting order:" }), items);
     }
   }
 
@@ -87,13 +101,12 @@
     $("step-info").textContent = `${step} / ${last}`;
     const info = $("replay-info");
     const stock = typeof pos.stock === "number" ? pos.stock : (pos.stock || []).length;
-    info.replaceChildren(el("span", { class: "chip", text: `Round ${pos.round} · deal ${pos.deal}` }), el("span", { class: "chip", text: `Stock ${stock}` }));
+    fill(info, el("span", { class: "chip", text: `Round ${num(pos.round)} · deal ${num(pos.deal)}` }), el("span", { class: "chip", text: `Stock ${num(stock)}` }));
     const m = moveAt(step);
     const mv = $("replay-move");
-    mv.replaceChildren();
+    fill(mv);
     if (m) {
-      const who = m.seat !== undefined && m.seat !== null ? "" : "";
-      mv.append(el("span", { class: "label", text: `Move ${step - offset + 1}` }), " ", who, m.words || m.text);
+      add(mv, el("span", { class: "label", text: `Move ${step - offset + 1}` }), " ", optText(m.words || m.text));
       mv.classList.remove("flash"); void mv.offsetWidth; mv.classList.add("flash");
     } else {
       mv.textContent = step === 0 ? "The start of the game." : "";
@@ -102,7 +115,7 @@
     // resigned game says so.
     const notes = (data.notes || []).filter((n) => n.position === step).map((n) => n.words);
     if (step === last && data.result && data.result.summary) notes.push(data.result.summary);
-    $("replay-notes").replaceChildren(...notes.map((w) => el("li", { text: w })));
+    fill($("replay-notes"), notes.map((w) => el("li", { text: w })));
     $("replay-notes").hidden = !notes.length;
     $("prev-button").disabled = step === 0;
     $("first-button").disabled = step === 0;

@@ -10,7 +10,7 @@
   const SERVER_LIMIT = 60000;  // bytes of JSON kept on the server (it takes 64 KiB)
   const $ = (id) => document.getElementById(id);
 
-  const { el } = window.CasinoDom;
+  const { el, num, signed } = window.CasinoDom;
 
   const choices = JSON.parse($("setup-choices").textContent);
   const root = $("pad-app");
@@ -413,20 +413,20 @@
           el("th", { scope: "row", class: "item-words", text: it.words }),
           v.sides.map((s, i) => cell(
             it.side === s.side
-              ? [el("span", { class: "gain", text: (it.points >= 0 ? "+" : "") + it.points }), " ", el("span", { class: "run", text: it.totals[i] })]
-              : el("span", { class: "run muted", text: it.totals[i] }),
+              ? [el("span", { class: "gain", text: signed(it.points) }), " ", el("span", { class: "run", text: num(it.totals[i]) })]
+              : el("span", { class: "run muted", text: num(it.totals[i]) }),
             it.side === s.side ? "scored" : null))));
       }
       if (!r.items.length) body.append(el("tr", {}, el("td", { colspan: String(v.sides.length + 1), class: "muted", text: "no points this round" })));
       body.append(el("tr", { class: "round-total", "data-round": r.number },
         el("th", { scope: "row", text: `Round ${r.number}` }),
-        v.sides.map((s, i) => cell([el("span", { class: "gain", text: (r.points[i] >= 0 ? "+" : "") + r.points[i] }), " ",
-          el("strong", { class: "total", text: r.totals[i] })]))));
+        v.sides.map((s, i) => cell([el("span", { class: "gain", text: signed(r.points[i]) }), " ",
+          el("strong", { class: "total", text: num(r.totals[i]) })]))));
       body.append(el("tr", { class: "round-words" }, el("td", { colspan: String(v.sides.length + 1), text: r.words })));
     }
     if (!v.rounds.length) body.append(el("tr", {}, el("td", { colspan: String(v.sides.length + 1), class: "muted", text: "No rounds yet: enter the first one below." })));
     $("pad-totals").replaceChildren(el("th", { scope: "row", text: "Total" }),
-      ...v.totals.map((t, i) => el("td", { class: "grand-total", "data-side": String(v.sides[i].side), text: t })));
+      ...v.totals.map((t, i) => el("td", { class: "grand-total", "data-side": String(v.sides[i].side), text: num(t) })));
     const win = $("winner-line");
     if (v.over) {
       const who = v.sides.find((s) => s.side === v.winner);
