@@ -35,7 +35,19 @@ def test_trails_and_builds_in_words() -> None:
 def test_a_sweep_is_noted() -> None:
     pos = pos_with("9c", "9d 2s")
     move = pos.parse_move("9d x 9c")
-    assert play_words(pos, move, pos.play(move), "You", you=True).endswith("a sweep!")
+    words = play_words(pos, move, pos.play(move), "You", you=True)
+    assert words.endswith("with the 9♦ — a sweep"), words  # the caller adds the stop
+
+
+def test_a_krypkasino_sweep_is_a_penalty_not_a_cheer() -> None:
+    pos = pos_with("9d", "9d 2s", "krypkasino")  # two decks: the 9♦'s identical twin
+    move = pos.parse_move("9d x 9d")
+    words = play_words(pos, move, pos.play(move), "Computer")
+    assert words.endswith("— a double sweep: 10 penalty points"), words
+    pos = pos_with("5c 4h", "9d 2s", "krypkasino")
+    move = pos.parse_move("9d x 5c+4h")
+    words = play_words(pos, move, pos.play(move), "Computer")
+    assert words.endswith("— a sweep: 5 penalty points") and "!" not in words
 
 
 def test_item_words() -> None:
@@ -64,7 +76,90 @@ def test_tally_counts_what_is_captured() -> None:
                    table=(), piles=(pile, ()), stock=30, scores=(0, 0), sweeps=(0,))
     t = tally(pos, 0)
     assert (t.cards, t.spades, t.sweeps) == (5, 3, 1)
-    assert t.words() == "5 cards, 3 spades, 1 sweep; 10♦ 2♠ A♠"
+    assert t.words() == "5 cards, 3 spades, 1 sweep; point cards 10♦ 2♠ A♠"
+
+
+def test_tally_shows_the_rulesets_point_cards() -> None:
+    """Tablić scores A K Q J 10 and the 2♣: the tally shows those, not the house rules'."""
+    from casino.cards import parse_cards
+
+    def tally_of(rules: str, pile: str) -> str:
+        pos = pos_with("", "9d", rules)
+        pos = Position(rules=pos.rules, round=1, deal=1, dealer=1, to_move=0,
+                       hands=pos.hands, table=(), piles=(parse_cards(pile), ()), stock=30,
+                       scores=(0, 0), last_capture=0)
+        return tally(pos, 0).words()
+
+    assert tally_of("tablic", "Qc Td 3c Jh Js 2c 2s").endswith(
+        "; point cards Q♣ J♠ J♥ 10♦ 2♣")
+    assert tally_of("krypkasino", "Td 2s 5h").endswith("; penalty cards 10♦ 2♠")
+    assert tally_of("spade", "Js 5h").endswith("; point cards J♠")
+    assert tally_of("casino", "Js 5h") == "2 cards, 1 spade"
+
+
+def test_point_cards_are_the_cards_that_score_alone() -> None:
+    """The tally's point cards are exactly the cards that get an item of their own."""
+    from casino.rules import PRESET_NAMES
+    from casino.scoring import point_cards, round_items
+
+    for name in PRESET_NAMES:
+        rules = preset(name)
+        pile = list(range(52))
+        items = round_items(rules, [pile, []], [])
+        scored = {i.item for i in items}
+        from casino.cards import card_text
+
+        assert {card_text(c) for c in point_cards(rules)} == scored - {
+            "cards", "spades", "sweep", "mulle", "last"}, name
+
+
+def test_leftovers_at_the_rounds_end_are_told() -> None:
+    from tests.variant_positions import pos as make
+
+    end_pos = make("casino", ["Jc", []], "6h 4s", fill="piles", fill_seat=1)
+    move = end_pos.parse_move("Jc")
+    after = end_pos.play(move)
+    words = play_words(end_pos, move, after, "You", you=True, names=["you", "Computer"])
+    assert words == ("You trail the J♣; the 3 cards left (J♣, 6♥, 4♠) go to Computer, "
+                     "who captured last")
+    move = end_pos.parse_move("Jc")
+    assert play_words(end_pos, move, after, "You", you=True) == "You trail the J♣"
+
+
+def test_a_build_reads_the_same_on_the_table_and_in_the_log() -> None:
+    pos = pos_with("6h", "Ad 7c")
+    move = pos.parse_move("Ad+6h =7")
+    after = pos.play(move)
+    assert move_words(move, pos.rules, "Ann") == "Ann makes a build of 7: 6♥ + A♦"
+    assert after.builds[0].text() == "[6h+Ad]"
+
+
+def test_a_tied_majority_is_shown_as_tied() -> None:
+    from casino.cards import parse_cards
+
+    rules = preset("casino")
+    spades = parse_cards("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks")
+    rest = [c for c in range(52) if c not in spades]
+    piles = (tuple(sorted([*spades[:7], *rest[:19]])), tuple(sorted([*spades[7:], *rest[19:]])))
+    end = Position(rules=rules, round=1, deal=6, dealer=1, to_move=0, hands=((), ()),
+                   table=(), piles=piles, stock=(), scores=(0, 0), last_capture=0)
+    from casino.scoring import round_items, settle
+
+    result = settle(rules, round_items(rules, piles, ()), (0, 0), 1)
+    end = Position(rules=rules, round=1, deal=6, dealer=1, to_move=0, hands=((), ()),
+                   table=(), piles=piles, stock=(), scores=result.scores, last_capture=0,
+                   result=result)
+    lines = result_lines(result, rules, ["Ann", "Bob"], (0, 0), end)
+    assert lines[0] == "most cards    tied  26 each: Ann and Bob — nobody scores"
+    assert lines[1].startswith("spades") and "Ann" in lines[1]
+    assert len(lines) == len(result.items) + 1
+    kasino = preset("kasino")
+    result = settle(kasino, round_items(kasino, piles, ()), (0, 0), 1)
+    end = Position(rules=kasino, round=1, deal=6, dealer=1, to_move=0, hands=((), ()),
+                   table=(), piles=piles, stock=(), scores=result.scores, last_capture=0,
+                   result=result)
+    assert "carried to the next round" in result_lines(result, kasino, ["A", "B"], (0, 0),
+                                                       end)[0]
 
 
 def test_a_played_ace_explains_its_sum_with_either_value() -> None:
@@ -84,3 +179,19 @@ def test_move_phrase_is_the_move_without_a_subject() -> None:
     move = pos.parse_move("9d x 9c 4c+5h")
     assert move_phrase(move, pos.rules) == "take 9♣ and 5♥ + 4♣ with the 9♦ (5 + 4 = 9)"
     assert move_words(move, pos.rules, "You", you=True) == "You " + move_phrase(move, pos.rules)
+
+
+def test_kasino_rules_summary_gives_the_sweep_limits_and_how_ties_are_settled() -> None:
+    """`casino rules kasino`: no mökki in the last deal nor above 10 points; a spade tie
+    between two players splits, a tie for most cards carries over."""
+    from casino.rules import describe
+
+    text = "\n".join(describe(preset("kasino")))
+    assert "none during the round's last deal" in text
+    assert "none in a round that started with a player above 10 points" in text
+    assert "a tie for most spades between two players gives each 1" in text
+    assert "A tie for most cards carries its point to the next round" in text
+    four = "\n".join(describe(preset("kasino", players=4)))
+    assert "a tie for most spades carries its points to the next round" in four
+    kryp = "\n".join(describe(preset("krypkasino")))
+    assert "penalty to the sweeper" in kryp and "double sweep (10)" in kryp

@@ -9,21 +9,17 @@ the 9♦ (4 + 5 = 9)"``, ``"most spades"``, ``"You reached 21 first, with the
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from casino.builds import Build
-from casino.cards import ACE, card_symbol, parse_card
+from casino.cards import card_symbol, parse_card
 from casino.errors import CardError
 from casino.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.position import Position
 from casino.rules import Rules
-from casino.scoring import Item, Result
-
-TEN_DIAMONDS = parse_card("Td")
-TWO_SPADES = parse_card("2s")
-#: Cards worth points in most presets, shown beside each player's pile.
-KEY_CARDS = (TEN_DIAMONDS, TWO_SPADES, *(ACE * 4 + s for s in range(4)))
+from casino.scoring import Item, Result, point_cards
 
 _ITEM_WORDS = {
     "cards": "most cards",
@@ -35,8 +31,9 @@ _ITEM_WORDS = {
 
 
 def group_words(group: Sequence[int]) -> str:
-    """``4♣ + 5♥``: one group of table cards."""
-    return " + ".join(card_symbol(c) for c in group)
+    """``5♥ + 4♣``: one group of cards, highest first, as builds show theirs on the
+    table and in move text, so a group reads the same everywhere."""
+    return " + ".join(card_symbol(c) for c in sorted(group, reverse=True))
 
 
 def build_words(b: Build) -> str:
@@ -74,7 +71,7 @@ def _sum_note(rules: Rules, group: Sequence[int], targets: Sequence[int]) -> str
     """``4 + 5 = 9`` when a group of two or more cards sums to one of ``targets``."""
     if len(group) < 2:
         return None
-    values = sum_values(rules, group, targets)
+    values = sum_values(rules, sorted(group, reverse=True), targets)
     if values is None:
         return None
     return " + ".join(str(v) for v in values) + f" = {sum(values)}"
@@ -120,13 +117,52 @@ def _predicate(move: Move, rules: Rules, you: bool) -> str:
 
 
 def play_words(before: Position, move: Move, after: Position, who: str, *,
-               you: bool = False) -> str:
-    """The sentence for a move as played, with a sweep noted when it scored one."""
+               you: bool = False, names: Sequence[str] | None = None) -> str:
+    """The sentence for a move as played, without a final stop: a sweep it scored is
+    noted (as the penalty it is in Krypkasino), and with ``names`` (each seat as
+    named mid-sentence: "you" for the reader) so are the leftovers the round's end
+    gives away."""
     text = move_words(move, before.rules, who, you=you)
-    if (move.kind == CAPTURE and after.result is None and len(after.sweeps) > len(before.sweeps)
-            and after.round == before.round):
-        text += " — a sweep!"
+    if move.kind == CAPTURE and after.round == before.round:
+        made = len(after.sweeps) - len(before.sweeps)
+        if made > 0:
+            text += f" — {_sweep_words(before.rules, made)}"
+    if names is not None:
+        told = leftover_words(before, move, after, names)
+        if told:
+            text += f"; {told}"
     return text
+
+
+def _sweep_words(rules: Rules, made: int) -> str:
+    kind = "a double sweep" if made > 1 else "a sweep"
+    if rules.scoring == "krypkasino":
+        return f"{kind}: {made * rules.sweep_points} penalty points"
+    return kind
+
+
+def leftover_words(before: Position, move: Move, after: Position,
+                   names: Sequence[str]) -> str | None:
+    """``the 2 cards left (6♥, 4♠) go to you, who captured last``, when ``move``
+    ended the round and the cards left on the table (and any set aside) went to a
+    pile; None otherwise. Found from the piles, so it says what the engine did."""
+    if after.result is None or after.round != before.round:
+        return None
+    taken = Counter((move.card, *move.loose, *(c for b in move.builds for c in b.cards))
+                    if move.kind == CAPTURE else ())
+    for seat, (old, new) in enumerate(zip(before.piles, after.piles, strict=True)):
+        gained = Counter(new) - Counter(old)
+        if seat == before.to_move:
+            gained -= taken
+        if gained:
+            cards = sorted(gained.elements(), reverse=True)
+            what = (f"the card left ({card_symbol(cards[0])})" if len(cards) == 1 else
+                    f"the {len(cards)} cards left ({', '.join(card_symbol(c) for c in cards)})")
+            verb = "goes" if len(cards) == 1 else "go"
+            why = ("who captured last" if after.last_capture is not None
+                   else "the dealer, as nobody captured")
+            return f"{what} {verb} to {names[seat]}, {why}"
+    return None
 
 
 def item_words(item: Item) -> str:
@@ -140,15 +176,62 @@ def item_words(item: Item) -> str:
 
 
 def result_lines(result: Result, rules: Rules, names: Sequence[str],
-                 scores_before: Sequence[int]) -> list[str]:
-    """A round's items in counting order, one line each, with the running totals."""
+                 scores_before: Sequence[int],
+                 end: Position | None = None) -> list[str]:
+    """A round's items in counting order, one line each, with the running totals.
+
+    With the round's ``end`` position, a majority nobody won (a tie) gets a line of
+    its own where its item would be, so the summary never leaves it out silently."""
     totals = {t: scores_before[t] for t in rules.teams}
+    ties = dict(majority_ties(rules, end, names)) if end is not None else {}
     lines = []
+
+    def tie_line(kind: str) -> None:
+        if kind in ties:
+            lines.append(f"{_ITEM_WORDS[kind]:<13} {'tied':>3}  {ties.pop(kind)}")
+
     for it in result.items:
+        if it.item != "cards":
+            tie_line("cards")
+        if it.item not in ("cards", "spades"):
+            tie_line("spades")
         totals[it.seat] += it.points
         running = ", ".join(f"{names[t]} {totals[t]}" for t in rules.teams)
         lines.append(f"{item_words(it):<13} {it.points:+d}  {names[it.seat]:<12} [{running}]")
+    tie_line("cards")
+    tie_line("spades")
     return lines
+
+
+def majority_ties(rules: Rules, end: Position,
+                  names: Sequence[str]) -> list[tuple[str, str]]:
+    """``("cards", "26 each: You, Computer — nobody scores")`` for each majority
+    the round's ``end`` left tied (most cards, most spades), in counting order."""
+    result = end.result
+    if result is None:
+        return []
+    scored = {i.item for i in result.items}
+    piles: dict[int, list[int]] = {t: [] for t in rules.teams}
+    for seat, pile in enumerate(end.piles):
+        piles[rules.team_of(seat)].extend(pile)
+    counted = []
+    if rules.cards_points:
+        counted.append(("cards", {t: len(p) for t, p in piles.items()}))
+    if (rules.spades_points and rules.scoring in ("casino", "kasino", "mulle")
+            and not rules.spades_above_7):
+        counted.append(("spades", {t: sum(1 for c in p if c & 3 == 0)
+                                   for t, p in piles.items()}))
+    out = []
+    for kind, counts in counted:
+        if kind in scored:
+            continue
+        best = max(counts.values())
+        leaders = [t for t, n in counts.items() if n == best]
+        who = _listing([names[t] for t in leaders])
+        fate = ("carried to the next round" if rules.scoring == "kasino"
+                else "nobody scores")
+        out.append((kind, f"{best} each: {who} — {fate}"))
+    return out
 
 
 def winner_words(result: Result, rules: Rules, names: Sequence[str],
@@ -185,20 +268,30 @@ class Tally:
     cards: int
     spades: int
     sweeps: int
-    key_cards: tuple[int, ...]
+    #: The ruleset's point cards in the pile (:func:`casino.scoring.point_cards`).
+    point_cards: tuple[int, ...]
+    #: What those cards are called: ``point cards``, or ``penalty cards`` in Krypkasino.
+    label: str = "point cards"
 
     def words(self) -> str:
-        keys = " ".join(card_symbol(c) for c in self.key_cards)
+        shown = " ".join(card_symbol(c) for c in self.point_cards)
         sweeps = f", {self.sweeps} sweep{'s' if self.sweeps != 1 else ''}" if self.sweeps else ""
         cards = f"{self.cards} card{'s' if self.cards != 1 else ''}"
         spades = f"{self.spades} spade{'s' if self.spades != 1 else ''}"
         return (f"{cards}, {spades}{sweeps}"
-                + (f"; {keys}" if keys else ""))
+                + (f"; {self.label} {shown}" if shown else ""))
+
+
+def point_cards_label(rules: Rules) -> str:
+    """What the cards that score on their own are called in ``rules``."""
+    return "penalty cards" if rules.scoring == "krypkasino" else "point cards"
 
 
 def tally(pos: Position, seat: int) -> Tally:
-    """The captured cards of ``seat``: counts, spades, sweeps and key cards."""
-    pile = pos.piles[seat]
-    keys = tuple(c for c in KEY_CARDS if c in pile)
-    return Tally(len(pile), sum(1 for c in pile if c & 3 == 0),
-                 sum(1 for s in pos.sweeps if s == seat), keys)
+    """The captured cards of ``seat``: counts, spades, sweeps and the ruleset's point
+    cards (each copy, with two decks), in counting order."""
+    pile = Counter(pos.piles[seat])
+    points = tuple(c for c in point_cards(pos.rules) for _ in range(pile[c]))
+    return Tally(sum(pile.values()), sum(n for c, n in pile.items() if c & 3 == 0),
+                 sum(1 for s in pos.sweeps if s == seat), points,
+                 point_cards_label(pos.rules))

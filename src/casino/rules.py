@@ -627,12 +627,36 @@ def describe(rules: Rules) -> list[str]:
     if rules.set_aside_pictures:
         lines.append("J, Q, K on the table are set aside at each deal; they go to the last "
                      "capturer at the end.")
-    lines.append(f"Sweep: {rules.sweep_points} point{'s' if rules.sweep_points != 1 else ''}"
-                 + (" (penalty to the sweeper, taken off the other)"
-                    if rules.scoring == "krypkasino" else "") + ".")
+    lines.append("Sweep: " + _sweep_text(rules))
     lines.append("Scoring: " + _scoring_text(rules))
     lines.append("Winning: " + _winning_text(rules))
     return lines
+
+
+def _sweep_text(rules: Rules) -> str:
+    """Taking the whole table: what it is worth, and every limit the ruleset sets."""
+    points = f"{rules.sweep_points} point{'s' if rules.sweep_points != 1 else ''}"
+    if rules.scoring == "krypkasino":
+        text = (f"{points} of penalty to the sweeper, and taken off the previous player's "
+                "total")
+        if rules.double_sweep:
+            text += ("; a lone card taken by its identical twin is a double sweep "
+                     f"({2 * rules.sweep_points})")
+    else:
+        text = points
+    limits = []
+    if rules.no_sweep_last_deal:
+        limits.append("none during the round's last deal")
+    if rules.sweep_limit is not None:
+        limits.append(f"none in a round that started with a player above "
+                      f"{rules.sweep_limit} points")
+    if not rules.last_card_sweep:
+        limits.append("none with the round's last card")
+    if limits:
+        text += "; " + "; ".join(limits)
+    if rules.sweeps_cancel:
+        text += "; a new sweep cancels one of another player's"
+    return text + "."
 
 
 def _scoring_text(rules: Rules) -> str:
@@ -642,8 +666,8 @@ def _scoring_text(rules: Rules) -> str:
     if rules.scoring == "kasino":
         spades = ("1 per spade above 7" if rules.spades_above_7
                   else f"most spades {rules.spades_points}")
-        text = (f"most cards {rules.cards_points}, {spades}, each Ace 1, Td 2, 2s 1; "
-                "a tied majority carries over to the next round.")
+        text = (f"most cards {rules.cards_points}, {spades}, each Ace 1, Td 2, 2s 1. "
+                + _kasino_ties(rules))
         if rules.last_capture_points:
             text += f" Last capture {rules.last_capture_points}."
         return text
@@ -656,6 +680,22 @@ def _scoring_text(rules: Rules) -> str:
                 f"each mulle {rules.mulle_points}, last capture {rules.last_capture_points}.")
     return ("most cards 3, most spades 1, Td 2, 2s 1, each Ace 1 (in the order As Ac Ah Ad), "
             "each sweep 1.")
+
+
+def _kasino_ties(rules: Rules) -> str:
+    """How Finnish Kasino settles a tied majority, as the scorer does."""
+    cards = ("A tie for most cards carries its point to the next round, where it is "
+             "worth its own point as well.")
+    if rules.spades_above_7:
+        return cards
+    if rules.partnerships or rules.players == 4:
+        spades = ("a tie for most spades carries its points to the next round in the same "
+                  "way.")
+    else:
+        spades = (f"a tie for most spades between two players gives each "
+                  f"{rules.spades_points // 2}; a tie of three carries the points to the "
+                  "next round.")
+    return f"{cards[:-1]}; {spades}"
 
 
 def _winning_text(rules: Rules) -> str:

@@ -138,6 +138,23 @@ def round_items(rules: Rules, piles: Sequence[Sequence[int]], sweeps: Sequence[i
     return items
 
 
+def point_cards(rules: Rules) -> tuple[int, ...]:
+    """The cards that score on their own in ``rules`` (penalties in Krypkasino), in
+    counting order: what players watch for in each pile. Spades that count only
+    towards most spades are not among them; Spade Casino's spades, each worth a
+    point, are counted apart from these too."""
+    scheme = rules.scoring
+    if scheme == "tablic":
+        return (*(card(rank, suit) for rank in (ACE, KING, QUEEN, JACK, 9)
+                  for suit in range(4)), TWO_CLUBS)
+    if scheme == "krypkasino":
+        return tuple(c for c, _ in _KRYP_PENALTIES)
+    if scheme == "kasino":
+        return (*ACES, TEN_DIAMONDS, TWO_SPADES)
+    first = (JACK_SPADES,) if scheme == "spade" else ()
+    return (*first, TEN_DIAMONDS, TWO_SPADES, *ACES)
+
+
 def _aces(rules: Rules, piles: Sequence[Sequence[int]]) -> list[Item]:
     return [Item(card_text(a), t, 1) for a in ACES for t in _holders(rules, piles, a)]
 

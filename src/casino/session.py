@@ -619,9 +619,10 @@ class GameSession:
 
     def _say(self, before: Position, move: Move, after: Position, seat: int) -> str:
         """A move in words: "You take ..." for the person, "Computer takes ..." otherwise."""
+        named = ["you" if s == self.human else n for s, n in enumerate(self.names)]
         if seat == self.human:
-            return play_words(before, move, after, "You", you=True)
-        return play_words(before, move, after, self.names[seat])
+            return play_words(before, move, after, "You", you=True, names=named)
+        return play_words(before, move, after, self.names[seat], names=named)
 
     def describe_players(self) -> list[str]:
         """``You``, ``Computer (medium)``: each seat's name and who plays it."""

@@ -604,7 +604,7 @@ class GameScreen(Screen[None]):
         unit = "Game" if krypkasino else "Round"
         # Points go to sides: name a partnership by both partners.
         names = [team_name(rules, s.names, rules.team_of(seat)) for seat in rules.seats]
-        lines = result_lines(result, rules, names, s.scores_before_round)
+        lines = result_lines(result, rules, names, s.scores_before_round, s.view)
         verdict = winner_words(result, rules, names, s.scores_before_round)
         if s.game_over and result.winner is not None:
             winner = names[result.winner]

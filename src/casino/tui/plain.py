@@ -435,7 +435,7 @@ class PlainGame:
         unit = self._unit
         self.say("", f"End of {unit} {s.view.round}. The scoring, in counting order:",
                  *(f"  {line.rstrip()}" for line in result_lines(result, s.rules, s.names,
-                                                                 before)),
+                                                                 before, s.view)),
                  score_line(s, result.scores),
                  winner_words(result, s.rules, s.names, before))
         if s.game_over:

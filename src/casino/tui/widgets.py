@@ -220,9 +220,9 @@ class SeatPanel(Static):
         pile = f"pile {tally.cards} · {tally.spades}♠"
         if tally.sweeps:
             pile += f" · {tally.sweeps} sweep{'s' if tally.sweeps != 1 else ''}"
-        keys = (cards_label(tally.key_cards, on_dark=True) if tally.key_cards
-                else Content.styled("—", "dim"))
-        lines = [hand, Content(pile), Content.assemble("keys ", keys)]
+        points = (cards_label(tally.point_cards, on_dark=True) if tally.point_cards
+                  else Content.styled("—", "dim"))
+        lines = [hand, Content(pile), Content.assemble(f"{tally.label} ", points)]
         self.update(Content("\n").join(lines))
 
 

@@ -401,7 +401,9 @@ def replay_json(game: LiveGame) -> dict[str, Any]:
             moves.append({"kind": "move", "round": rnd.number, "deal": before.deal,
                           "seat": seat, "text": str(move),
                           "words": play_words(before, move, after, s.names[seat],
-                                              you=s.names[seat] == "You")})
+                                              you=s.names[seat] == "You",
+                                              names=[n if n != "You" else "you"
+                                                     for n in s.names])})
             positions.append(after.to_json())
     rounds = [{"round": r.number, "items": items_json(rules, r.result, r.start.scores),
                "scores": list(r.result.scores)} for r in record.rounds if r.result is not None]

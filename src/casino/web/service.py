@@ -486,9 +486,10 @@ def replayed_log(session: GameSession) -> list[LogItem]:
 def log_item(seat: int, before: Position, move: Move, after: Position,
              names: Sequence[str]) -> LogItem:
     """A move for the public log, told to everyone and to the player who made it."""
+    yours = ["you" if s == seat else n for s, n in enumerate(names)]
     return LogItem(before.round, before.deal, seat, str(move),
-                   play_words(before, move, after, names[seat]),
-                   play_words(before, move, after, "You", you=True))
+                   play_words(before, move, after, names[seat], names=names),
+                   play_words(before, move, after, "You", you=True, names=yours))
 
 
 # ----------------------------------------------------------------------

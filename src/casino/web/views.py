@@ -21,7 +21,7 @@ from casino.errors import CardError
 from casino.explain import why_illegal
 from casino.legality import moves_with, ranked
 from casino.moves import CAPTURE, TRAIL, Move
-from casino.narrate import item_words, move_phrase, tally, winner_words
+from casino.narrate import item_words, move_phrase, point_cards_label, tally, winner_words
 from casino.position import Position
 from casino.record import Settings
 from casino.rules import Rules
@@ -207,6 +207,7 @@ def rules_json(rules: Rules) -> dict[str, Any]:
     return {"name": rules.name, "title": title(rules.name), "players": rules.players,
             "partnerships": rules.partnerships, "sides": sides(rules),
             "penalties": rules.scoring == "krypkasino",
+            "point_cards_label": point_cards_label(rules),
             # Krypkasino's preset has target 0: no total ends it (the lower wins after
             # each pair of games), so there is none to show.
             "target": rules.target if rules.target > 0 else None}
@@ -428,4 +429,4 @@ def build_view(view: Position, seat: int, public: Public,
 def _tally_json(view: Position, seat: int) -> dict[str, Any]:
     t = tally(view, seat)
     return {"cards": t.cards, "spades": t.spades, "sweeps": t.sweeps,
-            "keys": [card_text(c) for c in t.key_cards]}
+            "point_cards": [card_text(c) for c in t.point_cards]}

@@ -540,9 +540,15 @@
     button.disabled = pending;
   }
 
-  function keyBadges(keys) {
-    if (!keys || !keys.length) return null;
-    return el("span", { class: "keys", title: "Key cards taken" }, keys.map((k) => el("span", { class: "key-card suit-" + k[1], text: cardLabel(k) })));
+  // The ruleset's point cards in a pile ("penalty cards" in Krypkasino): the server names them.
+  function pointCardsLabel() {
+    return (view.rules && view.rules.point_cards_label) || "point cards";
+  }
+
+  function pointBadges(cards) {
+    if (!cards || !cards.length) return null;
+    const label = pointCardsLabel();
+    return el("span", { class: "keys", title: label[0].toUpperCase() + label.slice(1) + " taken" }, cards.map((k) => el("span", { class: "key-card suit-" + k[1], text: cardLabel(k) })));
   }
 
   function tallyLine(s) {
@@ -552,7 +558,7 @@
       el("span", { title: "Cards taken" }, `cards ${num(t.cards)}`), " ",
       el("span", { title: "Spades taken" }, `♠ ${num(t.spades)}`), " ",
       t.sweeps ? el("span", { class: "sweeps", title: "Sweeps" }, `sweeps ${num(t.sweeps)}`) : null, " ",
-      keyBadges(t.keys));
+      pointBadges(t.point_cards));
   }
 
   // Who took the last capture gets the cards left on the table when the round ends: the
@@ -869,7 +875,7 @@
     return el("tr", { class: cls || null },
       el("th", { text: name }),
       el("td", { text: num(t.cards) }), el("td", { text: num(t.spades) }), el("td", { text: num(t.sweeps) }),
-      el("td", {}, keyBadges(t.keys) || "–"));
+      el("td", {}, pointBadges(t.point_cards) || "–"));
   }
 
   function renderTallies() {
@@ -881,11 +887,11 @@
       const mine = sd.map((s) => tallies[s]).filter(Boolean);
       const sum = (k) => mine.reduce((a, t) => a + (Number(t[k]) || 0), 0);
       return tallyRow(sd.map(seatName).join(" & "),
-        { cards: sum("cards"), spades: sum("spades"), sweeps: sum("sweeps"), keys: mine.flatMap((t) => t.keys || []) },
+        { cards: sum("cards"), spades: sum("spades"), sweeps: sum("sweeps"), point_cards: mine.flatMap((t) => t.point_cards || []) },
         "team-row");
     });
     fill(box, el("table", { class: "tallies" },
-      el("thead", {}, el("tr", {}, el("th", { text: "" }), el("th", { text: "cards" }), el("th", { text: "♠" }), el("th", { text: "sweeps" }), el("th", { text: "keys" }))),
+      el("thead", {}, el("tr", {}, el("th", { text: "" }), el("th", { text: "cards" }), el("th", { text: "♠" }), el("th", { text: "sweeps" }), el("th", { text: pointCardsLabel() }))),
       el("tbody", {}, rows),
       teams.length ? el("tbody", { class: "teams" }, teams) : null));
   }
