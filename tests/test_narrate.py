@@ -150,7 +150,11 @@ def test_a_tied_majority_is_shown_as_tied() -> None:
                    table=(), piles=piles, stock=(), scores=result.scores, last_capture=0,
                    result=result)
     lines = result_lines(result, rules, ["Ann", "Bob"], (0, 0), end)
-    assert lines[0] == "most cards    tied  26 each: Ann and Bob — nobody scores"
+    assert lines[0] == "most cards    tied  26 each (Ann and Bob): nobody scores"
+    from casino.narrate import tie_words
+
+    assert tie_words(rules, end, ["Ann", "Bob"]) == [
+        "Most cards tied, 26 each (Ann and Bob): nobody scores"]
     assert lines[1].startswith("spades") and "Ann" in lines[1]
     assert len(lines) == len(result.items) + 1
     kasino = preset("kasino")

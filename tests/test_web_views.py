@@ -127,3 +127,22 @@ def test_the_view_tells_every_seat_who_captured_last() -> None:
     # Public: every seat is told the same seat, hands or no hands.
     assert {view_of(pos, s)["last_capture"] for s in pos.rules.seats} == {pos.last_capture}
     assert view_of(pos, 1)["rules"]["sides"] == [[0, 2], [1, 3]]
+
+
+def test_a_tied_majority_is_in_the_round_result() -> None:
+    """26 cards each: the round's result says most cards was tied (nobody scores)."""
+    from casino.cards import parse_cards
+
+    rules = preset("casino")
+    spades = parse_cards("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks")
+    rest = [c for c in range(52) if c not in spades]
+    piles = (tuple(sorted([*spades[:7], *rest[:19]])), tuple(sorted([*spades[7:], *rest[19:]])))
+    from casino.scoring import round_items
+
+    result = settle(rules, round_items(rules, piles, ()), (0, 0), 1)
+    end = Position(rules=rules, round=1, deal=6, dealer=1, to_move=0, hands=((), ()),
+                   table=(), piles=piles, stock=(), scores=(0, 0), last_capture=0,
+                   result=result)
+    shown = result_json(rules, result, (0, 0), ["Ann", "Bob"], end)
+    assert shown["ties"] == ["Most cards tied, 26 each (Ann and Bob): nobody scores"]
+    assert result_json(rules, result, (0, 0), ["Ann", "Bob"])["ties"] == []

@@ -205,7 +205,7 @@ def result_lines(result: Result, rules: Rules, names: Sequence[str],
 
 def majority_ties(rules: Rules, end: Position,
                   names: Sequence[str]) -> list[tuple[str, str]]:
-    """``("cards", "26 each: You, Computer — nobody scores")`` for each majority
+    """``("cards", "26 each (You and Computer): nobody scores")`` for each majority
     the round's ``end`` left tied (most cards, most spades), in counting order."""
     result = end.result
     if result is None:
@@ -230,7 +230,7 @@ def majority_ties(rules: Rules, end: Position,
         who = _listing([names[t] for t in leaders])
         fate = ("carried to the next round" if rules.scoring == "kasino"
                 else "nobody scores")
-        out.append((kind, f"{best} each: {who} — {fate}"))
+        out.append((kind, f"{best} each ({who}): {fate}"))
     return out
 
 
@@ -259,6 +259,13 @@ def winner_words(result: Result, rules: Rules, names: Sequence[str],
         return ("No winner yet: after each pair of games the lower total wins "
                 "(a tie plays two more).")
     return f"{names[winner]} wins with the fewer penalty points, {result.scores[winner]}."
+
+
+def tie_words(rules: Rules, end: Position, names: Sequence[str]) -> list[str]:
+    """``Most cards tied, 26 each (Ann and Bob): nobody scores``, one per tied majority
+    of the round that ``end`` finished."""
+    return [f"{_ITEM_WORDS[kind].capitalize()} tied, {text}"
+            for kind, text in majority_ties(rules, end, names)]
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,14 @@ from casino.errors import CardError
 from casino.explain import why_illegal
 from casino.legality import moves_with, ranked
 from casino.moves import CAPTURE, TRAIL, Move
-from casino.narrate import item_words, move_phrase, point_cards_label, tally, winner_words
+from casino.narrate import (
+    item_words,
+    move_phrase,
+    point_cards_label,
+    tally,
+    tie_words,
+    winner_words,
+)
 from casino.position import Position
 from casino.record import Settings
 from casino.rules import Rules
@@ -197,9 +204,11 @@ def items_json(rules: Rules, result: Result, scores_before: Sequence[int]) -> li
 
 
 def result_json(rules: Rules, result: Result, scores_before: Sequence[int],
-                names: Sequence[str]) -> dict[str, Any]:
+                names: Sequence[str], end: Position | None = None) -> dict[str, Any]:
+    """A round's result; with its ``end`` position, the majorities left tied too."""
     return {"items": items_json(rules, result, scores_before), "scores": list(result.scores),
             "winner": result.winner,
+            "ties": tie_words(rules, end, names) if end is not None else [],
             "summary": winner_words(result, rules, names, scores_before)}
 
 
@@ -375,7 +384,7 @@ def build_view(view: Position, seat: int, public: Public,
         choices = {"legal": [], "cards": []}
     elif choices is None:
         choices = card_choices(view)
-    shown = (result_json(rules, result, view.scores, public.names)
+    shown = (result_json(rules, result, view.scores, public.names, view)
              if result is not None else None)
     if public.ended is not None:  # a resignation: its words are the game's result
         shown = {**(shown or {"items": [], "scores": list(view.scores)}),

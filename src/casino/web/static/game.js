@@ -833,6 +833,7 @@
       r.summary ? el("p", { class: "summary", text: r.summary }) : null,
       el("p", { class: "muted", text: "Scored in counting order:" }),
       resultTable(r),
+      ...(r.ties || []).map((t) => el("p", { class: "tie", text: t })),
       actions);
     if (wasHidden) box.scrollIntoView({ behavior: "smooth", block: "nearest" });
   }
