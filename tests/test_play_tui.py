@@ -388,7 +388,7 @@ def test_options_are_named_in_a_few_words() -> None:
     assert option_words(Move("raise", c("3c"), (), (five,), 8,
                              groups=((c("3c"),),))) == "raise the 5-build to 8"
     assert option_words(Move("add", c("2h"), (c("6c"),), (eight,), 8,
-                             groups=((c("2h"), c("6c")),))) == "add 2♥+6♣ to the 8-build"
+                             groups=((c("2h"), c("6c")),))) == "add 6♣+2♥ to the 8-build"
 
 
 def test_options_fit_the_chosen_items_exact_ones_first() -> None:

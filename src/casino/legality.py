@@ -174,6 +174,7 @@ class _Checker:
         self.loose = pos.loose
         self.builds = pos.builds
         self.owned = [b for b in self.builds if b.owner == self.seat]
+        self._held: dict[int, int] = {}
         self.compulsory = self.rules.compulsory_capture or self.rules.forced_sweep
         d = self.rules.ace_sum_alt
         self.alt_delta = (d - self.rules.ace_sum) if d else 0
@@ -203,12 +204,16 @@ class _Checker:
 
     # -- the ownership rule (§2.5) -------------------------------------------------
     def held(self, card: int) -> int:
-        """Values held after playing ``card``: bit v set when a card of value v is left."""
-        rest = list(self.hand)
-        rest.remove(card)
-        mask = 0
-        for c in rest:
-            mask |= self.table.holds[c]
+        """Values held after playing ``card``: bit v set when a card of value v is left
+        (worked out once per card: the ownership rule asks it for every move)."""
+        mask = self._held.get(card)
+        if mask is None:
+            rest = list(self.hand)
+            rest.remove(card)
+            mask = 0
+            for c in rest:
+                mask |= self.table.holds[c]
+            self._held[card] = mask
         return mask
 
     def holds(self, card: int, owned_after: Sequence[int]) -> bool:
@@ -324,7 +329,7 @@ class _Checker:
         if has_block(left, v, self.capture_piece(card)):
             return False
         if self.rules.maximal_capture == "cardinality":
-            best = self.best_capture(card, v, (), count_first=True)
+            best = self.best_capture(card, v, count_first=True)
             return best is None or len(taken) >= len(best.cards)
         return True
 
@@ -448,8 +453,7 @@ class _Checker:
             return False
         return bool(vbuilds) or has_block(self.loose, v, self.capture_piece(card))
 
-    def best_capture(self, card: int, v: int, builds: Sequence[Build], *,
-                     count_first: bool = False) -> Split | None:
+    def best_capture(self, card: int, v: int, *, count_first: bool = False) -> Split | None:
         """The capture of value ``v`` taking the most (by :func:`worth`, or by count
         first) of the loose cards, every one of them optional."""
         if v == 0 and self.table.face_one[card]:
@@ -548,12 +552,11 @@ class _Checker:
             found.append(Move(TRAIL, card))
         for v in opts.captures:
             vbuilds = tuple(sorted(b for b in self.builds if v and b.value == v))
+            split = self.best_capture(card, v, count_first=self.compulsory)
+            loose = split.cards if split else ()
             for taken in dict.fromkeys((vbuilds, ())):
                 if self.compulsory and taken:
                     continue
-                split = self.best_capture(card, v, taken,
-                                          count_first=self.compulsory)
-                loose = split.cards if split else ()
                 if loose or taken:
                     found.append(Move(CAPTURE, card, loose, taken))
         sc = self.table.sum_value[card]
