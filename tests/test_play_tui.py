@@ -26,7 +26,7 @@ from casino.record import load_record
 from casino.rules import describe, preset
 from casino.session import HUMAN, GameSession
 from casino.shortlist import MAX_SHOWN
-from casino.tui.app import CasinoApp
+from casino.tui.app import CasinoApp, QuitScreen
 from casino.tui.choice import attempt_text, chosen_words, options_for
 from casino.tui.screens import RoundOverScreen, RulesScreen, SaveScreen
 from casino.tui.widgets import HAND_KEYS, TABLE_KEYS, CardFace, SeatPanel, option_words
@@ -89,10 +89,14 @@ def keys_for(app: CasinoApp, move: Move) -> list[str]:
 
 
 async def play_by_keys(app: CasinoApp, pilot: Pilot[None], move: Move) -> None:
-    """Pick the card and the items, choose ``move`` among the options, press Enter."""
+    """Pick the card and the items, choose ``move`` among the options, press Enter
+    (after Escape if the move box has the focus: it keeps it after a typed move)."""
+    if isinstance(app.focused, Input):
+        await pilot.press("escape")
     await pilot.press(*keys_for(app, move))
     options = app.game.options
-    assert move in options, f"{move} not offered: {options}"
+    assert move in options, (f"{move} not offered: {options} {keys_for(app, move)} "
+                             f"{app.game.message} {app.game.view.table}")
     await pilot.press(*["down"] * options.index(move), "enter")
 
 
@@ -369,7 +373,9 @@ def test_a_finished_round_shows_its_scoring_first(tmp_path: Path) -> None:
         await pilot.press("enter")
         await settle(app, pilot)
         assert on_board(app) and app.session.view.round == 2
-        await pilot.press("q")
+        await pilot.press("q")  # mid-game: it asks first
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("y")
         assert app.return_code is not None or not app.is_running
 
     drive(app, test)
