@@ -249,7 +249,7 @@ class GameScreen(Screen[None]):
                 yield Static(id="last-move")
                 yield Horizontal(id="hand")
                 yield OptionList(id="options")
-                yield MoveInput(id="move-input",
+                yield MoveInput(id="move-input", select_on_focus=False,
                                 placeholder="Type a move (or Tab), e.g. 9d x 9c 5h+4c, 7h",
                                 suggester=MoveSuggester(self._move_texts))
                 yield Static(id="message")
