@@ -66,10 +66,11 @@ class Unseen:
         return rows
 
     def words(self) -> str:
-        """``♠ A 7 J K; ♥ none; ...``: the unseen cards suit by suit, for plain text."""
+        """``♠ A 7 J K; ♥ none; ...``: the unseen cards suit by suit, for plain text
+        (with two decks a rank is named once for each unseen copy: ``♠ A A 7``)."""
         parts = []
         for symbol, ranks in self.by_suit():
-            names = [name + (f"×{n}" if n > 1 else "") for name, n in ranks if n]
+            names = [name for name, n in ranks for _ in range(n)]
             parts.append(f"{symbol} " + (" ".join(names) if names else "none"))
         return "; ".join(parts)
 
