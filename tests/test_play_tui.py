@@ -408,7 +408,7 @@ def test_options_fit_the_chosen_items_exact_ones_first() -> None:
     trail = Move("trail", c("8d"))
     other = Move("trail", c("2c"))
     moves = [trail, take_all, take_pair, other]
-    assert options_for(moves, c("8d"), table, []) == [trail, take_all, take_pair]
+    assert options_for(moves, c("8d"), table, []) == [take_all, take_pair, trail]
     assert options_for(moves, c("8d"), table, [0]) == [take_all, take_pair]
     assert options_for(moves, c("8d"), table, [1, 0]) == [take_pair, take_all]
     assert options_for(moves, c("8d"), table, [3]) == [take_all]

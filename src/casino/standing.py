@@ -1,5 +1,5 @@
-"""Where a round stands, from one seat's view: the points so far, who captured last,
-the cards still unseen.
+"""Where a round stands, from one seat's view: the points so far and the cards unseen
+(who captured last is :attr:`Position.last_capture`).
 
 A player at a real table keeps these in their head; the computer does too (the
 bots count cards), so the front ends show them. Everything here is read from an
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from casino.cards import RANKS, SUIT_SYMBOLS, card, card_symbol
+from casino.cards import RANKS, SUIT_SYMBOLS, card
 from casino.position import Position
 from casino.scoring import round_items
 
@@ -34,12 +34,6 @@ def round_so_far(view: Position) -> dict[int, int]:
     for item in round_items(rules, view.piles, view.sweeps, view.mulles, None, view.carry):
         points[item.seat] += item.points
     return points
-
-
-def last_capturer(view: Position) -> int | None:
-    """The seat that captured last this round (the table's leftovers go to it at the
-    round's end), or None when nobody has captured yet."""
-    return view.last_capture
 
 
 @dataclass(frozen=True)
@@ -97,9 +91,4 @@ def unseen(view: Position, seat: int) -> Unseen:
     return Unseen(left, in_hands, view.stock_size, rules.decks)
 
 
-def unseen_symbols(u: Unseen) -> str:
-    """The unseen cards in symbols, lowest first (a plain list, for tests and logs)."""
-    return " ".join(card_symbol(c) for c in sorted(u.cards.elements()))
-
-
-__all__ = ["Unseen", "last_capturer", "round_so_far", "unseen", "unseen_symbols"]
+__all__ = ["Unseen", "round_so_far", "unseen"]

@@ -5,15 +5,22 @@ person may see of it (:attr:`GameSession.view`: hidden cards stay hidden). The
 person plays by picking a card of the hand (1-9, arrows and Enter, or a click)
 and the table items it uses (a, b, c..., or clicks); the legal options for
 that choice are listed (ranked and capped: a crowded table has hundreds of
-thousands of moves, and none is listed by enumerating them), so a build's
-announced value is chosen there, and Enter plays the highlighted one. A move can
-also be typed in notation, with completion from the legal moves (on a crowded
+thousands of moves, and none is listed by enumerating them; captures first, the
+trail last), so a build's announced value is chosen there, and Enter plays the
+highlighted one. What cannot be played is greyed beforehand, and a play the
+rules force is named in the top bar. A move can also be typed in notation at any
+time: the keys reach the move box even when they began as picks (see
+:meth:`GameScreen.on_key`), with completion from the legal moves (on a crowded
 table, from a selection of them). Anything illegal is explained in words by the
 engine and changes nothing.
 
+Beside the board: the score with the round's points so far and who captured
+last, and (F2) the cards seen and unseen, all from the person's view.
+
 The computers think in worker threads, one move at a time with a short pause
 after each so a person can follow them, and the screen stays responsive while
-they do. The session saves the game after every move, so quitting loses nothing.
+they do. The session saves the game after every move (unless told not to), and
+quitting mid-game asks first, saying whether the game is saved.
 """
 
 from __future__ import annotations
@@ -562,6 +569,7 @@ class GameScreen(Screen[None]):
         box = self.query_one("#options", OptionList)
         self.options = self._option_moves()
         box.clear_options()
+        box.border_subtitle = ""  # until _mark_more counts what is out of sight
         if self.phase != "human":
             box.border_title = "Options"
             box.add_option(Option(Content.styled("Wait for your turn.", "dim"), disabled=True))
