@@ -29,6 +29,7 @@ ENGINE_MODULES := $(wildcard \
 	src/casino/arena.py \
 	src/casino/narrate.py \
 	src/casino/session.py \
+	src/casino/standing.py \
 	src/casino/scorepad.py \
 	src/casino/helper.py \
 	src/casino/tui/__init__.py \

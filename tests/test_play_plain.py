@@ -18,10 +18,12 @@ from pathlib import Path
 import pexpect  # type: ignore[import-untyped]
 import pytest
 
-from casino.cards import card_symbol, card_text
+from casino.cards import card_symbol, card_text, parse_card
+from casino.moves import Move
 from casino.rules import describe, preset
 from casino.session import HUMAN, GameSession
 from casino.shortlist import MAX_SHOWN
+from casino.standing import unseen
 from casino.tui.plain import COMMANDS, PlainGame, run_plain
 from tests.crowded_tables import crowded_kasino_match, forbid_enumeration
 
@@ -395,8 +397,8 @@ def test_pty_moves_illegal_hint_undo_quit_then_resume(tmp_path: Path) -> None:
     child.expect("Last move: Computer ")
     second = state(child)
     # A move in notation, completed with Tab from its first characters.
-    child.sendline("moves")
-    child.expect_exact(PROMPT)
+    child.sendline("moves")  # numbered: a number would play one; notation works too
+    child.expect(r"Choose 1(-\d+)?, or back> ")
     listed = re.findall(r"  \((.+)\)\r?\n", str(child.before))
     assert listed
     move = listed[-1]
@@ -485,15 +487,16 @@ def test_a_crowded_table_lists_a_bounded_number_of_options(
     capture = next(m for m in session.options_of(card).moves if m.loose)
     letters = " ".join("abcdefghijklmnopqrstuvwxyz"[view.table.index(x)]
                        for x in capture.loose[:2])
-    out = run(session, ["moves", "1", f"with {letters}", "back", ""])
+    out = run(session, ["moves", "back", "1", f"with {letters}", "back", ""])
     listed = out.split("Some of your legal moves (the table is crowded: too many to list):\n")
     assert len(listed) == 2, out
-    lines = listed[1].split("\n")
-    shown = [line for line in lines[:MAX_SHOWN + 1] if line.startswith("  ") and "(" in line]
+    lines = listed[1].split("\n... ")[0].split("\n")
+    shown = [line for line in lines if re.match(r"\d+\. .*\(", line)]
     assert 0 < len(shown) <= MAX_SHOWN
+    assert [line.split(".")[0] for line in shown] == [str(i) for i in range(1, len(shown) + 1)]
     texts = [line.rsplit("(", 1)[1].rstrip(")") for line in shown]
     assert all(view.is_legal(view.parse_move(t)) for t in texts)
-    assert "  ... and other moves: type a card's number to see its options" in out
+    assert "\n... and other moves: type a card's number to see its options" in out
     # The first card's options: numbered, bounded, each legal; then those using two items.
     head = f"With the {card_symbol(card)} you can:\n"
     options = out.split(head)[1].split("\n... ")[0].splitlines()
@@ -525,3 +528,85 @@ def test_with_and_table_letters_narrow_a_cards_options(tmp_path: Path) -> None:
             or f"No legal move plays the {card_symbol(card)} with "
                f"{card_symbol(view.table[0])}." in out)
     assert session.log == []
+
+
+# ----------------------------------------------------------------------
+# Issue 16: table letters, numbered moves, and what the state says
+
+
+def test_a_card_number_with_table_letters_plays_that_card_with_them(tmp_path: Path) -> None:
+    """Seed 11: card 3 is the 7♥ and table item a the 7♦: ``3 a`` takes it at once."""
+    session = new_session(tmp_path, seed=11)
+    out = run(session, ["3 z", "3 a"])
+    assert "There is no table item z: the table has a to d." in out
+    assert session.log[0].move == Move("capture", parse_card("7h"), (parse_card("7d"),))
+    assert "You take 7♦ with the 7♥." in out
+
+
+def test_a_card_number_with_letters_lists_the_choices_when_several_fit(
+        tmp_path: Path) -> None:
+    """Casino seed 5: the 5♥ (card 2) with the 5♠ (c) takes it or builds 10: both are
+    listed, the capture first, and a number chooses."""
+    session = new_session(tmp_path, seed=5)
+    out = run(session, ["2 c", "2"])
+    listing = out.split("With the 5♥ using 5♠ you can:\n")[1]
+    assert listing.startswith("1. ") and "(5h x 5s)" in listing.split("\n")[0]
+    assert "(5h+5s =10)" in listing.split("\n")[1]
+    assert str(session.log[0].move) == "5h+5s =10"
+
+
+def test_moves_are_numbered_and_a_number_plays_one(tmp_path: Path) -> None:
+    session = new_session(tmp_path, seed=11)
+    legal = session.legal_moves()
+    out = run(session, ["moves", "99", "2"])
+    listing = out.split("Your legal moves:\n")[1]
+    assert listing.startswith("1. ") and "\n2. " in listing
+    assert "There is no option 99" in out
+    second = listing.split("\n2. ")[1].split("\n")[0]
+    played = session.log[0].move
+    assert played in legal and second.endswith(f"({played})")
+
+
+def test_the_state_says_last_capture_round_so_far_and_a_forced_play(tmp_path: Path) -> None:
+    session = new_session(tmp_path, seed=11)
+    out = run(session, ["3 a", "cards"])
+    first, rest = out.split("Your move> 3 a", 1)
+    assert "This round so far: You 0, Computer 0 (the piles as they stand)." in first
+    assert "Nobody has captured yet this round." in first
+    assert "This round so far: You 3, Computer 0 (the piles as they stand)." in rest
+    assert "Last capture: You; the cards left on the table at the end go to you." in rest
+    # The cards not seen: 52 less your hand, the table and the piles; hidden ones unnamed.
+    left = unseen(session.view, 0)
+    assert (f"Unseen cards ({left.count}: Computer holds {left.in_hands}, the stock "
+            f"{left.in_stock}): {left.words()}." in out)
+    assert left.count == left.in_hands + left.in_stock
+    assert all(left.cards[c] == 0 for c in session.view.hand(0))
+    kryp = new_session(tmp_path, seed=17, rules="krypkasino")
+    text = run(kryp, []).split(PROMPT)[0]
+    assert "You must sweep the table with 10♣ (forced sweep)." in text
+    assert "This game so far in penalty points: You 0, Computer 0" in text
+
+
+def test_pty_table_letters_numbered_moves_and_cards(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--level", "beginner", "--seed", "11", "--no-save")
+    first = state(child)
+    assert "Nobody has captured yet this round." in first
+    child.sendline("3 a")
+    child.expect_exact("You take 7♦ with the 7♥.")
+    after = state(child)
+    assert "Last capture: You;" in after
+    child.sendline("cards")
+    child.expect(r"Unseen cards \(\d+: Computer holds \d, the stock \d+\): ♠ ")
+    state(child)
+    child.sendline("moves")
+    child.expect(r"Choose 1-(\d+), or back> ")
+    listed = str(child.before)
+    assert re.search(r"\r\n1\. .+\(.+\)\r\n2\. ", listed)
+    child.sendline("1")
+    child.expect(r"\r\nYou [a-z]+ ")
+    state(child)
+    child.sendline("quit")
+    child.expect_exact("Stopped. The game was not saved.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -19,14 +19,15 @@ from textual.pilot import Pilot
 from textual.widgets import Button, Input, OptionList, Static
 
 from casino.builds import Build
-from casino.cards import parse_card
+from casino.cards import card_symbol, parse_card
 from casino.moves import Move
 from casino.narrate import result_lines
 from casino.record import load_record
 from casino.rules import describe, preset
 from casino.session import HUMAN, GameSession
 from casino.shortlist import MAX_SHOWN
-from casino.tui.app import CasinoApp
+from casino.standing import round_so_far, unseen
+from casino.tui.app import CasinoApp, QuitScreen
 from casino.tui.choice import attempt_text, chosen_words, options_for
 from casino.tui.screens import RoundOverScreen, RulesScreen, SaveScreen
 from casino.tui.widgets import HAND_KEYS, TABLE_KEYS, CardFace, SeatPanel, option_words
@@ -89,10 +90,14 @@ def keys_for(app: CasinoApp, move: Move) -> list[str]:
 
 
 async def play_by_keys(app: CasinoApp, pilot: Pilot[None], move: Move) -> None:
-    """Pick the card and the items, choose ``move`` among the options, press Enter."""
+    """Pick the card and the items, choose ``move`` among the options, press Enter
+    (after Escape if the move box has the focus: it keeps it after a typed move)."""
+    if isinstance(app.focused, Input):
+        await pilot.press("escape")
     await pilot.press(*keys_for(app, move))
     options = app.game.options
-    assert move in options, f"{move} not offered: {options}"
+    assert move in options, (f"{move} not offered: {options} {keys_for(app, move)} "
+                             f"{app.game.message} {app.game.view.table}")
     await pilot.press(*["down"] * options.index(move), "enter")
 
 
@@ -369,7 +374,9 @@ def test_a_finished_round_shows_its_scoring_first(tmp_path: Path) -> None:
         await pilot.press("enter")
         await settle(app, pilot)
         assert on_board(app) and app.session.view.round == 2
-        await pilot.press("q")
+        await pilot.press("q")  # mid-game: it asks first
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("y")
         assert app.return_code is not None or not app.is_running
 
     drive(app, test)
@@ -401,7 +408,7 @@ def test_options_fit_the_chosen_items_exact_ones_first() -> None:
     trail = Move("trail", c("8d"))
     other = Move("trail", c("2c"))
     moves = [trail, take_all, take_pair, other]
-    assert options_for(moves, c("8d"), table, []) == [trail, take_all, take_pair]
+    assert options_for(moves, c("8d"), table, []) == [take_all, take_pair, trail]
     assert options_for(moves, c("8d"), table, [0]) == [take_all, take_pair]
     assert options_for(moves, c("8d"), table, [1, 0]) == [take_pair, take_all]
     assert options_for(moves, c("8d"), table, [3]) == [take_all]
@@ -444,3 +451,231 @@ def test_a_crowded_table_offers_a_bounded_list_of_options(
         assert app.session.log[played].move == narrowed[0]
 
     drive(app, test)
+
+
+# ----------------------------------------------------------------------
+# Issue 16: typing and choosing moves, and what the screen says during play
+
+
+async def type_on_board(pilot: Pilot[None], text: str) -> None:
+    """Type ``text`` key by key, as a person typing notation without pressing Tab."""
+    names = {" ": "space", "+": "plus", "=": "equals_sign", "?": "question_mark"}
+    await pilot.press(*(names.get(ch, ch) for ch in text))
+
+
+@pytest.mark.parametrize("text", ["2s x 2h", "Qh x Qd", "qh x qd", "10h", "ac x ad", "7h",
+                                  "Kd", "3c+2s =5"])
+def test_notation_typed_on_the_board_reaches_the_move_box(tmp_path: Path, text: str) -> None:
+    """Typed without Tab, a move goes to the move box whole: its keys never open Save
+    (s), quit (q) or stay behind as picks (the seed 11 table has 4 items, a to d)."""
+    app = CasinoApp(new_session(tmp_path), None, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        await type_on_board(pilot, text)
+        assert on_board(app) and app.is_running
+        box = app.screen.query_one("#move-input", Input)
+        assert box.has_focus and box.value == text
+        assert app.game.picked is None and app.game.selected == []
+        assert "type a move" in text_of(app, "#turn")
+
+    drive(app, test)
+
+
+def test_a_typed_move_keeps_the_move_box_for_the_next(tmp_path: Path) -> None:
+    app = CasinoApp(new_session(tmp_path), None, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        await type_on_board(pilot, "7h x 7d")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.session.log[0].move == Move("capture", parse_card("7h"), (parse_card("7d"),))
+        box = app.screen.query_one("#move-input", Input)
+        assert box.has_focus and box.value == ""
+        # The next move typed at once goes to the box too, s and all.
+        await type_on_board(pilot, "5c")
+        assert on_board(app) and box.value == "5c"
+        # ? in the empty box asks for a hint, and Enter then plays it.
+        box.value = ""
+        await pilot.press("question_mark")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        hint = app.game.hint_move
+        assert hint is not None and not box.has_focus
+        played = len(app.session.log)
+        await pilot.press("enter")
+        assert app.session.log[played].move == hint
+
+    drive(app, test)
+
+
+@pytest.mark.parametrize("autosave", [True, False])
+def test_quitting_mid_game_asks_first(tmp_path: Path, autosave: bool) -> None:
+    session = GameSession.new(preset("casino"), level="beginner", seed=11,
+                              save_path=tmp_path / "g.rec", autosave=autosave)
+    app = CasinoApp(session, None, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen) and app.is_running
+        words = text_of(app, "#quit-text")
+        if autosave:
+            assert str(tmp_path / "g.rec") in words and "--resume" in words
+        else:
+            assert "not being saved" in words and "loses it" in words
+        await pilot.press("n")
+        assert on_board(app) and app.is_running
+        await pilot.press("ctrl+q")  # the terminal's own quit key asks too
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("escape")
+        assert on_board(app) and app.is_running
+        await pilot.press("q", "enter")
+        assert not app.is_running or app.return_code is not None
+
+    drive(app, test)
+
+
+def test_enter_plays_a_capture_before_the_trail(tmp_path: Path) -> None:
+    """Seed 11: the 7♥ (card 3) can take the 7♦; Enter must not trail it."""
+    app = CasinoApp(new_session(tmp_path), None, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        await pilot.press("3")
+        options = app.game.options
+        assert options[0].kind == "capture" and options[-1].kind == "trail"
+        assert app.screen.query_one("#options", OptionList).highlighted == 0
+        assert "Enter plays: capture 7♦" in text_of(app, "#turn")
+        await pilot.press("enter")
+        assert app.session.log[0].move.kind == "capture"
+
+    drive(app, test)
+
+
+def test_after_a_hint_enter_plays_it(tmp_path: Path) -> None:
+    app = CasinoApp(new_session(tmp_path, seed=23), None, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        await pilot.press("1")  # a card picked before asking does not stand in the way
+        await pilot.press("question_mark")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        hint = app.game.hint_move
+        assert hint is not None and app.game.picked is not None
+        assert app.game.hand[app.game.picked] == hint.card
+        assert f"Enter plays: {option_words(hint)}" in text_of(app, "#turn")
+        played = len(app.session.log)
+        await pilot.press("enter")
+        assert app.session.log[played].move == hint
+
+    drive(app, test)
+
+
+def test_what_cannot_be_played_is_dimmed(tmp_path: Path) -> None:
+    """Seed 11: with the 7♥ picked, only the 7♦ (a) can go with it; with the 4♣, the
+    K♥ cannot (nothing in hand captures or builds on a King with it)."""
+    app = CasinoApp(new_session(tmp_path), None, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        table = [w for w in app.screen.query("#table CardFace")]
+        assert not any(w.has_class("unfit") for w in table)  # no card picked yet
+        await pilot.press("3")
+        dimmed = {TABLE_KEYS[w.index] for w in table if w.has_class("unfit")}
+        assert dimmed == {"b", "c", "d"}
+        view = app.game.view
+        hand = view.hand(app.session.human)
+        for w in table:  # the engine agrees, item by item
+            found = app.session.moves_using(hand[2], [view.table[w.index]])
+            assert w.has_class("unfit") == (not found.exact and not found.more)
+
+    drive(app, test)
+
+
+def test_a_forced_sweep_is_named_and_other_cards_dimmed(tmp_path: Path) -> None:
+    """Krypkasino seed 17: the 10♣ must take the whole table; the header says so in the
+    words that explain a refusal, and the cards that cannot play are dimmed."""
+    app = CasinoApp(new_session(tmp_path, "krypkasino", seed=17), None, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        turn = text_of(app, "#turn")
+        assert "You must sweep the table with 10♣ (forced sweep)" in turn
+        hand = [w for w in app.screen.query("#hand CardFace")]
+        dim = {card_symbol(w.card) for w in hand if w.has_class("unplayable")}
+        assert "10♣" not in dim and len(dim) == len(hand) - 1
+        await pilot.press(HAND_KEYS[next(w.index for w in hand if w.has_class("unplayable"))],
+                          "enter")
+        assert "you must sweep the table with 10♣" in app.game.message  # same words
+
+    drive(app, test)
+
+
+def test_at_80_by_24_the_options_box_says_more_options_exist(tmp_path: Path) -> None:
+    """Casino seed 0: the fourth card has four options, more than the box shows."""
+    app = CasinoApp(new_session(tmp_path, seed=0), None, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        await pilot.press("4")
+        await pilot.pause()
+        box = app.screen.query_one("#options", OptionList)
+        options = app.game.options
+        shown = box.scrollable_content_region.height
+        assert len(options) > shown
+        assert box.border_subtitle == f"↓ {len(options) - shown} more"
+        await pilot.press(*["down"] * (len(options) - 1))
+        await pilot.pause()
+        assert str(box.border_subtitle).startswith("↑ ")
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await test(app, pilot)
+
+    asyncio.run(main())
+
+
+def test_the_side_shows_the_round_so_far_last_capture_and_unseen_cards(
+        tmp_path: Path) -> None:
+    app = CasinoApp(new_session(tmp_path), None, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        assert "last capture none yet" in text_of(app, "#score")
+        cards = app.screen.query_one("#cards", Static)
+        assert cards.display  # 120 x 40: beside the move log
+        left = unseen(app.game.view, app.session.human)
+        assert left.count == 52 - 4 - 4  # your hand and the table are seen
+        assert cards.border_title == f"Cards · {left.count} unseen"
+        assert "Computer holds 4 · stock 40" in text_of(app, "#cards")
+        await pilot.press("3", "enter")  # 7♥ takes 7♦
+        await settle(app, pilot)
+        view = app.game.view
+        score = text_of(app, "#score")
+        taker = app.session.names[view.last_capture] if view.last_capture is not None else ""
+        assert f"last capture {taker}" in score
+        so_far = round_so_far(view)
+        assert so_far == round_so_far(app.session.view)
+        you = next(line for line in score.splitlines() if line.startswith("You"))
+        assert you.split()[-1] == (f"+{so_far[0]}" if so_far[0] > 0 else str(so_far[0]))
+        assert unseen(view, app.session.human).count < left.count
+        await pilot.press("f2")
+        assert not cards.display
+        await pilot.press("f2")
+        assert cards.display
+
+    drive(app, test)
+
+
+def test_at_80_by_24_f2_swaps_the_move_log_for_the_cards(tmp_path: Path) -> None:
+    app = CasinoApp(new_session(tmp_path), None, pause=0)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            cards = app.screen.query_one("#cards", Static)
+            log = app.screen.query_one("#log-box")
+            assert not cards.display and log.display
+            await pilot.press("f2")
+            assert cards.display and not log.display
+            assert cards.region.bottom <= 23  # above the footer, all of it
+            assert cards.region.height >= 7  # four suits, the count, the frame
+            await pilot.press("f2")
+            assert not cards.display and log.display
+
+    asyncio.run(main())

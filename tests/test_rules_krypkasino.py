@@ -13,6 +13,8 @@ import pytest
 
 from casino import InvalidPosition, Match, Position, preset
 from casino.cards import parse_card
+from casino.errors import IllegalMove
+from casino.explain import forced_play
 from casino.moves import BUILD, CAPTURE, TRAIL
 from tests.variant_positions import cards, deck_from, make, pos, spec_json, texts
 
@@ -179,6 +181,19 @@ def test_K3c_the_sweep_takes_the_whole_table() -> None:
 def test_K3c_a_maximal_capture_that_is_not_the_whole_table_is_not_forced() -> None:
     p = pos(KRYP, ["9h 4d", "Qh"], "4s 5d Kc")
     assert texts(p.legal_moves()) == {"9h x 5d+4s", "4d x 4s"}
+
+
+def test_K3_the_forced_play_is_named_before_the_player_tries() -> None:
+    """explain.forced_play says what the rules force, in the words that refuse a move."""
+    sweep = pos(KRYP, ["9h 9c 4d", "Qh"], "4s 5d")
+    assert forced_play(sweep) == "you must sweep the table with 9♣ or 9♥ (forced sweep)"
+    with pytest.raises(IllegalMove, match="you must sweep the table with 9♣ or 9♥"):
+        sweep.parse_move("4d")
+    some = pos(KRYP, ["9h 4d 2c", "Qh"], "4s 5d Kc")
+    assert forced_play(some) == "captures are compulsory: the 4♦ and 9♥ must capture"
+    every = pos(KRYP, ["4d", "Qh"], "4s 5d Kc")
+    assert forced_play(every) == "you must capture: captures are compulsory"
+    assert forced_play(pos(KRYP, ["5h 6c 9d", "Qh"], [])) is None
 
 
 # ----------------------------------------------------------------------

@@ -184,8 +184,7 @@ def diagnose(pos: Position, spec: MoveSpec) -> str:
     owned = [b for b in pos.builds if b.owner == seat]
     if spec.kind == TRAIL:
         if owned:
-            return (f"you own the {_value_word(owned[0].value)}, so you may not trail: "
-                    "capture or build instead")
+            return _no_trail_words(owned[0])
         return _compulsion(pos, spec) or f"you may not trail the {name} here"
     if spec.kind != CAPTURE and not rules.building:
         return f"there is no building in {rules.name}: capture or trail"
@@ -216,10 +215,9 @@ def _compulsion(pos: Position, spec: MoveSpec) -> str | None:
     name = card_symbol(spec.card)
     sweepers = checker(pos).sweepers()
     if sweepers:
-        cards = ", ".join(sorted(card_symbol(c) for c in sweepers))
         if spec.card in sweepers:
             return f"the {name} can take the whole table, so it must (forced sweep)"
-        return f"you must sweep the table with {cards} (forced sweep)"
+        return _sweep_words(sweepers)
     own = [m for m in moves_of(pos, spec.card).moves if m.kind == CAPTURE]
     if spec.kind == TRAIL and own:
         return (f"the {name} can capture, and captures are compulsory: only a card that "
@@ -228,6 +226,50 @@ def _compulsion(pos: Position, spec: MoveSpec) -> str | None:
         shown = " or ".join(str(m) for m in own[:3])
         return (f"the capture must be maximal, leaving nothing the {name} could still "
                 f"take: play {shown}")
+    return None
+
+
+def _sweep_words(sweepers: Sequence[int]) -> str:
+    cards = " or ".join(card_symbol(c) for c in sorted(set(sweepers)))
+    return f"you must sweep the table with {cards} (forced sweep)"
+
+
+def _no_trail_words(owned: Build) -> str:
+    return f"you own the {_value_word(owned.value)}, so you may not trail: capture or build instead"
+
+
+def forced_play(pos: Position) -> str | None:
+    """What the rules force on the player to move, in words; None when the choice is free.
+
+    Front ends show it before the player tries (the terminal game's header, the
+    plain game's state), so nobody has to learn a compulsion from a refusal: a
+    forced sweep names the cards that must take the table, a compulsory capture
+    the cards that may only capture (or that every card must), a build the
+    player owns forbids trailing. The sentences are those that explain a refused
+    move (:func:`diagnose`), so the two never disagree. Bounded on any table: it
+    asks :mod:`casino.legality` what each card can do, and lists no moves.
+    """
+    if pos.result is not None:
+        return None
+    seat = pos.to_move
+    hand = pos.hand(seat)
+    if not hand:
+        return None
+    sweepers = checker(pos).sweepers()
+    if sweepers:
+        return _sweep_words(sweepers)
+    if pos.rules.compulsory_capture:
+        cards = sorted(set(hand))
+        takers = [c for c in cards if pos.card_options(c).captures]
+        if takers and len(takers) == len(cards):
+            return "you must capture: captures are compulsory"
+        if takers:
+            names = [card_symbol(c) for c in takers]
+            listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+            return f"captures are compulsory: the {listed} must capture"
+    owned = [b for b in pos.builds if b.owner == seat]
+    if owned:
+        return _no_trail_words(owned[0])
     return None
 
 

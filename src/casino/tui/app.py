@@ -5,19 +5,27 @@ person may see of it (:attr:`GameSession.view`: hidden cards stay hidden). The
 person plays by picking a card of the hand (1-9, arrows and Enter, or a click)
 and the table items it uses (a, b, c..., or clicks); the legal options for
 that choice are listed (ranked and capped: a crowded table has hundreds of
-thousands of moves, and none is listed by enumerating them), so a build's
-announced value is chosen there, and Enter plays the highlighted one. A move can
-also be typed in notation, with completion from the legal moves (on a crowded
+thousands of moves, and none is listed by enumerating them; captures first, the
+trail last), so a build's announced value is chosen there, and Enter plays the
+highlighted one. What cannot be played is greyed beforehand, and a play the
+rules force is named in the top bar. A move can also be typed in notation at any
+time: the keys reach the move box even when they began as picks (see
+:meth:`GameScreen.on_key`), with completion from the legal moves (on a crowded
 table, from a selection of them). Anything illegal is explained in words by the
 engine and changes nothing.
 
+Beside the board: the score with the round's points so far and who captured
+last, and (F2) the cards seen and unseen, all from the person's view.
+
 The computers think in worker threads, one move at a time with a short pause
 after each so a person can follow them, and the screen stays responsive while
-they do. The session saves the game after every move, so quitting loses nothing.
+they do. The session saves the game after every move (unless told not to), and
+quitting mid-game asks first, saying whether the game is saved.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -29,15 +37,16 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.suggester import Suggester
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Button, Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from casino.builds import Build
 from casino.cards import card_symbol
 from casino.errors import IllegalMove
+from casino.explain import forced_play
 from casino.legality import MoveList, ranked
 from casino.moves import CAPTURE, Move
 from casino.narrate import result_lines, tally, winner_words
@@ -45,6 +54,7 @@ from casino.position import Position
 from casino.rules import describe
 from casino.session import GameSession
 from casino.shortlist import MAX_SHOWN, Shortlist, rest_words, shortlist
+from casino.standing import unseen
 from casino.tui.choice import attempt_text, chosen_words, uses
 from casino.tui.screens import RoundOverScreen, RulesScreen, SaveScreen
 from casino.tui.widgets import (
@@ -55,10 +65,12 @@ from casino.tui.widgets import (
     ItemClicked,
     SeatPanel,
     TableArea,
+    cards_content,
     game_content,
     log_content,
     option_words,
     score_content,
+    score_note,
     table_rows,
     team_name,
 )
@@ -88,6 +100,92 @@ class MoveSuggester(Suggester):
         return None
 
 
+#: Characters that begin a card in notation: its rank (1 begins 10, or is an Ace).
+RANK_CHARS = frozenset("123456789atjqkATJQK")
+#: Characters that end a card in notation: its suit.
+SUIT_CHARS = frozenset("schdSCHD♠♣♥♦")
+#: Characters that only notation uses (a table letter x is a pick when the table has it).
+NOTATION_CHARS = frozenset(" +=[]@0x")
+_CARD = re.compile(r"(10|[1-9atjqk])[schd♠♣♥♦]", re.IGNORECASE)
+_RANK = re.compile(r"10|[1-9atjqk]", re.IGNORECASE)
+
+
+def notation_tail(keys: str) -> str | None:
+    """The end of ``keys`` that reads as the start of a move in notation, if any.
+
+    Keys pressed on the board pick cards and table items, and the same keys
+    begin notation (``2`` picks card 2 and begins ``2s``); once a key shows that
+    notation is being typed, the keys from its first card on are moved to the
+    move box. That is the shortest end of ``keys`` beginning with a whole card
+    (``"ac2s"`` gives ``"2s"``: ``a`` and ``c`` were picks), else a lone rank
+    (``"Q"``, ``"10"``).
+    """
+    for i in range(len(keys) - 1, -1, -1):
+        if _CARD.match(keys[i:]):
+            return keys[i:]
+    for n in (2, 1):
+        if len(keys) >= n and _RANK.fullmatch(keys[-n:]):
+            return keys[-n:]
+    return None
+
+
+class MoveInput(Input):
+    """The move box: notation with completion; ``?`` in an empty box asks for a hint,
+    since a person who keeps typing moves should not have to leave the box for one."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.character == "?" and not self.value and isinstance(self.screen, GameScreen):
+            event.stop()
+            event.prevent_default()
+            self.screen.action_hint()
+            return
+        await super()._on_key(event)
+
+
+class QuitScreen(ModalScreen[str]):
+    """"Quit the game?" Dismisses with ``quit``, ``stay``, or ``type:`` and a suit.
+
+    ``q`` is both the quit key and a queen's rank: a suit typed right after it
+    (``qh``) means a move was being typed, so the dialog closes and hands the
+    two keys to the move box instead of quitting.
+    """
+
+    AUTO_FOCUS = "#quit-yes"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,enter", "choose('quit')", "Quit"),
+        Binding("n,escape", "choose('stay')", "Keep playing"),
+    ]
+
+    def __init__(self, saved: Path | None) -> None:
+        super().__init__()
+        self.saved = saved
+
+    def compose(self) -> ComposeResult:
+        if self.saved is not None:
+            where = (f"The game is saved in {self.saved}: casino play --resume "
+                     f"{self.saved} goes on with it.")
+        else:
+            where = ("This game is not being saved (--no-save): quitting loses it for good. "
+                     "Press n, then s, to save it first.")
+        with Vertical(id="quit-box", classes="dialog"):
+            yield Static(Content.styled("Quit the game?", "bold"), classes="dialog-title")
+            yield Static(Content(where), id="quit-text")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Quit (y)", id="quit-yes", variant="error")
+                yield Button("Keep playing (n)", id="quit-no", variant="primary")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.character is not None and event.character in SUIT_CHARS:
+            event.stop()
+            self.dismiss("type:" + event.character)
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss("quit" if event.button.id == "quit-yes" else "stay")
+
+
 class GameScreen(Screen[None]):
     """The table, the hands, the scores and the log; all of the playing happens here.
 
@@ -108,11 +206,12 @@ class GameScreen(Screen[None]):
         Binding("right", "cursor(1)", "Card right", show=False),
         Binding("up", "option(-1)", "Option up", show=False),
         Binding("down", "option(1)", "Option down", show=False),
-        Binding("tab", "type_move", "Type a move"),
+        Binding("tab", "type_move", "Type a move", show=False),  # the move box says so
         Binding("question_mark", "hint", "Hint", key_display="?"),
         Binding("u", "undo", "Undo"),
-        Binding("s", "save", "Save as"),
+        Binding("s", "save", "Save"),
         Binding("f1", "rules", "Rules"),
+        Binding("f2", "cards", "Cards"),
         Binding("q", "quit", "Quit"),
     ]
 
@@ -138,6 +237,12 @@ class GameScreen(Screen[None]):
         self._table_width = 0
         self._table_drawn: tuple[object, ...] = ()
         self._hand_drawn: tuple[int, ...] = ()
+        #: The keys pressed on the board since the choice was last empty: if notation
+        #: turns out to be typed (``2s``), its start is taken back from the picks.
+        self.keyed = ""
+        #: Whether the cards panel is shown (None: when the screen is tall enough to
+        #: show it with the move log; F2 decides otherwise).
+        self.show_cards: bool | None = None
 
     # ------------------------------------------------------------------
     # Layout
@@ -151,13 +256,14 @@ class GameScreen(Screen[None]):
                 yield Static(id="last-move")
                 yield Horizontal(id="hand")
                 yield OptionList(id="options")
-                yield Input(id="move-input",
-                            placeholder="Tab: type a move, e.g. 9d x 9c 5h+4c, 5d+3s =8, 7h",
-                            suggester=MoveSuggester(self._move_texts))
+                yield MoveInput(id="move-input", select_on_focus=False,
+                                placeholder="Type a move (or Tab), e.g. 9d x 9c 5h+4c, 7h",
+                                suggester=MoveSuggester(self._move_texts))
                 yield Static(id="message")
             with Vertical(id="side"):
                 yield Static(id="score")
                 yield Static(id="game-info")
+                yield Static(id="cards")
                 with VerticalScroll(id="log-box"):
                     yield Static(id="log")
         yield Footer()
@@ -170,6 +276,7 @@ class GameScreen(Screen[None]):
         self.query_one("#log-box").border_title = "Moves"
         self.query_one("#score").border_title = "Score"
         self.query_one("#game-info").border_title = "Game"
+        self._apply_side()
         rules = self.session.rules
         players = ", ".join(self.session.describe_players())
         self.say(f"{rules.name}: {players}. F1 shows the rules and the keys.")
@@ -266,13 +373,46 @@ class GameScreen(Screen[None]):
 
     def _draw_side(self) -> None:
         s = self.session
-        self.query_one("#score", Static).update(score_content(self.view, s.names, s.human))
+        score = self.query_one("#score", Static)
+        score.update(score_content(self.view, s.names, s.human))
+        score.border_subtitle = score_note(s.rules)
         levels = sorted({lv for seat in s.rules.seats if (lv := s.level_of(seat))})
         who = f"computer{'s' if s.rules.players > 2 else ''}: {', '.join(levels)}"
         self.query_one("#game-info", Static).update(game_content(self.view, who, s.match.seed))
+        self._draw_cards()
         self.query_one("#log", Static).update(log_content(s.log, s.rules))
         box = self.query_one("#log-box", VerticalScroll)
         box.call_after_refresh(box.scroll_end, animate=False)  # once the new text is laid out
+
+    def _draw_cards(self) -> None:
+        """The cards panel: what the person has seen this round and what is still unseen."""
+        s = self.session
+        box = self.query_one("#cards", Static)
+        left = unseen(self.view, s.human)
+        box.update(cards_content(left, self.view, s.names, s.human))
+        box.border_title = f"Cards · {left.count} unseen"
+        box.border_subtitle = "F2 hides" if self.show_cards else "F2"
+
+    def _apply_side(self) -> None:
+        """Show the cards panel with the move log on a tall screen; on a smaller one,
+        in its place while F2 asks for it."""
+        tall = self.size.height >= 36
+        shown = self.show_cards if self.show_cards is not None else tall
+        self.query_one("#cards", Static).display = shown
+        self.query_one("#log-box").display = tall or not shown
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._apply_side()
+
+    def action_cards(self) -> None:
+        """F2: show or hide the cards panel (seen and unseen cards)."""
+        tall = self.size.height >= 36
+        shown = self.show_cards if self.show_cards is not None else tall
+        self.show_cards = not shown
+        self._apply_side()
+        self._draw_cards()
+        if self.show_cards and not tall:
+            self.say("The cards panel replaces the move log: F2 brings the log back.")
 
     def _draw_last_move(self) -> None:
         log = self.session.log
@@ -292,16 +432,22 @@ class GameScreen(Screen[None]):
         bar = self.query_one("#turn", Static)
         for phase in ("human", "computer", "round-over", "game-over"):
             bar.set_class(self.phase == phase, phase)
-        title = Content.styled(" ♠ ♥ CASINO ♣ ♦ ", "bold")
+        # On a narrow screen every column of the bar is needed for what it says.
+        title = Content.styled(" ♠ ♥ CASINO ♣ ♦ " if self.size.width >= 110 else "", "bold")
         if self.phase == "human":
             n = len(self.hand)
             keys = f"1-{n}" if n > 1 else "1"
             text = (f"▶ Your turn: pick a card ({keys}, or ←/→ and Enter), then table items "
                     "(a, b, …); Enter plays")
+            if isinstance(self.focused, Input):
+                text = "▶ Your turn: type a move, Enter plays it; Escape picks cards instead"
             chosen = self._highlighted()
             if self.picked is not None:
                 text = (f"▶ Enter plays: {option_words(chosen)}" if chosen is not None
                         else "▶ No legal move uses these cards: change them, or Escape")
+            forced = self.forced()
+            if forced:  # first: it is what the person must know before anything else
+                text = f"▶ {forced[:1].upper()}{forced[1:]} · {text[2:]}"
         elif self.phase == "computer":
             text = f"⏳ {s.names[s.to_move]} is playing…" if not s.round_over else "Round over"
         elif self.phase == "game-over":
@@ -310,6 +456,14 @@ class GameScreen(Screen[None]):
             unit = "game" if s.rules.scoring == "krypkasino" else "round"
             text = f"The {unit} is over"
         bar.update(Content.assemble(title, " ", text))
+
+    def forced(self) -> str | None:
+        """What the rules force on the person now, in the engine's words (one place for
+        the header and the explanation of a refused move), or None."""
+        if self.phase != "human" or not self.session.human_to_move:
+            return None
+        view = self.view
+        return view.memo("tui:forced", lambda: forced_play(view))
 
     def say(self, text: str, kind: str = "info") -> None:
         """Show a message under the board: ``info``, ``error`` (illegal moves) or ``hint``."""
@@ -323,41 +477,99 @@ class GameScreen(Screen[None]):
     # The choice being made: a hand card, table items, the options they allow
 
     def _option_moves(self) -> list[Move]:
-        """The legal moves of the picked card that use every selected item: those using
-        exactly them first, then the others strongest first, at most ``MAX_SHOWN``
-        (:attr:`options_rest` says what was left out). Asked of the engine for this
-        card and these items, never by listing every move of a crowded table."""
+        """The legal moves of the picked card that use every selected item, at most
+        ``MAX_SHOWN`` (:attr:`options_rest` says what was left out). With no item
+        chosen: the card's moves ranked, captures first and the trail last, so Enter
+        never trails a card that can take something. With items: those using exactly
+        them first, then the others strongest first. A hint's move is always among
+        them. Asked of the engine for this card and these items, never by listing
+        every move of a crowded table."""
         self.options_rest = None
         if self.picked is None:
             return []
+        card = self.hand[self.picked]
+        hint = self.hint_move if self.hint_move is not None and self.hint_move.card == card \
+            else None
+        if not self.selected:
+            short = shortlist(self.session.options_of(card), keep=hint)
+            if not short.everything:
+                self.options_rest = short
+            return list(short.moves)
         items = [self.view.table[i] for i in self.selected]
-        found = self.session.moves_using(self.hand[self.picked], items)
+        found = self.session.moves_using(card, items)
         exact = ranked(found.exact)[:MAX_SHOWN]
         short = shortlist(MoveList(found.more, found.complete),
                           limit=max(1, MAX_SHOWN - len(exact)))
         if not short.everything:
             self.options_rest = short
-        return [*exact, *short.moves][:MAX_SHOWN]
+        moves = [*exact, *short.moves][:MAX_SHOWN]
+        if hint is not None and hint not in moves and uses(hint) >= Counter(items):
+            moves = [hint, *moves[:MAX_SHOWN - 1]]
+        return moves
 
     def update_choice(self) -> None:
-        """Mark the picked card and the chosen table items, and list the options they allow."""
+        """Mark the picked card and the chosen table items, and list the options they allow.
+
+        What cannot be played is dimmed before the person tries: hand cards with no
+        legal move, and, once a card is picked, table items no legal move of it can
+        use together with the items chosen already."""
         hint = self.hint_move
+        mine = self.phase == "human" and self.session.human_to_move
+        playable = self._playable() if mine else {}
         for w in self._hand_widgets:
             w.set_class(w.index == self.picked, "picked")
             w.set_class(self.phase == "human" and w.index == self.cursor
                         and self.picked is None, "cursor")
             w.set_class(hint is not None and w.card == hint.card, "hinted")
+            w.set_class(mine and not playable.get(w.card, True), "unplayable")
+        fits = self._fitting_items() if mine and self.picked is not None else None
         hinted = uses(hint) if hint is not None else Counter()
         for t in self._table_widgets:
             t.set_class(t.index in self.selected, "selected")
             t.set_class(hinted[self.view.table[t.index]] > 0, "hinted")
+            t.set_class(fits is not None and t.index not in fits, "unfit")
         self._draw_options()
         self._draw_turn()
+
+    def _playable(self) -> dict[int, bool]:
+        """Whether each card of the hand has a legal move (the engine's per-card answer,
+        bounded on any table; worked out once per position)."""
+        view = self.view
+        return view.memo("tui:playable", lambda: {
+            c: view.card_options(c).playable for c in set(self.hand)})
+
+    def _fitting_items(self) -> set[int]:
+        """The places of the table items that some legal move of the picked card uses
+        together with the items chosen already (those chosen count as fitting).
+
+        One bounded question to the engine per item (:meth:`GameSession.moves_using`:
+        is there a move of this card with these items?), kept per position, card and
+        choice; no list of every legal move is made."""
+        assert self.picked is not None
+        view = self.view
+        card = self.hand[self.picked]
+        chosen = sorted(self.selected)
+
+        def work() -> set[int]:
+            fits = set(chosen)
+            base = [view.table[i] for i in chosen]
+            tried: dict[object, bool] = {}
+            for i, item in enumerate(view.table):
+                if i in fits:
+                    continue
+                if item not in tried:  # two decks: the same card twice asks once
+                    found = self.session.moves_using(card, [*base, item])
+                    tried[item] = bool(found.exact or found.more)
+                if tried[item]:
+                    fits.add(i)
+            return fits
+        return view.memo(f"tui:fits:{card}:{chosen}", work)
 
     def _draw_options(self) -> None:
         box = self.query_one("#options", OptionList)
         self.options = self._option_moves()
         box.clear_options()
+        box.border_subtitle = ""  # until _mark_more counts what is out of sight
         if self.phase != "human":
             box.border_title = "Options"
             box.add_option(Option(Content.styled("Wait for your turn.", "dim"), disabled=True))
@@ -384,7 +596,28 @@ class GameScreen(Screen[None]):
             box.add_option(Option(Content.styled(
                 f"… {rest}: choose table items (a, b, …) to see those using them, or Tab "
                 "to type a move", "dim italic"), disabled=True))
-        box.highlighted = 0
+        hint = self.hint_move
+        box.highlighted = (self.options.index(hint) if hint is not None and hint in self.options
+                           else 0)
+        box.call_after_refresh(self._mark_more)
+
+    def _mark_more(self) -> None:
+        """Say on the options box's frame how many options lie beyond what it shows:
+        on a small terminal it has room for two or three."""
+        box = self.query_one("#options", OptionList)
+        shown = box.scrollable_content_region.height
+        total = box.option_count
+        top = round(box.scroll_y)
+        above, below = top, max(0, total - top - shown)
+        if shown <= 0 or (not above and not below):
+            box.border_subtitle = ""
+            return
+        parts = []
+        if above:
+            parts.append(f"↑ {above} more")
+        if below:
+            parts.append(f"↓ {below} more")
+        box.border_subtitle = " · ".join(parts)
 
     def _highlighted(self) -> Move | None:
         """The option Enter would play now, if any."""
@@ -395,6 +628,7 @@ class GameScreen(Screen[None]):
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
+        event.option_list.call_after_refresh(self._mark_more)
         self._draw_turn()
 
     def _ready(self) -> bool:
@@ -444,22 +678,87 @@ class GameScreen(Screen[None]):
         self.picked = None
         self.selected = []
         self.hint_move = None
+        self.keyed = ""
 
     # ------------------------------------------------------------------
     # Input
 
     def on_key(self, event: events.Key) -> None:
-        if isinstance(self.focused, Input) or event.character is None:
+        """Keys on the board: picks (1-9 for the hand, a, b, … for the table), and
+        notation, which reaches the move box however it is begun.
+
+        The same keys pick and begin notation (``2`` picks card 2 and begins
+        ``2s``), so each key pressed on the board is remembered (:attr:`keyed`)
+        and a key that only notation explains moves the notation begun so far to
+        the move box, taking back the picks it made: a suit right after a rank
+        (``2s``; ``c``, ``d`` and ``h`` only when the table has no such item), a
+        ``0`` after ``1``, a space, ``+``, ``=``, brackets, or a capital letter
+        (capitals are never keys). Commands do not fire in the middle of a move:
+        ``s`` after a rank is a suit, and ``q`` asks first (a suit typed then goes
+        to the move box as well).
+        """
+        if isinstance(self.focused, Input):
             return
         ch = event.character
+        if ch is None or not event.is_printable:
+            if event.key not in ("shift", "ctrl", "alt"):
+                self.keyed = ""  # Enter, arrows, Escape...: no notation runs across them
+            return
+        keyed = self.keyed
+        after_rank = bool(keyed) and keyed[-1] in RANK_CHARS
+        table_key = ch in TABLE_KEYS and TABLE_KEYS.index(ch) < len(self.view.table)
+        typed: str | None = None
+        if ch.isupper() or ch in "♠♣♥♦":
+            typed = notation_tail(keyed + ch) or ch
+        elif ch in SUIT_CHARS and after_rank and not table_key:
+            typed = notation_tail(keyed + ch)
+        elif ch == "0" and keyed.endswith("1"):
+            typed = "10"
+        elif ch in NOTATION_CHARS and not table_key:
+            typed = notation_tail(keyed + ch)
+            if typed is None and ch != "x":
+                event.stop()  # a space or a sign alone means nothing on the board
+                self.keyed = ""
+                return
+        if typed is not None:
+            event.stop()
+            self.start_typing(typed)
+            return
         if ch in HAND_KEYS:
             event.stop()
+            self.keyed = (keyed + ch)[-8:]
             self.pick(HAND_KEYS.index(ch))
         elif ch in TABLE_KEYS:
             event.stop()
+            self.keyed = (keyed + ch)[-8:]
             self.toggle(TABLE_KEYS.index(ch))
+        else:
+            self.keyed = ""  # a command key (?, u, s, q...): its binding runs
+
+    def start_typing(self, text: str) -> None:
+        """Move to the move box with ``text`` typed, taking back the picks those keys made."""
+        had_choice = self.picked is not None or bool(self.selected)
+        self.reset_choice()
+        box = self.query_one("#move-input", Input)
+        box.value = text
+        box.cursor_position = len(text)
+        box.focus()
+        if had_choice:
+            self.update_choice()
+        self.say("Typing a move: Enter plays it, Escape goes back to picking cards.")
+        self._draw_turn()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._draw_turn()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self._draw_turn()
 
     def on_item_clicked(self, event: ItemClicked) -> None:
+        self.keyed = ""
+        box = self.query_one("#move-input", Input)
+        if box.has_focus and not box.value:
+            self.set_focus(None)  # so that Enter plays what the clicks chose
         if event.zone == "hand":
             self.pick(event.index)
         else:
@@ -479,8 +778,26 @@ class GameScreen(Screen[None]):
             self.say("Type a move in notation, e.g. 9d x 9c, 5d+3s =8 or 7h.", "error")
             return
         if await self.play(text):
+            # The box keeps the focus: whoever types one move types the next.
             event.input.value = ""
-            self.set_focus(None)
+
+    def choose(self, move: Move) -> None:
+        """Pick ``move``'s card and table items and highlight it, so Enter plays it."""
+        hand = self.hand
+        if move.card not in hand:
+            return
+        self.reset_choice()
+        self.hint_move = move
+        self.picked = self.cursor = hand.index(move.card)
+        wanted = uses(move)
+        for i, item in enumerate(self.view.table):
+            if wanted[item] > 0:
+                wanted[item] -= 1
+                self.selected.append(i)
+        box = self.query_one("#move-input", Input)
+        if box.has_focus and not box.value:
+            self.set_focus(None)  # Enter is for the hint now, not the empty box
+        self.update_choice()
 
     def action_cursor(self, step: int) -> None:
         if not self._ready() or not self.hand:
@@ -586,10 +903,9 @@ class GameScreen(Screen[None]):
                 version, move = worker.result
                 if version != self.version or self.phase != "human":
                     return  # the game moved on while the hint was being found
-                self.hint_move = move
                 self.session.hint_given()  # the record notes every hint shown
-                self.say(f"Hint: {option_words(move)}  ({move})", "hint")
-                self.update_choice()
+                self.choose(move)
+                self.say(f"Hint: {option_words(move)}  ({move}): Enter plays it", "hint")
             elif event.state == WorkerState.ERROR:
                 self.say(f"No hint: {worker.error}", "error")
 
@@ -689,7 +1005,19 @@ class GameScreen(Screen[None]):
                                          guide=rules.name))
 
     def action_quit(self) -> None:
-        self.app.exit()
+        """Quit, after asking when a game is going on (the dialog says whether it is saved)."""
+        if self.phase in ("human", "computer") and not self.session.game_over:
+            self.app.push_screen(QuitScreen(self.session.save_path), self._quit_chosen)
+        else:
+            self.app.exit()
+
+    def _quit_chosen(self, choice: str | None) -> None:
+        if choice == "quit":
+            self.app.exit()
+        elif choice is not None and choice.startswith("type:"):
+            self.start_typing("q" + choice[len("type:"):])  # "qh": a queen, not quitting
+        else:
+            self.say("Still playing.")
 
     async def on_table_area_width_changed(self, event: TableArea.WidthChanged) -> None:
         box = self.query_one("#table", TableArea)
@@ -718,6 +1046,13 @@ class CasinoApp(App[None]):
 
     def get_default_screen(self) -> Screen[Any]:
         return self.game
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q asks first as q does, while the game is on screen."""
+        if self.screen is self.game:
+            self.game.action_quit()
+        else:
+            self.exit()
 
     @property
     def session(self) -> GameSession:

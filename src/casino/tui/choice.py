@@ -39,6 +39,8 @@ def options_for(moves: Iterable[Move], card: int, table: Sequence[TableItem],
 
     Those that use exactly the selected items come first (the one the person
     most likely means), then by kind: captures, builds, adds, raises, trails.
+    With nothing selected the kind alone decides: the trail "uses exactly no
+    items", but a card that can take something should not be trailed by Enter.
     """
     want = chosen(table, selected)
     found: list[tuple[int, int, Move]] = []
@@ -47,7 +49,8 @@ def options_for(moves: Iterable[Move], card: int, table: Sequence[TableItem],
             continue
         used = uses(m)
         if used >= want:
-            found.append((0 if used == want else 1, KIND_ORDER.get(m.kind, 9), m))
+            exact = used == want and bool(want)
+            found.append((0 if exact else 1, KIND_ORDER.get(m.kind, 9), m))
     found.sort(key=lambda t: (t[0], t[1]))
     return [m for _, _, m in found]
 

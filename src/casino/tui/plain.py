@@ -16,6 +16,7 @@ and input also takes suit letters (``9d x 9c``).
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -25,6 +26,7 @@ from typing import TextIO
 from casino.builds import Build
 from casino.cards import card_symbol, card_text
 from casino.errors import IllegalMove
+from casino.explain import forced_play
 from casino.legality import MoveList, ranked
 from casino.match import shuffle_words
 from casino.moves import Move
@@ -33,22 +35,27 @@ from casino.position import Position
 from casino.rules import describe
 from casino.session import Entry, GameSession
 from casino.shortlist import MAX_SHOWN, Shortlist, rest_words, shortlist
+from casino.standing import round_so_far, unseen
 
 #: Words typed at the move prompt, besides card numbers and moves in notation.
-COMMANDS = ("hint", "undo", "moves", "log", "log all", "table", "look", "save ", "rules",
-            "help", "quit")
+COMMANDS = ("hint", "undo", "moves", "cards", "log", "log all", "table", "look", "save ",
+            "rules", "help", "quit")
 
 HELP = (
     "How to play:",
     "  Type a card's number from your hand (1, 2, ...) to see what it can do,",
     "  then the number of the option you want (or back); with and table letters",
     "  (with a c) list its options that use those table items.",
+    "  A card's number and table letters together (2 a c) play that card with",
+    "  those items, or list the ways it can when there are several.",
     "  Or type a move in notation: 9d x 9c 4c+5h takes, 5d+3s =8 builds, 7h trails.",
     "  Suits can be letters (s c h d) or symbols; 10 can be T.",
     "Commands:",
     "  ? or hint   the strongest computer's suggestion",
     "  undo        take back your last move (within this deal)",
-    f"  moves       your legal moves, the strongest first (at most {MAX_SHOWN})",
+    f"  moves       your legal moves, numbered, the strongest first (at most {MAX_SHOWN});",
+    "              then a number plays that move",
+    "  cards       the cards you have not seen this round (the others' hands, the stock)",
     "  log         the moves of this round (log all: the whole game)",
     "  table       the table, the hands and the scores again (also: look)",
     "  save FILE   save the game to FILE; later moves are saved there too",
@@ -57,6 +64,9 @@ HELP = (
 )
 
 _QUIT = ("quit", "q", "exit", "bye")
+
+#: A card's number and table letters: ``2 a``, ``2 a c``, ``2 with a c``.
+_CARD_WITH = re.compile(r"(\d+)\s+(?:with\s+)?([a-z]{1,2}(?:[\s,]+[a-z]{1,2})*)")
 
 
 class _Quit(Exception):
@@ -218,6 +228,8 @@ class PlainGame:
             self.say(f"Type a card number (1-{n}), a move such as 7h, or help.")
         elif word.isdigit():
             self._pick(int(word))
+        elif (found := _CARD_WITH.fullmatch(word)) is not None:
+            self._pick(int(found[1]), found[2])
         elif word in _QUIT:
             raise _Quit
         elif word in ("?", "hint"):
@@ -226,6 +238,8 @@ class PlainGame:
             self._undo()
         elif word == "moves":
             self._moves()
+        elif word == "cards":
+            self.say(self.cards_line())
         elif word in ("log", "log all"):
             self._log(whole=word == "log all")
         elif word in ("table", "look", "state"):
@@ -249,7 +263,8 @@ class PlainGame:
         self._fresh = True
 
     def _moves(self) -> None:
-        """The person's moves, strongest first, capped; and how to see the rest."""
+        """The person's moves, strongest first, capped and numbered; a number then plays
+        one (as after a card's number); and how to see the rest."""
         short = shortlist(self.session.candidate_moves())
         total = short.total
         if short.everything:
@@ -258,21 +273,38 @@ class PlainGame:
             head = f"Your {len(short.moves)} strongest moves of {total}:"
         else:
             head = "Some of your legal moves (the table is crowded: too many to list):"
-        lines = [head, *(f"  {self._option(m)}" for m in short.moves)]
+        moves = list(short.moves)
+        lines = [head, *(f"{i}. {self._option(m)}" for i, m in enumerate(moves, start=1))]
         if not short.everything:
-            lines.append(f"  ... {rest_words(short, 'move')}: type a card's number to see "
+            lines.append(f"... {rest_words(short, 'move')}: type a card's number to see "
                          "its options, or a move in notation.")
         self.say(*lines)
+        if moves:
+            self._choose(moves, None)
 
-    def _pick(self, number: int) -> None:
+    def _pick(self, number: int, letters: str | None = None) -> None:
         """A hand card by its number: its legal options, and one of them by number;
-        ``with`` and table letters narrow them to those using these items."""
+        ``with`` and table letters narrow them to those using these items. With
+        ``letters`` (``2 a c``), the card with those table items: played when one legal
+        move uses exactly them, else the moves using them are listed to choose from."""
         s = self.session
         hand = s.view.hand(s.human)
         if not 1 <= number <= len(hand):
             self.say(f"There is no card {number}: your hand has cards 1 to {len(hand)}.")
             return
         card = hand[number - 1]
+        if letters is not None:
+            found = self._using(card, letters)
+            if found is None:
+                return
+            moves, exact, short, words = found
+            if exact == 1:
+                self._play(moves[0])
+                return
+            self._list_options(f"With the {card_symbol(card)} using {words} you can:", moves,
+                               short)
+            self._choose(moves, card)
+            return
         short = shortlist(s.options_of(card))
         moves = list(short.moves)
         if not moves:
@@ -284,6 +316,12 @@ class PlainGame:
             self.say(f"The {card_symbol(card)} has no legal move now{reason or '.'}")
             return
         self._list_options(f"With the {card_symbol(card)} you can:", moves, short)
+        self._choose(moves, card)
+
+    def _choose(self, moves: list[Move], card: int | None) -> None:
+        """Read which of the numbered ``moves`` to play; for a card's options, ``with`` and
+        table letters list those using these items instead. Anything else is a move in
+        notation or a command, as at the move prompt."""
         while True:
             line = self.read(f"Choose {'1' if len(moves) == 1 else f'1-{len(moves)}'}, or back> ")
             word = line.lower()
@@ -297,9 +335,12 @@ class PlainGame:
                     return
                 self.say(f"There is no option {k}: choose 1 to {len(moves)}, or back.")
                 continue
-            if word == "with" or word.startswith("with "):
-                narrowed = self._with_items(card, word[4:])
-                if narrowed:
+            if card is not None and (word == "with" or word.startswith("with ")):
+                found = self._using(card, word[4:])
+                if found is not None:
+                    narrowed, _, short, words = found
+                    self._list_options(f"With the {card_symbol(card)} using {words} you can:",
+                                       narrowed, short)
                     moves = narrowed
                 continue
             self.handle(line)  # a move in notation or a command
@@ -312,25 +353,26 @@ class PlainGame:
                          "letters of the cards to use (with a c), or a move in notation.")
         self.say(*lines)
 
-    def _with_items(self, card: int, letters: str) -> list[Move]:
-        """The options of ``card`` using the table items named by ``letters`` (``a c``),
-        listed; those using exactly these items first. Empty when there are none."""
+    def _using(self, card: int, letters: str) -> tuple[list[Move], int, Shortlist, str] | None:
+        """The options of ``card`` using the table items named by ``letters`` (``a c``):
+        those using exactly these items first (how many, second), what the list left
+        out, and the items in words. None, having said why, when there are none."""
         s = self.session
         table = s.view.table
         labels = {_letter(i): i for i in range(len(table))}
         names = letters.replace(",", " ").split()
         if not names:
             self.say("Type with and the letters of table items, as with a c.")
-            return []
+            return None
         missing = [n for n in names if n not in labels]
         if missing:
             span = f"a to {_letter(len(table) - 1)}" if len(table) > 1 else "a"
             self.say(f"There is no table item {missing[0]}: "
                      + (f"the table has {span}." if table else "the table is empty."))
-            return []
+            return None
         if len(set(names)) != len(names):
             self.say("Name each table item once.")
-            return []
+            return None
         items = [table[labels[n]] for n in names]
         words = _listing([card_symbol(x) if isinstance(x, int) else f"the {x.value}-build"
                           for x in items])
@@ -341,9 +383,8 @@ class PlainGame:
         moves = [*exact, *short.moves][:MAX_SHOWN]
         if not moves:
             self.say(f"No legal move plays the {card_symbol(card)} with {words}.")
-            return []
-        self._list_options(f"With the {card_symbol(card)} using {words} you can:", moves, short)
-        return moves
+            return None
+        return moves, len(exact), short, words
 
     def _option(self, move: Move) -> str:
         """``take 9♣ with the 9♦  (9d x 9c)``: a move in words, then in notation."""
@@ -420,12 +461,42 @@ class PlainGame:
                 n = view.hand_size(seat)
                 lines.append(f"{name}: {n} card{'s' if n != 1 else ''} in hand; {captured}")
         lines.append(score_line(s, view.scores))
+        lines.extend(self.standing_lines())
+        if s.human_to_move and (forced := forced_play(view)):
+            lines.append(f"{forced[:1].upper()}{forced[1:]}.")
         hand = view.hand(s.human)
         lines.append("Your hand: " + ", ".join(f"{i}: {card_symbol(c)}"
                                                for i, c in enumerate(hand, start=1)) + ".")
         if s.to_move != s.human and not s.round_over:
             lines.append(f"{s.names[s.to_move]} to play.")
         return lines
+
+    def standing_lines(self) -> list[str]:
+        """The points of this round so far and who captured last, from the person's view."""
+        s = self.session
+        view = s.view
+        so_far = round_so_far(view)
+        parts = ", ".join(f"{_team_name(s, t)} {so_far[t]}" for t in s.rules.teams)
+        what = " in penalty points" if s.rules.scoring == "krypkasino" else ""
+        lines = [f"This {self._unit} so far{what}: {parts} (the piles as they stand)."]
+        taker = view.last_capture
+        if taker is None:
+            lines.append("Nobody has captured yet this " + self._unit + ".")
+        else:
+            who = "you" if taker == s.human else s.names[taker]
+            lines.append(f"Last capture: {s.names[taker]}; the cards left on the table "
+                         f"at the end go to {who if who == 'you' else 'them'}.")
+        return lines
+
+    def cards_line(self) -> str:
+        """The cards the person has not seen this round, and where they can be."""
+        s = self.session
+        left = unseen(s.view, s.human)
+        others = [seat for seat in s.rules.seats if seat != s.human]
+        holders = (f"{s.names[others[0]]} holds {left.in_hands}" if len(others) == 1
+                   else f"the others hold {left.in_hands}")
+        return (f"Unseen cards ({left.count}: {holders}, the stock {left.in_stock}): "
+                f"{left.words()}.")
 
     def _show_result(self) -> None:
         s = self.session

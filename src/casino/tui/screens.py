@@ -22,9 +22,12 @@ HOW_TO_PLAY = (
     "a, b, c, ... (or a click): choose table cards and builds; again to let go.",
     "↑/↓: choose among the legal options for the picked card (a build's value too).",
     "Enter: play the highlighted option.  Escape: start the choice again.",
-    "Tab: type a move in notation (9d x 9c 5h+4c, 5d+3s =8, 7h); → completes it.",
-    "?: a hint from the strongest computer.  u: undo your last move (this deal).",
-    "s: save the game to a file.  F1: this screen.  q: quit.",
+    "Greyed cards cannot be played now; the top bar names any play the rules force.",
+    "Type a move in notation at any time (9d x 9c 5h+4c, 5d+3s =8, 7h; or Tab first):",
+    "  it goes to the move box, → completes it, Escape leaves the box.",
+    "?: a hint from the strongest computer, picked for you: Enter plays it.",
+    "u: undo your last move (this deal).  s: save the game to a file.",
+    "F1: this screen.  F2: the cards seen and unseen.  q: quit (it asks first).",
 )
 
 

@@ -27,6 +27,7 @@ from casino.narrate import Tally, group_words
 from casino.position import Position
 from casino.rules import Rules
 from casino.session import Entry
+from casino.standing import Unseen, round_so_far
 
 #: Keys that pick table items: letters, leaving out those bound to commands (q, s, u).
 TABLE_KEYS = "abcdefghijklmnoprtvwxyz"
@@ -233,22 +234,63 @@ def team_name(rules: Rules, names: Sequence[str], team: int) -> str:
     return " & ".join(names[s] for s in rules.seats if rules.team_of(s) == team)
 
 
+def _signed(points: int) -> str:
+    return f"+{points}" if points > 0 else str(points)
+
+
 def score_content(view: Position, names: Sequence[str], human: int) -> Content:
-    """The game score by side, with the target, for the side panel."""
+    """The game score by side with the target, for the side panel; beside each side its
+    points in this round so far (the piles scored as they stand), and who captured
+    last (the table's leftovers go to them when the round ends)."""
     rules = view.rules
     scores = view.result.scores if view.result is not None else view.scores
     penalty = rules.scoring == "krypkasino"
+    so_far = round_so_far(view)
     lines: list[Content] = []
     width = max(len(team_name(rules, names, t)) for t in rules.teams)
+    unit = "game" if penalty else "round"
+    lines.append(Content.styled(f"{'':{width}}  {'score' if not penalty else 'total':>5}"
+                                f"  {unit:>5}", "dim"))
     for t in rules.teams:
         style = "bold #7ee787" if rules.team_of(human) == t else "bold"
         lines.append(Content.assemble((team_name(rules, names, t).ljust(width), style),
-                                      f"  {scores[t]:>3}"))
-    if penalty:
-        lines.append(Content.styled(f"penalty points: lower wins after {rules.games_per_match} "
-                                    "games", "dim"))
-    else:
-        lines.append(Content.styled(f"first to {rules.target} wins", "dim"))
+                                      f"  {scores[t]:>5}  ",
+                                      (f"{_signed(so_far[t]):>5}", "#f2cc60")))
+    taker = view.last_capture
+    lines.append(Content.assemble(("last capture ", "dim"),
+                                  names[taker] if taker is not None else "none yet"))
+    return Content("\n").join(lines)
+
+
+def score_note(rules: Rules) -> str:
+    """How the game is won, short enough for the score box's frame."""
+    if rules.scoring == "krypkasino":
+        return f"lower wins, {rules.games_per_match} games"
+    return f"first to {rules.target} wins"
+
+
+def cards_content(left: Unseen, view: Position, names: Sequence[str], human: int) -> Content:
+    """The cards panel: each suit's ranks, bright while some copy is still unseen (in
+    another hand or the stock), dim once seen (in your hand, on the table, in a pile,
+    set aside); then where the unseen cards are. Only the person's view is used."""
+    lines: list[Content] = []
+    for symbol, ranks in left.by_suit():
+        red = symbol in "♥♦"
+        ink = "bold #ff7b7b" if red else "bold #e8e8e8"
+        parts: list[Content | tuple[str, str] | str] = [(symbol, ink)]
+        for name, n in ranks:
+            if n == 0:
+                style = "#4b5a52"
+            elif n < left.decks:
+                style = "#ff7b7b" if red else "#b8b8b8"
+            else:
+                style = ink
+            parts += [" ", (name, style)]
+        lines.append(Content.assemble(*parts))
+    others = [s for s in view.rules.seats if s != human]
+    hands = (f"{names[others[0]]} holds {left.in_hands}" if len(others) == 1
+             else f"others hold {left.in_hands}")
+    lines.append(Content.styled(f"{hands} · stock {left.in_stock}", "dim"))
     return Content("\n").join(lines)
 
 
