@@ -113,7 +113,7 @@ def _card_agrees(pos: Position, check: _Checker, card: int, mine: list[Move]) ->
     assert bool(opts.captures) == bool(captures)
     if captures and not pos.builds:
         most = max(len(m.loose) for m in captures)
-        best = [check.best_capture(card, v, (), count_first=True) for v in opts.captures]
+        best = [check.best_capture(card, v, count_first=True) for v in opts.captures]
         assert max(len(s.cards) for s in best if s) == most
     chosen = check._selection(card)
     assert set(chosen) <= set(mine)
