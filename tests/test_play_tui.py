@@ -679,3 +679,32 @@ def test_at_80_by_24_f2_swaps_the_move_log_for_the_cards(tmp_path: Path) -> None
             assert not cards.display and log.display
 
     asyncio.run(main())
+
+
+def test_a_seat_panel_shows_the_rulesets_point_cards_within_its_width(tmp_path: Path) -> None:
+    """Tablić scores 21 cards: the panel names them "point cards" and shows as many as
+    fit on its line, then how many more (nothing is cut off at 80 columns)."""
+    from textual.content import Content
+
+    from casino.tui.widgets import fitted_cards
+
+    cards = [parse_card(t) for t in ["Ac", "Ks", "Qc", "Jh", "Js", "Td", "2c"]]
+    shown = fitted_cards(cards, 9)
+    assert str(shown) == "A♣ K♠ +5" and Content(str(shown)).cell_length <= 9
+    assert str(fitted_cards(cards[:3], 9)) == "A♣ K♠ Q♣"
+    assert str(fitted_cards(cards, 2)) == "+7"
+    assert str(fitted_cards([], 9)) == "—"
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        for panel in app.screen.query(SeatPanel):
+            last = str(panel.visual).splitlines()[-1]
+            assert last.startswith("point cards ")
+            assert Content(last).cell_length <= panel.content_size.width
+
+    async def main() -> None:
+        app = CasinoApp(new_session(tmp_path, "tablic", seed=5), None)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await test(app, pilot)
+
+    asyncio.run(main())

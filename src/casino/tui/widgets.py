@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
 from textual import events
 from textual.app import RenderResult
 from textual.containers import Horizontal, VerticalScroll
@@ -221,10 +222,32 @@ class SeatPanel(Static):
         pile = f"pile {tally.cards} · {tally.spades}♠"
         if tally.sweeps:
             pile += f" · {tally.sweeps} sweep{'s' if tally.sweeps != 1 else ''}"
-        points = (cards_label(tally.point_cards, on_dark=True) if tally.point_cards
-                  else Content.styled("—", "dim"))
-        lines = [hand, Content(pile), Content.assemble(f"{tally.label} ", points)]
+        room = (self.content_size.width or PANEL_TEXT) - len(tally.label) - 1
+        lines = [hand, Content(pile),
+                 Content.assemble(f"{tally.label} ", fitted_cards(tally.point_cards, room))]
         self.update(Content("\n").join(lines))
+
+
+#: The text width of a seat panel at 80 columns (four panels and their frames).
+PANEL_TEXT = 21
+
+
+def fitted_cards(cards: Sequence[int], room: int) -> Content:
+    """As many of ``cards`` as fit in ``room`` cells, then ``+N`` for the rest: Tablić
+    has 21 point cards, and a seat panel is one line of about 20."""
+    if not cards:
+        return Content.styled("—", "dim")
+    shown = len(cards)
+    while shown > 0:
+        width = sum(cell_len(card_symbol(c)) for c in cards[:shown]) + shown - 1
+        more = f" +{len(cards) - shown}" if shown < len(cards) else ""
+        if width + len(more) <= room:
+            break
+        shown -= 1
+    label = cards_label(cards[:shown], on_dark=True)
+    if shown == len(cards):
+        return label
+    return Content.assemble(label, (f"{' ' if shown else ''}+{len(cards) - shown}", "bold"))
 
 
 def team_name(rules: Rules, names: Sequence[str], team: int) -> str:
