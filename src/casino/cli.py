@@ -24,13 +24,12 @@ from casino import __version__
 from casino.bots.levels import LEVELS
 from casino.errors import CasinoError, InvalidRecord
 from casino.helper_cli import helper_command
-from casino.match import Match, shuffle_words
+from casino.match import Match
 from casino.moves import Move
 from casino.position import Position
-from casino.record import UNDO, Note, Record, load_record, save_record, transcript
+from casino.record import load_record, save_record
 from casino.rules import PRESET_NAMES, Rules, describe, preset
 from casino.scorepad_cli import score_command
-from casino.scoring import Result
 from casino.session import HUMAN, GameSession, bot_seed
 from casino.stats import Estimate
 from casino.web.cli import serve_command
@@ -148,127 +147,37 @@ def moves_command(
 
 
 # ----------------------------------------------------------------------
-# Printing a game (shared by replay and demo)
-
-
-class Printer:
-    """Prints a game as it goes: each move with the table after it, results, winner."""
-
-    def __init__(self, rules: Rules, names: tuple[str, ...] | None = None,
-                 delay: float = 0.0) -> None:
-        self.rules = rules
-        self.names = names
-        self.delay = delay
-
-    def who(self, seat: int) -> str:
-        return f"seat {seat} ({self.names[seat]})" if self.names else f"seat {seat}"
-
-    @property
-    def unit(self) -> str:
-        """Krypkasino calls its rounds games (a match is several games)."""
-        return "Game" if self.rules.scoring == "krypkasino" else "Round"
-
-    def header(self, seed: int | None) -> None:
-        typer.echo(describe(self.rules)[0])
-        typer.echo(f"{self.rules.players} players, {shuffle_words(seed)}")
-
-    def round_start(self, number: int, dealer: int, pos: Position) -> None:
-        typer.echo("")
-        typer.echo(f"=== {self.unit} {number}, dealer {self.who(dealer)} ===")
-        typer.echo(str(pos))
-
-    def move(self, index: int, seat: int, move: Move, pos: Position) -> None:
-        typer.echo("")
-        typer.echo(f"{index}. {self.who(seat)}: {move}")
-        typer.echo(str(pos))
-        if self.delay > 0:
-            time.sleep(self.delay)
-
-    def result(self, number: int, result: Result) -> None:
-        typer.echo("")
-        typer.echo(f"Result of {self.unit.lower()} {number}, in counting order:")
-        width = max((len(i.item) for i in result.items), default=0)
-        for item in result.items:
-            typer.echo(f"  {item.item:<{width}}  {item.points:+d}  {self.who(item.seat)}")
-        if not result.items:
-            typer.echo("  (no points)")
-        totals = ", ".join(f"{self.who(s)} {t}" for s, t in enumerate(result.scores))
-        typer.echo(f"Totals: {totals}")
-
-    def note(self, note: Note) -> None:
-        """A hint, take-back, resignation or takeover, where it happened."""
-        typer.echo("")
-        name = self.names[note.seat] if self.names else f"Seat {note.seat}"
-        typer.echo(f"-- {note.words(f'{name} (seat {note.seat})' if self.names else name)}")
-
-    def winner(self, seat: int) -> None:
-        typer.echo("")
-        if self.rules.partnerships:
-            partner = (seat + 2) % self.rules.players
-            typer.echo(f"Winner: {self.who(seat)} and {self.who(partner)} (partners)")
-        else:
-            typer.echo(f"Winner: {self.who(seat)}")
-
-
-# ----------------------------------------------------------------------
 # casino replay
+
+
+def _viewer_terminal(plain: bool) -> bool:
+    """True when a game is shown in the full-screen viewer: on a terminal, without --plain."""
+    return not plain and sys.stdout.isatty() and sys.stdin.isatty()
 
 
 @app.command("replay")
 def replay_command(
     file: Annotated[Path, typer.Argument(help="A casino-record/1 file.")],
+    plain: Annotated[bool, typer.Option(
+        "--plain", help="Print the whole game move by move instead of opening the viewer "
+                        "(the default when the output is not a terminal).")] = False,
 ) -> None:
-    """Replay a game record move by move, checking every move with the engine."""
+    """Replay a game record, every move checked by the engine: step through it in a
+    viewer on a terminal, or print it move by move."""
     try:
         record = load_record(file)
     except InvalidRecord as exc:
         fail(f"{file}: {exc}")
     except OSError as exc:
-        fail(f"cannot read {file}: {exc}")
-    print_record(record)
+        fail(f"cannot read {file}: {exc.strerror or exc}")
+    if _viewer_terminal(plain):
+        from casino.tui.viewer import run_replay
 
-
-def print_record(record: Record) -> None:
-    """The whole recorded game, as ``casino replay`` shows it.
-
-    Hints, take-backs, resignations and takeovers are told where they
-    happened; moves later taken back are shown as they were played, then the
-    take-back.
-    """
-    out = Printer(record.rules, record.names)
-    out.header(record.seed)
-    if record.table is not None:
-        typer.echo(record.table.words())
-    for rnd in record.rounds:
-        out.round_start(rnd.number, rnd.dealer, rnd.start)
-        notes = [n for n in record.notes if n.round == rnd.number]
-        line = [rnd.start]  # the positions of the round's moves that stand so far
-        after: list[Note] = []
-        for item in transcript(list(zip(rnd.movers, rnd.moves, strict=True)), notes):
-            if isinstance(item, Note):
-                if rnd.result is not None and len(line) == len(rnd.positions):
-                    after.append(item)  # made once the round was over: told after its result
-                    continue
-                out.note(item)
-                if item.kind == UNDO:
-                    del line[len(line) - len(item.taken):]
-                    typer.echo(str(line[-1]))
-                continue
-            seat, move = item
-            line.append(line[-1].successor(move))
-            out.move(len(line) - 1, seat, move, line[-1])
-        if rnd.result is not None:
-            out.result(rnd.number, rnd.result)
-        for note in after:
-            out.note(note)
-    if record.winner is not None:
-        out.winner(record.winner)
-    elif record.is_over:
-        typer.echo("")
-        typer.echo("The game ended without a winner.")
+        run_replay(record, source=str(file))
     else:
-        typer.echo("")
-        typer.echo("The game is not finished.")
+        from casino.tui.replay import dump_record
+
+        dump_record(record, sys.stdout)
 
 
 # ----------------------------------------------------------------------
@@ -297,25 +206,44 @@ def demo_command(
         "--seed", "-s", help="Seed for repeatable shuffles and players; without it the "
                              "system's random source shuffles.")] = None,
     delay: Annotated[float | None, typer.Option(
-        "--delay", help="Seconds to pause after each move (default 0.3 on a terminal, "
-                        "else 0).", min=0.0)] = None,
+        "--delay", help="Seconds to pause after each move (default 0.8 in the viewer, 0.3 "
+                        "printed on a terminal, else 0).", min=0.0)] = None,
     save: Annotated[Path | None, typer.Option("--save", help="Write the game record to "
                                                              "this file.")] = None,
     level: Annotated[str, typer.Option("--level", "-l", help=f"The computer players' level: "
                                        f"{', '.join(LEVELS)}.")] = "easy",
+    plain: Annotated[bool, typer.Option(
+        "--plain", help="Print the game move by move instead of showing it in the viewer "
+                        "(the default when the output is not a terminal).")] = False,
 ) -> None:
-    """Watch a whole game between computer players, move by move."""
+    """Watch a whole game between computer players: in the replay viewer on a terminal
+    (step back while it plays), or printed move by move."""
     ruleset = _rules(rules, players)
     if level not in LEVELS:
         fail(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
-    if delay is None:
-        delay = 0.3 if sys.stdout.isatty() else 0.0
     match = Match(ruleset, seed=seed)
     choose = level_player(level, bot_seed(match), ruleset.players)
-    out = Printer(ruleset, delay=delay)
+    if _viewer_terminal(plain):
+        from casino.tui.viewer import run_demo
+
+        finished = run_demo(match, choose, delay=0.8 if delay is None else delay,
+                            level=level)
+        if save is not None:
+            _save(match, save)
+        if not finished:
+            typer.echo("the demo was stopped before the end of the game", err=True)
+        return
+    from casino.tui.replay import Dump, demo_steps
+
+    if delay is None:
+        delay = 0.3 if sys.stdout.isatty() else 0.0
+    wait = delay
+    out = Dump(ruleset, None, sys.stdout, pause=(lambda: time.sleep(wait)) if wait > 0 else None)
     out.header(match.seed)
     with _interrupt_flag() as interrupted:
-        finished = play_demo(match, choose, out, stop=interrupted)
+        finished = demo_steps(match, choose, out.names, out.step, stop=interrupted)
+    if finished:
+        out.ending(match.winner, True)
     if save is not None:
         _save(match, save)
     if not finished:
@@ -343,38 +271,12 @@ def _interrupt_flag() -> Iterator[Callable[[], bool]]:
         signal.signal(signal.SIGINT, old)
 
 
-def play_demo(match: Match, choose: Chooser, out: Printer,
-              stop: Callable[[], bool] = lambda: False) -> bool:
-    """Play ``match`` to its end with ``choose``, printing as it goes.
-
-    Returns False if ``stop()`` became true first (checked after each move).
-    """
-    while True:
-        rnd = match.current
-        out.round_start(rnd.number, rnd.dealer, match.position)
-        k = 0
-        while match.position.result is None:
-            if stop():
-                return False
-            seat = match.position.to_move
-            move = choose(match.position)
-            k += 1
-            out.move(k, seat, move, match.play(move))
-        assert match.position.result is not None
-        out.result(rnd.number, match.position.result)
-        if match.winner is not None:
-            out.winner(match.winner)
-            return True
-        if stop():
-            return False
-        match.next_round()
-
-
 def _save(match: Match, path: Path) -> None:
+    """Write the demo's record (missing folders are created, as the game's Save-as does)."""
     try:
         save_record(match, path)
-    except OSError as exc:
-        fail(f"cannot write {path}: {exc}")
+    except OSError as exc:  # a SaveError: the file and the reason, in words
+        fail(str(exc))
     typer.echo(f"record saved to {path}", err=True)
 
 
