@@ -284,46 +284,80 @@ def _save(match: Match, path: Path) -> None:
 # casino play
 
 
-def _play_session(rules: str, players: int | None, level: str, seed: int | None, name: str,
-                  resume: Path | None, save: Path | None, no_save: bool) -> GameSession:
-    """The session ``casino play`` starts: resumed from a record, or a new game."""
+def _resume_session(resume: Path, level: str | None, no_save: bool,
+                    given: dict[str, object]) -> GameSession:
+    """The saved game at ``resume``, refusing options that a saved game cannot take.
+
+    A saved game goes on as it was saved: its rules, players, seed, names and
+    computer levels come from the record, so ``--rules``, ``--players``,
+    ``--seed`` and ``--name`` are refused with ``--resume`` (and
+    ``--continue``), and so is ``--level`` unless the record does not say who
+    plays (a ``casino demo`` record: the person takes seat 0 and the
+    computers play at ``--level``).
+    """
+    try:
+        record = load_record(resume)
+    except OSError as exc:
+        fail(f"cannot read {resume}: {exc.strerror or exc}")
+    except CasinoError as exc:
+        fail(f"cannot resume {resume}: {exc}")
+    conflicts = [flag for flag, value in given.items() if value is not None]
+    if level is not None and record.players is not None:
+        conflicts.append("--level")
+    if conflicts:
+        from casino.tui.replay import seat_names
+
+        names = seat_names(record.rules, record.names)
+        who = ", ".join(n if record.players is None or record.players[s] == HUMAN
+                        else f"{n} ({record.players[s]})" for s, n in enumerate(names))
+        flags = " and ".join(conflicts)
+        fail(f"{flags} cannot change a saved game: it goes on as it was saved "
+             f"({describe(record.rules)[0]}, {record.rules.players} players: {who}). "
+             f"Leave out {flags}, or start a new game without --resume/--continue")
+    try:
+        return GameSession.resume(resume, level=level or "medium", autosave=not no_save)
+    except OSError as exc:
+        fail(f"cannot resume {resume}: {exc.strerror or exc}")
+    except (CasinoError, ValueError) as exc:
+        fail(f"cannot resume {resume}: {exc}")
+
+
+def _new_session(rules: str, players: int | None, level: str, seed: int | None, name: str,
+                 save: Path | None, no_save: bool) -> GameSession:
+    """A new game for ``casino play``."""
     if level not in LEVELS:
         fail(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
-    if resume is not None:
-        try:
-            session = GameSession.resume(resume, level=level, autosave=not no_save)
-        except OSError as exc:
-            fail(f"cannot read {resume}: {exc}")
-        except (CasinoError, ValueError) as exc:
-            fail(f"cannot resume {resume}: {exc}")
-        if save is not None:
-            session.save_as(save)
-        return session
     ruleset = _rules(rules, players)
     try:
         return GameSession.new(ruleset, level=level, seed=seed, you=name, save_path=save,
                                autosave=not no_save)
-    except OSError as exc:
-        fail(f"cannot write the game record: {exc}")
+    except OSError as exc:  # a SaveError: the file and the reason, in words
+        fail(str(exc))
     except ValueError as exc:
         fail(str(exc))
 
 
 @app.command("play")
 def play_command(
-    rules: Annotated[str, typer.Option("--rules", "-r",
-                                       help=f"Ruleset: {', '.join(PRESET_NAMES)}.")] = "casino",
+    rules: Annotated[str | None, typer.Option(
+        "--rules", "-r", help=f"Ruleset: {', '.join(PRESET_NAMES)} (default casino).")] = None,
     players: Annotated[int | None, typer.Option(
         "--players", "-p", help="Number of players where the rules allow more than two; "
                                 "the computer fills the other seats.")] = None,
-    level: Annotated[str, typer.Option(
-        "--level", "-l", help=f"The computer's level: {', '.join(LEVELS)}.")] = "medium",
+    level: Annotated[str | None, typer.Option(
+        "--level", "-l", help=f"The computer's level: {', '.join(LEVELS)} "
+                              "(default medium).")] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", "-s", help="Seed for repeatable shuffles (practice); without it the "
                              "system's random source shuffles and no seed is kept.")] = None,
-    name: Annotated[str, typer.Option("--name", help="Your name in the record.")] = "You",
-    resume: Annotated[Path | None, typer.Option("--resume", help="Go on with the game "
-                                                "saved in this record.")] = None,
+    name: Annotated[str | None, typer.Option(
+        "--name", help="Your name in the record (default: You).")] = None,
+    resume: Annotated[Path | None, typer.Option(
+        "--resume", help="Go on with the game saved in this record, as it was saved "
+                         "(its rules, players and levels).")] = None,
+    continue_: Annotated[bool, typer.Option(
+        "--continue", help="Go on with the unfinished game saved most recently in the "
+                           "games folder.")] = False,
     save: Annotated[Path | None, typer.Option(
         "--save", help="Save the game record here (after every move) instead of the "
                        "default folder.")] = None,
@@ -336,30 +370,89 @@ def play_command(
         "--pause", min=0.0, help="Seconds to show each computer move (default 0.8 on a "
                                  "terminal, else 0).")] = None,
 ) -> None:
-    """Play against the computer in the terminal (full screen, or --plain)."""
+    """Play against the computer in the terminal (full screen, or --plain).
+
+    On a terminal without --rules, --players, --level, --seed, --name, --resume or
+    --continue, a start screen asks for them and lists the saved games to continue."""
+    from casino.session import games_folder, last_saved_game, player_name, saved_games
+
     if save is not None and no_save:
         fail("--save and --no-save contradict each other")
-    session = _play_session(rules, players, level, seed, name, resume, save, no_save)
-    ruleset, level_used = session.rules, next(
-        (p for p in session.players if p != HUMAN), level)
-
-    latest = [session]
-
-    def new_game() -> GameSession:
-        latest.append(GameSession.new(ruleset, level=level_used, you=name,
-                                      autosave=not no_save))
-        return latest[-1]
-
+    if resume is not None and continue_:
+        fail("--resume and --continue contradict each other: --continue goes on with the "
+             "game saved last, --resume with the one named")
+    if name is not None:
+        try:
+            name = player_name(name)
+        except ValueError as exc:
+            fail(f"--name: {exc}")
+    if continue_:
+        last = last_saved_game()
+        if last is None:
+            fail(f"no unfinished game is saved in {games_folder()}: start one with "
+                 "casino play, or name a record with --resume FILE")
+        resume = last.path
     if pause is None:
         pause = 0.8 if sys.stdout.isatty() else 0.0
-    if plain or not sys.stdout.isatty():
-        from casino.tui.plain import run_plain
+    full_screen = not plain and sys.stdout.isatty()
+    latest: list[GameSession] = []
 
-        run_plain(session, new_game, stdin=sys.stdin, stdout=sys.stdout, pause=pause)
+    def begin(session: GameSession) -> Callable[[], GameSession]:
+        """Note ``session`` as played; how to start another game like it ("play again")."""
+        latest.append(session)
+        ruleset = session.rules
+        level_used = next((p for p in session.players if p != HUMAN), "medium")
+        you = session.names[session.human]
+
+        def new_game() -> GameSession:
+            latest.append(GameSession.new(ruleset, level=level_used, you=you,
+                                          autosave=not no_save))
+            return latest[-1]
+
+        return new_game
+
+    given: dict[str, object] = {"--rules": rules, "--players": players, "--seed": seed,
+                                "--name": name}
+    chosen = resume is not None or level is not None or any(
+        v is not None for v in given.values())
+    if full_screen and not chosen:
+        from casino.tui.start import StartChoice, run_start
+
+        def open_game(choice: StartChoice) -> tuple[GameSession, Callable[[], GameSession]]:
+            if choice.resume is not None:
+                session = GameSession.resume(choice.resume, autosave=not no_save)
+                if save is not None:
+                    session.save_as(save)
+            else:
+                session = GameSession.new(
+                    preset(choice.rules, players=choice.players), level=choice.level,
+                    you=choice.name, save_path=save, autosave=not no_save)
+            return session, begin(session)
+
+        run_start(saved_games(unfinished=True, limit=12), open_game, pause=pause,
+                  folder=games_folder())
     else:
-        from casino.tui.app import run_app
+        if resume is not None:
+            session = _resume_session(resume, level, no_save, given)
+            if save is not None:
+                try:
+                    session.save_as(save)
+                except OSError as exc:
+                    fail(str(exc))
+        else:
+            session = _new_session(rules or "casino", players, level or "medium", seed,
+                                   name or "You", save, no_save)
+        new_game = begin(session)
+        if full_screen:
+            from casino.tui.app import run_app
 
-        run_app(session, new_game, pause=pause)
+            run_app(session, new_game, pause=pause)
+        else:
+            from casino.tui.plain import run_plain
+
+            if continue_:
+                typer.echo(f"Continuing the game saved in {resume}.")
+            run_plain(session, new_game, stdin=sys.stdin, stdout=sys.stdout, pause=pause)
     for played in latest:
         if played.save_path is not None:
             typer.echo(f"game record saved to {played.save_path} "

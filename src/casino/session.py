@@ -222,7 +222,11 @@ class GameSession:
     def new(cls, rules: Rules, *, level: str = "medium", seed: int | None = None,
             you: str = "You", human_seat: int = 0, save_path: Path | None = None,
             autosave: bool = True) -> GameSession:
-        """A new game with one person (seat ``human_seat``) and computers at ``level``."""
+        """A new game with one person (seat ``human_seat``) and computers at ``level``.
+
+        ``you`` is the person's name, taken as :func:`player_name` takes it: a blank one
+        is no name (``You``); ValueError when it is too long."""
+        you = player_name(you)
         if not 0 <= human_seat < rules.players:
             raise ValueError(f"seat {human_seat} is not a seat of a {rules.players}-player game")
         match = Match(rules, seed=seed)

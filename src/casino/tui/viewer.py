@@ -188,6 +188,8 @@ class ViewerScreen(Screen[None]):
         self.playing = False
         self._timer: Timer | None = None
         self._drawn_width = 0
+        self._drawing = False
+        self._dirty = False
 
     # ------------------------------------------------------------------
     # Layout
@@ -242,7 +244,23 @@ class ViewerScreen(Screen[None]):
     # Drawing
 
     async def draw(self) -> None:
-        """Show the current step: bar, seats, table, the step in words, the round's log."""
+        """Show the current step: bar, seats, table, the step in words, the round's log.
+
+        Drawings never overlap (a timer's step and a key's may come at once, and the
+        table is rebuilt in several awaits): one asked for while another runs is done
+        once that one ends, showing the step current then."""
+        self._dirty = True
+        if self._drawing:
+            return
+        self._drawing = True
+        try:
+            while self._dirty:
+                self._dirty = False
+                await self._draw_now()
+        finally:
+            self._drawing = False
+
+    async def _draw_now(self) -> None:
         step = self.step
         with self.app.batch_update():
             self._draw_bar()
@@ -513,7 +531,7 @@ class ViewerScreen(Screen[None]):
     async def on_resize(self) -> None:
         box = self.query_one("#viewer-table", VerticalScroll)
         if self.step is not None and box.content_region.width != self._drawn_width:
-            await self._draw_table(self.step)
+            await self.draw()
 
 
 class ViewerApp(App[None]):
