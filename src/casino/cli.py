@@ -223,6 +223,8 @@ def demo_command(
         fail(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
     match = Match(ruleset, seed=seed)
     choose = level_player(level, bot_seed(match), ruleset.players)
+    if save is not None:  # a place that cannot be written is said before the game, not after
+        _save(match, save, quiet=True)
     if _viewer_terminal(plain):
         from casino.tui.viewer import run_demo
 
@@ -271,13 +273,14 @@ def _interrupt_flag() -> Iterator[Callable[[], bool]]:
         signal.signal(signal.SIGINT, old)
 
 
-def _save(match: Match, path: Path) -> None:
+def _save(match: Match, path: Path, *, quiet: bool = False) -> None:
     """Write the demo's record (missing folders are created, as the game's Save-as does)."""
     try:
         save_record(match, path)
     except OSError as exc:  # a SaveError: the file and the reason, in words
         fail(str(exc))
-    typer.echo(f"record saved to {path}", err=True)
+    if not quiet:
+        typer.echo(f"record saved to {path}", err=True)
 
 
 # ----------------------------------------------------------------------

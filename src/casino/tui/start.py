@@ -166,7 +166,7 @@ class StartScreen(Screen[None]):
         app = self.app
         assert isinstance(app, StartApp)
         app.game = GameScreen(session, new_game, pause=self.pause)
-        await app.switch_screen(app.game)
+        await app.push_screen(app.game)  # the game quits the app: it never comes back here
 
     async def action_start(self) -> None:
         await self.begin(self.choice)
