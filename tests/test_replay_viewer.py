@@ -219,16 +219,18 @@ def test_the_demo_viewer_follows_the_game_as_the_computers_play() -> None:
 
     player = DemoPlayer(match, level_player("beginner", bot_seed(match), 2),
                         ("Seat 0", "Seat 1"), delay=0)
-    app = ViewerApp(DemoViewer(player, pace=0.01, level="beginner"))
+    app = ViewerApp(DemoViewer(player, pace=0.02, level="beginner"))
 
     async def test(app: ViewerApp, pilot: Pilot[None]) -> None:
         viewer = app.viewer
-        for _ in range(600):
-            await pilot.pause(0.02)
-            if not viewer.live and viewer.index == len(viewer.steps) - 1:
+        for _ in range(1200):
+            await asyncio.sleep(0.05)
+            if not viewer.live:
                 break
-        await pilot.pause(0.1)  # the last step's drawing
         assert not viewer.live and match.is_over
+        assert viewer.playing and viewer.index > 0  # following the game, step by step
+        await pilot.press("end")
+        assert not viewer.playing and viewer.index == len(viewer.steps) - 1
         moves = [s for s in viewer.steps if s.kind == MOVE]
         assert len(moves) == sum(len(r.moves) for r in match.rounds)
         assert "Winner: Seat" in text(app, "#viewer-result")

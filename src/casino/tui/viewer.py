@@ -502,12 +502,19 @@ class ViewerScreen(Screen[None]):
             self._timer.stop()
             self._timer = None
 
-    async def _tick(self) -> None:
+    def _tick(self) -> None:
+        """The timer's step. Timers run apart from the screen's messages, so drawing is
+        left to the screen (``call_later``), one drawing at a time; a tick that comes
+        while the last step is still being drawn waits for the next."""
+        if self._drawing:
+            return
         if self.index < len(self.steps) - 1:
-            await self.go(self.index + 1, stop=False)
+            self.index += 1
         elif not self.live:
             self._stop_timer()
-            await self.draw()
+        else:
+            return
+        self.call_later(self.draw)
 
     async def add_steps(self, steps: Sequence[Step]) -> None:
         """More steps of a game being played; the view follows them while playing and the
@@ -630,17 +637,19 @@ class DemoViewer(ViewerScreen):
         super().__init__(rules, names, tuple(level for _ in rules.seats), [], title=title,
                          seed=player.match.seed, pace=pace, live=True)
         self.player = player
+        self._finishing = False
 
     async def on_mount(self) -> None:
         await super().on_mount()
         self.player.start()
         self.set_interval(0.05, self._collect)
 
-    async def _collect(self) -> None:
-        if not self.live:
+    def _collect(self) -> None:
+        """Take the steps played since (a timer: the screen draws them, see _tick)."""
+        if not self.live or self._finishing:
             return
         done = self.player.done  # before taking: every step of a finished game is waiting
-        await self.add_steps(self.player.take())
+        self.call_later(self.add_steps, self.player.take())
         if done:
             match = self.player.match
             if self.player.error is not None:
@@ -648,7 +657,8 @@ class DemoViewer(ViewerScreen):
             else:
                 ending = ending_words(match.winner, self.rules, self.names,
                                       match.is_over)
-            await self.finish(ending)
+            self._finishing = True  # once: finish() ends the live following
+            self.call_later(self.finish, ending)
 
 
 def run_demo(match: Match, choose: Callable[[Position], Move], *, delay: float = DEFAULT_PACE,
