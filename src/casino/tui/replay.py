@@ -31,6 +31,9 @@ from casino.render import render_position
 from casino.rules import Rules, describe
 from casino.session import HUMAN
 
+#: The name the terminal game gives its person: told as "You take", not "You takes".
+YOU = "You"
+
 #: The kinds of step.
 DEAL, MOVE, NOTE = "deal", "move", "note"
 
@@ -94,12 +97,14 @@ def deal_step(number: int, dealer: int, start: Position, names: Sequence[str]) -
 def move_step(number: int, seat: int, before: Position, move: Move, after: Position,
               names: Sequence[str]) -> Step:
     """The ``number``-th standing move of its round, told in a sentence."""
-    words = _sentence(play_words(before, move, after, names[seat]))
+    name = names[seat]
+    words = _sentence(play_words(before, move, after, name, you=name == YOU))
     return Step(MOVE, after.round, number, after, words, seat=seat, move=move)
 
 
 def note_step(note: Note, position: Position, number: int, names: Sequence[str]) -> Step:
-    return Step(NOTE, note.round, number, position, _sentence(note.words(names[note.seat])),
+    name = names[note.seat]
+    return Step(NOTE, note.round, number, position, _sentence(note.words(name, you=name == YOU)),
                 seat=note.seat, note=note)
 
 
@@ -195,7 +200,7 @@ class Dump:
         self.echo(describe(self.rules)[0])
         players = (", ".join(f"{self.who(s)}" for s in self.rules.seats) if self.named
                    else plural(self.rules.players, "player"))
-        self.echo(f"{players}; {shuffle_words(seed)}")
+        self.echo(f"{players}{'; ' if self.named else ', '}{shuffle_words(seed)}")
 
     def step(self, step: Step) -> None:
         """Print one step (and the round's result after the move that ended it)."""

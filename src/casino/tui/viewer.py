@@ -99,7 +99,7 @@ class SeatView(Static):
         pile = pos.piles[seat]
         spades = sum(1 for c in pile if c & 3 == 0)
         sweeps = sum(1 for s in pos.sweeps if s == seat)
-        line = f"pile {plural(len(pile), 'card')} · {spades}♠"
+        line = f"pile {len(pile)} · {spades}♠"
         if sweeps:
             line += f" · {plural(sweeps, 'sweep')}"
         self.update(Content("\n").join([hand, Content(line)]))
@@ -234,11 +234,14 @@ class ViewerScreen(Screen[None]):
         return next(i for i, s in enumerate(self.steps) if s.round == number and s.kind == DEAL)
 
     def who(self, seat: int) -> str:
-        """How a seat is played: ``medium`` (a computer's level), ``player``, or ``seat N``."""
+        """How a seat is played: ``player``, or a computer's level (``computer, medium`` when
+        two play and the panels are wide); nothing when the record does not say."""
         if self.players is None:
             return ""
         p = self.players[seat]
-        return "player" if p == HUMAN else f"computer, {p}"
+        if p == HUMAN:
+            return "player"
+        return f"computer, {p}" if self.rules.players == 2 else p
 
     # ------------------------------------------------------------------
     # Drawing
