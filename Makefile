@@ -39,6 +39,9 @@ ENGINE_MODULES := $(wildcard \
 	src/casino/tui/choice.py \
 	src/casino/tui/screens.py \
 	src/casino/files.py \
+	src/casino/tui/replay.py \
+	src/casino/tui/viewer.py \
+	src/casino/tui/start.py \
 	src/casino/svg.py) $(wildcard src/casino/web/*.py) $(wildcard src/casino/bots/*.py)
 
 # Directories linted by ruff (only those that exist: git does not keep empty folders).

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from typer.testing import CliRunner
 
 from casino import PRESET_NAMES, Match, Position, __version__
 from casino.cli import app
+from casino.narrate import item_words
 from casino.record import load_record, write_record
 from tests.crowded_tables import crowded_kasino_match, forbid_enumeration
 
@@ -184,7 +186,10 @@ def test_replay_prints_every_move_results_and_winner(tmp_path: Path) -> None:
     assert f"1. seat {first.movers[0]} ({['Ann', 'Bob'][first.movers[0]]}): {first.moves[0]}" in out
     assert out.count("in counting order:") == len(match.rounds)
     assert first.result is not None
-    assert f"  {first.result.items[0].item}" in out
+    assert f"  {item_words(first.result.items[0])}" in out
+    # Counts are said as people say them: never "1 spades" or "1 cards".
+    assert not re.search(r"\b1 (spades|cards|sweeps)\b", out)
+    assert "pile: no cards, no spades, no sweeps" in out
     winner = match.winner
     assert winner is not None
     assert out.rstrip().endswith(f"Winner: seat {winner} ({['Ann', 'Bob'][winner]})")
@@ -269,14 +274,15 @@ def test_moves_of_an_observation_of_the_seat_to_move() -> None:
 
 
 def test_demo_on_a_terminal_pauses_and_ctrl_c_saves_the_unfinished_game(tmp_path: Path) -> None:
-    """On a tty the demo waits between moves (default delay); Ctrl-C stops it cleanly
-    with status 130, and --save keeps the unfinished game as a valid record."""
+    """Printed on a tty (--plain) the demo waits between moves (default delay); Ctrl-C
+    stops it cleanly with status 130, and --save keeps the unfinished game as a valid
+    record."""
     pexpect = pytest.importorskip("pexpect")
     script = Path(sys.executable).with_name("casino")
     if not script.exists():
         pytest.skip("the casino entry point is not installed next to this Python")
     path = tmp_path / "partial.casino"
-    child = pexpect.spawn(str(script), ["demo", "--seed", "3", "--save", str(path)],
+    child = pexpect.spawn(str(script), ["demo", "--plain", "--seed", "3", "--save", str(path)],
                           timeout=30, encoding="utf-8")
     child.expect(r"\n2\. seat")  # a couple of moves in, long before the game could end
     child.sendintr()

@@ -36,9 +36,7 @@ if TYPE_CHECKING:
     from casino.match import Match
     from casino.moves import Move
     from casino.position import Position
-    from casino.record import Note, Record
     from casino.rules import Rules
-    from casino.scoring import Result
     from casino.session import GameSession
     from casino.stats import Estimate
 
@@ -238,82 +236,23 @@ def moves_command(
 
 
 # ----------------------------------------------------------------------
-# Printing a game (shared by replay and demo)
-
-
-class Printer:
-    """Prints a game as it goes: each move with the table after it, results, winner."""
-
-    def __init__(self, rules: Rules, names: tuple[str, ...] | None = None,
-                 delay: float = 0.0) -> None:
-        self.rules = rules
-        self.names = names
-        self.delay = delay
-
-    def who(self, seat: int) -> str:
-        return f"seat {seat} ({self.names[seat]})" if self.names else f"seat {seat}"
-
-    @property
-    def unit(self) -> str:
-        """Krypkasino calls its rounds games (a match is several games)."""
-        return "Game" if self.rules.scoring == "krypkasino" else "Round"
-
-    def header(self, seed: int | None) -> None:
-        from casino.match import shuffle_words
-        from casino.rules import describe
-
-        typer.echo(describe(self.rules)[0])
-        typer.echo(f"{self.rules.players} players, {shuffle_words(seed)}")
-
-    def round_start(self, number: int, dealer: int, pos: Position) -> None:
-        typer.echo("")
-        typer.echo(f"=== {self.unit} {number}, dealer {self.who(dealer)} ===")
-        typer.echo(str(pos))
-
-    def move(self, index: int, seat: int, move: Move, pos: Position) -> None:
-        typer.echo("")
-        typer.echo(f"{index}. {self.who(seat)}: {move}")
-        typer.echo(str(pos))
-        if self.delay > 0:
-            import time
-
-            time.sleep(self.delay)
-
-    def result(self, number: int, result: Result) -> None:
-        typer.echo("")
-        typer.echo(f"Result of {self.unit.lower()} {number}, in counting order:")
-        width = max((len(i.item) for i in result.items), default=0)
-        for item in result.items:
-            typer.echo(f"  {item.item:<{width}}  {item.points:+d}  {self.who(item.seat)}")
-        if not result.items:
-            typer.echo("  (no points)")
-        totals = ", ".join(f"{self.who(s)} {t}" for s, t in enumerate(result.scores))
-        typer.echo(f"Totals: {totals}")
-
-    def note(self, note: Note) -> None:
-        """A hint, take-back, resignation or takeover, where it happened."""
-        typer.echo("")
-        name = self.names[note.seat] if self.names else f"Seat {note.seat}"
-        typer.echo(f"-- {note.words(f'{name} (seat {note.seat})' if self.names else name)}")
-
-    def winner(self, seat: int) -> None:
-        typer.echo("")
-        if self.rules.partnerships:
-            partner = (seat + 2) % self.rules.players
-            typer.echo(f"Winner: {self.who(seat)} and {self.who(partner)} (partners)")
-        else:
-            typer.echo(f"Winner: {self.who(seat)}")
-
-
-# ----------------------------------------------------------------------
 # casino replay
+
+
+def _viewer_terminal(plain: bool) -> bool:
+    """True when a game is shown in the full-screen viewer: on a terminal, without --plain."""
+    return not plain and sys.stdout.isatty() and sys.stdin.isatty()
 
 
 @command("replay")
 def replay_command(
     file: Annotated[Path, typer.Argument(help="A casino-record/1 file.")],
+    plain: Annotated[bool, typer.Option(
+        "--plain", help="Print the whole game move by move instead of opening the viewer "
+                        "(the default when the output is not a terminal).")] = False,
 ) -> None:
-    """Replay a game record move by move, checking every move with the engine."""
+    """Replay a game record, every move checked by the engine: step through it in a
+    viewer on a terminal, or print it move by move."""
     from casino.errors import InvalidRecord
     from casino.record import load_record
 
@@ -323,52 +262,14 @@ def replay_command(
         fail(f"{file}: {exc}")
     except (OSError, UnicodeDecodeError) as exc:
         fail_file(exc, file)
-    print_record(record)
+    if _viewer_terminal(plain):
+        from casino.tui.viewer import run_replay
 
-
-def print_record(record: Record) -> None:
-    """The whole recorded game, as ``casino replay`` shows it.
-
-    Hints, take-backs, resignations and takeovers are told where they
-    happened; moves later taken back are shown as they were played, then the
-    take-back.
-    """
-    from casino.record import UNDO, Note, transcript
-
-    out = Printer(record.rules, record.names)
-    out.header(record.seed)
-    if record.table is not None:
-        typer.echo(record.table.words())
-    for rnd in record.rounds:
-        out.round_start(rnd.number, rnd.dealer, rnd.start)
-        notes = [n for n in record.notes if n.round == rnd.number]
-        line = [rnd.start]  # the positions of the round's moves that stand so far
-        after: list[Note] = []
-        for item in transcript(list(zip(rnd.movers, rnd.moves, strict=True)), notes):
-            if isinstance(item, Note):
-                if rnd.result is not None and len(line) == len(rnd.positions):
-                    after.append(item)  # made once the round was over: told after its result
-                    continue
-                out.note(item)
-                if item.kind == UNDO:
-                    del line[len(line) - len(item.taken):]
-                    typer.echo(str(line[-1]))
-                continue
-            seat, move = item
-            line.append(line[-1].successor(move))
-            out.move(len(line) - 1, seat, move, line[-1])
-        if rnd.result is not None:
-            out.result(rnd.number, rnd.result)
-        for note in after:
-            out.note(note)
-    if record.winner is not None:
-        out.winner(record.winner)
-    elif record.is_over:
-        typer.echo("")
-        typer.echo("The game ended without a winner.")
+        run_replay(record, source=str(file))
     else:
-        typer.echo("")
-        typer.echo("The game is not finished.")
+        from casino.tui.replay import dump_record
+
+        dump_record(record, sys.stdout)
 
 
 # ----------------------------------------------------------------------
@@ -399,29 +300,52 @@ def demo_command(
         "--seed", "-s", help="Seed for repeatable shuffles and players; without it the "
                              "system's random source shuffles.")] = None,
     delay: Annotated[float | None, typer.Option(
-        "--delay", help="Seconds to pause after each move (default 0.3 on a terminal, "
-                        "else 0).", min=0.0)] = None,
+        "--delay", help="Seconds to pause after each move (default 0.8 in the viewer, 0.3 "
+                        "printed on a terminal, else 0).", min=0.0)] = None,
     save: Annotated[Path | None, typer.Option("--save", help="Write the game record to "
                                                              "this file.")] = None,
     level: Annotated[str, typer.Option("--level", "-l", metavar=LEVEL_CHOICES,
                                        autocompletion=complete_level,
                                        help="The computer players' level.")] = "easy",
+    plain: Annotated[bool, typer.Option(
+        "--plain", help="Print the game move by move instead of showing it in the viewer "
+                        "(the default when the output is not a terminal).")] = False,
 ) -> None:
-    """Watch a whole game between computer players, move by move."""
+    """Watch a whole game between computer players: in the replay viewer on a terminal
+    (step back while it plays), or printed move by move."""
+    import time
+
     from casino.match import Match
     from casino.session import bot_seed
 
     ruleset = _rules(rules, players)
     if level not in LEVELS:
         fail(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
-    if delay is None:
-        delay = 0.3 if sys.stdout.isatty() else 0.0
     match = Match(ruleset, seed=seed)
     choose = level_player(level, bot_seed(match), ruleset.players)
-    out = Printer(ruleset, delay=delay)
+    if save is not None:  # a place that cannot be written is said before the game, not after
+        _save(match, save, quiet=True)
+    if _viewer_terminal(plain):
+        from casino.tui.viewer import run_demo
+
+        finished = run_demo(match, choose, delay=0.8 if delay is None else delay,
+                            level=level)
+        if save is not None:
+            _save(match, save)
+        if not finished:
+            typer.echo("the demo was stopped before the end of the game", err=True)
+        return
+    from casino.tui.replay import Dump, demo_steps
+
+    if delay is None:
+        delay = 0.3 if sys.stdout.isatty() else 0.0
+    wait = delay
+    out = Dump(ruleset, None, sys.stdout, pause=(lambda: time.sleep(wait)) if wait > 0 else None)
     out.header(match.seed)
     with _interrupt_flag() as interrupted:
-        finished = play_demo(match, choose, out, stop=interrupted)
+        finished = demo_steps(match, choose, out.names, out.step, stop=interrupted)
+    if finished:
+        out.ending(match.winner, True)
     if save is not None:
         _save(match, save)
     if not finished:
@@ -451,94 +375,104 @@ def _interrupt_flag() -> Iterator[Callable[[], bool]]:
         signal.signal(signal.SIGINT, old)
 
 
-def play_demo(match: Match, choose: Chooser, out: Printer,
-              stop: Callable[[], bool] = lambda: False) -> bool:
-    """Play ``match`` to its end with ``choose``, printing as it goes.
-
-    Returns False if ``stop()`` became true first (checked after each move).
-    """
-    while True:
-        rnd = match.current
-        out.round_start(rnd.number, rnd.dealer, match.position)
-        k = 0
-        while match.position.result is None:
-            if stop():
-                return False
-            seat = match.position.to_move
-            move = choose(match.position)
-            k += 1
-            out.move(k, seat, move, match.play(move))
-        assert match.position.result is not None
-        out.result(rnd.number, match.position.result)
-        if match.winner is not None:
-            out.winner(match.winner)
-            return True
-        if stop():
-            return False
-        match.next_round()
-
-
-def _save(match: Match, path: Path) -> None:
+def _save(match: Match, path: Path, *, quiet: bool = False) -> None:
+    """Write the demo's record (missing folders are created, as the game's Save-as does)."""
     from casino.record import save_record
 
     try:
         save_record(match, path)
-    except OSError as exc:
-        fail_file(exc, path, "write")
-    typer.echo(f"record saved to {path}", err=True)
+    except OSError as exc:  # a SaveError: the file and the reason, in words
+        fail(str(exc))
+    if not quiet:
+        typer.echo(f"record saved to {path}", err=True)
 
 
 # ----------------------------------------------------------------------
 # casino play
 
 
-def _play_session(rules: str, players: int | None, level: str, seed: int | None, name: str,
-                  resume: Path | None, save: Path | None, no_save: bool) -> GameSession:
-    """The session ``casino play`` starts: resumed from a record, or a new game."""
+def _resume_session(resume: Path, level: str | None, no_save: bool,
+                    given: dict[str, object]) -> GameSession:
+    """The saved game at ``resume``, refusing options that a saved game cannot take.
+
+    A saved game goes on as it was saved: its rules, players, seed, names and
+    computer levels come from the record, so ``--rules``, ``--players``,
+    ``--seed`` and ``--name`` are refused with ``--resume`` (and
+    ``--continue``), and so is ``--level`` unless the record does not say who
+    plays (a ``casino demo`` record: the person takes seat 0 and the
+    computers play at ``--level``).
+    """
     from casino.errors import CasinoError
+    from casino.record import load_record
+    from casino.rules import describe
+    from casino.session import HUMAN, GameSession
+
+    try:
+        record = load_record(resume)
+    except (OSError, UnicodeDecodeError) as exc:
+        fail_file(exc, resume)
+    except CasinoError as exc:
+        fail(f"cannot resume {resume}: {exc}")
+    conflicts = [flag for flag, value in given.items() if value is not None]
+    if level is not None and record.players is not None:
+        conflicts.append("--level")
+    if conflicts:
+        from casino.tui.replay import seat_names
+
+        names = seat_names(record.rules, record.names)
+        who = ", ".join(n if record.players is None or record.players[s] == HUMAN
+                        else f"{n} ({record.players[s]})" for s, n in enumerate(names))
+        flags = " and ".join(conflicts)
+        fail(f"{flags} cannot change a saved game: it goes on as it was saved "
+             f"({describe(record.rules)[0]}, {record.rules.players} players: {who}). "
+             f"Leave out {flags}, or start a new game without --resume/--continue")
+    try:
+        return GameSession.resume(resume, level=level or "medium", autosave=not no_save)
+    except (OSError, UnicodeDecodeError) as exc:
+        fail_file(exc, resume)
+    except (CasinoError, ValueError) as exc:
+        fail(f"cannot resume {resume}: {exc}")
+
+
+def _new_session(rules: str, players: int | None, level: str, seed: int | None, name: str,
+                 save: Path | None, no_save: bool) -> GameSession:
+    """A new game for ``casino play``."""
     from casino.session import GameSession
 
     if level not in LEVELS:
         fail(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
-    if resume is not None:
-        try:
-            session = GameSession.resume(resume, level=level, autosave=not no_save)
-        except (OSError, UnicodeDecodeError) as exc:
-            fail_file(exc, resume)
-        except (CasinoError, ValueError) as exc:
-            fail(f"cannot resume {resume}: {exc}")
-        if save is not None:
-            session.save_as(save)
-        return session
     ruleset = _rules(rules, players)
     try:
         return GameSession.new(ruleset, level=level, seed=seed, you=name, save_path=save,
                                autosave=not no_save)
-    except OSError as exc:
-        # Without --save the record goes to the default folder: name the file it wanted.
-        target = save if save is not None else str(exc.filename or "the game record")
-        fail_file(exc, str(target).removesuffix(".tmp"), "write")
+    except OSError as exc:  # a SaveError: the file and the reason, in words
+        fail(str(exc))
     except ValueError as exc:
         fail(str(exc))
 
 
 @command("play")
 def play_command(
-    rules: Annotated[str, typer.Option("--rules", "-r", metavar=RULES_CHOICES,
-                                       autocompletion=complete_rules,
-                                       help="The ruleset.")] = "casino",
+    rules: Annotated[str | None, typer.Option(
+        "--rules", "-r", metavar=RULES_CHOICES, autocompletion=complete_rules,
+        help="The ruleset (default casino).")] = None,
     players: Annotated[int | None, typer.Option(
         "--players", "-p", help="Number of players where the rules allow more than two; "
                                 "the computer fills the other seats.")] = None,
-    level: Annotated[str, typer.Option(
+    level: Annotated[str | None, typer.Option(
         "--level", "-l", metavar=LEVEL_CHOICES, autocompletion=complete_level,
-        help="The computer's level.")] = "medium",
+        help="The computer's level (default medium).")] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", "-s", help="Seed for repeatable shuffles (practice); without it the "
                              "system's random source shuffles and no seed is kept.")] = None,
-    name: Annotated[str, typer.Option("--name", help="Your name in the record.")] = "You",
-    resume: Annotated[Path | None, typer.Option("--resume", help="Go on with the game "
-                                                "saved in this record.")] = None,
+    name: Annotated[str | None, typer.Option(
+        "--name", help="Your name in the record (default: You).")] = None,
+    resume: Annotated[Path | None, typer.Option(
+        "--resume", help="Go on with the game saved in this record, as it was saved "
+                         "(its rules, players and levels).")] = None,
+    continue_: Annotated[bool, typer.Option(
+        "--continue", help="Go on with the unfinished game saved most recently in the "
+                           "games folder.")] = False,
     save: Annotated[Path | None, typer.Option(
         "--save", help="Save the game record here (after every move) instead of the "
                        "default folder.")] = None,
@@ -551,32 +485,97 @@ def play_command(
         "--pause", min=0.0, help="Seconds to show each computer move (default 0.8 on a "
                                  "terminal, else 0).")] = None,
 ) -> None:
-    """Play against the computer in the terminal (full screen, or --plain)."""
-    from casino.session import HUMAN, GameSession
+    """Play against the computer in the terminal (full screen, or --plain).
+
+    On a terminal without --rules, --players, --level, --seed, --name, --resume or
+    --continue, a start screen asks for them and lists the saved games to continue."""
+    from casino.session import (
+        HUMAN,
+        GameSession,
+        games_folder,
+        last_saved_game,
+        player_name,
+        saved_games,
+    )
 
     if save is not None and no_save:
         fail("--save and --no-save contradict each other")
-    session = _play_session(rules, players, level, seed, name, resume, save, no_save)
-    ruleset, level_used = session.rules, next(
-        (p for p in session.players if p != HUMAN), level)
-
-    latest = [session]
-
-    def new_game() -> GameSession:
-        latest.append(GameSession.new(ruleset, level=level_used, you=name,
-                                      autosave=not no_save))
-        return latest[-1]
-
+    if resume is not None and continue_:
+        fail("--resume and --continue contradict each other: --continue goes on with the "
+             "game saved last, --resume with the one named")
+    if name is not None:
+        try:
+            name = player_name(name)
+        except ValueError as exc:
+            fail(f"--name: {exc}")
+    if continue_:
+        last = last_saved_game()
+        if last is None:
+            fail(f"no unfinished game is saved in {games_folder()}: start one with "
+                 "casino play, or name a record with --resume FILE")
+        resume = last.path
     if pause is None:
         pause = 0.8 if sys.stdout.isatty() else 0.0
-    if plain or not sys.stdout.isatty():
-        from casino.tui.plain import run_plain
+    full_screen = not plain and sys.stdout.isatty()
+    latest: list[GameSession] = []
 
-        run_plain(session, new_game, stdin=sys.stdin, stdout=sys.stdout, pause=pause)
+    def begin(session: GameSession) -> Callable[[], GameSession]:
+        """Note ``session`` as played; how to start another game like it ("play again")."""
+        latest.append(session)
+        ruleset = session.rules
+        level_used = next((p for p in session.players if p != HUMAN), "medium")
+        you = session.names[session.human]
+
+        def new_game() -> GameSession:
+            latest.append(GameSession.new(ruleset, level=level_used, you=you,
+                                          autosave=not no_save))
+            return latest[-1]
+
+        return new_game
+
+    given: dict[str, object] = {"--rules": rules, "--players": players, "--seed": seed,
+                                "--name": name}
+    chosen = resume is not None or level is not None or any(
+        v is not None for v in given.values())
+    if full_screen and not chosen:
+        from casino.rules import preset
+        from casino.tui.start import StartChoice, run_start
+
+        def open_game(choice: StartChoice) -> tuple[GameSession, Callable[[], GameSession]]:
+            if choice.resume is not None:
+                session = GameSession.resume(choice.resume, autosave=not no_save)
+                if save is not None:
+                    session.save_as(save)
+            else:
+                session = GameSession.new(
+                    preset(choice.rules, players=choice.players), level=choice.level,
+                    you=choice.name, save_path=save, autosave=not no_save)
+            return session, begin(session)
+
+        run_start(saved_games(unfinished=True, limit=12), open_game, pause=pause,
+                  folder=games_folder())
     else:
-        from casino.tui.app import run_app
+        if resume is not None:
+            session = _resume_session(resume, level, no_save, given)
+            if save is not None:
+                try:
+                    session.save_as(save)
+                except OSError as exc:
+                    fail(str(exc))
+        else:
+            session = _new_session(rules or "casino", players, level or "medium", seed,
+                                   name or "You", save, no_save)
+        new_game = begin(session)
+        if full_screen:
+            from casino.tui.app import run_app
 
-        run_app(session, new_game, pause=pause)
+            run_app(session, new_game, pause=pause)
+        else:
+            from casino.tui.plain import run_plain
+
+            if continue_:
+                typer.echo(f"Continuing the game saved in {resume}.")
+            run_plain(session, new_game, stdin=sys.stdin, stdout=sys.stdout, pause=pause)
     for played in latest:
         if played.save_path is not None:
             typer.echo(f"game record saved to {played.save_path} "

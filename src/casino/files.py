@@ -75,23 +75,34 @@ def file_error(exc: OSError | UnicodeDecodeError, path: str | os.PathLike[str],
         if code in (errno.EACCES, errno.EPERM) or isinstance(exc, PermissionError):
             return f"cannot read {shown}: permission denied"
     else:
-        if code == errno.ENOENT or isinstance(exc, FileNotFoundError):
-            missing = _missing_folder(p)
-            folder = missing if missing is not None else p.parent
-            return f"cannot write {shown}: the folder {_folder(folder)} does not exist"
-        if code == errno.EISDIR or isinstance(exc, IsADirectoryError) or p.is_dir():
-            return f"cannot write {shown}: it is a folder; name a file inside it"
-        # ENOTDIR, or EEXIST from making the folders first (mkdir(parents=True)).
-        if code in (errno.ENOTDIR, errno.EEXIST) or isinstance(exc, NotADirectoryError):
-            blocker = _file_in_the_way(p)
-            if blocker is not None:
-                return f"cannot write {shown}: {blocker} is a file, not a folder"
-        if code in (errno.EACCES, errno.EPERM) or isinstance(exc, PermissionError):
-            return f"cannot write {shown}: permission denied"
-        if code == errno.ENOSPC:
-            return f"cannot write {shown}: the disk is full"
-        if code == errno.EROFS:
-            return f"cannot write {shown}: the disk is read-only"
+        return f"cannot write {shown}: {write_reason(exc, p)}"
     reason = (exc.strerror or str(exc)).strip()
     reason = reason[:1].lower() + reason[1:]
     return f"cannot {action} {shown}: {reason}"
+
+
+def write_reason(exc: OSError, path: str | os.PathLike[str]) -> str:
+    """Why ``exc`` kept ``path`` from being written, in a few plain words: what
+    :func:`file_error` says after "cannot write PATH: ", and what a record's
+    :class:`~casino.record.SaveError` says."""
+    p = Path(path)
+    code = exc.errno
+    if code == errno.ENOENT or isinstance(exc, FileNotFoundError):
+        missing = _missing_folder(p)
+        folder = missing if missing is not None else p.parent
+        return f"the folder {_folder(folder)} does not exist"
+    if code == errno.EISDIR or isinstance(exc, IsADirectoryError) or p.is_dir():
+        return "it is a folder; name a file inside it"
+    # ENOTDIR, or EEXIST from making the folders first (mkdir(parents=True)).
+    if code in (errno.ENOTDIR, errno.EEXIST) or isinstance(exc, NotADirectoryError):
+        blocker = _file_in_the_way(p)
+        if blocker is not None:
+            return f"{blocker} is a file, not a folder"
+    if code in (errno.EACCES, errno.EPERM) or isinstance(exc, PermissionError):
+        return "permission denied"
+    if code == errno.ENOSPC:
+        return "the disk is full"
+    if code == errno.EROFS:
+        return "the disk is read-only"
+    reason = (exc.strerror or str(exc)).strip()
+    return reason[:1].lower() + reason[1:]

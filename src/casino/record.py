@@ -23,6 +23,7 @@ message starts with the line number where the record went wrong and says why.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections import Counter
@@ -34,6 +35,7 @@ from typing import TypeVar
 
 from casino.cards import card_text, parse_card
 from casino.errors import CasinoError, InvalidRecord
+from casino.files import write_reason
 from casino.match import Match, RoundLog
 from casino.moves import Move
 from casino.position import Position
@@ -320,11 +322,49 @@ def save_record(game: Match | Record, path: str | Path,
     The text goes to a temporary file beside ``path`` that then replaces it, so
     a crash while saving leaves the previous record whole.
     """
+    write_record_file(path, write_record(game, names, players, table=table, notes=notes))
+
+
+class SaveError(OSError):
+    """A record file that could not be written, said for a person: the file meant and why.
+
+    It is an ``OSError`` (callers that catch those keep working), whose
+    ``filename`` is the record's path (never the temporary file written
+    first) and whose ``strerror`` is the reason in plain words, so neither
+    ``[Errno 2]`` nor a ``.tmp`` name reaches the person.
+    """
+
+    def __init__(self, path: Path, reason: str, errno: int | None = None) -> None:
+        super().__init__(errno, reason, str(path))
+        self.path = path
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"cannot write {self.path}: {self.reason}"
+
+
+def write_record_file(path: str | Path, text: str) -> None:
+    """Write a record's ``text`` to ``path``: the one place every front end saves a record.
+
+    Missing parent folders are created (a game's default folder, or one named
+    on the command line or in a Save-as box alike). The text goes to a
+    temporary file beside ``path`` that then replaces it, so a crash while
+    saving leaves the previous record whole. Any failure is a
+    :class:`SaveError` naming ``path`` and the reason in words; a temporary
+    file left half-written is removed.
+    """
     path = Path(path)
-    text = write_record(game, names, players, table=table, notes=notes)
+    if path.is_dir():
+        raise SaveError(path, "it is a folder; name a file inside it")
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise SaveError(path, write_reason(exc, path), exc.errno) from exc
 
 
 def _rules_text(rules: Rules) -> str:

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +45,7 @@ from casino.record import (
     TAKEOVER,
     UNDO,
     Note,
+    Record,
     Settings,
     load_record,
     match_from_record,
@@ -121,17 +124,46 @@ def default_names(players: Sequence[str], rules: Rules, you: str = "You") -> lis
     return names
 
 
+#: The longest name a player may give (the web table's default limit too).
+NAME_LENGTH = 24
+
+_SPACES = re.compile(r"\s+")
+
+
+def player_name(raw: str | None, default: str = "You", limit: int = NAME_LENGTH) -> str:
+    """A name fit for the table and the record, as every front end takes it.
+
+    Control characters are dropped and runs of spaces made one; a blank name
+    is no name, so the player is called ``default`` (as the web lobby's empty
+    field is), never "You ()". ValueError when it is longer than ``limit``.
+    """
+    if raw is None:
+        return default
+    text = "".join(ch for ch in raw if unicodedata.category(ch)[0] != "C")
+    text = _SPACES.sub(" ", text).strip()
+    if not text:
+        return default
+    if len(text) > limit:
+        raise ValueError(f"a name has at most {limit} characters, not {len(text)}")
+    return text
+
+
+def games_folder() -> Path:
+    """The folder games are saved in unless told otherwise: the user's data folder (XDG)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "casino" / "games"
+
+
 def default_save_path(rules: Rules, seed: int | None) -> Path:
-    """Where a game is saved unless told otherwise: the user's data folder (XDG).
+    """Where a game is saved unless told otherwise: a new file in :func:`games_folder`.
 
     The name says when the game started, its rules and its seed, if it has one
     (a game shuffled by the system has none to show). Two games started in the
     same second get different names (``.2``, ``.3`` ...), so neither overwrites the other.
     """
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     stamp = time.strftime("%Y%m%d-%H%M%S")
     stem = f"{stamp}-{rules.name}" + ("" if seed is None else f"-{seed}")
-    folder = Path(base) / "casino" / "games"
+    folder = games_folder()
     path = folder / f"{stem}.rec"
     copy = 1
     while path.exists():
@@ -190,7 +222,11 @@ class GameSession:
     def new(cls, rules: Rules, *, level: str = "medium", seed: int | None = None,
             you: str = "You", human_seat: int = 0, save_path: Path | None = None,
             autosave: bool = True) -> GameSession:
-        """A new game with one person (seat ``human_seat``) and computers at ``level``."""
+        """A new game with one person (seat ``human_seat``) and computers at ``level``.
+
+        ``you`` is the person's name, taken as :func:`player_name` takes it: a blank one
+        is no name (``You``); ValueError when it is too long."""
+        you = player_name(you)
         if not 0 <= human_seat < rules.players:
             raise ValueError(f"seat {human_seat} is not a seat of a {rules.players}-player game")
         match = Match(rules, seed=seed)
@@ -600,16 +636,25 @@ class GameSession:
 
     def _save(self) -> None:
         if self.save_path is not None:
-            self.save_path.parent.mkdir(parents=True, exist_ok=True)
             save_record(self.match, self.save_path, self.names, self.players,
                         table=self.settings, notes=self.notes)
         if self.on_change is not None:
             self.on_change(self)
 
     def save_as(self, path: Path) -> None:
-        """Write the record to ``path`` now; later moves keep saving there."""
+        """Write the record to ``path`` now; later moves keep saving there.
+
+        Missing folders on the way are created. If it cannot be written
+        (:class:`~casino.record.SaveError` says why), nothing changes: the game
+        goes on saving where it did.
+        """
+        before = self.save_path
         self.save_path = path
-        self._save()
+        try:
+            self._save()
+        except OSError:
+            self.save_path = before
+            raise
 
     def _replayed_log(self) -> list[Entry]:
         """The move log of a resumed game, told again from its rounds."""
@@ -646,3 +691,81 @@ def bot_seed(match: Match) -> int:
 def _seat_seed(seed: int, seat: int) -> int:
     """A bot's seed from the session's, so a seeded game plays the same every time."""
     return random.Random(seed * 1000 + seat).getrandbits(32)
+
+
+# ----------------------------------------------------------------------
+# Saved games: "continue my last game"
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A game saved in :func:`games_folder`, read back: what a list of saved games shows."""
+
+    path: Path
+    #: When it was last saved (the file's modification time, seconds since the epoch).
+    saved: float
+    record: Record
+
+    @property
+    def finished(self) -> bool:
+        return self.record.is_over
+
+    @property
+    def moves(self) -> int:
+        return sum(len(r.moves) for r in self.record.rounds)
+
+    def words(self) -> str:
+        """One line: the rules, who plays, how far it got, the score and when it was saved.
+
+        ``Casino · You vs Computer (medium) · round 2, 31 moves · You 7, Computer 9 ·
+        saved 12 May 14:03``.
+        """
+        rec = self.record
+        rules = rec.rules
+        players = rec.players or tuple(HUMAN if s == 0 else "computer" for s in rules.seats)
+        names = rec.names or tuple(default_names(players, rules))
+        people = [n if p == HUMAN else f"{n} ({p})" for n, p in zip(names, players, strict=True)]
+        unit = "game" if rules.scoring == "krypkasino" else "round"
+        pos = rec.position
+        scores = pos.result.scores if pos.result is not None else pos.scores
+        score = ", ".join(f"{names[t]} {scores[t]}" for t in rules.teams)
+        moves = self.moves
+        state = "finished" if self.finished else \
+            f"{unit} {pos.round}, {moves} move{'s' if moves != 1 else ''}"
+        when = time.strftime("%d %b %H:%M", time.localtime(self.saved))
+        return (f"{rules.name} · {' vs '.join(people)} · {state} · {score} · saved {when}")
+
+
+def saved_games(folder: Path | None = None, *, limit: int = 20,
+                unfinished: bool = False) -> list[SavedGame]:
+    """The games saved in ``folder`` (:func:`games_folder`), the most recently saved first.
+
+    At most ``limit`` of them; with ``unfinished`` only those that can be
+    continued. Files that are not readable records are left out: a list of
+    games to continue has no use for them (``casino replay FILE`` says what is
+    wrong with one).
+    """
+    folder = games_folder() if folder is None else folder
+    try:
+        files = [(p.stat().st_mtime, p) for p in folder.glob("*.rec") if p.is_file()]
+    except OSError:
+        return []
+    out: list[SavedGame] = []
+    for mtime, path in sorted(files, key=lambda f: (f[0], f[1].name), reverse=True):
+        if len(out) >= limit:
+            break
+        try:
+            record = load_record(path)
+        except (OSError, ValueError):
+            continue
+        game = SavedGame(path, mtime, record)
+        if unfinished and game.finished:
+            continue
+        out.append(game)
+    return out
+
+
+def last_saved_game(folder: Path | None = None) -> SavedGame | None:
+    """The unfinished game saved most recently in ``folder``, for ``casino play --continue``."""
+    found = saved_games(folder, limit=1, unfinished=True)
+    return found[0] if found else None

@@ -32,14 +32,16 @@ HOW_TO_PLAY = (
 
 
 class RulesScreen(ModalScreen[None]):
-    """The rules of the ruleset being played, and the keys."""
+    """The rules of the ruleset being played, and the keys (the game's, or the replay
+    viewer's)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,f1,q,enter", "close", "Close"),
     ]
 
     def __init__(self, title: str, lines: Sequence[str], *, saving: bool = False,
-                 guide: str | None = None) -> None:
+                 guide: str | None = None, keys: Sequence[str] = HOW_TO_PLAY,
+                 keys_title: str = "How to play") -> None:
         super().__init__()
         self.title_text = title
         self.lines = list(lines)
@@ -50,7 +52,8 @@ class RulesScreen(ModalScreen[None]):
 
             if guide in GUIDES:
                 self.guide = text_lines(guide, width=10_000)  # the screen wraps
-        self.keys = list(HOW_TO_PLAY)
+        self.keys = list(keys)
+        self.keys_title = keys_title
         if saving:
             self.keys.append("The game is saved after every move: quitting loses nothing.")
 
@@ -59,7 +62,7 @@ class RulesScreen(ModalScreen[None]):
             yield Static(Content.styled(self.title_text, "bold"), classes="dialog-title")
             with VerticalScroll(id="rules-text"):
                 yield Static(Content("\n").join(Content(s) for s in self.lines), id="rules-body")
-                yield Static(Content.styled("How to play", "bold"), classes="dialog-heading")
+                yield Static(Content.styled(self.keys_title, "bold"), classes="dialog-heading")
                 yield Static(Content("\n").join(Content(s) for s in self.keys), id="rules-keys")
                 if self.guide:
                     yield Static(Content.styled(self.guide[0], "bold"),

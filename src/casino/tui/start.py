@@ -1,0 +1,227 @@
+"""The terminal game's start screen: a new game (ruleset, players, level, name) or a saved one.
+
+``casino play`` on a terminal with no choices on its command line opens
+here. The person picks the rules, how many play (where the rules allow more
+than two), the computer's level and their name, or continues one of the
+games saved in the games folder (:func:`casino.session.saved_games`, the most
+recent first). The game then starts in the same full-screen app.
+
+The screen only gathers choices (:class:`StartChoice`): the command opens the
+session, so a game started here is the same as one started with options
+(saved the same way, resumed the same way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from casino.bots.levels import LEVELS
+from casino.errors import CasinoError
+from casino.rules import PRESET_NAMES, describe, preset
+from casino.session import NAME_LENGTH, GameSession, SavedGame, player_name
+from casino.tui.app import DEFAULT_PAUSE, GameScreen, NewGame
+
+#: The level a new game is offered at first.
+DEFAULT_LEVEL = "medium"
+
+
+@dataclass(frozen=True)
+class StartChoice:
+    """What the person chose: a new game, or (``resume``) a saved game to continue."""
+
+    rules: str = "casino"
+    players: int | None = None
+    level: str = DEFAULT_LEVEL
+    name: str = "You"
+    resume: Path | None = None
+
+
+#: Opens the session of a choice, and how to start another like it ("play again");
+#: OSError or ValueError say why it cannot (shown on the start screen).
+OpenGame = Callable[[StartChoice], tuple[GameSession, NewGame | None]]
+
+
+def player_counts(name: str) -> list[int]:
+    """The numbers of players preset ``name`` allows (2 to 4)."""
+    out = []
+    for n in (2, 3, 4):
+        try:
+            preset(name, players=n)
+        except CasinoError:
+            continue
+        out.append(n)
+    return out
+
+
+def players_label(name: str, n: int) -> str:
+    """``2 players``, ``4 players, two against two``."""
+    rules = preset(name, players=n)
+    text = f"{n} players"
+    if rules.partnerships:
+        text += ", two partnerships (you and a computer partner)"
+    elif n > 2:
+        text += ", each for themselves"
+    return text
+
+
+class StartScreen(Screen[None]):
+    """Choose a new game or a saved game to continue."""
+
+    AUTO_FOCUS = "#start-rules"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "start", "Start a new game"),
+        Binding("escape", "quit", "Quit"),
+    ]
+
+    def __init__(self, saved: Sequence[SavedGame], open_game: OpenGame, *,
+                 pause: float = DEFAULT_PAUSE, folder: Path | None = None) -> None:
+        super().__init__()
+        self.saved = list(saved)
+        self.open_game = open_game
+        self.pause = pause
+        self.folder = folder
+
+    def compose(self) -> ComposeResult:
+        rules = [(describe(preset(n))[0], n) for n in PRESET_NAMES]
+        levels = [(f"{name}: {lv.blurb}", name) for name, lv in LEVELS.items()]
+        with VerticalScroll(id="start-box"):
+            yield Static(Content.styled(" ♠ ♥ CASINO ♣ ♦ ", "bold"), id="start-title")
+            yield Static(Content.styled("A new game", "bold"), classes="start-heading")
+            with Horizontal(classes="start-row"):
+                yield Label("Rules", classes="start-label")
+                yield Select(rules, value="casino", allow_blank=False, id="start-rules")
+            with Horizontal(classes="start-row"):
+                yield Label("Players", classes="start-label")
+                yield Select(self._players_options("casino"), value=2, allow_blank=False,
+                             id="start-players")
+            with Horizontal(classes="start-row"):
+                yield Label("Computer", classes="start-label")
+                yield Select(levels, value=DEFAULT_LEVEL, allow_blank=False, id="start-level")
+            with Horizontal(classes="start-row"):
+                yield Label("Your name", classes="start-label")
+                yield Input(placeholder="You", max_length=NAME_LENGTH, id="start-name")
+            with Horizontal(classes="start-buttons"):
+                yield Button("Start the game (Ctrl+S)", id="start-new", variant="primary")
+                yield Button("Quit (Esc)", id="start-quit", variant="error")
+            yield Static(id="start-error")
+            yield Static(Content.styled("Continue a saved game", "bold"),
+                         classes="start-heading")
+            yield OptionList(*self._saved_options(), id="start-saved")
+        yield Footer()
+
+    def _players_options(self, name: str) -> list[tuple[str, int]]:
+        return [(players_label(name, n), n) for n in player_counts(name)]
+
+    def _saved_options(self) -> list[Option]:
+        if not self.saved:
+            where = f" in {self.folder}" if self.folder is not None else ""
+            return [Option(Content.styled(f"No unfinished game is saved{where}.", "dim"),
+                           disabled=True)]
+        return [Option(g.words(), id=str(i)) for i, g in enumerate(self.saved)]
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id != "start-rules" or not isinstance(event.value, str):
+            return
+        players = self.query_one("#start-players", Select)
+        current = players.value
+        options = self._players_options(event.value)
+        players.set_options(options)
+        counts = [n for _, n in options]
+        players.value = current if current in counts else counts[0]
+        self.query_one("#start-players").disabled = len(counts) == 1
+
+    def on_mount(self) -> None:
+        self.query_one("#start-players").disabled = len(player_counts("casino")) == 1
+
+    def choice(self) -> StartChoice:
+        """The new game chosen on the form; ValueError says what is wrong with it."""
+        rules = self.query_one("#start-rules", Select).value
+        players = self.query_one("#start-players", Select).value
+        level = self.query_one("#start-level", Select).value
+        name = player_name(self.query_one("#start-name", Input).value)
+        assert isinstance(rules, str) and isinstance(players, int) and isinstance(level, str)
+        return StartChoice(rules, players, level, name)
+
+    def say(self, text: str) -> None:
+        self.query_one("#start-error", Static).update(Content.styled(text, "bold #ff7b72"))
+
+    async def begin(self, choice: Callable[[], StartChoice]) -> None:
+        """Open the chosen game and play it; what went wrong is said here instead."""
+        try:
+            session, new_game = self.open_game(choice())
+        except (OSError, ValueError) as exc:
+            self.say(str(exc))
+            return
+        app = self.app
+        assert isinstance(app, StartApp)
+        app.game = GameScreen(session, new_game, pause=self.pause)
+        await app.push_screen(app.game)  # the game quits the app: it never comes back here
+
+    async def action_start(self) -> None:
+        await self.begin(self.choice)
+
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        await self.begin(self.choice)
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start-new":
+            await self.begin(self.choice)
+        elif event.button.id == "start-quit":
+            self.app.exit()
+
+    async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id is None:
+            return
+        game = self.saved[int(event.option.id)]
+        await self.begin(lambda: StartChoice(resume=game.path))
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+
+class StartApp(App[None]):
+    """The start screen, then the game chosen there, in one full-screen app."""
+
+    CSS_PATH = ["app.tcss", "start.tcss"]  # noqa: RUF012
+    TITLE = "Casino"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, saved: Sequence[SavedGame], open_game: OpenGame, *,
+                 pause: float = DEFAULT_PAUSE, folder: Path | None = None) -> None:
+        super().__init__()
+        self.start = StartScreen(saved, open_game, pause=pause, folder=folder)
+        #: The game screen, once a game was chosen.
+        self.game: GameScreen | None = None
+
+    def get_default_screen(self) -> Screen[Any]:
+        return self.start
+
+    @property
+    def session(self) -> GameSession | None:
+        """The session played last (None when the person quit at the start screen)."""
+        return self.game.session if self.game is not None else None
+
+
+def run_start(saved: Sequence[SavedGame], open_game: OpenGame, *,
+              pause: float = DEFAULT_PAUSE, folder: Path | None = None) -> GameSession | None:
+    """Show the start screen, then play the game chosen there until the person quits."""
+    app = StartApp(saved, open_game, pause=pause, folder=folder)
+    app.run()
+    return app.session
+
+
+__all__ = ["DEFAULT_LEVEL", "OpenGame", "StartApp", "StartChoice", "StartScreen",
+           "player_counts", "players_label", "run_start"]

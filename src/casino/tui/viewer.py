@@ -1,0 +1,685 @@
+"""The replay viewer: ``casino replay FILE`` and ``casino demo`` on a terminal (textual).
+
+A game is a list of :class:`~casino.tui.replay.Step` values (each round's
+deal, every move, the notes of the table), and the viewer shows one at a
+time: the table, each seat's hand, pile and score, the step in words, the
+round's moves with the current one marked, and a round's result at the move
+that ended it. The person steps back and forth (←/→), jumps a round at a time
+(PgUp/PgDn), to a numbered round (g), to the start or the end (Home/End), and
+lets it play by itself (space).
+
+A record holds each round's whole deck, so every hand is shown, and the top
+bar says so. A game a person may still resume is the exception
+(:func:`~casino.tui.replay.hides_hands`): it shows what that person saw, and
+``v`` shows every hand on request.
+
+``casino demo`` opens the same viewer while the computers play: a thread
+plays the game and hands each step over, and the viewer follows the newest
+step unless the person stepped back to look at an earlier one.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from casino.builds import Build
+from casino.cards import card_symbol
+from casino.match import Match, shuffle_words
+from casino.moves import CAPTURE, Move
+from casino.narrate import result_lines, winner_words
+from casino.position import Position
+from casino.record import Record
+from casino.rules import Rules, describe
+from casino.session import HUMAN
+from casino.tui.replay import (
+    DEAL,
+    Step,
+    demo_steps,
+    ending_words,
+    hides_hands,
+    plural,
+    record_steps,
+    seat_names,
+    side_names,
+    unit,
+)
+from casino.tui.screens import RulesScreen
+from casino.tui.widgets import BuildStack, CardFace, cards_label, table_rows
+
+#: Seconds per step when the viewer plays by itself.
+DEFAULT_PACE = 0.8
+
+#: The viewer's keys, for its help screen (F1).
+VIEWER_KEYS = (
+    "→ or l: the next step (a deal, a move, or a hint or take-back at the table).",
+    "← or h: the step before.",
+    "PgDn or ]: the next round's deal.  PgUp or [: this round's deal, then the one before.",
+    "Home: the start of the game.  End: its end (in a demo: the newest move).",
+    "g: go to a round by its number.",
+    "Space: play the moves one after another by themselves; again to pause.",
+    "v: show every hand, or only what the player saw (a game that can still be resumed).",
+    "F1: this screen.  q or Escape: quit.",
+)
+
+
+class SeatView(Static):
+    """One seat at one step: its hand (face up, or a count when hidden), pile and score."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(classes="seat-view")
+        self.seat = seat
+
+    def show(self, pos: Position, name: str, who: str, *, hidden: bool) -> None:
+        seat = self.seat
+        turn = pos.result is None and pos.to_move == seat
+        self.border_title = f"▶ {name}" if turn else name
+        self.border_subtitle = " · ".join(w for w in (who, "dealer" if pos.dealer == seat
+                                                        else "") if w)
+        self.set_class(turn, "to-move")
+        h = pos.hands[seat]
+        count = pos.hand_size(seat)
+        if isinstance(h, int) or hidden:
+            hand = Content.assemble(("▮" * count, "#6b9be0"),
+                                    f" {plural(count, 'card')}, hidden" if count else "no cards")
+        elif h:
+            hand = cards_label(h, on_dark=True)
+        else:
+            hand = Content.styled("no cards", "dim")
+        pile = pos.piles[seat]
+        spades = sum(1 for c in pile if c & 3 == 0)
+        sweeps = sum(1 for s in pos.sweeps if s == seat)
+        line = f"pile {len(pile)} · {spades}♠"
+        if sweeps:
+            line += f" · {plural(sweeps, 'sweep')}"
+        self.update(Content("\n").join([hand, Content(line)]))
+
+
+class GoToRoundScreen(ModalScreen[int | None]):
+    """Ask for a round's number; dismisses with it, or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, rounds: Sequence[int], word: str) -> None:
+        super().__init__()
+        self.rounds = list(rounds)
+        self.word = word
+
+    def compose(self) -> ComposeResult:
+        first, last = self.rounds[0], self.rounds[-1]
+        with Vertical(id="goto-box", classes="dialog"):
+            yield Static(Content.styled(f"Go to {self.word}", "bold"), classes="dialog-title")
+            yield Input(placeholder=f"{first} to {last}", id="goto-round", type="integer")
+            yield Static(id="goto-error")
+            yield Static(Content.styled(f"Enter goes to the {self.word}'s deal; Escape "
+                                        "cancels.", "dim"))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        first, last = self.rounds[0], self.rounds[-1]
+        if text.isdigit() and int(text) in self.rounds:
+            self.dismiss(int(text))
+            return
+        there = (f"the only {self.word} is {first}" if first == last
+                 else f"the {self.word}s are {first} to {last}")
+        self.query_one("#goto-error", Static).update(
+            Content.styled(f"There is no {self.word} {text or 'without a number'}: {there}.",
+                           "bold #ff7b72"))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ViewerScreen(Screen[None]):
+    """The game at one step, and the keys to move through it.
+
+    ``steps`` may grow while the screen is shown (a demo being played):
+    :meth:`add_steps` appends, and the view follows the newest step while
+    the person has not stepped back.
+    """
+
+    AUTO_FOCUS = ""
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left,h", "step(-1)", "Back", key_display="←"),
+        Binding("right,l", "step(1)", "Next", key_display="→"),
+        Binding("pageup,left_square_bracket", "round(-1)", "Round back", key_display="PgUp"),
+        Binding("pagedown,right_square_bracket", "round(1)", "Next round", key_display="PgDn"),
+        Binding("home", "jump('start')", "Start"),
+        Binding("end", "jump('end')", "End"),
+        Binding("g", "goto", "Go to round"),
+        Binding("space", "play", "Play/pause"),
+        Binding("v", "reveal", "Every hand"),
+        Binding("f1", "help", "Keys"),
+        Binding("q,escape", "quit", "Quit"),
+    ]
+
+    def __init__(self, rules: Rules, names: Sequence[str], players: Sequence[str] | None,
+                 steps: Sequence[Step], *, title: str, seed: int | None,
+                 hide_for: int | None = None, pace: float = DEFAULT_PACE,
+                 live: bool = False, ending: str = "") -> None:
+        super().__init__()
+        self.rules = rules
+        self.names = tuple(names)
+        self.players = tuple(players) if players is not None else None
+        self.steps: list[Step] = list(steps)
+        self.title_text = title
+        self.seed = seed
+        #: The seat whose view is shown instead of every hand (a game that can be resumed).
+        self.hide_for = hide_for
+        self.reveal = hide_for is None
+        self.pace = pace
+        #: True while a demo is being played: more steps are coming.
+        self.live = live
+        #: What the last line says once every step is in (who won, or unfinished).
+        self.ending = ending
+        self.index = 0
+        self.playing = False
+        self._timer: Timer | None = None
+        self._drawn_width = 0
+        self._drawing = False
+        self._dirty = False
+
+    # ------------------------------------------------------------------
+    # Layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="viewer-bar")
+        yield Static(id="viewer-where")
+        with Horizontal(id="viewer-main"):
+            with Vertical(id="viewer-board"):
+                yield Horizontal(id="viewer-seats")
+                yield VerticalScroll(id="viewer-table")
+                yield Static(id="viewer-event")
+            with Vertical(id="viewer-side"):
+                yield Static(id="viewer-score")
+                yield OptionList(id="viewer-log")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        log = self.query_one("#viewer-log", OptionList)
+        log.can_focus = False
+        self.query_one("#viewer-score").border_title = "Score"
+        await self.query_one("#viewer-seats", Horizontal).mount_all(
+            [SeatView(seat) for seat in self.rules.seats])
+        if self.live:
+            self.playing = True  # a demo plays as it comes, until the person steps back
+            self.index = max(len(self.steps) - 1, 0)
+            self._start_timer()
+        await self.draw()
+
+    # ------------------------------------------------------------------
+    # Where we are
+
+    @property
+    def step(self) -> Step | None:
+        return self.steps[self.index] if self.steps else None
+
+    @property
+    def rounds(self) -> list[int]:
+        return sorted({s.round for s in self.steps})
+
+    def _round_start(self, number: int) -> int:
+        return next(i for i, s in enumerate(self.steps) if s.round == number and s.kind == DEAL)
+
+    def who(self, seat: int) -> str:
+        """How a seat is played: ``player``, or a computer's level (``computer, medium`` when
+        two play and the panels are wide); nothing when the record does not say."""
+        if self.players is None:
+            return ""
+        p = self.players[seat]
+        if p == HUMAN:
+            return "player"
+        return f"computer, {p}" if self.rules.players == 2 else p
+
+    # ------------------------------------------------------------------
+    # Drawing
+
+    async def draw(self) -> None:
+        """Show the current step: bar, seats, table, the step in words, the round's log.
+
+        Drawings never overlap (a timer's step and a key's may come at once, and the
+        table is rebuilt in several awaits): one asked for while another runs is done
+        once that one ends, showing the step current then."""
+        self._dirty = True
+        if self._drawing:
+            return
+        self._drawing = True
+        try:
+            while self._dirty:
+                self._dirty = False
+                await self._draw_now()
+        finally:
+            self._drawing = False
+
+    async def _draw_now(self) -> None:
+        step = self.step
+        with self.app.batch_update():
+            self._draw_bar()
+            if step is None:
+                self.query_one("#viewer-event", Static).update(
+                    Content.styled("The first deal is coming…", "italic"))
+                return
+            pos = step.position
+            shown = pos if self.reveal or self.hide_for is None else pos.observe(self.hide_for)
+            for view in self.query(SeatView):
+                hidden = not self.reveal and view.seat != self.hide_for
+                view.show(shown, self.names[view.seat], self.who(view.seat), hidden=hidden)
+            await self._draw_table(step)
+            self._draw_event(step)
+            self._draw_score(pos)
+            self._draw_log(step)
+
+    def _draw_bar(self) -> None:
+        bar = self.query_one("#viewer-bar", Static)
+        state = "▶ playing" if self.playing else "‖ paused"
+        if self.live:
+            state += " · the computers are playing"
+        bar.update(Content.assemble((f" {self.title_text} ", "bold"), f" {state}"))
+        where = self.query_one("#viewer-where", Static)
+        step = self.step
+        if step is None:
+            where.update("")
+            return
+        pos = step.position
+        rules = self.rules
+        total = len(self.steps)
+        rnd_word = unit(rules)
+        last_round = self.rounds[-1]
+        more = "+" if self.live else ""
+        moves = sum(1 for s in self.steps if s.round == step.round and s.kind == "move")
+        here = "at the deal" if step.kind == DEAL else f"move {step.number}"
+        more_moves = "+" if self.live and step.round == last_round else ""
+        parts = [f"{rnd_word} {step.round} of {last_round}{more}",
+                 f"deal {pos.deal} of {rules.deals_per_round}",
+                 f"{here} of {moves}{more_moves}",
+                 f"stock {plural(pos.stock_size, 'card')}",
+                 f"step {self.index + 1} of {total}{more}"]
+        where.update(Content.styled(" · ".join(parts), "bold"))
+
+    async def _draw_table(self, step: Step) -> None:
+        pos = step.position
+        box = self.query_one("#viewer-table", VerticalScroll)
+        width = box.content_region.width or 70
+        self._drawn_width = width
+        last_card = step.move.card if step.move is not None and step.move.kind != CAPTURE \
+            else None
+        widgets: list[CardFace | BuildStack] = []
+        for i, item in enumerate(pos.table):
+            if isinstance(item, Build):
+                stack = BuildStack(item, i, "", self.names[item.owner], True)
+                stack.remove_class("mine")
+                stack.add_class("replay-build")
+                stack.set_class(last_card in item.cards, "last")
+                widgets.append(stack)
+            else:
+                face = CardFace(item, "table", i)
+                face.set_class(item == last_card, "last")
+                widgets.append(face)
+        await box.remove_children()
+        parts: list[Any] = list(table_rows(widgets, width)) if widgets else []
+        if not widgets and pos.result is None:
+            parts.append(Static(Content.styled("The table is empty.", "italic #9fd3b0"),
+                                classes="empty-table"))
+        if pos.result is not None and step.round == pos.round:
+            parts.append(Static(self._result_content(pos), id="viewer-result"))
+        if parts:
+            await box.mount_all(parts)
+        title = f"Table · {plural(len(pos.table), 'item')}"
+        if pos.set_aside:
+            title += " · set aside " + " ".join(card_symbol(c) for c in pos.set_aside)
+        if pos.result is not None:
+            title = f"{unit(self.rules)} {pos.round} is over: its result"
+        box.border_title = title
+
+    def _result_content(self, pos: Position) -> Content:
+        """The round's items in counting order, the verdict, and (at the end) the winner."""
+        result = pos.result
+        assert result is not None
+        rules = self.rules
+        sides = side_names(rules, self.names)
+        lines = [Content.styled("In counting order:", "bold")]
+        lines += [Content(line) for line in result_lines(result, rules, sides, pos.scores)]
+        if not result.items:
+            lines.append(Content.styled("Nothing was scored.", "dim"))
+        totals = ", ".join(f"{sides[t]} {result.scores[t]}" for t in rules.teams)
+        lines += [Content(f"Totals: {totals}"),
+                  Content.styled(winner_words(result, rules, sides, pos.scores), "bold")]
+        if self.index == len(self.steps) - 1 and self.ending and not self.live:
+            lines.append(Content.styled(self.ending, "bold #1f7a45"))
+        return Content("\n").join(lines)
+
+    def _draw_event(self, step: Step) -> None:
+        bar = self.query_one("#viewer-event", Static)
+        if step.kind == DEAL:
+            head = f"{unit(self.rules)} {step.round} · "
+        elif step.kind == "move":
+            head = f"Move {step.number} · "
+        else:
+            head = "At the table · "
+        text = Content.assemble((head, "bold"), step.words)
+        if step.move is not None:
+            text = Content.assemble(text, ("   ", ""), (str(step.move), "dim"))
+        last = self.index == len(self.steps) - 1
+        if last and not self.live and self.ending and step.position.result is None:
+            text = Content.assemble(text, "   ", (self.ending, "bold"))
+        bar.update(text)
+
+    def _draw_score(self, pos: Position) -> None:
+        rules = self.rules
+        sides = side_names(rules, self.names)
+        scores = pos.result.scores if pos.result is not None else pos.scores
+        width = max(len(sides[t]) for t in rules.teams)
+        lines = [Content(f"{sides[t].ljust(width)}  {scores[t]:>3}") for t in rules.teams]
+        if rules.scoring == "krypkasino":
+            lines.append(Content.styled(f"penalty points: lower wins after "
+                                        f"{rules.games_per_match} games", "dim"))
+        else:
+            lines.append(Content.styled(f"first to {rules.target} wins", "dim"))
+        if self.seed is not None:
+            lines.append(Content.styled(shuffle_words(self.seed), "dim"))
+        lines.append(Content.styled(self.hands_words(), "italic #9fd3b0"))
+        self.query_one("#viewer-score", Static).update(Content("\n").join(lines))
+
+    def hands_words(self) -> str:
+        """What the seats show of the hands, and why."""
+        if self.hide_for is None:
+            return ("Every hand is shown: a demo plays in the open." if self.live
+                    or self.title_text.startswith("Demo") else
+                    "Every hand is shown: the record holds the whole deck.")
+        if self.reveal:
+            return "Every hand is shown (v: only what you saw)."
+        return (f"{self.names[self.hide_for]}'s view: this game can still be resumed, so the "
+                "other hands stay hidden (v: show them).")
+
+    def _draw_log(self, current: Step) -> None:
+        """The round's steps: those before plain, the current one marked, those after dim."""
+        box = self.query_one("#viewer-log", OptionList)
+        box.border_title = f"{unit(self.rules)} {current.round}"
+        options: list[Option] = []
+        at = 0
+        for i, s in enumerate(self.steps):
+            if s.round != current.round:
+                continue
+            label = f"{s.number:>2}. " if s.kind == "move" else "    "
+            if i == self.index:
+                at = len(options)
+            style = "dim" if i > self.index else ""
+            options.append(Option(Content.styled(label + s.words, style)))
+        box.clear_options()
+        box.add_options(options)
+        box.highlighted = at
+
+    # ------------------------------------------------------------------
+    # Moving through the game
+
+    async def go(self, index: int, *, stop: bool = True) -> None:
+        """Show step ``index`` (kept within the steps); ``stop`` pauses the playing."""
+        if not self.steps:
+            return
+        if stop:
+            self._stop_timer()
+        self.index = max(0, min(index, len(self.steps) - 1))
+        await self.draw()
+
+    async def action_step(self, delta: int) -> None:
+        await self.go(self.index + delta)
+
+    async def action_round(self, delta: int) -> None:
+        step = self.step
+        if step is None:
+            return
+        rounds = self.rounds
+        start = self._round_start(step.round)
+        if delta < 0 and self.index > start:
+            await self.go(start)  # back to this round's deal first
+            return
+        k = rounds.index(step.round) + delta
+        if 0 <= k < len(rounds):
+            await self.go(self._round_start(rounds[k]))
+        elif delta > 0:
+            await self.go(len(self.steps) - 1)
+
+    async def action_jump(self, where: str) -> None:
+        await self.go(0 if where == "start" else len(self.steps) - 1)
+
+    def action_goto(self) -> None:
+        if not self.steps:
+            return
+        self.app.push_screen(GoToRoundScreen(self.rounds, unit(self.rules).lower()),
+                             self._went)
+
+    async def _went(self, number: int | None) -> None:
+        if number is not None:
+            await self.go(self._round_start(number))
+
+    async def action_play(self) -> None:
+        if self.playing:
+            self._stop_timer()
+            await self.draw()
+            return
+        if self.index >= len(self.steps) - 1 and not self.live:
+            self.index = 0  # at the end: play from the start again
+        self._start_timer()
+        await self.draw()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``v`` is offered only for a game whose other hands are hidden."""
+        if action == "reveal" and self.hide_for is None:
+            return None
+        return True
+
+    async def action_reveal(self) -> None:
+        if self.hide_for is None:
+            return
+        self.reveal = not self.reveal
+        await self.draw()
+
+    def action_help(self) -> None:
+        lines = describe(self.rules)
+        self.app.push_screen(RulesScreen(f"Rules: {lines[0]}", lines[1:], keys=VIEWER_KEYS,
+                                         keys_title="The viewer's keys"))
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+    def _start_timer(self) -> None:
+        self.playing = True
+        if self._timer is None:
+            self._timer = self.set_interval(self.pace if self.pace > 0 else 0.01, self._tick)
+
+    def _stop_timer(self) -> None:
+        self.playing = False
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def _tick(self) -> None:
+        """The timer's step. Timers run apart from the screen's messages, so drawing is
+        left to the screen (``call_later``), one drawing at a time; a tick that comes
+        while the last step is still being drawn waits for the next."""
+        if self._drawing:
+            return
+        if self.index < len(self.steps) - 1:
+            self.index += 1
+        elif not self.live:
+            self._stop_timer()
+        else:
+            return
+        self.call_later(self.draw)
+
+    async def add_steps(self, steps: Sequence[Step]) -> None:
+        """More steps of a game being played; the view follows them while playing and the
+        person is at the newest step (the timer steps there one at a time)."""
+        if not steps:
+            return
+        first = not self.steps
+        self.steps.extend(steps)
+        if first:
+            self.index = 0
+            await self.draw()
+        else:
+            self._draw_bar()
+
+    async def finish(self, ending: str) -> None:
+        """The demo's game is over (or was stopped): no more steps are coming."""
+        self.live = False
+        self.ending = ending
+        await self.draw()
+
+    async def on_resize(self) -> None:
+        box = self.query_one("#viewer-table", VerticalScroll)
+        if self.step is not None and box.content_region.width != self._drawn_width:
+            await self.draw()
+
+
+class ViewerApp(App[None]):
+    """The viewer on its own: a recorded game (``casino replay``) or a demo being played."""
+
+    CSS_PATH = ["app.tcss", "viewer.tcss"]  # noqa: RUF012
+    TITLE = "Casino replay"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, screen: ViewerScreen) -> None:
+        super().__init__()
+        self.viewer = screen
+
+    def get_default_screen(self) -> Screen[Any]:
+        return self.viewer
+
+
+def record_viewer(record: Record, *, source: str = "", pace: float = DEFAULT_PACE
+                  ) -> ViewerScreen:
+    """The viewer's screen for a recorded game."""
+    rules = record.rules
+    names = seat_names(rules, record.names)
+    title = describe(rules)[0] + (f" · {source}" if source else "")
+    return ViewerScreen(rules, names, record.players, record_steps(record), title=title,
+                        seed=record.seed, hide_for=hides_hands(record), pace=pace,
+                        ending=ending_words(record.winner, rules, names, record.is_over))
+
+
+def run_replay(record: Record, *, source: str = "") -> None:
+    """``casino replay`` on a terminal: step through ``record`` until the person quits."""
+    ViewerApp(record_viewer(record, source=source)).run()
+
+
+class DemoPlayer:
+    """Plays a demo game in a thread of its own and keeps its steps for the viewer.
+
+    The viewer takes the steps waiting (:meth:`take`) a few times a second:
+    the thread never calls into the screen, so it can be stopped between any
+    two moves and the match saved as it stands.
+    """
+
+    def __init__(self, match: Match, choose: Callable[[Position], Move],
+                 names: Sequence[str], delay: float) -> None:
+        self.match = match
+        self.choose = choose
+        self.names = tuple(names)
+        self.delay = delay
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._waiting: list[Step] = []
+        self.finished: bool | None = None  # None while playing
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="casino-demo", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _emit(self, step: Step) -> None:
+        with self._lock:
+            self._waiting.append(step)
+        if self.delay > 0 and step.kind != DEAL:
+            self._stop.wait(self.delay)
+
+    def _run(self) -> None:
+        try:
+            self.finished = demo_steps(self.match, self.choose, self.names, self._emit,
+                                       stop=self._stop.is_set)
+        except BaseException as exc:  # shown by the viewer instead of lost in a thread
+            self.error = exc
+            self.finished = False
+
+    def take(self) -> list[Step]:
+        with self._lock:
+            out, self._waiting = self._waiting, []
+        return out
+
+    @property
+    def done(self) -> bool:
+        return self.finished is not None
+
+    def stop(self) -> bool:
+        """Stop between two moves and wait for the thread; True if the game was finished."""
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+        return bool(self.finished)
+
+
+class DemoViewer(ViewerScreen):
+    """The viewer following a game the computers are playing (``casino demo``)."""
+
+    def __init__(self, player: DemoPlayer, *, pace: float, level: str) -> None:
+        rules = player.match.rules
+        names = seat_names(rules, None)
+        title = f"Demo · {describe(rules)[0]} · computers at {level}"
+        super().__init__(rules, names, tuple(level for _ in rules.seats), [], title=title,
+                         seed=player.match.seed, pace=pace, live=True)
+        self.player = player
+        self._finishing = False
+
+    async def on_mount(self) -> None:
+        await super().on_mount()
+        self.player.start()
+        self.set_interval(0.05, self._collect)
+
+    def _collect(self) -> None:
+        """Take the steps played since (a timer: the screen draws them, see _tick)."""
+        if not self.live or self._finishing:
+            return
+        done = self.player.done  # before taking: every step of a finished game is waiting
+        self.call_later(self.add_steps, self.player.take())
+        if done:
+            match = self.player.match
+            if self.player.error is not None:
+                ending = f"The demo stopped: {self.player.error}"
+            else:
+                ending = ending_words(match.winner, self.rules, self.names,
+                                      match.is_over)
+            self._finishing = True  # once: finish() ends the live following
+            self.call_later(self.finish, ending)
+
+
+def run_demo(match: Match, choose: Callable[[Position], Move], *, delay: float = DEFAULT_PACE,
+             level: str = "") -> bool:
+    """``casino demo`` on a terminal: the computers play ``match`` while the person watches.
+
+    Returns True when the game was played to its end (the person may quit
+    before: the match is then left between two moves, ready to be saved).
+    """
+    player = DemoPlayer(match, choose, seat_names(match.rules, None), delay)
+    try:
+        ViewerApp(DemoViewer(player, pace=delay, level=level)).run()
+    finally:
+        finished = player.stop()
+    if player.error is not None:
+        raise player.error
+    return finished
+
+
+__all__ = ["DEFAULT_PACE", "VIEWER_KEYS", "DemoPlayer", "DemoViewer", "GoToRoundScreen",
+           "SeatView", "ViewerApp", "ViewerScreen", "record_viewer", "run_demo", "run_replay"]
