@@ -370,8 +370,9 @@ def test_help_shows_no_bool_labels(command: str) -> None:
     ("arena", "--rules"), ("helper", "--rules"), ("helper", "--level"),
     ("score", "--rules"), ("rules", "RULESET")])
 def test_help_shows_the_choices(command: str, option: str) -> None:
+    # The option's own row of the table (its name first), not a sentence naming it.
     line = next(ln for ln in _help(command).splitlines()
-                if option in ln and not ln.lstrip().startswith("Usage"))
+                if ln.strip("│ *").startswith(option))
     names = PRESET_NAMES if option in ("--rules", "RULESET") else (
         "beginner", "easy", "medium", "hard", "expert")
     assert " | ".join(names) in line
