@@ -10,7 +10,9 @@ numbered public events that a reconnecting client asks for.
 
 Only portable column types are used (strings, text, integers, booleans,
 timezone-aware timestamps), so the same schema works on SQLite and
-PostgreSQL; ``create_all`` makes the tables on first use.
+PostgreSQL. The schema is versioned (``casino/web/migrations``): opening a
+database brings it to the newest revision, so a database made by an older
+release keeps its games.
 """
 
 from __future__ import annotations
@@ -213,10 +215,11 @@ class Store:
         self.engine: Engine = create_engine(url, **kwargs)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
-        # An index that databases made before it existed lack (create_all adds no index
-        # to a table that is already there): the seats of one browser, for the lobby.
-        SEATS_BY_TOKEN.create(self.engine, checkfirst=True)
+        # The schema is versioned: a database made by an older release is upgraded
+        # (its games kept) before anything is served from it.
+        from casino.web.migrations import upgrade
+
+        upgrade(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:

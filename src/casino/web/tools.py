@@ -288,13 +288,8 @@ async def scorepad_apply(request: Request) -> Response:
 
 
 def _engine(request: Request) -> Engine:
-    state = request.app.state
-    engine: Engine = state.store.engine
-    if not getattr(state, "scorepads_ready", False):
-        # The app makes its tables at start-up; this makes ours even if the app
-        # was built before this module was imported.
-        ScorePadRow.__table__.create(engine, checkfirst=True)  # type: ignore[attr-defined]
-        state.scorepads_ready = True
+    # The score pads' table is made with the others by the schema's migrations.
+    engine: Engine = request.app.state.store.engine
     return engine
 
 
