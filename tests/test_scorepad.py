@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 from casino import Match, Position
 from casino.cards import card_text
-from casino.rules import PRESET_NAMES, Rules, preset
+from casino.rules import PRESET_NAMES, Rules, player_counts, preset
 from casino.scorepad import (
     FORMAT,
     RoundEntry,
@@ -33,7 +33,6 @@ from casino.scorepad import (
     ScorePadError,
     apply_json,
     fields,
-    player_counts,
     representative_piles,
     scoring_cards,
     setup_choices,

@@ -353,12 +353,11 @@ def test_idle_games_are_evicted_and_reload_from_the_database(tmp_path: Path) -> 
 
 
 def test_every_preset_and_player_count_plays_over_the_websocket(tmp_path: Path) -> None:
-    from casino.rules import PRESET_NAMES
-    from casino.web.service import allowed_players
+    from casino.rules import PRESET_NAMES, player_counts
 
     with web(tmp_path) as client:
         for rules in PRESET_NAMES:
-            for players in allowed_players(rules):
+            for players in player_counts(rules):
                 gid = new_game(client, rules=rules, players=players)
                 with client.websocket_connect(f"/ws/{gid}") as ws:
                     seat = Seat(ws)

@@ -176,6 +176,19 @@ class Rules:
         return card_table(self)
 
 
+def player_counts(name: str) -> tuple[int, ...]:
+    """The numbers of players preset ``name`` allows (2 to 4), as every front end offers
+    them."""
+    out = []
+    for n in (2, 3, 4):
+        try:
+            preset(name, players=n)
+        except RulesError:
+            continue
+        out.append(n)
+    return tuple(out)
+
+
 def _jsonable(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_jsonable(v) for v in value]

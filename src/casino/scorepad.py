@@ -51,7 +51,7 @@ from casino.cards import (
 )
 from casino.codec import json_object
 from casino.errors import CardError, CasinoError, RulesError
-from casino.rules import Rules, preset, rules_from_json
+from casino.rules import Rules, player_counts, preset, rules_from_json
 from casino.scoring import Carry, Item, Result, next_carry, round_items, settle
 
 FORMAT = "casino-scorepad/1"
@@ -1014,18 +1014,6 @@ def _title(rules: Rules) -> str:
     from casino.rules import describe
 
     return describe(rules)[0]
-
-
-def player_counts(name: str) -> tuple[int, ...]:
-    """The numbers of players preset ``name`` allows."""
-    out = []
-    for n in (2, 3, 4):
-        try:
-            preset(name, players=n)
-        except RulesError:
-            continue
-        out.append(n)
-    return tuple(out)
 
 
 def setup_choices() -> list[dict[str, Any]]:

@@ -25,13 +25,12 @@ from casino.cards import card_symbol, parse_card
 from casino.errors import CardError, RulesError
 from casino.files import file_error
 from casino.narrate import item_words, winner_words
-from casino.rules import PRESET_NAMES, describe, preset
+from casino.rules import PRESET_NAMES, describe, player_counts, preset
 from casino.scorepad import (
     Field,
     RoundEntry,
     ScorePad,
     ScorePadError,
-    player_counts,
     scoring_cards,
 )
 

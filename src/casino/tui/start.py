@@ -27,8 +27,7 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, Select, St
 from textual.widgets.option_list import Option
 
 from casino.bots.levels import LEVELS
-from casino.errors import CasinoError
-from casino.rules import PRESET_NAMES, describe, preset
+from casino.rules import PRESET_NAMES, describe, player_counts, preset
 from casino.session import NAME_LENGTH, GameSession, SavedGame, player_name
 from casino.tui.app import DEFAULT_PAUSE, GameScreen, NewGame
 
@@ -50,18 +49,6 @@ class StartChoice:
 #: Opens the session of a choice, and how to start another like it ("play again");
 #: OSError or ValueError say why it cannot (shown on the start screen).
 OpenGame = Callable[[StartChoice], tuple[GameSession, NewGame | None]]
-
-
-def player_counts(name: str) -> list[int]:
-    """The numbers of players preset ``name`` allows (2 to 4)."""
-    out = []
-    for n in (2, 3, 4):
-        try:
-            preset(name, players=n)
-        except CasinoError:
-            continue
-        out.append(n)
-    return out
 
 
 def players_label(name: str, n: int) -> str:
@@ -224,4 +211,4 @@ def run_start(saved: Sequence[SavedGame], open_game: OpenGame, *,
 
 
 __all__ = ["DEFAULT_LEVEL", "OpenGame", "StartApp", "StartChoice", "StartScreen",
-           "player_counts", "players_label", "run_start"]
+           "players_label", "run_start"]

@@ -37,7 +37,7 @@ from casino.cards import card_text, parse_card
 from casino.errors import CardError, CasinoError, RulesError
 from casino.narrate import play_words
 from casino.record import read_record
-from casino.rules import PRESET_NAMES, describe, preset
+from casino.rules import PRESET_NAMES, describe, player_counts, preset
 from casino.session import HINT_LEVEL
 from casino.web import seats, tools
 from casino.web.guard import GuardedFastAPI
@@ -50,7 +50,6 @@ from casino.web.service import (
     GameService,
     LiveGame,
     OptionsJob,
-    allowed_players,
     resignation_words,
 )
 from casino.web.store import DEFAULT_DATABASE_URL, OVER, Store
@@ -356,7 +355,7 @@ def _error(request: Request, pages: Pages, message: str, status: int) -> Respons
 
 
 def preset_menu() -> list[tuple[str, str, list[int]]]:
-    return [(name, title(name), allowed_players(name)) for name in PRESET_NAMES]
+    return [(name, title(name), list(player_counts(name))) for name in PRESET_NAMES]
 
 
 def _whole(x: object) -> bool:

@@ -32,7 +32,6 @@ import logging
 import re
 import secrets
 import time
-import unicodedata
 from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -54,7 +53,14 @@ from casino.record import (
     write_record,
 )
 from casino.rules import PRESET_NAMES, Rules, preset
-from casino.session import HINT_LEVEL, HUMAN, GameSession, default_settings, run_bot_job
+from casino.session import (
+    HINT_LEVEL,
+    HUMAN,
+    GameSession,
+    default_settings,
+    player_name,
+    run_bot_job,
+)
 from casino.web.limits import BucketsByKey, Limits, address_key, network_key
 from casino.web.seats import new_token
 from casino.web.store import OVER, PLAYING, WAITING, Event, Store, StoredGame, now, token_hash
@@ -82,7 +88,6 @@ COMPUTER, FRIENDS = "computer", "friends"
 #: Addresses and networks whose waiting rooms are remembered at once (beyond: the
 #: longest-known is forgotten, and only the server-wide cap holds for it).
 MAX_ADDRESSES_REMEMBERED = 10_000
-_NAME_SPACE = re.compile(r"\s+")
 
 
 class GameError(Exception):
@@ -95,30 +100,14 @@ class GameError(Exception):
 
 
 def clean_name(raw: object, default: str, limit: int) -> str:
-    """A player name fit for the table and the record: printable, one line, not too long."""
-    if raw is None:
-        return default
-    if not isinstance(raw, str):
+    """A player name fit for the table and the record (:func:`casino.session.player_name`),
+    refused in words for the player."""
+    if raw is not None and not isinstance(raw, str):
         raise GameError("a name must be text")
-    text = "".join(ch for ch in raw if unicodedata.category(ch)[0] != "C")
-    text = _NAME_SPACE.sub(" ", text).strip()
-    if not text:
-        return default
-    if len(text) > limit:
-        raise GameError(f"a name has at most {limit} characters")
-    return text
-
-
-def allowed_players(name: str) -> list[int]:
-    """The player counts a preset allows (2 to 4)."""
-    out = []
-    for n in (2, 3, 4):
-        try:
-            preset(name, players=n)
-        except CasinoError:
-            continue
-        out.append(n)
-    return out
+    try:
+        return player_name(raw, default, limit)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
 
 
 # ----------------------------------------------------------------------
@@ -1188,5 +1177,5 @@ def _listed_json(g: Any, *, join: str | None = None, url: bool = False) -> dict[
 
 
 __all__ = ["COMPUTER", "FRIENDS", "PRESET_NAMES", "Created", "GameError", "GameService",
-           "LiveGame", "OptionsJob", "allowed_players", "clean_name", "duration_words",
+           "LiveGame", "OptionsJob", "clean_name", "duration_words",
            "resignation_words", "valid_id"]
