@@ -108,6 +108,7 @@ def test_sampling_places_a_card_of_the_build_value_even_when_rare() -> None:
     from casino.cards import card_text
     rest = [card_text(c) for c in range(52) if card_text(c) not in known]
     obj["piles"] = [[c for c in rest if c not in ("8h", "4c")], []]
+    obj["last_capture"] = 0  # only a capture fills a pile
     pos = Position.from_json(obj)
     world = sample(pos, random.Random(1))
     assert sorted(card_text(c) for c in world.hand(1)) == ["4c", "8h"]
