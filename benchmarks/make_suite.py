@@ -162,7 +162,7 @@ def crowded_casino(count: int, seed: int) -> list[dict[str, Any]]:
         values = rng.sample(range(5, 15), 3)
         owners = [rng.randrange(2) for _ in values]
         hands: list[list[int]] = [[], []]
-        # Each owner keeps a card of each build's value (the ownership rule, §2.5).
+        # Each owner keeps a card of each build's value (docs/rules.md §2.5).
         for v, o in zip(values, owners, strict=True):
             rank = 0 if v == 14 else v - 1
             c = rank * 4 + rng.randrange(4)

@@ -1,4 +1,4 @@
-"""A slow, plain reading of RULES.md §2.4-2.5 and §3, to check the fast generator.
+"""A slow, plain reading of docs/rules.md §2.4-2.5 and §3, to check the fast generator.
 
 Nothing here is shared with ``casino.movegen``: it enumerates every subset of
 the table's items by brute force and tests each against the rule as written.
@@ -187,7 +187,8 @@ def _can_take(rules: Rules, c: int, cards: tuple[int, ...]) -> bool:
 
 def _krypkasino(rules: Rules, hand: Sequence[int], loose: Sequence[int],
                 moves: set[Key]) -> set[Key]:
-    """§3: forced sweep; a card that can capture must, maximally; only others trail."""
+    """docs/rules.md §3: forced sweep; a card that can capture must, maximally; only
+    others trail."""
     full = tuple(sorted(loose))
     if full:
         sweeps = {m for m in moves if m[0] == "capture" and m[2] == full}

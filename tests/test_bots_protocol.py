@@ -86,7 +86,7 @@ def test_every_sample_agrees_with_all_that_is_known(name: str, players: int) -> 
             assert Position.from_json(world.to_json()) == world
             assert all(not isinstance(h, int) for h in world.hands)
             assert not isinstance(world.stock, int)
-            # Each build's owner holds a card of its value (RULES.md §2.5).
+            # Each build's owner holds a card of its value (docs/rules.md §2.5).
             played = world.rules.table.played
             for b in world.builds:
                 assert any(b.value in played[c] for c in world.hand(b.owner))

@@ -1,5 +1,5 @@
 """Fuzzing the two parsers with hypothesis: bad input raises the documented error, never
-anything else (DESIGN.md, testing pyramid step 4).
+anything else (docs/position.md §2.5).
 
 - The move parser (``Position.parse_move``): arbitrary text, and mutations of legal move
   texts, either name a legal move or raise ``IllegalMove``.

@@ -696,9 +696,10 @@ def _position(rules: object, to_move: int, hands: list[list[str]], table: list[o
 @pytest.mark.parametrize("name", ["casino", "classic", "royal", "mulle"])
 def test_compulsory_capture_option_is_refused_where_builds_or_one_card_faces_exist(
         name: str) -> None:
-    """Compulsory and forced captures are defined (§3) only where every turn is a capture
-    or a trail of any selection; with builds (§2.5's owner may never trail) or classic
-    face cards (one card per capture) no move could be maximal, so the option is refused."""
+    """Compulsory and forced captures are defined (docs/rules.md §3, §7.3) only where
+    every turn is a capture or a trail of any selection; with builds (an owner may never
+    trail) or classic face cards (one card per capture) no move could be maximal, so the
+    option is refused."""
     from casino.errors import RulesError
     from casino.rules import preset
 

@@ -1,4 +1,4 @@
-"""The fast move generator agrees with a brute-force reading of RULES.md.
+"""The fast move generator agrees with a brute-force reading of docs/rules.md.
 
 Positions come from seeded games of every preset, played by a policy that
 prefers building, adding and raising so that tables hold several builds and

@@ -1,8 +1,8 @@
-"""Named tests for the house ruleset ``casino`` (RULES.md §1-§2, RULES-SOURCES.md §2 and §4).
+"""Named tests for the house ruleset ``casino`` (docs/rules.md §1-§2, §8).
 
 Each test is named after the rule or decision it checks: ``test_2_4_...`` for a
-section of RULES.md, ``test_C2_...`` for an ambiguity decision of
-RULES-SOURCES.md. Positions are written as JSON the way a player would lay
+section of docs/rules.md, ``test_C2_...`` for an ambiguity decision of
+docs/rules.md. Positions are written as JSON the way a player would lay
 them out (hands, table, builds); :func:`make` puts every other card in the
 stock (or in a pile) so each position holds exactly 52 cards.
 
@@ -174,7 +174,7 @@ def random_rounds(seeds: Iterable[int], rules: str = "casino") -> Iterable[list[
 
 
 # ----------------------------------------------------------------------
-# §1 / §2.1 Values
+# docs/rules.md §1, §2.1 Values
 
 
 def test_2_1_played_values_two_to_king_and_ace_fourteen() -> None:
@@ -225,7 +225,7 @@ def test_A1_played_ace_is_never_one() -> None:
 
 
 # ----------------------------------------------------------------------
-# §2.2 Deal
+# docs/rules.md §2.2 Deal
 
 
 DECK_TEXT = (
@@ -306,7 +306,7 @@ def test_2_2_first_dealer_given_or_cut_and_deal_passes_each_round() -> None:
 
 
 # ----------------------------------------------------------------------
-# §2.3 The table
+# docs/rules.md §2.3 The table
 
 
 def test_2_3_build_values_run_from_two_to_fourteen() -> None:
@@ -328,7 +328,7 @@ def test_2_3_build_groups_must_add_up() -> None:
 
 
 # ----------------------------------------------------------------------
-# §2.4 Capture
+# docs/rules.md §2.4 Capture
 
 
 def test_2_4_capture_takes_any_nonempty_selection() -> None:
@@ -436,7 +436,7 @@ def test_2_9_example_build_eight_then_take_it() -> None:
 
 
 # ----------------------------------------------------------------------
-# §2.4 New builds (C1-C7, A3)
+# docs/rules.md §2.4 New builds, C1-C7, A3
 
 
 def test_2_4_new_single_build_belongs_to_the_builder() -> None:
@@ -556,7 +556,7 @@ def test_C4_new_build_need_not_absorb_loose_cards_of_its_value() -> None:
 
 
 def test_C4_builds_never_merge_new_build_beside_same_value_build() -> None:
-    """Decision §2.5: two 8-builds stand side by side; nothing merges them."""
+    """Decision of docs/rules.md §2.5: two 8-builds stand side by side; nothing merges them."""
     pos = make(["5d 8c", "Kh"], ["3s", build(8, 1, "6h 2c")])
     after = pos.play("5d+3s =8")
     assert builds_of(after) == [(8, 0, ("3s", "5d"), False), (8, 1, ("2c", "6h"), False)]
@@ -581,7 +581,7 @@ def test_C7_the_move_states_the_value() -> None:
 
 
 # ----------------------------------------------------------------------
-# §2.4 Adding to a build (D1-D6)
+# docs/rules.md §2.4 Adding to a build, D1-D6
 
 
 def test_D3_add_a_lone_card_as_another_group() -> None:
@@ -708,7 +708,7 @@ def test_2_4_builds_never_merge_in_raise_or_add() -> None:
 
 
 # ----------------------------------------------------------------------
-# §2.5 Owning builds (E1-E3)
+# docs/rules.md §2.5 Owning builds, E1-E3
 
 
 def test_E2_owner_may_not_trail() -> None:
@@ -769,16 +769,17 @@ def test_2_5_decision_same_value_build_while_loose_card_of_value_lies() -> None:
 @pytest.mark.parametrize("owner", [0, 1])
 def test_2_5_reader_refuses_a_player_to_move_owning_a_build_without_its_value(
         owner: int) -> None:
-    """An owner always holds a card of each owned build's value (§2.5: no move may leave
-    them without one, and only their own moves change their hand). For the player to move
-    such a position would have no legal move at all, so the reader refuses it."""
+    """An owner always holds a card of each owned build's value (docs/rules.md §2.5: no
+    move may leave them without one, and only their own moves change their hand). For the
+    player to move such a position would have no legal move at all, so the reader refuses
+    it."""
     with pytest.raises(InvalidPosition, match="holds no card of value 8"):
         make(["4d 9c", "Kh 2c"], [build(8, owner, "5d 3s"), "2h"], to_move=owner,
              dealer=1 - owner)
 
 
 def test_N21_reader_accepts_another_seat_owning_a_build_without_its_value() -> None:
-    """docs/rules-notes.md N-21: the other seats' hands are not checked against their
+    """docs/rules.md §9.21: the other seats' hands are not checked against their
     builds (they only matter on their own turn); the mover's moves are unaffected."""
     pos = make(["4d 9c", "Kh 2c"], [build(8, 1, "5d 3s"), "2h"], to_move=0, dealer=1)
     assert "9d" not in [str(m) for m in pos.legal_moves()]
@@ -799,7 +800,7 @@ def test_2_5_always_a_legal_move_and_no_build_survives_a_round() -> None:
 
 
 # ----------------------------------------------------------------------
-# §2.6 Sweeps and the end of a round (F1-F4)
+# docs/rules.md §2.6 Sweeps and the end of a round, F1-F4
 
 
 def test_F1_a_capture_leaving_a_build_is_not_a_sweep() -> None:
@@ -870,7 +871,8 @@ def test_2_6_leftovers_after_a_final_partial_capture_go_to_its_capturer() -> Non
 
 
 def test_F3_nobody_captured_leftovers_go_to_the_dealer() -> None:
-    """The leftovers go to the dealer when ``last_capture`` is null (§2.6 Decision)."""
+    """The leftovers go to the dealer when ``last_capture`` is null (docs/rules.md §2.6,
+    F3)."""
     # Nobody captured all round: every other card was trailed (a crowded table).
     rest = [card_text(c) for c in range(52) if card_text(c) != "Jc"]
     for dealer in (0, 1):
@@ -902,7 +904,7 @@ def test_F4_owner_with_last_card_must_take_own_build() -> None:
 
 
 # ----------------------------------------------------------------------
-# §2.7 Scoring, §2.8 Winning (G1-G3)
+# docs/rules.md §2.7, §2.8: scoring and winning, G1-G3
 
 
 def _scored(piles: tuple[str, str], sweeps: Sequence[int] = (), scores: Sequence[int] = (0, 0),

@@ -1,4 +1,4 @@
-"""Classic Casino and its variants (RULES.md §5, §6: classic, royal, spade, faces-all;
+"""Classic Casino and its variants (docs/rules.md §5, §6: classic, royal, spade, faces-all;
 3 players; 4 players in partnerships): named tests for each rule."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ CLASSIC = preset("classic")
 ROYAL = preset("royal")
 
 # ----------------------------------------------------------------------
-# §5 values: face cards, the Ace, builds to 10
+# docs/rules.md §5.1 values: face cards, the Ace, builds to 10
 
 
 def test_5_face_card_takes_exactly_one_card_of_its_rank() -> None:
@@ -77,7 +77,7 @@ def test_5_no_raise_past_ten() -> None:
 
 
 # ----------------------------------------------------------------------
-# §6: royal, faces-all
+# docs/rules.md §6: royal, faces-all
 
 
 def test_6_royal_faces_have_values_and_build() -> None:
@@ -197,7 +197,7 @@ def test_5_four_players_turns_and_deals() -> None:
 
 
 # ----------------------------------------------------------------------
-# The end of the game (§5): higher total vs counting order
+# The end of the game (docs/rules.md §5.3): higher total vs counting order
 
 # Seat 1: all spades, clubs but 5c, Kd (26); seat 0: the rest (26 with 5h, 5c).
 # Items: spades 1 to seat 1, Td 2 to seat 0, 2s 1, As 1, Ac 1 to seat 1, Ah 1, Ad 1 to 0:

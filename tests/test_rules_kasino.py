@@ -1,4 +1,4 @@
-"""Finnish Kasino (RULES.md §4, RULES-SOURCES.md N1-N6): named tests for each rule.
+"""Finnish Kasino (docs/rules.md §4, N1-N6): named tests for each rule.
 
 Values that differ in hand and on the table, pairing by table value, no
 builds, the table-last first deal for 2-4 players, the mökki and its limits,

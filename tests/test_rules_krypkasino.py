@@ -1,4 +1,4 @@
-"""Krypkasino (RULES.md §3, RULES-SOURCES.md K1-K9): named tests for each rule.
+"""Krypkasino (docs/rules.md §3, K1-K9): named tests for each rule.
 
 Casino reversed: two decks, no builds, compulsory maximal captures, a forced
 sweep, picture cards set aside at each deal, penalty points, and a match of

@@ -1,4 +1,4 @@
-"""Mulle and Tablić (RULES.md §6; RULES-SOURCES.md P4, P5): named tests for each rule."""
+"""Mulle and Tablić (docs/rules.md §6, P4, P5): named tests for each rule."""
 
 from __future__ import annotations
 

@@ -6,9 +6,9 @@ whatever was played: every card is accounted for, a legal move exists, moves are
 listed once and round-trip through their text, positions round-trip through JSON,
 observations hide exactly the hidden cards, builds add up and their owners hold a
 card of their value, deals hand out the right cards to the right seats, and each
-round's points add up to the total the ruleset fixes (RULES.md §2.7, §3-§6).
+round's points add up to the total the ruleset fixes (docs/rules.md §2.7, §3-§6).
 
-The checks are written from RULES.md, not from the engine's code, so that a
+The checks are written from docs/rules.md, not from the engine's code, so that a
 disagreement shows up as a failure here. The default run plays a few seeds per
 configuration; ``-m slow`` plays many more.
 """
@@ -37,7 +37,7 @@ CONFIGS: list[tuple[str, int]] = [
 CONFIG_IDS = [f"{name}-{n}p" for name, n in CONFIGS]
 
 #: Hand sizes of the first and of later deals, and the first deal's table cards,
-#: as RULES.md states them (not read from the Rules value, so a wrong preset shows).
+#: as docs/rules.md states them (not read from the Rules value, so a wrong preset shows).
 DEAL_SIZES: dict[str, tuple[int, int, int]] = {
     "casino": (4, 4, 4),
     "krypkasino": (6, 4, 4),
@@ -116,7 +116,7 @@ def json_cards(obj: Any) -> Counter[int]:
 
 
 def played_values(rules: Rules, c: int) -> set[int]:
-    """The values ``c`` has as the card you play, i.e. "a card of value v" (§1)."""
+    """The values ``c`` has as the card you play, i.e. "a card of value v" (docs/rules.md §1)."""
     t = rules.table
     return set(t.played[c])
 
@@ -130,7 +130,7 @@ def sum_value(rules: Rules, c: int) -> int:
 
 
 def check_accounting(pos: Position) -> None:
-    """Every card accounted for, each exactly ``decks`` times (POSITION.md)."""
+    """Every card accounted for, each exactly ``decks`` times (docs/position.md)."""
     counts = all_cards(pos)
     assert counts == full_deck(pos.rules), (
         f"cards not accounted for: extra {counts - full_deck(pos.rules)}, "
@@ -138,7 +138,8 @@ def check_accounting(pos: Position) -> None:
 
 
 def check_builds(pos: Position) -> None:
-    """Builds add up (§2.3) and every owner holds a card of the value (§2.5)."""
+    """Builds add up (docs/rules.md §2.3) and every owner holds a card of the value
+    (docs/rules.md §2.5)."""
     rules = pos.rules
     builds = [b for b in pos.table if isinstance(b, Build)]
     if not rules.building:
@@ -158,7 +159,7 @@ def check_builds(pos: Position) -> None:
 
 
 def check_json_round_trip(pos: Position) -> None:
-    """``from_json(to_json(p)) == p``, directly and through JSON text (POSITION.md)."""
+    """``from_json(to_json(p)) == p``, directly and through JSON text (docs/position.md)."""
     data = pos.to_json()
     assert Position.from_json(data) == pos
     text = json.dumps(data)
@@ -204,7 +205,8 @@ def check_observations(pos: Position) -> None:
 
 
 def check_legal_moves(pos: Position) -> list[Move]:
-    """A legal move exists while the round goes on, each listed once (§2.5, POSITION.md)."""
+    """A legal move exists while the round goes on, each listed once (docs/rules.md §2.5;
+    docs/position.md)."""
     moves = pos.legal_moves()
     if pos.result is not None:
         assert moves == []
@@ -214,7 +216,8 @@ def check_legal_moves(pos: Position) -> list[Move]:
     seat = pos.to_move
     hand = known_hand(pos, seat)
     if any(isinstance(b, Build) and b.owner == seat for b in pos.table):
-        assert not any(m.kind == TRAIL for m in moves), "a build owner may trail (§2.5)"
+        assert not any(m.kind == TRAIL for m in moves), (
+            "a build owner may trail (docs/rules.md §2.5)")
     for m in moves:
         assert m.card in hand
     return moves
@@ -253,7 +256,8 @@ def check_position(pos: Position, thorough: bool) -> list[Move]:
 
 def expected_deal(rules: Rules, dealer: int, stock: tuple[int, ...],
                   size: int) -> tuple[list[Counter[int]], tuple[int, ...]]:
-    """A later deal (§2.2): packets of 2 from the top, from the seat after the dealer."""
+    """A later deal (docs/rules.md §2.2): packets of 2 from the top, from the seat after
+    the dealer."""
     order = [(dealer + rules.direction * k) % rules.players for k in range(1, rules.players + 1)]
     hands: list[list[int]] = [[] for _ in range(rules.players)]
     top = 0
@@ -268,7 +272,7 @@ def expected_deal(rules: Rules, dealer: int, stock: tuple[int, ...],
 
 def expected_first_deal(rules: Rules, dealer: int, deck: tuple[int, ...],
                         ) -> tuple[list[Counter[int]], Counter[int], tuple[int, ...]]:
-    """The first deal (§2.2, §4): packets of 2; the dealer last (the table before the
+    """The first deal (docs/rules.md §2.2, §4): packets of 2; the dealer last (the table before the
     dealer), or in Finnish Kasino every player first, then the table."""
     first_hand, _, first_table = DEAL_SIZES[rules.name]
     order = [(dealer + rules.direction * k) % rules.players for k in range(1, rules.players + 1)]
@@ -293,7 +297,8 @@ def is_picture(c: int) -> bool:
 
 
 def check_first_deal(rules: Rules, deck: tuple[int, ...], dealer: int, start: Position) -> None:
-    """Hand sizes, the cards each seat gets, the table, the leader (§2.2, §3-§6)."""
+    """Hand sizes, the cards each seat gets, the table, the leader (docs/rules.md §2.2,
+    §3-§6)."""
     hands, table, stock = expected_first_deal(rules, dealer, deck)
     for s in range(rules.players):
         assert Counter(known_hand(start, s)) == hands[s], f"seat {s} was dealt the wrong cards"
@@ -307,13 +312,15 @@ def check_first_deal(rules: Rules, deck: tuple[int, ...], dealer: int, start: Po
     assert Counter(table_cards(start)) == table
     assert known_stock(start) == stock
     assert start.deal == 1 and start.dealer == dealer
-    assert start.to_move == rules.next_seat(dealer), "the seat after the dealer leads (§2.2)"
+    assert start.to_move == rules.next_seat(dealer), (
+        "the seat after the dealer leads (docs/rules.md §2.2)")
     assert start.piles == ((),) * rules.players and start.sweeps == ()
     assert start.last_capture is None and start.result is None
 
 
 def check_later_deal(pos: Position, nxt: Position) -> None:
-    """A later deal: packets of 2 from the stock, pictures set aside first (§2.2, §3)."""
+    """A later deal: packets of 2 from the stock, pictures set aside first
+    (docs/rules.md §2.2, §3)."""
     rules = pos.rules
     size = DEAL_SIZES[rules.name][1]
     hands, stock = expected_deal(rules, pos.dealer, known_stock(pos), size)
@@ -343,7 +350,7 @@ def check_step(pos: Position, move: Move, nxt: Position) -> None:
         builds_before = [b for b in pos.table if isinstance(b, Build)]
         cleared = (sorted(move.loose) == loose_before
                    and len(move.builds) == len(builds_before))
-    # Sweeps (§2.6, §3, §4).
+    # Sweeps (docs/rules.md §2.6, §3, §4).
     counts = cleared
     if rules.name == "kasino" and (not known_stock(pos) or any(s > 10 for s in pos.scores)):
         counts = False  # no mökki in the last deal, nor once anyone has more than 10
@@ -354,7 +361,7 @@ def check_step(pos: Position, move: Move, nxt: Position) -> None:
         gained = 2 if (rules.name == "krypkasino" and lone_twin) else 1
     assert nxt.sweeps == pos.sweeps + (seat,) * gained, (
         f"{move}: sweeps {pos.sweeps} -> {nxt.sweeps}, expected {gained} more")
-    # Mulles (§6): a capture of only the identical card.
+    # Mulles (docs/rules.md §6.4): a capture of only the identical card.
     is_mulle = (rules.name == "mulle" and move.kind == CAPTURE and not move.builds
                 and list(move.loose) == [move.card])
     assert nxt.mulles == pos.mulles + ((seat,) if is_mulle else ())
@@ -395,7 +402,7 @@ def _leaders(counts: dict[int, int]) -> list[int]:
 
 
 def expected_total(end: Position) -> int:
-    """The points a round hands out in all, by RULES.md §2.7, §3, §4, §5, §6."""
+    """The points a round hands out in all, by docs/rules.md §2.7, §3, §4, §5, §6."""
     rules = end.rules
     teams = _team_piles(rules, end.piles)
     cards = _leaders({t: len(p) for t, p in teams.items()})
@@ -432,7 +439,7 @@ def expected_winner(rules: Rules, end: Position) -> int | None:
     assert result is not None
     teams = sorted({s % 2 if rules.partnerships else s for s in range(rules.players)})
     totals = {t: end.scores[t] for t in teams}
-    if rules.name in ("casino", "mulle"):  # counting order (§2.8)
+    if rules.name in ("casino", "mulle"):  # counting order (docs/rules.md §2.8)
         for it in result.items:
             totals[it.seat] += it.points
             if totals[it.seat] >= rules.target:
@@ -440,7 +447,7 @@ def expected_winner(rules: Rules, end: Position) -> int | None:
         return None
     for it in result.items:
         totals[it.seat] += it.points
-    if rules.name == "krypkasino":  # lower total after each pair of games (§3)
+    if rules.name == "krypkasino":  # lower total after each pair of games (docs/rules.md §3)
         if end.round % 2:
             return None
         low = _leaders({t: -v for t, v in totals.items()})
@@ -543,7 +550,8 @@ def play_game(name: str, players: int, seed: int, *, thorough_every: int = 1,
 
 
 def check_kasino_carry(end: Position, start: Position) -> None:
-    """Finnish Kasino (§4): a tied most-cards point carries, and so does a 4-player spade tie."""
+    """Finnish Kasino (docs/rules.md §4.5): a tied most-cards point carries, and so does
+    a 4-player spade tie."""
     rules = end.rules
     teams = _team_piles(rules, end.piles)
     cards = _leaders({t: len(p) for t, p in teams.items()})
@@ -609,14 +617,14 @@ def test_winner_rule_when_the_target_is_near(name: str, players: int) -> None:
 
 
 def test_deals_per_round_match_the_deck() -> None:
-    """``rules.deals_per_round`` agrees with the hand sizes of RULES.md."""
+    """``rules.deals_per_round`` agrees with the hand sizes of docs/rules.md."""
     for name, players in CONFIGS:
         rules = preset(name, players=players)
         first_hand, later, table = DEAL_SIZES[name]
         rest = rules.deck_size - players * first_hand - table
         assert rules.deals_per_round == 1 + -(-rest // (players * later))
-    assert preset("krypkasino").deals_per_round == 12  # "A game is 12 deals" (§3)
-    assert preset("casino").deals_per_round == 6  # "6 deals make a round" (§2.2)
+    assert preset("krypkasino").deals_per_round == 12  # "A game is 12 deals" (docs/rules.md §3)
+    assert preset("casino").deals_per_round == 6  # "6 deals make a round" (docs/rules.md §2.2)
 
 
 @pytest.mark.slow

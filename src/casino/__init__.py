@@ -1,6 +1,6 @@
 """casino: an exact engine for Casino and its family of fishing card games.
 
-The public API (POSITION.md): :class:`Position`, :class:`Move`, :class:`Rules`,
+The public API (docs/position.md): :class:`Position`, :class:`Move`, :class:`Rules`,
 :class:`Match`, and the errors :class:`IllegalMove` and :class:`InvalidPosition`.
 
 The names are imported on first use (PEP 562), not with the package: the

@@ -1,4 +1,4 @@
-"""The Build value: cards on the table that can only move as a whole (RULES.md §2.3)."""
+"""The Build value: cards on the table that can only move as a whole (docs/rules.md §2.3)."""
 
 from __future__ import annotations
 

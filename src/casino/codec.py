@@ -1,12 +1,12 @@
-"""The ``casino-position/1`` JSON form (POSITION.md): strict in, canonical out.
+"""The ``casino-position/1`` JSON form (docs/position.md): strict in, canonical out.
 
 Every error is an :class:`InvalidPosition` naming the key and the reason. The
 reader refuses unknown keys (typos), cards that cannot exist (a card twice in
 a one-deck game, more cards than the ruleset has), builds whose groups do not
 add up, and seats out of range. Hidden hands and a hidden stock are numbers.
 
-Two keys beyond POSITION.md's table are written only where a ruleset needs
-state that the table does not name (docs/rules-notes.md): ``carry`` (Finnish
+Two keys beyond the thirteen required ones are written only where a ruleset needs
+state that the others do not name (docs/rules.md §9.5): ``carry`` (Finnish
 Kasino's carried majority points) and ``mulles`` (Mulle's mulles, in order).
 They are omitted when empty, so positions of every other ruleset are exactly
 the documented form.
@@ -327,10 +327,10 @@ def _check_captures(piles: tuple[tuple[int, ...], ...], sweeps: tuple[int, ...],
 
 def _check_owners(rules: Rules, hands: list[tuple[int, ...] | int],
                   table: list[int | Build], to_move: int) -> None:
-    """RULES.md §2.5: the player to move, if they own a build, holds a card of its value
+    """docs/rules.md §2.5: the player to move, if they own a build, holds a card of its value
     (else they would have no legal move). Other seats are not checked: their hands only
     matter on their own turn, and hand-made positions often leave them out
-    (docs/rules-notes.md, N-21)."""
+    (docs/rules.md §9.21)."""
     played = rules.table.played
     for i, item in enumerate(table):
         if isinstance(item, int) or item.owner != to_move:

@@ -274,7 +274,7 @@ def forced_play(pos: Position) -> str | None:
 
 
 def _ownership(pos: Position, move: Move) -> str | None:
-    """The ownership rule (§2.5): keep a card of every build value you own."""
+    """The ownership rule (docs/rules.md §2.5): keep a card of every build value you own."""
     rules = pos.rules
     seat = pos.to_move
     rest = list(pos.hand(seat))

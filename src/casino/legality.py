@@ -1,4 +1,4 @@
-"""Answering move questions without listing every move (RULES.md §2.4-2.5, §3).
+"""Answering move questions without listing every move (docs/rules.md §2.4-2.5, §3).
 
 The number of legal moves grows exponentially with the table (every subset of
 loose cards that splits into groups is a capture of its own), but no question a
@@ -202,7 +202,7 @@ class _Checker:
             return Piece(self._values(x), False, optional)
         return piece
 
-    # -- the ownership rule (§2.5) -------------------------------------------------
+    # -- the ownership rule (docs/rules.md §2.5) -----------------------------------
     def held(self, card: int) -> int:
         """Values held after playing ``card``: bit v set when a card of value v is left
         (worked out once per card: the ownership rule asks it for every move)."""
@@ -259,7 +259,7 @@ class _Checker:
         return None
 
     def trail(self, card: int) -> bool:
-        """Trailing (§2.4): never while owning a build; in Krypkasino only a card that
+        """Trailing (docs/rules.md §2.4): never while owning a build; in Krypkasino only a card that
         can capture nothing, and never when a sweep is forced."""
         if self.owned:
             return False
@@ -281,7 +281,7 @@ class _Checker:
         return best_split(loose, v, self.capture_piece(card), min_group=2)
 
     def capture(self, move: Move) -> Move | None:
-        """Captures (§2.4): disjoint blocks of the played value, and builds of it."""
+        """Captures (docs/rules.md §2.4): disjoint blocks of the played value, and builds of it."""
         card = move.card
         if not self.holds(card, self._owned_values(move.builds)):
             return None
@@ -294,7 +294,8 @@ class _Checker:
         return None
 
     def sweepers(self) -> tuple[int, ...]:
-        """Krypkasino's forced sweep (§3): the cards in hand that can take the whole table."""
+        """Krypkasino's forced sweep (docs/rules.md §3.2): the cards in hand that can take
+        the whole table."""
         if self._sweepers is None:
             found: list[int] = []
             loose = self.loose
@@ -308,7 +309,8 @@ class _Checker:
         return self._sweepers
 
     def compulsory_capture(self, move: Move) -> Move | None:
-        """Krypkasino (§3): a forced sweep first; else a capture must be maximal (K2)."""
+        """Krypkasino (docs/rules.md §3.2): a forced sweep first; else a capture must be
+        maximal (docs/rules.md K2)."""
         card = move.card
         if move.builds:
             return None
@@ -334,7 +336,8 @@ class _Checker:
         return True
 
     def build(self, move: Move) -> Move | None:
-        """New builds (§2.4): the played card and loose cards in groups of the value."""
+        """New builds (docs/rules.md §2.4): the played card and loose cards in groups of
+        the value."""
         card, v = move.card, move.value
         sc = self.table.sum_value[card]
         if not move.loose or not max(2, sc) <= v <= self.table.max_build:
@@ -347,7 +350,7 @@ class _Checker:
         return Move(BUILD, card, move.loose, (), v, _build_groups(card, split))
 
     def onto(self, move: Move) -> Move | None:
-        """Adding a group to a build, or raising a single build (§2.4)."""
+        """Adding a group to a build, or raising a single build (docs/rules.md §2.4)."""
         card, target = move.card, move.builds[0]
         sc = self.table.sum_value[card]
         others = self._owned_values((target,))

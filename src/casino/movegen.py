@@ -8,7 +8,7 @@ union once per block list, remembering one split of each so a move can be
 shown with its groups. Holding a card "of value v" is a bit test on a mask of
 the values in hand.
 
-The rules (RULES.md §2.4-2.5, §3) are applied in one place each:
+The rules (docs/rules.md §2.4-2.5, §3) are applied in one place each:
 captures in :func:`_captures`, new builds in :func:`_new_builds`, adding and
 raising in :func:`_onto_builds`, trailing and Krypkasino's compulsion in
 :func:`generate`, and the ownership rule in :func:`_holds_all`.
@@ -178,7 +178,7 @@ def _held_mask(table: CardTable, hand: Sequence[int]) -> int:
 
 
 def _holds_all(held: int, needed: int) -> bool:
-    """The ownership rule (§2.5): every build value you own after the move is held."""
+    """The ownership rule (docs/rules.md §2.5): every build value you own after the move is held."""
     return not needed & ~held
 
 
@@ -190,7 +190,8 @@ def _rest_of_hand(hand: Sequence[int], played: int) -> list[int]:
 
 def generate(rules: Rules, hand: Sequence[int], loose: Sequence[int],
              builds: Sequence[Build], seat: int) -> list[Move]:
-    """Every legal move of ``seat`` holding ``hand`` (each once), RULES.md §2.4-2.5 and §3."""
+    """Every legal move of ``seat`` holding ``hand`` (each once): docs/rules.md
+    §2.4-2.5 and §3."""
     table = rules.table
     alt_delta = (rules.ace_sum_alt - rules.ace_sum) if rules.ace_sum_alt else 0
     sums = TableSums(table, loose, max(table.max_value, table.max_build), alt_delta)
@@ -233,7 +234,7 @@ def _capture_selections(rules: Rules, table: CardTable, c: int, loose: Sequence[
     pairs = [1 << i for i, lc in enumerate(loose) if pair_table[lc] in keys]
     out: list[Selection] = []
     if not table.played[c]:
-        # A face card without a number value: pairs only (classic Casino, §5).
+        # A face card without a number value: pairs only (classic Casino, docs/rules.md §5).
         if table.face_one[c]:
             res: Closure = {0: (0, 0)}
             for p in pairs:
@@ -256,7 +257,8 @@ def _capture_selections(rules: Rules, table: CardTable, c: int, loose: Sequence[
 
 def _captures(c: int, sums: TableSums, builds: Sequence[Build], owned: list[int],
               held: int, selections: list[Selection]) -> list[Move]:
-    """Captures (§2.4): any non-empty selection of disjoint items of the played value."""
+    """Captures (docs/rules.md §2.4): any non-empty selection of disjoint items of the
+    played value."""
     moves: list[Move] = []
     seen: set[tuple[int, int]] = set()
     for v, _, res in selections:
@@ -295,7 +297,8 @@ def _partner_sets(sums: TableSums, target: int) -> list[int]:
 
 def _new_builds(table: CardTable, c: int, loose: Sequence[int], builds: Sequence[Build],
                 owned: list[int], held: int, sums: TableSums) -> list[Move]:
-    """New builds (§2.4): the played card and loose cards split into groups of ``v``."""
+    """New builds (docs/rules.md §2.4): the played card and loose cards split into groups
+    of ``v``."""
     moves: list[Move] = []
     sc = table.sum_value[c]
     owned_values = 0
@@ -327,7 +330,7 @@ def _new_builds(table: CardTable, c: int, loose: Sequence[int], builds: Sequence
 def _onto_builds(rules: Rules, table: CardTable, c: int, loose: Sequence[int],
                  builds: Sequence[Build], seat: int, owned: list[int], held: int,
                  sums: TableSums) -> list[Move]:
-    """Adding a group to a build, or raising a single build (§2.4)."""
+    """Adding a group to a build, or raising a single build (docs/rules.md §2.4)."""
     moves: list[Move] = []
     sc = table.sum_value[c]
     for j, b in enumerate(builds):
@@ -368,7 +371,7 @@ def _onto_builds(rules: Rules, table: CardTable, c: int, loose: Sequence[int],
 def _compulsory(rules: Rules, table: CardTable, hand: Sequence[int], loose: Sequence[int],
                 sums: TableSums, per_card: list[tuple[int, list[Selection]]],
                 ) -> list[Move]:
-    """Krypkasino (§3): forced sweep, compulsory maximal capture, else trail.
+    """Krypkasino (docs/rules.md §3): forced sweep, compulsory maximal capture, else trail.
 
     Only for rulesets without builds (``rules._check`` enforces it), where every
     capture is a selection of loose cards and trailing is never forbidden otherwise.
@@ -416,7 +419,8 @@ def _compulsory(rules: Rules, table: CardTable, hand: Sequence[int], loose: Sequ
 
 def _maximal_unions(v: int, blocks: Sequence[int],
                     sum_of: Sequence[int]) -> tuple[list[int], Closure]:
-    """Every inclusion-maximal capture (K2) of a card of value ``v``, with one split each.
+    """Every inclusion-maximal capture (docs/rules.md K2) of a card of value ``v``, with
+    one split each.
 
     A depth-first walk decides the loose cards in index order: a card is either the
     lowest card of a new block, or left on the table. A card it pairs with is never

@@ -2,7 +2,7 @@
 
 A position is a value: ``play`` returns a new one and leaves the old one as it
 was, so a front end can keep history for undo and a bot can search freely.
-``play`` also carries the round forward (RULES.md §2.2, §2.6, §3): when every
+``play`` also carries the round forward (docs/rules.md §2.2, §2.6, §3): when every
 hand is empty it deals the next deal from the stock (setting picture cards
 aside first where the ruleset says so); after the last card it gives the
 leftovers to the last capturer and scores the round.
@@ -44,7 +44,7 @@ _MISSING = object()
 
 @dataclass(frozen=True, eq=False)
 class Position:
-    """Everything needed to go on playing a round (POSITION.md).
+    """Everything needed to go on playing a round (docs/position.md).
 
     ``hands[s]`` and ``stock`` are sorted tuples of card ids, or an int count
     where hidden. ``table`` holds loose cards (ints) and :class:`Build` values
@@ -271,7 +271,8 @@ class Position:
         return self._advance(hands, table, piles, sweeps, mulles, last_capture)
 
     def _sweep_counts(self, hands_after: Sequence[Hand]) -> bool:
-        """Whether a capture that clears the table scores as a sweep here (§2.6, §4, F2)."""
+        """Whether a capture that clears the table scores as a sweep here (docs/rules.md
+        §2.6, §4, F2)."""
         rules = self.rules
         last_deal = self.stock_size == 0
         if rules.no_sweep_last_deal and last_deal:
@@ -358,7 +359,7 @@ class Position:
         return next_carry(self.rules, self.piles, self.carry)
 
     # ------------------------------------------------------------------
-    # JSON (POSITION.md)
+    # JSON (docs/position.md)
 
     def to_json(self) -> dict[str, Any]:
         from casino.codec import position_to_json
@@ -431,9 +432,9 @@ def _same_cards(move: Move, legal: Move) -> bool:
 
 
 def build_after(target: Build, move: Move, seat: int) -> Build:
-    """The build ``target`` once ``move`` (an add or a raise, §2.4) has changed it: the
-    adder owns it; an added group joins as it is; a raise puts the played card into the
-    single group, and loose groups of the new value join whole."""
+    """The build ``target`` once ``move`` (an add or a raise, docs/rules.md §2.4) has
+    changed it: the adder owns it; an added group joins as it is; a raise puts the played
+    card into the single group, and loose groups of the new value join whole."""
     if move.kind == ADD:
         groups = target.groups + move.groups
     else:
@@ -446,7 +447,8 @@ def _size(h: Hand) -> int:
 
 
 def first_with_cards(rules: Rules, dealer: int, hands: Sequence[Hand]) -> int:
-    """The seat after the dealer leads each deal (§2.2, §4, §5); skip empty hands."""
+    """The seat after the dealer leads each deal (docs/rules.md §2.2, §4, §5); skip
+    empty hands."""
     seat = rules.next_seat(dealer)
     for _ in range(rules.players):
         if _size(hands[seat]):
@@ -467,7 +469,7 @@ def seat_order(rules: Rules, dealer: int) -> list[int]:
 
 def deal_packets(rules: Rules, dealer: int, stock: tuple[int, ...],
                  size: int) -> tuple[list[Hand], tuple[int, ...]]:
-    """A later deal (§2.2): packets of 2 from the top, starting after the dealer and
+    """A later deal (docs/rules.md §2.2): packets of 2 from the top, starting after the dealer and
     going round until each hand holds ``size`` cards or the stock runs out."""
     hands: list[list[int]] = [[] for _ in range(rules.players)]
     pos = 0
@@ -485,8 +487,9 @@ def deal_packets(rules: Rules, dealer: int, stock: tuple[int, ...],
 
 def first_deal(rules: Rules, dealer: int,
                deck: tuple[int, ...]) -> tuple[list[Hand], tuple[int, ...], tuple[int, ...]]:
-    """The first deal in packets of 2 (§2.2, §4, §5): ``dealer-last`` deals to the others,
-    then the table, then the dealer; ``table-last`` to every player, then the table."""
+    """The first deal in packets of 2 (docs/rules.md §2.2, §4, §5, §9.8): ``dealer-last``
+    deals to the others, then the table, then the dealer; ``table-last`` to every player,
+    then the table."""
     hands: list[list[int]] = [[] for _ in range(rules.players)]
     table: list[int] = []
     order = seat_order(rules, dealer)
@@ -509,7 +512,8 @@ def first_deal(rules: Rules, dealer: int,
 
 
 def set_aside_pictures(table: list[TableItem]) -> tuple[list[TableItem], tuple[int, ...]]:
-    """Krypkasino (§3, K5): every J, Q and K lying loose on the table is set aside."""
+    """Krypkasino (docs/rules.md §3.3, K5): every J, Q and K lying loose on the table is
+    set aside."""
     keep: list[TableItem] = []
     out: list[int] = []
     for item in table:

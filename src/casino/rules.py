@@ -1,6 +1,6 @@
 """Rulesets as data: one frozen :class:`Rules` value per preset, keyword options.
 
-Every ruleset of RULES.md is a set of numbers and flags here, never a code
+Every ruleset of docs/rules.md is a set of numbers and flags here, never a code
 path of its own: the move generator and the scorer read these fields. The
 per-card value tables (:class:`CardTable`) are built once per ``Rules`` value
 and cached, so the hot path only indexes tuples.
@@ -29,8 +29,8 @@ MaximalCapture = Literal["inclusion", "cardinality"]
 class Rules:
     """One ruleset. Build it with :meth:`Rules.preset`; every field is an option.
 
-    Field groups follow RULES.md: card values (§1), play, dealing, sweeps and
-    the end of a round, scoring and winning.
+    Field groups follow the rules: card values, play, dealing, sweeps and the end of
+    a round, scoring and winning; docs/rules.md §7 describes every field.
     """
 
     #: The preset this ruleset derives from (``casino``, ``krypkasino``, ...).
@@ -42,7 +42,7 @@ class Rules:
     #: 1 or 2 decks shuffled together.
     decks: int = 1
 
-    # --- card values (RULES.md §1) ---
+    # --- card values (docs/rules.md §1) ---
     #: Number values of J, Q, K; ``None``: face cards have no number value and
     #: only pair (classic Casino).
     face_values: tuple[int, int, int] | None = (11, 12, 13)
@@ -61,13 +61,13 @@ class Rules:
     #: table cards whose table value equals its played value.
     pairing: Pairing = "rank"
 
-    # --- play (RULES.md §2.4-2.5, §3) ---
+    # --- play (docs/rules.md §2.4-2.5, §3) ---
     building: bool = True
-    #: May the owner raise their own single build (D1).
+    #: May the owner raise their own single build (docs/rules.md D1).
     raise_own_build: bool = True
     #: Krypkasino: a card that can capture must, and maximally.
     compulsory_capture: bool = False
-    #: What "maximal" means for compulsory captures (K2).
+    #: What "maximal" means for compulsory captures (docs/rules.md K2).
     maximal_capture: MaximalCapture = "inclusion"
     #: Krypkasino: a card that can take the whole table must be played to do so.
     forced_sweep: bool = False
@@ -76,7 +76,7 @@ class Rules:
     #: 1: clockwise (seat numbers rise); -1: anticlockwise (Tablic).
     direction: int = 1
 
-    # --- dealing (RULES.md §2.2) ---
+    # --- dealing (docs/rules.md §2.2) ---
     first_hand: int = 4
     first_table: int = 4
     deal_size: int = 4
@@ -84,22 +84,23 @@ class Rules:
     #: or ``table-last`` (every player, then the table; Finnish Kasino).
     first_deal: FirstDeal = "dealer-last"
 
-    # --- sweeps and the end of a round (§2.6) ---
+    # --- sweeps and the end of a round (docs/rules.md §2.6) ---
     sweep_points: int = 1
-    #: Does a sweep with the last card of the round count (F2).
+    #: Does a sweep with the last card of the round count (docs/rules.md F2).
     last_card_sweep: bool = True
     #: Finnish Kasino: no sweep (mökki) during the round's last deal.
     no_sweep_last_deal: bool = False
     #: Finnish Kasino: no sweep once any player had more than this at the round's start.
     sweep_limit: int | None = None
-    #: Finnish option (N3): a new sweep of another player knocks one of yours down.
+    #: Finnish option (docs/rules.md N3): a new sweep of another player knocks one of yours down.
     sweeps_cancel: bool = False
-    #: Krypkasino: a lone table card taken by its identical twin is a double sweep (K4).
+    #: Krypkasino: a lone table card taken by its identical twin is a double sweep
+    #: (docs/rules.md K4).
     double_sweep: bool = False
-    #: Who takes the leftovers when nobody captured in the whole round (F3).
+    #: Who takes the leftovers when nobody captured in the whole round (docs/rules.md F3).
     leftovers_no_capture: Leftovers = "dealer"
 
-    # --- scoring and winning (§2.7-2.8 and the variants) ---
+    # --- scoring and winning (docs/rules.md §2.7-2.8 and the variants) ---
     scoring: Scoring = "casino"
     #: Points for most cards (3; Finnish 1; Mulle and Krypkasino 0).
     cards_points: int = 3
@@ -197,7 +198,7 @@ def _jsonable(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class CardTable:
-    """Per-card numbers of a ruleset, indexed by card id (RULES.md §1).
+    """Per-card numbers of a ruleset, indexed by card id (docs/rules.md §1).
 
     ``played[c]``: the values ``c`` has when played (empty for a value-less face card);
     ``sum_value[c]``: its value inside a sum or build (0: it never joins one);

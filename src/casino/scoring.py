@@ -1,4 +1,4 @@
-"""Scoring a round in counting order, and deciding the game (RULES.md §2.7-2.8, §3-§6).
+"""Scoring a round in counting order, and deciding the game (docs/rules.md §2.7-2.8, §3-§6).
 
 One function makes a round's items in the order players count them
 (:func:`round_items`); one adds them to the game totals and finds the winner
@@ -189,7 +189,7 @@ def _kasino_spades(rules: Rules, counts: dict[int, int], carry: Carry) -> list[I
 
 
 def next_carry(rules: Rules, piles: Sequence[Sequence[int]], carry: Carry) -> Carry:
-    """Finnish Kasino (§4): a tied most-cards point, and a four-player spade tie,
+    """Finnish Kasino (docs/rules.md §4): a tied most-cards point, and a four-player spade tie,
     carry to the next round, where they are worth their own points as well."""
     if rules.scoring != "kasino":
         return Carry()
@@ -223,7 +223,8 @@ _KRYP_PENALTIES = ((TEN_DIAMONDS, 3), (TWO_SPADES, 2), (ACES[0], 2), (ACES[1], 1
 
 def _krypkasino_items(rules: Rules, piles: Sequence[Sequence[int]],
                       sweeps: Sequence[int]) -> list[Item]:
-    """Penalties (§3): the named cards, other spades 1 each, then sweeps +5 / -5."""
+    """Penalties (docs/rules.md §3.4): the named cards, other spades 1 each, then
+    sweeps +5 / -5."""
     items: list[Item] = []
     for c, pts in _KRYP_PENALTIES:
         items.extend(Item(card_text(c), t, pts) for t in _holders(rules, piles, c))
@@ -234,14 +235,15 @@ def _krypkasino_items(rules: Rules, piles: Sequence[Sequence[int]],
             items.append(Item("spades", rules.team_of(seat), n))
     for seat in sweeps:
         items.append(Item("sweep", seat, rules.sweep_points))
-        other = (seat - rules.direction) % rules.players  # the previous player (K4)
+        other = (seat - rules.direction) % rules.players  # the previous player (docs/rules.md K4)
         items.append(Item("sweep", other, -rules.sweep_points))
     return items
 
 
 def settle(rules: Rules, items: Sequence[Item], scores: Sequence[int],
            round_number: int) -> Result:
-    """Add ``items`` to the game totals and decide the game (§2.8, §3, §4, §5)."""
+    """Add ``items`` to the game totals and decide the game (docs/rules.md §2.8, §3,
+    §4, §5)."""
     totals = {t: scores[t] for t in rules.teams}
     winner: int | None = None
     if rules.win_rule == "counting-order":

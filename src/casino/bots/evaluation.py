@@ -24,7 +24,7 @@ the sign is turned so that higher is still better (a penalty card taken is a
 loss, a sweep costs the sweeper 5 and gives the other player 5: a swing of 10).
 
 The heuristic terms use per-card *weights* (:func:`card_weights`): a card's own
-points under the ruleset's scoring (RULES.md §2.7, §3-§6) plus its linear share
+points under the ruleset's scoring (docs/rules.md §2.7, §3-§6) plus its linear share
 of each majority it counts toward (3 points for most cards spread over the 27
 cards that clinch it, 1 for most spades over 7 spades). :class:`Captures`
 works out what a card could take from a given table, which careful play and
@@ -260,7 +260,7 @@ def table_after(pos: Position, move: Move) -> tuple[tuple[int, ...], tuple[Build
 
 def sweep_counts(pos: Position, *, ends_round: bool = False) -> bool:
     """Whether clearing the table on the next move of ``pos`` scores as a sweep
-    (RULES.md §2.6, §4: not in Finnish Kasino's last deal, nor past its score limit)."""
+    (docs/rules.md §2.6, §4: not in Finnish Kasino's last deal, nor past its score limit)."""
     rules = pos.rules
     if not rules.sweep_points:
         return False
@@ -400,7 +400,7 @@ class Captures:
         best: float | None = None
         whole = False
         if not t.played[c]:
-            # A face card without a number value: pairs only (classic, §5).
+            # A face card without a number value: pairs only (classic, docs/rules.md §5).
             if not pairs:
                 return None
             if t.face_one[c]:
@@ -642,7 +642,7 @@ def estimate(pos: Position, seat: int) -> float:
        side with 20 cards against 15 and 17 still to come is a clear favourite
        for the 3 points, more than 5/27 of them; a clinched majority is whole.
        Owned builds count toward their owner's pile (weighted as in 3).
-    3. *Builds*: the owner holds a card of the build's value (§2.5) and will take
+    3. *Builds*: the owner holds a card of the build's value (docs/rules.md §2.5) and will take
        it, so its cards' own points are credited to the owner, times the chance it
        is not taken away first (:data:`BUILD_KEEP`, or from the hands when known).
     4. *Tempo*: the side to move can take something from the table at once: a

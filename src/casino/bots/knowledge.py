@@ -3,7 +3,7 @@
 Every captured card was shown, so a seat with perfect memory knows every card
 outside the other hands and the stock: the *unseen* cards are the deck less
 its own hand, the table, the piles and the cards set aside. Builds tell more:
-an owner always holds a card of each value they own (RULES.md §2.5). A sample
+an owner always holds a card of each value they own (docs/rules.md §2.5). A sample
 (a *determinization*) deals the unseen cards to the hidden hands and the stock
 so that all of this holds; search bots play on such samples.
 """
