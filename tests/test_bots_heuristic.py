@@ -222,7 +222,7 @@ def test_careful_keeps_a_capturing_card_for_the_last_turn() -> None:
     # the 3 keeps the 5, which can still take 2h+3d at the end (and the leftovers);
     # trailing the 5 would keep a 3 that takes nothing.
     p = pos("tablic", ["5c 3d", "7h"], "2h Ks", fill="piles", to_move=0, dealer=0,
-            last_capture=1)
+            fill_seat=1, last_capture=1)
     assert {str(m) for m in p.legal_moves()} == {"5c", "3d"}
     for seed in range(4):
         assert choose(CarefulBot(seed), p) == "3d"

@@ -136,7 +136,7 @@ def test_picked_items_agree_with_the_enumeration(name: str) -> None:
 
 def crowded(name: str, loose: str, hand: str, **options: object) -> Position:
     """A position of ``name`` with the given loose cards and mover's hand; the rest of
-    the deck is in the opponent's pile."""
+    the deck is in the opponent's pile (so the opponent captured last)."""
     rules = preset(name, **options)  # type: ignore[arg-type]
     from casino.cards import parse_card
 
@@ -145,7 +145,8 @@ def crowded(name: str, loose: str, hand: str, **options: object) -> Position:
     rest = Counter(list(range(52)) * rules.decks) - Counter(table) - Counter(mine)
     return Position(rules=rules, round=1, deal=6, dealer=1, to_move=0,
                     hands=(tuple(sorted(mine)), ()), table=tuple(table),
-                    piles=((), tuple(sorted(rest.elements()))), scores=(0, 0))
+                    piles=((), tuple(sorted(rest.elements()))), scores=(0, 0),
+                    last_capture=1)
 
 
 KASINO_27 = " ".join([r + s for r in "A23456" for s in "cdhs"] + ["7c", "7d", "7h"])

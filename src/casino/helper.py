@@ -71,7 +71,8 @@ class Setup:
 
     ``opponents``: the hand sizes of the other seats in play order (None: as many
     cards as your hand). ``stock``: cards left to deal (None: every unseen card not
-    in a hand). ``captured``: the cards each seat has captured, where known.
+    in a hand). ``captured``: the cards each seat has captured, where known; the
+    nearest seat before you with captured cards is taken to have captured last.
     """
 
     rules: Rules
@@ -358,13 +359,26 @@ def position(setup: Setup) -> Position:
         "hands": [[card_text(c) for c in setup.hand], *opponents],
         "table": table_json,
         "piles": [[card_text(c) for c in p] for p in captured],
-        "sweeps": [], "last_capture": None, "stock": stock, "scores": list(scores),
+        "sweeps": [], "last_capture": _last_capturer(rules, captured), "stock": stock,
+        "scores": list(scores),
         "set_aside": [card_text(c) for c in setup.set_aside],
     }
     try:
         return Position.from_json(obj)
     except InvalidPosition as exc:
         raise HelperError(_position_words(str(exc))) from None
+
+
+def _last_capturer(rules: Rules, captured: Sequence[Sequence[int]]) -> int | None:
+    """Who captured last, as far as the piles tell: the nearest seat before you in turn
+    order with captured cards (you last). It decides only where the round's leftovers go,
+    and nobody has captured while every pile is empty."""
+    n = rules.players
+    for back in range(1, n + 1):
+        seat = (YOU - back * rules.direction) % n
+        if captured[seat]:
+            return seat
+    return None
 
 
 def _position_words(message: str) -> str:
