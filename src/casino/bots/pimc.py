@@ -13,7 +13,7 @@ not the round.
 Why only 4 plies: on a sample both players see every card, so the deeper the
 search, the more each side's later moves are tailored to cards it could not know
 (strategy fusion, and an opponent who dodges every threat in one's hand). Against
-``expert`` on the same 40 mirrored one-round pairs (docs/bots.md), capping the
+``expert`` on the same 40 mirrored one-round pairs (research/bots-log.md), capping the
 depth at 4 plies (with the evaluation below) scored +1.5 ± 1.1 points per round
 more than searching all 8 plies of a deal with ``estimate`` on one seed, +0.0 ±
 1.1 on another, at a lower median think time; a whole-game run showed no clear
