@@ -2,12 +2,13 @@
 the result file, the plot, think times and the ``casino arena`` command.
 
 Everything here plays ``random`` (or stand-ins for other ladder names) for a
-few deals, so the file runs in seconds; strength runs live in benchmarks/.
+few deals, so the file runs in seconds; the strength runs' commands are in docs/bots.md.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from casino import arena
 from casino.arena import (
     ArenaResult,
     GameRecord,
@@ -401,3 +403,188 @@ def test_a_game_record_reads_back_what_it_wrote() -> None:
     # Without the think times (kept summarised), everything else still reads back.
     back = GameRecord.from_json(g.to_json(times=False))
     assert back.think == {} and back.margins == g.margins and back.winner == g.winner
+
+
+# ----------------------------------------------------------------------
+# Long runs: a resume file, merged result files, the player levels
+
+
+class CutBot(RandomBot):
+    """Plays randomly until ``CutBot.stop`` decisions have been made, then fails: a run
+    cut short (the process killed) after some of its pairs were finished."""
+
+    stop = 0
+    made = 0
+
+    def choose(self, observation: dict[str, Any] | Position,
+               limit: Limit | None = None) -> Move:
+        CutBot.made += 1
+        if CutBot.made > CutBot.stop:
+            raise OSError("the machine went down")
+        return super().choose(observation, limit)
+
+
+def test_a_cut_run_resumes_from_its_file_and_ends_as_an_uncut_run(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setitem(BOTS, "cut", CutBot)
+    seeds = game_seeds(21, 4)
+    CutBot.made, CutBot.stop = 0, 10**9
+    whole = run_pairing("cut", "random", CASINO, seeds, bootstrap=50)
+    CutBot.made = 0
+    run_pairing("cut", "random", CASINO, seeds[:2], bootstrap=0)
+    journal = tmp_path / "run.jsonl"
+    CutBot.made, CutBot.stop = 0, CutBot.made + 5   # dies early in the third pair
+    with pytest.raises(RuntimeError, match=r"cut v random.*the machine went down"):
+        run_pairing("cut", "random", CASINO, seeds, bootstrap=50, journal=journal)
+    assert len(journal.read_text(encoding="utf-8").splitlines()) == 2
+    played: list[int] = []
+    real = arena._play_pair
+
+    def counting(task: Any) -> Any:
+        played.append(task.index)
+        return real(task)
+
+    monkeypatch.setattr(arena, "_play_pair", counting)
+    CutBot.made, CutBot.stop = 0, 10**9
+    resumed = run_pairing("cut", "random", CASINO, seeds, bootstrap=50, journal=journal)
+    assert played == [2, 3]
+    assert _without_times(resumed) == _without_times(whole)
+    # Finished: the same command plays nothing more and reports the same run.
+    played.clear()
+    again = run_pairing("cut", "random", CASINO, seeds, bootstrap=50, journal=journal)
+    assert played == [] and _without_times(again) == _without_times(whole)
+
+
+def test_a_run_grows_with_more_games_and_shares_its_file_with_other_pairings(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    journal = tmp_path / "run.jsonl"
+    run_pairing("random", "greedy", CASINO, game_seeds(3, 2), bootstrap=0, journal=journal)
+    run_pairing("greedy", "random", CASINO, game_seeds(3, 1), bootstrap=0, journal=journal)
+    # A run killed while writing leaves a torn last line: it is ignored.
+    with journal.open("a", encoding="utf-8") as f:
+        f.write('{"format": "casino-arena-pair/1", "a": "ran')
+    played: list[int] = []
+    real = arena._play_pair
+
+    def counting(task: Any) -> Any:
+        played.append(task.index)
+        return real(task)
+
+    monkeypatch.setattr(arena, "_play_pair", counting)
+    grown = run_pairing("random", "greedy", CASINO, game_seeds(3, 3), bootstrap=0,
+                        journal=journal)
+    assert played == [2]   # the first two deals were there; greedy v random is another pairing
+    fresh = run_pairing("random", "greedy", CASINO, game_seeds(3, 3), bootstrap=0)
+    assert _without_times(grown)["pairings"] == _without_times(fresh)["pairings"]
+
+
+def test_a_resume_file_played_otherwise_is_refused(tmp_path: Path) -> None:
+    journal = tmp_path / "run.jsonl"
+    run_pairing("random", "greedy", CASINO, [1], bootstrap=0, journal=journal)
+    with pytest.raises(ValueError, match="random v greedy was played there with limits"):
+        run_pairing("random", "greedy", CASINO, [1], Limit(iterations=3), bootstrap=0,
+                    journal=journal)
+    with pytest.raises(ValueError, match="rules"):
+        run_pairing("random", "greedy", preset("kasino"), [1], bootstrap=0, journal=journal)
+    result = runner.invoke(app, ["arena", "random", "greedy", "--games", "1", "--seed", "1",
+                                 "--resume", str(journal), "--max-rounds", "3"])
+    assert result.exit_code == 2
+    assert "max_rounds 50 (now 3)" in result.stderr and "Traceback" not in result.output
+
+
+def test_a_resume_file_records_a_levels_bot_and_refuses_a_redefined_level(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from casino.bots.levels import LEVELS, Level
+
+    monkeypatch.setitem(LEVELS, "easy", Level("easy", "random", Limit(), ""))
+    journal = tmp_path / "levels.jsonl"
+    run_pairing("level:easy", "greedy", CASINO, [2], bootstrap=0, journal=journal)
+    row = json.loads(journal.read_text(encoding="utf-8"))
+    assert (row["a"], row["bots"]) == ("level:easy", ["random", "greedy"])
+    monkeypatch.setitem(LEVELS, "easy", Level("easy", "greedy", Limit(), ""))
+    with pytest.raises(ValueError, match=r"bots \['random', 'greedy'\]"):
+        run_pairing("level:easy", "greedy", CASINO, [2], bootstrap=0, journal=journal)
+
+
+def test_cli_resume_with_two_jobs_plays_only_what_is_missing(tmp_path: Path) -> None:
+    journal, out = tmp_path / "run.jsonl", tmp_path / "r.json"
+    base = ["arena", "random", "greedy", "--seed", "8", "--resume", str(journal),
+            "--bootstrap", "20"]
+    assert runner.invoke(app, [*base, "--games", "1"]).exit_code == 0
+    result = runner.invoke(app, [*base, "--games", "3", "--jobs", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert len(journal.read_text(encoding="utf-8").splitlines()) == 3
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert "--resume" in data["command"]
+    fresh = run_pairing("random", "greedy", CASINO, game_seeds(8, 3), bootstrap=0)
+    games = [{**g, "think": None} for g in data["pairings"][0]["games"]]
+    assert games == [{**g.to_json(), "think": None} for g in fresh.pairings[0].games]
+
+
+def test_merged_result_files_add_up_their_games(tmp_path: Path) -> None:
+    a, b, merged = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "m.json"
+    run_a = run_pairing("random", "greedy", CASINO, game_seeds(1, 2), bootstrap=0)
+    run_b = run_pairing("random", "greedy", CASINO, game_seeds(2, 1), bootstrap=0)
+    run_a.write_json(a, command=["a"])
+    run_b.write_json(b, command=["b"])
+    result = arena.merge_results([a, b], bootstrap=20)
+    (pr,) = result.pairings
+    assert len(pr.games) == 6
+    assert [g.margins for g in pr.games[4:]] == [g.margins for g in run_b.pairings[0].games]
+    assert result.seeds == game_seeds(1, 2) + game_seeds(2, 1)
+    assert pr.points_a == run_a.pairings[0].points_a + run_b.pairings[0].points_a
+    assert result.ratings is not None
+    with pytest.raises(ValueError, match="again; a deal counted twice"):
+        arena.merge_results([a, a])
+    kasino = tmp_path / "k.json"
+    run_pairing("random", "greedy", preset("kasino"), [1], bootstrap=0).write_json(kasino)
+    with pytest.raises(ValueError, match="other rules"):
+        arena.merge_results([a, kasino])
+
+    cli = runner.invoke(app, ["arena", "merge", str(a), str(b), "--out", str(merged),
+                              "--bootstrap", "20"])
+    assert cli.exit_code == 0, cli.output
+    assert "2 result files merged" in cli.stdout
+    data = json.loads(merged.read_text(encoding="utf-8"))
+    assert data["command"][:3] == ["casino", "arena", "merge"]
+    assert data["pairings"][0]["summary"]["games"] == 6
+    for args, words in ((["--games", "3"], "not --games"), ([], None)):
+        bad = runner.invoke(app, ["arena", "merge", str(a), *args] if words else
+                            ["arena", "merge", str(tmp_path / "none.json")])
+        assert bad.exit_code == 2 and "Traceback" not in bad.output
+        assert (words or "no such file") in bad.stderr
+
+
+def test_cli_levels_plays_each_level_against_the_one_below(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from casino.bots.levels import LEVELS, Level
+
+    for name in LEVELS:   # stand-ins that play at once
+        monkeypatch.setitem(LEVELS, name, Level(name, "random", Limit(), ""))
+    out = tmp_path / "levels.json"
+    result = runner.invoke(app, ["arena", "--levels", "--games", "1", "--seed", "4",
+                                 "--out", str(out), "--bootstrap", "20"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text(encoding="utf-8"))
+    names = [f"level:{n}" for n in LEVELS]
+    assert [(p["a"], p["b"]) for p in data["pairings"]] == [
+        (high, low) for low, high in itertools.pairwise(names)]
+    assert "--levels" in data["command"]
+    for args, words in ((["--levels", "random", "greedy"], "give no bots"),
+                        (["random", "greedy", "careful", "--also", "random"], "A,B"),
+                        (["random", "greedy", "careful", "--also", "random,expert"],
+                         "'expert' is not one of the bots"),
+                        (["random", "greedy", "--also", "random,greedy"], "round robin")):
+        bad = runner.invoke(app, ["arena", *args, "--games", "1"])
+        assert bad.exit_code == 2, args
+        assert words in bad.stderr and "Traceback" not in bad.output
+
+
+def test_cli_also_adds_a_pairing_to_a_ladder(tmp_path: Path) -> None:
+    out = tmp_path / "ladder.json"
+    result = runner.invoke(app, ["arena", "random", "greedy", "careful", "--neighbours",
+                                 "--also", "careful,random", "--games", "1", "--seed", "2",
+                                 "--out", str(out), "--bootstrap", "20"])
+    assert result.exit_code == 0, result.output
+    pairs = [(p["a"], p["b"]) for p in json.loads(out.read_text())["pairings"]]
+    assert pairs == [("random", "greedy"), ("greedy", "careful"), ("careful", "random")]

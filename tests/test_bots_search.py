@@ -14,7 +14,7 @@ import pytest
 
 from casino import Match, Move, Position
 from casino.bots import BOTS, Limit, make_bot
-from casino.bots.evaluation import DEAL_START_LAST, deal_start_estimate, estimate
+from casino.bots.evaluation import DEFAULT_PARAMS, deal_start_estimate, estimate
 from casino.bots.expert import perfect_information
 from casino.bots.pimc import PimcOracle
 from casino.bots.solver import game_value, solve
@@ -137,7 +137,7 @@ def test_deal_start_estimate_makes_moving_first_in_the_last_deal_cost() -> None:
     # usually takes the leftovers, so moving first costs the fitted constant.
     p = pos("casino", ["9d 2h 3c 4h", "5h 6c 7d 8s"], (), fill="piles")
     assert p.stock_size == 0 and p.to_move == 0
-    lead = DEAL_START_LAST[2]
+    lead = DEFAULT_PARAMS.deal_start_last[2]
     assert lead < 0
     assert deal_start_estimate(p, 0) == pytest.approx(estimate(p, 0) + lead)
     assert deal_start_estimate(p, 1) == pytest.approx(estimate(p, 1) - lead)

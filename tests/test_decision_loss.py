@@ -1,16 +1,11 @@
-"""The arithmetic of ``benchmarks/decision_loss.py``'s bracket on fixed data with
-answers worked out by hand (the long runs themselves live in benchmarks/)."""
+"""The arithmetic of ``research/decision_loss.py``'s bracket on fixed data with
+answers worked out by hand (the long runs themselves are research, not tests)."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-
-import decision_loss
+from research import decision_loss
 
 
 def test_the_floor_and_the_fair_choice_on_two_deals() -> None:

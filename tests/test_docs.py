@@ -8,7 +8,7 @@ position.md, architecture.md). Code, tests and docs cite them by section
   outside it;
 - every section or decision cited exists in the document cited, and no ``§``
   in code, tests or benchmarks is left without naming its document;
-- every relative link in docs/ and README.md reaches an existing file (and
+- every relative link in docs/, research/ and README.md reaches an existing file (and
   heading, when it names one);
 - the JSON example and the Python example of docs/position.md still work.
 """
@@ -58,9 +58,9 @@ BARE_TARGET = {"rules.md": "rules.md", "position.md": "position.md",
 
 
 def project_files() -> Iterator[Path]:
-    """The text files of src/, tests/, docs/, benchmarks/ and README.md."""
+    """The text files of src/, tests/, docs/, benchmarks/, research/ and README.md."""
     yield ROOT / "README.md"
-    for top in ("src", "tests", "docs", "benchmarks"):
+    for top in ("src", "tests", "docs", "benchmarks", "research"):
         for path in sorted((ROOT / top).rglob("*")):
             if (path.is_file() and path.suffix in TEXT_SUFFIXES
                     and "__pycache__" not in path.parts):
@@ -214,7 +214,8 @@ def test_slug_follows_github() -> None:
     assert slug("1. The JSON form, `casino-position/1`") == "1-the-json-form-casino-position1"
 
 
-@pytest.mark.parametrize("path", [ROOT / "README.md", *sorted(DOCS.glob("*.md"))],
+@pytest.mark.parametrize("path", [ROOT / "README.md", *sorted(DOCS.glob("*.md")),
+                                  *sorted((ROOT / "research").glob("*.md"))],
                          ids=lambda p: rel(p))
 def test_relative_links_resolve(path: Path) -> None:
     broken = []

@@ -35,6 +35,12 @@ always favours A), and the think time of every decision. Summaries are in
 :mod:`casino.stats`: Wilson intervals on games won, a cluster interval on the
 margin per round (the mirrored pair is the independent unit), Bradley–Terry
 Elo with bootstrap intervals over mirrored pairs.
+
+Long runs: a :class:`Journal` keeps every finished mirrored pair in a file as it
+is played, so a run that is cut short resumes where it stopped, and a run can
+grow (the same command with more games plays only the new pairs, since
+:func:`game_seeds` of a longer run starts with the same deals).
+:func:`merge_results` adds up the result files of separate runs.
 """
 
 from __future__ import annotations
@@ -56,9 +62,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from casino import __version__
-from casino.bots import Bot, Limit, check_name, make_bot
+from casino.bots import Bot, Limit, check_name, level_of, make_bot
 from casino.match import Match
-from casino.rules import Rules
+from casino.rules import Rules, rules_from_json
 from casino.stats import (
     Estimate,
     Ratings,
@@ -77,6 +83,8 @@ RATING_PRIOR = 0.5
 #: The bot that rates 1000 when it takes part.
 DEFAULT_ANCHOR = "greedy"
 FORMAT = "casino-arena/1"
+#: The format of a :class:`Journal`'s lines.
+JOURNAL_FORMAT = "casino-arena-pair/1"
 
 Side = Literal["A", "B"]
 
@@ -432,10 +440,14 @@ class ArenaResult:
 Schedule = Literal["all", "neighbours", "given"]
 
 
+PairDone = tuple[int, int, GameRecord, GameRecord]
+
+
 def _execute(tasks: list[_Task], jobs: int, progress: bool,
-             ) -> list[tuple[int, int, GameRecord, GameRecord]]:
-    """Run the tasks (in this process when ``jobs == 1``), with a progress bar."""
-    out: list[tuple[int, int, GameRecord, GameRecord]] = []
+             on_pair: Callable[[PairDone], None] | None = None) -> list[PairDone]:
+    """Run the tasks (in this process when ``jobs == 1``), with a progress bar;
+    ``on_pair`` is called in this process with each pair as it finishes."""
+    out: list[PairDone] = []
     bar = None
     if progress:
         from rich.console import Console
@@ -454,6 +466,8 @@ def _execute(tasks: list[_Task], jobs: int, progress: bool,
     task_id = bar.add_task("arena", total=len(tasks)) if bar else None
 
     def advance() -> None:
+        if on_pair is not None:
+            on_pair(out[-1])
         if bar and task_id is not None:
             bar.advance(task_id)
 
@@ -494,15 +508,119 @@ def _check_names(names: Sequence[str]) -> None:
         check_name(n)
 
 
-def _play_pairings(specs: Sequence[tuple[str, str, Limit, Limit]], rules: Rules,
-                   seeds: Sequence[int], jobs: int, max_rounds: int,
-                   progress: bool) -> list[PairingResult]:
+Spec = tuple[str, str, Limit, Limit]
+
+
+class Journal:
+    """The finished mirrored pairs of a run, kept in a file as they are played.
+
+    One JSON line per pair, appended with a single write as soon as the pair is
+    over, so a run that is cut short loses at most the pairs in progress; started
+    again with the same file it plays only the pairs not yet there. Each line
+    records what the pair was played as: the pairing's names, the bot each side
+    played (a ``level:NAME`` is recorded as its level's bot), both limits, the
+    rules and the round cap. A line that names a pairing of this run but was played
+    otherwise (the levels were redefined, another limit was given) is refused, so
+    one file never mixes two kinds of games. Lines of other pairings or of deals
+    outside this run are left alone; a torn last line (a run killed mid-write) is
+    ignored; where a deal is in the file twice, the first is kept.
+    """
+
+    def __init__(self, path: Path | str, rules: Rules, max_rounds: int) -> None:
+        self.path = Path(path)
+        self.rules = rules
+        self.max_rounds = max_rounds
+
+    def definition(self, spec: Spec) -> dict[str, Any]:
+        """What a line of pairing ``spec`` records besides its deal and games."""
+        a, b, la, lb = spec
+        bots = []
+        for name in (a, b):
+            level = level_of(name)
+            bots.append(level.bot if level is not None else name)
+        return {"a": a, "b": b, "bots": bots, "limits": [limit_json(la), limit_json(lb)],
+                "rules": self.rules.to_json(), "max_rounds": self.max_rounds}
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The file's lines that read as pairs (none if there is no file yet)."""
+        if not self.path.exists():
+            return []
+        out = []
+        for line in self.path.read_text(encoding="utf-8").splitlines():
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(row, dict) and row.get("format") == JOURNAL_FORMAT:
+                out.append(row)
+        return out
+
+    def played(self, specs: Sequence[Spec],
+               seeds: Sequence[int]) -> dict[tuple[int, int], tuple[GameRecord, GameRecord]]:
+        """The pairs of this run already in the file, by (pairing, deal index).
+
+        ValueError when a line of one of these pairings was played otherwise."""
+        index: dict[tuple[Any, Any], int] = {(spec[0], spec[1]): p
+                                             for p, spec in enumerate(specs)}
+        deal: dict[Any, int] = {}
+        for i, s in enumerate(seeds):
+            deal.setdefault(s, i)
+        done: dict[tuple[int, int], tuple[GameRecord, GameRecord]] = {}
+        for row in self.rows():
+            p = index.get((row.get("a"), row.get("b")))
+            if p is None:
+                continue
+            want = self.definition(specs[p])
+            got = {k: row.get(k) for k in want}
+            if got != want:
+                changed = ", ".join(f"{k} {got[k]} (now {want[k]})"
+                                    for k in want if got[k] != want[k])
+                raise ValueError(f"{self.path}: {row['a']} v {row['b']} was played there "
+                                 f"with {changed}; give another file to play it as it is now")
+            at = deal.get(row.get("seed"))
+            if at is not None and (p, at) not in done:
+                g0, g1 = (GameRecord.from_json(g) for g in row["games"])
+                done[(p, at)] = (g0, g1)
+        return done
+
+    def record(self, spec: Spec, seed: int, g0: GameRecord, g1: GameRecord) -> None:
+        """Append one finished pair."""
+        row = {"format": JOURNAL_FORMAT, **self.definition(spec), "seed": seed,
+               "games": [g0.to_json(times=True), g1.to_json(times=True)]}
+        if self.path.parent != Path():
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        # One write of the whole line in append mode: a line is never interleaved with
+        # another process's, and a kill leaves at most a torn last line.
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, (json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8"))
+        finally:
+            os.close(fd)
+
+
+def _play_pairings(specs: Sequence[Spec], rules: Rules, seeds: Sequence[int], jobs: int,
+                   max_rounds: int, progress: bool,
+                   journal: Path | str | None = None) -> list[PairingResult]:
     _check_names([n for spec in specs for n in spec[:2]])
+    book = Journal(journal, rules, max_rounds) if journal is not None else None
+    done = book.played(specs, seeds) if book is not None else {}
+    if done and progress:
+        print(f"{len(done)} mirrored pairs already played in {journal}", file=sys.stderr)
     tasks = [_Task(p, i, (a, b), rules, s, (la, lb), max_rounds)
-             for p, (a, b, la, lb) in enumerate(specs) for i, s in enumerate(seeds)]
+             for p, (a, b, la, lb) in enumerate(specs) for i, s in enumerate(seeds)
+             if (p, i) not in done]
+
+    def keep(pair: PairDone) -> None:
+        assert book is not None
+        p, i, g0, g1 = pair
+        book.record(specs[p], seeds[i], g0, g1)
+
+    games = dict(done)
+    for p, i, g0, g1 in _execute(tasks, jobs, progress, keep if book is not None else None):
+        games[(p, i)] = (g0, g1)
     results = [PairingResult(a, b, la, lb, []) for a, b, la, lb in specs]
-    for p, _, g0, g1 in _execute(tasks, jobs, progress):
-        results[p].games.extend((g0, g1))
+    for p, i in sorted(games):
+        results[p].games.extend(games[(p, i)])
     return results
 
 
@@ -527,11 +645,15 @@ def rate(players: Sequence[str], pairings: Sequence[PairingResult],
 def run_pairing(bot_a: str, bot_b: str, rules: Rules, seeds: Sequence[int],
                 limit_a: Limit | None = None, limit_b: Limit | None = None, jobs: int = 1, *,
                 max_rounds: int = MAX_ROUNDS, progress: bool = False,
-                bootstrap: int = 1000, bootstrap_seed: int = 0) -> ArenaResult:
-    """``bot_a`` against ``bot_b``: two games (a mirrored pair) per seed."""
+                bootstrap: int = 1000, bootstrap_seed: int = 0,
+                journal: Path | str | None = None) -> ArenaResult:
+    """``bot_a`` against ``bot_b``: two games (a mirrored pair) per seed.
+
+    ``journal``: a :class:`Journal` file that keeps each pair as it finishes and
+    supplies the pairs it already holds (a resumed run)."""
     la, lb = limit_a or Limit(), limit_b or Limit()
     pairings = _play_pairings([(bot_a, bot_b, la, lb)], rules, seeds, jobs, max_rounds,
-                              progress)
+                              progress, journal)
     result = ArenaResult([], rules, list(seeds), pairings, None, max_rounds,
                          {"jobs": jobs, "bootstrap": bootstrap,
                           "bootstrap_seed": bootstrap_seed})
@@ -545,12 +667,14 @@ def run_round_robin(bots: Sequence[str], rules: Rules, seeds: Sequence[int],
                     limits: Mapping[str, Limit] | Limit | None = None, jobs: int = 1, *,
                     schedule: Schedule = "all", pairs: Sequence[tuple[str, str]] = (),
                     max_rounds: int = MAX_ROUNDS, progress: bool = False,
-                    bootstrap: int = 1000, bootstrap_seed: int = 0) -> ArenaResult:
+                    bootstrap: int = 1000, bootstrap_seed: int = 0,
+                    journal: Path | str | None = None) -> ArenaResult:
     """Every pair of ``bots`` (``schedule="all"``) or each with its next one in the
     list (``"neighbours"``, for a ladder) or none (``"given"``), then any extra
     ``pairs`` (say an oracle against the bot it should be compared with),
     ``len(seeds)`` mirrored pairs each, and their Bradley–Terry ratings from all
-    of it (the pairings must connect every bot)."""
+    of it (the pairings must connect every bot). ``journal``: as in
+    :func:`run_pairing`."""
     if len(set(bots)) != len(bots):
         raise ValueError("a round robin needs distinct bots")
     if len(bots) < 2:
@@ -580,7 +704,7 @@ def run_round_robin(bots: Sequence[str], rules: Rules, seeds: Sequence[int],
     if not planned:
         raise ValueError("no pairings to play")
     specs = [(a, b, limit(a), limit(b)) for a, b in planned]
-    pairings = _play_pairings(specs, rules, seeds, jobs, max_rounds, progress)
+    pairings = _play_pairings(specs, rules, seeds, jobs, max_rounds, progress, journal)
     result = ArenaResult(list(bots), rules, list(seeds), pairings, None, max_rounds,
                          {"jobs": jobs, "schedule": schedule,
                           "extra_pairs": [list(p) for p in pairs], "bootstrap": bootstrap,
@@ -588,6 +712,63 @@ def run_round_robin(bots: Sequence[str], rules: Rules, seeds: Sequence[int],
                           "limits": {b: limit_json(limit(b)) for b in bots}})
     result.ratings = rate(result.players, pairings, result.labels, samples=bootstrap,
                           seed=bootstrap_seed)
+    return result
+
+
+def merge_results(paths: Sequence[Path | str], *, bootstrap: int = 1000,
+                  bootstrap_seed: int = 0) -> ArenaResult:
+    """The games of several result files (:meth:`ArenaResult.write_json`) as one run.
+
+    For runs of the same pairings on other deals (another ``--seed``), or of other
+    pairings to be rated together. The files must share the rules and the round cap;
+    a pairing is the same only with the same limits on both sides. A deal played
+    twice by one pairing is refused: it would count double. The ratings are fitted
+    again to all the games. ValueError (naming the file) for anything else wrong.
+    """
+    if not paths:
+        raise ValueError("give the result files to merge")
+    rules: Rules | None = None
+    max_rounds: int | None = None
+    players: list[str] = []
+    seeds: list[int] = []
+    pairings: dict[str, PairingResult] = {}
+    dealt: dict[str, set[int]] = {}
+    for path in paths:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}: not JSON ({exc.msg}, line {exc.lineno})") from exc
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f"{path}: not an arena result file (format {FORMAT})")
+        file_rules = rules_from_json(data["rules"])
+        if rules is None:
+            rules, max_rounds = file_rules, data["max_rounds"]
+        elif file_rules.to_json() != rules.to_json() or data["max_rounds"] != max_rounds:
+            raise ValueError(f"{path}: played with other rules or another round cap than "
+                             f"{paths[0]}")
+        players += [p for p in data["players"] if p not in players]
+        seeds += [s for s in data["seeds"] if s not in seeds]
+        for pr in data["pairings"]:
+            key = json.dumps([pr["a"], pr["b"], pr["limit_a"], pr["limit_b"]])
+            if key not in pairings:
+                pairings[key] = PairingResult(pr["a"], pr["b"], Limit(**pr["limit_a"]),
+                                              Limit(**pr["limit_b"]), [])
+                dealt[key] = set()
+            again = dealt[key] & {g["seed"] for g in pr["games"]}
+            if again:
+                raise ValueError(f"{path}: {pr['a']} v {pr['b']} plays deal seed "
+                                 f"{min(again)} again; a deal counted twice would weigh double")
+            dealt[key] |= {g["seed"] for g in pr["games"]}
+            pairings[key].games.extend(GameRecord.from_json(g) for g in pr["games"])
+    assert rules is not None and max_rounds is not None
+    result = ArenaResult(players, rules, seeds, list(pairings.values()), None, max_rounds,
+                         {"merged": [str(p) for p in paths], "bootstrap": bootstrap,
+                          "bootstrap_seed": bootstrap_seed})
+    try:
+        result.ratings = rate(players, result.pairings, result.labels, samples=bootstrap,
+                              seed=bootstrap_seed)
+    except ValueError:
+        result.ratings = None  # pairings that do not connect every player: no common scale
     return result
 
 

@@ -640,11 +640,74 @@ def _secs(t: float) -> str:
     return f"{t * 1000:.1f} ms" if t < 1 else f"{t:.2f} s"
 
 
+def _pairing(text: str) -> tuple[str, str]:
+    """``A,B`` (``--also``): the names on each side of the comma (level names hold a colon)."""
+    a, sep, b = text.partition(",")
+    if not sep or not a.strip() or not b.strip():
+        fail(f"--also takes two bots separated by a comma (A,B), not {text!r}")
+    return a.strip(), b.strip()
+
+
+def _arena_merge(ctx: typer.Context, files: list[str], out: Path | None, plot: Path | None,
+                 bootstrap: int, seed: int | None) -> None:
+    """``casino arena merge FILE...``: several result files reported (and written) as one."""
+    from rich.console import Console
+
+    from casino.arena import merge_results
+    from casino.errors import CasinoError
+
+    allowed = {"bots", "out", "plot", "bootstrap", "seed", "progress"}
+    # An option given on the command line (its source is not the default), by the
+    # enum's name: typer may carry its own copy of click's ParameterSource.
+    sources = {name: ctx.get_parameter_source(name) for name in ctx.params}
+    given = [name for name, source in sources.items() if name not in allowed
+             and source is not None and source.name != "DEFAULT"]
+    if given:
+        fail(f"merge adds up result files; it takes --out, --plot, --bootstrap and --seed "
+             f"(the bootstrap's), not --{given[0].replace('_', '-')}")
+    if not files:
+        fail("give the result files to merge (casino arena merge A.json B.json)")
+    try:
+        result = merge_results(files, bootstrap=bootstrap,
+                               bootstrap_seed=0 if seed is None else seed)
+    except OSError as exc:
+        fail_file(exc, getattr(exc, "filename", None) or files[0])
+    except (ValueError, KeyError, TypeError, CasinoError) as exc:
+        fail(str(exc) if not isinstance(exc, KeyError) else f"not an arena result file: "
+             f"it has no {exc}")
+    console = Console(width=None if sys.stdout.isatty() else 132)
+    console.print(f"{len(files)} result files merged: {', '.join(files)}")
+    print_arena(result, console)
+    _write_arena(result, ["casino", "arena", "merge", *files, "--bootstrap", str(bootstrap),
+                          *(["--seed", str(seed)] if seed is not None else []),
+                          *(["--out", str(out)] if out is not None else []),
+                          *(["--plot", str(plot)] if plot is not None else [])], out, plot)
+
+
+def _write_arena(result: ArenaResult, command: list[str], out: Path | None,
+                 plot: Path | None) -> None:
+    """Write the result file and the ratings plot where asked."""
+    if out is not None:
+        try:
+            result.write_json(out, command=command)
+        except OSError as exc:
+            fail_file(exc, out, "write")
+        typer.echo(f"results written to {out}", err=True)
+    if plot is not None and result.ratings is not None:
+        try:
+            result.plot(plot)
+        except OSError as exc:
+            fail_file(exc, plot, "write")
+        typer.echo(f"ratings plot written to {plot}", err=True)
+
+
 @command("arena")
 def arena_command(
-    bots: Annotated[list[str], typer.Argument(help="Two bots for a pairing, three or more "
-                                                   "for a round robin; level:NAME is a "
-                                                   "player level, with its own limit.")],
+    ctx: typer.Context,
+    bots: Annotated[list[str] | None, typer.Argument(
+        help="Two bots for a pairing, three or more for a round robin; level:NAME is a "
+             "player level, with its own limit. 'merge FILE...' adds up result files "
+             "(--out) of runs on other deals instead.", show_default=False)] = None,
     rules: Annotated[str, typer.Option("--rules", "-r", metavar=RULES_CHOICES,
                                        autocompletion=complete_rules,
                                        help="The ruleset.")] = "casino",
@@ -667,6 +730,17 @@ def arena_command(
     neighbours: Annotated[bool, typer.Option(
         "--neighbours", help="Round robin: pair each bot only with the next one "
                              "listed.")] = False,
+    also: Annotated[list[str] | None, typer.Option(
+        "--also", metavar="A,B", help="Round robin: also play bot A against bot B "
+                                      "(repeatable).", show_default=False)] = None,
+    levels: Annotated[bool, typer.Option(
+        "--levels", help="Play each player level against the one below it, the higher "
+                         "as A (give no bots).")] = False,
+    resume: Annotated[Path | None, typer.Option(
+        "--resume", metavar="FILE", help="Keep each finished mirrored pair in FILE and "
+                                         "play only the pairs not yet there: the same "
+                                         "command again resumes a cut run, or grows it "
+                                         "with more --games.")] = None,
     max_rounds: Annotated[int, typer.Option("--max-rounds", min=1,
                                             help="Stop a game undecided after this many "
                                                  "rounds.")] = 50,
@@ -682,15 +756,29 @@ def arena_command(
         help="Show a progress bar (default: when standard error is a terminal).")] = None,
 ) -> None:
     """Play bots against each other on mirrored deals and measure them."""
+    import itertools
     import random
 
     from rich.console import Console
 
-    from casino.arena import game_seeds, run_pairing, run_round_robin
-    from casino.bots import check_name, level_of
+    from casino.arena import Schedule, game_seeds, run_pairing, run_round_robin
+    from casino.bots import LEVEL_PREFIX, check_name, level_of
     from casino.bots.base import Limit
+    from casino.bots.levels import LEVELS as PLAYER_LEVELS
     from casino.rules import describe
 
+    bots = list(bots or [])
+    if bots[:1] == ["merge"]:
+        _arena_merge(ctx, bots[1:], out, plot, bootstrap, seed)
+        return
+    extra = [_pairing(text) for text in also or []]
+    if levels:
+        if bots:
+            fail("--levels plays the player levels; give no bots with it")
+        if neighbours:
+            fail("--levels already pairs each level with the one below it")
+        bots = [LEVEL_PREFIX + name for name in PLAYER_LEVELS]
+        extra = [(high, low) for low, high in itertools.pairwise(bots)] + extra
     if len(bots) < 2:
         fail("give at least two bots")
     for b in bots:
@@ -700,6 +788,14 @@ def arena_command(
             fail(str(exc))
     if len(bots) > 2 and len(set(bots)) != len(bots):
         fail("a round robin needs distinct bots")
+    if extra and len(bots) == 2 and not levels:
+        fail("--also adds pairings to a round robin of three bots or more")
+    for pair in extra:
+        for name in pair:
+            if name not in bots:
+                fail(f"--also {','.join(pair)}: {name!r} is not one of the bots listed")
+        if pair[0] == pair[1]:
+            fail(f"--also {','.join(pair)}: a pairing needs two different bots")
     ruleset = _rules(rules, players)
     if seed is None:
         seed = random.SystemRandom().getrandbits(32)
@@ -709,43 +805,48 @@ def arena_command(
     limits = {b: level.limit if (level := level_of(b)) is not None else given for b in bots}
     if progress is None:
         progress = sys.stderr.isatty()
-    if len(bots) == 2:
-        result = run_pairing(bots[0], bots[1], ruleset, seeds, limits[bots[0]],
-                             limits[bots[1]], jobs,
-                             max_rounds=max_rounds, progress=progress, bootstrap=bootstrap,
-                             bootstrap_seed=seed)
-    else:
-        result = run_round_robin(bots, ruleset, seeds, limits, jobs,
-                                 schedule="neighbours" if neighbours else "all",
+    try:
+        if len(bots) == 2 and not levels:
+            result = run_pairing(bots[0], bots[1], ruleset, seeds, limits[bots[0]],
+                                 limits[bots[1]], jobs,
                                  max_rounds=max_rounds, progress=progress,
-                                 bootstrap=bootstrap, bootstrap_seed=seed)
+                                 bootstrap=bootstrap, bootstrap_seed=seed, journal=resume)
+        else:
+            schedule: Schedule = ("given" if levels else "neighbours" if neighbours
+                                  else "all")
+            result = run_round_robin(bots, ruleset, seeds, limits, jobs, schedule=schedule,
+                                     pairs=extra, max_rounds=max_rounds, progress=progress,
+                                     bootstrap=bootstrap, bootstrap_seed=seed,
+                                     journal=resume)
+    except OSError as exc:
+        assert resume is not None  # the only file a run reads or appends to
+        fail_file(exc, resume, "write")
+    except ValueError as exc:
+        if resume is None:
+            raise
+        fail(str(exc))  # a resume file played otherwise
     result.settings["seed"] = seed
     # Off a terminal rich would wrap the tables at 80 columns.
     console = Console(width=None if sys.stdout.isatty() else 132)
     console.print(f"{describe(ruleset)[0]}; seed {seed}; {games} mirrored pairs per pairing")
     print_arena(result, console)
     # The command line that reproduces this run (the seed made explicit).
-    command = ["casino", "arena", *bots, "--rules", rules, "--games", str(games),
+    command = ["casino", "arena", *([] if levels else bots), "--rules", rules,
+               "--games", str(games),
                "--seed", str(seed), "--jobs", str(jobs), "--max-rounds", str(max_rounds),
                "--bootstrap", str(bootstrap)]
     for flag, value in (("--players", players), ("--seconds", seconds),
-                        ("--iterations", iterations), ("--out", out), ("--plot", plot)):
+                        ("--iterations", iterations), ("--resume", resume), ("--out", out),
+                        ("--plot", plot)):
         if value is not None:
             command += [flag, str(value)]
+    for text in also or []:
+        command += ["--also", text]
     if neighbours:
         command.append("--neighbours")
-    if out is not None:
-        try:
-            result.write_json(out, command=command)
-        except OSError as exc:
-            fail_file(exc, out, "write")
-        typer.echo(f"results written to {out}", err=True)
-    if plot is not None and result.ratings is not None:
-        try:
-            result.plot(plot)
-        except OSError as exc:
-            fail_file(exc, plot, "write")
-        typer.echo(f"ratings plot written to {plot}", err=True)
+    if levels:
+        command.append("--levels")
+    _write_arena(result, command, out, plot)
 
 
 command("score")(score_command)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from casino.bots.evaluation import DEFAULT_PARAMS, EvalParams
 from casino.legality import is_small
 from casino.moves import Move
 from casino.partition import OutOfTime
@@ -138,3 +139,22 @@ class Bot(ABC):
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
         """Choose among ``moves`` (the candidate moves of the observed position ``pos``:
         every legal move on a small table, a bounded selection on a crowded one)."""
+
+
+class EvaluatingBot(Bot):
+    """A bot whose search values positions with :mod:`casino.bots.evaluation`.
+
+    The evaluation's constants are passed in, not read from module globals:
+    ``eval_params`` (default :data:`~casino.bots.evaluation.DEFAULT_PARAMS`, the
+    shipped values), so an experiment can make one bot think with other values
+    while its opponent and any judge keep the shipped ones, in the same process.
+    A subclass may also set ``eval_params`` as a class attribute.
+    """
+
+    eval_params: EvalParams = DEFAULT_PARAMS
+
+    def __init__(self, seed: int | None = None, *,
+                 eval_params: EvalParams | None = None) -> None:
+        super().__init__(seed)
+        if eval_params is not None:
+            self.eval_params = eval_params

@@ -34,9 +34,9 @@ works out what a card could take from a given table, which careful play and
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, fields
+from functools import lru_cache, partial
 
 from casino.builds import Build
 from casino.cards import ACE, JACK, KING, QUEEN, SPADES
@@ -85,12 +85,6 @@ def value(pos: Position, seat: int) -> float:
 
 _KRYP_PENALTY = {TEN_DIAMONDS: 3, TWO_SPADES: 2, ACES[0]: 2, ACES[1]: 1, ACES[2]: 1, ACES[3]: 1}
 _TABLIC_RANKS = (ACE, KING, QUEEN, JACK, 9)
-
-#: How many cards on average move together in a capture. Majorities are decided by
-#: captures, not single cards, so the split of the remaining cards varies more than
-#: coin flips per card would: the variance is scaled by this factor.
-_CLUMP_CARDS = 2.5
-_CLUMP_SPADES = 1.5
 
 
 def _is_spade(c: int) -> bool:
@@ -575,17 +569,56 @@ def _expected_max(vals: list[float], n: int, h: int, compulsory: bool) -> float:
 # ----------------------------------------------------------------------
 # The horizon evaluation
 
-#: Share of an owned build's points its owner is credited with when another
-#: player's hand is hidden (it may be taken or raised away); with hands known, 1
-#: if nobody else holds a card that can take it, else 1/2.
-BUILD_KEEP = 0.75
-#: The same share when every hand is known (a search's sample): whole when no other
-#: player holds a card that takes the build, else half.
-BUILD_KEEP_SAFE = 1.0
-BUILD_KEEP_THREATENED = 0.5
-#: Share of the side to move's best immediate capture credited to it: it moves
-#: first, but the reply may undo part of the gain.
-TEMPO = 0.5
+@dataclass(frozen=True)
+class EvalParams:
+    """The constants of :func:`estimate` and :func:`deal_start_estimate`, passed in.
+
+    The defaults are the shipped values (:data:`DEFAULT_PARAMS`); a bot that
+    evaluates positions takes an instance (``eval_params``), so an experiment can
+    make one bot think with other values while its opponent, and any judge, keep
+    these. Each field says what it weighs.
+    """
+
+    #: Share of an owned build's points its owner is credited with when another
+    #: player's hand is hidden (it may be taken or raised away).
+    build_keep: float = 0.75
+    #: The same share when every hand is known (a search's sample): whole when no
+    #: other player holds a card that takes the build ...
+    build_keep_safe: float = 1.0
+    #: ... else half.
+    build_keep_threatened: float = 0.5
+    #: Share of the side to move's best immediate capture credited to it: it moves
+    #: first, but the reply may undo part of the gain.
+    tempo: float = 0.5
+    #: How many cards on average move together in a capture. Majorities are decided
+    #: by captures, not single cards, so the split of the remaining cards varies more
+    #: than coin flips per card would: the variance is scaled by this factor (most
+    #: cards; most spades).
+    clump_cards: float = 2.5
+    clump_spades: float = 1.5
+    #: Corrections to :func:`estimate` at the first position of a deal where every
+    #: hand is known (what a search bot meets on a sample of the hidden cards at the
+    #: end of the deal it searches), ``(mover, other, lead)``: per unit of the
+    #: mover's best capture from the table (on top of the :attr:`tempo` share
+    #: :func:`estimate` already counts), per unit of the other player's best capture
+    #: from the same table, and a constant for the player who leads. Fitted by least
+    #: squares to the round's final margin on 3,500 deal starts of 700 rounds of
+    #: ``expert`` self-play, house rules (standard errors 0.15-0.2;
+    #: ``research/fit_deal_start.py``). With a full hand each to make them with, both
+    #: players' captures are worth more than :func:`estimate` says; in the last deal
+    #: (:attr:`deal_start_last`) the player who moves last usually takes the
+    #: leftovers, so leading costs about a point.
+    deal_start: tuple[float, float, float] = (0.8, 0.7, 0.0)
+    deal_start_last: tuple[float, float, float] = (1.2, 0.6, -1.1)
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """The fields' names (what an experiment may set)."""
+        return tuple(f.name for f in fields(cls))
+
+
+#: The shipped constants: what every bot evaluates with unless given others.
+DEFAULT_PARAMS = EvalParams()
 
 
 def _phi(x: float) -> float:
@@ -629,7 +662,7 @@ def _table_captures(pos: Position) -> Captures:
         sweep=sweep_counts(pos, ends_round=_ends_round(pos))))
 
 
-def estimate(pos: Position, seat: int) -> float:
+def estimate(pos: Position, seat: int, params: EvalParams = DEFAULT_PARAMS) -> float:
     """A horizon evaluation in margin points for ``seat``: exact once the round is over.
 
     The terms, each per side (margin = ``seat``'s side less the best other):
@@ -644,9 +677,9 @@ def estimate(pos: Position, seat: int) -> float:
        Owned builds count toward their owner's pile (weighted as in 3).
     3. *Builds*: the owner holds a card of the build's value (docs/rules.md §2.5) and will take
        it, so its cards' own points are credited to the owner, times the chance it
-       is not taken away first (:data:`BUILD_KEEP`, or from the hands when known).
+       is not taken away first (``params.build_keep``, or from the hands when known).
     4. *Tempo*: the side to move can take something from the table at once: a
-       share (:data:`TEMPO`) of its best capture's points, from its hand if known,
+       share (``params.tempo``) of its best capture's points, from its hand if known,
        else the expectation over the cards it may hold (:func:`best_outcome`). This
        is the "what the opponent can take next turn" term, counted against
        ``seat`` when the opponent is to move.
@@ -688,15 +721,16 @@ def estimate(pos: Position, seat: int) -> float:
             threatened = any(
                 rules.team_of(s) != owner and any(b.value in table.played[c] for c in h)
                 for s, h in enumerate(pos.hands) if not isinstance(h, int))
-            keep = BUILD_KEEP_THREATENED if threatened else BUILD_KEEP_SAFE
+            keep = params.build_keep_threatened if threatened else params.build_keep_safe
         else:
-            keep = BUILD_KEEP
+            keep = params.build_keep
         good[owner] += keep * sum(direct_points(rules, c) for c in b.cards)
         fcards[owner] += keep * (len(b.cards) + 1)
         fspades[owner] += keep * sum(1 for c in b.cards if _is_spade(c))
     for m in majority_specs:
         got = _majority_expectation(fspades if m.spades_only else fcards, m.total, m.points,
-                                    _CLUMP_SPADES if m.spades_only else _CLUMP_CARDS)
+                                    params.clump_spades if m.spades_only
+                                    else params.clump_cards)
         for t, v in got.items():
             good[t] += v
     # Tempo: the best the player to move can take now.
@@ -717,7 +751,7 @@ def estimate(pos: Position, seat: int) -> float:
                 k = knowledge(pos, viewer)
                 best = best_outcome(caps, k.unseen, hidden=True, hand_size=h,
                                     must_values=k.must_hold.get(mover, ()))
-        good[rules.team_of(mover)] += TEMPO * best
+        good[rules.team_of(mover)] += params.tempo * best
     side = rules.team_of(seat)
     others = [v for t, v in good.items() if t != side]
     return good[side] - (max(others) if others else 0.0)
@@ -726,30 +760,16 @@ def estimate(pos: Position, seat: int) -> float:
 # ----------------------------------------------------------------------
 # The evaluation of the search bots' samples at a deal's start
 
-#: Corrections to :func:`estimate` at the first position of a deal where every hand
-#: is known (what a search bot meets on a sample of the hidden cards at the end of
-#: the deal it searches), ``(mover, other, lead)``: per unit of the mover's best
-#: capture from the table (on top of the :data:`TEMPO` share :func:`estimate`
-#: already counts), per unit of the other player's best capture from the same
-#: table, and a constant for the player who leads. Fitted by least squares to the
-#: round's final margin on 3,500 deal starts of 700 rounds of ``expert``
-#: self-play, house rules (standard errors 0.15-0.2). With a full hand each to
-#: make them with, both players' captures are worth more than :func:`estimate`
-#: says; in the last deal the player who moves last usually takes the leftovers,
-#: so leading costs about a point.
-DEAL_START = (0.8, 0.7, 0.0)
-DEAL_START_LAST = (1.2, 0.6, -1.1)
-
-
-def deal_start_estimate(pos: Position, seat: int) -> float:
-    """:func:`estimate`, corrected (:data:`DEAL_START`, :data:`DEAL_START_LAST`) at the
-    first position of a deal where every hand is known.
+def deal_start_estimate(pos: Position, seat: int,
+                        params: EvalParams = DEFAULT_PARAMS) -> float:
+    """:func:`estimate`, corrected (``params.deal_start``, ``params.deal_start_last``) at
+    the first position of a deal where every hand is known.
 
     Only where it was fitted: two players, casino scoring, every hand visible and
     full (``deal_size`` cards each). Everywhere else it is :func:`estimate` (the same
     fit mid-deal found much smaller corrections, which measured no better in play).
     """
-    base = estimate(pos, seat)
+    base = estimate(pos, seat, params)
     rules = pos.rules
     if (pos.result is not None or rules.players != 2 or rules.scoring != "casino"
             or any(isinstance(h, int) or len(h) != rules.deal_size for h in pos.hands)):
@@ -757,7 +777,8 @@ def deal_start_estimate(pos: Position, seat: int) -> float:
     mover = pos.to_move
     hm, ho = pos.hands[mover], pos.hands[1 - mover]
     assert not isinstance(hm, int) and not isinstance(ho, int)
-    kmover, kother, klead = DEAL_START_LAST if pos.stock_size == 0 else DEAL_START
+    kmover, kother, klead = (params.deal_start_last if pos.stock_size == 0
+                             else params.deal_start)
     extra = klead
     if pos.loose or pos.builds:
         caps = _table_captures(pos)
@@ -767,13 +788,41 @@ def deal_start_estimate(pos: Position, seat: int) -> float:
     return base + sign * extra
 
 
+#: ``(pos, seat) -> float``, higher better for ``seat``'s side.
+Evaluation = Callable[[Position, int], float]
+
+#: The evaluations a search may stand on past its horizon, by name.
+EVALUATIONS: dict[str, Callable[..., float]] = {
+    "value": value,
+    "estimate": estimate,
+    "deal_start_estimate": deal_start_estimate,
+}
+
+
+def evaluator(name: str = "estimate", params: EvalParams = DEFAULT_PARAMS) -> Evaluation:
+    """The evaluation called ``name`` (:data:`EVALUATIONS`) thinking with ``params``.
+
+    With the shipped constants it is the function itself (no wrapper on the
+    search's hottest call); ``value`` has no constants. KeyError for an unknown name.
+    """
+    fn = EVALUATIONS[name]
+    if fn is value or params == DEFAULT_PARAMS:
+        return fn
+    return partial(fn, params=params)
+
+
 __all__ = [
+    "DEFAULT_PARAMS",
+    "EVALUATIONS",
     "Captures",
+    "EvalParams",
+    "Evaluation",
     "best_outcome",
     "card_weights",
     "deal_start_estimate",
     "direct_points",
     "estimate",
+    "evaluator",
     "immediate_gain",
     "majorities",
     "sweep_counts",

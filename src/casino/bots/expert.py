@@ -28,7 +28,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from casino.bots.base import Bot, Limit
+from casino.bots.base import EvaluatingBot, Limit
 from casino.bots.knowledge import knowledge, sample
 from casino.bots.solver import (
     Searcher,
@@ -76,7 +76,7 @@ def candidates(pos: Position, moves: list[Move], cap: int = MAX_ROOT) -> list[Mo
     return sorted(moves, key=lambda m: order_key(m, weights), reverse=True)[:cap]
 
 
-class ExpertBot(Bot):
+class ExpertBot(EvaluatingBot):
     name = "expert"
     #: Samples and seconds when the limit leaves them open.
     samples = 6
@@ -101,7 +101,7 @@ class ExpertBot(Bot):
         seat = pos.to_move
         cand = candidates(pos, moves)
         n = limit.iterations if limit.iterations is not None else self.samples
-        evaluate = default_estimate()
+        evaluate = default_estimate(self.eval_params)
 
         def values(k: int, totals: list[float]) -> list[float]:
             # Every sample stops at the deadline, the first too.

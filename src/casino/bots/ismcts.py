@@ -46,7 +46,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from casino.bots import evaluation
-from casino.bots.base import Bot, Limit
+from casino.bots.base import EvaluatingBot, Limit
 from casino.bots.knowledge import sample
 from casino.moves import CAPTURE, TRAIL, Move
 from casino.partition import OutOfTime
@@ -241,7 +241,8 @@ class _Search:
 
     def __init__(self, root_pos: Position, moves: list[Move], rng: random.Random, *,
                  sampled: bool, horizon: Horizon, policy: Policy, c: float,
-                 epsilon: float) -> None:
+                 epsilon: float,
+                 evaluate: Callable[[Position, int], float] = evaluation.estimate) -> None:
         self.root_pos = root_pos
         self.rng = rng
         self.sampled = sampled
@@ -257,9 +258,7 @@ class _Search:
         self.move_cache: dict[tuple[Any, ...], list[Move]] = {}
         #: When playouts stop short (``time.perf_counter()``), if the search is timed.
         self.deadline: float | None = None
-        fn: Any = getattr(evaluation, "estimate", None)
-        self.evaluate: Callable[[Position, int], float] = (
-            fn if callable(fn) else evaluation.value)
+        self.evaluate = evaluate
 
     # -- one iteration -------------------------------------------------
     def iterate(self) -> None:
@@ -398,7 +397,7 @@ class _Search:
         return best
 
 
-class IsmctsBot(Bot):
+class IsmctsBot(EvaluatingBot):
     """SO-ISMCTS over samples of the hidden cards (see the module docstring).
 
     ``horizon`` ``"deal"`` (the default) stops a playout when the next deal is dealt
@@ -414,8 +413,9 @@ class IsmctsBot(Bot):
 
     def __init__(self, seed: int | None = None, *, iterations: int = DEFAULT_ITERATIONS,
                  horizon: Horizon = "deal", policy: Policy = "greedy", c: float = 0.7,
-                 epsilon: float = 0.1) -> None:
-        super().__init__(seed)
+                 epsilon: float = 0.1, eval_params: evaluation.EvalParams | None = None,
+                 ) -> None:
+        super().__init__(seed, eval_params=eval_params)
         self.iterations = iterations
         self.horizon: Horizon = horizon
         self.policy: Policy = policy
@@ -427,7 +427,8 @@ class IsmctsBot(Bot):
     def _search(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
         search = _Search(pos, moves, self.rng, sampled=not self.sees_all,
                          horizon=self.horizon, policy=self.policy, c=self.c,
-                         epsilon=self.epsilon)
+                         epsilon=self.epsilon,
+                         evaluate=evaluation.evaluator("estimate", self.eval_params))
         move = search.run(limit, self.iterations)
         self.last = search
         return move

@@ -32,7 +32,7 @@ LEVELS: dict[str, Level] = {
     # the hidden hand it weighs. Samples are counted, not timed (the 0.5 s is a cap
     # that only a long last-deal solve reaches), so a level plays alike on any
     # machine. (pimc with 12 samples, the old hard, was too close to pimc with 30
-    # to tell apart in 1,000 games: docs/bots.md, "The player levels".)
+    # to tell apart in 1,000 games: research/bots-log.md, "The player levels".)
     "medium": Level("medium", "expert", Limit(iterations=1, seconds=0.5),
                     "counts every card and plays the last deal perfectly, "
                     "but bets everything on one guess at your hand"),

@@ -13,7 +13,7 @@ not the round.
 Why only 4 plies: on a sample both players see every card, so the deeper the
 search, the more each side's later moves are tailored to cards it could not know
 (strategy fusion, and an opponent who dodges every threat in one's hand). Against
-``expert`` on the same 40 mirrored one-round pairs (docs/bots.md), capping the
+``expert`` on the same 40 mirrored one-round pairs (research/bots-log.md), capping the
 depth at 4 plies (with the evaluation below) scored +1.5 ± 1.1 points per round
 more than searching all 8 plies of a deal with ``estimate`` on one seed, +0.0 ±
 1.1 on another, at a lower median think time; a whole-game run showed no clear
@@ -57,7 +57,7 @@ from collections.abc import Callable
 from typing import Any
 
 from casino.bots import evaluation
-from casino.bots.base import Bot, Limit
+from casino.bots.base import EvaluatingBot, Limit
 from casino.bots.expert import MAX_INNER, candidates, perfect_information
 from casino.bots.knowledge import sample
 from casino.bots.solver import (
@@ -136,7 +136,7 @@ def _order(totals: list[float]) -> list[int]:
     return sorted(range(len(totals)), key=lambda i: -totals[i])
 
 
-class PimcBot(Bot):
+class PimcBot(EvaluatingBot):
     name = "pimc"
     samples = 20
     seconds = 1.0
@@ -160,16 +160,17 @@ class PimcBot(Bot):
         rng: random.Random = self.rng
         return pimc_choose(pos, moves, lambda: sample(pos, rng), n, seconds,
                            min_plies=self.min_plies, cap=self.cap, max_depth=self.max_depth,
-                           evaluate=getattr(evaluation, self.leaf_eval))
+                           evaluate=evaluation.evaluator(self.leaf_eval, self.eval_params))
 
 
-class PimcOracle(Bot):
+class PimcOracle(EvaluatingBot):
     """The PIMC search on the true position: a measuring stick, never an opponent."""
 
     name = "pimc-oracle"
     sees_all = True
     seconds = 1.0
-    #: The fair bot whose search settings (depth, cap, evaluation) it copies.
+    #: The fair bot whose search settings (depth, cap, evaluation and its constants)
+    #: it copies; other constants passed to the oracle itself (``eval_params``) win.
     fair: type[PimcBot] = PimcBot
 
     def choose(self, observation: dict[str, Any] | Position, limit: Limit | None = None) -> Move:
@@ -193,7 +194,14 @@ class PimcOracle(Bot):
                            max_inner=None if exact else MAX_INNER,
                            min_plies=0 if exact else fair.min_plies, cap=fair.cap,
                            max_depth=None if exact else fair.max_depth,
-                           evaluate=getattr(evaluation, fair.leaf_eval))
+                           evaluate=evaluation.evaluator(fair.leaf_eval, self._params()))
+
+    def _params(self) -> evaluation.EvalParams:
+        """The evaluation's constants: the oracle's own if given others, else the fair
+        bot's (so a variant of the fair bot is measured against its own oracle)."""
+        if self.eval_params != evaluation.DEFAULT_PARAMS:
+            return self.eval_params
+        return self.fair.eval_params
 
 
 __all__ = ["PimcBot", "PimcOracle", "pimc_choose"]

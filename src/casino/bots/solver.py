@@ -67,13 +67,10 @@ class SearchAborted(Exception):
     """The node budget or the deadline ran out in the middle of an iteration."""
 
 
-def default_estimate() -> Evaluator:
-    """``evaluation.estimate`` if the evaluation module offers it, else ``evaluation.value``.
-
-    Looked up at call time so that an improved evaluation is used as soon as it exists.
-    """
-    est = getattr(evaluation, "estimate", None)
-    return est if callable(est) else evaluation.value
+def default_estimate(params: evaluation.EvalParams = evaluation.DEFAULT_PARAMS) -> Evaluator:
+    """The searches' default horizon evaluation, :func:`evaluation.estimate`, thinking
+    with ``params`` (default: the shipped constants)."""
+    return evaluation.evaluator("estimate", params)
 
 
 def game_value(pos: Position, seat: int) -> float:

@@ -6,17 +6,18 @@ the ``expert`` level's limit, and prints the margin per round with its 95%
 interval and the variant's think time. Runs on the same ``--seed`` play the same
 deals with the same bot seeds, so two variants can be compared pair by pair
 (``--out`` keeps each game's margins; ``--paired A.json B.json`` compares two
-runs). Examples (docs/bots.md quotes their figures)::
+runs). Examples (research/bots-log.md quotes their figures), from the repository root::
 
-    .venv/bin/python benchmarks/pimc_variants.py pimc --set max_depth=None \\
+    .venv/bin/python -m research.pimc_variants pimc --set max_depth=None \\
         --set leaf_eval=estimate --out full.json       # the search before issue 3
-    .venv/bin/python benchmarks/pimc_variants.py pimc --out shipped.json
-    .venv/bin/python benchmarks/pimc_variants.py --paired shipped.json full.json
-    .venv/bin/python benchmarks/pimc_variants.py pimc-oracle --set fair.max_depth=None
+    .venv/bin/python -m research.pimc_variants pimc --out shipped.json
+    .venv/bin/python -m research.pimc_variants --paired shipped.json full.json
+    .venv/bin/python -m research.pimc_variants pimc-oracle --set fair.max_depth=None
 
 ``VALUE`` is ``None``, a number, or else a string. ``fair.NAME`` changes the
-``pimc-oracle``'s copy of the fair bot's settings. ``--eval NAME=NUMBER`` makes
-the variant (only) think with a constant of ``casino.bots.evaluation`` changed.
+``pimc-oracle``'s copy of the fair bot's settings. ``--eval NAME=VALUE`` makes
+the variant (only) think with a constant of the evaluation changed
+(``casino.bots.evaluation.EvalParams``, passed to the bot; ``eval_overrides.py``).
 """
 
 from __future__ import annotations
@@ -29,10 +30,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-import eval_overrides
 from casino.arena import game_seeds, run_pairing
 from casino.bots import BOTS, Limit
 from casino.rules import preset
+from research import eval_overrides
 
 
 def parse_value(text: str) -> Any:
@@ -83,8 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("bot", nargs="?", default="pimc")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
-    ap.add_argument("--eval", action="append", default=[], metavar="NAME=NUMBER",
-                    help="the variant thinks with this constant of casino.bots.evaluation "
+    ap.add_argument("--eval", action="append", default=[], metavar="NAME=VALUE",
+                    help="the variant thinks with this field of the evaluation's EvalParams "
                          "changed (its opponent does not)")
     ap.add_argument("--opponent", default="expert")
     ap.add_argument("--pairs", type=int, default=40)
@@ -103,9 +104,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     name = variant(args.bot, args.set)
     if args.eval:
-        overrides = eval_overrides.parse(args.eval)
+        try:
+            params = eval_overrides.parse(args.eval)
+            factory = eval_overrides.thinking_with(BOTS[name], params)
+        except ValueError as exc:
+            ap.error(str(exc))
         label = f"{name}[{','.join(args.eval)}]"
-        BOTS[label] = eval_overrides.thinking_with(BOTS[name], overrides)
+        BOTS[label] = factory
         name = label
     limit = Limit(seconds=args.seconds, iterations=args.iterations)
     other = limit

@@ -1,6 +1,6 @@
 """Where a fair bot loses to perfect information: each of its decisions judged on the true deal.
 
-The gap between ``pimc`` and ``pimc-oracle`` (docs/bots.md) is a sum over
+The gap between ``pimc`` and ``pimc-oracle`` (research/bots-log.md) is a sum over
 decisions. This script plays one-round games of a fair bot against an opponent
 on mirrored deals and, at every decision of the fair bot that is not forced
 and not in the last deal (where nothing is hidden and the bot is exact), values
@@ -9,14 +9,15 @@ every candidate move on the *true* position with a search that sees every card
 decision's loss is the judge's best value less the value of the move chosen.
 It reports the mean loss per decision and per round, split by deal, by the
 decision's place in its deal, and by the kind of move chosen and the kind the
-judge preferred, so that work on the bots can aim where the points go. Usage::
+judge preferred, so that work on the bots can aim where the points go. Usage, from
+the repository root::
 
-    .venv/bin/python benchmarks/decision_loss.py --pairs 10 --seed 7
-    .venv/bin/python benchmarks/decision_loss.py --bot expert --iterations 6 --seconds 0.5
-    .venv/bin/python benchmarks/decision_loss.py --pairs 20 --out decisions.json
-    .venv/bin/python benchmarks/decision_loss.py --replay decisions.json --eval TEMPO=0.4
-    .venv/bin/python benchmarks/decision_loss.py --pairs 20 --seed 11 --voi 64 --out k11.json
-    .venv/bin/python benchmarks/decision_loss.py --pool k11.json k12.json
+    .venv/bin/python -m research.decision_loss --pairs 10 --seed 7
+    .venv/bin/python -m research.decision_loss --bot expert --iterations 6 --seconds 0.5
+    .venv/bin/python -m research.decision_loss --pairs 20 --out decisions.json
+    .venv/bin/python -m research.decision_loss --replay decisions.json --eval tempo=0.4
+    .venv/bin/python -m research.decision_loss --pairs 20 --seed 11 --voi 64 --out k11.json
+    .venv/bin/python -m research.decision_loss --pool k11.json k12.json
 
 ``--voi K`` brackets what any fair player must lose at each judged decision, over
 K deals of the hidden cards consistent with what it sees: from below (the floor)
@@ -44,7 +45,6 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-import eval_overrides
 from casino.arena import derive_seed, game_seeds
 from casino.bots import BOTS, Limit, evaluation, make_bot
 from casino.bots.expert import candidates
@@ -53,13 +53,15 @@ from casino.bots.solver import Searcher, game_value, plies_left
 from casino.match import Match
 from casino.position import Position
 from casino.rules import preset
-from pimc_variants import variant
+from research import eval_overrides
+from research.pimc_variants import variant
 
 
 def judge(pos: Any, moves: list[Any], depth: int) -> list[float]:
     """The value of each move on the true position ``pos`` for the player to move."""
     seat = pos.to_move
     d = max(1, min(depth, plies_left(pos, "deal")))
+    # The shipped constants, whatever the judged bot thinks with (--eval).
     s = Searcher(seat, horizon="deal", evaluate=evaluation.deal_start_estimate,
                  terminal=game_value, max_moves=None)
     return s.values(pos, moves, d)
@@ -96,7 +98,7 @@ def information_value(tables: list[list[float]],
 def judged_bot(args: argparse.Namespace) -> Any:
     """The class of the bot judged: ``--bot`` with its ``--set`` settings, thinking with
     the ``--eval`` constants."""
-    return eval_overrides.thinking_with(BOTS[variant(args.bot, args.set)], args.overrides)
+    return eval_overrides.thinking_with(BOTS[variant(args.bot, args.set)], args.params)
 
 
 def play_round(seed: int, mirror: int,
@@ -122,7 +124,7 @@ def play_round(seed: int, mirror: int,
         legal = pos.legal_moves()
         # An oracle twin (sees every card) is judged the same way: its loss is what the
         # search's depth costs, without the hidden cards.
-        move = (bot.choose_full(pos, limit) if getattr(bot, "sees_all", False)  # type: ignore[attr-defined]
+        move = (bot.choose_full(pos, limit) if getattr(bot, "sees_all", False)
                 else bot.choose(obs, limit))
         # The last deal (stock empty, two players) is of perfect information: not judged.
         if len(legal) > 1 and pos.stock_size:
@@ -274,9 +276,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pairs", type=int, default=10, help="mirrored pairs of one-round games")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--rules", default="casino")
-    ap.add_argument("--eval", action="append", default=[], metavar="NAME=NUMBER",
-                    help="the judged bot thinks with this constant of "
-                         "casino.bots.evaluation changed (its opponent and the judge do not)")
+    ap.add_argument("--eval", action="append", default=[], metavar="NAME=VALUE",
+                    help="the judged bot thinks with this field of the evaluation's "
+                         "EvalParams changed (its opponent and the judge do not)")
     ap.add_argument("--out", type=Path, default=None, help="keep every judged decision (JSON)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="a setting of the judged bot's class (as in pimc_variants.py)")
@@ -287,7 +289,8 @@ def main(argv: list[str] | None = None) -> int:
                          "(runs on different seeds), playing no game")
     args = ap.parse_args(argv)
     try:
-        args.overrides = eval_overrides.parse(args.eval)
+        args.params = eval_overrides.parse(args.eval)
+        judged_bot(args)  # refuses --eval for a bot that does not evaluate
     except ValueError as exc:
         ap.error(str(exc))
     start = time.perf_counter()
@@ -324,7 +327,8 @@ def main(argv: list[str] | None = None) -> int:
         margins.append({"seed": seed, "a": margin[0], "b": margin[1]})
         print(f"pair {i + 1}/{len(seeds)}", file=sys.stderr, flush=True)
     if args.out:
-        args.out.write_text(json.dumps({"args": vars(args) | {"out": str(args.out)},
+        kept = {k: v for k, v in vars(args).items() if k != "params"}
+        args.out.write_text(json.dumps({"args": kept | {"out": str(args.out)},
                                         "decisions": rows, "margins": margins}))
     print(f"{args.bot} ({args.iterations} samples, {args.seconds} s{changed}) against "
           f"{args.opponent}, {args.pairs} mirrored pairs of one-round games, seed {args.seed}, "

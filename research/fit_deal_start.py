@@ -1,14 +1,15 @@
-"""Refit :data:`casino.bots.evaluation.DEAL_START` and ``DEAL_START_LAST``.
+"""Refit ``deal_start`` and ``deal_start_last`` of :class:`casino.bots.evaluation.EvalParams`.
 
 Plays ``--rounds`` one-round games of ``expert`` self-play (house rules, default
 limits), keeps every deal's first position after the first deal with the round's
 final margin, and fits by least squares how far that margin exceeds
 :func:`casino.bots.evaluation.estimate` per unit of the mover's best capture from
 the table, per unit of the other player's, and for leading; separately for the
-last deal and the deals before it. The shipped figures pool two runs::
+last deal and the deals before it. The shipped figures pool two runs (from the
+repository root)::
 
-    .venv/bin/python benchmarks/fit_deal_start.py --rounds 400 --seed 2000
-    .venv/bin/python benchmarks/fit_deal_start.py --rounds 300 --seed 5000
+    .venv/bin/python -m research.fit_deal_start --rounds 400 --seed 2000
+    .venv/bin/python -m research.fit_deal_start --rounds 300 --seed 5000
 
 (about 5 and 4 minutes on one core).
 """
