@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 from starlette.routing import NoMatchFound
 
@@ -321,11 +321,15 @@ def test_new_pads_are_rate_limited(client: TestClient, monkeypatch: pytest.Monke
     assert r.status_code == 429 and "wait" in r.json()["error"]
 
 
-def test_the_table_is_made_when_the_app_did_not(tmp_path: Path) -> None:
-    """An app whose store was made before the tools were imported still stores pads."""
+def test_a_database_from_before_score_pads_gets_their_table(tmp_path: Path) -> None:
+    """A database made before pads were kept on the server, and before the schema was
+    versioned, is given the pads' table by the first migration."""
     url = db_url(tmp_path, "old.db")
-    tools.ScorePadRow.__table__.drop(  # type: ignore[attr-defined]
-        create_app(url, pool_workers=0).state.store.engine, checkfirst=True)
+    engine = create_app(url, pool_workers=0).state.store.engine
+    tools.ScorePadRow.__table__.drop(engine)  # type: ignore[attr-defined]
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE alembic_version"))
+    engine.dispose()
     with TestClient(tools_app(url)) as c:
         assert c.post("/api/scorepads", json={"pad": new_pad(c)}).status_code == 201
 
