@@ -9,43 +9,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTHON_CANDIDATES := python3.13 python3.12 python3.11 python3
 
-# Engine modules checked by mypy --strict (only those that exist yet).
-ENGINE_MODULES := $(wildcard \
-	src/casino/__init__.py \
-	src/casino/cards.py \
-	src/casino/rules.py \
-	src/casino/errors.py \
-	src/casino/moves.py \
-	src/casino/movegen.py \
-	src/casino/position.py \
-	src/casino/codec.py \
-	src/casino/scoring.py \
-	src/casino/match.py \
-	src/casino/record.py \
-	src/casino/builds.py \
-	src/casino/explain.py \
-	src/casino/render.py \
-	src/casino/stats.py \
-	src/casino/arena.py \
-	src/casino/narrate.py \
-	src/casino/session.py \
-	src/casino/standing.py \
-	src/casino/scorepad.py \
-	src/casino/helper.py \
-	src/casino/tui/__init__.py \
-	src/casino/tui/plain.py \
-	src/casino/tui/app.py \
-	src/casino/tui/widgets.py \
-	src/casino/tui/choice.py \
-	src/casino/tui/screens.py \
-	src/casino/files.py \
-	src/casino/tui/replay.py \
-	src/casino/tui/viewer.py \
-	src/casino/tui/start.py \
-	src/casino/svg.py) $(wildcard src/casino/web/*.py) $(wildcard src/casino/bots/*.py)
-
-# Directories linted by ruff (only those that exist: git does not keep empty folders).
-LINT_PATHS := $(wildcard src tests benchmarks)
+# Directories linted by ruff and type-checked by mypy --strict (the settings are in
+# pyproject.toml), whole: only those that exist, since git does not keep empty folders.
+CODE_PATHS := $(wildcard src tests benchmarks)
 
 # Locally `make test` skips tests marked slow; CI (CI=true) runs everything.
 ifeq ($(CI),true)
@@ -90,10 +56,10 @@ $(STAMP): $(BIN)/python pyproject.toml constraints.txt
 	@touch $@
 
 lint: venv
-	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/ruff check $(CODE_PATHS)
 
 typecheck: venv
-	$(if $(ENGINE_MODULES),$(BIN)/mypy $(ENGINE_MODULES),@echo "no engine modules to typecheck yet")
+	$(BIN)/mypy $(CODE_PATHS)
 
 # The browser tests drive Debian's chromium; install it when it is missing (as root, or
 # through password-less sudo). Without either, the browser tests skip locally (never in CI).

@@ -33,9 +33,10 @@ from pathlib import Path
 
 import httpx
 
-CROWDED = {"rules": "kasino", "table": [r + s for r in "A23456" for s in "cdhs"],
-           "hand": ["Td"], "level": None}
-CROWDED_27 = {**CROWDED, "table": [*CROWDED["table"], "7c", "7d", "7h"],
+#: Every A to 6: 24 cards.
+TABLE_24 = [r + s for r in "A23456" for s in "cdhs"]
+CROWDED = {"rules": "kasino", "table": TABLE_24, "hand": ["Td"], "level": None}
+CROWDED_27 = {**CROWDED, "table": [*TABLE_24, "7c", "7d", "7h"],
               "hand": ["Td", "8s", "9c", "Ks"]}
 #: A table met in a game where both players only trailed (tests/crowded_tables.py,
 #: seed 1): 21 loose cards of every rank, so few of them alike.

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from casino import Match, Position
+from casino import Match, Position, movegen
 from casino import position as position_module
 from casino.legality import SMALL_TABLE
 from casino.moves import TRAIL, Move
@@ -26,7 +26,7 @@ KASINO_24 = [r + s for r in "A23456" for s in "cdhs"]
 def forbid_enumeration(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Listing every legal move of a position with more than ``SMALL_TABLE`` loose cards
     fails the test; the returned list gets the loose-card count of each listing allowed."""
-    real = position_module.generate
+    real = movegen.generate  # the function Position's methods call as position.generate
     listed: list[int] = []
 
     def guarded(*args: Any) -> Any:

@@ -65,7 +65,7 @@ def house_builds(stock: int = 8) -> Position:
     pile = Counter(pos.piles[1]) - Counter(c for b in builds for c in b.cards) - Counter(theirs)
     pos = hidden(replace(pos, table=pos.table + builds, piles=((), tuple(sorted(pile.elements())))),
                  opponent=2, stock=stock)
-    return replace(pos, hands=(pos.hands[0], tuple(sorted(theirs + pos.hands[1]))))
+    return replace(pos, hands=(pos.hands[0], tuple(sorted(theirs + pos.hand(1)))))
 
 
 POSITIONS: dict[str, Callable[[], Position]] = {

@@ -182,6 +182,8 @@ def test_pimc_caps_its_depth_and_the_oracle_copies_the_fair_search(
         return moves[0]
 
     monkeypatch.setattr(pimc, "pimc_choose", fake)
-    make_bot("pimc-oracle", seed=1).choose_full(p, SMALL)
+    oracle = make_bot("pimc-oracle", seed=1)
+    assert isinstance(oracle, pimc.PimcOracle)
+    oracle.choose_full(p, SMALL)
     assert seen["max_depth"] == pimc.PimcBot.max_depth
     assert seen["evaluate"] is getattr(evaluation, pimc.PimcBot.leaf_eval)

@@ -137,7 +137,7 @@ def test_picked_items_agree_with_the_enumeration(name: str) -> None:
 def crowded(name: str, loose: str, hand: str, **options: object) -> Position:
     """A position of ``name`` with the given loose cards and mover's hand; the rest of
     the deck is in the opponent's pile (so the opponent captured last)."""
-    rules = preset(name, **options)  # type: ignore[arg-type]
+    rules = preset(name, **options)
     from casino.cards import parse_card
 
     table = [parse_card(t) for t in loose.split()]

@@ -45,7 +45,8 @@ def case(rng: random.Random) -> tuple[list[tuple[int, ...]], list[bool], int, in
     n = rng.randint(0, 11)
     values: list[tuple[int, ...]] = []
     alone: list[bool] = []
-    kinds = [(rng.randint(1, min(target, 9)),) for _ in range(rng.randint(1, 4))]
+    kinds: list[tuple[int, ...]] = [(rng.randint(1, min(target, 9)),)
+                                    for _ in range(rng.randint(1, 4))]
     if rng.random() < 0.3:
         kinds.append((1, 11))
     pair_values = {k for k in kinds if rng.random() < 0.3}

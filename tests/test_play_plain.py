@@ -523,10 +523,10 @@ def test_with_and_table_letters_narrow_a_cards_options(tmp_path: Path) -> None:
     assert "There is no table item zz: the table has a to d." in out
     assert "Type with and the letters of table items, as with a c." in out
     assert "Name each table item once." in out
-    card = view.hand(0)[number - 1]
-    assert (f"With the {card_symbol(card)} using {card_symbol(view.table[0])} you can:" in out
-            or f"No legal move plays the {card_symbol(card)} with "
-               f"{card_symbol(view.table[0])}." in out)
+    card, item = view.hand(0)[number - 1], view.table[0]
+    assert isinstance(item, int)  # a loose card, not a build
+    assert (f"With the {card_symbol(card)} using {card_symbol(item)} you can:" in out
+            or f"No legal move plays the {card_symbol(card)} with {card_symbol(item)}." in out)
     assert session.log == []
 
 

@@ -31,6 +31,7 @@ from casino.session import (
 )
 from casino.tui.app import GameScreen
 from casino.tui.start import StartApp, StartChoice, StartScreen
+from tests.tui_helpers import on_top
 
 CASINO = str(Path(sys.executable).parent / "casino")
 runner = CliRunner()
@@ -226,22 +227,22 @@ def test_the_start_screen_starts_the_game_chosen(tmp_path: Path) -> None:
     app, chosen = start_app(tmp_path)
 
     async def test(app: StartApp, pilot: Pilot[None]) -> None:
-        assert isinstance(app.screen, StartScreen)
-        saved = app.screen.query_one("#start-saved", OptionList)
+        start = on_top(app, StartScreen)
+        saved = start.query_one("#start-saved", OptionList)
         assert "No unfinished game is saved" in str(saved.get_option_at_index(0).prompt)
-        app.screen.query_one("#start-rules", Select).value = "classic"
+        start.query_one("#start-rules", Select).value = "classic"
         await pilot.pause()
-        players = app.screen.query_one("#start-players", Select)
-        app.screen.query_one("#start-players", Select).value = 4
+        players = start.query_one("#start-players", Select)
+        start.query_one("#start-players", Select).value = 4
         await pilot.pause()
         assert players.value == 4
-        app.screen.query_one("#start-level", Select).value = "easy"
-        name = app.screen.query_one("#start-name", Input)
+        start.query_one("#start-level", Select).value = "easy"
+        name = start.query_one("#start-name", Input)
         name.value = "  Ann  "
         name.focus()
         await pilot.press("enter")
         await pilot.pause()
-        assert isinstance(app.screen, GameScreen)
+        on_top(app, GameScreen)
         assert chosen == [StartChoice("classic", 4, "easy", "Ann")]
         session = app.session
         assert session is not None

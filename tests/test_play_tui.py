@@ -32,6 +32,7 @@ from casino.tui.choice import attempt_text, chosen_words, options_for
 from casino.tui.screens import RoundOverScreen, RulesScreen, SaveScreen
 from casino.tui.widgets import HAND_KEYS, TABLE_KEYS, CardFace, SeatPanel, option_words
 from tests.crowded_tables import crowded_kasino_match, forbid_enumeration
+from tests.tui_helpers import current, on_top
 
 SIZE = (120, 40)
 
@@ -368,14 +369,13 @@ def test_a_finished_round_shows_its_scoring_first(tmp_path: Path) -> None:
     app = CasinoApp(session, None, pause=0)
 
     async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
-        assert isinstance(app.screen, RoundOverScreen)
+        assert on_top(app, RoundOverScreen).query_one("#next", Button)
         assert "Round 1 is over" in text_of(app, ".dialog-title")
-        assert app.screen.query_one("#next", Button)
         await pilot.press("enter")
         await settle(app, pilot)
         assert on_board(app) and app.session.view.round == 2
         await pilot.press("q")  # mid-game: it asks first
-        assert isinstance(app.screen, QuitScreen)
+        on_top(app, QuitScreen)
         await pilot.press("y")
         assert app.return_code is not None or not app.is_running
 
@@ -490,7 +490,7 @@ def test_a_typed_move_keeps_the_move_box_for_the_next(tmp_path: Path) -> None:
         await settle(app, pilot)
         assert app.session.log[0].move == Move("capture", parse_card("7h"), (parse_card("7d"),))
         box = app.screen.query_one("#move-input", Input)
-        assert box.has_focus and box.value == ""
+        assert app.focused is box and box.value == ""
         # The next move typed at once goes to the box too, s and all.
         await type_on_board(pilot, "5c")
         assert on_board(app) and box.value == "5c"
@@ -575,7 +575,7 @@ def test_what_cannot_be_played_is_dimmed(tmp_path: Path) -> None:
     app = CasinoApp(new_session(tmp_path), None, pause=0)
 
     async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
-        table = [w for w in app.screen.query("#table CardFace")]
+        table = list(app.screen.query("#table CardFace").results(CardFace))
         assert not any(w.has_class("unfit") for w in table)  # no card picked yet
         await pilot.press("3")
         dimmed = {TABLE_KEYS[w.index] for w in table if w.has_class("unfit")}
@@ -597,7 +597,7 @@ def test_a_forced_sweep_is_named_and_other_cards_dimmed(tmp_path: Path) -> None:
     async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
         turn = text_of(app, "#turn")
         assert "You must sweep the table with 10♣ (forced sweep)" in turn
-        hand = [w for w in app.screen.query("#hand CardFace")]
+        hand = list(app.screen.query("#hand CardFace").results(CardFace))
         dim = {card_symbol(w.card) for w in hand if w.has_class("unplayable")}
         assert "10♣" not in dim and len(dim) == len(hand) - 1
         await pilot.press(HAND_KEYS[next(w.index for w in hand if w.has_class("unplayable"))],
@@ -655,9 +655,9 @@ def test_the_side_shows_the_round_so_far_last_capture_and_unseen_cards(
         assert you.split()[-1] == (f"+{so_far[0]}" if so_far[0] > 0 else str(so_far[0]))
         assert unseen(view, app.session.human).count < left.count
         await pilot.press("f2")
-        assert not cards.display
+        assert not current(cards.display)
         await pilot.press("f2")
-        assert cards.display
+        assert current(cards.display)
 
     drive(app, test)
 
@@ -672,11 +672,11 @@ def test_at_80_by_24_f2_swaps_the_move_log_for_the_cards(tmp_path: Path) -> None
             log = app.screen.query_one("#log-box")
             assert not cards.display and log.display
             await pilot.press("f2")
-            assert cards.display and not log.display
+            assert current(cards.display) and not current(log.display)
             assert cards.region.bottom <= 23  # above the footer, all of it
             assert cards.region.height >= 7  # four suits, the count, the frame
             await pilot.press("f2")
-            assert not cards.display and log.display
+            assert not current(cards.display) and current(log.display)
 
     asyncio.run(main())
 

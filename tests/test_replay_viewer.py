@@ -32,6 +32,7 @@ from casino.tui.viewer import (
     ViewerApp,
     record_viewer,
 )
+from tests.tui_helpers import current, on_top
 
 SIZE = (110, 36)
 CASINO = str(Path(sys.executable).parent / "casino")
@@ -166,11 +167,10 @@ def test_the_viewer_steps_back_and_forth_and_jumps_by_rounds() -> None:
         assert viewer.index == 0
         # Go to a round by its number; a wrong number is explained and changes nothing.
         await pilot.press("g")
-        assert isinstance(app.screen, GoToRoundScreen)
-        box = app.screen.query_one(Input)
+        box = on_top(app, GoToRoundScreen).query_one(Input)
         box.value = "99"
         await pilot.press("enter")
-        assert isinstance(app.screen, GoToRoundScreen)
+        on_top(app, GoToRoundScreen)
         assert "There is no round 99: the rounds are 1 to" in text(app, "#goto-error")
         box.value = "2"
         await pilot.press("enter")
@@ -182,7 +182,7 @@ def test_the_viewer_steps_back_and_forth_and_jumps_by_rounds() -> None:
         await pilot.pause(0.5)
         assert viewer.index > second
         await pilot.press("left")
-        assert not viewer.playing
+        assert not current(viewer.playing)
         await pilot.press("q")
 
     drive(app, test)
@@ -230,7 +230,7 @@ def test_the_demo_viewer_follows_the_game_as_the_computers_play() -> None:
         assert not viewer.live and match.is_over
         assert viewer.playing and viewer.index > 0  # following the game, step by step
         await pilot.press("end")
-        assert not viewer.playing and viewer.index == len(viewer.steps) - 1
+        assert not current(viewer.playing) and viewer.index == len(viewer.steps) - 1
         moves = [s for s in viewer.steps if s.kind == MOVE]
         assert len(moves) == sum(len(r.moves) for r in match.rounds)
         assert "Winner: Seat" in text(app, "#viewer-result")

@@ -19,8 +19,18 @@ def new(tmp_path: Path, rules: str = "casino", seed: int = 5, **options: int) ->
 
 
 def to_human_turn(g: GameSession) -> None:
+    """The computers move until a person's turn (or the round's end).
+
+    The loops live in helpers so that mypy does not carry a loop's exit condition
+    (``computer_to_move`` is False) past the moves a test makes afterwards."""
     while g.computer_to_move:
         g.computer_move()
+
+
+def to_computer_turn(g: GameSession) -> None:
+    """The people play their first legal move until a computer's turn (or the round's end)."""
+    while g.human_to_move:
+        g.play(g.legal_moves()[0])
 
 
 def test_a_whole_game_is_played_and_saved_after_every_move(tmp_path: Path) -> None:
@@ -67,8 +77,7 @@ def test_moves_out_of_turn_are_refused(tmp_path: Path) -> None:
     from casino.cards import card_text
 
     g = new(tmp_path, seed=1)
-    while g.human_to_move:
-        g.play(g.legal_moves()[0])
+    to_computer_turn(g)
     assert g.computer_to_move
     with pytest.raises(IllegalMove, match="Computer's turn"):
         g.play(card_text(g.view.hand(g.human)[0]))
@@ -195,11 +204,10 @@ def test_a_bot_job_carries_only_the_computers_observation(tmp_path: Path) -> Non
     from casino.session import run_bot_job
 
     g = new(tmp_path, seed=1)
-    while g.human_to_move:
-        g.play(g.legal_moves()[0])
+    to_computer_turn(g)
     job = g.bot_job()
     assert job.observation == g.match.position.observation(g.to_move)
-    assert job.observation["hands"][g.human] == len(g.match.position.hands[g.human])
+    assert job.observation["hands"][g.human] == len(g.match.position.hand(g.human))
     text = run_bot_job(job)
     assert run_bot_job(job) == text  # seeded: the same think gives the same move
     entry = g.play_computer(text)
@@ -241,19 +249,16 @@ def test_between_people_a_move_is_taken_back_until_another_person_moves(
                     save_path=tmp_path / "t.rec")
 
     def person_moves() -> int:
-        while g.computer_to_move:
-            g.computer_move()
+        to_human_turn(g)
         seat = g.to_move
         g.play(g.view_of(seat).legal_moves()[0], seat=seat)
         return seat
 
     first = person_moves()
-    while g.computer_to_move:
-        g.computer_move()  # the computer's replies are taken back with the move
+    to_human_turn(g)  # the computer's replies are taken back with the move
     if g.to_move == first:
         first = person_moves()
-        while g.computer_to_move:
-            g.computer_move()
+        to_human_turn(g)
     other = g.to_move
     assert g.players[other] == HUMAN and other != first
     assert g.may_undo(first) and not g.may_undo(other)
@@ -262,8 +267,7 @@ def test_between_people_a_move_is_taken_back_until_another_person_moves(
     assert taken[0].seat == first and g.to_move == first and len(g.log) == before - len(taken)
     assert g.notes[-1].kind == "undo" and g.notes[-1].seat == first
     first = person_moves()
-    while g.computer_to_move:
-        g.computer_move()
+    to_human_turn(g)
     second = person_moves()  # another person moved: too late for the first
     assert g.why_no_undo(first) == (f"{g.names[second]} has moved since: a move can be "
                                     "taken back only until another player moves")

@@ -28,7 +28,7 @@ from tests.web_helpers import FAST
 
 skip_without_browser()
 
-from playwright.sync_api import Browser, Page  # noqa: E402
+from playwright.sync_api import Browser, Page, ViewportSize  # noqa: E402
 
 from casino.moves import CAPTURE  # noqa: E402
 from casino.position import Position  # noqa: E402
@@ -39,8 +39,8 @@ pytestmark = pytest.mark.timeout(120)
 
 WAIT_MS = 20_000
 MINUS = "\u2212"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 
 
 @dataclass
@@ -113,7 +113,7 @@ def computer_game(server: Server, rules: str, players: int) -> tuple[str, str]:
 
 
 def open_game(browser: Browser, server: Server, game_id: str, token: str,
-              viewport: dict[str, int], **options: Any) -> tuple[Page, list[str]]:
+              viewport: ViewportSize, **options: Any) -> tuple[Page, list[str]]:
     mobile = viewport["width"] < 600
     ctx = browser.new_context(viewport=viewport, is_mobile=mobile, has_touch=mobile,
                               **options)
@@ -211,7 +211,7 @@ BROKEN_WORDS = """() => {
 @pytest.mark.parametrize(("rules", "viewport"), [
     ("classic", DESKTOP), ("classic", PHONE), ("kasino", DESKTOP), ("kasino", PHONE)])
 def test_four_players_names_are_shown_whole(
-        server: Server, browser: Browser, rules: str, viewport: dict[str, int]) -> None:
+        server: Server, browser: Browser, rules: str, viewport: ViewportSize) -> None:
     game_id, token = computer_game(server, rules, 4)
     page, errors = open_game(browser, server, game_id, token, viewport)
     assert page.evaluate(CLIPPED) == []
@@ -442,9 +442,9 @@ def test_the_replay_writes_penalties_with_their_sign_and_names_the_teams(
         # The round's items in words and the totals after it, as the game page showed.
         result = server.position(game_id).result
         assert result is not None
-        rules = server.position(game_id).rules
-        totals = " · ".join(f"{' & '.join(names[s] for s in rules.seats if rules.team_of(s) == t)}"
-                            f": {total_text(result.scores[t])}" for t in rules.teams)
+        table = server.position(game_id).rules
+        totals = " · ".join(f"{' & '.join(names[s] for s in table.seats if table.team_of(s) == t)}"
+                            f": {total_text(result.scores[t])}" for t in table.teams)
         assert page.inner_text("#replay-scores p").splitlines()[0] == totals
         assert "10♦" in text and "Td" not in text
         for bad in ("null", "undefined", "NaN", "+-"):

@@ -346,9 +346,9 @@ def test_a_selection_past_its_deadline_is_said_to_be_unknown(
     """The choices of a view and the answers to options are worked out under
     ``select_seconds``: past it the page is told so (and asks about what is picked)."""
     import casino.web.service as service_module
+    from casino.web.views import card_choices as real  # the service calls it by this name
 
     gate = threading.Event()
-    real = service_module.card_choices
 
     def stuck(view: Position) -> dict[str, Any]:
         assert gate.wait(30)
