@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -18,6 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+
+from tests.web_helpers import listening_socket
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, ConsoleMessage, Page
@@ -39,24 +40,22 @@ def skip_without_browser() -> None:
         pytest.skip("browser tests need the playwright package", allow_module_level=True)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
 def serving(app: Any) -> Iterator[tuple[str, asyncio.AbstractEventLoop]]:
-    """Run ``app`` with uvicorn on 127.0.0.1 in a thread: its base URL and event loop."""
+    """Run ``app`` with uvicorn on 127.0.0.1 in a thread: its base URL and event loop.
+
+    The server listens on a socket bound before it starts (see ``listening_socket``),
+    so tests running in parallel never share a port."""
     import uvicorn
 
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    sock = listening_socket()
+    port = int(sock.getsockname()[1])
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     loop = asyncio.new_event_loop()
 
     def run() -> None:
         asyncio.set_event_loop(loop)
-        loop.run_until_complete(srv.serve())
+        loop.run_until_complete(srv.serve(sockets=[sock]))
 
     thread = threading.Thread(target=run, name="uvicorn", daemon=True)
     thread.start()
@@ -71,6 +70,7 @@ def serving(app: Any) -> Iterator[tuple[str, asyncio.AbstractEventLoop]]:
         srv.should_exit = True
         thread.join(15)
         loop.close()
+        sock.close()
 
 
 @contextmanager

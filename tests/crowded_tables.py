@@ -10,17 +10,37 @@ the tests count what is shown (moves, bytes), never seconds.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
 
-from casino import Match, Position, movegen
+from casino import Match, Position, movegen, preset
 from casino import position as position_module
+from casino.cards import parse_card
 from casino.legality import SMALL_TABLE
 from casino.moves import TRAIL, Move
 
 #: The helper benchmark's table (benchmarks/helper_crowded.py): every A to 6, 24 cards.
 KASINO_24 = [r + s for r in "A23456" for s in "cdhs"]
+
+
+#: The legality benchmark's table: KASINO_24 and three 7s, as one text.
+KASINO_27 = " ".join([*KASINO_24, "7c", "7d", "7h"])
+
+
+def crowded(name: str, loose: str, hand: str, **options: object) -> Position:
+    """A position of ``name`` in its last deal with the given loose cards and mover's
+    hand; the rest of the deck is in the opponent's pile (so the opponent made the last
+    capture, as only a capture fills a pile)."""
+    rules = preset(name, **options)
+    table = [parse_card(t) for t in loose.split()]
+    mine = [parse_card(t) for t in hand.split()]
+    rest = Counter(list(range(52)) * rules.decks) - Counter(table) - Counter(mine)
+    return Position(rules=rules, round=1, deal=6, dealer=1, to_move=0,
+                    hands=(tuple(sorted(mine)), ()), table=tuple(table),
+                    piles=((), tuple(sorted(rest.elements()))), scores=(0, 0),
+                    last_capture=1)
 
 
 def forbid_enumeration(monkeypatch: pytest.MonkeyPatch) -> list[int]:

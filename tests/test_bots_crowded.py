@@ -31,7 +31,7 @@ from casino.legality import SMALL_TABLE
 from casino.moves import TRAIL, Move
 from casino.partition import OutOfTime, Piece, _Search, best_split
 from casino.partition import deadline as time_limit
-from tests.test_legality import KASINO_27, crowded
+from tests.crowded_tables import KASINO_27, crowded
 
 
 def hidden(pos: Position, opponent: int = 4, stock: int = 8) -> Position:

@@ -10,31 +10,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
 
 import pytest
 
 from casino import Match, Position
 from casino.bots import BOTS, Limit, make_bot
 from casino.bots.knowledge import knowledge, sample
+from tests.variant_positions import round_positions
 
 CASES = [("casino", 2), ("krypkasino", 2), ("kasino", 3), ("classic", 4), ("royal", 2),
          ("spade", 3), ("faces-all", 2), ("mulle", 2), ("tablic", 2)]
-
-
-def positions(name: str, players: int, seed: int, every: int = 3) -> Iterator[Position]:
-    """Positions of one seeded random round, every ``every``-th, building often."""
-    rng = random.Random(seed)
-    match = Match(name, seed=seed, players=players)
-    i = 0
-    while match.position.result is None:
-        pos = match.position
-        if i % every == 0:
-            yield pos
-        moves = pos.legal_moves()
-        onto = [m for m in moves if m.kind in ("build", "add", "raise")]
-        match.play(rng.choice(onto) if onto and rng.random() < 0.5 else rng.choice(moves))
-        i += 1
 
 
 def test_a_bot_refuses_a_full_position() -> None:
@@ -61,7 +46,7 @@ def test_make_bot_names_the_known_bots_when_asked_for_an_unknown_one() -> None:
 
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_knowledge_unseen_is_exactly_the_hidden_cards(name: str, players: int) -> None:
-    for pos in positions(name, players, seed=3):
+    for pos in round_positions(name, players, seed=3):
         seat = pos.to_move
         k = knowledge(pos.observe(seat))
         hidden: Counter[int] = Counter(pos.stock if isinstance(pos.stock, tuple) else ())
@@ -76,7 +61,7 @@ def test_knowledge_unseen_is_exactly_the_hidden_cards(name: str, players: int) -
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_every_sample_agrees_with_all_that_is_known(name: str, players: int) -> None:
     rng = random.Random(4)
-    for pos in positions(name, players, seed=4):
+    for pos in round_positions(name, players, seed=4):
         seat = pos.to_move
         seen = pos.observe(seat)
         for _ in range(3):
@@ -119,7 +104,7 @@ def test_sampling_places_a_card_of_the_build_value_even_when_rare() -> None:
 def test_every_bot_returns_a_legal_move_in_every_preset(bot_name: str, name: str,
                                                          players: int) -> None:
     bot = make_bot(bot_name, seed=5)
-    for pos in list(positions(name, players, seed=5, every=7))[:4]:
+    for pos in list(round_positions(name, players, seed=5, every=7))[:4]:
         move = bot.choose(pos.observation(pos.to_move), Limit(iterations=8, seconds=2.0))
         assert move in pos.legal_moves()
 
@@ -150,7 +135,7 @@ def test_medium_and_hard_are_one_bot_weighing_one_and_six_guesses_at_the_hidden_
         return sample(pos, rng)
 
     monkeypatch.setattr(expert_module, "sample", counting_sample)
-    pos = next(p for p in positions("casino", 2, seed=4)
+    pos = next(p for p in round_positions("casino", 2, seed=4)
                if p.stock_size and len(p.legal_moves()) > 1)
     for level, guesses in (("medium", 1), ("hard", 6)):
         drawn.clear()

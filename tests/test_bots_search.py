@@ -18,8 +18,7 @@ from casino.bots.evaluation import DEFAULT_PARAMS, deal_start_estimate, estimate
 from casino.bots.expert import perfect_information
 from casino.bots.pimc import PimcOracle
 from casino.bots.solver import game_value, solve
-from tests.test_bots_protocol import positions
-from tests.variant_positions import pos
+from tests.variant_positions import pos, round_positions
 
 CASES = [("casino", 2), ("krypkasino", 2), ("kasino", 3), ("kasino", 4), ("classic", 4),
          ("classic", 3), ("royal", 2), ("spade", 3), ("faces-all", 2), ("mulle", 2),
@@ -30,7 +29,7 @@ SMALL = Limit(seconds=0.05, iterations=2)
 def last_deals(name: str, seeds: range, cards: int = 3) -> Iterator[Position]:
     """Two-player last-deal positions with at most ``cards`` cards in each hand."""
     for seed in seeds:
-        for p in positions(name, 2, seed, every=1):
+        for p in round_positions(name, 2, seed, every=1):
             if p.stock_size == 0 and max(p.hand_size(s) for s in (0, 1)) <= cards \
                     and len(p.legal_moves()) > 1:
                 yield p
@@ -42,7 +41,7 @@ def last_deals(name: str, seeds: range, cards: int = 3) -> Iterator[Position]:
 def test_search_bot_returns_a_legal_move_on_every_preset(bot_name: str, name: str,
                                                          players: int) -> None:
     bot = make_bot(bot_name, seed=3)
-    for p in positions(name, players, seed=11, every=7):
+    for p in round_positions(name, players, seed=11, every=7):
         move = bot.choose(p.observation(p.to_move), SMALL)
         assert p.is_legal(move), f"{bot_name} chose {move} in {name}"
 
@@ -111,7 +110,7 @@ def test_pimc_searching_past_the_deal_returns_legal_moves(name: str, players: in
         cap = 3.0
 
     bot = Deep(seed=5)
-    for p in positions(name, players, seed=12, every=5):
+    for p in round_positions(name, players, seed=12, every=5):
         move = bot.choose(p.observation(p.to_move), SMALL)
         assert p.is_legal(move), f"pimc (past the deal) chose {move} in {name}"
 

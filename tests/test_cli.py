@@ -14,22 +14,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from casino import PRESET_NAMES, Match, Position, __version__
 from casino.cli import app
 from casino.narrate import item_words
 from casino.record import load_record, write_record
+from tests.cli_helpers import run, runner
 from tests.crowded_tables import crowded_kasino_match, forbid_enumeration
-
-runner = CliRunner()
-
-
-def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args), input=input)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
 
 
 def assert_error(code: int, out: str, err: str, message: str) -> None:

@@ -22,7 +22,7 @@ import pytest
 from casino import InvalidRecord, Match, preset
 from casino.record import match_from_record, read_record, write_record
 from casino.session import GameSession
-from tests.test_cli import run
+from tests.cli_helpers import run
 
 #: A record as written before games could be unseeded: seed 1's first deck (the
 #: example of docs/records.md), just dealt.
@@ -287,8 +287,7 @@ def test_a_served_game_stores_no_seed_and_its_decks_share_nothing(tmp_path: Path
     import httpx
 
     from casino.web.store import Store
-    from tests.test_web_api import uvicorn_server
-    from tests.web_helpers import db_url
+    from tests.web_helpers import db_url, uvicorn_server
 
     url = db_url(tmp_path)
     with uvicorn_server(url) as base:

@@ -31,6 +31,7 @@ from casino import Match, Position, preset
 from casino.legality import _Checker, moves_with
 from casino.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.partition import _Search
+from tests.crowded_tables import KASINO_27, crowded
 
 GAMES = ["casino", "krypkasino", "kasino", "classic", "royal", "spade", "faces-all", "mulle",
          "tablic", "kryp-cardinality"]
@@ -132,24 +133,6 @@ def test_picked_items_agree_with_the_enumeration(name: str) -> None:
             for other in got.more:
                 assert other in legal
                 assert not Counter(m.loose) - Counter(other.loose)
-
-
-def crowded(name: str, loose: str, hand: str, **options: object) -> Position:
-    """A position of ``name`` with the given loose cards and mover's hand; the rest of
-    the deck is in the opponent's pile (so the opponent captured last)."""
-    rules = preset(name, **options)
-    from casino.cards import parse_card
-
-    table = [parse_card(t) for t in loose.split()]
-    mine = [parse_card(t) for t in hand.split()]
-    rest = Counter(list(range(52)) * rules.decks) - Counter(table) - Counter(mine)
-    return Position(rules=rules, round=1, deal=6, dealer=1, to_move=0,
-                    hands=(tuple(sorted(mine)), ()), table=tuple(table),
-                    piles=((), tuple(sorted(rest.elements()))), scores=(0, 0),
-                    last_capture=1)
-
-
-KASINO_27 = " ".join([r + s for r in "A23456" for s in "cdhs"] + ["7c", "7d", "7h"])
 
 
 class Settled:

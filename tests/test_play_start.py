@@ -17,9 +17,7 @@ import pexpect  # type: ignore[import-untyped]
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Select, Static
-from typer.testing import CliRunner
 
-from casino.cli import app as cli_app
 from casino.match import Match
 from casino.record import SaveError, load_record, save_record, write_record
 from casino.rules import preset
@@ -31,17 +29,15 @@ from casino.session import (
 )
 from casino.tui.app import GameScreen
 from casino.tui.start import StartApp, StartChoice, StartScreen
+from tests.cli_helpers import run as run_cli
 from tests.tui_helpers import on_top
 
 CASINO = str(Path(sys.executable).parent / "casino")
-runner = CliRunner()
 
 
 def run(*args: str, input: str = "quit\n") -> tuple[int, str, str]:
-    result = runner.invoke(cli_app, list(args), input=input)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
+    """``casino ARGS``; a game it starts is quit at once unless ``input`` says more."""
+    return run_cli(*args, input=input)
 
 
 @pytest.fixture()

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +24,7 @@ from tests.web_helpers import (
     guest,
     new_game,
     play_against_computer,
-    real_server,
+    uvicorn_server,
     web,
 )
 
@@ -212,14 +210,6 @@ def test_plain_postgresql_urls_mean_the_shipped_driver() -> None:
 
 # ----------------------------------------------------------------------
 # A real server on loopback, stopped dead mid-game and started again
-
-
-@contextmanager
-def uvicorn_server(url: str) -> Iterator[str]:
-    """The app on ``url`` in a real uvicorn, killed dead on leaving, as a crash would."""
-    app = f"create_app({url!r}, pool_workers=1, hint_level='beginner')"
-    with real_server(app, crash=True) as served:
-        yield served.base
 
 
 def _ws_play(base: str, gid: str, token: str, since: int,

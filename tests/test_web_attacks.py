@@ -19,227 +19,45 @@ the server set, and its WebSockets send that jar back as the ``Cookie`` header.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import datetime as dt
-import ipaddress
 import json
-from collections.abc import Callable, Iterator
-from contextlib import AsyncExitStack, contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
 
 from casino.web.limits import Limits, address_key
-from tests.web_helpers import Served, db_url, guest, real_server, web
+from tests.web_clients import (
+    SAFETY,
+    Browser,
+    browsers,
+    fresh_address,
+    fresh_network,
+    opened,
+    run,
+    serve,
+)
+from tests.web_helpers import Served, db_url, guest, web
 
 with_timeout = pytest.mark.timeout(180)
 
-#: The longest any single wait lasts: a safety net against a hang, never a measure.
-SAFETY = 60.0
 #: Close codes the server uses (casino/web/app.py), as the page reads them.
 CLOSE_SILENT, CLOSE_TOO_FAST, CLOSE_RECONNECT = 4000, 4408, 1012
-
-
-# ----------------------------------------------------------------------
-# The server, the browsers and their tabs
-
-
-def _changed_limits(limits: Limits) -> dict[str, Any]:
-    """The limits that differ from the defaults: all the server's command line carries."""
-    return {f.name: getattr(limits, f.name) for f in dataclasses.fields(Limits)
-            if getattr(limits, f.name) != f.default}
-
-
-@contextmanager
-def serve(folder: Path, limits: Limits) -> Iterator[Served]:
-    """``create_app`` under uvicorn on 127.0.0.1, one thinking process, computers at once."""
-    changed = json.dumps(_changed_limits(limits))
-    setup = ("import json\nfrom casino.web.limits import Limits\n"
-             f"limits = Limits(**json.loads({changed!r}))\n")
-    app = f"create_app({db_url(folder)!r}, pool_workers=1, limits=limits, bot_pause=0)"
-    with real_server(app, setup=setup, log=folder / "server.log") as served:
-        yield served
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """A server with the default limits, as ``casino serve`` runs (but for bot_pause)."""
-    with serve(tmp_path_factory.mktemp("attacks"), Limits()) as served:
-        yield served
-
-
-_next_network = iter(range(1, 1 << 16))
-
-
-def fresh_address() -> str:
-    """A loopback address in a /24 no other test of this module has used (127.0.1.2,
-    127.0.2.2, ...): the server counts rooms per network too, so attackers meant to be
-    unrelated must not share one."""
-    return str(ipaddress.IPv4Address("127.0.0.2") + 256 * next(_next_network))
-
-
-def fresh_network(size: int) -> list[str]:
-    """``size`` addresses of one fresh /24 (127.0.N.2, 127.0.N.3, ...)."""
-    first = ipaddress.IPv4Address(fresh_address())
-    return [str(first + k) for k in range(size)]
-
-
-class Browser:
-    """One person's (or attacker's) browser: its own source address and cookie jar."""
-
-    def __init__(self, served: Served, address: str) -> None:
-        self.served = served
-        self.address = address
-        self.http = httpx.Client(base_url=served.base, timeout=SAFETY,
-                                 transport=httpx.HTTPTransport(local_address=address))
-
-    def close(self) -> None:
-        self.http.close()
-
-    def post_game(self, **body: Any) -> httpx.Response:
-        return self.http.post("/api/games", json=body)
-
-    def new_game(self, **body: Any) -> str:
-        """A game against a beginner computer (unless ``body`` says otherwise); its id."""
-        r = self.post_game(**{"level": "beginner", **body})
-        assert r.status_code == 201, r.text
-        return str(r.json()["game"])
-
-    def cookie_header(self) -> str:
-        """Every cookie the server set in this browser, whatever their names."""
-        return "; ".join(f"{c.name}={c.value}" for c in self.http.cookies.jar)
-
-    async def tab(self, game: str, *, pongs: bool = True) -> Tab:
-        """A game page's WebSocket, from this browser's address with its cookies."""
-        ws = await connect(self.served.ws_url(game), local_addr=(self.address, 0),
-                           additional_headers={"Cookie": self.cookie_header()},
-                           proxy=None, ping_interval=None, open_timeout=SAFETY,
-                           max_queue=None)
-        return Tab(ws, pongs=pongs)
-
-
-@dataclass
-class Tab:
-    """One open game page. ``pongs``: answer the server's pings, as the page does.
-
-    ``arrivals`` is shared by the tabs of a test when it wants the order in which
-    messages reached the client across connections (one event loop reads them all).
-    """
-
-    ws: ClientConnection
-    pongs: bool = True
-    version: int = -1
-    view: dict[str, Any] = field(default_factory=dict)
-    pings: int = 0
-    received: list[dict[str, Any]] = field(default_factory=list)
-
-    async def send(self, message: dict[str, Any]) -> None:
-        await self.ws.send(json.dumps(message))
-
-    async def next(self) -> dict[str, Any]:
-        """The next message, pings included (counted, and answered if ``pongs``)."""
-        raw = await asyncio.wait_for(self.ws.recv(), SAFETY)
-        m: dict[str, Any] = json.loads(raw)
-        self.received.append(m)
-        if m["type"] == "ping":
-            self.pings += 1
-            if self.pongs:
-                await self.send({"type": "pong"})
-        elif m["type"] == "state":
-            assert m["version"] >= self.version, "versions never go back"
-            self.version, self.view = m["version"], m["view"]
-        return m
-
-    async def recv(self) -> dict[str, Any]:
-        """The next message that is not a ping."""
-        while True:
-            m = await self.next()
-            if m["type"] != "ping":
-                return m
-
-    async def recv_type(self, kind: str) -> dict[str, Any]:
-        for _ in range(10_000):
-            m = await self.recv()
-            if m["type"] == kind:
-                return m
-        raise AssertionError(f"no {kind} message came")
-
-    async def answer(self) -> dict[str, Any]:
-        """The next hint or error: the answer to a request (states pass by)."""
-        for _ in range(10_000):
-            m = await self.recv()
-            if m["type"] in ("hint", "error"):
-                return m
-        raise AssertionError("no answer came")
-
-    async def hello(self) -> dict[str, Any]:
-        await self.send({"type": "hello", "since": 0})
-        return await self.recv_type("state")
-
-    async def my_turn(self) -> dict[str, Any]:
-        """States until it is this seat's turn (the computer may move first)."""
-        for _ in range(10_000):
-            if self.view and self.view["your_turn"]:
-                return self.view
-            await self.recv()
-        raise AssertionError("it never became this seat's turn")
-
-    async def closed(self) -> int:
-        """Read until the server closes the connection; its close code."""
-        for _ in range(100_000):
-            try:
-                await self.next()
-            except ConnectionClosed as e:
-                assert e.rcvd is not None, "the server closed without a close frame"
-                return e.rcvd.code
-        raise AssertionError("the server never closed the connection")
-
-    async def close(self) -> None:
-        await self.ws.close()
-
-
-def run(scenario: Callable[[AsyncExitStack], Any]) -> Any:
-    """Run an async scenario; every tab it opens through the stack is closed at the end."""
-    async def main() -> Any:
-        async with AsyncExitStack() as stack:
-            return await asyncio.wait_for(scenario(stack), 4 * SAFETY)
-
-    return asyncio.run(main())
-
-
-async def opened(stack: AsyncExitStack, browser: Browser, game: str, *,
-                 pongs: bool = True) -> Tab:
-    tab = await browser.tab(game, pongs=pongs)
-    stack.push_async_callback(tab.close)
-    return tab
-
-
-@contextmanager
-def browsers(served: Served, addresses: list[str]) -> Iterator[list[Browser]]:
-    made = [Browser(served, a) for a in addresses]
-    try:
-        yield made
-    finally:
-        for b in made:
-            b.close()
 
 
 # ----------------------------------------------------------------------
 # The server sees each source address as a client of its own
 
 
-def test_a_client_bound_to_another_loopback_address_is_seen_from_it(server: Served) -> None:
+def test_a_client_bound_to_another_loopback_address_is_seen_from_it(live_server: Served) -> None:
     # Every per-address test below rests on this: uvicorn reports the socket's peer,
     # and a socket bound to 127.0.0.x is a client from 127.0.0.x (a room flood from
     # one address shows it: past rooms_per_address its rooms are refused, while the
     # same requests from another address pass).
     a, b = fresh_address(), fresh_address()
-    with browsers(server, [a, a, b]) as (first, again, other):
+    with browsers(live_server, [a, a, b]) as (first, again, other):
         limit = Limits().rooms_per_address
         for _ in range(limit):
             assert first.post_game(mode="friends").status_code == 201
@@ -330,7 +148,7 @@ def test_a_hint_flood_from_many_addresses_does_not_queue_a_victims_computer(
 
 @with_timeout
 def test_a_games_second_hint_and_an_addresss_hint_burst_are_refused_in_words(
-        server: Served) -> None:
+        live_server: Served) -> None:
     """One attacker's address, two tabs of one game, the default hint limits
     (a burst of 5, then 20 a minute). Tab one's hint is being thought of; tab two
     asks six times without pause: the game's second hint is refused at once (one
@@ -338,7 +156,7 @@ def test_a_games_second_hint_and_an_addresss_hint_burst_are_refused_in_words(
     words. Another address's hint is answered meanwhile."""
     attacker_address, bystander_address = fresh_address(), fresh_address()
     burst = Limits().hint_burst
-    with browsers(server, [attacker_address, bystander_address]) as (attacker, bystander):
+    with browsers(live_server, [attacker_address, bystander_address]) as (attacker, bystander):
         game = attacker.new_game()
         other_game = bystander.new_game()
 
@@ -376,14 +194,14 @@ def test_a_games_second_hint_and_an_addresss_hint_burst_are_refused_in_words(
 
 @with_timeout
 def test_a_room_flood_from_forty_addresses_leaves_rooms_for_a_newcomer(
-        server: Served) -> None:
+        live_server: Served) -> None:
     """Forty addresses each open friends' rooms until refused. With one cap for the
     whole server (200, as it was) seven addresses filled it and everybody else got
     503 for a day; now each address is refused past its own few rooms (429, in words)
     and a newcomer still opens one."""
     per_address = Limits().rooms_per_address
     flood = [fresh_address() for _ in range(40)]
-    with browsers(server, flood) as attackers:
+    with browsers(live_server, flood) as attackers:
         made = []
         for attacker in attackers:
             codes = []
@@ -400,20 +218,20 @@ def test_a_room_flood_from_forty_addresses_leaves_rooms_for_a_newcomer(
             # Only rooms are refused: a game against the computer still starts.
             assert attacker.post_game(level="beginner").status_code == 201
         assert made == [per_address] * len(flood)
-        with browsers(server, [fresh_address()]) as (newcomer,):
+        with browsers(live_server, [fresh_address()]) as (newcomer,):
             r = newcomer.post_game(mode="friends")
             assert r.status_code == 201, r.text
             assert r.json()["invite"].startswith(f"/join/{r.json()['game']}/")
 
 
 def test_a_room_flood_from_many_addresses_of_one_network_is_bounded_by_the_network(
-        server: Served) -> None:
+        live_server: Served) -> None:
     """One subscriber with many addresses (an IPv4 /24 here; an IPv6 /48 holds 65,536
     /64s) gets ``rooms_per_network`` rooms in all, not three per address, so it cannot
     fill the server's rooms; an address of another network still opens one."""
     limits = Limits()
     flood = fresh_network(limits.rooms_per_network // limits.rooms_per_address + 5)
-    with browsers(server, flood) as attackers:
+    with browsers(live_server, flood) as attackers:
         codes = [a.post_game(mode="friends").status_code
                  for a in attackers for _ in range(limits.rooms_per_address)]
         assert codes.count(201) == limits.rooms_per_network
@@ -421,7 +239,7 @@ def test_a_room_flood_from_many_addresses_of_one_network_is_bounded_by_the_netwo
         assert refused.status_code == 429
         assert (f"your network has {limits.rooms_per_network} rooms waiting"
                 in refused.json()["error"])
-        with browsers(server, [fresh_address()]) as (newcomer,):
+        with browsers(live_server, [fresh_address()]) as (newcomer,):
             assert newcomer.post_game(mode="friends").status_code == 201
 
 
@@ -583,14 +401,14 @@ def test_a_connection_that_answers_its_pings_stays_open(quick_heart: Served) -> 
 
 
 @with_timeout
-def test_a_message_flood_is_closed_with_too_fast_and_the_game_goes_on(server: Served) -> None:
+def test_a_message_flood_is_closed_with_too_fast_and_the_game_goes_on(live_server: Served) -> None:
     """A client sends messages without pause and never reads. Past
     ``refused_before_close`` refusals in a row the server closes it with 4408,
     which the page waits on, not with 1012, after which a page reconnects at once
     and floods again."""
     limits = Limits()
     flood = 20 * limits.refused_before_close  # far past the burst and the refusals allowed
-    with browsers(server, [fresh_address()]) as (attacker,):
+    with browsers(live_server, [fresh_address()]) as (attacker,):
         game = attacker.new_game()
 
         async def scenario(stack: AsyncExitStack) -> tuple[int, list[dict[str, Any]]]:
@@ -618,14 +436,14 @@ def test_a_message_flood_is_closed_with_too_fast_and_the_game_goes_on(server: Se
 
 
 @with_timeout
-def test_a_stale_play_and_undo_are_refused_and_change_nothing(server: Served) -> None:
+def test_a_stale_play_and_undo_are_refused_and_change_nothing(live_server: Served) -> None:
     """Two tabs of one seat. Tab one plays and the computer answers; tab two, which
     has not read those states yet, sends a play and an undo made on the version it
     saw. The play is a legal move of the current position, so only the version
     refuses it: both are refused in words, nothing changes, and by the time tab two
     reads the refusal it holds the fresh state. The same play with the current
     version is then played."""
-    with browsers(server, [fresh_address()]) as (player,):
+    with browsers(live_server, [fresh_address()]) as (player,):
         game = player.new_game()
 
         async def scenario(stack: AsyncExitStack) -> dict[str, Any]:

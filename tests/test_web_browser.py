@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_harness import chromium, serving, skip_without_browser, watch
+from tests.browser_harness import serving, skip_without_browser, watch
 
 skip_without_browser()
 
@@ -90,12 +90,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     app = create_app(f"sqlite:///{db}", pool_workers=0, hint_level="beginner")
     with serving(app) as (base, loop):
         yield Server(base, app, loop)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture

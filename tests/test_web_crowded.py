@@ -17,16 +17,8 @@ from typing import Any
 
 import pytest
 
-from tests.test_web_attacks import (
-    SAFETY,
-    Served,
-    Tab,
-    browsers,
-    fresh_address,
-    opened,
-    run,
-    server,  # noqa: F401  (the module's server fixture)
-)
+from tests.web_clients import SAFETY, Tab, browsers, fresh_address, opened, run
+from tests.web_helpers import Served
 
 #: The most bytes one message to a page may hold.
 MESSAGE_CEILING = 64 * 1024
@@ -58,8 +50,8 @@ async def read_until_turn(tab: Tab, sizes: list[int]) -> dict[str, Any]:
 
 @pytest.mark.timeout(600)
 def test_both_people_trail_until_the_table_is_full_and_every_turn_is_answered(
-        server: Served) -> None:  # noqa: F811
-    with browsers(server, [fresh_address(), fresh_address(), fresh_address()]) as (
+        live_server: Served) -> None:
+    with browsers(live_server, [fresh_address(), fresh_address(), fresh_address()]) as (
             ann, bo, other):
         r = ann.post_game(rules="kasino", mode="friends", name="Ann")
         assert r.status_code == 201, r.text

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_harness import chromium, serving, skip_without_browser, watch
+from tests.browser_harness import serving, skip_without_browser, watch
 from tests.web_helpers import FAST
 
 skip_without_browser()
@@ -62,12 +62,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     app = create_app(f"sqlite:///{db}", pool_workers=0, hint_level="beginner", limits=FAST)
     with serving(app) as (base, loop):
         yield Server(base, app, loop)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
 
 
 def round_over(pos: Position) -> bool:

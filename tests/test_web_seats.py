@@ -14,8 +14,7 @@ from pathlib import Path
 import httpx
 
 from casino.web.store import token_hash
-from tests.test_web_api import uvicorn_server
-from tests.web_helpers import Seat, db_url, guest, new_game, web
+from tests.web_helpers import Seat, db_url, guest, new_game, uvicorn_server, web
 
 #: The domain the test client's cookie jar files the app's cookies under.
 HOST = "testserver.local"

@@ -22,6 +22,7 @@ import pytest
 from casino.session import BotJob
 from casino.web.thinking import Busy, Thinker
 from casino.web.workers import WorkerDied, WorkerTimeout
+from tests.web_helpers import gone
 
 T = TypeVar("T")
 
@@ -354,15 +355,6 @@ def think_for_ever(j: BotJob) -> str:
         while True:
             pass
     return str(os.getpid())
-
-
-def gone(pid: int) -> bool:
-    """Whether process ``pid`` no longer exists (reaped, not even a zombie)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 def test_a_worker_killed_while_idle_is_replaced_for_the_next_job() -> None:

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_harness import chromium, serving, skip_without_browser, watch
+from tests.browser_harness import serving, skip_without_browser, watch
 
 skip_without_browser()
 
@@ -47,12 +47,6 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     app = create_app(f"sqlite:///{db}", pool_workers=0, hint_level="beginner")
     with serving(app) as (url, _loop):
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture

@@ -32,7 +32,7 @@ from casino.web.workers import (
     WorkerPool,
     WorkerTimeout,
 )
-from tests.web_helpers import FAST, web
+from tests.web_helpers import FAST, gone, web
 
 pytestmark = pytest.mark.timeout(120)  # a safety net only: every bound below is a deadline
 
@@ -72,14 +72,6 @@ def wait_for(event_name: str) -> None:
 
 
 EVENTS: dict[str, threading.Event] = {}
-
-
-def gone(process_id: int) -> bool:
-    try:
-        os.kill(process_id, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 @pytest.fixture

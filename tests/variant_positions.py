@@ -12,11 +12,12 @@ a position the contract forbids.
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
 
-from casino import Position, Rules, card_text, parse_card, preset
+from casino import Match, Position, Rules, card_text, parse_card, preset
 
 Fill = Literal["stock", "piles"]
 
@@ -144,6 +145,22 @@ def pos(rules: str | dict[str, Any] | Rules, hands: Sequence[Any], table: Any = 
 def texts(moves: Iterable[Any]) -> set[str]:
     """The canonical texts of some moves, for readable set comparisons."""
     return {str(m) for m in moves}
+
+
+def round_positions(name: str, players: int, seed: int, every: int = 3) -> Iterator[Position]:
+    """Positions of one seeded random round of preset ``name``, every ``every``-th, the
+    round played building often (half the time a build, addition or raise is legal)."""
+    rng = random.Random(seed)
+    match = Match(name, seed=seed, players=players)
+    i = 0
+    while match.position.result is None:
+        pos = match.position
+        if i % every == 0:
+            yield pos
+        moves = pos.legal_moves()
+        onto = [m for m in moves if m.kind in ("build", "add", "raise")]
+        match.play(rng.choice(onto) if onto and rng.random() < 0.5 else rng.choice(moves))
+        i += 1
 
 
 def deck_from(rules: Rules, top: Sequence[str]) -> list[int]:

@@ -160,6 +160,16 @@ def play_against_computer(seat: Seat, *, max_moves: int = 1000) -> dict[str, Any
     raise AssertionError("the game did not end")
 
 
+def gone(pid: int) -> bool:
+    """Whether process ``pid`` no longer exists (reaped, not even a zombie): how the
+    tests of the thinking processes see that one was stopped."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
 # ----------------------------------------------------------------------
 # The leak scan
 
@@ -245,34 +255,49 @@ class Served:
         return self.log.read_text(encoding="utf-8", errors="replace")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def listening_socket() -> socket.socket:
+    """A TCP socket listening on 127.0.0.1 at a port the system picked.
+
+    A server is handed the socket itself rather than its port number: a port looked
+    up free and bound again later could be taken in between by a test running in
+    parallel (``make test`` runs several), and the test would then talk to the other
+    test's server.
+    """
+    sock = socket.socket()
+    try:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 @contextmanager
 def real_server(app: str, *, setup: str = "", log: Path | None = None,
                 log_level: str = "warning", crash: bool = False) -> Iterator[Served]:
     """``app`` (Python that makes the ASGI app, as ``create_app(url)``) under uvicorn on
-    127.0.0.1, a free port, in a subprocess of its own, after the lines ``setup``.
+    127.0.0.1, a port of its own, in a subprocess of its own, after the lines ``setup``.
 
     Its output goes to ``log`` when given. On leaving it is stopped as an operator
     would (SIGTERM), or, with ``crash``, killed dead as a crash would (no shutdown
     code runs).
     """
-    port = free_port()
-    code = ("import uvicorn\nfrom casino.web import create_app\n" + setup
-            + f"\napp = {app}\n"
-            + f"uvicorn.run(app, host='127.0.0.1', port={port}, log_level={log_level!r})\n")
-    out = log.open("wb") if log is not None else None
-    try:
-        proc = subprocess.Popen([sys.executable, "-c", code], stdout=out,
-                                stderr=subprocess.STDOUT if out else None,
-                                start_new_session=True)
-    finally:
-        if out is not None:
-            out.close()
+    with listening_socket() as sock:
+        port, fd = int(sock.getsockname()[1]), sock.fileno()
+        code = ("import socket\nimport uvicorn\nfrom casino.web import create_app\n" + setup
+                + f"\napp = {app}\n"
+                + f"listener = socket.socket(fileno={fd})\n"
+                + f"config = uvicorn.Config(app, log_level={log_level!r})\n"
+                + "uvicorn.Server(config).run(sockets=[listener])\n")
+        out = log.open("wb") if log is not None else None
+        try:
+            proc = subprocess.Popen([sys.executable, "-c", code], stdout=out,
+                                    stderr=subprocess.STDOUT if out else None,
+                                    start_new_session=True, pass_fds=(fd,))
+        finally:
+            if out is not None:
+                out.close()
     served = Served(f"http://127.0.0.1:{port}", port, log)
     try:
         for _ in range(1200):
@@ -292,3 +317,12 @@ def real_server(app: str, *, setup: str = "", log: Path | None = None,
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(20)
+
+
+@contextmanager
+def uvicorn_server(url: str) -> Iterator[str]:
+    """The app on database ``url`` in a real uvicorn, killed dead on leaving, as a crash
+    would: its base URL."""
+    app = f"create_app({url!r}, pool_workers=1, hint_level='beginner')"
+    with real_server(app, crash=True) as served:
+        yield served.base
