@@ -11,7 +11,13 @@ PYTHON_CANDIDATES := python3.13 python3.12 python3.11 python3
 
 # Directories linted by ruff and type-checked by mypy --strict (the settings are in
 # pyproject.toml), whole: only those that exist, since git does not keep empty folders.
-CODE_PATHS := $(wildcard src tests benchmarks)
+CODE_PATHS := $(wildcard src tests benchmarks research)
+
+# The tests run in parallel processes (pytest-xdist), one per core unless told otherwise
+# (PYTEST_JOBS=0 runs them all in one process). A test file stays in one process, so the
+# servers and browsers a module starts once are started once.
+PYTEST_JOBS ?= auto
+PYTEST_PARALLEL := -n $(PYTEST_JOBS) --dist loadfile
 
 # Locally `make test` skips tests marked slow; CI (CI=true) runs everything.
 ifeq ($(CI),true)
@@ -75,7 +81,7 @@ browser:
 	fi
 
 test: lint typecheck browser
-	$(call run_pytest,-q $(PYTEST_MARK))
+	$(call run_pytest,-q $(PYTEST_PARALLEL) $(PYTEST_MARK))
 ifeq ($(CI),true)
 	@$(MAKE) --no-print-directory test-postgres
 endif
@@ -84,12 +90,12 @@ endif
 # installs and starts when missing (root or password-less sudo). CI runs it in make test.
 test-postgres: venv
 	@url=$$(.ci/postgres) && echo "make: web tests against $$url" && \
-		CASINO_TEST_POSTGRES=$$url $(BIN)/pytest -q -p no:cacheprovider \
+		CASINO_TEST_POSTGRES=$$url $(BIN)/pytest -q -p no:cacheprovider $(PYTEST_PARALLEL) \
 		tests/test_web_api.py tests/test_web_ws.py tests/test_web_tools.py \
 		tests/test_web_seats.py tests/test_web_fairplay.py tests/test_web_guard.py
 
 test-slow: venv
-	$(call run_pytest,-q -m slow)
+	$(call run_pytest,-q $(PYTEST_PARALLEL) -m slow)
 
 run: venv
 	$(BIN)/casino serve

@@ -119,7 +119,19 @@ async def play_by_typing(app: CasinoApp, pilot: Pilot[None], move: Move) -> None
     await pilot.press("enter")
 
 
-def test_complete_game_with_keys_typing_and_the_round_screens(tmp_path: Path) -> None:
+#: The person's moves the fast variant of the whole game plays: two deals, by keys and
+#: by typing (every seventh move is typed, from the fourth on).
+FIRST_MOVES = 8
+
+
+@pytest.mark.parametrize("whole", [False, pytest.param(True, marks=pytest.mark.slow)],
+                         ids=["first-deals", "whole-game"])
+def test_complete_game_with_keys_typing_and_the_round_screens(tmp_path: Path,
+                                                              whole: bool) -> None:
+    """The whole game (slow) or, in the fast suite, its first ``FIRST_MOVES`` moves: the
+    same moves by keys and by typing. The round's and the game's end screens have fast
+    tests of their own (test_a_finished_round_shows_its_scoring_first,
+    test_a_finished_game_offers_another)."""
     # Seed 23 with this way of choosing ends in two rounds and uses every kind of move.
     session = new_session(tmp_path, seed=23)
     replays: list[GameSession] = []
@@ -163,12 +175,48 @@ def test_complete_game_with_keys_typing_and_the_round_screens(tmp_path: Path) ->
             assert len(app.session.log) > before, app.game.message
             played += 1
             await settle(app, pilot)
+            if not whole and played == FIRST_MOVES:
+                record = load_record(tmp_path / "g.rec")
+                assert record.position == app.session.match.position
+                return
         assert session.game_over and rounds >= 1 and played > 20
         record = load_record(tmp_path / "g.rec")
         assert record.rules == session.rules
         # The end: the result, and an offer to play again, which starts a new game.
         assert app.screen.query_one("#again", Button)
         assert "win" in text_of(app, ".dialog-title")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert replays and app.session is replays[0]
+        assert app.session.log == [] or app.session.log[0].seat != app.session.human
+        assert on_board(app)
+
+    drive(app, test)
+
+
+def test_a_finished_game_offers_another(tmp_path: Path) -> None:
+    """A game played to its end (here by the session itself) shows the last round's
+    result and who won, and Enter starts the new game the app is given."""
+    session = new_session(tmp_path, seed=23)
+    while not session.game_over:
+        if session.round_over:
+            session.next_round()
+        elif session.computer_to_move:
+            session.computer_move()
+        else:
+            session.play(session.legal_moves()[0])
+    replays: list[GameSession] = []
+
+    def new_game() -> GameSession:
+        replays.append(new_session(tmp_path / "again", seed=12))
+        return replays[-1]
+
+    app = CasinoApp(session, new_game, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        assert on_top(app, RoundOverScreen).query_one("#again", Button)
+        assert "win" in text_of(app, ".dialog-title")
+        assert text_of(app, "#round-verdict")
         await pilot.press("enter")
         await settle(app, pilot)
         assert replays and app.session is replays[0]
