@@ -6,8 +6,8 @@ Plain helpers live in modules of their own beside this file (``variant_positions
 
 ``make test`` runs the tests in parallel processes (pytest-xdist), so whatever a test
 leaves outside its own temporary folders could meet another test's: every test gets
-a games folder of its own, and servers listen on sockets bound for them alone (see
-``web_helpers.listening_socket``).
+a games folder of its own, servers listen on sockets bound for them alone (see
+``web_helpers.listening_socket``), and programs in a pseudo-terminal get its size.
 """
 
 from __future__ import annotations
@@ -31,6 +31,16 @@ def own_games_folder(tmp_path_factory: pytest.TempPathFactory,
     folder, nor among the games another test running in parallel lists. A test that
     sets XDG_DATA_HOME itself overrides this."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+
+
+@pytest.fixture(autouse=True)
+def no_inherited_terminal_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Drop COLUMNS and LINES, which pytest-xdist's worker processes set to 80 and 24: a
+    program a test starts in a pseudo-terminal of its own size (``pexpect.spawn``'s
+    dimensions) would take them over, and a 40-line screen would be drawn in 24 lines.
+    Without them, output that goes to no terminal is 80 columns wide as before."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
 
 
 @pytest.fixture(scope="module")
