@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from casino import Match, Position, __version__
-from casino.rules import PRESET_NAMES
+from casino.engine.rules import PRESET_NAMES
 
 HERE = Path(__file__).resolve().parent
 SUITE_DIR = HERE / "positions"

@@ -48,10 +48,10 @@ from dataclasses import dataclass
 
 from casino.bots import Bot, Limit, make_bot
 from casino.bots.levels import LEVELS, make_level
-from casino.builds import Build
-from casino.cards import parse_card
-from casino.position import Position
-from casino.rules import preset
+from casino.engine.builds import Build
+from casino.engine.cards import parse_card
+from casino.engine.position import Position
+from casino.engine.rules import preset
 
 
 def crowded(name: str, loose: str, hand: str, *, builds: Sequence[Build] = (),

@@ -40,8 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from casino import IllegalMove, Position
-from casino.helper import position, setup_from_text
-from casino.record import Settings
+from casino.engine.record import Settings
+from casino.tools.helper import position, setup_from_text
 from casino.web.views import Public, build_view
 
 SUITE = Path(__file__).resolve().parent / "positions" / "crowded-tables.json"

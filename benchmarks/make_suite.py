@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from casino import Match, Position, card_text, parse_card
-from casino.rules import PRESET_NAMES, Rules, preset
+from casino.engine.rules import PRESET_NAMES, Rules, preset
 
 HERE = Path(__file__).resolve().parent
 PLAYERS = {"casino": (2,), "krypkasino": (2,)}

@@ -45,14 +45,14 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from casino.arena import derive_seed, game_seeds
 from casino.bots import BOTS, Limit, evaluation, make_bot
 from casino.bots.expert import candidates
 from casino.bots.knowledge import sample
 from casino.bots.solver import Searcher, game_value, plies_left
-from casino.match import Match
-from casino.position import Position
-from casino.rules import preset
+from casino.engine.match import Match
+from casino.engine.position import Position
+from casino.engine.rules import preset
+from casino.measure.arena import derive_seed, game_seeds
 from research import eval_overrides
 from research.pimc_variants import variant
 

@@ -23,8 +23,8 @@ import numpy as np
 
 from casino.bots import Limit, make_bot
 from casino.bots.evaluation import _table_captures, best_outcome, estimate, value
-from casino.match import Match
-from casino.position import Position
+from casino.engine.match import Match
+from casino.engine.position import Position
 
 
 def features(pos: Position) -> tuple[float, float, float]:

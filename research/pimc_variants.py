@@ -30,9 +30,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from casino.arena import game_seeds, run_pairing
 from casino.bots import BOTS, Limit
-from casino.rules import preset
+from casino.engine.rules import preset
+from casino.measure.arena import game_seeds, run_pairing
 from research import eval_overrides
 
 

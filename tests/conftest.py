@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the web and browser modules load only for the tests that us
 def own_games_folder(tmp_path_factory: pytest.TempPathFactory,
                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Point XDG_DATA_HOME at a folder of this test's own, so that a game the command
-    line saves by default (in ``casino.session.games_folder``) never lands in the home
+    line saves by default (in ``casino.play.session.games_folder``) never lands in the home
     folder, nor among the games another test running in parallel lists. A test that
     sets XDG_DATA_HOME itself overrides this."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))

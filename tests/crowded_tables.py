@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 
-from casino import Match, Position, movegen, preset
-from casino import position as position_module
-from casino.cards import parse_card
-from casino.legality import SMALL_TABLE
-from casino.moves import TRAIL, Move
+from casino import Match, Position, preset
+from casino.engine import movegen
+from casino.engine import position as position_module
+from casino.engine.cards import parse_card
+from casino.engine.legality import SMALL_TABLE
+from casino.engine.moves import TRAIL, Move
 
 #: The helper benchmark's table (benchmarks/helper_crowded.py): every A to 6, 24 cards.
 KASINO_24 = [r + s for r in "A23456" for s in "cdhs"]

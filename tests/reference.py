@@ -1,6 +1,6 @@
 """A slow, plain reading of docs/rules.md §2.4-2.5 and §3, to check the fast generator.
 
-Nothing here is shared with ``casino.movegen``: it enumerates every subset of
+Nothing here is shared with ``casino.engine.movegen``: it enumerates every subset of
 the table's items by brute force and tests each against the rule as written.
 Moves are compared as keys ``(kind, card, loose cards, builds, value)``.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
-from casino.builds import Build
-from casino.rules import Rules
+from casino.engine.builds import Build
+from casino.engine.rules import Rules
 
 Key = tuple[str, int, tuple[int, ...], tuple[tuple[int, int, tuple[int, ...]], ...], int]
 
@@ -19,7 +19,7 @@ Key = tuple[str, int, tuple[int, ...], tuple[tuple[int, int, tuple[int, ...]], .
 def played_values(rules: Rules, c: int) -> tuple[int, ...]:
     rank = c >> 2
     hand_over = {text: v for text, v in rules.hand_values}
-    from casino.cards import card_text
+    from casino.engine.cards import card_text
 
     if card_text(c) in hand_over:
         return (hand_over[card_text(c)],)

@@ -16,8 +16,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from casino import arena
-from casino.arena import (
+from casino.bots import BOTS, Limit, RandomBot, make_bot
+from casino.cli import app
+from casino.engine.match import Match
+from casino.engine.moves import Move
+from casino.engine.position import Position
+from casino.engine.rules import preset
+from casino.measure import arena
+from casino.measure.arena import (
     ArenaResult,
     GameRecord,
     ThinkStats,
@@ -29,12 +35,6 @@ from casino.arena import (
     run_pairing,
     run_round_robin,
 )
-from casino.bots import BOTS, Limit, RandomBot, make_bot
-from casino.cli import app
-from casino.match import Match
-from casino.moves import Move
-from casino.position import Position
-from casino.rules import preset
 
 CASINO = preset("casino")
 
@@ -251,7 +251,7 @@ def test_ratings_follow_the_scores() -> None:
         return GameRecord(seed, mirror, 0, ["A", "B"] if mirror == 0 else ["B", "A"],
                           winner, [21, 0], 1, [[21, 0]], [21], ["x"], 10)  # type: ignore[arg-type]
 
-    from casino.arena import PairingResult
+    from casino.measure.arena import PairingResult
 
     games = []
     for s, w in enumerate("AAAB"):

@@ -25,12 +25,12 @@ from casino.bots.base import RESERVE, candidates
 from casino.bots.levels import LEVELS, make_level
 from casino.bots.random_bot import RandomBot
 from casino.bots.solver import SearchAborted, Searcher
-from casino.builds import Build
-from casino.cards import parse_card
-from casino.legality import SMALL_TABLE
-from casino.moves import TRAIL, Move
-from casino.partition import OutOfTime, Piece, _Search, best_split
-from casino.partition import deadline as time_limit
+from casino.engine.builds import Build
+from casino.engine.cards import parse_card
+from casino.engine.legality import SMALL_TABLE
+from casino.engine.moves import TRAIL, Move
+from casino.engine.partition import OutOfTime, Piece, _Search, best_split
+from casino.engine.partition import deadline as time_limit
 from tests.crowded_tables import KASINO_27, crowded
 
 

@@ -25,9 +25,9 @@ from casino.bots.evaluation import (
     value,
 )
 from casino.bots.greedy import GreedyBot, shortlist
-from casino.match import Match
-from casino.moves import CAPTURE, TRAIL
-from casino.rules import PRESET_NAMES, preset
+from casino.engine.match import Match
+from casino.engine.moves import CAPTURE, TRAIL
+from casino.engine.rules import PRESET_NAMES, preset
 from tests.variant_positions import pos
 
 

@@ -19,8 +19,8 @@ from casino.bots.ismcts import (
     game_on,
     select_child,
 )
-from casino.moves import TRAIL, Move
-from casino.rules import PRESET_NAMES, preset
+from casino.engine.moves import TRAIL, Move
+from casino.engine.rules import PRESET_NAMES, preset
 
 CONFIGS = [(name, None) for name in PRESET_NAMES] + [
     ("kasino", 3), ("kasino", 4), ("classic", 4), ("tablic", 4), ("mulle", 3)]

@@ -90,7 +90,7 @@ def test_sampling_places_a_card_of_the_build_value_even_when_rare() -> None:
     }
     known = ["Kh", "2c", "5d", "3s"]
     # Every card but one 8 and one other goes to seat 0's pile: the opponent holds both.
-    from casino.cards import card_text
+    from casino.engine.cards import card_text
     rest = [card_text(c) for c in range(52) if card_text(c) not in known]
     obj["piles"] = [[c for c in rest if c not in ("8h", "4c")], []]
     obj["last_capture"] = 0  # only a capture fills a pile

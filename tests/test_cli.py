@@ -17,8 +17,8 @@ import pytest
 
 from casino import PRESET_NAMES, Match, Position, __version__
 from casino.cli import app
-from casino.narrate import item_words
-from casino.record import load_record, write_record
+from casino.engine.record import load_record, write_record
+from casino.words.narrate import item_words
 from tests.cli_helpers import run, runner
 from tests.crowded_tables import crowded_kasino_match, forbid_enumeration
 
@@ -300,9 +300,9 @@ def test_demo_at_another_level_and_an_unknown_level() -> None:
 #: beyond the package's own names, the bots, the terminal app, the web server and the
 #: libraries behind them. (Bounded by what is imported, not by time.)
 HEAVY = ("casino.bots", "casino.tui", "casino.web.app", "casino.web.service",
-         "casino.position", "casino.match", "casino.session", "casino.record",
-         "casino.rules", "casino.legality", "casino.movegen", "casino.helper",
-         "casino.scorepad", "casino.arena", "casino.narrate", "textual", "fastapi",
+         "casino.engine.position", "casino.engine.match", "casino.play.session", "casino.engine.record",
+         "casino.engine.rules", "casino.engine.legality", "casino.engine.movegen", "casino.tools.helper",
+         "casino.tools.scorepad", "casino.measure.arena", "casino.words.narrate", "textual", "fastapi",
          "uvicorn", "sqlalchemy", "numpy", "matplotlib", "jinja2")
 
 COMMANDS = ("rules", "moves", "replay", "demo", "play", "arena", "score", "helper", "serve")
@@ -318,8 +318,8 @@ for args in [["--help"], ["-h"], *[[c, "-h"] for c in {COMMANDS!r}]]:
     except SystemExit as exc:
         assert exc.code == 0, (args, exc.code)
 heavy = {HEAVY!r}
-print(sorted(m for m in sys.modules if m.startswith(heavy) and m != "casino.helper_cli"
-             and m != "casino.scorepad_cli"))
+print(sorted(m for m in sys.modules if m.startswith(heavy) and m != "casino.cli.helper"
+             and m != "casino.cli.scorepad"))
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120, env={**os.environ, "COLUMNS": "100"})
@@ -329,8 +329,8 @@ print(sorted(m for m in sys.modules if m.startswith(heavy) and m != "casino.help
 
 def test_the_names_offered_are_the_engine_s() -> None:
     from casino.bots.levels import LEVELS as LEVEL_TABLE
-    from casino.names import HELPER_LIMIT, LEVELS, RULESETS
-    from casino.shortlist import MAX_SHOWN
+    from casino.cli.names import HELPER_LIMIT, LEVELS, RULESETS
+    from casino.words.shortlist import MAX_SHOWN
 
     assert RULESETS == PRESET_NAMES
     assert tuple(LEVEL_TABLE) == LEVELS

@@ -20,8 +20,8 @@ from typing import NoReturn
 import pytest
 
 from casino import InvalidRecord, Match, preset
-from casino.record import match_from_record, read_record, write_record
-from casino.session import GameSession
+from casino.engine.record import match_from_record, read_record, write_record
+from casino.play.session import GameSession
 from tests.cli_helpers import run
 
 #: A record as written before games could be unseeded: seed 1's first deck (the

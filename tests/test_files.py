@@ -1,4 +1,4 @@
-"""casino.files: the words for a file that cannot be read or written."""
+"""casino.engine.files: the words for a file that cannot be read or written."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from casino.files import file_error
+from casino.engine.files import file_error
 
 
 def _error(action: str, path: Path) -> OSError:

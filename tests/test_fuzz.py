@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from casino import HiddenInformation, IllegalMove, InvalidPosition, Match, Position
-from casino.errors import CasinoError
+from casino.engine.errors import CasinoError
 
 FUZZ = settings(max_examples=250, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -1,4 +1,4 @@
-"""The how-to-play guide (casino.guide): one text for every front end, examples that
+"""The how-to-play guide (casino.words.guide): one text for every front end, examples that
 the engine plays, docs/how-to-play.md in sync (issue 16)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from casino import PRESET_NAMES, Match
 from casino.cli import app
-from casino.guide import GUIDES, example_lines, markdown, text_lines
+from casino.words.guide import GUIDES, example_lines, markdown, text_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,7 +36,7 @@ def test_the_worked_example_is_played_by_the_engine(name: str) -> None:
 
 
 def test_docs_how_to_play_is_generated_from_the_package() -> None:
-    """docs/how-to-play.md is `python -m casino.guide > docs/how-to-play.md`."""
+    """docs/how-to-play.md is `python -m casino.words.guide > docs/how-to-play.md`."""
     assert (ROOT / "docs" / "how-to-play.md").read_text(encoding="utf-8") == markdown()
 
 
@@ -53,8 +53,8 @@ def test_casino_rules_points_to_the_guide_and_prints_it(name: str) -> None:
 
 
 def test_f1_shows_the_guide(tmp_path: Path) -> None:
-    from casino.rules import preset
-    from casino.session import GameSession
+    from casino.engine.rules import preset
+    from casino.play.session import GameSession
     from casino.tui.app import CasinoApp
     from casino.tui.screens import RulesScreen
 

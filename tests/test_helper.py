@@ -24,7 +24,11 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from casino import Build, Match, Position
-from casino.helper import (
+from casino.cli.helper import helper_command
+from casino.engine.legality import ranked
+from casino.engine.moves import Move
+from casino.engine.rules import PRESET_NAMES, Rules, preset
+from casino.tools.helper import (
     HelperError,
     Setup,
     TableBuild,
@@ -38,11 +42,7 @@ from casino.helper import (
     position,
     setup_from_text,
 )
-from casino.helper_cli import helper_command
-from casino.legality import ranked
-from casino.moves import Move
-from casino.rules import PRESET_NAMES, Rules, preset
-from casino.shortlist import MAX_SHOWN
+from casino.words.shortlist import MAX_SHOWN
 from tests.crowded_tables import KASINO_24, forbid_enumeration
 
 CONFIGS = [("casino", 2), ("krypkasino", 2),

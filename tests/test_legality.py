@@ -1,6 +1,6 @@
 """The move questions answered without listing moves agree with the full enumeration.
 
-``casino.legality`` decides whether one move is legal, what one card can do and
+``casino.engine.legality`` decides whether one move is legal, what one card can do and
 which moves use picked table items, in work polynomial in the table; the plain
 enumeration (``Position.legal_moves``) stays the reference. On every position
 of seeded random games of every preset (played by a policy that trails and
@@ -28,9 +28,9 @@ from collections import Counter
 import pytest
 
 from casino import Match, Position, preset
-from casino.legality import _Checker, moves_with
-from casino.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
-from casino.partition import _Search
+from casino.engine.legality import _Checker, moves_with
+from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.engine.partition import _Search
 from tests.crowded_tables import KASINO_27, crowded
 
 GAMES = ["casino", "krypkasino", "kasino", "classic", "royal", "spade", "faces-all", "mulle",
@@ -172,8 +172,8 @@ def test_crowded_kasino_table_is_answered_with_bounded_work(
 def test_crowded_house_table_with_builds_is_answered_with_bounded_work(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """House rules, 16 loose cards and three builds: every card's options and selection."""
-    from casino.builds import Build
-    from casino.cards import parse_card
+    from casino.engine.builds import Build
+    from casino.engine.cards import parse_card
 
     loose = "Ac 2c 3c 4c 5c 6c Ad 2d 3d 4d 5d 6d Ah 2h 3h 4h"
     pos = crowded("casino", loose, "8s 9s Ts 7s")
@@ -217,7 +217,7 @@ def test_picked_cards_split_no_kind_in_two_for_the_search(
     but whether a selection splits depends only on the values, so the split search runs
     over those (the King's moves with seven picked cards on a crowded Tablić table settled
     26,767 states and 323,778 completions when picked and free cards were apart)."""
-    from casino.cards import parse_card
+    from casino.engine.cards import parse_card
 
     pos = crowded("tablic", KASINO_27, "Td 8s 9c Ks")
     picked = [parse_card(t) for t in ("5d", "2s", "3s", "7d", "6d", "6s", "4h")]

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 from casino import Position
-from casino.narrate import item_words, move_words, play_words, result_lines, tally, winner_words
-from casino.rules import preset
-from casino.scoring import Item, Result
+from casino.engine.rules import preset
+from casino.engine.scoring import Item, Result
+from casino.words.narrate import (
+    item_words,
+    move_words,
+    play_words,
+    result_lines,
+    tally,
+    winner_words,
+)
 
 
 def pos_with(table: str, hand: str, rules: str = "casino") -> Position:
-    from casino.cards import parse_cards
+    from casino.engine.cards import parse_cards
 
     r = preset(rules)
     return Position(rules=r, round=1, deal=1, dealer=1, to_move=0,
@@ -68,7 +75,7 @@ def test_counting_order_names_the_item_that_won() -> None:
 
 
 def test_tally_counts_what_is_captured() -> None:
-    from casino.cards import parse_cards
+    from casino.engine.cards import parse_cards
 
     pos = pos_with("", "9d")
     pile = parse_cards("Td 2s As 5s 7h")
@@ -81,7 +88,7 @@ def test_tally_counts_what_is_captured() -> None:
 
 def test_tally_shows_the_rulesets_point_cards() -> None:
     """Tablić scores A K Q J 10 and the 2♣: the tally shows those, not the house rules'."""
-    from casino.cards import parse_cards
+    from casino.engine.cards import parse_cards
 
     def tally_of(rules: str, pile: str) -> str:
         pos = pos_with("", "9d", rules)
@@ -99,15 +106,15 @@ def test_tally_shows_the_rulesets_point_cards() -> None:
 
 def test_point_cards_are_the_cards_that_score_alone() -> None:
     """The tally's point cards are exactly the cards that get an item of their own."""
-    from casino.rules import PRESET_NAMES
-    from casino.scoring import point_cards, round_items
+    from casino.engine.rules import PRESET_NAMES
+    from casino.engine.scoring import point_cards, round_items
 
     for name in PRESET_NAMES:
         rules = preset(name)
         pile = list(range(52))
         items = round_items(rules, [pile, []], [])
         scored = {i.item for i in items}
-        from casino.cards import card_text
+        from casino.engine.cards import card_text
 
         assert {card_text(c) for c in point_cards(rules)} == scored - {
             "cards", "spades", "sweep", "mulle", "last"}, name
@@ -135,7 +142,7 @@ def test_a_build_reads_the_same_on_the_table_and_in_the_log() -> None:
 
 
 def test_a_tied_majority_is_shown_as_tied() -> None:
-    from casino.cards import parse_cards
+    from casino.engine.cards import parse_cards
 
     rules = preset("casino")
     spades = parse_cards("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks")
@@ -143,7 +150,7 @@ def test_a_tied_majority_is_shown_as_tied() -> None:
     piles = (tuple(sorted([*spades[:7], *rest[:19]])), tuple(sorted([*spades[7:], *rest[19:]])))
     end = Position(rules=rules, round=1, deal=6, dealer=1, to_move=0, hands=((), ()),
                    table=(), piles=piles, stock=(), scores=(0, 0), last_capture=0)
-    from casino.scoring import round_items, settle
+    from casino.engine.scoring import round_items, settle
 
     result = settle(rules, round_items(rules, piles, ()), (0, 0), 1)
     end = Position(rules=rules, round=1, deal=6, dealer=1, to_move=0, hands=((), ()),
@@ -151,7 +158,7 @@ def test_a_tied_majority_is_shown_as_tied() -> None:
                    result=result)
     lines = result_lines(result, rules, ["Ann", "Bob"], (0, 0), end)
     assert lines[0] == "most cards    tied  26 each (Ann and Bob): nobody scores"
-    from casino.narrate import tie_words
+    from casino.words.narrate import tie_words
 
     assert tie_words(rules, end, ["Ann", "Bob"]) == [
         "Most cards tied, 26 each (Ann and Bob): nobody scores"]
@@ -177,7 +184,7 @@ def test_a_played_ace_explains_its_sum_with_either_value() -> None:
 
 
 def test_move_phrase_is_the_move_without_a_subject() -> None:
-    from casino.narrate import move_phrase
+    from casino.words.narrate import move_phrase
 
     pos = pos_with("9c 4c 5h", "9d 2s")
     move = pos.parse_move("9d x 9c 4c+5h")
@@ -188,7 +195,7 @@ def test_move_phrase_is_the_move_without_a_subject() -> None:
 def test_kasino_rules_summary_gives_the_sweep_limits_and_how_ties_are_settled() -> None:
     """`casino rules kasino`: no mökki in the last deal nor above 10 points; a spade tie
     between two players splits, a tie for most cards carries over."""
-    from casino.rules import describe
+    from casino.engine.rules import describe
 
     text = "\n".join(describe(preset("kasino")))
     assert "none during the round's last deal" in text

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from casino import PRESET_NAMES, IllegalMove, MalformedMove, Match, Position, card_text, parse_card
-from casino.rules import Rules
+from casino.engine.rules import Rules
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "notation.md"
 

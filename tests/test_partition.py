@@ -1,4 +1,4 @@
-"""The split search (casino.partition) against brute force on random multisets.
+"""The split search (casino.engine.partition) against brute force on random multisets.
 
 Each case is a random multiset of up to 13 cards with small values (repeated far
 more than one deck allows, so that counts exceed the target and every pruning rule
@@ -13,7 +13,7 @@ from functools import cache
 
 import pytest
 
-from casino.partition import Piece, best_split, has_block, has_group
+from casino.engine.partition import Piece, best_split, has_block, has_group
 
 
 def brute_exact(values: list[tuple[int, ...]], alone: list[bool], target: int,

@@ -18,13 +18,13 @@ from pathlib import Path
 import pexpect  # type: ignore[import-untyped]
 import pytest
 
-from casino.cards import card_symbol, card_text, parse_card
-from casino.moves import Move
-from casino.rules import describe, preset
-from casino.session import HUMAN, GameSession
-from casino.shortlist import MAX_SHOWN
-from casino.standing import unseen
+from casino.engine.cards import card_symbol, card_text, parse_card
+from casino.engine.moves import Move
+from casino.engine.rules import describe, preset
+from casino.play.session import HUMAN, GameSession
+from casino.play.standing import unseen
 from casino.tui.plain import COMMANDS, PlainGame, run_plain
+from casino.words.shortlist import MAX_SHOWN
 from tests.crowded_tables import crowded_kasino_match, forbid_enumeration
 
 PROMPT = "Your move> "

@@ -18,10 +18,10 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Select, Static
 
-from casino.match import Match
-from casino.record import SaveError, load_record, save_record, write_record
-from casino.rules import preset
-from casino.session import (
+from casino.engine.match import Match
+from casino.engine.record import SaveError, load_record, save_record, write_record
+from casino.engine.rules import preset
+from casino.play.session import (
     GameSession,
     last_saved_game,
     player_name,

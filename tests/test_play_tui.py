@@ -18,19 +18,19 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, OptionList, Static
 
-from casino.builds import Build
-from casino.cards import card_symbol, parse_card
-from casino.moves import Move
-from casino.narrate import result_lines
-from casino.record import load_record
-from casino.rules import describe, preset
-from casino.session import HUMAN, GameSession
-from casino.shortlist import MAX_SHOWN
-from casino.standing import round_so_far, unseen
+from casino.engine.builds import Build
+from casino.engine.cards import card_symbol, parse_card
+from casino.engine.moves import Move
+from casino.engine.record import load_record
+from casino.engine.rules import describe, preset
+from casino.play.session import HUMAN, GameSession
+from casino.play.standing import round_so_far, unseen
 from casino.tui.app import CasinoApp, QuitScreen
 from casino.tui.choice import attempt_text, chosen_words, options_for
 from casino.tui.screens import RoundOverScreen, RulesScreen, SaveScreen
 from casino.tui.widgets import HAND_KEYS, TABLE_KEYS, CardFace, SeatPanel, option_words
+from casino.words.narrate import result_lines
+from casino.words.shortlist import MAX_SHOWN
 from tests.crowded_tables import crowded_kasino_match, forbid_enumeration
 from tests.tui_helpers import current, on_top
 

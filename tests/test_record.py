@@ -26,8 +26,8 @@ from casino import (
     RulesError,
     preset,
 )
-from casino.cards import card_text
-from casino.record import (
+from casino.engine.cards import card_text
+from casino.engine.record import (
     FORMAT,
     Note,
     Record,
@@ -39,8 +39,8 @@ from casino.record import (
     transcript,
     write_record,
 )
-from casino.rules import Rules, rules_from_json
-from casino.session import HUMAN, GameSession
+from casino.engine.rules import Rules, rules_from_json
+from casino.play.session import HUMAN, GameSession
 
 
 def _rulesets() -> list[tuple[str, int]]:
@@ -700,8 +700,8 @@ def test_compulsory_capture_option_is_refused_where_builds_or_one_card_faces_exi
     every turn is a capture or a trail of any selection; with builds (an owner may never
     trail) or classic face cards (one card per capture) no move could be maximal, so the
     option is refused."""
-    from casino.errors import RulesError
-    from casino.rules import preset
+    from casino.engine.errors import RulesError
+    from casino.engine.rules import preset
 
     with pytest.raises(RulesError, match="without builds"):
         preset(name, compulsory_capture=True)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from casino import Match, Position
-from casino.moves import Move
+from casino.engine.moves import Move
 from tests.reference import Key, build_key, reference_moves
 
 CASES = [("casino", 2), ("krypkasino", 2), ("kasino", 2), ("kasino", 3), ("classic", 2),

@@ -18,11 +18,11 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
-from casino.cards import card_symbol
-from casino.match import Match
-from casino.record import UNDO, load_record, read_record, write_record
-from casino.rules import preset
-from casino.session import GameSession
+from casino.engine.cards import card_symbol
+from casino.engine.match import Match
+from casino.engine.record import UNDO, load_record, read_record, write_record
+from casino.engine.rules import preset
+from casino.play.session import GameSession
 from casino.tui.replay import DEAL, MOVE, NOTE, dump_record, record_steps
 from casino.tui.viewer import (
     DemoPlayer,
@@ -215,7 +215,7 @@ def test_a_game_that_can_still_be_resumed_shows_only_the_persons_hand(tmp_path: 
 def test_the_demo_viewer_follows_the_game_as_the_computers_play() -> None:
     match = Match("casino", seed=6)
     from casino.cli import level_player
-    from casino.session import bot_seed
+    from casino.play.session import bot_seed
 
     player = DemoPlayer(match, level_player("beginner", bot_seed(match), 2),
                         ("Seat 0", "Seat 1"), delay=0)

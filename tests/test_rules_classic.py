@@ -8,8 +8,8 @@ import random
 import pytest
 
 from casino import InvalidPosition, Match, Position, Rules, preset
-from casino.cards import parse_card
-from casino.moves import ADD, BUILD, CAPTURE, RAISE
+from casino.engine.cards import parse_card
+from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE
 from tests.variant_positions import cards, make, pos, spec_json, texts
 
 CLASSIC = preset("classic")

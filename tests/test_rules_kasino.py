@@ -12,9 +12,9 @@ import random
 import pytest
 
 from casino import Match, Position, preset
-from casino.cards import parse_card
-from casino.moves import BUILD
-from casino.scoring import Carry
+from casino.engine.cards import parse_card
+from casino.engine.moves import BUILD
+from casino.engine.scoring import Carry
 from tests.variant_positions import cards, deck_from, make, pos, rest_of_deck, texts
 
 KASINO = preset("kasino")

@@ -12,10 +12,10 @@ import random
 import pytest
 
 from casino import InvalidPosition, Match, Position, preset
-from casino.cards import parse_card
-from casino.errors import IllegalMove
-from casino.explain import forced_play
-from casino.moves import BUILD, CAPTURE, TRAIL
+from casino.engine.cards import parse_card
+from casino.engine.errors import IllegalMove
+from casino.engine.explain import forced_play
+from casino.engine.moves import BUILD, CAPTURE, TRAIL
 from tests.variant_positions import cards, deck_from, make, pos, spec_json, texts
 
 KRYP = preset("krypkasino")

@@ -10,9 +10,9 @@ import pytest
 
 from casino import Match, Position, Rules, preset
 from casino.bots.levels import make_level
-from casino.cards import parse_card
-from casino.errors import IllegalMove
-from casino.moves import ADD, BUILD, RAISE
+from casino.engine.cards import parse_card
+from casino.engine.errors import IllegalMove
+from casino.engine.moves import ADD, BUILD, RAISE
 from tests.variant_positions import cards, deck_from, make, pos, rest_of_deck, texts
 
 MULLE = preset("mulle")

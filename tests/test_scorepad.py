@@ -24,9 +24,11 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from casino import Match, Position
-from casino.cards import card_text
-from casino.rules import PRESET_NAMES, Rules, player_counts, preset
-from casino.scorepad import (
+from casino.cli.scorepad import score_command
+from casino.engine.cards import card_text
+from casino.engine.rules import PRESET_NAMES, Rules, player_counts, preset
+from casino.engine.scoring import Carry, next_carry, round_items, settle
+from casino.tools.scorepad import (
     FORMAT,
     RoundEntry,
     ScorePad,
@@ -37,8 +39,6 @@ from casino.scorepad import (
     scoring_cards,
     setup_choices,
 )
-from casino.scorepad_cli import score_command
-from casino.scoring import Carry, next_carry, round_items, settle
 
 CONFIGS: list[tuple[str, int]] = [
     (name, n) for name in PRESET_NAMES for n in player_counts(name)

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from casino import IllegalMove
-from casino.record import load_record
-from casino.rules import preset
-from casino.session import HUMAN, GameSession, default_names
+from casino.engine.record import load_record
+from casino.engine.rules import preset
+from casino.play.session import HUMAN, GameSession, default_names
 from tests.crowded_tables import crowded_kasino_match, forbid_enumeration
 
 
@@ -63,7 +63,7 @@ def test_an_illegal_move_is_explained_and_changes_nothing(tmp_path: Path) -> Non
     to_human_turn(g)
     before, log, saved = g.match.position, list(g.log), (tmp_path / "g.rec").read_text()
     not_held = next(c for c in range(52) if c not in g.view.hand(g.human))
-    from casino.cards import card_text
+    from casino.engine.cards import card_text
 
     with pytest.raises(IllegalMove, match="you do not hold"):
         g.play(card_text(not_held))
@@ -74,7 +74,7 @@ def test_an_illegal_move_is_explained_and_changes_nothing(tmp_path: Path) -> Non
 
 
 def test_moves_out_of_turn_are_refused(tmp_path: Path) -> None:
-    from casino.cards import card_text
+    from casino.engine.cards import card_text
 
     g = new(tmp_path, seed=1)
     to_computer_turn(g)
@@ -142,7 +142,7 @@ def test_resume_goes_on_from_the_same_position_with_the_same_players(tmp_path: P
 
 def test_resume_of_a_record_without_players_puts_you_in_seat_0(tmp_path: Path) -> None:
     from casino import Match
-    from casino.record import save_record
+    from casino.engine.record import save_record
 
     save_record(Match("casino", seed=2), tmp_path / "demo.rec")
     g = GameSession.resume(tmp_path / "demo.rec", level="easy")
@@ -201,7 +201,7 @@ def test_two_people_each_play_their_own_seat_and_cannot_undo(tmp_path: Path) -> 
 
 
 def test_a_bot_job_carries_only_the_computers_observation(tmp_path: Path) -> None:
-    from casino.session import run_bot_job
+    from casino.play.session import run_bot_job
 
     g = new(tmp_path, seed=1)
     to_computer_turn(g)
@@ -222,8 +222,8 @@ def test_a_bot_job_carries_only_the_computers_observation(tmp_path: Path) -> Non
 
 def test_the_default_settings_help_a_person_alone_and_nobody_between_people() -> None:
     from casino import Match
-    from casino.record import Settings
-    from casino.session import default_settings
+    from casino.engine.record import Settings
+    from casino.play.session import default_settings
 
     assert default_settings(1) == Settings(hints=True, takebacks=True)
     assert default_settings(2) == default_settings(4) == Settings(hints=False, takebacks=False)
@@ -242,7 +242,7 @@ def test_the_default_settings_help_a_person_alone_and_nobody_between_people() ->
 def test_between_people_a_move_is_taken_back_until_another_person_moves(
         tmp_path: Path) -> None:
     from casino import Match
-    from casino.record import Settings
+    from casino.engine.record import Settings
 
     g = GameSession(Match("classic", seed=3, players=3), [HUMAN, HUMAN, "beginner"],
                     ["Ann", "Bob", "Cy"], settings=Settings(hints=True, takebacks=True),

@@ -1,4 +1,4 @@
-"""Lists of moves shown to people (casino/shortlist.py): ranked, capped, the rest counted.
+"""Lists of moves shown to people (casino/words/shortlist.py): ranked, capped, the rest counted.
 
 A list must never hold more than its limit, must keep the move it is told to
 keep (the computer's pick) even when that ranks low or was not among the moves
@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from casino import Match
-from casino.legality import MoveList, ranked
-from casino.moves import TRAIL, Move
-from casino.shortlist import rest_words, shortlist
+from casino.engine.legality import MoveList, ranked
+from casino.engine.moves import TRAIL, Move
+from casino.words.shortlist import rest_words, shortlist
 
 
 def moves_of_a_game() -> list[Move]:

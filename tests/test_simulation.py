@@ -1,6 +1,6 @@
 """Random-simulation invariants (OpenSpiel style): every preset, every player count.
 
-Seeded games of uniformly random legal moves are played with :class:`casino.match.Match`
+Seeded games of uniformly random legal moves are played with :class:`casino.engine.match.Match`
 and every position on the way is checked against rules that hold at every node,
 whatever was played: every card is accounted for, a legal move exists, moves are
 listed once and round-trip through their text, positions round-trip through JSON,
@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 
 from casino import Build, Match, Move, Position
-from casino.moves import CAPTURE, TRAIL
-from casino.rules import Rules, preset
+from casino.engine.moves import CAPTURE, TRAIL
+from casino.engine.rules import Rules, preset
 
 CONFIGS: list[tuple[str, int]] = [
     ("casino", 2),

@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from casino.stats import (
+from casino.measure.stats import (
     Z95,
     Estimate,
     bootstrap_elo,

@@ -6,9 +6,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from casino.cards import DECK, SUIT_NAMES, card_name, card_text, rank_of, suit_of
-from casino.errors import CardError
-from casino.svg import FOUR_COLOURS, TWO_COLOURS, back_svg, card_svg
+from casino.engine.cards import DECK, SUIT_NAMES, card_name, card_text, rank_of, suit_of
+from casino.engine.errors import CardError
+from casino.words.svg import FOUR_COLOURS, TWO_COLOURS, back_svg, card_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.schema import CreateTable
 
-from casino.record import read_record
+from casino.engine.record import read_record
 from casino.web.limits import Limits, TokenBucket
 from casino.web.store import Base, Store, database_url
 from tests.web_helpers import (
@@ -81,7 +81,7 @@ def test_pages_hold_no_game_state(tmp_path: Path) -> None:
         game = client.app.state.service.games[gid]  # type: ignore[attr-defined]
         pos = game.session.match.position
         cards = [c for h in pos.hands for c in h] + list(pos.stock)
-        from casino.cards import card_text
+        from casino.engine.cards import card_text
 
         for c in cards:  # no card as a quoted string: no JSON, no JS variable
             assert f'"{card_text(c)}"' not in page.text and f"'{card_text(c)}'" not in page.text

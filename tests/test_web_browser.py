@@ -34,7 +34,7 @@ skip_without_browser()
 
 from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
 
-from casino.cards import card_symbol, card_text, parse_card  # noqa: E402
+from casino.engine.cards import card_symbol, card_text, parse_card  # noqa: E402
 from casino.web.app import create_app  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)

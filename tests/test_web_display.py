@@ -30,8 +30,8 @@ skip_without_browser()
 
 from playwright.sync_api import Browser, Page, ViewportSize  # noqa: E402
 
-from casino.moves import CAPTURE  # noqa: E402
-from casino.position import Position  # noqa: E402
+from casino.engine.moves import CAPTURE  # noqa: E402
+from casino.engine.position import Position  # noqa: E402
 from casino.web.app import create_app  # noqa: E402
 from casino.web.views import points_text, total_text  # noqa: E402
 

@@ -12,7 +12,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from casino.record import Settings, read_record, write_record
+from casino.engine.record import Settings, read_record, write_record
 from casino.web.limits import Limits
 from tests.web_helpers import FAST, Seat, guest, new_game, web
 

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from casino.cards import parse_card
-from casino.legality import SMALL_TABLE
-from casino.position import Position
+from casino.engine.cards import parse_card
+from casino.engine.legality import SMALL_TABLE
+from casino.engine.position import Position
 from casino.web.limits import Limits
 from casino.web.views import MOVES_PER_CARD, OPTIONS_SHOWN, move_uses
 from tests.web_helpers import FAST, Seat, guest, new_game, web

@@ -19,7 +19,7 @@ from typing import TypeVar
 
 import pytest
 
-from casino.session import BotJob
+from casino.play.session import BotJob
 from casino.web.thinking import Busy, Thinker
 from casino.web.workers import WorkerDied, WorkerTimeout
 from tests.web_helpers import gone

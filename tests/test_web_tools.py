@@ -23,13 +23,13 @@ from sqlalchemy.orm import Session
 from starlette.routing import NoMatchFound
 
 from casino import Build, Match, Position
-from casino.cards import card_text
-from casino.legality import ranked
-from casino.scorepad import RoundEntry, ScorePad
-from casino.shortlist import MAX_SHOWN
+from casino.engine.cards import card_text
+from casino.engine.legality import ranked
+from casino.tools.scorepad import RoundEntry, ScorePad
 from casino.web import create_app, tools
 from casino.web.limits import Limits
 from casino.web.store import token_hash
+from casino.words.shortlist import MAX_SHOWN
 from tests.crowded_tables import KASINO_24, forbid_enumeration
 
 # web_helpers imports Starlette's TestClient without its deprecation warning

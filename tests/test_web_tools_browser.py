@@ -30,11 +30,11 @@ skip_without_browser()
 from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
 
 from casino import Build, Match, Position  # noqa: E402
-from casino.cards import card_text  # noqa: E402
-from casino.helper import position, setup_from_json  # noqa: E402
-from casino.scorepad import RoundEntry, ScorePad  # noqa: E402
-from casino.shortlist import MAX_SHOWN  # noqa: E402
+from casino.engine.cards import card_text  # noqa: E402
+from casino.tools.helper import position, setup_from_json  # noqa: E402
+from casino.tools.scorepad import RoundEntry, ScorePad  # noqa: E402
 from casino.web.app import create_app  # noqa: E402
+from casino.words.shortlist import MAX_SHOWN  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
 

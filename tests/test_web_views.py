@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from casino.match import Match
-from casino.moves import CAPTURE
-from casino.position import Position
-from casino.record import Settings
-from casino.rules import Rules, preset
-from casino.scoring import Item, Result, settle
+from casino.engine.match import Match
+from casino.engine.moves import CAPTURE
+from casino.engine.position import Position
+from casino.engine.record import Settings
+from casino.engine.rules import Rules, preset
+from casino.engine.scoring import Item, Result, settle
 from casino.web.service import _round_words
 from casino.web.views import (
     Public,
@@ -131,13 +131,13 @@ def test_the_view_tells_every_seat_who_captured_last() -> None:
 
 def test_a_tied_majority_is_in_the_round_result() -> None:
     """26 cards each: the round's result says most cards was tied (nobody scores)."""
-    from casino.cards import parse_cards
+    from casino.engine.cards import parse_cards
 
     rules = preset("casino")
     spades = parse_cards("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks")
     rest = [c for c in range(52) if c not in spades]
     piles = (tuple(sorted([*spades[:7], *rest[:19]])), tuple(sorted([*spades[7:], *rest[19:]])))
-    from casino.scoring import round_items
+    from casino.engine.scoring import round_items
 
     result = settle(rules, round_items(rules, piles, ()), (0, 0), 1)
     end = Position(rules=rules, round=1, deal=6, dealer=1, to_move=0, hands=((), ()),

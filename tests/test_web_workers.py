@@ -21,8 +21,7 @@ from typing import Any
 
 import pytest
 
-from casino.helper import helper_json
-from casino.shortlist import MAX_SHOWN
+from casino.tools.helper import helper_json
 from casino.web.limits import Limits
 from casino.web.tools import MAX_HELPER_ANSWER
 from casino.web.workers import (
@@ -32,6 +31,7 @@ from casino.web.workers import (
     WorkerPool,
     WorkerTimeout,
 )
+from casino.words.shortlist import MAX_SHOWN
 from tests.web_helpers import FAST, gone, web
 
 pytestmark = pytest.mark.timeout(120)  # a safety net only: every bound below is a deadline
@@ -76,7 +76,7 @@ EVENTS: dict[str, threading.Event] = {}
 
 @pytest.fixture
 def pool() -> Iterator[WorkerPool]:
-    p = WorkerPool(1, waiting=1, memory_mb=256, preload=("casino.helper",))
+    p = WorkerPool(1, waiting=1, memory_mb=256, preload=("casino.tools.helper",))
     try:
         yield p
     finally:

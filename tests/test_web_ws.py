@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from casino.cards import parse_card
-from casino.record import read_record
-from casino.session import BotJob, run_bot_job
+from casino.engine.cards import parse_card
+from casino.engine.record import read_record
+from casino.play.session import BotJob, run_bot_job
 from casino.web.limits import Limits
 from tests.web_helpers import (
     FAST,
@@ -353,7 +353,7 @@ def test_idle_games_are_evicted_and_reload_from_the_database(tmp_path: Path) -> 
 
 
 def test_every_preset_and_player_count_plays_over_the_websocket(tmp_path: Path) -> None:
-    from casino.rules import PRESET_NAMES, player_counts
+    from casino.engine.rules import PRESET_NAMES, player_counts
 
     with web(tmp_path) as client:
         for rules in PRESET_NAMES:

@@ -22,8 +22,8 @@ from typing import Any
 import httpx
 from sqlalchemy import create_engine, text
 
-from casino.cards import card_symbol, card_text
-from casino.record import Record
+from casino.engine.cards import card_symbol, card_text
+from casino.engine.record import Record
 from casino.web import create_app
 from casino.web.limits import Limits
 from casino.web.store import database_url

@@ -14,9 +14,9 @@ import asyncio
 import sys
 from pathlib import Path
 
-from casino.moves import Move
-from casino.rules import preset
-from casino.session import GameSession
+from casino.engine.moves import Move
+from casino.engine.rules import preset
+from casino.play.session import GameSession
 from casino.tui.app import CasinoApp
 from casino.tui.screens import RoundOverScreen
 from casino.tui.widgets import HAND_KEYS, TABLE_KEYS

@@ -14,9 +14,9 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from casino.builds import Build
-    from casino.cards import Cards, card_text, parse_card
-    from casino.errors import (
+    from casino.engine.builds import Build
+    from casino.engine.cards import Cards, card_text, parse_card
+    from casino.engine.errors import (
         CardError,
         CasinoError,
         IllegalMove,
@@ -25,36 +25,36 @@ if TYPE_CHECKING:
         MalformedMove,
         RulesError,
     )
-    from casino.match import Match
-    from casino.moves import Move
-    from casino.position import HiddenInformation, Position
-    from casino.rules import PRESET_NAMES, Rules, preset
-    from casino.scoring import Item, Result
+    from casino.engine.match import Match
+    from casino.engine.moves import Move
+    from casino.engine.position import HiddenInformation, Position
+    from casino.engine.rules import PRESET_NAMES, Rules, preset
+    from casino.engine.scoring import Item, Result
 
 __version__ = "0.1.0"
 
 #: Where each public name lives.
 _HOMES: dict[str, str] = {
-    "Build": "casino.builds",
-    "Cards": "casino.cards",
-    "card_text": "casino.cards",
-    "parse_card": "casino.cards",
-    "CardError": "casino.errors",
-    "CasinoError": "casino.errors",
-    "IllegalMove": "casino.errors",
-    "InvalidPosition": "casino.errors",
-    "InvalidRecord": "casino.errors",
-    "MalformedMove": "casino.errors",
-    "RulesError": "casino.errors",
-    "Match": "casino.match",
-    "Move": "casino.moves",
-    "HiddenInformation": "casino.position",
-    "Position": "casino.position",
-    "PRESET_NAMES": "casino.rules",
-    "Rules": "casino.rules",
-    "preset": "casino.rules",
-    "Item": "casino.scoring",
-    "Result": "casino.scoring",
+    "Build": "casino.engine.builds",
+    "Cards": "casino.engine.cards",
+    "card_text": "casino.engine.cards",
+    "parse_card": "casino.engine.cards",
+    "CardError": "casino.engine.errors",
+    "CasinoError": "casino.engine.errors",
+    "IllegalMove": "casino.engine.errors",
+    "InvalidPosition": "casino.engine.errors",
+    "InvalidRecord": "casino.engine.errors",
+    "MalformedMove": "casino.engine.errors",
+    "RulesError": "casino.engine.errors",
+    "Match": "casino.engine.match",
+    "Move": "casino.engine.moves",
+    "HiddenInformation": "casino.engine.position",
+    "Position": "casino.engine.position",
+    "PRESET_NAMES": "casino.engine.rules",
+    "Rules": "casino.engine.rules",
+    "preset": "casino.engine.rules",
+    "Item": "casino.engine.scoring",
+    "Result": "casino.engine.scoring",
 }
 
 

@@ -17,11 +17,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from casino.bots.evaluation import DEFAULT_PARAMS, EvalParams
-from casino.legality import is_small
-from casino.moves import Move
-from casino.partition import OutOfTime
-from casino.partition import deadline as time_limit
-from casino.position import Position
+from casino.engine.legality import is_small
+from casino.engine.moves import Move
+from casino.engine.partition import OutOfTime
+from casino.engine.partition import deadline as time_limit
+from casino.engine.position import Position
 
 #: Seconds of a timed limit kept back from thinking (at most a tenth of the limit):
 #: what a bot does once its deadline has passed (a one-ply decision, the legality
@@ -59,7 +59,7 @@ def candidates(pos: Position, deadline: float | None = None) -> list[Move]:
 
     With a ``deadline`` (a ``time.perf_counter()`` value), a crowded table's moves are
     generated card by card, and once some move has been found the rest stop at the
-    deadline (:func:`casino.partition.deadline`): on a crowded table of some rulesets
+    deadline (:func:`casino.engine.partition.deadline`): on a crowded table of some rulesets
     (Tablic's Aces that count 1 or 11, Krypkasino's largest compulsory capture) one
     card's moves can take a tenth of a second or more to find, and the time limit is
     the bot's. Until a move is found there is no deadline: a bot must move.

@@ -44,9 +44,9 @@ from casino.bots.evaluation import (
 )
 from casino.bots.greedy import shortlist
 from casino.bots.knowledge import Knowledge, knowledge
-from casino.builds import Build
-from casino.moves import TRAIL, Move
-from casino.position import Position
+from casino.engine.builds import Build
+from casino.engine.moves import TRAIL, Move
+from casino.engine.position import Position
 
 #: Candidates scored per move at most.
 CANDIDATES = 120

@@ -38,13 +38,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache, partial
 
-from casino.builds import Build
-from casino.cards import ACE, JACK, KING, QUEEN, SPADES
-from casino.movegen import TableSums, closure
-from casino.moves import BUILD, CAPTURE, TRAIL, Move
-from casino.position import Position, build_after
-from casino.rules import Rules
-from casino.scoring import (
+from casino.engine.builds import Build
+from casino.engine.cards import ACE, JACK, KING, QUEEN, SPADES
+from casino.engine.movegen import TableSums, closure
+from casino.engine.moves import BUILD, CAPTURE, TRAIL, Move
+from casino.engine.position import Position, build_after
+from casino.engine.rules import Rules
+from casino.engine.scoring import (
     ACES,
     JACK_SPADES,
     TEN_DIAMONDS,
@@ -668,7 +668,7 @@ def estimate(pos: Position, seat: int, params: EvalParams = DEFAULT_PARAMS) -> f
     The terms, each per side (margin = ``seat``'s side less the best other):
 
     1. *Banked points*: every scored item that cannot change any more, the
-       round's items (:func:`casino.scoring.round_items`) less the majorities and
+       round's items (:func:`casino.engine.scoring.round_items`) less the majorities and
        the last-capture point: cards with their own points, sweeps, mulles,
        Krypkasino's penalties and sweep swings.
     2. *Majorities by how decided they are* (:func:`_majority_expectation`): a

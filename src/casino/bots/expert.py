@@ -40,8 +40,8 @@ from casino.bots.solver import (
     remember_moves,
     search,
 )
-from casino.moves import Move
-from casino.position import Position
+from casino.engine.moves import Move
+from casino.engine.position import Position
 
 #: Root moves considered at most (a huge Finnish capture list is cut to the best-looking).
 MAX_ROOT = 40

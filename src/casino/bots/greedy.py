@@ -15,8 +15,8 @@ from collections.abc import Sequence
 
 from casino.bots.base import Bot, Limit
 from casino.bots.evaluation import card_weights, immediate_gain
-from casino.moves import CAPTURE, TRAIL, Move
-from casino.position import Position
+from casino.engine.moves import CAPTURE, TRAIL, Move
+from casino.engine.position import Position
 
 #: Above this many legal moves, only a cheap shortlist is scored (see :func:`shortlist`).
 SHORTLIST = 300

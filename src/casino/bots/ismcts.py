@@ -48,12 +48,12 @@ from typing import Any, Literal
 from casino.bots import evaluation
 from casino.bots.base import EvaluatingBot, Limit
 from casino.bots.knowledge import sample
-from casino.moves import CAPTURE, TRAIL, Move
-from casino.partition import OutOfTime
-from casino.partition import deadline as time_limit
-from casino.position import Position
-from casino.rules import Rules
-from casino.scoring import round_items
+from casino.engine.moves import CAPTURE, TRAIL, Move
+from casino.engine.partition import OutOfTime
+from casino.engine.partition import deadline as time_limit
+from casino.engine.position import Position
+from casino.engine.rules import Rules
+from casino.engine.scoring import round_items
 
 Horizon = Literal["round", "deal"]
 Policy = Literal["greedy", "random"]

@@ -14,8 +14,8 @@ import random
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from casino.builds import Build
-from casino.position import Position
+from casino.engine.builds import Build
+from casino.engine.position import Position
 
 
 @dataclass(frozen=True)

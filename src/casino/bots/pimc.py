@@ -70,8 +70,8 @@ from casino.bots.solver import (
     plies_left,
     remember_moves,
 )
-from casino.moves import Move
-from casino.position import Position
+from casino.engine.moves import Move
+from casino.engine.position import Position
 
 
 def pimc_choose(pos: Position, moves: list[Move], draw: Callable[[], Position], n: int,

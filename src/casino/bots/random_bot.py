@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from casino.bots.base import Bot, Limit
-from casino.moves import Move
-from casino.position import Position
+from casino.engine.moves import Move
+from casino.engine.position import Position
 
 
 class RandomBot(Bot):

@@ -38,13 +38,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from casino.bots import evaluation
-from casino.legality import SMALL_TABLE
-from casino.moves import CAPTURE, TRAIL, Move
-from casino.partition import OutOfTime
-from casino.partition import deadline as time_limit
-from casino.position import Position
-from casino.rules import Rules
-from casino.scoring import TEN_DIAMONDS, TWO_SPADES
+from casino.engine.legality import SMALL_TABLE
+from casino.engine.moves import CAPTURE, TRAIL, Move
+from casino.engine.partition import OutOfTime
+from casino.engine.partition import deadline as time_limit
+from casino.engine.position import Position
+from casino.engine.rules import Rules
+from casino.engine.scoring import TEN_DIAMONDS, TWO_SPADES
 
 #: ``(pos, seat) -> float``, higher better for ``seat``'s side.
 Evaluator = Callable[[Position, int], float]
@@ -264,7 +264,7 @@ class Searcher:
 
     def _moves(self, pos: Position, first: Move | None) -> list[Move]:
         """:func:`ordered_moves` within the deadline: on a crowded table, where finding
-        the moves can take a tenth of a second or more (:mod:`casino.partition`), the
+        the moves can take a tenth of a second or more (:mod:`casino.engine.partition`), the
         search aborts when the deadline passes during it."""
         if self.deadline is None or len(pos.table) <= SMALL_TABLE or _cached(pos):
             return ordered_moves(pos, first, self.max_moves)

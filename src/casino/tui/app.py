@@ -1,6 +1,6 @@
 """The full-screen terminal game (``casino play``), built with textual.
 
-The screen draws a :class:`~casino.session.GameSession` and only what the
+The screen draws a :class:`~casino.play.session.GameSession` and only what the
 person may see of it (:attr:`GameSession.view`: hidden cards stay hidden). The
 person plays by picking a card of the hand (1-9, arrows and Enter, or a click)
 and the table items it uses (a, b, c..., or clicks); the legal options for
@@ -43,18 +43,16 @@ from textual.widgets import Button, Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
-from casino.builds import Build
-from casino.cards import card_symbol
-from casino.errors import IllegalMove
-from casino.explain import forced_play
-from casino.legality import MoveList, ranked
-from casino.moves import CAPTURE, Move
-from casino.narrate import result_lines, tally, winner_words
-from casino.position import Position
-from casino.rules import describe
-from casino.session import GameSession
-from casino.shortlist import MAX_SHOWN, Shortlist, rest_words, shortlist
-from casino.standing import unseen
+from casino.engine.builds import Build
+from casino.engine.cards import card_symbol
+from casino.engine.errors import IllegalMove
+from casino.engine.explain import forced_play
+from casino.engine.legality import MoveList, ranked
+from casino.engine.moves import CAPTURE, Move
+from casino.engine.position import Position
+from casino.engine.rules import describe
+from casino.play.session import GameSession
+from casino.play.standing import unseen
 from casino.tui.choice import attempt_text, chosen_words, uses
 from casino.tui.screens import RoundOverScreen, RulesScreen, SaveScreen
 from casino.tui.widgets import (
@@ -74,6 +72,8 @@ from casino.tui.widgets import (
     table_rows,
     team_name,
 )
+from casino.words.narrate import result_lines, tally, winner_words
+from casino.words.shortlist import MAX_SHOWN, Shortlist, rest_words, shortlist
 
 #: Seconds each computer move stays on screen before the next one (readable, not slow).
 DEFAULT_PAUSE = 0.8

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from casino.builds import Build
-from casino.cards import card_symbol, card_text
-from casino.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
-from casino.position import TableItem
+from casino.engine.builds import Build
+from casino.engine.cards import card_symbol, card_text
+from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.engine.position import TableItem
 
 #: Captures first, trails last: the order in which options are listed.
 KIND_ORDER = {CAPTURE: 0, BUILD: 1, ADD: 2, RAISE: 3, TRAIL: 4}

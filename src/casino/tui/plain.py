@@ -5,7 +5,7 @@ and a pipe cannot hold. This mode prints each thing once, in words, in the
 order it happens, and reads one line at a time: a hand card by number (then
 one of its legal options by number, or ``with`` and table letters to list those
 using these items), or a move in notation, or a command. Lists of moves are
-ranked and capped (:mod:`casino.shortlist`) and none is made by listing every
+ranked and capped (:mod:`casino.words.shortlist`) and none is made by listing every
 legal move: a crowded table has hundreds of thousands of them. It
 offers what the full-screen game offers (hint, undo, move log, rules, save,
 play again) and draws only :attr:`GameSession.view`, so hidden cards stay
@@ -23,19 +23,19 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from casino.builds import Build
-from casino.cards import card_symbol, card_text
-from casino.errors import IllegalMove
-from casino.explain import forced_play
-from casino.legality import MoveList, ranked
-from casino.match import shuffle_words
-from casino.moves import Move
-from casino.narrate import move_phrase, result_lines, tally, winner_words
-from casino.position import Position
-from casino.rules import describe
-from casino.session import Entry, GameSession
-from casino.shortlist import MAX_SHOWN, Shortlist, rest_words, shortlist
-from casino.standing import round_so_far, unseen
+from casino.engine.builds import Build
+from casino.engine.cards import card_symbol, card_text
+from casino.engine.errors import IllegalMove
+from casino.engine.explain import forced_play
+from casino.engine.legality import MoveList, ranked
+from casino.engine.match import shuffle_words
+from casino.engine.moves import Move
+from casino.engine.position import Position
+from casino.engine.rules import describe
+from casino.play.session import Entry, GameSession
+from casino.play.standing import round_so_far, unseen
+from casino.words.narrate import move_phrase, result_lines, tally, winner_words
+from casino.words.shortlist import MAX_SHOWN, Shortlist, rest_words, shortlist
 
 #: Words typed at the move prompt, besides card numbers and moves in notation.
 COMMANDS = ("hint", "undo", "moves", "cards", "log", "log all", "table", "look", "save ",

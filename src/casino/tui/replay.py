@@ -22,14 +22,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from casino.match import Match, shuffle_words
-from casino.moves import Move
-from casino.narrate import play_words, result_lines, winner_words
-from casino.position import Position
-from casino.record import UNDO, Note, Record, transcript
-from casino.render import render_position
-from casino.rules import Rules, describe
-from casino.session import HUMAN
+from casino.engine.match import Match, shuffle_words
+from casino.engine.moves import Move
+from casino.engine.position import Position
+from casino.engine.record import UNDO, Note, Record, transcript
+from casino.engine.render import render_position
+from casino.engine.rules import Rules, describe
+from casino.play.session import HUMAN
+from casino.words.narrate import play_words, result_lines, winner_words
 
 #: The name the terminal game gives its person: told as "You take", not "You takes".
 YOU = "You"

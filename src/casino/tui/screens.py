@@ -45,10 +45,10 @@ class RulesScreen(ModalScreen[None]):
         super().__init__()
         self.title_text = title
         self.lines = list(lines)
-        # The player's guide to the preset ``guide`` (casino.guide), with its example.
+        # The player's guide to the preset ``guide`` (casino.words.guide), with its example.
         self.guide: list[str] = []
         if guide is not None:
-            from casino.guide import GUIDES, text_lines
+            from casino.words.guide import GUIDES, text_lines
 
             if guide in GUIDES:
                 self.guide = text_lines(guide, width=10_000)  # the screen wraps

@@ -3,7 +3,7 @@
 ``casino play`` on a terminal with no choices on its command line opens
 here. The person picks the rules, how many play (where the rules allow more
 than two), the computer's level and their name, or continues one of the
-games saved in the games folder (:func:`casino.session.saved_games`, the most
+games saved in the games folder (:func:`casino.play.session.saved_games`, the most
 recent first). The game then starts in the same full-screen app.
 
 The screen only gathers choices (:class:`StartChoice`): the command opens the
@@ -27,8 +27,8 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, Select, St
 from textual.widgets.option_list import Option
 
 from casino.bots.levels import LEVELS
-from casino.rules import PRESET_NAMES, describe, player_counts, preset
-from casino.session import NAME_LENGTH, GameSession, SavedGame, player_name
+from casino.engine.rules import PRESET_NAMES, describe, player_counts, preset
+from casino.play.session import NAME_LENGTH, GameSession, SavedGame, player_name
 from casino.tui.app import DEFAULT_PAUSE, GameScreen, NewGame
 
 #: The level a new game is offered at first.

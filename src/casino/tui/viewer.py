@@ -33,15 +33,14 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from casino.builds import Build
-from casino.cards import card_symbol
-from casino.match import Match, shuffle_words
-from casino.moves import CAPTURE, Move
-from casino.narrate import result_lines, winner_words
-from casino.position import Position
-from casino.record import Record
-from casino.rules import Rules, describe
-from casino.session import HUMAN
+from casino.engine.builds import Build
+from casino.engine.cards import card_symbol
+from casino.engine.match import Match, shuffle_words
+from casino.engine.moves import CAPTURE, Move
+from casino.engine.position import Position
+from casino.engine.record import Record
+from casino.engine.rules import Rules, describe
+from casino.play.session import HUMAN
 from casino.tui.replay import (
     DEAL,
     Step,
@@ -56,6 +55,7 @@ from casino.tui.replay import (
 )
 from casino.tui.screens import RulesScreen
 from casino.tui.widgets import BuildStack, CardFace, cards_label, table_rows
+from casino.words.narrate import result_lines, winner_words
 
 #: Seconds per step when the viewer plays by itself.
 DEFAULT_PACE = 0.8

@@ -1,6 +1,6 @@
 """The pieces of the terminal game's screen: card faces, builds, seats, scores, the log.
 
-Each widget draws values it is handed (cards, builds, a :class:`~casino.position.Position`
+Each widget draws values it is handed (cards, builds, a :class:`~casino.engine.position.Position`
 seen by the person) and knows nothing of the session, so the game screen
 decides what is shown and these only decide how it looks. Text is built as
 :class:`~textual.content.Content`, never as markup: move notation has square
@@ -20,15 +20,15 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from casino.builds import Build
-from casino.cards import SUIT_SYMBOLS, card_symbol
-from casino.match import shuffle_words
-from casino.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
-from casino.narrate import Tally, group_words
-from casino.position import Position
-from casino.rules import Rules
-from casino.session import Entry
-from casino.standing import Unseen, round_so_far
+from casino.engine.builds import Build
+from casino.engine.cards import SUIT_SYMBOLS, card_symbol
+from casino.engine.match import shuffle_words
+from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.engine.position import Position
+from casino.engine.rules import Rules
+from casino.play.session import Entry
+from casino.play.standing import Unseen, round_so_far
+from casino.words.narrate import Tally, group_words
 
 #: Keys that pick table items: letters, leaving out those bound to commands (q, s, u).
 TABLE_KEYS = "abcdefghijklmnoprtvwxyz"
@@ -77,7 +77,7 @@ def option_words(move: Move) -> str:
 
     ``capture 9♣ and 4♣+5♥``, ``build 8``, ``raise the 5-build to 8``, ``trail 7♥``:
     short enough to compare several options at a glance (the log has the full
-    sentences of :func:`casino.narrate.move_words`).
+    sentences of :func:`casino.words.narrate.move_words`).
     """
     if move.kind == TRAIL:
         return f"trail {card_symbol(move.card)}"

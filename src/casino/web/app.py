@@ -31,14 +31,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from casino import svg
 from casino.bots.levels import LEVELS
-from casino.cards import card_text, parse_card
-from casino.errors import CardError, CasinoError, RulesError
-from casino.narrate import play_words
-from casino.record import read_record
-from casino.rules import PRESET_NAMES, describe, player_counts, preset
-from casino.session import HINT_LEVEL
+from casino.engine.cards import card_text, parse_card
+from casino.engine.errors import CardError, CasinoError, RulesError
+from casino.engine.record import read_record
+from casino.engine.rules import PRESET_NAMES, describe, player_counts, preset
+from casino.play.session import HINT_LEVEL
 from casino.web import seats, tools
 from casino.web.guard import GuardedFastAPI
 from casino.web.guard import same_origin as _same_origin
@@ -54,6 +52,8 @@ from casino.web.service import (
 )
 from casino.web.store import DEFAULT_DATABASE_URL, OVER, Store
 from casino.web.views import items_json, result_json, rules_json, title
+from casino.words import svg
+from casino.words.narrate import play_words
 
 log = logging.getLogger("casino.web")
 
@@ -224,8 +224,8 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
 
     @app.get("/guide/{name}", response_class=HTMLResponse)
     async def guide_page(name: str) -> Response:
-        """How to play a ruleset, with its worked example (casino.guide)."""
-        from casino.guide import GUIDES, guide_html
+        """How to play a ruleset, with its worked example (casino.words.guide)."""
+        from casino.words.guide import GUIDES, guide_html
 
         if name not in GUIDES:
             return pages.error(f"no guide for {name!r}; the guides are "

@@ -1,6 +1,6 @@
 """The ``casino serve`` command, ready to register on the main typer app.
 
-``casino/cli.py`` registers it with ``app.command("serve")(serve_command)``; it
+``casino/cli/__init__.py`` registers it with ``app.command("serve")(serve_command)``; it
 lives here so that the command's options sit next to the server they start,
 and FastAPI, uvicorn and SQLAlchemy are imported only when it runs.
 """

@@ -1,7 +1,7 @@
 """Live games: the sessions in memory, their clients, the thinking pool and the events.
 
 The server is the only authority. Each game in memory is a
-:class:`~casino.session.GameSession` (which holds the rules, the turn and the
+:class:`~casino.play.session.GameSession` (which holds the rules, the turn and the
 log; nothing here repeats game logic) guarded by its own :class:`asyncio.Lock`.
 The session's ``on_change`` hook turns every change into numbered public
 events and commits the record, the version and those events to the database
@@ -9,7 +9,7 @@ before any client hears of it; if the commit fails the game is dropped from
 memory, so it reloads exactly as stored.
 
 Computer moves and hints are thought about in a process pool: the session
-gives a :class:`~casino.session.BotJob` (the computer seat's observation only)
+gives a :class:`~casino.play.session.BotJob` (the computer seat's observation only)
 that a worker process runs while the event loop serves everybody else; the
 answer is played only if the game has not changed meanwhile (an undo, say).
 
@@ -38,13 +38,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from casino.bots.levels import LEVELS
-from casino.builds import Build
-from casino.errors import CasinoError, IllegalMove
-from casino.match import Match
-from casino.moves import Move
-from casino.narrate import move_phrase, play_words, winner_words
-from casino.position import Position
-from casino.record import (
+from casino.engine.builds import Build
+from casino.engine.errors import CasinoError, IllegalMove
+from casino.engine.match import Match
+from casino.engine.moves import Move
+from casino.engine.position import Position
+from casino.engine.record import (
     RESIGN,
     UNDO,
     Settings,
@@ -52,8 +51,8 @@ from casino.record import (
     read_record,
     write_record,
 )
-from casino.rules import PRESET_NAMES, Rules, preset
-from casino.session import (
+from casino.engine.rules import PRESET_NAMES, Rules, preset
+from casino.play.session import (
     HINT_LEVEL,
     HUMAN,
     GameSession,
@@ -81,6 +80,7 @@ from casino.web.views import (
     unknown_options,
 )
 from casino.web.workers import WorkerBusy, WorkerError, WorkerPool, WorkerTimeout
+from casino.words.narrate import move_phrase, play_words, winner_words
 
 log = logging.getLogger("casino.web")
 
@@ -100,7 +100,7 @@ class GameError(Exception):
 
 
 def clean_name(raw: object, default: str, limit: int) -> str:
-    """A player name fit for the table and the record (:func:`casino.session.player_name`),
+    """A player name fit for the table and the record (:func:`casino.play.session.player_name`),
     refused in words for the player."""
     if raw is not None and not isinstance(raw, str):
         raise GameError("a name must be text")

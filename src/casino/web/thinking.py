@@ -1,6 +1,6 @@
 """The thinking pool's scheduler: computers before hints, and fair shares within each.
 
-Every computer move and every hint is a :class:`~casino.session.BotJob` run in
+Every computer move and every hint is a :class:`~casino.play.session.BotJob` run in
 a pool of worker processes. Handing them straight to the pool made one queue
 for everybody: a client asking for hints without pause filled it, and every
 other game's computer waited behind the flood (15 sockets took another
@@ -34,7 +34,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from casino.session import BotJob, run_bot_job
+from casino.play.session import BotJob, run_bot_job
 from casino.web.workers import WorkerPool
 
 log = logging.getLogger("casino.web")

@@ -7,7 +7,7 @@ server answers with what the engine's own code makes of it.
 **Score pad.** The browser holds the pad (its ``casino-scorepad/1`` JSON, in
 ``localStorage``, so it survives a reload and a closed tab). Every change is a
 ``POST /api/scorepad/apply`` of the pad and an action; the server checks the
-whole pad, applies the action with :func:`casino.scorepad.apply_action` and
+whole pad, applies the action with :func:`casino.tools.scorepad.apply_action` and
 answers the new pad with its view (every round's items in counting order, the
 running totals, the winner), or a 400 ``{"error": words, "field": name,
 "round": n}`` and the browser keeps what it had (nothing typed is lost). The
@@ -22,9 +22,9 @@ A stored pad is at most :data:`MAX_STORED` bytes and there are at most
 :data:`MAX_PADS` of them.
 
 **Move helper.** ``POST /api/helper`` takes a described table and hand
-(:func:`casino.helper.setup_from_json`) and answers the legal plays in words,
+(:func:`casino.tools.helper.setup_from_json`) and answers the legal plays in words,
 the strongest first, with the strongest bot's pick marked
-(:func:`casino.helper.helper_json`): at most :data:`~casino.shortlist.MAX_SHOWN`
+(:func:`casino.tools.helper.helper_json`): at most :data:`~casino.words.shortlist.MAX_SHOWN`
 of them, with ``more`` (plays found but not shown) and ``complete`` (whether the
 plays found are every legal play: on a crowded table they are a selection).
 ``card`` (and ``using``: indices of table items) asks for one card's plays, the
@@ -63,11 +63,11 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
 from casino.bots.levels import LEVELS
-from casino.cards import card_text
-from casino.errors import CasinoError, RulesError
-from casino.helper import HelperError, check_request, helper_json
-from casino.rules import PRESET_NAMES, preset
-from casino.scorepad import (
+from casino.engine.cards import card_text
+from casino.engine.errors import CasinoError, RulesError
+from casino.engine.rules import PRESET_NAMES, preset
+from casino.tools.helper import HelperError, check_request, helper_json
+from casino.tools.scorepad import (
     ScorePad,
     ScorePadError,
     apply_action,
@@ -112,7 +112,7 @@ _env = Environment(loader=FileSystemLoader(TEMPLATES),
                    autoescape=select_autoescape(default=True, default_for_string=True))
 _new_pads = BucketsByKey(PADS_PER_MINUTE / 60.0, PADS_BURST)
 #: Modules a helper worker imports before its first job, so no deadline pays for them.
-HELPER_MODULES = ("casino.helper", "casino.bots.levels")
+HELPER_MODULES = ("casino.tools.helper", "casino.bots.levels")
 
 
 class ScorePadRow(Base):

@@ -15,13 +15,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from casino.builds import Build
-from casino.cards import card_text, parse_card
-from casino.errors import CardError
-from casino.explain import why_illegal
-from casino.legality import moves_with, ranked
-from casino.moves import CAPTURE, TRAIL, Move
-from casino.narrate import (
+from casino.engine.builds import Build
+from casino.engine.cards import card_text, parse_card
+from casino.engine.errors import CardError
+from casino.engine.explain import why_illegal
+from casino.engine.legality import moves_with, ranked
+from casino.engine.moves import CAPTURE, TRAIL, Move
+from casino.engine.position import Position
+from casino.engine.record import Settings
+from casino.engine.rules import Rules
+from casino.engine.scoring import Result
+from casino.words.narrate import (
     item_words,
     move_phrase,
     point_cards_label,
@@ -29,10 +33,6 @@ from casino.narrate import (
     tie_words,
     winner_words,
 )
-from casino.position import Position
-from casino.record import Settings
-from casino.rules import Rules
-from casino.scoring import Result
 
 TITLES = {
     "casino": "Casino",
@@ -249,7 +249,7 @@ def card_choices(view: Position) -> dict[str, Any]:
     a selection, and counting the rest would mean listing them).
 
     ``view`` is the mover's observation; the work is bounded by the engine's
-    :meth:`~casino.position.Position.moves_of` (all moves only on a small table).
+    :meth:`~casino.engine.position.Position.moves_of` (all moves only on a small table).
     """
     _observation_of(view, view.to_move)
     legal: list[dict[str, Any]] = []
@@ -324,8 +324,8 @@ def options_json(view: Position, card: int, uses: Sequence[str], loose: Sequence
     ``left`` how many were left out when that is known, and when there is none at all,
     ``reason``: why the selection is no move, in the engine's words.
 
-    Polynomial in the table (:func:`casino.legality.moves_with`); with nothing picked,
-    the card's own bounded list (:meth:`~casino.position.Position.moves_of`).
+    Polynomial in the table (:func:`casino.engine.legality.moves_with`); with nothing picked,
+    the card's own bounded list (:meth:`~casino.engine.position.Position.moves_of`).
     """
     _observation_of(view, view.to_move)
     if loose or builds:

@@ -1,0 +1,275 @@
+"""``casino helper``: the legal plays for a table and a hand from a real game.
+
+``casino helper --rules casino --table "9c 4c 5h [5d+3s]=8:1" --hand "9d 2s"``
+prints the legal plays in notation and in words, the strongest first, marking
+the strongest computer player's pick. The list is capped
+(:data:`~casino.words.shortlist.MAX_SHOWN` plays) and says how many more there are;
+on a crowded table it is a selection, and ``--card Td`` lists one card's plays
+(``--using "3c 4h"``: those that take or build with these loose cards). Without
+``--table`` and ``--hand`` it asks for them, one set-up after another, until
+``quit`` or the end of the input. All the work is :mod:`casino.tools.helper`.
+
+The engine and the helper are imported inside the functions that use them, so
+that registering the command (every ``casino`` run, ``--help`` included) stays
+quick.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Annotated, TextIO
+
+import typer
+
+from casino.cli.names import HELPER_LIMIT, LEVELS, RULESETS, choices
+
+if TYPE_CHECKING:
+    from casino.engine.builds import Build
+    from casino.engine.rules import Rules
+    from casino.tools.helper import Analysis, Setup
+
+#: How many plays are shown at most by default (``casino.words.shortlist.MAX_SHOWN``).
+MAX_SHOWN = HELPER_LIMIT
+
+TABLE_HELP = ("cards and builds separated by spaces; a build is its cards in brackets, "
+              "then =VALUE and :OWNER (0 is you, 1 the next player): "
+              "9c 4c 5h [5d+3s]=8:1; a multiple build: [8h 5d+3s]=8:0")
+
+
+def _build_text(b: Build) -> str:
+    from casino.engine.cards import card_symbol
+
+    groups = " ".join("+".join(card_symbol(c) for c in g) for g in b.groups)
+    owner = "your" if b.owner == 0 else f"seat {b.owner}'s"
+    return f"[{groups}] ({owner} build of {b.value})"
+
+
+def analysis_lines(a: Analysis, *, asking: bool = False) -> list[str]:
+    """The plays, numbered, in notation and in words, the strongest first; the bot's
+    pick marked; then how many more there are (the list is capped) and how to see
+    them (``asking``: at the interactive prompt, else with the command's options)."""
+    from casino.engine.cards import card_symbol
+
+    pos = a.position
+    shown = [card_symbol(i) if isinstance(i, int) else _build_text(i) for i in pos.table]
+    others = ", ".join(f"seat {s} holds {pos.hand_size(s)}" for s in range(1, pos.rules.players))
+    lines = [f"Table: {' '.join(shown) or '(empty)'}",
+             f"Your hand: {' '.join(card_symbol(c) for c in pos.hand(0))}; {others}; "
+             f"stock {pos.stock_size}",
+             _heading(a)]
+    width = max((len(o.text) for o in a.options), default=0)
+    for k, o in enumerate(a.options, start=1):
+        mark = "*" if o.best else " "
+        lines.append(f"{mark}{k:>3}. {o.text:<{width}}  {o.words}")
+    rest = _rest(a, asking)
+    if rest:
+        lines.append(rest)
+    if a.pick is not None and a.level is not None:
+        if any(o.best for o in a.options):
+            lines.append(f"* the {a.level} computer player's choice")
+        else:
+            lines.append(f"The {a.level} computer player would play {a.pick}.")
+    return lines
+
+
+def _whose(a: Analysis) -> str:
+    """``of the 9♦`` / ``of the 9♦ with 4♣ and 5♥``: the list's choice, if any."""
+    from casino.engine.cards import card_symbol
+
+    if a.card is None:
+        return ""
+    text = f" of the {card_symbol(a.card)}"
+    if a.using:
+        items = [a.position.table[i] for i in a.using]
+        text += " with " + " and ".join(
+            card_symbol(x) if isinstance(x, int) else f"the {x.value}-build" for x in items)
+    return text
+
+
+def _heading(a: Analysis) -> str:
+    n = len(a.options)
+    plays = f"play{'s' if n != 1 else ''}"
+    total = a.total
+    if total is not None and a.more == 0:
+        return f"{n} legal {plays}{_whose(a)}:"
+    if total is not None:
+        return f"The {n} strongest of {total} legal plays{_whose(a)}:"
+    return (f"{n} legal {plays}{_whose(a)}, a selection (the table is crowded: "
+            "there are too many to list):")
+
+
+def _rest(a: Analysis, asking: bool = False) -> str:
+    """``... and 12 more (pick a card with --card to see its plays)``, or nothing."""
+    if a.complete and a.more == 0:
+        return ""
+    if asking:
+        how = ("type a card of your hand to see its plays, and table cards after it "
+               "for those using them: 9d 4c 5h")
+    elif a.card is None:
+        how = "pick a card with --card to see its plays"
+    elif not a.using:
+        how = "name table cards it should use with --using"
+    else:
+        how = "name other table cards with --using"
+    if a.complete:
+        return f"... and {a.more} more ({how})"
+    if a.more:
+        return f"... and {a.more} more found, and others ({how})"
+    return f"... and others ({how})"
+
+
+def _opponents(text: str | None) -> list[int] | None:
+    from casino.tools.helper import HelperError
+
+    if text is None:
+        return None
+    parts = text.replace(",", " ").split()
+    if not all(p.isdigit() for p in parts):
+        raise HelperError("opponents: their hand sizes as numbers, as '4' or '3,4'")
+    return [int(p) for p in parts]
+
+
+def interactive(rules: Rules, stdin: TextIO, stdout: TextIO, level: str | None,
+                seed: int, limit: int = MAX_SHOWN) -> None:
+    """Ask for a table and a hand, show the plays; again until quit or end of input."""
+    from casino.engine.cards import card_text
+    from casino.engine.errors import CasinoError
+    from casino.engine.rules import describe
+    from casino.tools.helper import analyse, parse_hand, parse_using, setup_from_text
+
+    def say(*lines: str) -> None:
+        for line in lines:
+            stdout.write(line + "\n")
+        stdout.flush()
+
+    def ask(prompt: str) -> str | None:
+        stdout.write(prompt)
+        stdout.flush()
+        line = stdin.readline()
+        if not line:
+            say("")
+            return None
+        text = line.strip()
+        if not stdin.isatty():
+            say(text)
+        return None if text.lower() in ("quit", "q", "exit") else text
+
+    say(describe(rules)[0], f"Table: {TABLE_HELP}.", "Type quit to stop.")
+    while True:
+        table = ask("Table: ")
+        if table is None:
+            return
+        hand = ask("Your hand: ")
+        if hand is None:
+            return
+        try:
+            setup = setup_from_text(rules, table, hand)
+            result = analyse(setup, level, seed, limit=limit)
+            say(*analysis_lines(result, asking=True))
+        except CasinoError as exc:
+            say(f"  {exc}")
+            continue
+        while not (result.complete and result.more == 0):
+            # A capped list: one card's plays (with table cards) on request.
+            choice = ask("A card (and table cards), or Enter for a new table: ")
+            if choice is None:
+                return
+            if not choice:
+                break
+            try:
+                card, *items = parse_hand(choice)
+                using = parse_using(setup.table, " ".join(map(card_text, items)))
+                one = analyse(setup, level, seed, card=card, using=using, limit=limit)
+                say(*analysis_lines(one, asking=True)[2:])
+            except CasinoError as exc:
+                say(f"  {exc}")
+
+
+def _complete_rules(incomplete: str) -> list[str]:
+    return [n for n in RULESETS if n.startswith(incomplete)]
+
+
+def _complete_level(incomplete: str) -> list[str]:
+    return [n for n in LEVELS if n.startswith(incomplete)]
+
+
+def helper_command(
+    rules: Annotated[str, typer.Option("--rules", "-r", metavar=choices(RULESETS),
+                                       autocompletion=_complete_rules,
+                                       help="The ruleset.")] = "casino",
+    players: Annotated[int | None, typer.Option("--players", "-p",
+                                                help="Number of players.")] = None,
+    table: Annotated[str | None, typer.Option("--table", "-t", help=f"The table: "
+                                              f"{TABLE_HELP}.")] = None,
+    hand: Annotated[str | None, typer.Option("--hand", help="Your hand, as "
+                                             "'9d 2s'.")] = None,
+    opponents: Annotated[str | None, typer.Option(
+        "--opponents", help="The other players' hand sizes in play order (default: as "
+                            "many as yours).")] = None,
+    stock: Annotated[int | None, typer.Option(
+        "--stock", min=0, help="Cards left to deal (default: every unseen card not in a "
+                               "hand; give --captured with it).")] = None,
+    captured: Annotated[str | None, typer.Option(
+        "--captured", help="Cards already captured, per seat, yours first, separated by "
+                           "'|': 'As Td | 2s'.")] = None,
+    level: Annotated[str, typer.Option("--level", "-l", metavar=choices(LEVELS),
+                                       autocompletion=_complete_level,
+                                       help="The computer player whose pick is "
+                                            "marked.")] = "expert",
+    no_bot: Annotated[bool, typer.Option("--no-bot", help="Do not ask the computer "
+                                                          "player.")] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the computer "
+                                                     "player.")] = 0,
+    card: Annotated[str | None, typer.Option(
+        "--card", "-c", help="Only the plays of this card of your hand, as 'Td'.")] = None,
+    using: Annotated[str | None, typer.Option(
+        "--using", "-u", help="With --card: only its plays that use these table cards "
+                              "(a card of a build names the build), as '3c 4h'.")] = None,
+    limit: Annotated[int, typer.Option(
+        "--limit", min=1, max=1000, help="Show at most this many plays, the strongest "
+                                         "first.")] = MAX_SHOWN,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON: the position and "
+                                                         "the plays.")] = False,
+) -> None:
+    """The legal plays for a table and a hand, strongest first, explained.
+
+    The best play is marked; a crowded table's list is capped, and --card shows one
+    card's plays."""
+    from casino.engine.errors import CasinoError
+    from casino.engine.rules import preset
+    from casino.tools.helper import HelperError, analyse, parse_hand, parse_using, setup_from_text
+
+    if level not in LEVELS:
+        typer.echo(f"casino: unknown level {level!r}; the levels are {', '.join(LEVELS)}",
+                   err=True)
+        raise typer.Exit(2)
+    use_level = None if no_bot else level
+    try:
+        ruleset = preset(rules, **({"players": players} if players else {}))
+        if table is None and hand is None:
+            interactive(ruleset, sys.stdin, sys.stdout, use_level, seed, limit)
+            return
+        setup: Setup = setup_from_text(ruleset, table or "", hand or "",
+                                       opponents=_opponents(opponents), stock=stock,
+                                       captured=captured)
+        picked = None
+        if card is not None:
+            cards = parse_hand(card)
+            if len(cards) != 1:
+                raise HelperError("card: give one card of your hand, as 'Td'")
+            picked = cards[0]
+        elif using is not None:
+            raise HelperError("using: give --card too: the card that plays with them")
+        result = analyse(setup, use_level, seed, card=picked,
+                         using=parse_using(setup.table, using) if using else (),
+                         limit=limit)
+    except CasinoError as exc:
+        typer.echo(f"casino: {exc}", err=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        import json
+
+        typer.echo(json.dumps(result.to_json(), ensure_ascii=False))
+        return
+    for line in analysis_lines(result):
+        typer.echo(line)

@@ -1,0 +1,686 @@
+"""The score pad in the terminal (``casino score``), one plain line at a time.
+
+Like a paper pad beside a real deck: set up the names and the ruleset, then
+after each round type what the table counted. The pad shows the round's items
+in counting order with the running totals, and the winner by the preset's
+rule. Past rounds can be corrected (everything after is rescored), changes
+undone, and the pad saved to and loaded from a JSON file (``--file`` saves
+after every change). ``print`` shows the whole sheet for printing.
+
+All the scoring is :mod:`casino.tools.scorepad` (and through it the engine's own
+:mod:`casino.engine.scoring`); this module only asks and shows. The command's options
+are in :mod:`casino.cli.scorepad`, which imports this module only when the
+command runs (``casino --help`` stays quick).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from casino.engine.cards import card_symbol, parse_card
+from casino.engine.errors import CardError, RulesError
+from casino.engine.files import file_error
+from casino.engine.rules import PRESET_NAMES, describe, player_counts, preset
+from casino.tools.scorepad import (
+    Field,
+    RoundEntry,
+    ScorePad,
+    ScorePadError,
+    scoring_cards,
+)
+from casino.words.narrate import item_words, winner_words
+
+HELP = (
+    "Commands:",
+    "  round (or r)   enter the next round",
+    "  fix N          correct round N (Enter keeps each answer); later rounds are rescored",
+    "  remove N       remove round N",
+    "  undo           take back the last change",
+    "  show [N]       the totals, or round N item by item",
+    "  print          the whole sheet, for printing",
+    "  save FILE      save the pad to FILE (and after every change from then on)",
+    "  load FILE      open a pad saved earlier",
+    "  rules          the rules being scored",
+    "  help           this list",
+    "  quit           stop (the pad is saved if it has a file)",
+)
+
+_QUIT = ("quit", "q", "exit", "bye")
+
+
+class _Quit(Exception):
+    """The person stopped, or the input ended."""
+
+
+class _Back(Exception):
+    """The person abandoned the round being entered."""
+
+
+class ScoreSession:
+    """The score pad at the terminal: lines in, lines out."""
+
+    def __init__(self, stdin: TextIO, stdout: TextIO, pad: ScorePad | None = None,
+                 file: Path | None = None) -> None:
+        self.stdin = stdin
+        self.stdout = stdout
+        self.pad = pad
+        self.file = file
+
+    # --- input and output ------------------------------------------------
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            self.stdout.write(line + "\n")
+        self.stdout.flush()
+
+    def ask(self, prompt: str) -> str:
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            self.say("")
+            raise _Quit
+        text = line.strip()
+        if not self.stdin.isatty():
+            self.say(text)  # echo piped input, so a transcript reads like a session
+        return text
+
+    # --- setting up --------------------------------------------------------
+    def setup(self, rules_name: str | None, players: int | None,
+              names: Sequence[str] | None) -> ScorePad:
+        while True:
+            name = rules_name or self.ask(f"Ruleset ({', '.join(PRESET_NAMES)}) [casino]: ") \
+                or "casino"
+            try:
+                counts = player_counts(name)
+                break
+            except RulesError as exc:
+                self.say(f"  {exc}")
+                rules_name = None
+        if not counts:
+            raise ScorePadError(f"{name} has no player count the pad knows")
+        if names:
+            players = players or len(names)
+        while players is None:
+            if len(counts) == 1:
+                players = counts[0]
+                break
+            answer = self.ask(f"Players ({', '.join(map(str, counts))}) [{counts[0]}]: ")
+            if not answer:
+                players = counts[0]
+            elif answer.isdigit() and int(answer) in counts:
+                players = int(answer)
+            else:
+                self.say(f"  {name} is played by {' or '.join(map(str, counts))} players")
+        rules = preset(name, players=players)
+        if rules.partnerships:
+            self.say("Partners sit opposite: the 1st and 3rd names against the 2nd and 4th.")
+        while True:
+            if not names:
+                answer = self.ask(f"Names of the {players} players in seat order, "
+                                  "separated by commas: ")
+                names = [n.strip() for n in answer.split(",")]
+            try:
+                return ScorePad(rules, tuple(names))
+            except ScorePadError as exc:
+                self.say(f"  {exc}")
+                names = None
+
+    # --- the loop ---------------------------------------------------------
+    def run(self) -> None:
+        assert self.pad is not None
+        self.say(describe(self.pad.rules)[0] + ": " + self.versus())
+        self.say("Type 'round' after each round to enter what the table counted "
+                 "('help' lists the commands).")
+        if self.pad.rounds:
+            self.show_totals()
+        while True:
+            try:
+                line = self.ask("score> ")
+            except _Quit:
+                return
+            if line.lower() in _QUIT:
+                return
+            try:
+                self.command(line)
+            except _Quit:
+                return
+            except _Back:
+                self.say("  (round not entered)")
+
+    def versus(self) -> str:
+        assert self.pad is not None
+        return " vs ".join(self.pad.side_name(s) for s in self.pad.sides)
+
+    def command(self, line: str) -> None:
+        assert self.pad is not None
+        word, _, arg = line.partition(" ")
+        word = word.lower()
+        arg = arg.strip()
+        if not word:
+            return
+        if word in ("round", "r", "add", "new"):
+            if self.pad.is_over:
+                self.say(f"  The game is over: {self.winner_name()} won. Use 'fix N' to "
+                         "correct a round, or start a new pad.")
+                return
+            self.enter_round(None)
+        elif word in ("fix", "edit", "correct"):
+            index = self.round_number(arg)
+            if index is not None:
+                self.enter_round(index)
+        elif word in ("remove", "delete"):
+            gone = self.round_number(arg)
+            if gone is not None:
+                self.change(lambda p: p.remove_round(gone), f"Round {gone + 1} removed.")
+        elif word == "undo":
+            self.change(lambda p: p.undo(), "Undone.")
+        elif word in ("show", "totals", "table"):
+            if arg:
+                index = self.round_number(arg)
+                if index is not None:
+                    self.show_round(index)
+            else:
+                self.show_totals()
+        elif word == "print":
+            self.say(*pad_sheet(self.pad))
+        elif word == "save":
+            if not arg:
+                self.say("  save FILE: name the file")
+                return
+            self.file = Path(arg).expanduser()
+            self.save()
+        elif word in ("load", "open"):
+            self.load(arg)
+        elif word == "rules":
+            self.say(*describe(self.pad.rules))
+        elif word in ("help", "?", "h"):
+            self.say(*HELP)
+        else:
+            self.say(f"  unknown command {word!r}; type 'help' for the list")
+
+    def round_number(self, arg: str) -> int | None:
+        assert self.pad is not None
+        n = len(self.pad.rounds)
+        if not arg.isdigit() or not 1 <= int(arg) <= n:
+            have = "no rounds yet" if not n else f"rounds 1 to {n}"
+            self.say(f"  give a round number: the pad has {have}")
+            return None
+        return int(arg) - 1
+
+    def change(self, step: Callable[[ScorePad], ScorePad], done: str) -> bool:
+        assert self.pad is not None
+        try:
+            new = step(self.pad)
+        except ScorePadError as exc:
+            self.say(f"  Refused: {exc}")
+            return False
+        self.pad = new
+        self.say(done)
+        self.autosave()
+        self.show_totals()
+        return True
+
+    def winner_name(self) -> str:
+        assert self.pad is not None and self.pad.winner is not None
+        return self.pad.side_name(self.pad.winner)
+
+    # --- files -------------------------------------------------------------
+    def autosave(self) -> None:
+        if self.file is not None:
+            self.save(quiet=True)
+
+    def save(self, quiet: bool = False) -> None:
+        assert self.pad is not None and self.file is not None
+        try:
+            write_pad(self.pad, self.file)
+        except OSError as exc:
+            self.say(f"  {file_error(exc, self.file, 'write')}")
+            return
+        if not quiet:
+            self.say(f"Saved to {self.file} (and after every change from now on).")
+
+    def load(self, arg: str) -> None:
+        if not arg:
+            self.say("  load FILE: name the file")
+            return
+        path = Path(arg).expanduser()
+        try:
+            pad = read_pad(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            self.say(f"  {file_error(exc, path)}")
+            return
+        except ScorePadError as exc:
+            self.say(f"  cannot load {path}: {exc}")
+            return
+        self.pad, self.file = pad, path
+        self.say(f"Loaded {path}: {describe(pad.rules)[0]}: {self.versus()}")
+        self.show_totals()
+
+    # --- showing -------------------------------------------------------------
+    def show_totals(self) -> None:
+        assert self.pad is not None
+        pad = self.pad
+        if not pad.rounds:
+            self.say("  No rounds yet.")
+            return
+        self.say(*totals_table(pad))
+        self.say(status_words(pad))
+
+    def show_round(self, index: int) -> None:
+        assert self.pad is not None
+        self.say(*round_lines(self.pad, index))
+
+    # --- entering a round -----------------------------------------------------
+    def enter_round(self, index: int | None) -> None:
+        assert self.pad is not None
+        pad = self.pad
+        old = pad.rounds[index] if index is not None else None
+        number = (index if index is not None else len(pad.rounds)) + 1
+        self.say(f"Round {number}" + (" (Enter keeps each answer)" if old else "")
+                 + ": type 'back' to stop.")
+        if pad.carry:
+            self.say(f"  Carried in: {carry_words(pad)}")
+        answers: dict[str, dict[str, Any]] = {}
+        fields = pad.fields()
+        todo = list(fields)
+        while True:
+            for fld in todo:
+                answers[fld.key] = self.ask_field(fld, old, answers, index)
+            values: dict[str, Any] = {}
+            for part in answers.values():
+                values.update(part)
+            entry = RoundEntry(**values)
+            try:
+                new = (pad.add_round(entry) if index is None
+                       else pad.replace_round(index, entry))
+            except ScorePadError as exc:
+                self.say(f"  Refused: {exc}")
+                at_fault = [f for f in fields if f.key == exc.field
+                            and exc.round in (None, number)]
+                if not at_fault:
+                    self.say("  Nothing was changed.")
+                    return
+                todo = at_fault
+                continue
+            break
+        self.pad = new
+        self.autosave()
+        self.say(*round_lines(new, number - 1))
+        if index is not None and len(new.rounds) > number:
+            self.say("Later rounds rescored:")
+            self.say(*totals_table(new))
+        self.say(status_words(new))
+
+    def ask_field(self, fld: Field, old: RoundEntry | None,
+                  answers: dict[str, dict[str, Any]] | None = None,
+                  index: int | None = None) -> dict[str, object]:
+        """One field of the round, asked until its answer is possible with the answers
+        already given (``answers``, by field key): an impossible one is refused at once
+        with the reason, not when the whole round is in."""
+        assert self.pad is not None
+        pad = self.pad
+        earlier = {k: v for k, v in (answers or {}).items() if k != fld.key}
+        if fld.kind == "takers":
+            return self.ask_takers(old, earlier, index)
+        parser = _PARSERS[fld.kind]
+        default = _default_text(pad, fld, old) if old is not None else None
+        prompt = _prompt(pad, fld)
+        while True:
+            answer = self.ask_answer(prompt, default)
+            try:
+                part = parser(pad, fld, answer)
+            except ValueError as exc:
+                self.say(f"  {exc}")
+                continue
+            reason = self.impossible({**earlier, fld.key: part}, index)
+            if reason is None:
+                return part
+            self.say(f"  Refused: {reason}")
+
+    def impossible(self, answers: dict[str, dict[str, Any]], index: int | None,
+                   takers_done: bool = True) -> str | None:
+        """Why the answers typed so far for a round cannot be right (None: they can),
+        whatever the questions still to come are answered."""
+        assert self.pad is not None
+        values: dict[str, Any] = {}
+        for part in answers.values():
+            values.update(part)
+        answered = set(answers) if takers_done else set(answers) - {"takers"}
+        try:
+            self.pad.check_answers(RoundEntry(**values), answered, index)
+        except ScorePadError as exc:
+            if exc.field is not None and exc.field not in answers:
+                return None  # about a question still to come: it is asked then
+            later = len(answers) > 1
+            return f"{exc}" + (" (or type 'back' to start the round again)" if later else "")
+        return None
+
+    def ask_answer(self, prompt: str, default: str | None) -> str:
+        """One answer to a field of a round: an empty line keeps ``default`` (the
+        round's old value when fixing it); "back" returns to the round's menu and
+        "quit" leaves, from any field."""
+        shown = f" [{default}]" if default is not None else ""
+        answer = self.ask(f"{prompt}{shown}: ")
+        if answer.lower() in ("back", "cancel"):
+            raise _Back
+        if answer.lower() in _QUIT:
+            raise _Quit
+        if not answer and default is not None:
+            return default
+        return answer
+
+    def ask_takers(self, old: RoundEntry | None,
+                   earlier: dict[str, dict[str, Any]] | None = None,
+                   index: int | None = None) -> dict[str, object]:
+        """One line per side: the scoring cards it took; the last side takes the rest.
+
+        Each side's answer is checked as it is typed, with ``earlier`` (the round's
+        answers so far): a card that is not left, or that cannot be that side's with
+        the counts given, is refused at once and the same side asked again."""
+        assert self.pad is not None
+        pad = self.pad
+        named = scoring_cards(pad.rules)
+        copies = pad.rules.decks
+        sides = pad.sides
+        earlier = earlier or {}
+        while True:
+            taken: list[tuple[int, int]] = []
+            for k, side in enumerate(sides):
+                left = _remaining(named, copies, taken)
+                if k == len(sides) - 1:
+                    taken.extend((c, side) for c in left)
+                    shown = " ".join(card_symbol(c) for c in left) or "none"
+                    self.say(f"  {pad.side_name(side)} took the rest: {shown}")
+                    break
+                default = None
+                if old is not None:
+                    mine = [card_symbol(c) for c, s in old.takers if s == side]
+                    default = " ".join(mine) or "none"
+                offer = " ".join(card_symbol(c) for c in left) or "none left"
+                while True:
+                    answer = self.ask_answer(
+                        f"Scoring cards {pad.side_name(side)} took ({offer})", default)
+                    try:
+                        cards = _read_cards(answer)
+                    except ValueError as exc:
+                        self.say(f"  {exc}")
+                        continue
+                    mine_now = [*taken, *((c, side) for c in cards)]
+                    reason = self.impossible(
+                        {**earlier, "takers": {"takers": tuple(sorted(mine_now))}}, index,
+                        takers_done=False)
+                    if reason is None:
+                        break
+                    self.say(f"  Refused: {reason}")
+                taken = mine_now
+            whole: dict[str, Any] = {"takers": tuple(sorted(taken))}
+            reason = self.impossible({**earlier, "takers": whole}, index)
+            if reason is None:
+                return whole
+            # What the last side was given (the rest) does not fit: ask the sides again.
+            self.say(f"  Refused: {reason}")
+
+
+def _remaining(named: Sequence[int], copies: int,
+               taken: Sequence[tuple[int, int]]) -> list[int]:
+    out = []
+    for c in named:
+        out.extend([c] * max(0, copies - sum(1 for x, _ in taken if x == c)))
+    return out
+
+
+def _read_cards(text: str) -> list[int]:
+    if text.lower() in ("", "none", "-", "nothing"):
+        return []
+    try:
+        return [parse_card(t) for t in text.replace(",", " ").split()]
+    except CardError as exc:
+        raise ValueError(str(exc)) from None
+
+
+# ----------------------------------------------------------------------
+# Reading one answer
+
+
+def _match_name(pad: ScorePad, token: str, sides: bool) -> int:
+    """The side (``sides``) or seat a typed name (or unique prefix, or seat number) means."""
+    rules = pad.rules
+    t = token.strip().casefold()
+    if not sides and t.isdigit() and 1 <= int(t) <= rules.players:
+        return int(t) - 1
+    names = [n.casefold() for n in pad.names]
+    exact = [s for s, n in enumerate(names) if n == t]
+    hits = exact or ([s for s, n in enumerate(names) if n.startswith(t)] if t else [])
+    if len(hits) != 1:
+        known = ", ".join(pad.names)
+        what = "matches several players" if hits else "is not a player"
+        raise ValueError(f"{token!r} {what} ({known})")
+    seat = hits[0]
+    return rules.team_of(seat) if sides else seat
+
+
+def _counts(pad: ScorePad, answer: str) -> tuple[int, ...] | None:
+    parts = answer.replace(",", " ").split()
+    if parts and all(p.isdigit() for p in parts):
+        return tuple(int(p) for p in parts)
+    return None
+
+
+def _parse_counts_or_most(pad: ScorePad, fld: Field, answer: str) -> dict[str, object]:
+    if not answer:
+        raise ValueError("type the numbers, or who had the most")
+    counts = _counts(pad, answer)
+    if counts is not None:
+        if len(counts) != len(pad.sides):
+            raise ValueError(f"give {len(pad.sides)} numbers, one for each of "
+                             f"{', '.join(pad.side_name(s) for s in pad.sides)}")
+        return {fld.key: counts, "most_" + fld.key: None}
+    words = answer.replace(",", " ").replace("&", " ").split()
+    if [w.lower() for w in words] == ["tie"]:
+        if len(pad.sides) != 2:
+            raise ValueError("name the players who tied, as 'Ann Bob'")
+        leaders: tuple[int, ...] = tuple(pad.sides)
+    else:
+        words = [w for w in words if w.lower() not in ("and", "tie")]
+        leaders = tuple(dict.fromkeys(_match_name(pad, w, sides=True) for w in words))
+    return {fld.key: None, "most_" + fld.key: leaders}
+
+
+def _parse_counts(pad: ScorePad, fld: Field, answer: str) -> dict[str, object]:
+    counts = _counts(pad, answer)
+    if counts is None or len(counts) != len(pad.sides):
+        raise ValueError(f"give {len(pad.sides)} numbers, one for each of "
+                         f"{', '.join(pad.side_name(s) for s in pad.sides)}")
+    return {fld.key: counts}
+
+
+def _parse_seats(pad: ScorePad, fld: Field, answer: str) -> dict[str, object]:
+    if answer.lower() in ("", "none", "-", "0", "no"):
+        return {fld.key: ()}
+    seats: list[int] = []
+    double = False
+    for word in answer.replace(",", " ").split():
+        if word.lower() == "double" and pad.rules.double_sweep and fld.key == "sweeps":
+            double = True
+            continue
+        seat = _match_name(pad, word, sides=False)
+        seats.extend([seat, seat] if double else [seat])
+        double = False
+    if double:
+        raise ValueError("'double' must come before the name of who made it")
+    return {fld.key: tuple(seats)}
+
+
+def _parse_seat(pad: ScorePad, fld: Field, answer: str) -> dict[str, object]:
+    if not answer:
+        raise ValueError("name who made it")
+    return {fld.key: _match_name(pad, answer, sides=False)}
+
+
+def _parse_takers(pad: ScorePad, fld: Field, answer: str) -> dict[str, object]:
+    raise ValueError("takers are asked one side at a time")  # pragma: no cover
+
+
+_PARSERS: dict[str, Callable[[ScorePad, Field, str], dict[str, object]]] = {
+    "counts-or-most": _parse_counts_or_most,
+    "counts": _parse_counts,
+    "seats-in-order": _parse_seats,
+    "seat": _parse_seat,
+    "takers": _parse_takers,
+}
+
+
+def _prompt(pad: ScorePad, fld: Field) -> str:
+    sides = ", ".join(pad.side_name(s) for s in pad.sides)
+    if fld.kind == "counts-or-most":
+        return (f"{fld.label}: numbers for {sides} (they add up to {fld.total}), "
+                "or who had the most")
+    if fld.kind == "counts":
+        return f"{fld.label}: numbers for {sides} (they add up to {fld.total})"
+    if fld.kind == "seats-in-order":
+        extra = "; 'double Ann' for a double sweep" if (
+            pad.rules.double_sweep and fld.key == "sweeps") else ""
+        return f"{fld.label}: who made each, in order (blank for none{extra})"
+    return f"{fld.label}: who"
+
+
+def _default_text(pad: ScorePad, fld: Field, old: RoundEntry) -> str | None:
+    if fld.kind in ("counts-or-most", "counts"):
+        counts = getattr(old, fld.key)
+        if counts is not None:
+            return " ".join(str(v) for v in counts)
+        most = getattr(old, "most_" + fld.key, None)
+        if most:
+            return " ".join(pad.side_name(s).split(" & ")[0] for s in most)
+        return None
+    if fld.kind == "seats-in-order":
+        seats = getattr(old, fld.key)
+        return " ".join(pad.names[s] for s in seats) or "none"
+    if fld.kind == "seat":
+        seat = getattr(old, fld.key)
+        return None if seat is None else pad.names[seat]
+    return None
+
+
+# ----------------------------------------------------------------------
+# Showing the pad (also the printable sheet)
+
+
+def carry_words(pad: ScorePad) -> str:
+    c = pad.carry
+    parts = []
+    if c.cards:
+        parts.append(f"{c.cards} for most cards")
+    if c.spades:
+        parts.append(f"{c.spades} for most spades")
+    return " and ".join(parts) + " (worth as much again this round)"
+
+
+def round_lines(pad: ScorePad, index: int) -> list[str]:
+    """Round ``index`` item by item in counting order, with the running totals."""
+    r = pad.results[index]
+    names = pad.side_names
+    lines = [f"Round {r.number}, in counting order:"]
+    if r.carry_in:
+        parts = []
+        if r.carry_in.cards:
+            parts.append(f"most cards +{r.carry_in.cards}")
+        if r.carry_in.spades:
+            parts.append(f"most spades +{r.carry_in.spades}")
+        lines.append(f"  (carried in: {', '.join(parts)})")
+    width = max([len(names[s]) for s in pad.sides] + [4])
+    for ln in r.lines:
+        running = ", ".join(f"{names[s]} {ln.totals[s]}" for s in pad.sides)
+        lines.append(f"  {item_words(ln.item):<12} {ln.item.points:+3d}  "
+                     f"{names[ln.item.seat]:<{width}}  [{running}]")
+    if not r.lines:
+        lines.append("  (no points)")
+    lines.append("  " + winner_words(r.result, pad.rules, names, r.scores_before))
+    return lines
+
+
+def totals_table(pad: ScorePad) -> list[str]:
+    """Rounds as rows: each side's points in the round and the running total."""
+    names = [pad.side_name(s) for s in pad.sides]
+    width = max([len(n) for n in names] + [9])
+    lines = ["Round  " + "  ".join(f"{n:>{width}}" for n in names)]
+    for r in pad.results:
+        cells = []
+        for s in pad.sides:
+            pts = sum(i.points for i in r.items if i.seat == s)
+            cells.append(f"{pts:+d} = {r.scores[s]}".rjust(width))
+        lines.append(f"{r.number:>5}  " + "  ".join(cells))
+    return lines
+
+
+def status_words(pad: ScorePad) -> str:
+    if pad.winner is not None:
+        return f"Winner: {pad.side_name(pad.winner)}."
+    totals = ", ".join(f"{pad.side_name(s)} {pad.totals[s]}" for s in pad.sides)
+    rules = pad.rules
+    if rules.win_rule == "lower-after-games":
+        goal = (f"the lower total after {rules.games_per_match} games wins "
+                f"(a tie plays {rules.games_per_match} more)")
+    else:
+        goal = f"playing to {rules.target}"
+    text = f"Totals: {totals}; {goal}."
+    if pad.carry:
+        text += f" Carried to the next round: {carry_words(pad)}."
+    return text
+
+
+def pad_sheet(pad: ScorePad) -> list[str]:
+    """The printable view: title, players, the totals table, every round's items."""
+    rules = pad.rules
+    lines = [describe(rules)[0], "Players: " + " vs ".join(pad.side_name(s)
+                                                             for s in pad.sides)]
+    lines.append(f"Ruleset: {rules.name}, {rules.players} players"
+                 + (", partners opposite" if rules.partnerships else ""))
+    lines.append("")
+    if not pad.rounds:
+        lines.append("No rounds yet.")
+        return lines
+    lines.extend(totals_table(pad))
+    lines.append("")
+    for k in range(len(pad.rounds)):
+        lines.extend(round_lines(pad, k))
+        lines.append("")
+    lines.append(status_words(pad))
+    return lines
+
+
+# ----------------------------------------------------------------------
+# Files
+
+
+def read_pad(path: Path) -> ScorePad:
+    return ScorePad.from_json(path.read_text(encoding="utf-8"))
+
+
+def write_pad(pad: ScorePad, path: Path) -> None:
+    """Write atomically: a half-written file never replaces a good one."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(pad.dumps() + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def run_score(stdin: TextIO, stdout: TextIO, *, file: Path | None = None,
+              rules: str | None = None, players: int | None = None,
+              names: Sequence[str] | None = None) -> ScorePad | None:
+    """Run the pad at the terminal until ``quit`` or the end of the input; return it."""
+    session = ScoreSession(stdin, stdout, file=file)
+    with contextlib.suppress(_Quit, KeyboardInterrupt):
+        if file is not None and file.exists():
+            session.pad = read_pad(file)
+            session.say(f"Loaded {file}.")
+        else:
+            session.pad = session.setup(rules, players, names)
+            session.autosave()
+        session.run()
+    if session.file is not None and session.pad is not None:
+        session.say(f"The pad is saved in {session.file}.")
+    return session.pad

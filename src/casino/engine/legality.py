@@ -1,0 +1,623 @@
+"""Answering move questions without listing every move (docs/rules.md §2.4-2.5, §3).
+
+The number of legal moves grows exponentially with the table (every subset of
+loose cards that splits into groups is a capture of its own), but no question a
+player asks needs them all. This module answers those questions in time
+polynomial in the table, through :mod:`casino.engine.partition`:
+
+- :func:`find`: is this move legal, and with which split into groups;
+- :func:`card_options`: what one card can do (trail, the values it can capture,
+  the values a build may announce, the builds it can join or raise);
+- :func:`moves_of` / :func:`candidate_moves`: a bounded set of moves of a card
+  (all of them on a small table; on a crowded one the best capture of each
+  value and the smallest and a large build of each kind), for lists shown to
+  people (:func:`ranked`) and for bots;
+- :func:`moves_with`: what a card can do with the table items a player picked.
+
+The full enumeration (:func:`casino.engine.movegen.generate`) stays the reference:
+``tests/test_legality.py`` checks every answer here against it on every
+position where it is small. Each rule is applied once here, as it is there:
+captures in :meth:`_Checker.capture`, builds in :meth:`_Checker.build`, adding
+and raising in :meth:`_Checker.onto`, trailing and Krypkasino's compulsion in
+:meth:`_Checker.trail` and :meth:`_Checker.compulsory_capture`, and the
+ownership rule in :meth:`_Checker.holds`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from casino.engine.builds import Build
+from casino.engine.cards import ACE
+from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.engine.partition import Piece, Split, best_split, fewest_group, has_block, has_group
+
+if TYPE_CHECKING:
+    from casino.engine.position import Position
+
+#: Up to this many loose cards the full enumeration is cheap (at most 2**12 subsets
+#: per value): lists of moves there are complete, not a selection.
+SMALL_TABLE = 12
+
+_TEN_DIAMONDS, _TWO_SPADES = 9 * 4 + 3, 1 * 4 + 0
+
+
+def worth(card: int) -> int:
+    """A simple order of what a card is worth to take: the 10♦ and 2♠, Aces, spades."""
+    w = 0
+    if card in (_TEN_DIAMONDS, _TWO_SPADES):
+        w += 3
+    if card >> 2 == ACE:
+        w += 2
+    if card & 3 == 0:
+        w += 1
+    return w
+
+
+@dataclass(frozen=True)
+class CardOptions:
+    """What one card in hand can do now (each entry checked to have a legal move)."""
+
+    card: int
+    trail: bool
+    #: Played values with at least one legal capture (0: a face card without a value).
+    captures: tuple[int, ...]
+    #: Values a new build with this card may announce.
+    builds: tuple[int, ...]
+    #: Builds it may join as another group.
+    adds: tuple[Build, ...]
+    #: Builds it may raise, with the value each would become.
+    raises: tuple[tuple[Build, int], ...]
+
+    @property
+    def playable(self) -> bool:
+        return bool(self.trail or self.captures or self.builds or self.adds or self.raises)
+
+
+@dataclass(frozen=True)
+class MoveList:
+    """Some legal moves, ranked; ``complete`` says whether they are all of them."""
+
+    moves: tuple[Move, ...]
+    complete: bool
+
+
+def checker(pos: Position) -> _Checker:
+    """The checker of ``pos``'s player to move, made once per position."""
+    return pos.memo("legality", lambda: _Checker(pos))
+
+
+def find(pos: Position, move: Move) -> Move | None:
+    """The legal move equal to ``move`` (with a split into groups), or ``None``."""
+    if pos.result is not None:
+        return None
+    return checker(pos).find(move)
+
+
+@dataclass(frozen=True)
+class Selected:
+    """The legal moves of a card using exactly the items picked (``exact``), and some
+    that use them and more (``more``); ``complete``: ``more`` holds all such moves."""
+
+    exact: tuple[Move, ...]
+    more: tuple[Move, ...]
+    complete: bool
+
+
+def moves_with(pos: Position, card: int, loose: Sequence[int],
+               builds: Sequence[Build]) -> Selected:
+    """What ``card`` can do with the picked table items: the answer to a player who
+    picks a card and some table items, polynomial in the table."""
+    if pos.result is not None:
+        return Selected((), (), True)
+    return checker(pos).selected(card, loose, builds)
+
+
+def relaxed_checker(pos: Position, extra: Sequence[int]) -> _Checker:
+    """A checker that ignores ownership and compulsion, with ``extra`` cards in hand:
+    whether a card could make a move at all, to say which rule stands in the way."""
+    c = _Checker(pos)
+    c.rules = dataclasses.replace(pos.rules, compulsory_capture=False, forced_sweep=False)
+    c.compulsory = False
+    c.hand = (*c.hand, *extra)
+    c.seat = -1
+    c.owned = []
+    c._sweepers = ()
+    return c
+
+
+def card_options(pos: Position, card: int) -> CardOptions:
+    """What ``card`` (in the hand of the player to move) can do."""
+    return checker(pos).options(card)
+
+
+def moves_of(pos: Position, card: int) -> MoveList:
+    """The moves of ``card``: all of them on a small table, else a bounded selection."""
+    return checker(pos).moves_of(card)
+
+
+def candidate_moves(pos: Position) -> MoveList:
+    """The moves of every card in hand, as :func:`moves_of` gives them: on a small
+    table exactly :meth:`Position.legal_moves`, in its order."""
+    if pos.result is not None:
+        return MoveList((), True)
+    if is_small(pos):
+        return MoveList(tuple(pos.legal_moves()), True)
+    c = checker(pos)
+    moves: list[Move] = []
+    complete = True
+    for card in sorted(set(c.hand)):
+        got = c.moves_of(card)
+        moves.extend(got.moves)
+        complete = complete and got.complete
+    return MoveList(tuple(moves), complete)
+
+
+def is_small(pos: Position) -> bool:
+    """Whether listing every legal move of ``pos`` is cheap (see :data:`SMALL_TABLE`)."""
+    return len(pos.loose) <= SMALL_TABLE
+
+
+class _Checker:
+    """The rules of one position, for its player to move."""
+
+    def __init__(self, pos: Position) -> None:
+        self.pos = pos
+        self.rules = pos.rules
+        self.table = pos.rules.table
+        self.seat = pos.to_move
+        self.hand = pos.hand(pos.to_move)
+        self.loose = pos.loose
+        self.builds = pos.builds
+        self.owned = [b for b in self.builds if b.owner == self.seat]
+        self._held: dict[int, int] = {}
+        self.compulsory = self.rules.compulsory_capture or self.rules.forced_sweep
+        d = self.rules.ace_sum_alt
+        self.alt_delta = (d - self.rules.ace_sum) if d else 0
+        self._sweepers: tuple[int, ...] | None = None
+
+    # -- pieces: how a loose card takes part in a split ---------------------------
+    def _values(self, x: int) -> tuple[int, ...]:
+        s = self.table.sum_value[x]
+        if not s:
+            return ()
+        if self.table.sum_alt[x] and self.alt_delta:
+            return (s, s + self.alt_delta)
+        return (s,)
+
+    def capture_piece(self, card: int, *, optional: bool = False) -> Callable[[int], Piece]:
+        keys = self.table.pair_played[card]
+        pair_table = self.table.pair_table
+
+        def piece(x: int) -> Piece:
+            return Piece(self._values(x), pair_table[x] in keys, optional)
+        return piece
+
+    def build_piece(self, *, optional: bool = False) -> Callable[[int], Piece]:
+        def piece(x: int) -> Piece:
+            return Piece(self._values(x), False, optional)
+        return piece
+
+    # -- the ownership rule (docs/rules.md §2.5) -----------------------------------
+    def held(self, card: int) -> int:
+        """Values held after playing ``card``: bit v set when a card of value v is left
+        (worked out once per card: the ownership rule asks it for every move)."""
+        mask = self._held.get(card)
+        if mask is None:
+            rest = list(self.hand)
+            rest.remove(card)
+            mask = 0
+            for c in rest:
+                mask |= self.table.holds[c]
+            self._held[card] = mask
+        return mask
+
+    def holds(self, card: int, owned_after: Sequence[int]) -> bool:
+        """The ownership rule: every build value owned after playing ``card`` is held."""
+        held = self.held(card)
+        return all(held >> v & 1 for v in owned_after)
+
+    def _owned_values(self, but: Sequence[Build] = ()) -> list[int]:
+        left = Counter(but)
+        out = []
+        for b in self.owned:
+            if left[b]:
+                left[b] -= 1
+            else:
+                out.append(b.value)
+        return out
+
+    # -- checking one move ---------------------------------------------------------
+    def find(self, move: Move) -> Move | None:
+        if not isinstance(move, Move) or move.card not in self.hand:
+            return None
+        if move.loose != tuple(sorted(move.loose)) or move.builds != tuple(sorted(move.builds)):
+            return None
+        if Counter(move.loose) - Counter(self.loose):
+            return None  # names a loose card the table lacks
+        if Counter(move.builds) - Counter(self.builds):
+            return None
+        if move.kind == TRAIL:
+            ok = not move.loose and not move.builds and not move.value and self.trail(move.card)
+            return Move(TRAIL, move.card) if ok else None
+        if move.kind == CAPTURE:
+            if move.value or (not move.loose and not move.builds):
+                return None
+            if self.compulsory:
+                return self.compulsory_capture(move)
+            return self.capture(move)
+        if self.compulsory or not self.rules.building or not self.table.sum_value[move.card]:
+            return None
+        if move.kind == BUILD:
+            return None if move.builds else self.build(move)
+        if move.kind in (ADD, RAISE) and len(move.builds) == 1:
+            return self.onto(move)
+        return None
+
+    def trail(self, card: int) -> bool:
+        """Trailing (docs/rules.md §2.4): never while owning a build; in Krypkasino only a card that
+        can capture nothing, and never when a sweep is forced."""
+        if self.owned:
+            return False
+        if not self.compulsory:
+            return True
+        if self.sweepers():
+            return False
+        if not self.rules.compulsory_capture:
+            return True
+        return not any(has_block(self.loose, v, self.capture_piece(card))
+                       for v in self._played(card))
+
+    def _played(self, card: int) -> tuple[int, ...]:
+        return self.table.played[card] or (0,)
+
+    def _split_capture(self, card: int, loose: Sequence[int], v: int) -> Split | None:
+        if v == 0 and self.table.face_one[card] and len(loose) > 1:
+            return None
+        return best_split(loose, v, self.capture_piece(card), min_group=2)
+
+    def capture(self, move: Move) -> Move | None:
+        """Captures (docs/rules.md §2.4): disjoint blocks of the played value, and builds of it."""
+        card = move.card
+        if not self.holds(card, self._owned_values(move.builds)):
+            return None
+        for v in self._played(card):
+            if move.builds and (v == 0 or any(b.value != v for b in move.builds)):
+                continue
+            split = self._split_capture(card, move.loose, v)
+            if split is not None:
+                return Move(CAPTURE, card, move.loose, move.builds, 0, split.blocks)
+        return None
+
+    def sweepers(self) -> tuple[int, ...]:
+        """Krypkasino's forced sweep (docs/rules.md §3.2): the cards in hand that can take
+        the whole table."""
+        if self._sweepers is None:
+            found: list[int] = []
+            loose = self.loose
+            if (self.rules.forced_sweep and loose
+                    and all(self.table.sum_value[c] for c in loose)):
+                for card in sorted(set(self.hand)):
+                    if any(self._split_capture(card, loose, v) is not None
+                           for v in self._played(card)):
+                        found.append(card)
+            self._sweepers = tuple(found)
+        return self._sweepers
+
+    def compulsory_capture(self, move: Move) -> Move | None:
+        """Krypkasino (docs/rules.md §3.2): a forced sweep first; else a capture must be
+        maximal (docs/rules.md K2)."""
+        card = move.card
+        if move.builds:
+            return None
+        sweepers = self.sweepers()
+        if sweepers and (card not in sweepers or len(move.loose) != len(self.loose)):
+            return None
+        for v in self._played(card):
+            split = self._split_capture(card, move.loose, v)
+            if split is None:
+                continue
+            if self.rules.compulsory_capture and not self._maximal(card, move.loose, v):
+                continue
+            return Move(CAPTURE, card, move.loose, (), 0, split.blocks)
+        return None
+
+    def _maximal(self, card: int, taken: Sequence[int], v: int) -> bool:
+        left = list((Counter(self.loose) - Counter(taken)).elements())
+        if has_block(left, v, self.capture_piece(card)):
+            return False
+        if self.rules.maximal_capture == "cardinality":
+            best = self.best_capture(card, v, count_first=True)
+            return best is None or len(taken) >= len(best.cards)
+        return True
+
+    def build(self, move: Move) -> Move | None:
+        """New builds (docs/rules.md §2.4): the played card and loose cards in groups of
+        the value."""
+        card, v = move.card, move.value
+        sc = self.table.sum_value[card]
+        if not move.loose or not max(2, sc) <= v <= self.table.max_build:
+            return None
+        if not self.holds(card, [*self._owned_values(), v]):
+            return None
+        split = best_split(move.loose, v, self.build_piece(), min_group=1, partner=v - sc)
+        if split is None:
+            return None
+        return Move(BUILD, card, move.loose, (), v, _build_groups(card, split))
+
+    def onto(self, move: Move) -> Move | None:
+        """Adding a group to a build, or raising a single build (docs/rules.md §2.4)."""
+        card, target = move.card, move.builds[0]
+        sc = self.table.sum_value[card]
+        others = self._owned_values((target,))
+        if move.kind == ADD:
+            v = target.value
+            if move.value != v or sc > v or not self.holds(card, [*others, v]):
+                return None
+            split = best_split(move.loose, v, self.build_piece(), min_group=1, partner=v - sc)
+            if split is None:
+                return None
+            return Move(ADD, card, move.loose, (target,), v, _build_groups(card, split))
+        w = target.value + sc
+        if (target.multiple or (target.owner == self.seat and not self.rules.raise_own_build)
+                or move.value != w or w > self.table.max_build
+                or not self.holds(card, [*others, w])):
+            return None
+        split = best_split(move.loose, w, self.build_piece(), min_group=1)
+        if split is None:
+            return None
+        return Move(RAISE, card, move.loose, (target,), w, ((card,), *split.blocks))
+
+    # -- a split as the player wrote it -------------------------------------------------
+    def as_written(self, move: Move, groups: Sequence[tuple[int, ...]]) -> Move | None:
+        """Legal ``move`` shown with the player's own ``groups``, when they are a valid
+        split of it (any split of a legal move is as good); else ``None``."""
+        if not groups:
+            return None
+        card = move.card
+        if move.kind == CAPTURE:
+            if sorted(c for g in groups for c in g) != list(move.loose):
+                return None
+            piece = self.capture_piece(card)
+            for v in self._played(card):
+                if move.builds and any(b.value != v for b in move.builds):
+                    continue
+                if v == 0 and self.table.face_one[card] and len(groups) > 1:
+                    continue
+                if all((len(g) == 1 and piece(g[0]).alone)
+                       or (len(g) > 1 and v in self._sums(g)) for g in groups):
+                    return dataclasses.replace(move, groups=_display(groups))
+            return None
+        if move.kind == TRAIL or groups[0][:1] != (card,):
+            return None
+        first, others = groups[0], groups[1:]
+        if sorted(c for g in (first[1:], *others) for c in g) != list(move.loose):
+            return None
+        if move.kind == RAISE and len(first) != 1:
+            return None
+        if move.kind != RAISE and self.table.sum_value[card] + sum(
+                self.table.sum_value[c] for c in first[1:]) != move.value:
+            return None
+        if not all(move.value in self._sums(g) for g in others):
+            return None
+        shown = (first[:1] + tuple(sorted(first[1:], reverse=True)), *_display(others))
+        return dataclasses.replace(move, groups=shown)
+
+    def _sums(self, group: Sequence[int]) -> set[int]:
+        totals = {0}
+        for c in group:
+            totals = {t + x for t in totals for x in self._values(c)}
+        return totals
+
+    # -- what one card can do --------------------------------------------------------
+    def options(self, card: int) -> CardOptions:
+        if card not in self.hand:
+            return CardOptions(card, False, (), (), (), ())
+        captures = tuple(v for v in self._played(card) if self._can_capture(card, v))
+        builds: list[int] = []
+        adds: list[Build] = []
+        raises: list[tuple[Build, int]] = []
+        sc = self.table.sum_value[card]
+        if self.rules.building and sc and not self.compulsory:
+            piece = self.build_piece()
+            owned = self._owned_values()
+            for v in range(max(2, sc), self.table.max_build + 1):
+                if not self.holds(card, [*owned, v]):
+                    continue
+                if (has_group(self.loose, v - sc, piece) if v > sc
+                        else has_group(self.loose, v, piece)):
+                    builds.append(v)
+            for b in dict.fromkeys(self.builds):
+                others = self._owned_values((b,))
+                if sc <= b.value and self.holds(card, [*others, b.value]) and has_group(
+                        self.loose, b.value - sc, piece):
+                    adds.append(b)
+                w = b.value + sc
+                if (not b.multiple and not (b.owner == self.seat and not self.rules.raise_own_build)
+                        and w <= self.table.max_build and self.holds(card, [*others, w])):
+                    raises.append((b, w))
+        return CardOptions(card, self.trail(card), captures, tuple(builds), tuple(adds),
+                           tuple(raises))
+
+    def _can_capture(self, card: int, v: int) -> bool:
+        vbuilds = [b for b in self.builds if v and b.value == v]
+        if self.compulsory:
+            sweepers = self.sweepers()
+            if sweepers:
+                return card in sweepers and self._split_capture(card, self.loose, v) is not None
+            if v == 0 and self.table.face_one[card]:
+                return any(self.capture_piece(card)(x).alone for x in self.loose)
+            return has_block(self.loose, v, self.capture_piece(card))
+        if not self.holds(card, self._owned_values(vbuilds)):
+            return False
+        return bool(vbuilds) or has_block(self.loose, v, self.capture_piece(card))
+
+    def best_capture(self, card: int, v: int, *, count_first: bool = False) -> Split | None:
+        """The capture of value ``v`` taking the most (by :func:`worth`, or by count
+        first) of the loose cards, every one of them optional."""
+        if v == 0 and self.table.face_one[card]:
+            pairs = [x for x in self.loose if self.capture_piece(card)(x).alone]
+            if not pairs:
+                return None
+            x = max(pairs, key=worth)
+            return Split(worth(x), None, ((x,),))
+
+        def score(x: int) -> int:
+            return 1000 + worth(x) if count_first else 10 + worth(x)
+        piece = self.capture_piece(card, optional=True)
+        # Krypkasino's cardinality rule makes legality depend on the largest capture.
+        return best_split(self.loose, v, piece, min_group=2, score=score,
+                          exact_best=count_first and self.compulsory)
+
+    def selected(self, card: int, loose: Sequence[int], builds: Sequence[Build]) -> Selected:
+        loose = tuple(sorted(loose))
+        picked = Counter(builds)
+        if card not in self.hand:
+            return Selected((), (), True)
+        mine = self.moves_of(card)
+
+        def uses_all(m: Move) -> bool:
+            return not (Counter(loose) - Counter(m.loose)) and not (picked - Counter(m.builds))
+
+        def uses_only(m: Move) -> bool:
+            return m.loose == loose and Counter(m.builds) == picked
+        if mine.complete:
+            exact = [m for m in mine.moves if uses_only(m)]
+            more = [m for m in mine.moves if uses_all(m) and not uses_only(m)]
+            return Selected(tuple(exact), tuple(ranked(more)), True)
+        named: list[Move] = []
+        sorted_builds = tuple(sorted(builds))
+        if loose or builds:
+            named.append(Move(CAPTURE, card, loose, sorted_builds))
+        opts = self.options(card)
+        sc = self.table.sum_value[card]
+        if not builds:
+            named.extend(Move(BUILD, card, loose, (), v) for v in opts.builds)
+        elif len(builds) == 1:
+            b = sorted_builds[0]
+            named += [Move(ADD, card, loose, (b,), b.value), Move(RAISE, card, loose, (b,),
+                                                                 b.value + sc)]
+        exact = [m for m in (self.find(n) for n in named) if m is not None]
+        wider: list[Move] = []
+        for v in opts.captures:
+            if any(b.value != v for b in builds):
+                continue
+            every = tuple(sorted(b for b in self.builds if v and b.value == v))
+            for taken in dict.fromkeys((sorted_builds, every)):
+                split = best_split(self.loose, v, self.capture_piece(card, optional=True),
+                                   min_group=2, required=loose,
+                                   score=lambda x: 1000 + worth(x))
+                if split is not None and (split.cards or taken):
+                    wider.append(Move(CAPTURE, card, split.cards, tuple(taken)))
+        if not builds:
+            for v in opts.builds:
+                split = best_split(self.loose, v, self.build_piece(optional=True), min_group=1,
+                                   partner=v - sc if v > sc else v, required=loose,
+                                   score=_most)
+                if split is not None and split.cards:
+                    wider.append(Move(BUILD, card, split.cards, (), v))
+        elif len(builds) == 1:
+            b = sorted_builds[0]
+            if b in opts.adds:
+                split = best_split(self.loose, b.value, self.build_piece(optional=True),
+                                   min_group=1, partner=b.value - sc, required=loose,
+                                   score=_most)
+                if split is not None:
+                    wider.append(Move(ADD, card, split.cards, (b,), b.value))
+            for rb, w in opts.raises:
+                if rb == b:
+                    split = best_split(self.loose, w, self.build_piece(optional=True),
+                                       min_group=1, required=loose, score=_most)
+                    if split is not None:
+                        wider.append(Move(RAISE, card, split.cards, (b,), w))
+        more = [m for m in (self.find(w) for w in dict.fromkeys(wider))
+                if m is not None and m not in exact]
+        return Selected(tuple(exact), tuple(ranked(more)), False)
+
+    def moves_of(self, card: int) -> MoveList:
+        if card not in self.hand:
+            return MoveList((), True)
+        if len(self.loose) <= SMALL_TABLE:
+            return MoveList(tuple(m for m in self.pos.legal_moves() if m.card == card), True)
+        return MoveList(tuple(ranked(self._selection(card))), False)
+
+    def _selection(self, card: int) -> list[Move]:
+        """A bounded set of legal moves of ``card`` on a crowded table: the best capture
+        of each value (with the builds of that value and without), and the smallest and
+        a large (greedy, maximal) build, addition and raise of each kind."""
+        opts = self.options(card)
+        found: list[Move] = []
+        if opts.trail:
+            found.append(Move(TRAIL, card))
+        for v in opts.captures:
+            vbuilds = tuple(sorted(b for b in self.builds if v and b.value == v))
+            split = self.best_capture(card, v, count_first=self.compulsory)
+            loose = split.cards if split else ()
+            for taken in dict.fromkeys((vbuilds, ())):
+                if self.compulsory and taken:
+                    continue
+                if loose or taken:
+                    found.append(Move(CAPTURE, card, loose, taken))
+        sc = self.table.sum_value[card]
+        piece = self.build_piece()
+        for v in opts.builds:
+            fewest = fewest_group(self.loose, v - sc if v > sc else v, piece)
+            if fewest:
+                found.append(Move(BUILD, card, tuple(sorted(fewest)), (), v))
+            split = best_split(self.loose, v, self.build_piece(optional=True), min_group=1,
+                               partner=v - sc if v > sc else v, score=_most, greedy=True)
+            if split is not None and split.cards:
+                found.append(Move(BUILD, card, split.cards, (), v))
+        for b in opts.adds:
+            fewest = fewest_group(self.loose, b.value - sc, piece)
+            if fewest is not None:
+                found.append(Move(ADD, card, tuple(sorted(fewest)), (b,), b.value))
+            split = best_split(self.loose, b.value, self.build_piece(optional=True),
+                               min_group=1, partner=b.value - sc, score=_most, greedy=True)
+            if split is not None:
+                found.append(Move(ADD, card, split.cards, (b,), b.value))
+        for b, w in opts.raises:
+            found.append(Move(RAISE, card, (), (b,), w))
+            split = best_split(self.loose, w, self.build_piece(optional=True), min_group=1,
+                               score=_most, greedy=True)
+            if split is not None and split.cards:
+                found.append(Move(RAISE, card, split.cards, (b,), w))
+        out: list[Move] = []
+        for m in dict.fromkeys(found):
+            legal = self.find(m)
+            if legal is not None:
+                out.append(legal)
+        return out
+
+
+def _display(groups: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
+    """Groups in the order moves show them: each high card first, short groups first."""
+    return tuple(sorted((tuple(sorted(g, reverse=True)) for g in groups),
+                        key=lambda g: (len(g), g)))
+
+
+def _most(card: int) -> int:
+    """Every card covered counts: the largest build."""
+    return 1
+
+
+def _build_groups(card: int, split: Split) -> tuple[tuple[int, ...], ...]:
+    first = (card, *(split.partner or ()))
+    return (first, *split.blocks)
+
+
+_KIND_ORDER = {CAPTURE: 0, BUILD: 1, ADD: 2, RAISE: 3, TRAIL: 4}
+
+
+def ranked(moves: Sequence[Move]) -> list[Move]:
+    """Moves in the order lists show them to people: captures first (most cards, then
+    most worth, first), then builds, additions, raises, the trail last."""
+    def key(m: Move) -> tuple[int, int, int, int]:
+        taken = len(m.loose) + sum(len(b.cards) for b in m.builds)
+        w = sum(worth(c) for c in m.loose) + sum(worth(c) for b in m.builds for c in b.cards)
+        return (_KIND_ORDER[m.kind], -taken, -w, m.value)
+    return sorted(moves, key=key)

@@ -1,0 +1,723 @@
+"""Rulesets as data: one frozen :class:`Rules` value per preset, keyword options.
+
+Every ruleset of docs/rules.md is a set of numbers and flags here, never a code
+path of its own: the move generator and the scorer read these fields. The
+per-card value tables (:class:`CardTable`) are built once per ``Rules`` value
+and cached, so the hot path only indexes tuples.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Literal
+
+from casino.engine.cards import ACE, JACK, card_text, parse_card
+from casino.engine.errors import CardError, RulesError
+
+FaceCapture = Literal["sum", "one", "all"]
+Pairing = Literal["rank", "value"]
+Scoring = Literal["casino", "krypkasino", "kasino", "spade", "mulle", "tablic"]
+WinRule = Literal["counting-order", "higher-total", "lower-after-games"]
+FirstDeal = Literal["dealer-last", "table-last"]
+Leftovers = Literal["dealer", "nobody"]
+MaximalCapture = Literal["inclusion", "cardinality"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """One ruleset. Build it with :meth:`Rules.preset`; every field is an option.
+
+    Field groups follow the rules: card values, play, dealing, sweeps and the end of
+    a round, scoring and winning; docs/rules.md §7 describes every field.
+    """
+
+    #: The preset this ruleset derives from (``casino``, ``krypkasino``, ...).
+    name: str = "casino"
+    #: Number of seats (2-4 where the preset allows).
+    players: int = 2
+    #: Four players as two partnerships, partners opposite (seats 0+2, 1+3).
+    partnerships: bool = False
+    #: 1 or 2 decks shuffled together.
+    decks: int = 1
+
+    # --- card values (docs/rules.md §1) ---
+    #: Number values of J, Q, K; ``None``: face cards have no number value and
+    #: only pair (classic Casino).
+    face_values: tuple[int, int, int] | None = (11, 12, 13)
+    #: How a value-less face card captures: ``one`` table card of its rank, or ``all``
+    #: that the player chooses. Ignored when face cards have values.
+    face_capture: FaceCapture = "sum"
+    #: The played values of an Ace (``(14,)`` house, ``(1, 14)`` Royal, ``(1, 11)`` Tablic).
+    ace_played: tuple[int, ...] = (14,)
+    #: The value of an Ace inside a sum or build, and an alternative (Tablic's 11).
+    ace_sum: int = 1
+    ace_sum_alt: int | None = None
+    #: Hand (played) values that differ from the table value, as ``(card, value)``
+    #: pairs: Finnish Kasino's 2s 15 and Td 16.
+    hand_values: tuple[tuple[str, int], ...] = ()
+    #: ``rank``: a played card takes lone table cards of its rank; ``value``: lone
+    #: table cards whose table value equals its played value.
+    pairing: Pairing = "rank"
+
+    # --- play (docs/rules.md §2.4-2.5, §3) ---
+    building: bool = True
+    #: May the owner raise their own single build (docs/rules.md D1).
+    raise_own_build: bool = True
+    #: Krypkasino: a card that can capture must, and maximally.
+    compulsory_capture: bool = False
+    #: What "maximal" means for compulsory captures (docs/rules.md K2).
+    maximal_capture: MaximalCapture = "inclusion"
+    #: Krypkasino: a card that can take the whole table must be played to do so.
+    forced_sweep: bool = False
+    #: Krypkasino: J, Q, K on the table are set aside at each deal.
+    set_aside_pictures: bool = False
+    #: 1: clockwise (seat numbers rise); -1: anticlockwise (Tablic).
+    direction: int = 1
+
+    # --- dealing (docs/rules.md §2.2) ---
+    first_hand: int = 4
+    first_table: int = 4
+    deal_size: int = 4
+    #: Order of the first deal's packets: ``dealer-last`` (others, table, dealer)
+    #: or ``table-last`` (every player, then the table; Finnish Kasino).
+    first_deal: FirstDeal = "dealer-last"
+
+    # --- sweeps and the end of a round (docs/rules.md §2.6) ---
+    sweep_points: int = 1
+    #: Does a sweep with the last card of the round count (docs/rules.md F2).
+    last_card_sweep: bool = True
+    #: Finnish Kasino: no sweep (mökki) during the round's last deal.
+    no_sweep_last_deal: bool = False
+    #: Finnish Kasino: no sweep once any player had more than this at the round's start.
+    sweep_limit: int | None = None
+    #: Finnish option (docs/rules.md N3): a new sweep of another player knocks one of yours down.
+    sweeps_cancel: bool = False
+    #: Krypkasino: a lone table card taken by its identical twin is a double sweep
+    #: (docs/rules.md K4).
+    double_sweep: bool = False
+    #: Who takes the leftovers when nobody captured in the whole round (docs/rules.md F3).
+    leftovers_no_capture: Leftovers = "dealer"
+
+    # --- scoring and winning (docs/rules.md §2.7-2.8 and the variants) ---
+    scoring: Scoring = "casino"
+    #: Points for most cards (3; Finnish 1; Mulle and Krypkasino 0).
+    cards_points: int = 3
+    #: Points for most spades (1; Finnish 2).
+    spades_points: int = 1
+    #: Points for the last capture (Mulle 1; Finnish option 1).
+    last_capture_points: int = 0
+    #: Points for a mulle (a card taken alone by its identical twin).
+    mulle_points: int = 0
+    #: Finnish two-player option: 1 point per spade above 7 instead of most spades.
+    spades_above_7: bool = False
+    target: int = 21
+    win_rule: WinRule = "counting-order"
+    #: Krypkasino: games in a match (the lower total after them wins; a tie adds as many).
+    games_per_match: int = 2
+
+    # ------------------------------------------------------------------
+    @staticmethod
+    def preset(name: str = "casino", /, **options: Any) -> Rules:
+        """The preset ``name`` (or an alias) with ``options`` applied.
+
+        ``Rules.preset("classic", players=4)`` gives the partnership game.
+        """
+        return preset(name, **options)
+
+    @property
+    def deck_size(self) -> int:
+        return 52 * self.decks
+
+    @property
+    def seats(self) -> range:
+        return range(self.players)
+
+    @property
+    def deals_per_round(self) -> int:
+        first = self.players * self.first_hand + self.first_table
+        rest = self.deck_size - first
+        per = self.players * self.deal_size
+        return 1 + -(-rest // per)
+
+    def team_of(self, seat: int) -> int:
+        """The first seat of ``seat``'s side: itself, or the lower partner's seat."""
+        return seat % 2 if self.partnerships else seat
+
+    @property
+    def teams(self) -> tuple[int, ...]:
+        """The first seat of each side, in seat order."""
+        return (0, 1) if self.partnerships else tuple(range(self.players))
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + self.direction) % self.players
+
+    def options(self) -> dict[str, Any]:
+        """The fields that differ from the preset's own, for JSON and records."""
+        base = _PRESETS[self.name](players=self.players)
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name != "name" and value != getattr(base, f.name):
+                out[f.name] = list(value) if isinstance(value, tuple) else value
+        if self.players != _PRESETS[self.name]().players:
+            out["players"] = self.players
+        return out
+
+    def to_json(self) -> str | dict[str, Any]:
+        """A preset name, or ``{"preset": NAME, ...options}`` when options differ."""
+        opts = self.options()
+        if not opts:
+            return self.name
+        return {"preset": self.name, **{k: _jsonable(v) for k, v in opts.items()}}
+
+    @property
+    def table(self) -> CardTable:
+        return card_table(self)
+
+
+def player_counts(name: str) -> tuple[int, ...]:
+    """The numbers of players preset ``name`` allows (2 to 4), as every front end offers
+    them."""
+    out = []
+    for n in (2, 3, 4):
+        try:
+            preset(name, players=n)
+        except RulesError:
+            continue
+        out.append(n)
+    return tuple(out)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class CardTable:
+    """Per-card numbers of a ruleset, indexed by card id (docs/rules.md §1).
+
+    ``played[c]``: the values ``c`` has when played (empty for a value-less face card);
+    ``sum_value[c]``: its value inside a sum or build (0: it never joins one);
+    ``sum_alt[c]``: a second sum value (Tablic's Ace 11), else 0;
+    ``pair_played[c]`` / ``pair_table[c]``: keys; a played card takes a lone table
+    card by pairing when the table card's key is among the played card's keys;
+    ``holds[c]``: bitmask over values, bit v set when ``c`` is "a card of value v";
+    ``face_one[c]``: a value-less face card that takes one card of its rank per capture.
+    """
+
+    played: tuple[tuple[int, ...], ...]
+    sum_value: tuple[int, ...]
+    sum_alt: tuple[int, ...]
+    pair_played: tuple[tuple[int, ...], ...]
+    pair_table: tuple[int, ...]
+    holds: tuple[int, ...]
+    face_one: tuple[bool, ...]
+    max_value: int
+    max_build: int = field(default=14)
+
+
+@lru_cache(maxsize=64)
+def card_table(rules: Rules) -> CardTable:
+    played: list[tuple[int, ...]] = []
+    sums: list[int] = []
+    alts: list[int] = []
+    pair_played: list[tuple[int, ...]] = []
+    pair_table: list[int] = []
+    face_one: list[bool] = []
+    hand_over = {parse_card(text): value for text, value in rules.hand_values}
+    for c in range(52):
+        rank = c >> 2
+        alt = 0
+        one = False
+        if rank == ACE:
+            p: tuple[int, ...] = tuple(rules.ace_played)
+            s = rules.ace_sum
+            alt = rules.ace_sum_alt or 0
+        elif rank >= JACK:
+            if rules.face_values is None:
+                p, s = (), 0
+                one = rules.face_capture == "one"
+            else:
+                value = rules.face_values[rank - JACK]
+                p, s = (value,), value
+        else:
+            p, s = (rank + 1,), rank + 1
+        if c in hand_over:
+            p = (hand_over[c],)
+        played.append(p)
+        sums.append(s)
+        alts.append(alt)
+        face_one.append(one)
+        if rules.pairing == "rank":
+            pair_played.append((rank,))
+            pair_table.append(rank)
+        else:
+            pair_played.append(p)
+            pair_table.append(s if s else -1)
+    holds = tuple(sum(1 << v for v in p) for p in played)
+    max_value = max(max(p) for p in played if p)
+    return CardTable(
+        played=tuple(played),
+        sum_value=tuple(sums),
+        sum_alt=tuple(alts),
+        pair_played=tuple(pair_played),
+        pair_table=tuple(pair_table),
+        holds=holds,
+        face_one=tuple(face_one),
+        max_value=max_value,
+        max_build=min(14, max_value),
+    )
+
+
+# ----------------------------------------------------------------------
+# Presets
+
+
+def _casino(players: int = 2, **kw: Any) -> Rules:
+    if players != 2:
+        raise RulesError(f"casino is a game for 2 players, not {players}")
+    return Rules(name="casino", players=2)
+
+
+def _krypkasino(players: int = 2, **kw: Any) -> Rules:
+    if players != 2:
+        raise RulesError(f"krypkasino is a game for 2 players, not {players}")
+    return Rules(
+        name="krypkasino",
+        players=2,
+        decks=2,
+        pairing="value",
+        building=False,
+        compulsory_capture=True,
+        forced_sweep=True,
+        set_aside_pictures=True,
+        first_hand=6,
+        first_table=4,
+        deal_size=4,
+        sweep_points=5,
+        double_sweep=True,
+        scoring="krypkasino",
+        cards_points=0,
+        spades_points=0,
+        target=0,
+        win_rule="lower-after-games",
+    )
+
+
+def _kasino(players: int = 2, **kw: Any) -> Rules:
+    if players not in (2, 3, 4):
+        raise RulesError(f"kasino is a game for 2 to 4 players, not {players}")
+    return Rules(
+        name="kasino",
+        players=players,
+        pairing="value",
+        hand_values=(("2s", 15), ("Td", 16)),
+        building=False,
+        first_deal="table-last",
+        no_sweep_last_deal=True,
+        sweep_limit=10,
+        scoring="kasino",
+        cards_points=1,
+        spades_points=2,
+        target=16,
+        win_rule="higher-total",
+    )
+
+
+def _classic(players: int = 2, **kw: Any) -> Rules:
+    if players not in (2, 3, 4):
+        raise RulesError(f"classic is a game for 2, 3 or 4 players, not {players}")
+    return Rules(
+        name="classic",
+        players=players,
+        partnerships=players == 4,
+        face_values=None,
+        face_capture="one",
+        ace_played=(1,),
+        win_rule="higher-total",
+    )
+
+
+def _royal(players: int = 2, **kw: Any) -> Rules:
+    base = _classic(players)
+    return dataclasses.replace(
+        base, name="royal", face_values=(11, 12, 13), face_capture="sum", ace_played=(1, 14)
+    )
+
+
+def _spade(players: int = 2, **kw: Any) -> Rules:
+    base = _classic(players)
+    return dataclasses.replace(base, name="spade", scoring="spade", target=61)
+
+
+def _faces_all(players: int = 2, **kw: Any) -> Rules:
+    base = _classic(players)
+    return dataclasses.replace(base, name="faces-all", face_capture="all")
+
+
+def _mulle(players: int = 2, **kw: Any) -> Rules:
+    if players not in (2, 3, 4):
+        raise RulesError(f"mulle is a game for 2 to 4 players, not {players}")
+    return Rules(
+        name="mulle",
+        players=players,
+        decks=2,
+        ace_played=(1, 14),
+        first_hand=5,
+        first_table=5,
+        deal_size=5,
+        scoring="mulle",
+        cards_points=0,
+        last_capture_points=1,
+        mulle_points=5,
+        target=21,
+        win_rule="counting-order",
+    )
+
+
+def _tablic(players: int = 2, **kw: Any) -> Rules:
+    if players not in (2, 3, 4):
+        raise RulesError(f"tablic is a game for 2 to 4 players, not {players}")
+    return Rules(
+        name="tablic",
+        players=players,
+        partnerships=players == 4,
+        face_values=(12, 13, 14),
+        ace_played=(1, 11),
+        ace_sum=1,
+        ace_sum_alt=11,
+        building=False,
+        direction=-1,
+        first_hand=6,
+        first_table=4,
+        deal_size=6,
+        scoring="tablic",
+        target=101,
+        win_rule="higher-total",
+    )
+
+
+_PRESETS: dict[str, Any] = {
+    "casino": _casino,
+    "krypkasino": _krypkasino,
+    "kasino": _kasino,
+    "classic": _classic,
+    "royal": _royal,
+    "spade": _spade,
+    "faces-all": _faces_all,
+    "mulle": _mulle,
+    "tablic": _tablic,
+}
+
+ALIASES = {
+    "house": "casino",
+    "default": "casino",
+    "krypa": "krypkasino",
+    "kryp": "krypkasino",
+    "finnish": "kasino",
+    "finnish-kasino": "kasino",
+    "cassino": "classic",
+    "royal-casino": "royal",
+    "spade-casino": "spade",
+    "spades": "spade",
+    "faces_all": "faces-all",
+    "facesall": "faces-all",
+    "tablanette": "tablic",
+    "tabinet": "tablic",
+    "tablić": "tablic",
+}
+
+PRESET_NAMES: tuple[str, ...] = tuple(_PRESETS)
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
+
+
+def canonical_name(name: str) -> str:
+    """The preset's own name for ``name`` or one of its aliases."""
+    if not isinstance(name, str):
+        raise RulesError(f"a ruleset name must be text, not {type(name).__name__}")
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    if key not in _PRESETS:
+        known = ", ".join(PRESET_NAMES)
+        raise RulesError(f"unknown ruleset {name!r}; the presets are {known}")
+    return key
+
+
+def preset(name: str = "casino", /, **options: Any) -> Rules:
+    """Build a preset with options; bad options raise :class:`RulesError` saying why."""
+    key = canonical_name(name)
+    players = options.pop("players", None)
+    if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
+        raise RulesError(f"players must be a whole number, not {players!r}")
+    base: Rules = _PRESETS[key](players) if players is not None else _PRESETS[key]()
+    if not options:
+        return base
+    changes: dict[str, Any] = {}
+    for opt, value in options.items():
+        if opt in ("name", "preset"):
+            raise RulesError(f"{opt!r} is not an option; choose the preset by name")
+        if opt not in _FIELDS:
+            raise RulesError(f"{key} has no option {opt!r}")
+        changes[opt] = _coerce(opt, value, getattr(base, opt))
+    rules = dataclasses.replace(base, **changes)
+    _check(rules)
+    return rules
+
+
+def _coerce(opt: str, value: Any, current: Any) -> Any:
+    if isinstance(current, bool):
+        if not isinstance(value, bool):
+            raise RulesError(f"option {opt} must be true or false, not {value!r}")
+        return value
+    if isinstance(current, int) or (current is None and opt in ("sweep_limit", "ace_sum_alt")):
+        if value is None and current is None:
+            return None
+        if value is None and opt in ("sweep_limit", "ace_sum_alt"):
+            return None
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RulesError(f"option {opt} must be a whole number, not {value!r}")
+        return value
+    if isinstance(current, str):
+        if not isinstance(value, str):
+            raise RulesError(f"option {opt} must be text, not {value!r}")
+        return value
+    if opt == "face_values":
+        if value is None:
+            return None
+        if (
+            not isinstance(value, list | tuple)
+            or len(value) != 3
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        ):
+            raise RulesError("option face_values must be three numbers (J, Q, K) or null")
+        return tuple(value)
+    if opt == "ace_played":
+        if (
+            not isinstance(value, list | tuple)
+            or not value
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        ):
+            raise RulesError("option ace_played must be a list of numbers, as [14] or [1, 14]")
+        return tuple(value)
+    if opt == "hand_values":
+        if not isinstance(value, list | tuple):
+            raise RulesError("option hand_values must be a list of [card, value] pairs")
+        pairs = []
+        for item in value:
+            if (
+                not isinstance(item, list | tuple)
+                or len(item) != 2
+                or not isinstance(item[1], int)
+                or isinstance(item[1], bool)
+            ):
+                raise RulesError("option hand_values must be a list of [card, value] pairs")
+            try:
+                text = card_text(parse_card(item[0]))
+            except CardError as exc:
+                raise RulesError(f"option hand_values: {exc}") from None
+            pairs.append((text, item[1]))
+        return tuple(pairs)
+    raise RulesError(f"option {opt} cannot be set to {value!r}")
+
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "face_capture": ("sum", "one", "all"),
+    "pairing": ("rank", "value"),
+    "scoring": ("casino", "krypkasino", "kasino", "spade", "mulle", "tablic"),
+    "win_rule": ("counting-order", "higher-total", "lower-after-games"),
+    "first_deal": ("dealer-last", "table-last"),
+    "leftovers_no_capture": ("dealer", "nobody"),
+    "maximal_capture": ("inclusion", "cardinality"),
+}
+
+
+def _check(rules: Rules) -> None:
+    for opt, choices in _CHOICES.items():
+        if getattr(rules, opt) not in choices:
+            raise RulesError(f"option {opt} must be one of {', '.join(choices)}")
+    if rules.players not in (2, 3, 4):
+        raise RulesError(f"players must be 2, 3 or 4, not {rules.players}")
+    if rules.partnerships and rules.players != 4:
+        raise RulesError("partnerships need 4 players")
+    if rules.decks not in (1, 2):
+        raise RulesError(f"decks must be 1 or 2, not {rules.decks}")
+    if rules.direction not in (1, -1):
+        raise RulesError("direction must be 1 (clockwise) or -1 (anticlockwise)")
+    if rules.first_hand < 1 or rules.deal_size < 1 or rules.first_table < 0:
+        raise RulesError("hand sizes must be at least 1 and the table deal at least 0")
+    first = rules.players * rules.first_hand + rules.first_table
+    if first > rules.deck_size:
+        raise RulesError(f"the first deal needs {first} cards, more than the deck's")
+    for value in rules.ace_played:
+        if not 1 <= value <= 16:
+            raise RulesError("ace_played values must be between 1 and 16")
+    if rules.face_values is not None and not all(1 <= v <= 16 for v in rules.face_values):
+        raise RulesError("face_values must be between 1 and 16")
+    for _, value in rules.hand_values:
+        if not 1 <= value <= 16:
+            raise RulesError("hand_values must be between 1 and 16")
+    if (rules.compulsory_capture or rules.forced_sweep) and (
+            rules.building or (rules.face_values is None and rules.face_capture == "one")):
+        raise RulesError("compulsory captures and forced sweeps need a ruleset without builds "
+                         "in which every card may take any selection (as in krypkasino)")
+    if rules.building and rules.ace_sum_alt is not None:
+        raise RulesError("an Ace with two sum values cannot be used with building")
+
+
+def rules_from_json(obj: Any) -> Rules:
+    """``"casino"`` or ``{"preset": "classic", "players": 4, ...}``."""
+    if isinstance(obj, str):
+        return preset(obj)
+    if isinstance(obj, dict):
+        if "preset" not in obj:
+            raise RulesError('a rules object needs "preset", the name of a ruleset')
+        opts = {k: v for k, v in obj.items() if k != "preset"}
+        return preset(obj["preset"], **opts)
+    raise RulesError("rules must be a preset name or an object with \"preset\"")
+
+
+# ----------------------------------------------------------------------
+# Human summary (``casino rules NAME``)
+
+_SUMMARY_TITLES = {
+    "casino": "Casino, house rules (Royal values, a played Ace is 14)",
+    "krypkasino": "Krypkasino (Casino reversed: penalties, lower total wins)",
+    "kasino": "Finnish Kasino",
+    "classic": "Classic Casino",
+    "royal": "Royal Casino",
+    "spade": "Spade Casino",
+    "faces-all": "Classic Casino, face cards take all of their rank",
+    "mulle": "Mulle (Swedish, two decks)",
+    "tablic": "Tablić",
+}
+
+
+def describe(rules: Rules) -> list[str]:
+    """Readable lines summarising a ruleset, in the order a player learns it."""
+    t = rules.table
+    lines = [_SUMMARY_TITLES.get(rules.name, rules.name)]
+    side = " in two partnerships" if rules.partnerships else ""
+    lines.append(f"Players: {rules.players}{side}; {rules.deck_size} cards ({rules.decks} deck"
+                 f"{'s' if rules.decks > 1 else ''}).")
+    if rules.face_values is None:
+        faces = "J, Q, K have no number value: they only pair with their rank"
+        faces += " (one card per capture)." if rules.face_capture == "one" else " (any of them)."
+    else:
+        j, q, k = rules.face_values
+        faces = f"J {j}, Q {q}, K {k}."
+    ace = " or ".join(str(v) for v in rules.ace_played)
+    ace_sum = str(rules.ace_sum) + (f" or {rules.ace_sum_alt}" if rules.ace_sum_alt else "")
+    lines.append(f"Values: 2-10 face value; {faces} A played as {ace}, {ace_sum} in sums.")
+    if rules.hand_values:
+        extra = ", ".join(f"{c} {v} in hand" for c, v in rules.hand_values)
+        lines.append(f"Special cards: {extra} (their face value on the table).")
+    pairing = ("a played card takes lone table cards of its rank" if rules.pairing == "rank"
+               else "a played card takes lone table cards whose table value equals its value")
+    lines.append(f"Pairing: {pairing}.")
+    lines.append(
+        f"Deal: {rules.first_hand} each and {rules.first_table} to the table, then "
+        f"{rules.deal_size} each per deal; {rules.deals_per_round} deals a "
+        f"{'game' if rules.scoring == 'krypkasino' else 'round'}; "
+        f"play goes {'clockwise' if rules.direction == 1 else 'anticlockwise'}."
+    )
+    moves = ["capture", "trail"]
+    if rules.building:
+        moves[1:1] = [f"build (up to {t.max_build})", "add to or raise a build"]
+    lines.append("Moves: " + ", ".join(moves) + ".")
+    if rules.building:
+        lines.append("Owning a build: no trailing, and always keep a card of each build's value.")
+        if not rules.raise_own_build:
+            lines.append("You may not raise your own build.")
+    if rules.compulsory_capture:
+        lines.append("Captures are compulsory and maximal; only a card that can capture "
+                     "nothing is trailed.")
+    if rules.forced_sweep:
+        lines.append("Forced sweep: a card that can take the whole table must do so.")
+    if rules.set_aside_pictures:
+        lines.append("J, Q, K on the table are set aside at each deal; they go to the last "
+                     "capturer at the end.")
+    lines.append("Sweep: " + _sweep_text(rules))
+    lines.append("Scoring: " + _scoring_text(rules))
+    lines.append("Winning: " + _winning_text(rules))
+    return lines
+
+
+def _sweep_text(rules: Rules) -> str:
+    """Taking the whole table: what it is worth, and every limit the ruleset sets."""
+    points = f"{rules.sweep_points} point{'s' if rules.sweep_points != 1 else ''}"
+    if rules.scoring == "krypkasino":
+        text = (f"{points} of penalty to the sweeper, and taken off the previous player's "
+                "total")
+        if rules.double_sweep:
+            text += ("; a lone card taken by its identical twin is a double sweep "
+                     f"({2 * rules.sweep_points})")
+    else:
+        text = points
+    limits = []
+    if rules.no_sweep_last_deal:
+        limits.append("none during the round's last deal")
+    if rules.sweep_limit is not None:
+        limits.append(f"none in a round that started with a player above "
+                      f"{rules.sweep_limit} points")
+    if not rules.last_card_sweep:
+        limits.append("none with the round's last card")
+    if limits:
+        text += "; " + "; ".join(limits)
+    if rules.sweeps_cancel:
+        text += "; a new sweep cancels one of another player's"
+    return text + "."
+
+
+def _scoring_text(rules: Rules) -> str:
+    if rules.scoring == "krypkasino":
+        return ("penalties: each Td 3, 2s 2, As 2, other Ace 1, other spade 1 "
+                "(42 a game); sweeps +5 / -5, double sweeps +10 / -10.")
+    if rules.scoring == "kasino":
+        spades = ("1 per spade above 7" if rules.spades_above_7
+                  else f"most spades {rules.spades_points}")
+        text = (f"most cards {rules.cards_points}, {spades}, each Ace 1, Td 2, 2s 1. "
+                + _kasino_ties(rules))
+        if rules.last_capture_points:
+            text += f" Last capture {rules.last_capture_points}."
+        return text
+    if rules.scoring == "tablic":
+        return "most cards 3, each A K Q J 10 and the 2c 1, the Td 2; each tabla 1."
+    if rules.scoring == "spade":
+        return "most cards 3, each spade 1 and the Js 1 more, Td 2, 2s 1, each Ace 1, sweeps 1."
+    if rules.scoring == "mulle":
+        return ("most spades 1, each Td 2, each 2s 1, each Ace 1, each sweep 1, "
+                f"each mulle {rules.mulle_points}, last capture {rules.last_capture_points}.")
+    return ("most cards 3, most spades 1, Td 2, 2s 1, each Ace 1 (in the order As Ac Ah Ad), "
+            "each sweep 1.")
+
+
+def _kasino_ties(rules: Rules) -> str:
+    """How Finnish Kasino settles a tied majority, as the scorer does."""
+    cards = ("A tie for most cards carries its point to the next round, where it is "
+             "worth its own point as well.")
+    if rules.spades_above_7:
+        return cards
+    if rules.partnerships or rules.players == 4:
+        spades = ("a tie for most spades carries its points to the next round in the same "
+                  "way.")
+    else:
+        spades = (f"a tie for most spades between two players gives each "
+                  f"{rules.spades_points // 2}; a tie of three carries the points to the "
+                  "next round.")
+    return f"{cards[:-1]}; {spades}"
+
+
+def _winning_text(rules: Rules) -> str:
+    if rules.win_rule == "lower-after-games":
+        return (f"the lower total after {rules.games_per_match} games wins; "
+                f"a tie plays {rules.games_per_match} more.")
+    if rules.win_rule == "counting-order":
+        return (f"the first to reach {rules.target}, counting each round's items in order, "
+                "wins.")
+    return (f"reach {rules.target}; if several do in one round the higher total wins, "
+            "and a tie plays another round.")

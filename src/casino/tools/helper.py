@@ -1,0 +1,703 @@
+"""The move helper: a table and a hand from a real game in, the legal plays out.
+
+A player at a real table describes what they see (the loose cards, the builds
+with their value and owner, their own hand) and gets the legal plays for the
+chosen ruleset, each explained in words ("9♦ takes the 9♣, and 4♣ + 5♥ because
+4 + 5 = 9"), with the strongest computer player's pick marked.
+
+The helper does not know the rules itself. It builds a legal
+:class:`~casino.engine.position.Position` from the description, as an observation
+of the player (seat 0, "you"): the other hands and the stock are hidden, as
+counts. The engine offers the moves (:meth:`Position.candidate_moves`: every
+legal move on a small table, a bounded selection on a crowded one) and a bot
+that is given only that observation picks one. Unseen cards (not on the
+table, in your hand, or among the captured cards given) are taken to be in the
+other hands and the stock.
+
+The list is ranked (the biggest captures first, the trail last) and capped at
+:data:`~casino.words.shortlist.MAX_SHOWN` plays, the bot's pick always among them,
+with the count of the rest: a crowded Finnish Kasino table has hundreds of
+thousands of legal plays, and the answer must stay small and quick whatever the
+table. One card's plays (``card``), and those using picked table items
+(``using``), reach the plays such a list leaves out.
+
+Text form of a table (``casino helper --table``): cards and builds separated by
+spaces; a build is its groups in brackets, then ``=VALUE`` and ``:OWNER``
+(0 is you, 1 the next player, ...): ``9c 4c 5h [5d+3s]=8:1``, a multiple build
+``[8h 5d+3s]=8:0``. The value may be left out when the cards say it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from casino.engine.builds import Build
+from casino.engine.cards import card_symbol, card_text, parse_card
+from casino.engine.errors import CardError, CasinoError, InvalidPosition, RulesError
+from casino.engine.legality import MoveList, moves_with, ranked
+from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.engine.position import Position
+from casino.engine.rules import Rules, preset, rules_from_json
+from casino.words.narrate import sum_values
+from casino.words.shortlist import MAX_SHOWN, shortlist
+
+#: The seat of the person using the helper.
+YOU = 0
+
+
+class HelperError(CasinoError):
+    """A table, hand or set-up that cannot be; the message says why."""
+
+
+@dataclass(frozen=True)
+class TableBuild:
+    """A build as described: its groups of cards, value (None: from the cards) and owner."""
+
+    groups: tuple[tuple[int, ...], ...]
+    owner: int
+    value: int | None = None
+
+
+TableItem = int | TableBuild
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the player tells the helper.
+
+    ``opponents``: the hand sizes of the other seats in play order (None: as many
+    cards as your hand). ``stock``: cards left to deal (None: every unseen card not
+    in a hand). ``captured``: the cards each seat has captured, where known; the
+    nearest seat before you with captured cards is taken to have captured last.
+    """
+
+    rules: Rules
+    table: tuple[TableItem, ...]
+    hand: tuple[int, ...]
+    opponents: tuple[int, ...] | None = None
+    stock: int | None = None
+    captured: tuple[tuple[int, ...], ...] | None = None
+    scores: tuple[int, ...] | None = None
+    #: Krypkasino: the picture cards set aside so far (seen, out of play).
+    set_aside: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal play: the move, its canonical text, words, and the bot's mark."""
+
+    move: Move
+    text: str
+    words: str
+    best: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.text, "kind": self.move.kind, "card": card_text(self.move.card),
+                "words": self.words, "best": self.best}
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The position built from a set-up, the plays shown, and the bot's pick (if asked).
+
+    ``options`` are ranked and capped (:func:`casino.words.shortlist.shortlist`): ``more``
+    plays were found but not shown, and ``complete`` says whether the plays found
+    are every legal play (on a crowded table they are a selection). ``card`` and
+    ``using``: the options are those of that card, with those table items (indices
+    into the table as described), when the asker chose them.
+    """
+
+    position: Position
+    options: tuple[Option, ...]
+    pick: Move | None
+    level: str | None
+    more: int = 0
+    complete: bool = True
+    card: int | None = None
+    using: tuple[int, ...] = ()
+
+    @property
+    def total(self) -> int | None:
+        """How many legal plays the list stands for, when it knows (``complete``)."""
+        return len(self.options) + self.more if self.complete else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": self.position.to_json(),
+            "moves": [o.to_json() for o in self.options],
+            "best": str(self.pick) if self.pick is not None else None,
+            "level": self.level,
+            "more": self.more,
+            "complete": self.complete,
+            "total": self.total,
+            "card": card_text(self.card) if self.card is not None else None,
+            "using": list(self.using),
+        }
+
+
+# ----------------------------------------------------------------------
+# Reading text
+
+
+_TOKEN = re.compile(r"\[[^\]]*\](?:\s*[=:]\s*[^\s\[\]=:]+)*|\[[^\]]*$|[^\s\[]+")
+
+
+def _cards(text: str, what: str) -> tuple[int, ...]:
+    try:
+        return tuple(parse_card(t) for t in text.replace(",", " ").replace("+", " ").split())
+    except CardError as exc:
+        raise HelperError(f"{what}: {exc}") from None
+
+
+def parse_hand(text: str) -> tuple[int, ...]:
+    """``"9d 2s"`` (spaces or commas; ``10d``, symbols accepted)."""
+    return _cards(text, "hand")
+
+
+def _owner(text: str, token: str) -> int:
+    word = text.strip().lower()
+    if word in ("me", "you", "mine"):
+        return YOU
+    if not word.isdigit():
+        raise HelperError(f"{token}: the owner after ':' is a seat number (0 is you), "
+                          f"not {text!r}")
+    return int(word)
+
+
+def parse_table(text: str) -> tuple[TableItem, ...]:
+    """Loose cards and builds: ``"9c 4c 5h [5d+3s]=8:1"`` (see the module)."""
+    items: list[TableItem] = []
+    for token in _TOKEN.findall(text):
+        if not token.startswith("["):
+            items.extend(_cards(token, "table"))
+            continue
+        end = token.find("]")
+        if end < 0:
+            raise HelperError(f"table: {token!r} opens '[' but does not close it")
+        inner, rest = token[1:end], token[end + 1:]
+        groups = tuple(_cards(g, f"table: build {token}") for g in inner.replace(",", " ")
+                       .split())
+        if not groups:
+            raise HelperError(f"table: {token!r} is an empty build")
+        value: int | None = None
+        owner: int | None = None
+        for mark, part in re.findall(r"([=:])\s*([^\s=:]+)", rest):
+            if mark == "=":
+                if not part.isdigit():
+                    raise HelperError(f"table: {token}: the value after '=' must be a "
+                                      f"number, not {part!r}")
+                value = int(part)
+            else:
+                owner = _owner(part, token)
+        if owner is None:
+            raise HelperError(f"table: say who owns the build {token}: add ':0' if it is "
+                              "yours, ':1' for the next player's")
+        items.append(TableBuild(groups, owner, value))
+    return tuple(items)
+
+
+def parse_using(table: Sequence[TableItem], text: str) -> tuple[int, ...]:
+    """The table items that ``text``'s cards name, as indices into ``table``: a loose
+    card names itself (each loose card once: two decks may lay two alike), a card in a
+    build names the build (``"3c 5d"``: the 3♣ and the build holding the 5♦)."""
+    out: list[int] = []
+    for card in _cards(text, "using"):
+        loose = [i for i, item in enumerate(table) if item == card and i not in out]
+        held = [i for i, item in enumerate(table)
+                if isinstance(item, TableBuild) and any(card in g for g in item.groups)]
+        if loose:
+            out.append(loose[0])
+        elif held:
+            if held[0] not in out:
+                out.append(held[0])
+        elif any(item == card for item in table):
+            raise HelperError(f"using: the {card_symbol(card)} is named more often than "
+                              "it lies on the table")
+        else:
+            raise HelperError(f"using: the {card_symbol(card)} is not on the table")
+    return tuple(out)
+
+
+def parse_captured(text: str, players: int) -> tuple[tuple[int, ...], ...]:
+    """Captured cards per seat, seats separated by ``|``: ``"As Td | 2s"`` (you first)."""
+    parts = text.split("|")
+    if len(parts) > players:
+        raise HelperError(f"captured: {len(parts)} piles given for {players} players")
+    piles = [_cards(p, f"captured (seat {i})") for i, p in enumerate(parts)]
+    piles += [()] * (players - len(piles))
+    return tuple(piles)
+
+
+# ----------------------------------------------------------------------
+# Building the position
+
+
+def _build_value(rules: Rules, b: TableBuild, where: str) -> int:
+    sums = rules.table.sum_value
+    totals = []
+    for g in b.groups:
+        for c in g:
+            if not sums[c]:
+                raise HelperError(f"{where}: the {card_symbol(c)} has no number value in "
+                                  f"{rules.name} and cannot be in a build")
+        totals.append(sum(sums[c] for c in g))
+    value = b.value if b.value is not None else totals[0]
+    for g, t in zip(b.groups, totals, strict=True):
+        if t != value:
+            shown = " + ".join(card_symbol(c) for c in g)
+            nums = " + ".join(str(sums[c]) for c in g)
+            raise HelperError(f"{where}: {shown} makes {nums} = {t}, not {value}: every group "
+                              "of a build adds up to its value")
+    if sum(len(g) for g in b.groups) < 2:
+        raise HelperError(f"{where}: a build has at least two cards (one card alone is a "
+                          "loose card)")
+    if not 2 <= value <= rules.table.max_build:
+        raise HelperError(f"{where}: a build is worth 2 to {rules.table.max_build}, "
+                          f"not {value}")
+    return value
+
+
+def _build_words(b: TableBuild) -> str:
+    return "[" + " ".join("+".join(card_text(c) for c in g) for g in b.groups) + "]"
+
+
+def position(setup: Setup) -> Position:
+    """The legal position (an observation of seat 0) that ``setup`` describes; raises
+    :class:`HelperError` saying why when it cannot be."""
+    rules = setup.rules
+    n = rules.players
+    if not setup.hand:
+        raise HelperError("hand: give the cards in your hand (you are the one to play)")
+    biggest = max(rules.first_hand, rules.deal_size)
+    if len(setup.hand) > biggest:
+        raise HelperError(f"hand: {len(setup.hand)} cards, but a hand in {rules.name} holds "
+                          f"at most {biggest}")
+    captured = setup.captured or tuple(() for _ in range(n))
+    if len(captured) != n:
+        raise HelperError(f"captured: give one pile per seat ({n}), not {len(captured)}")
+    # Every card at most as often as the decks hold it.
+    seen: Counter[int] = Counter()
+    where: dict[int, list[str]] = {}
+
+    def count(cards: Sequence[int], place: str) -> None:
+        for c in cards:
+            seen[c] += 1
+            where.setdefault(c, []).append(place)
+
+    table_json: list[Any] = []
+    builds: list[tuple[TableBuild, int]] = []
+    for item in setup.table:
+        if isinstance(item, int):
+            count((item,), "on the table")
+            table_json.append(card_text(item))
+            continue
+        label = f"table: build {_build_words(item)}"
+        if not rules.building:
+            raise HelperError(f"{label}: there are no builds in {rules.name}")
+        if not 0 <= item.owner < n:
+            raise HelperError(f"{label}: owner {item.owner} is not a seat (0 is you, "
+                              f"seats go to {n - 1})")
+        value = _build_value(rules, item, label)
+        count([c for g in item.groups for c in g], "in a build")
+        builds.append((item, value))
+        table_json.append({"value": value, "owner": item.owner,
+                           "groups": [[card_text(c) for c in g] for g in item.groups]})
+    count(setup.hand, "in your hand")
+    for s, pile in enumerate(captured):
+        count(pile, "captured" if s == YOU else f"captured by seat {s}")
+    if setup.set_aside and not rules.set_aside_pictures:
+        raise HelperError(f"set aside: {rules.name} sets no cards aside")
+    count(setup.set_aside, "set aside")
+    for c, k in seen.items():
+        if k > rules.decks:
+            places = ", ".join(dict.fromkeys(where[c]))
+            decks = "one deck" if rules.decks == 1 else f"{rules.decks} decks"
+            raise HelperError(f"the {card_symbol(c)} is given {k} times ({places}), but "
+                              f"{rules.name} is played with {decks}")
+    unseen = rules.deck_size - sum(seen.values())
+    if setup.opponents is not None:
+        opponents = tuple(setup.opponents)
+        if len(opponents) != n - 1:
+            raise HelperError(f"opponents: give {n - 1} hand size"
+                              f"{'s' if n > 2 else ''}, not {len(opponents)}")
+    else:
+        opponents = (min(len(setup.hand), biggest),) * (n - 1)
+    for k in opponents:
+        if not 0 <= k <= biggest:
+            raise HelperError(f"opponents: a hand holds 0 to {biggest} cards, not {k}")
+    stock = setup.stock if setup.stock is not None else unseen - sum(opponents)
+    if stock < 0 or unseen != sum(opponents) + stock:
+        if setup.stock is None or stock < 0:
+            raise HelperError(f"only {unseen} cards are unseen, fewer than the "
+                              f"{sum(opponents)} in the other hands")
+        raise HelperError(
+            f"{unseen} cards are unseen, but the other hands ({sum(opponents)}) and the "
+            f"stock ({stock}) hold {sum(opponents) + stock}: give the cards already "
+            "captured, or leave out the stock size")
+    for b, value in builds:
+        if b.owner == YOU:
+            continue
+        if opponents[b.owner - 1] == 0:
+            raise HelperError(f"seat {b.owner} owns the build {_build_words(b)} of {value}, "
+                              "so they hold a card of that value, but their hand is empty")
+        visible = {c for c, k in seen.items() if k >= rules.decks}
+        holders = [c for c in range(52) if value in rules.table.played[c] and c not in visible]
+        if not holders:
+            raise HelperError(f"seat {b.owner} owns the build {_build_words(b)} of {value}, "
+                              f"so they hold a card of value {value}, but every such card "
+                              "is already seen")
+    scores = setup.scores if setup.scores is not None else (0,) * n
+    if len(scores) != n:
+        raise HelperError(f"scores: give one per seat ({n}), not {len(scores)}")
+    obj = {
+        "format": "casino-position/1", "rules": rules.to_json(), "round": 1, "deal": 1,
+        "dealer": (YOU - rules.direction) % n, "to_move": YOU,
+        "hands": [[card_text(c) for c in setup.hand], *opponents],
+        "table": table_json,
+        "piles": [[card_text(c) for c in p] for p in captured],
+        "sweeps": [], "last_capture": _last_capturer(rules, captured), "stock": stock,
+        "scores": list(scores),
+        "set_aside": [card_text(c) for c in setup.set_aside],
+    }
+    try:
+        return Position.from_json(obj)
+    except InvalidPosition as exc:
+        raise HelperError(_position_words(str(exc))) from None
+
+
+def _last_capturer(rules: Rules, captured: Sequence[Sequence[int]]) -> int | None:
+    """Who captured last, as far as the piles tell: the nearest seat before you in turn
+    order with captured cards (you last). It decides only where the round's leftovers go,
+    and nobody has captured while every pile is empty."""
+    n = rules.players
+    for back in range(1, n + 1):
+        seat = (YOU - back * rules.direction) % n
+        if captured[seat]:
+            return seat
+    return None
+
+
+def _position_words(message: str) -> str:
+    """The codec's reason, with its JSON keys put in the helper's words."""
+    message = re.sub(r"^hands\[0\]", "your hand", message)
+    message = re.sub(r"^table\[(\d+)\]", lambda m: f"table item {int(m.group(1)) + 1}", message)
+    message = message.replace("seat 0 owns", "you own").replace(" but holds no ",
+                                                                " but hold no ")
+    return message
+
+
+# ----------------------------------------------------------------------
+# Words
+
+
+def _listing(parts: Sequence[str]) -> str:
+    """``a and b``; with a comma before ``and`` when a part explains a sum."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    comma = "," if len(parts) > 2 or any("because" in p for p in parts) else ""
+    return ", ".join(parts[:-1]) + f"{comma} and " + parts[-1]
+
+
+def _group_words(rules: Rules, group: Sequence[int], target: Sequence[int]) -> str:
+    group = sorted(group)
+    cards = " + ".join(card_symbol(c) for c in group)
+    if len(group) == 1:
+        return f"the {cards}"
+    values = sum_values(rules, group, target)
+    if values is None:
+        return cards
+    return f"{cards} because {' + '.join(map(str, values))} = {sum(values)}"
+
+
+def _build_text(b: Build) -> str:
+    cards = ", ".join(" + ".join(card_symbol(c) for c in g) for g in b.groups)
+    kind = "multiple " if b.multiple else ""
+    owner = "your" if b.owner == YOU else f"seat {b.owner}'s"
+    return f"{owner} {kind}{b.value}-build ({cards})"
+
+
+def _keeps(rules: Rules, hand: Sequence[int], move: Move) -> str:
+    rest = list(hand)
+    rest.remove(move.card)
+    keep = [c for c in dict.fromkeys(rest) if move.value in rules.table.played[c]]
+    if not keep:
+        return ""
+    return f"; you keep the {' or the '.join(card_symbol(c) for c in keep)} to take it"
+
+
+def move_words(move: Move, rules: Rules, hand: Sequence[int],
+               table_size: int | None = None) -> str:
+    """The play in words, with the sums that make it legal:
+    ``9♦ takes the 9♣, and 4♣ + 5♥ because 4 + 5 = 9``."""
+    c = card_symbol(move.card)
+    played = rules.table.played[move.card]
+    if move.kind == TRAIL:
+        return f"trail the {c} (lay it on the table)"
+    if move.kind == CAPTURE:
+        parts = [_group_words(rules, g, played) for g in move.groups]
+        parts += [f"{_build_text(b)}" for b in move.builds]
+        text = f"{c} takes {_listing(parts)}"
+        taken = len(move.loose) + len(move.builds)
+        if table_size is not None and taken == table_size:
+            text += " (clearing the table)"
+        return text
+    value = (move.value,)
+    own = next((g for g in move.groups if move.card in g), move.groups[0])
+    others = [g for g in move.groups if g is not own]
+    base = " + ".join(card_symbol(x) for x in own if x != move.card)
+    note = ""
+    vals = sum_values(rules, own, value)
+    if vals is not None and len(own) > 1:
+        note = f" ({' + '.join(map(str, vals))} = {move.value})"
+    if move.kind == BUILD:
+        kind = "a multiple build" if len(move.groups) > 1 else "a build"
+        if base:
+            text = f"{c} on {base} makes {kind} of {move.value}{note}"
+            if others:
+                text += " with " + _listing([_group_words(rules, g, value) for g in others])
+        else:
+            on = _listing([_group_words(rules, g, value) for g in others])
+            text = f"{c} on {on} makes {kind} of {move.value}"
+        return text + _keeps(rules, hand, move)
+    target = move.builds[0]
+    if move.kind == RAISE:
+        rise = move.value - target.value
+        text = (f"{c} raises {_build_text(target)} to {move.value} "
+                f"({target.value} + {rise} = {move.value})")
+        extra = move.groups[1:]
+        if extra:
+            text += ", taking in " + _listing([_group_words(rules, g, value) for g in extra])
+        return text + _keeps(rules, hand, move)
+    if move.kind == ADD:
+        text = (f"{c}" + (f" with {base}" if base else "")
+                + f" joins {_build_text(target)} as another group of {move.value}{note}")
+        if others:
+            text += ", with " + _listing([_group_words(rules, g, value) for g in others])
+        return text + _keeps(rules, hand, move)
+    raise ValueError(f"unknown move kind {move.kind!r}")
+
+
+# ----------------------------------------------------------------------
+# Analysis
+
+
+def analyse(setup: Setup, level: str | None = "expert", seed: int = 0, *,
+            card: int | None = None, using: Sequence[int] = (),
+            limit: int = MAX_SHOWN) -> Analysis:
+    """The legal plays of the set-up in words, ranked and capped at ``limit``, with the
+    ``level`` bot's pick marked and always shown (``None``: no bot). The bot is given
+    only the observation.
+
+    ``card``: only that card's plays; ``using``: only those of ``card`` that use the
+    table items at these indices of ``setup.table`` (those using exactly them first).
+    The plays come from :meth:`Position.candidate_moves` and the like, never from
+    every legal move, so the work and the answer are bounded on any table."""
+    pos = position(setup)
+    items = _picked(pos, setup, card, using)
+    exact: list[Move] = []
+    dropped = 0  # plays using exactly the items, beyond the limit
+    found: MoveList
+    if card is None:
+        found = pos.candidate_moves()
+    elif not using:
+        found = pos.moves_of(card)
+    else:  # the plays using exactly the picked items first, as the asker means them
+        loose = [x for x in items if isinstance(x, int)]
+        builds = [x for x in items if isinstance(x, Build)]
+        sel = moves_with(pos, card, loose, builds)
+        exact = ranked(sel.exact)[:limit]
+        dropped = len(sel.exact) - len(exact)
+        found = MoveList(sel.more, sel.complete)
+    pick: Move | None = None
+    if level is not None:
+        from casino.bots.levels import make_level
+
+        bot, bot_limit = make_level(level, seed=seed)
+        pick = bot.choose(pos.observation(YOU), bot_limit)
+    keep = pick if pick is not None and _fits(pick, card, items) else None
+    if keep in exact:
+        keep = None
+    room = limit - len(exact)
+    if room > 0:
+        short = shortlist(found, keep, room)
+        moves, more = (*exact, *short.moves), short.more + dropped
+    else:
+        moves, more = tuple(exact), len(found.moves) + dropped
+    complete = found.complete
+    table_size = len(pos.table)
+    options = tuple(
+        Option(m, str(m), move_words(m, pos.rules, setup.hand, table_size), m == pick)
+        for m in moves)
+    return Analysis(pos, options, pick, level, more, complete, card, tuple(using))
+
+
+def _picked(pos: Position, setup: Setup, card: int | None,
+            using: Sequence[int]) -> list[int | Build]:
+    """The table items at ``using`` (indices into the table as described), once the
+    choice is checked: a card of the hand, items only with a card, each item once."""
+    if using and card is None:
+        raise HelperError("using: choose the card of your hand that plays with these "
+                          "table items")
+    if card is not None and card not in setup.hand:
+        raise HelperError(f"card: the {card_symbol(card)} is not in your hand")
+    if len(set(using)) != len(using):
+        raise HelperError("using: each table item once")
+    items: list[int | Build] = []
+    for i in using:
+        if not 0 <= i < len(pos.table):
+            raise HelperError(f"using: the table has items 0 to {len(pos.table) - 1}, "
+                              f"not {i}" if pos.table else "using: the table is empty")
+        items.append(pos.table[i])
+    return items
+
+
+def _uses(move: Move) -> Counter[int | Build]:
+    return Counter([*move.loose, *move.builds])
+
+
+def _fits(move: Move, card: int | None, items: Sequence[int | Build]) -> bool:
+    """Whether ``move`` belongs in a list of ``card``'s plays with ``items``."""
+    if card is not None and move.card != card:
+        return False
+    return not (Counter(items) - _uses(move))
+
+
+def setup_from_text(rules: Rules | str, table: str, hand: str, *,
+                    opponents: Sequence[int] | None = None, stock: int | None = None,
+                    captured: str | None = None, players: int | None = None) -> Setup:
+    """A :class:`Setup` from the command line's text forms."""
+    if isinstance(rules, str):
+        try:
+            rules = preset(rules, **({"players": players} if players else {}))
+        except RulesError as exc:
+            raise HelperError(str(exc)) from None
+    return Setup(
+        rules=rules, table=parse_table(table), hand=parse_hand(hand),
+        opponents=tuple(opponents) if opponents is not None else None, stock=stock,
+        captured=parse_captured(captured, rules.players) if captured else None,
+    )
+
+
+def _card_list(obj: Any, key: str) -> tuple[int, ...]:
+    if not isinstance(obj, list):
+        raise HelperError(f"{key}: must be a list of cards")
+    try:
+        return tuple(parse_card(c) for c in obj)
+    except CardError as exc:
+        raise HelperError(f"{key}: {exc}") from None
+
+
+def _int(obj: Any, key: str) -> int:
+    if not isinstance(obj, int) or isinstance(obj, bool):
+        raise HelperError(f"{key}: must be a whole number, not {obj!r}")
+    return obj
+
+
+def setup_from_json(obj: Any) -> Setup:
+    """``{"rules": "casino", "table": ["9c", {"value": 8, "owner": 1, "groups":
+    [["5d", "3s"]]}], "hand": ["9d"], "opponents": [4], "stock": 0, "captured":
+    [[...], [...]], "scores": [0, 0]}``; the table may also be text (``parse_table``)."""
+    if not isinstance(obj, dict):
+        raise HelperError("a helper request is a JSON object")
+    known = {"rules", "table", "hand", "opponents", "stock", "captured", "scores", "level",
+             "seed", "set_aside", "card", "using"}
+    for k in obj:
+        if k not in known:
+            raise HelperError(f"unknown key {k!r}")
+    try:
+        rules = rules_from_json(obj.get("rules", "casino"))
+    except RulesError as exc:
+        raise HelperError(f"rules: {exc}") from None
+    table_obj = obj.get("table", [])
+    table: list[TableItem] = []
+    if isinstance(table_obj, str):
+        table = list(parse_table(table_obj))
+    elif isinstance(table_obj, list):
+        for i, item in enumerate(table_obj):
+            key = f"table[{i}]"
+            if isinstance(item, str):
+                table.extend(_card_list([item], key))
+            elif isinstance(item, dict):
+                if not set(item) <= {"value", "owner", "groups"} or "groups" not in item \
+                        or "owner" not in item:
+                    raise HelperError(f"{key}: a build is {{value, owner, groups}}")
+                groups = item["groups"]
+                if not isinstance(groups, list) or not groups:
+                    raise HelperError(f"{key}.groups: a non-empty list of groups of cards")
+                value = item.get("value")
+                table.append(TableBuild(
+                    tuple(_card_list(g, f"{key}.groups") for g in groups),
+                    _int(item["owner"], f"{key}.owner"),
+                    None if value is None else _int(value, f"{key}.value")))
+            else:
+                raise HelperError(f"{key}: a card or a build")
+    else:
+        raise HelperError("table: a list of cards and builds, or text")
+    hand_obj = obj.get("hand", [])
+    hand = parse_hand(hand_obj) if isinstance(hand_obj, str) else _card_list(hand_obj, "hand")
+
+    def ints(key: str) -> tuple[int, ...] | None:
+        v = obj.get(key)
+        if v is None:
+            return None
+        if not isinstance(v, list):
+            raise HelperError(f"{key}: must be a list of whole numbers")
+        return tuple(_int(x, key) for x in v)
+
+    captured_obj = obj.get("captured")
+    captured = None
+    if captured_obj is not None:
+        if not isinstance(captured_obj, list):
+            raise HelperError("captured: a list of piles, one per seat")
+        captured = tuple(_card_list(p, f"captured[{i}]") for i, p in enumerate(captured_obj))
+    stock = obj.get("stock")
+    return Setup(rules, tuple(table), hand, ints("opponents"),
+                 None if stock is None else _int(stock, "stock"), captured, ints("scores"),
+                 _card_list(obj.get("set_aside", []), "set_aside"))
+
+
+def helper_json(obj: Any) -> dict[str, Any]:
+    """The JSON API for pages: a request (:func:`setup_from_json`, plus ``level``:
+    a level name or null for no bot, ``seed``, and optionally ``card``: one card of
+    the hand whose plays to list, with ``using``: indices of the table items those
+    plays must use) in, :meth:`Analysis.to_json` out."""
+    setup = setup_from_json(obj)
+    level = obj.get("level", "expert")
+    if level is not None and not isinstance(level, str):
+        raise HelperError("level: a level name or null")
+    seed = _int(obj.get("seed", 0), "seed")
+    card, using = selection_from_json(obj)
+    try:
+        return analyse(setup, level, seed, card=card, using=using).to_json()
+    except ValueError as exc:
+        if isinstance(exc, HelperError):
+            raise
+        raise HelperError(str(exc)) from None
+
+
+def check_request(obj: Any) -> None:
+    """Raise :class:`HelperError` for whatever :func:`helper_json` would refuse in the
+    set-up or the choice of card and items, without the work (no bot, no moves)."""
+    setup = setup_from_json(obj)
+    card, using = selection_from_json(obj)
+    _picked(position(setup), setup, card, using)
+
+
+def selection_from_json(obj: dict[str, Any]) -> tuple[int | None, tuple[int, ...]]:
+    """A request's ``card`` (a card text or null) and ``using`` (a list of indices into
+    its table), checked for their form; :func:`analyse` checks them against the set-up."""
+    card_obj = obj.get("card")
+    card = None
+    if card_obj is not None:
+        if not isinstance(card_obj, str):
+            raise HelperError("card: one card of your hand, as 'Td'")
+        card = _card_list([card_obj], "card")[0]
+    using_obj = obj.get("using", [])
+    if not isinstance(using_obj, list):
+        raise HelperError("using: a list of table item numbers (from 0)")
+    using = tuple(_int(i, "using") for i in using_obj)
+    return card, using

@@ -1,0 +1,1061 @@
+"""A score pad for people playing with a real deck: what the table counted, scored.
+
+Players count a finished round at the table: how many cards each side took (or
+just who had most), spades, who took each scoring card, the sweeps in the
+order they were made, and so on. :class:`RoundEntry` holds exactly that, and
+:class:`ScorePad` keeps a game of them: the items of each round in counting
+order with the running totals, the totals, and the winner by the preset's rule.
+
+**One copy of the scoring rules.** The pad never scores anything itself. It
+turns each entry into *representative piles*: real cards consistent with the
+entry (the named scoring cards to their takers, then spades to reach each
+side's spade count, then other cards to reach each side's card count, and
+where only "who had most" is known, counts chosen so that exactly those sides
+lead). Everything the scoring code reads from a pile (its size, its spades,
+which scoring cards it holds) is then what the table counted, so
+:func:`casino.engine.scoring.round_items`, :func:`~casino.engine.scoring.settle` and
+:func:`~casino.engine.scoring.next_carry` (Finnish Kasino's carried points) give
+exactly the points the engine would give for the real piles. The property test
+in ``tests/test_scorepad.py`` checks this on random finished rounds.
+
+Sides: in a partnership game (four players, partners opposite) the partners'
+cards are counted together, so counts and takers are given **per side**; a
+side is named by its first seat (0 or 1), as in :class:`casino.engine.scoring.Item`.
+Otherwise a side is a seat. Sweeps, mulles and the last capture are given by
+the seat that made them.
+
+Everything is immutable: each change returns a new pad, and a pad that would be
+impossible is never made (:class:`ScorePadError` says why, the old pad stays).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Literal
+
+from casino.engine.cards import (
+    ACE,
+    CLUBS,
+    JACK,
+    KING,
+    QUEEN,
+    SPADES,
+    card,
+    card_symbol,
+    card_text,
+    parse_card,
+)
+from casino.engine.codec import json_object
+from casino.engine.errors import CardError, CasinoError, RulesError
+from casino.engine.rules import Rules, player_counts, preset, rules_from_json
+from casino.engine.scoring import Carry, Item, Result, next_carry, round_items, settle
+
+FORMAT = "casino-scorepad/1"
+#: How many earlier states the pad keeps for undo (and writes to JSON).
+MAX_HISTORY = 100
+#: Longest player name accepted.
+MAX_NAME = 40
+MAX_JSON = 2_000_000
+
+TEN_DIAMONDS = card(9, 3)
+TWO_SPADES = card(1, SPADES)
+TWO_CLUBS = card(1, CLUBS)
+JACK_SPADES = card(JACK, SPADES)
+ACE_SPADES = card(ACE, SPADES)
+ACES = tuple(card(ACE, s) for s in range(4))
+
+
+class ScorePadError(CasinoError):
+    """An entry, a change or an import the pad refuses; the message says why.
+
+    ``field`` names the entry field at fault (``cards``, ``takers``, ...) when
+    there is one, so a form can show the reason beside it; ``round`` is the
+    number (from 1) of the round at fault when a change makes another round
+    impossible (a correction that puts the end of the game earlier, say).
+    """
+
+    def __init__(self, message: str, field: str | None = None,
+                 round: int | None = None) -> None:
+        self.field = field
+        self.round = round
+        super().__init__(message)
+
+
+# ----------------------------------------------------------------------
+# What a preset asks for
+
+
+FieldKind = Literal["counts-or-most", "counts", "takers", "seats-in-order", "seat"]
+
+
+@dataclass(frozen=True)
+class Field:
+    """One thing the table counts for a preset, for building a form.
+
+    ``key`` is the :class:`RoundEntry` attribute (``cards`` also covers
+    ``most_cards``; ``spades`` covers ``most_spades``). ``kind``:
+
+    - ``counts-or-most``: a number per side, or the side(s) with the most (several
+      sides: a tie);
+    - ``counts``: a number per side;
+    - ``takers``: for each card of ``cards`` (``copies`` of each), the side that took it;
+    - ``seats-in-order``: seats, in the order things happened (may be empty);
+    - ``seat``: one seat.
+
+    ``total`` is what the counts of all sides add up to (every card is taken by the
+    end of a round).
+    """
+
+    key: str
+    label: str
+    kind: FieldKind
+    required: bool
+    help: str
+    cards: tuple[str, ...] = ()
+    copies: int = 1
+    total: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"key": self.key, "label": self.label, "kind": self.kind,
+                               "required": self.required, "help": self.help}
+        if self.cards:
+            out["cards"] = list(self.cards)
+            out["copies"] = self.copies
+        if self.total is not None:
+            out["total"] = self.total
+        return out
+
+
+def scoring_cards(rules: Rules) -> tuple[int, ...]:
+    """The cards whose takers score (each in ``rules.decks`` copies), in counting order."""
+    scheme = rules.scoring
+    if scheme == "tablic":
+        named = [card(r, s) for r in (ACE, KING, QUEEN, JACK, 9) for s in range(4)]
+        return (*named, TWO_CLUBS)
+    if scheme == "kasino":
+        return (*ACES, TEN_DIAMONDS, TWO_SPADES)
+    if scheme == "spade":
+        return (JACK_SPADES, TEN_DIAMONDS, TWO_SPADES, *ACES)
+    return (TEN_DIAMONDS, TWO_SPADES, *ACES)
+
+
+def _spade_mode(rules: Rules) -> Literal["counts-or-most", "counts", "other", "none"]:
+    scheme = rules.scoring
+    if scheme == "krypkasino":
+        return "other"
+    if scheme == "tablic":
+        return "none"
+    if scheme == "spade" or (scheme == "kasino" and rules.spades_above_7):
+        return "counts"
+    if scheme == "kasino" or rules.spades_points:
+        return "counts-or-most"
+    return "none"
+
+
+def _cards_asked(rules: Rules) -> bool:
+    return rules.scoring != "krypkasino" and rules.cards_points > 0
+
+
+def _other_spades(rules: Rules) -> int:
+    """Krypkasino: spades that are not a named penalty card (2♠, A♠), in all decks."""
+    return 11 * rules.decks
+
+
+def fields(rules: Rules) -> tuple[Field, ...]:
+    """What the table counts in ``rules``, in the order players count it."""
+    out: list[Field] = []
+    deck = rules.deck_size
+    who = "side" if rules.partnerships else "player"
+    if _cards_asked(rules):
+        out.append(Field(
+            "cards", "Cards captured", "counts-or-most", True,
+            f"the number of cards each {who} captured (with the cards left on the table "
+            f"at the end), or just who had the most; several: a tie", total=deck))
+    mode = _spade_mode(rules)
+    spades = 13 * rules.decks
+    if mode == "counts-or-most":
+        out.append(Field("spades", "Spades captured", "counts-or-most", True,
+                         f"the spades each {who} captured, or just who had the most; "
+                         "several: a tie", total=spades))
+    elif mode == "counts":
+        why = ("each spade scores" if rules.scoring == "spade"
+               else "each spade above 7 scores")
+        out.append(Field("spades", "Spades captured", "counts", True,
+                         f"the spades each {who} captured ({why})", total=spades))
+    elif mode == "other":
+        out.append(Field("other_spades", "Other spades", "counts", True,
+                         "the spades each player took other than 2♠ and A♠ "
+                         "(1 penalty point each; J♠ Q♠ K♠ included)",
+                         total=_other_spades(rules)))
+    named = tuple(card_symbol(c) for c in scoring_cards(rules))
+    copies = "each copy of " if rules.decks > 1 else ""
+    out.append(Field("takers", "Scoring cards", "takers", True,
+                     f"who took {copies}each of these cards", cards=named,
+                     copies=rules.decks))
+    if rules.sweep_points:
+        word = "tablas" if rules.scoring == "tablic" else "sweeps"
+        extra = ""
+        if rules.scoring == "krypkasino":
+            extra = "; a double sweep (10 on, 10 off) is the same seat twice in a row"
+        elif rules.sweep_limit is not None or rules.no_sweep_last_deal:
+            extra = ("; none in the last deal, and none once anyone had more than "
+                     f"{rules.sweep_limit} points at the round's start")
+        out.append(Field("sweeps", word.capitalize(), "seats-in-order", False,
+                         f"who made each of the {word}, in the order they were made{extra}"))
+    if rules.mulle_points:
+        out.append(Field("mulles", "Mulles", "seats-in-order", False,
+                         "who made each mulle (a card taken alone by its identical twin)"))
+    if rules.last_capture_points:
+        out.append(Field("last_capture", "Last capture", "seat", True,
+                         "who made the last capture of the round"))
+    return tuple(out)
+
+
+def fields_json(rules: Rules) -> list[dict[str, Any]]:
+    return [f.to_json() for f in fields(rules)]
+
+
+# ----------------------------------------------------------------------
+# One round as counted
+
+
+Counts = tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEntry:
+    """What the table counted at the end of one round (indices are sides, see the module).
+
+    ``cards`` / ``spades``: a count per side; or ``most_cards`` / ``most_spades``: the
+    side(s) with the most (two or more: a tie). ``other_spades``: Krypkasino's spades
+    other than 2♠ and A♠, per side. ``takers``: ``(card, side)`` for each copy of each
+    scoring card. ``sweeps`` and ``mulles``: seats in the order they were made (a
+    Krypkasino double sweep is its seat twice in a row, as the engine records it).
+    ``last_capture``: a seat.
+    """
+
+    cards: Counts | None = None
+    most_cards: tuple[int, ...] | None = None
+    spades: Counts | None = None
+    most_spades: tuple[int, ...] | None = None
+    other_spades: Counts | None = None
+    takers: tuple[tuple[int, int], ...] = ()
+    sweeps: tuple[int, ...] = ()
+    mulles: tuple[int, ...] = ()
+    last_capture: int | None = None
+
+    @staticmethod
+    def make(*, cards: Sequence[int] | None = None, most_cards: int | Sequence[int] | None = None,
+             spades: Sequence[int] | None = None,
+             most_spades: int | Sequence[int] | None = None,
+             other_spades: Sequence[int] | None = None,
+             takers: Mapping[str, int | Sequence[int]] | None = None,
+             sweeps: Sequence[int] = (), mulles: Sequence[int] = (),
+             last_capture: int | None = None) -> RoundEntry:
+        """An entry from friendly values: ``takers={"Td": 0, "As": 1}`` (two decks: a
+        list of sides per card), ``most_cards=0`` or ``most_cards=[0, 1]`` for a tie."""
+        pairs: list[tuple[int, int]] = []
+        for text, sides in (takers or {}).items():
+            try:
+                c = parse_card(text)
+            except CardError as exc:
+                raise ScorePadError(str(exc), "takers") from None
+            for side in ([sides] if isinstance(sides, int) else sides):
+                pairs.append((c, side))
+        return RoundEntry(
+            cards=None if cards is None else tuple(cards),
+            most_cards=_leaders(most_cards),
+            spades=None if spades is None else tuple(spades),
+            most_spades=_leaders(most_spades),
+            other_spades=None if other_spades is None else tuple(other_spades),
+            takers=tuple(sorted(pairs)),
+            sweeps=tuple(sweeps), mulles=tuple(mulles), last_capture=last_capture,
+        )
+
+    def takers_of(self, c: int) -> list[int]:
+        """The sides that took the copies of card ``c``."""
+        return [side for cc, side in self.takers if cc == c]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key in ("cards", "most_cards", "spades", "most_spades", "other_spades"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = list(value)
+        takers: dict[str, list[int]] = {}
+        for c, side in self.takers:
+            takers.setdefault(card_text(c), []).append(side)
+        out["takers"] = takers
+        if self.sweeps:
+            out["sweeps"] = list(self.sweeps)
+        if self.mulles:
+            out["mulles"] = list(self.mulles)
+        if self.last_capture is not None:
+            out["last_capture"] = self.last_capture
+        return out
+
+    @staticmethod
+    def from_json(obj: Any, where: str = "entry") -> RoundEntry:
+        """Read the JSON form (types only; :class:`ScorePad` checks it against the rules)."""
+        if not isinstance(obj, dict):
+            raise ScorePadError(f"{where}: a round is a JSON object, not "
+                                f"{type(obj).__name__}")
+        known = {"cards", "most_cards", "spades", "most_spades", "other_spades", "takers",
+                 "sweeps", "mulles", "last_capture"}
+        for k in obj:
+            if k not in known:
+                raise ScorePadError(f"{where}: unknown key {k!r} (a round has "
+                                    f"{', '.join(sorted(known))})")
+        lists: dict[str, tuple[int, ...] | None] = {}
+        for k in ("cards", "most_cards", "spades", "most_spades", "other_spades"):
+            value = obj.get(k)
+            lists[k] = None if value is None else _int_list(value, f"{where}.{k}", k)
+        takers_obj = obj.get("takers", {})
+        if not isinstance(takers_obj, dict):
+            raise ScorePadError(f"{where}.takers: must be an object from card to the sides "
+                                "that took it, as {\"Td\": [0]}", "takers")
+        pairs: list[tuple[int, int]] = []
+        for text, sides in takers_obj.items():
+            try:
+                c = parse_card(text)
+            except CardError as exc:
+                raise ScorePadError(f"{where}.takers: {exc}", "takers") from None
+            if isinstance(sides, int) and not isinstance(sides, bool):
+                sides = [sides]
+            pairs.extend((c, s) for s in _int_list(sides, f"{where}.takers.{text}", "takers"))
+        last = obj.get("last_capture")
+        if last is not None and (not isinstance(last, int) or isinstance(last, bool)):
+            raise ScorePadError(f"{where}.last_capture: must be a seat number or null, not "
+                                f"{last!r}", "last_capture")
+        return RoundEntry(
+            cards=lists["cards"], most_cards=lists["most_cards"], spades=lists["spades"],
+            most_spades=lists["most_spades"], other_spades=lists["other_spades"],
+            takers=tuple(sorted(pairs)),
+            sweeps=_int_list(obj.get("sweeps", []), f"{where}.sweeps", "sweeps"),
+            mulles=_int_list(obj.get("mulles", []), f"{where}.mulles", "mulles"),
+            last_capture=last,
+        )
+
+
+def _leaders(value: int | Sequence[int] | None) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, int):
+        return (value,)
+    return tuple(value)
+
+
+def _int_list(obj: Any, where: str, fld: str) -> tuple[int, ...]:
+    if not isinstance(obj, list):
+        raise ScorePadError(f"{where}: must be a list of whole numbers, not "
+                            f"{type(obj).__name__}", fld)
+    if len(obj) > 1000:
+        raise ScorePadError(f"{where}: too long", fld)
+    for v in obj:
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise ScorePadError(f"{where}: {v!r} is not a whole number", fld)
+    return tuple(obj)
+
+
+# ----------------------------------------------------------------------
+# Checking an entry and turning it into representative piles
+
+
+class _Sides:
+    """Names and numbers of the sides of a game."""
+
+    def __init__(self, rules: Rules, names: Sequence[str]) -> None:
+        self.rules = rules
+        self.ids = rules.teams
+        self.names = names
+
+    def side_name(self, side: int) -> str:
+        seats = [s for s in self.rules.seats if self.rules.team_of(s) == side]
+        return " & ".join(self.names[s] for s in seats)
+
+    def check_side(self, side: int, fld: str, what: str) -> None:
+        if side not in self.ids:
+            kind = "side" if self.rules.partnerships else "player"
+            raise ScorePadError(f"{what}: there is no {kind} {side} (the "
+                                f"{kind}s are {', '.join(str(i) for i in self.ids)})", fld)
+
+    def check_seat(self, seat: int, fld: str, what: str) -> None:
+        if not 0 <= seat < self.rules.players:
+            raise ScorePadError(f"{what}: seat {seat} does not exist (seats are 0 to "
+                                f"{self.rules.players - 1})", fld)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _check_counts(sides: _Sides, counts: Counts, fld: str, what: str, total: int,
+                  exact: bool) -> None:
+    n = len(sides.ids)
+    if len(counts) != n:
+        raise ScorePadError(f"{what}: give one number for each of the {n} "
+                            f"{'sides' if sides.rules.partnerships else 'players'}, "
+                            f"not {len(counts)}", fld)
+    for side, v in zip(sides.ids, counts, strict=True):
+        if v < 0:
+            raise ScorePadError(f"{what}: {sides.side_name(side)} cannot have {v}", fld)
+        if v > total:
+            raise ScorePadError(f"{what}: {sides.side_name(side)} cannot have {v}: there "
+                                f"are only {total} in {sides.rules.name}", fld)
+    got = sum(counts)
+    if got > total:
+        raise ScorePadError(f"{what} add up to {got}, more than the {total} there are in "
+                            f"{sides.rules.name}", fld)
+    if exact and got < total:
+        raise ScorePadError(f"{what} add up to {got}, but all {total} are taken by the end "
+                            f"of a round of {sides.rules.name}: count again", fld)
+
+
+def _check_leaders(sides: _Sides, leaders: tuple[int, ...], fld: str, what: str) -> None:
+    if not leaders:
+        raise ScorePadError(f"{what}: name who had the most (several for a tie)", fld)
+    if len(set(leaders)) != len(leaders):
+        raise ScorePadError(f"{what}: a side is named twice", fld)
+    for side in leaders:
+        sides.check_side(side, fld, what)
+
+
+def _realize(lows: list[int], highs: list[int], total: int, leaders: Iterable[int],
+             exact: bool) -> list[int] | None:
+    """Counts with ``lows[i] <= c[i] <= highs[i]`` adding up to ``total`` (at most, when
+    not ``exact``) whose largest value is held by exactly ``leaders``; None if there are
+    none. The leaders' count is the smallest that works."""
+    lead = set(leaders)
+    n = len(lows)
+    for m in range(0, total + 1):
+        if any(not lows[i] <= m <= highs[i] for i in lead):
+            continue
+        rest = [i for i in range(n) if i not in lead]
+        caps = [min(highs[i], m - 1) for i in rest]
+        if any(lows[i] > cap for i, cap in zip(rest, caps, strict=True)):
+            continue
+        base = m * len(lead) + sum(lows[i] for i in rest)
+        room = sum(cap - lows[i] for i, cap in zip(rest, caps, strict=True))
+        if base > total or (exact and base + room < total):
+            continue
+        counts = list(lows)
+        for i in lead:
+            counts[i] = m
+        need = total - base if exact else 0
+        for i, cap in zip(rest, caps, strict=True):
+            add = min(need, cap - lows[i])
+            counts[i] += add
+            need -= add
+        return counts
+    return None
+
+
+def _split_reason(leaders: tuple[int, ...], sides: _Sides, total: int, what: str,
+                  extra: str) -> str:
+    who = " and ".join(sides.side_name(s) for s in leaders)
+    if len(leaders) > 1:
+        return (f"{who} cannot tie for the most {what}: the {total} {what} do not split "
+                f"that way {extra}")
+    return f"{who} cannot have had the most {what} {extra}"
+
+
+def _named_multiset(rules: Rules) -> Counter[int]:
+    return Counter({c: rules.decks for c in scoring_cards(rules)})
+
+
+def representative_piles(rules: Rules, names: Sequence[str], entry: RoundEntry,
+                         scores_before: Sequence[int] | None = None,
+                         answered: Collection[str] | None = None) -> list[list[int]]:
+    """Check ``entry`` against ``rules`` and return piles (one per seat; each side's cards
+    in its first seat's pile) that the scoring code scores exactly as the table counted.
+
+    Raises :class:`ScorePadError` naming the field and the reason when the entry is
+    impossible or incomplete. ``scores_before`` (per seat) lets the Finnish sweep rule
+    be checked: no sweeps once anyone had more than 10 at the round's start.
+
+    ``answered``: the entry is being typed, and only these fields (:class:`Field` keys)
+    are complete yet. A field not answered is not required, and the scoring cards may
+    be given for some sides only; everything given is checked as usual, so that an
+    impossible answer is refused as soon as it is typed (the piles are then only
+    good for the check).
+    """
+    sides = _Sides(rules, names)
+    k = len(sides.ids)
+    exact = rules.leftovers_no_capture == "dealer"
+    asked = {f.key: f for f in fields(rules)}
+    spade_mode = _spade_mode(rules)
+    deck = rules.deck_size
+
+    def due(key: str) -> bool:
+        """Whether a missing ``key`` is an error now (always, for a whole entry)."""
+        return answered is None or key in answered
+
+    # --- which fields are given, and may be -------------------------------
+    def refuse_unasked(key: str, value: object, what: str) -> None:
+        if value is not None and value != () and key not in asked:
+            raise ScorePadError(f"{rules.name} does not score {what}", key)
+
+    if spade_mode in ("none", "other") and (entry.spades is not None
+                                            or entry.most_spades is not None):
+        why = (": give each player's spades other than 2♠ and A♠ instead"
+               if spade_mode == "other" else "")
+        what = "spades" if entry.most_spades is None else "most spades"
+        raise ScorePadError(f"{rules.name} does not score {what}{why}", "spades")
+    if spade_mode == "counts" and entry.most_spades is not None:
+        raise ScorePadError(f"in {rules.name} every spade counts: give the spades each "
+                            "player took, not just who had most", "spades")
+    refuse_unasked("other_spades", entry.other_spades, "other spades")
+    refuse_unasked("sweeps", entry.sweeps, "sweeps")
+    refuse_unasked("mulles", entry.mulles, "mulles")
+    refuse_unasked("last_capture", entry.last_capture, "the last capture")
+    if "cards" not in asked and entry.most_cards is not None:
+        raise ScorePadError(f"{rules.name} does not score most cards", "cards")
+
+    if entry.cards is not None and entry.most_cards is not None:
+        raise ScorePadError("give the cards each side took or who had the most, not both",
+                            "cards")
+    if entry.spades is not None and entry.most_spades is not None:
+        raise ScorePadError("give the spades each side took or who had the most, not both",
+                            "spades")
+    if "cards" in asked and entry.cards is None and entry.most_cards is None and due("cards"):
+        raise ScorePadError("enter the cards each side captured, or who had the most",
+                            "cards")
+    if (spade_mode == "counts-or-most" and entry.spades is None
+            and entry.most_spades is None and due("spades")):
+        raise ScorePadError("enter the spades each side captured, or who had the most",
+                            "spades")
+    if spade_mode == "counts" and entry.spades is None and due("spades"):
+        raise ScorePadError("enter the spades each side captured", "spades")
+    if spade_mode == "other" and entry.other_spades is None and due("other_spades"):
+        raise ScorePadError("enter each player's spades other than 2♠ and A♠",
+                            "other_spades")
+    if "last_capture" in asked and entry.last_capture is None and due("last_capture"):
+        raise ScorePadError("enter who made the last capture", "last_capture")
+
+    # --- shapes -------------------------------------------------------------
+    if entry.cards is not None:
+        _check_counts(sides, entry.cards, "cards", "the cards captured", deck, exact)
+    if entry.most_cards is not None:
+        _check_leaders(sides, entry.most_cards, "cards", "most cards")
+    n_spades = 13 * rules.decks
+    if entry.spades is not None:
+        _check_counts(sides, entry.spades, "spades", "the spades captured", n_spades, exact)
+    if entry.most_spades is not None:
+        _check_leaders(sides, entry.most_spades, "spades", "most spades")
+    if entry.other_spades is not None:
+        _check_counts(sides, entry.other_spades, "other_spades",
+                      "the spades other than 2♠ and A♠", _other_spades(rules), exact)
+    if entry.cards is not None and entry.spades is not None:
+        for side, c, s in zip(sides.ids, entry.cards, entry.spades, strict=True):
+            if s > c:
+                raise ScorePadError(f"{sides.side_name(side)} cannot have {s} spades among "
+                                    f"{_plural(c, 'card')}", "spades")
+    named = _named_multiset(rules)
+    given: Counter[int] = Counter()
+    for c, side in entry.takers:
+        if c not in named:
+            shown = " ".join(card_symbol(x) for x in scoring_cards(rules))
+            raise ScorePadError(f"the {card_symbol(c)} scores nothing by itself in "
+                                f"{rules.name}; the scoring cards are {shown}", "takers")
+        sides.check_side(side, "takers", f"the {card_symbol(c)}")
+        given[c] += 1
+    for c in scoring_cards(rules):
+        if given[c] > rules.decks:
+            holder_sides = entry.takers_of(c)
+            there = ("there is only one" if rules.decks == 1
+                     else f"there are only {rules.decks}")
+            if len(set(holder_sides)) == 1:
+                raise ScorePadError(f"the {card_symbol(c)} is entered {given[c]} times for "
+                                    f"{sides.side_name(holder_sides[0])}, but {there}",
+                                    "takers")
+            holders = " and ".join(sides.side_name(s) for s in holder_sides)
+            both = "both " if len(holder_sides) == 2 else ""
+            raise ScorePadError(f"the {card_symbol(c)} is given to {both}{holders}, but "
+                                f"{there}", "takers")
+        if exact and given[c] < rules.decks and due("takers"):
+            copy = "" if rules.decks == 1 else (" (both copies)" if given[c] == 0
+                                                 else " (the other copy)")
+            raise ScorePadError(f"who took the {card_symbol(c)}{copy}?", "takers")
+    for what, seats in (("sweep", entry.sweeps), ("mulle", entry.mulles)):
+        for seat in seats:
+            sides.check_seat(seat, what + "s", f"a {what}")
+    if entry.last_capture is not None:
+        sides.check_seat(entry.last_capture, "last_capture", "the last capture")
+    if (entry.sweeps and rules.sweep_limit is not None and scores_before is not None
+            and any(s > rules.sweep_limit for s in scores_before)):
+        over = next(s for s, v in enumerate(scores_before) if v > rules.sweep_limit)
+        raise ScorePadError(f"no sweeps count this round: {names[over]} had more than "
+                            f"{rules.sweep_limit} points when it began", "sweeps")
+
+    # --- build the piles ----------------------------------------------------
+    piles: list[list[int]] = [[] for _ in rules.seats]
+    for c, side in entry.takers:
+        piles[side].append(c)
+    pool: Counter[int] = Counter({c: rules.decks for c in range(52)})
+    pool.subtract(Counter(c for c, _ in entry.takers))
+    spade_pool = [c for c in sorted(pool.elements()) if c & 3 == SPADES and c not in named]
+    other_pool = [c for c in sorted(pool.elements()) if c & 3 != SPADES and c not in named]
+
+    def named_spades(side: int) -> int:
+        return sum(1 for c in piles[side] if c & 3 == SPADES)
+
+    counts = entry.cards
+    spade_counts: list[int] | None = None
+    if spade_mode == "other" and entry.other_spades is not None:
+        spade_counts = [named_spades(s) + o for s, o in zip(sides.ids, entry.other_spades,
+                                                            strict=True)]
+    elif entry.spades is not None:
+        spade_counts = list(entry.spades)
+        for side, want in zip(sides.ids, spade_counts, strict=True):
+            have = named_spades(side)
+            if have > want:
+                took = " ".join(card_symbol(c) for c in piles[side] if c & 3 == SPADES)
+                raise ScorePadError(f"{sides.side_name(side)} took {took}, so at least "
+                                    f"{_plural(have, 'spade')}, not {want}", "spades")
+    elif entry.most_spades is not None:
+        lows = [named_spades(s) for s in sides.ids]
+        big = deck
+        highs = ([c - sum(1 for x in piles[s] if x & 3 != SPADES)
+                  for s, c in zip(sides.ids, counts, strict=True)]
+                 if counts is not None else [big] * k)
+        got = _realize(lows, highs, n_spades, entry.most_spades, exact)
+        if got is None:
+            raise ScorePadError(_split_reason(entry.most_spades, sides, n_spades, "spades",
+                                              "with the other counts entered"), "spades")
+        spade_counts = got
+    if spade_counts is not None:
+        for side, want in zip(sides.ids, spade_counts, strict=True):
+            need = want - named_spades(side)
+            piles[side].extend(spade_pool[:need])
+            del spade_pool[:need]
+        other_pool.extend(spade_pool)  # none, when every spade was counted
+    else:
+        other_pool = sorted(other_pool + spade_pool)
+
+    if counts is None and entry.most_cards is not None:
+        lows = [len(piles[s]) for s in sides.ids]
+        got = _realize(lows, [deck] * k, deck, entry.most_cards, exact)
+        if got is None:
+            raise ScorePadError(_split_reason(entry.most_cards, sides, deck, "cards",
+                                              "with the scoring cards and spades entered"),
+                                "cards")
+        counts = tuple(got)
+    if counts is not None:
+        for side, want in zip(sides.ids, counts, strict=True):
+            have = len(piles[side])
+            if have > want:
+                raise ScorePadError(
+                    f"{sides.side_name(side)} captured {_plural(want, 'card')}, but the "
+                    f"scoring cards and spades entered for them make {have}", "cards")
+        for side, want in zip(sides.ids, counts, strict=True):
+            need = want - len(piles[side])
+            piles[side].extend(other_pool[:need])
+            del other_pool[:need]
+    if entry.cards is not None:
+        for what, seats in (("sweep", entry.sweeps), ("mulle", entry.mulles)):
+            made = Counter(rules.team_of(s) for s in seats)
+            for side, n in made.items():
+                # A sweep or a mulle takes at least two cards (a Krypkasino double sweep,
+                # recorded as two sweeps, takes two: one each).
+                per = 1 if rules.double_sweep and what == "sweep" else 2
+                if n * per > entry.cards[side]:
+                    raise ScorePadError(
+                        f"{sides.side_name(side)} made {_plural(n, what)} but captured only "
+                        f"{_plural(entry.cards[side], 'card')}", what + "s")
+    return piles
+
+
+# ----------------------------------------------------------------------
+# The pad
+
+
+@dataclass(frozen=True)
+class Line:
+    """One scored item with the totals (per seat) once it is added."""
+
+    item: Item
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A round on the pad: its entry, items in counting order and what they make."""
+
+    number: int
+    entry: RoundEntry
+    scores_before: tuple[int, ...]
+    lines: tuple[Line, ...]
+    result: Result
+    carry_in: Carry
+    carry_out: Carry
+
+    @property
+    def items(self) -> tuple[Item, ...]:
+        return self.result.items
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self.result.scores
+
+    @property
+    def winner(self) -> int | None:
+        return self.result.winner
+
+
+def _check_names(rules: Rules, names: Sequence[str]) -> tuple[str, ...]:
+    if isinstance(names, str) or not isinstance(names, Sequence):
+        raise ScorePadError("names must be a list of the players' names", "names")
+    if len(names) != rules.players:
+        raise ScorePadError(f"{rules.name} here has {rules.players} players, so give "
+                            f"{rules.players} names, not {len(names)}", "names")
+    out = []
+    for n in names:
+        if not isinstance(n, str) or not n.strip():
+            raise ScorePadError("every player needs a name", "names")
+        n = " ".join(n.split())
+        if len(n) > MAX_NAME:
+            raise ScorePadError(f"the name {n[:MAX_NAME]!r}... is longer than {MAX_NAME} "
+                                "characters", "names")
+        out.append(n)
+    if len({n.casefold() for n in out}) != len(out):
+        raise ScorePadError("two players have the same name: tell them apart", "names")
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _score_round(rules: Rules, names: tuple[str, ...], entry: RoundEntry,
+                 scores: tuple[int, ...], carry: Carry, number: int) -> RoundResult:
+    """One round scored from what comes before it (cached: a pad's history shares most
+    of its rounds, so undo states and imports cost little)."""
+    try:
+        piles = representative_piles(rules, names, entry, scores)
+    except ScorePadError as exc:
+        raise ScorePadError(f"round {number}: {exc}", exc.field, number) from None
+    items = round_items(rules, piles, entry.sweeps, entry.mulles, entry.last_capture, carry)
+    result = settle(rules, items, scores, number)
+    totals = list(scores)
+    lines = []
+    for it in items:
+        for s in rules.seats:
+            if rules.team_of(s) == it.seat:
+                totals[s] += it.points
+        lines.append(Line(it, tuple(totals)))
+    new_carry = next_carry(rules, piles, carry)
+    return RoundResult(number, entry, scores, tuple(lines), result, carry, new_carry)
+
+
+def _normal(entry: RoundEntry) -> RoundEntry:
+    """``entry`` with tuples everywhere (it may have been built with lists)."""
+    if not isinstance(entry, RoundEntry):
+        raise ScorePadError(f"a round must be a RoundEntry, not {type(entry).__name__}")
+
+    def tup(v: Sequence[int] | None) -> tuple[int, ...] | None:
+        return None if v is None else tuple(v)
+
+    return RoundEntry(
+        cards=tup(entry.cards), most_cards=tup(entry.most_cards), spades=tup(entry.spades),
+        most_spades=tup(entry.most_spades), other_spades=tup(entry.other_spades),
+        takers=tuple(sorted((c, s) for c, s in entry.takers)), sweeps=tuple(entry.sweeps),
+        mulles=tuple(entry.mulles), last_capture=entry.last_capture)
+
+
+def _compute(rules: Rules, names: tuple[str, ...],
+             rounds: Sequence[RoundEntry]) -> tuple[RoundResult, ...]:
+    scores = (0,) * rules.players
+    carry = Carry()
+    out: list[RoundResult] = []
+    winner_round: int | None = None
+    for i, entry in enumerate(rounds):
+        number = i + 1
+        if winner_round is not None:
+            raise ScorePadError(
+                f"the game was over after round {winner_round}, so there can be no round "
+                f"{number}: remove it or correct an earlier round", round=number)
+        r = _score_round(rules, names, entry, scores, carry, number)
+        out.append(r)
+        scores = r.result.scores
+        carry = r.carry_out
+        if r.result.winner is not None:
+            winner_round = number
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class ScorePad:
+    """A game's score sheet: ``ScorePad(preset("casino"), ["Ann", "Bob"])``.
+
+    Every method that changes something returns a new pad and leaves this one as it
+    was; an impossible change raises :class:`ScorePadError` saying why. ``history``
+    holds earlier lists of rounds, for :meth:`undo`.
+    """
+
+    rules: Rules
+    names: tuple[str, ...]
+    rounds: tuple[RoundEntry, ...] = ()
+    history: tuple[tuple[RoundEntry, ...], ...] = ()
+    results: tuple[RoundResult, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):
+            raise ScorePadError("rules must be a Rules value", "rules")
+        object.__setattr__(self, "names", _check_names(self.rules, self.names))
+        object.__setattr__(self, "rounds", tuple(_normal(e) for e in self.rounds))
+        object.__setattr__(self, "history", tuple(tuple(_normal(e) for e in state)
+                                                  for state in self.history)[-MAX_HISTORY:])
+        object.__setattr__(self, "results", _compute(self.rules, self.names, self.rounds))
+
+    @staticmethod
+    def new(rules: Rules | str, names: Sequence[str], **options: Any) -> ScorePad:
+        """A blank pad; ``rules`` may be a preset name (``players`` follows the names)."""
+        if isinstance(rules, str):
+            options.setdefault("players", len(names))
+            try:
+                rules = preset(rules, **options)
+            except RulesError as exc:
+                raise ScorePadError(str(exc), "rules") from None
+        return ScorePad(rules, tuple(names))
+
+    # --- views ---------------------------------------------------------------
+    @property
+    def sides(self) -> tuple[int, ...]:
+        """The sides (first seat of each), in seat order."""
+        return self.rules.teams
+
+    def side_name(self, side: int) -> str:
+        return _Sides(self.rules, self.names).side_name(side)
+
+    @property
+    def side_names(self) -> tuple[str, ...]:
+        """The name of each seat's side, indexed by seat (for items, whose seat is a side)."""
+        return tuple(self.side_name(self.rules.team_of(s)) for s in self.rules.seats)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """The game totals per seat (partners share theirs)."""
+        return self.results[-1].scores if self.results else (0,) * self.rules.players
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side (its first seat) once the game is decided."""
+        return self.results[-1].winner if self.results else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def carry(self) -> Carry:
+        """Finnish Kasino: points carried into the next round."""
+        return self.results[-1].carry_out if self.results else Carry()
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self.history)
+
+    def fields(self) -> tuple[Field, ...]:
+        return fields(self.rules)
+
+    # --- changes -------------------------------------------------------------
+    def _with_rounds(self, rounds: tuple[RoundEntry, ...]) -> ScorePad:
+        return ScorePad(self.rules, self.names, rounds, (*self.history, self.rounds))
+
+    def verify_round(self, entry: RoundEntry) -> None:
+        """Raise :class:`ScorePadError` if ``entry`` cannot be the next round."""
+        if self.is_over:
+            raise ScorePadError(f"the game is over: {self.side_name(self.winner or 0)} won")
+        representative_piles(self.rules, self.names, entry, self.totals)
+
+    def check_answers(self, entry: RoundEntry, answered: Collection[str],
+                      index: int | None = None) -> None:
+        """Raise :class:`ScorePadError` if the answers typed so far for the next round
+        (``index``: for round ``index``, being corrected) cannot be right, whatever
+        the fields not yet ``answered`` turn out to be (see
+        :func:`representative_piles`). The pad at the terminal checks each answer as
+        it is typed with this, instead of refusing the whole round at its end."""
+        if index is None:
+            if self.is_over:
+                raise ScorePadError(
+                    f"the game is over: {self.side_name(self.winner or 0)} won")
+            before = self.totals
+        else:
+            before = self.results[self._index(index)].scores_before
+        representative_piles(self.rules, self.names, _normal(entry), before, answered)
+
+    def add_round(self, entry: RoundEntry) -> ScorePad:
+        """The pad with ``entry`` as the next round."""
+        self.verify_round(entry)
+        return self._with_rounds((*self.rounds, entry))
+
+    def _index(self, index: int) -> int:
+        if not isinstance(index, int) or not 0 <= index < len(self.rounds):
+            n = len(self.rounds)
+            have = "no rounds yet" if not n else f"rounds 1 to {n}"
+            shown = index + 1 if isinstance(index, int) else index
+            raise ScorePadError(f"there is no round {shown}: the pad has {have}")
+        return index
+
+    def replace_round(self, index: int, entry: RoundEntry) -> ScorePad:
+        """The pad with round ``index`` (0-based) corrected; every later round is
+        rescored from it (totals, Finnish carries, the winner)."""
+        i = self._index(index)
+        rounds = (*self.rounds[:i], entry, *self.rounds[i + 1:])
+        return self._with_rounds(rounds)
+
+    def remove_round(self, index: int) -> ScorePad:
+        """The pad without round ``index`` (0-based); later rounds are rescored."""
+        i = self._index(index)
+        return self._with_rounds((*self.rounds[:i], *self.rounds[i + 1:]))
+
+    def undo(self) -> ScorePad:
+        """The pad as it was before the last change."""
+        if not self.history:
+            raise ScorePadError("there is nothing to undo")
+        return ScorePad(self.rules, self.names, self.history[-1], self.history[:-1])
+
+    # --- JSON ----------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "rules": self.rules.to_json(),
+            "names": list(self.names),
+            "rounds": [e.to_json() for e in self.rounds],
+            "history": [[e.to_json() for e in state] for state in self.history],
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False, indent=1)
+
+    @staticmethod
+    def from_json(obj: Any) -> ScorePad:
+        """Read a ``casino-scorepad/1`` pad (JSON text or the parsed object), checking
+        everything: every round, and every earlier state kept for undo."""
+        obj = json_object(obj, "a score pad", ScorePadError, MAX_JSON)
+        known = {"format", "rules", "names", "rounds", "history"}
+        for k in obj:
+            if k not in known:
+                raise ScorePadError(f"unknown key {k!r} in a score pad")
+        for k in ("format", "rules", "names", "rounds"):
+            if k not in obj:
+                raise ScorePadError(f"a score pad needs {k!r}")
+        if obj["format"] != FORMAT:
+            raise ScorePadError(f"format must be {FORMAT!r}, not {obj['format']!r}")
+        try:
+            rules = rules_from_json(obj["rules"])
+        except RulesError as exc:
+            raise ScorePadError(f"rules: {exc}", "rules") from None
+        names = obj["names"]
+        if not isinstance(names, list):
+            raise ScorePadError("names: must be a list of the players' names", "names")
+
+        def read_rounds(value: Any, where: str) -> tuple[RoundEntry, ...]:
+            if not isinstance(value, list):
+                raise ScorePadError(f"{where}: must be a list of rounds")
+            if len(value) > 1000:
+                raise ScorePadError(f"{where}: too many rounds")
+            return tuple(RoundEntry.from_json(e, f"{where}[{i}]") for i, e in enumerate(value))
+
+        rounds = read_rounds(obj["rounds"], "rounds")
+        history_obj = obj.get("history", [])
+        if not isinstance(history_obj, list):
+            raise ScorePadError("history: must be a list of earlier lists of rounds")
+        history = tuple(read_rounds(h, f"history[{i}]")
+                        for i, h in enumerate(history_obj[-MAX_HISTORY:]))
+        checked_names = _check_names(rules, names)
+        for i, state in enumerate(history):
+            try:
+                _compute(rules, checked_names, state)
+            except ScorePadError as exc:
+                raise ScorePadError(f"history[{i}]: {exc}", exc.field) from None
+        return ScorePad(rules, checked_names, rounds, history)
+
+    def view_json(self) -> dict[str, Any]:
+        """Everything a page shows, ready to draw: sides, fields, every round's items
+        with running totals, the totals and the winner in words."""
+        from casino.words.narrate import item_words, winner_words
+
+        side_names = self.side_names
+        rounds = []
+        for r in self.results:
+            rounds.append({
+                "number": r.number,
+                "entry": r.entry.to_json(),
+                "items": [{"item": ln.item.item, "words": item_words(ln.item),
+                           "side": ln.item.seat, "name": side_names[ln.item.seat],
+                           "points": ln.item.points,
+                           "totals": [ln.totals[s] for s in self.sides]}
+                          for ln in r.lines],
+                "points": [sum(i.points for i in r.items if i.seat == s) for s in self.sides],
+                "totals": [r.scores[s] for s in self.sides],
+                "carry_in": {"cards": r.carry_in.cards, "spades": r.carry_in.spades},
+                "winner": r.winner,
+                "words": winner_words(r.result, self.rules, side_names, r.scores_before),
+            })
+        return {
+            "format": FORMAT,
+            "rules": self.rules.to_json(),
+            "title": _title(self.rules),
+            "names": list(self.names),
+            "sides": [{"side": s, "name": self.side_name(s)} for s in self.sides],
+            "fields": fields_json(self.rules),
+            "rounds": rounds,
+            "totals": [self.totals[s] for s in self.sides],
+            "winner": self.winner,
+            "over": self.is_over,
+            "carry": {"cards": self.carry.cards, "spades": self.carry.spades},
+            "can_undo": self.can_undo,
+        }
+
+
+def _title(rules: Rules) -> str:
+    from casino.engine.rules import describe
+
+    return describe(rules)[0]
+
+
+def setup_choices() -> list[dict[str, Any]]:
+    """For a set-up form: every preset with its title, target, player counts, and the
+    counts played in partnerships."""
+    from casino.engine.rules import PRESET_NAMES
+
+    out = []
+    for name in PRESET_NAMES:
+        counts = player_counts(name)
+        rules = preset(name)
+        out.append({
+            "name": name, "title": _title(rules), "players": list(counts),
+            "partnerships": [n for n in counts if preset(name, players=n).partnerships],
+            "target": rules.target, "win_rule": rules.win_rule,
+        })
+    return out
+
+
+def apply_json(pad_obj: Any, action: Any) -> dict[str, Any]:
+    """The JSON API for pages: apply ``action`` to the pad ``pad_obj`` and return the new
+    pad's JSON. Actions: ``{"op": "add", "round": ENTRY}``, ``{"op": "replace", "index":
+    I, "round": ENTRY}``, ``{"op": "remove", "index": I}``, ``{"op": "undo"}``.
+    Raises :class:`ScorePadError`; the pad given is not changed."""
+    pad = ScorePad.from_json(pad_obj)
+    return apply_action(pad, action).to_json()
+
+
+def apply_action(pad: ScorePad, action: Any) -> ScorePad:
+    """:func:`apply_json` on a pad value."""
+    if not isinstance(action, dict) or "op" not in action:
+        raise ScorePadError('an action is an object with "op": add, replace, remove or undo')
+    op = action["op"]
+    if op == "undo":
+        return pad.undo()
+    if op in ("replace", "remove"):
+        index = action.get("index")
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise ScorePadError(f'{op} needs "index", the number of the round from 0')
+        if op == "remove":
+            return pad.remove_round(index)
+        return pad.replace_round(index, RoundEntry.from_json(action.get("round"), "round"))
+    if op == "add":
+        return pad.add_round(RoundEntry.from_json(action.get("round"), "round"))
+    raise ScorePadError(f"unknown action {op!r}: add, replace, remove or undo")

@@ -1,0 +1,281 @@
+"""How to play each ruleset: a player's short guide with a worked example deal.
+
+The text lives here, as data, so that every front end shows the same words:
+``casino rules NAME --guide`` prints it, the terminal app's rules screen (F1)
+shows it under the rules, the web game serves it at ``/guide/NAME`` (linked from
+its rules page), and docs/how-to-play.md is :func:`markdown` of all of them
+(tests/test_guide.py checks that the file is in sync).
+
+Each example is a real deal (``Match(NAME, seed=SEED)``) and moves in the
+project's notation (docs/notation.md). The tables shown after each move are
+not written here: :func:`example_lines` plays the moves through the engine and
+prints what it gives, and tests/test_guide.py checks that every move is legal
+and written canonically, so an example cannot rot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: How every game of the family goes, before each ruleset's own differences.
+BASICS = (
+    "Every game here is a fishing game: the table has cards face up, each player "
+    "has a hand, and on your turn you play one card from your hand. With it you "
+    "capture table cards it matches (same rank, or cards adding up to its value), "
+    "or, where the rules allow it, build: put it with table cards to announce a "
+    "value you will capture on a later turn. If you can do neither you trail: lay "
+    "the card on the table. Taking every card on the table is a sweep. When the "
+    "hands are empty new cards are dealt; when the stock is empty the round ends, "
+    "the cards left on the table go to whoever captured last, and the captured "
+    "cards are counted.",
+    "Moves are typed in the notation of docs/notation.md: `7h` trails the 7♥, "
+    "`7h x 7c` captures the 7♣ with it, `7h x 4d+3s` captures a 4 and a 3 that "
+    "make 7, `Ah+4d =5` builds a 5 with the A♥ and the 4♦, and `5h x [4d+Ah]` "
+    "captures that build.",
+)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of a worked example and what it shows."""
+
+    move: str  #: canonical notation (tests/test_guide.py checks it is)
+    words: str
+
+
+@dataclass(frozen=True)
+class Guide:
+    """A ruleset's guide: what to know, and a worked example deal."""
+
+    name: str
+    title: str
+    how: tuple[str, ...]
+    seed: int
+    steps: tuple[Step, ...]
+    after: str  #: what the example showed, in a sentence
+
+
+_BUILD_EXAMPLE = (
+    Step("Ah+4d =5", "seat 1 puts the A♥ (1 in sums) with the 4♦ and announces a "
+                     "5: it holds the 5♥ to capture it later, and owns the build"),
+    Step("2c", "seat 0 trails the 2♣ (it could have stolen the build with its 5♦: "
+               "a build goes to whoever captures it)"),
+    Step("5h x [4d+Ah]", "seat 1 captures its build with the 5♥"),
+)
+
+GUIDES: dict[str, Guide] = {g.name: g for g in (
+    Guide(
+        "casino", "Casino (the house rules)",
+        ("Two players, one deck, 4 cards each and 4 on the table, then 4 more each "
+         "when the hands are empty: 6 deals a round.",
+         "Number cards count their value, J 11, Q 12, K 13. An Ace you play counts "
+         "14 (it captures a 14: say a K and an A), but inside a sum on the table it "
+         "counts 1.",
+         "A card captures the table cards of its rank, and any groups of table "
+         "cards that add up to its value. You may build up to 14. While you own a "
+         "build you may not trail, and you must keep a card that captures it.",
+         "Points: most cards 3, most spades 1, the 10♦ 2, the 2♠ 1, each Ace 1, "
+         "each sweep 1. The first to reach 21, counting each round's items in "
+         "order, wins."),
+        1, _BUILD_EXAMPLE,
+        "A build lets you gather cards now and take them on a later turn, as long "
+        "as you keep the card that captures it."),
+    Guide(
+        "krypkasino", "Krypkasino (Casino reversed)",
+        ("Two players, two decks, 6 cards each and 4 on the table. Everything you "
+         "capture is a penalty: the lower total wins, after two games.",
+         "There are no builds. Captures are compulsory and maximal: if your card "
+         "can capture, it must capture as much as it can, and only a card that "
+         "captures nothing may be trailed. A card that can take the whole table "
+         "must do so.",
+         "J, Q and K dealt to the table are set aside; they go to the last "
+         "capturer at the end.",
+         "Penalties: each 10♦ 3, 2♠ 2, A♠ 2, other Ace 1, other spade 1. A sweep "
+         "is a penalty too: 5 points to the sweeper, and 5 taken off the other "
+         "player."),
+        1,
+        (Step("Qd x Ts+2s", "seat 1 must capture, and as much as it can: the Q♦ "
+                            "(12) takes the 10♠ and the 2♠, 3 penalty points"),
+         Step("3h x 3c", "seat 0 has to take the last card, the 3♣, with its 3♥: a "
+                         "sweep, which costs it 5")),
+        "In Krypkasino you avoid captures when you can, and plan your trails so "
+        "the other player is forced to sweep."),
+    Guide(
+        "kasino", "Finnish Kasino",
+        ("Two players, one deck, 4 cards each and 4 on the table, 6 deals a round.",
+         "No builds: a card captures the table cards whose value equals its own, "
+         "alone or in groups that add up to it. J 11, Q 12, K 13, a played Ace 14. "
+         "Two cards are worth more in the hand than on the table: the 2♠ counts 15 "
+         "and the 10♦ 16 when you play them.",
+         "Points: most cards 1, most spades 2, each Ace 1, the 10♦ 2, the 2♠ 1, "
+         "each sweep 1. A tie for most cards carries its point to the next round; "
+         "a tie for most spades gives each of two players 1. No sweeps count in "
+         "the last deal, nor in a round begun with a player above 10 points. "
+         "Reach 16 to win; if both do in one round, the higher total wins."),
+        1,
+        (Step("Kc x 6h+5d+2c", "seat 1's K♣ (13) takes the 6♥, the 5♦ and the 2♣: "
+                               "6 + 5 + 2 = 13"),
+         Step("3d x 3c", "seat 0 takes the last card with its 3♦: a sweep")),
+        "One card can take several groups at once: look for every way to make its "
+        "value."),
+    Guide(
+        "classic", "Classic Casino",
+        ("Two players, one deck, 4 cards each and 4 on the table, 6 deals a round.",
+         "Number cards count their value and an Ace counts 1. J, Q and K have no "
+         "number: each captures one card of its own rank. Builds go up to 10; "
+         "while you own a build you may not trail, and you must keep a card that "
+         "captures it.",
+         "Points: most cards 3, most spades 1, the 10♦ 2, the 2♠ 1, each Ace 1, "
+         "each sweep 1. Reach 21 to win; if both do in one round, the higher "
+         "total wins."),
+        1, _BUILD_EXAMPLE,
+        "A build lets you gather cards now and take them on a later turn."),
+    Guide(
+        "royal", "Royal Casino",
+        ("Two players, one deck, 4 cards each and 4 on the table, 6 deals a round.",
+         "J 11, Q 12, K 13, and an Ace you play counts 1 or 14, as you choose (1 "
+         "in sums on the table). Builds go up to 14; while you own a build you may "
+         "not trail, and you must keep a card that captures it.",
+         "Points: most cards 3, most spades 1, the 10♦ 2, the 2♠ 1, each Ace 1, "
+         "each sweep 1. Reach 21 to win; if both do in one round, the higher "
+         "total wins."),
+        1, _BUILD_EXAMPLE,
+        "With face cards counting 11 to 13, big builds and captures of several "
+        "groups are common."),
+    Guide(
+        "spade", "Spade Casino",
+        ("Classic Casino in its play (Ace 1, J Q K only pair, builds up to 10), "
+         "but every spade scores.",
+         "Points: most cards 3, each spade 1 and the J♠ 1 more, the 10♦ 2, the 2♠ "
+         "1, each Ace 1, each sweep 1. Reach 61 to win; if both do in one round, "
+         "the higher total wins."),
+        1, _BUILD_EXAMPLE,
+        "Count the spades: each one is a point here."),
+    Guide(
+        "faces-all", "Classic Casino, face cards take all of their rank",
+        ("Classic Casino (Ace 1, builds up to 10), with one change: a J, Q or K "
+         "may capture all the table cards of its rank at once, not just one.",
+         "Points: most cards 3, most spades 1, the 10♦ 2, the 2♠ 1, each Ace 1, "
+         "each sweep 1. Reach 21 to win."),
+        1, _BUILD_EXAMPLE,
+        "A face card left on the table is bait: its twin takes all of them."),
+    Guide(
+        "mulle", "Mulle (Swedish, two decks)",
+        ("Two players, two decks, 5 cards each and 5 on the table, 10 deals a "
+         "round.",
+         "J 11, Q 12, K 13; an Ace you play counts 1 or 14 (1 in sums). Builds go "
+         "up to 14; while you own a build you may not trail. With two decks a "
+         "card can have an identical twin: taking a card alone with its twin is a "
+         "mulle, worth 5.",
+         "Points: most spades 1, each 10♦ 2, each 2♠ 1, each Ace 1, each sweep 1, "
+         "each mulle 5, the last capture 1. The first to reach 21, counting in "
+         "order, wins."),
+        1,
+        (Step("As+3c+2s =6", "seat 1 builds a 6 with the A♠, the 3♣ and the 2♠ "
+                             "(1 + 3 + 2), holding a 6 to take it"),
+         Step("3h", "seat 0 trails the 3♥"),
+         Step("6s x [3c+2s+As]", "seat 1 captures its build with the 6♠: three "
+                                 "spades and an Ace")),
+        "A build keeps the 2♠ and the A♠ for you while the other player watches."),
+    Guide(
+        "tablic", "Tablić",
+        ("Two players, one deck, 6 cards each and 4 on the table, then 6 more each: "
+         "4 deals a round, and play goes anticlockwise.",
+         "No builds. J 12, Q 13, K 14, and an Ace is 1 or 11, in the hand and in "
+         "sums. A card captures the cards of its rank and any groups adding up to "
+         "its value.",
+         "Points: most cards 3, each A, K, Q, J and 10 1, the 2♣ 1, the 10♦ 2; each "
+         "tabla (sweep) 1. Reach 101 to win; if both do in one round, the higher "
+         "total wins."),
+        1,
+        (Step("Ah x 7c+4d", "seat 1 plays its A♥ as 11 and takes the 7♣ and the "
+                            "4♦ (7 + 4 = 11)"),
+         Step("3c x 3d", "seat 0 takes the 3♦ with its 3♣")),
+        "The Ace's two values make it the most useful card in the hand."),
+)}
+
+
+def guide(name: str) -> Guide:
+    """The guide of a preset; KeyError naming the presets otherwise."""
+    try:
+        return GUIDES[name]
+    except KeyError:
+        raise KeyError(f"no guide for {name!r}; the guides are "
+                       f"{', '.join(GUIDES)}") from None
+
+
+def example_lines(g: Guide) -> list[str]:
+    """The worked example: the deal, then each move with the table after it, as the
+    engine plays it (every move is checked: an illegal one raises IllegalMove)."""
+    from casino.engine.match import Match
+
+    pos = Match(g.name, seed=g.seed).position
+    lines = [f"The first deal of `casino demo --rules {g.name} --seed {g.seed}` "
+             "(both hands shown):", ""]
+    lines += ["    " + line for line in str(pos).splitlines()[1:]]
+    lines.append("")
+    for k, step in enumerate(g.steps, start=1):
+        seat = pos.to_move
+        pos = pos.successor(pos.parse_move(step.move))
+        table = next(ln for ln in str(pos).splitlines() if ln.startswith("table:"))
+        lines.append(f"{k}. Seat {seat}: `{step.move}`: {step.words}.")
+        lines.append(f"   Afterwards the {table}")
+    lines += ["", g.after]
+    return lines
+
+
+def text_lines(name: str, width: int = 78) -> list[str]:
+    """A preset's guide as plain text (``casino rules NAME --guide``, the F1 screen),
+    its paragraphs wrapped at ``width``."""
+    import textwrap
+
+    g = guide(name)
+    lines = [f"How to play: {g.title}", ""]
+    for para in (*g.how, BASICS[1]):
+        lines += [*textwrap.wrap(para, width), ""]
+    lines += ["Worked example", ""]
+    lines += [*example_lines(g)[:-1], *textwrap.wrap(g.after, width)]
+    return lines
+
+
+def _code_spans(text: str) -> list[tuple[str, bool]]:
+    """``a `b` c`` as ``[("a ", False), ("b", True), (" c", False)]`` (for HTML)."""
+    return [(part, k % 2 == 1) for k, part in enumerate(text.split("`")) if part]
+
+
+def guide_html(name: str) -> dict[str, object]:
+    """What the web page shows (templates/guide.html): the paragraphs as text and code
+    spans, the worked example as preformatted text (the template escapes all of it)."""
+    g = guide(name)
+    example = example_lines(g)[:-2]
+    return {"how": [_code_spans(p) for p in (*g.how, BASICS[1])],
+            "example": "\n".join(example).replace("`", ""), "after": g.after}
+
+
+def markdown() -> str:
+    """docs/how-to-play.md: every guide, generated from this module."""
+    out = ["# How to play", "",
+           "<!-- Generated from src/casino/words/guide.py by `python -m casino.words.guide`: "
+           "edit that file, not this one (tests/test_guide.py checks they agree). -->",
+           "",
+           "A player's guide to each ruleset, with a worked example deal. "
+           "`casino rules NAME` gives a ruleset's summary and `casino rules NAME "
+           "--guide` prints its guide; in the terminal game F1 shows it, and the "
+           "web game links to it from its rules page.", ""]
+    for para in BASICS:
+        out += [para, ""]
+    for name, g in GUIDES.items():
+        out += [f"## {g.title}", "", f"`casino rules {name}` · `casino play --rules "
+                f"{name}`", ""]
+        for para in g.how:
+            out += [para, ""]
+        out += ["### Worked example", ""]
+        out += example_lines(g)
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+if __name__ == "__main__":  # regenerate docs/how-to-play.md
+    import sys
+
+    sys.stdout.write(markdown())

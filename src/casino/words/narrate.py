@@ -1,0 +1,304 @@
+"""Moves, scored items and game results in words, for people watching a game.
+
+Front ends (the terminal game, its plain mode, the web game) show the same
+sentences, so they are made here once: ``"Computer takes 9♣ and 4♣ + 5♥ with
+the 9♦ (4 + 5 = 9)"``, ``"most spades"``, ``"You reached 21 first, with the
+10♦"``. Nothing here sees more than the positions it is given.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from casino.engine.builds import Build
+from casino.engine.cards import card_symbol, parse_card
+from casino.engine.errors import CardError
+from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.engine.position import Position
+from casino.engine.rules import Rules
+from casino.engine.scoring import Item, Result, point_cards
+
+_ITEM_WORDS = {
+    "cards": "most cards",
+    "spades": "spades",
+    "sweep": "sweep",
+    "last": "last capture",
+    "mulle": "mulle",
+}
+
+
+def group_words(group: Sequence[int]) -> str:
+    """``5♥ + 4♣``: one group of cards, highest first, as builds show theirs on the
+    table and in move text, so a group reads the same everywhere."""
+    return " + ".join(card_symbol(c) for c in sorted(group, reverse=True))
+
+
+def build_words(b: Build) -> str:
+    """``the 8-build (5♦ + 3♠)``, with ``multiple`` when it is one."""
+    kind = "multiple " if b.multiple else ""
+    cards = ", ".join(group_words(g) for g in b.groups)
+    return f"the {kind}{b.value}-build ({cards})"
+
+
+def _listing(parts: Sequence[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def sum_values(rules: Rules, group: Sequence[int],
+               targets: Sequence[int]) -> list[int] | None:
+    """The values that make ``group`` add up to one of ``targets``, or None.
+
+    An Ace may count its second sum value (Tablić's 11), so this tries each
+    card's values; a card with no sum value (a classic face) never adds up.
+    """
+    table = rules.table
+    choices = []
+    for c in group:
+        alt = table.sum_alt[c]
+        choices.append((table.sum_value[c], alt) if alt else (table.sum_value[c],))
+    for values in itertools.product(*choices):
+        if 0 not in values and sum(values) in targets:
+            return list(values)
+    return None
+
+
+def _sum_note(rules: Rules, group: Sequence[int], targets: Sequence[int]) -> str | None:
+    """``4 + 5 = 9`` when a group of two or more cards sums to one of ``targets``."""
+    if len(group) < 2:
+        return None
+    values = sum_values(rules, sorted(group, reverse=True), targets)
+    if values is None:
+        return None
+    return " + ".join(str(v) for v in values) + f" = {sum(values)}"
+
+
+def _verb(verb: str, you: bool) -> str:
+    return verb if you else verb + "s"
+
+
+def move_words(move: Move, rules: Rules, who: str, *, you: bool = False) -> str:
+    """What ``who`` did, in a sentence without a final stop (``you``: "You take")."""
+    return f"{who} {_predicate(move, rules, you)}"
+
+
+def move_phrase(move: Move, rules: Rules) -> str:
+    """The move as an option to choose, with no subject: ``take 9♣ with the 9♦``."""
+    return _predicate(move, rules, you=True)
+
+
+def _predicate(move: Move, rules: Rules, you: bool) -> str:
+    card = card_symbol(move.card)
+    if move.kind == TRAIL:
+        return f"{_verb('trail', you)} the {card}"
+    if move.kind == CAPTURE:
+        parts = [group_words(g) for g in move.groups]
+        parts += [build_words(b) for b in move.builds]
+        played = rules.table.played[move.card]
+        notes = [n for g in move.groups if (n := _sum_note(rules, g, played)) is not None]
+        text = f"{_verb('take', you)} {_listing(parts)} with the {card}"
+        return text + (f" ({'; '.join(notes)})" if notes else "")
+    groups = [group_words(g) for g in move.groups]
+    if move.kind == BUILD:
+        kind = "a multiple build" if len(move.groups) > 1 else "a build"
+        return f"{_verb('make', you)} {kind} of {move.value}: {_listing(groups)}"
+    target = move.builds[0]
+    if move.kind == RAISE:
+        extra = f", taking in {_listing(groups[1:])}" if len(groups) > 1 else ""
+        return (f"{_verb('raise', you)} {build_words(target)} to {move.value} "
+                f"with the {card}{extra}")
+    if move.kind == ADD:
+        return f"{_verb('add', you)} {_listing(groups)} to {build_words(target)}"
+    raise ValueError(f"unknown move kind {move.kind!r}")
+
+
+def play_words(before: Position, move: Move, after: Position, who: str, *,
+               you: bool = False, names: Sequence[str] | None = None) -> str:
+    """The sentence for a move as played, without a final stop: a sweep it scored is
+    noted (as the penalty it is in Krypkasino), and with ``names`` (each seat as
+    named mid-sentence: "you" for the reader) so are the leftovers the round's end
+    gives away."""
+    text = move_words(move, before.rules, who, you=you)
+    if move.kind == CAPTURE and after.round == before.round:
+        made = len(after.sweeps) - len(before.sweeps)
+        if made > 0:
+            text += f" — {_sweep_words(before.rules, made)}"
+    if names is not None:
+        told = leftover_words(before, move, after, names)
+        if told:
+            text += f"; {told}"
+    return text
+
+
+def _sweep_words(rules: Rules, made: int) -> str:
+    kind = "a double sweep" if made > 1 else "a sweep"
+    if rules.scoring == "krypkasino":
+        return f"{kind}: {made * rules.sweep_points} penalty points"
+    return kind
+
+
+def leftover_words(before: Position, move: Move, after: Position,
+                   names: Sequence[str]) -> str | None:
+    """``the 2 cards left (6♥, 4♠) go to you, who captured last``, when ``move``
+    ended the round and the cards left on the table (and any set aside) went to a
+    pile; None otherwise. Found from the piles, so it says what the engine did."""
+    if after.result is None or after.round != before.round:
+        return None
+    taken = Counter((move.card, *move.loose, *(c for b in move.builds for c in b.cards))
+                    if move.kind == CAPTURE else ())
+    for seat, (old, new) in enumerate(zip(before.piles, after.piles, strict=True)):
+        gained = Counter(new) - Counter(old)
+        if seat == before.to_move:
+            gained -= taken
+        if gained:
+            cards = sorted(gained.elements(), reverse=True)
+            what = (f"the card left ({card_symbol(cards[0])})" if len(cards) == 1 else
+                    f"the {len(cards)} cards left ({', '.join(card_symbol(c) for c in cards)})")
+            verb = "goes" if len(cards) == 1 else "go"
+            why = ("who captured last" if after.last_capture is not None
+                   else "the dealer, as nobody captured")
+            return f"{what} {verb} to {names[seat]}, {why}"
+    return None
+
+
+def item_words(item: Item) -> str:
+    """``most cards``, ``10♦``, ``A♠``, ``sweep``: what a scored item is."""
+    if item.item in _ITEM_WORDS:
+        return _ITEM_WORDS[item.item]
+    try:
+        return card_symbol(parse_card(item.item))
+    except CardError:
+        return item.item
+
+
+def result_lines(result: Result, rules: Rules, names: Sequence[str],
+                 scores_before: Sequence[int],
+                 end: Position | None = None) -> list[str]:
+    """A round's items in counting order, one line each, with the running totals.
+
+    With the round's ``end`` position, a majority nobody won (a tie) gets a line of
+    its own where its item would be, so the summary never leaves it out silently."""
+    totals = {t: scores_before[t] for t in rules.teams}
+    ties = dict(majority_ties(rules, end, names)) if end is not None else {}
+    lines = []
+
+    def tie_line(kind: str) -> None:
+        if kind in ties:
+            lines.append(f"{_ITEM_WORDS[kind]:<13} {'tied':>3}  {ties.pop(kind)}")
+
+    for it in result.items:
+        if it.item != "cards":
+            tie_line("cards")
+        if it.item not in ("cards", "spades"):
+            tie_line("spades")
+        totals[it.seat] += it.points
+        running = ", ".join(f"{names[t]} {totals[t]}" for t in rules.teams)
+        lines.append(f"{item_words(it):<13} {it.points:+d}  {names[it.seat]:<12} [{running}]")
+    tie_line("cards")
+    tie_line("spades")
+    return lines
+
+
+def majority_ties(rules: Rules, end: Position,
+                  names: Sequence[str]) -> list[tuple[str, str]]:
+    """``("cards", "26 each (You and Computer): nobody scores")`` for each majority
+    the round's ``end`` left tied (most cards, most spades), in counting order."""
+    result = end.result
+    if result is None:
+        return []
+    scored = {i.item for i in result.items}
+    piles: dict[int, list[int]] = {t: [] for t in rules.teams}
+    for seat, pile in enumerate(end.piles):
+        piles[rules.team_of(seat)].extend(pile)
+    counted = []
+    if rules.cards_points:
+        counted.append(("cards", {t: len(p) for t, p in piles.items()}))
+    if (rules.spades_points and rules.scoring in ("casino", "kasino", "mulle")
+            and not rules.spades_above_7):
+        counted.append(("spades", {t: sum(1 for c in p if c & 3 == 0)
+                                   for t, p in piles.items()}))
+    out = []
+    for kind, counts in counted:
+        if kind in scored:
+            continue
+        best = max(counts.values())
+        leaders = [t for t, n in counts.items() if n == best]
+        who = _listing([names[t] for t in leaders])
+        fate = ("carried to the next round" if rules.scoring == "kasino"
+                else "nobody scores")
+        out.append((kind, f"{best} each ({who}): {fate}"))
+    return out
+
+
+def winner_words(result: Result, rules: Rules, names: Sequence[str],
+                 scores_before: Sequence[int]) -> str:
+    """Who won the game and by which rule, or how the game goes on."""
+    winner = result.winner
+    if rules.win_rule == "counting-order":
+        if winner is None:
+            return f"Nobody has {rules.target} yet: the game goes on."
+        totals = {t: scores_before[t] for t in rules.teams}
+        for it in result.items:
+            totals[it.seat] += it.points
+            if it.seat == winner and totals[winner] >= rules.target:
+                return (f"{names[winner]} reached {rules.target} first, with "
+                        f"{item_words(it)} (points count in order: the first to "
+                        f"{rules.target} wins).")
+    if rules.win_rule == "higher-total":
+        if winner is None:
+            return (f"Nobody has won yet: the game ends when someone has {rules.target} or "
+                    f"more with the higher total.")
+        return (f"{names[winner]} wins with {result.scores[winner]}, the higher total at "
+                f"{rules.target} or more.")
+    # Krypkasino: the lower total after the match's games.
+    if winner is None:
+        return ("No winner yet: after each pair of games the lower total wins "
+                "(a tie plays two more).")
+    return f"{names[winner]} wins with the fewer penalty points, {result.scores[winner]}."
+
+
+def tie_words(rules: Rules, end: Position, names: Sequence[str]) -> list[str]:
+    """``Most cards tied, 26 each (Ann and Bob): nobody scores``, one per tied majority
+    of the round that ``end`` finished."""
+    return [f"{_ITEM_WORDS[kind].capitalize()} tied, {text}"
+            for kind, text in majority_ties(rules, end, names)]
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What a player has captured so far, as everyone at the table can see it."""
+
+    cards: int
+    spades: int
+    sweeps: int
+    #: The ruleset's point cards in the pile (:func:`casino.engine.scoring.point_cards`).
+    point_cards: tuple[int, ...]
+    #: What those cards are called: ``point cards``, or ``penalty cards`` in Krypkasino.
+    label: str = "point cards"
+
+    def words(self) -> str:
+        shown = " ".join(card_symbol(c) for c in self.point_cards)
+        sweeps = f", {self.sweeps} sweep{'s' if self.sweeps != 1 else ''}" if self.sweeps else ""
+        cards = f"{self.cards} card{'s' if self.cards != 1 else ''}"
+        spades = f"{self.spades} spade{'s' if self.spades != 1 else ''}"
+        return (f"{cards}, {spades}{sweeps}"
+                + (f"; {self.label} {shown}" if shown else ""))
+
+
+def point_cards_label(rules: Rules) -> str:
+    """What the cards that score on their own are called in ``rules``."""
+    return "penalty cards" if rules.scoring == "krypkasino" else "point cards"
+
+
+def tally(pos: Position, seat: int) -> Tally:
+    """The captured cards of ``seat``: counts, spades, sweeps and the ruleset's point
+    cards (each copy, with two decks), in counting order."""
+    pile = Counter(pos.piles[seat])
+    points = tuple(c for c in point_cards(pos.rules) for _ in range(pile[c]))
+    return Tally(sum(pile.values()), sum(n for c, n in pile.items() if c & 3 == 0),
+                 sum(1 for s in pos.sweeps if s == seat), points,
+                 point_cards_label(pos.rules))
