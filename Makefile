@@ -1,5 +1,7 @@
 # Build skeleton for casino. Every target that needs tools depends on `venv`, which creates
-# .venv and installs the project with the exact versions pinned in constraints.txt.
+# .venv and installs the project with every extra (`.[all,test]`: the command line, the
+# terminal and web games, the arena's plot, the test tools) at the exact versions pinned in
+# constraints.txt.
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
@@ -58,11 +60,14 @@ $(BIN)/python:
 
 $(STAMP): $(BIN)/python pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet --upgrade pip -c constraints.txt
-	$(BIN)/python -m pip install --quiet -e '.[test]' -c constraints.txt
+	$(BIN)/python -m pip install --quiet -e '.[all,test]' -c constraints.txt
 	@touch $@
 
+# ruff, then the layout's import contract (pyproject.toml [tool.importlinter]: the engine
+# imports nothing else of the project and nothing third-party, nothing imports a front end).
 lint: venv
 	$(BIN)/ruff check $(CODE_PATHS)
+	$(BIN)/lint-imports
 
 typecheck: venv
 	$(BIN)/mypy $(CODE_PATHS)

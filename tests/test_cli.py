@@ -39,9 +39,9 @@ def test_version() -> None:
 
 
 def test_console_script_entry_point_runs() -> None:
-    """The installed entry point (pyproject: casino = casino.cli:main) works end to end."""
+    """The installed entry point (pyproject: casino = casino.__main__:main) works end to end."""
     script = Path(sys.executable).with_name("casino")
-    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "casino.cli"]
+    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "casino"]
     done = subprocess.run([*cmd, "--version"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0
     assert done.stdout.strip() == f"casino {__version__}"
@@ -300,9 +300,10 @@ def test_demo_at_another_level_and_an_unknown_level() -> None:
 #: beyond the package's own names, the bots, the terminal app, the web server and the
 #: libraries behind them. (Bounded by what is imported, not by time.)
 HEAVY = ("casino.bots", "casino.tui", "casino.web.app", "casino.web.service",
-         "casino.engine.position", "casino.engine.match", "casino.play.session", "casino.engine.record",
-         "casino.engine.rules", "casino.engine.legality", "casino.engine.movegen", "casino.tools.helper",
-         "casino.tools.scorepad", "casino.measure.arena", "casino.words.narrate", "textual", "fastapi",
+         "casino.engine.position", "casino.engine.match", "casino.play.session",
+         "casino.engine.record", "casino.engine.rules", "casino.engine.legality",
+         "casino.engine.movegen", "casino.tools.helper", "casino.tools.scorepad",
+         "casino.measure.arena", "casino.words.narrate", "textual", "fastapi",
          "uvicorn", "sqlalchemy", "numpy", "matplotlib", "jinja2")
 
 COMMANDS = ("rules", "moves", "replay", "demo", "play", "arena", "score", "helper", "serve")
@@ -318,8 +319,7 @@ for args in [["--help"], ["-h"], *[[c, "-h"] for c in {COMMANDS!r}]]:
     except SystemExit as exc:
         assert exc.code == 0, (args, exc.code)
 heavy = {HEAVY!r}
-print(sorted(m for m in sys.modules if m.startswith(heavy) and m != "casino.cli.helper"
-             and m != "casino.cli.scorepad"))
+print(sorted(m for m in sys.modules if m.startswith(heavy)))
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120, env={**os.environ, "COLUMNS": "100"})
