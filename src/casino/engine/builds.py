@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from casino.engine.cards import card_text
+from casino.engine.wording import build_notation
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -40,7 +40,7 @@ class Build:
     def text(self) -> str:
         """``[5d+3s]``; a multiple build shows its groups: ``[8h 5d+3s]``; a build
         with a twin owned by another seat names its owner: ``[7s+5h]@1``."""
-        body = "[" + " ".join("+".join(card_text(c) for c in g) for g in self.groups) + "]"
+        body = build_notation(self.groups)
         return f"{body}@{self.owner}" if self.owner_shown else body
 
     def __str__(self) -> str:

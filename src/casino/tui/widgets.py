@@ -23,12 +23,13 @@ from textual.widgets import Static
 from casino.engine.builds import Build
 from casino.engine.cards import SUIT_SYMBOLS, card_symbol
 from casino.engine.match import shuffle_words
-from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.rules import Rules
+from casino.engine.wording import plural
 from casino.play.session import Entry
 from casino.play.standing import Unseen, round_so_far
-from casino.words.narrate import Tally, group_words
+from casino.words.narrate import Tally, move_phrase
 
 #: Keys that pick table items: letters, leaving out those bound to commands (q, s, u).
 TABLE_KEYS = "abcdefghijklmnoprtvwxyz"
@@ -66,36 +67,14 @@ def group_label(group: Sequence[int]) -> Content:
     return cards_label(group, "+")
 
 
-def _listing(parts: Sequence[str]) -> str:
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 def option_words(move: Move) -> str:
     """A legal move in a few words, as the option list shows it.
 
     ``capture 9♣ and 4♣+5♥``, ``build 8``, ``raise the 5-build to 8``, ``trail 7♥``:
-    short enough to compare several options at a glance (the log has the full
-    sentences of :func:`casino.words.narrate.move_words`).
+    the short form of :func:`casino.words.narrate.move_phrase`, whose switch also
+    makes the log's full sentences, so both name the same cards the same way.
     """
-    if move.kind == TRAIL:
-        return f"trail {card_symbol(move.card)}"
-    if move.kind == CAPTURE:
-        parts = [group_words(g).replace(" ", "") for g in move.groups]
-        parts += [f"the {b.value}-build" for b in move.builds]
-        return "capture " + _listing(parts)
-    groups = [group_words(g).replace(" ", "") for g in move.groups]
-    if move.kind == BUILD:
-        kind = "multiple build" if len(move.groups) > 1 else "build"
-        return f"{kind} {move.value}: {', '.join(groups)}"
-    target = move.builds[0]
-    if move.kind == RAISE:
-        extra = f", with {_listing(groups[1:])}" if len(groups) > 1 else ""
-        return f"raise the {target.value}-build to {move.value}{extra}"
-    if move.kind == ADD:
-        return f"add {_listing(groups)} to the {target.value}-build"
-    return str(move)
+    return move_phrase(move, short=True)
 
 
 class ItemClicked(Message):
@@ -214,14 +193,14 @@ class SeatPanel(Static):
         self.set_class(role == "opponent", "foe")
         self.set_class(turn, "to-move")
         count = view.hand_size(seat)
-        cards = f"{count} card{'s' if count != 1 else ''}"
+        cards = plural(count, "card")
         if seat != human and count:
             hand = Content.assemble(("▮" * count, "#6b9be0"), f" {cards}")
         else:
             hand = Content(f"{cards} in hand")
         pile = f"pile {tally.cards} · {tally.spades}♠"
         if tally.sweeps:
-            pile += f" · {tally.sweeps} sweep{'s' if tally.sweeps != 1 else ''}"
+            pile += f" · {plural(tally.sweeps, 'sweep')}"
         room = (self.content_size.width or PANEL_TEXT) - len(tally.label) - 1
         lines = [hand, Content(pile),
                  Content.assemble(f"{tally.label} ", fitted_cards(tally.point_cards, room))]
@@ -327,7 +306,7 @@ def game_content(view: Position, opponents: str, seed: int | None = None) -> Con
     lines = [
         Content.assemble((rules.name, "bold"), (f" · {opponents}", "dim")),
         Content(f"{unit} {view.round} · deal {view.deal}/{rules.deals_per_round}"),
-        Content(f"stock {view.stock_size} card{'s' if view.stock_size != 1 else ''}"
+        Content(f"stock {plural(view.stock_size, 'card')}"
                 + (" · last deal" if view.is_last_deal else "")),
     ]
     if view.set_aside:

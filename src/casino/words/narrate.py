@@ -20,6 +20,7 @@ from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import Position
 from casino.engine.rules import Rules
 from casino.engine.scoring import Item, Result, point_cards
+from casino.engine.wording import build_words, group_words, listing, plural
 
 _ITEM_WORDS = {
     "cards": "most cards",
@@ -28,25 +29,6 @@ _ITEM_WORDS = {
     "last": "last capture",
     "mulle": "mulle",
 }
-
-
-def group_words(group: Sequence[int]) -> str:
-    """``5♥ + 4♣``: one group of cards, highest first, as builds show theirs on the
-    table and in move text, so a group reads the same everywhere."""
-    return " + ".join(card_symbol(c) for c in sorted(group, reverse=True))
-
-
-def build_words(b: Build) -> str:
-    """``the 8-build (5♦ + 3♠)``, with ``multiple`` when it is one."""
-    kind = "multiple " if b.multiple else ""
-    cards = ", ".join(group_words(g) for g in b.groups)
-    return f"the {kind}{b.value}-build ({cards})"
-
-
-def _listing(parts: Sequence[str]) -> str:
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def sum_values(rules: Rules, group: Sequence[int],
@@ -86,33 +68,52 @@ def move_words(move: Move, rules: Rules, who: str, *, you: bool = False) -> str:
     return f"{who} {_predicate(move, rules, you)}"
 
 
-def move_phrase(move: Move, rules: Rules) -> str:
-    """The move as an option to choose, with no subject: ``take 9♣ with the 9♦``."""
-    return _predicate(move, rules, you=True)
+def move_phrase(move: Move, rules: Rules | None = None, *, short: bool = False) -> str:
+    """The move as an option to choose, with no subject: ``take 9♣ with the 9♦``.
+
+    ``short``: in a few words, as the terminal game's option list shows it
+    (``capture 9♣ and 4♣+5♥``, ``build 8: 5♥+3♠``, ``raise the 5-build to 8``,
+    ``trail 7♥``), short enough to compare several options at a glance; the log
+    has the full sentences. Without ``rules`` a sentence leaves out its sums."""
+    return _predicate(move, rules, True, short)
 
 
-def _predicate(move: Move, rules: Rules, you: bool) -> str:
+def _predicate(move: Move, rules: Rules | None, you: bool, short: bool = False) -> str:
+    """The one switch from a move to words: a sentence's predicate, or (``short``)
+    an option label; both name the same cards the same way."""
     card = card_symbol(move.card)
+    groups = [group_words(g, "+" if short else " + ") for g in move.groups]
+
+    def build(b: Build) -> str:
+        return build_words(b, cards=not short, kind=not short)
+
     if move.kind == TRAIL:
-        return f"{_verb('trail', you)} the {card}"
+        return f"trail {card}" if short else f"{_verb('trail', you)} the {card}"
     if move.kind == CAPTURE:
-        parts = [group_words(g) for g in move.groups]
-        parts += [build_words(b) for b in move.builds]
-        played = rules.table.played[move.card]
-        notes = [n for g in move.groups if (n := _sum_note(rules, g, played)) is not None]
-        text = f"{_verb('take', you)} {_listing(parts)} with the {card}"
+        parts = groups + [build(b) for b in move.builds]
+        if short:
+            return "capture " + listing(parts)
+        notes = [] if rules is None else [
+            n for g in move.groups
+            if (n := _sum_note(rules, g, rules.table.played[move.card])) is not None]
+        text = f"{_verb('take', you)} {listing(parts)} with the {card}"
         return text + (f" ({'; '.join(notes)})" if notes else "")
-    groups = [group_words(g) for g in move.groups]
     if move.kind == BUILD:
-        kind = "a multiple build" if len(move.groups) > 1 else "a build"
-        return f"{_verb('make', you)} {kind} of {move.value}: {_listing(groups)}"
+        multiple = len(move.groups) > 1
+        if short:
+            return f"{'multiple build' if multiple else 'build'} {move.value}: {', '.join(groups)}"
+        kind = "a multiple build" if multiple else "a build"
+        return f"{_verb('make', you)} {kind} of {move.value}: {listing(groups)}"
     target = move.builds[0]
     if move.kind == RAISE:
-        extra = f", taking in {_listing(groups[1:])}" if len(groups) > 1 else ""
-        return (f"{_verb('raise', you)} {build_words(target)} to {move.value} "
+        if short:
+            extra = f", with {listing(groups[1:])}" if len(groups) > 1 else ""
+            return f"raise {build(target)} to {move.value}{extra}"
+        extra = f", taking in {listing(groups[1:])}" if len(groups) > 1 else ""
+        return (f"{_verb('raise', you)} {build(target)} to {move.value} "
                 f"with the {card}{extra}")
     if move.kind == ADD:
-        return f"{_verb('add', you)} {_listing(groups)} to {build_words(target)}"
+        return f"{_verb('add', you)} {listing(groups)} to {build(target)}"
     raise ValueError(f"unknown move kind {move.kind!r}")
 
 
@@ -227,7 +228,7 @@ def majority_ties(rules: Rules, end: Position,
             continue
         best = max(counts.values())
         leaders = [t for t, n in counts.items() if n == best]
-        who = _listing([names[t] for t in leaders])
+        who = listing([names[t] for t in leaders])
         fate = ("carried to the next round" if rules.scoring == "kasino"
                 else "nobody scores")
         out.append((kind, f"{best} each ({who}): {fate}"))
@@ -282,9 +283,9 @@ class Tally:
 
     def words(self) -> str:
         shown = " ".join(card_symbol(c) for c in self.point_cards)
-        sweeps = f", {self.sweeps} sweep{'s' if self.sweeps != 1 else ''}" if self.sweeps else ""
-        cards = f"{self.cards} card{'s' if self.cards != 1 else ''}"
-        spades = f"{self.spades} spade{'s' if self.spades != 1 else ''}"
+        sweeps = f", {plural(self.sweeps, 'sweep')}" if self.sweeps else ""
+        cards = plural(self.cards, "card")
+        spades = plural(self.spades, "spade")
         return (f"{cards}, {spades}{sweeps}"
                 + (f"; {self.label} {shown}" if shown else ""))
 

@@ -1,0 +1,91 @@
+"""The wording primitives every layer shares: counts, lists, groups and builds.
+
+Cards, groups of cards, builds and counted nouns appear in the engine's own
+text (a position printed for a log, why a move is illegal), in the narration,
+in the terminal and web games, in the tools and on the command line. Each of
+them is worded here once, so ``2 cards``, ``9♣, 4♣ + 5♥ and the 8-build`` and
+``[5♦+3♠]`` read the same wherever they are shown. The module lives in the
+engine, and uses the standard library only, because the engine words things
+too and may import nothing outside itself; every other layer may import it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from casino.engine.cards import card_symbol, card_text
+
+if TYPE_CHECKING:
+    from casino.engine.builds import Build
+
+#: Plurals that do not add an ``s``.
+_IRREGULAR = {"match": "matches", "this": "these", "is": "are", "goes": "go", "was": "were",
+              "has": "have"}
+
+
+def noun(n: int, word: str, words: str | None = None) -> str:
+    """``word`` in the number ``n`` asks for: ``card`` for 1, ``cards`` otherwise.
+
+    ``words`` names an irregular plural; a few common ones are known."""
+    if n == 1:
+        return word
+    return words or _IRREGULAR.get(word, word + "s")
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``1 card``, ``2 cards``, ``0 sweeps``: a count and its noun."""
+    return f"{n} {noun(n, word, words)}"
+
+
+def listing(parts: Sequence[str], *, serial: bool = False, last: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c``: parts in a sentence.
+
+    ``serial`` puts a comma before the last ``and`` too; the move helper uses it
+    when a part carries its own clause (``4♣ + 5♥ because 4 + 5 = 9``), where an
+    ``and`` without a comma would read as part of that clause. ``last`` is the
+    word before the last part (``or`` for alternatives)."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    comma = "," if serial else ""
+    return ", ".join(parts[:-1]) + f"{comma} {last} " + parts[-1]
+
+
+def cards_words(cards: Iterable[int], sep: str = " ") -> str:
+    """``9♣ 4♦``: cards by their symbols, in the order given."""
+    return sep.join(card_symbol(c) for c in cards)
+
+
+def group_words(group: Iterable[int], sep: str = " + ") -> str:
+    """``6♥ + A♦``: one group of cards, highest first, as builds show theirs, so a
+    group reads the same everywhere; ``sep="+"`` gives the compact ``6♥+A♦``."""
+    return cards_words(sorted(group, reverse=True), sep)
+
+
+def build_notation(groups: Iterable[Iterable[int]], *, symbols: bool = False) -> str:
+    """``[5d+3s]``; a multiple build shows its groups: ``[8h 5d+3s]``.
+
+    The notation of moves and positions uses card text (``5d``); ``symbols``
+    gives the same shape with suit symbols (``[5♦+3♠]``) for people to read.
+    Groups come as the build keeps them (highest first within each group)."""
+    word = card_symbol if symbols else card_text
+    return "[" + " ".join("+".join(word(c) for c in g) for g in groups) + "]"
+
+
+def build_words(b: Build, whose: str = "the", *, cards: bool = True,
+                kind: bool = True) -> str:
+    """``the 8-build (5♦ + 3♠)``; ``the multiple 8-build (8♥, 5♦ + 3♠)``.
+
+    ``whose`` opens it (``your``, ``seat 1's``); ``cards=False`` leaves out the
+    cards and ``kind=False`` the word ``multiple``, for a short ``the 8-build``."""
+    multiple = "multiple " if kind and b.multiple else ""
+    text = f"{whose} {multiple}{b.value}-build"
+    if cards:
+        text += " (" + ", ".join(group_words(g) for g in b.groups) + ")"
+    return text
+
+
+def table_item_words(item: int | Build) -> str:
+    """A table item in short: ``7♦`` or ``the 8-build``."""
+    return card_symbol(item) if isinstance(item, int) else build_words(item, cards=False,
+                                                                       kind=False)
