@@ -27,6 +27,7 @@ from casino.cli.helper import helper_command
 from casino.cli.names import LEVELS, RULESETS, choices
 from casino.cli.scorepad import score_command
 from casino.engine.files import Action, file_error
+from casino.engine.wording import noun
 from casino.web.cli import serve_command
 
 if TYPE_CHECKING:
@@ -225,11 +226,11 @@ def moves_command(
     if pos.result is not None:
         typer.echo("0 legal moves: the round is over", err=True)
         return
-    plural = "" if len(texts) == 1 else "s"
+    moves = noun(len(texts), "move")
     if found.complete:
-        typer.echo(f"{len(texts)} legal move{plural} for seat {pos.to_move}:", err=True)
+        typer.echo(f"{len(texts)} legal {moves} for seat {pos.to_move}:", err=True)
     else:
-        typer.echo(f"{len(texts)} legal move{plural} for seat {pos.to_move}, a selection ("
+        typer.echo(f"{len(texts)} legal {moves} for seat {pos.to_move}, a selection ("
                    f"{note.split(': ')[0]}: too many to list):", err=True)
     for t in texts:
         typer.echo(t)

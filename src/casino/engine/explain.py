@@ -31,6 +31,7 @@ from casino.engine.moves import (
     MoveSpec,
     read_move,
 )
+from casino.engine.wording import listing
 
 if TYPE_CHECKING:
     from casino.engine.position import Position
@@ -275,8 +276,7 @@ def forced_play(pos: Position) -> str | None:
             return "you must capture: captures are compulsory"
         if takers:
             names = [card_symbol(c) for c in takers]
-            listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-            return f"captures are compulsory: the {listed} must capture"
+            return f"captures are compulsory: the {listing(names)} must capture"
     owned = [b for b in pos.builds if b.owner == seat]
     if owned:
         return _no_trail_words(owned[0])

@@ -41,6 +41,7 @@ from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.rules import Rules, rules_from_json
 from casino.engine.scoring import Carry, Result
+from casino.engine.wording import noun, plural
 
 FORMAT = "casino-record/1"
 
@@ -126,7 +127,7 @@ class Note:
             return f"{who} asked for a hint"
         if self.kind == UNDO:
             n = len(self.taken)
-            moves = "1 move" if n == 1 else f"{n} moves"
+            moves = plural(n, "move")
             return f"{who} took back {moves} ({', '.join(str(m) for _, m in self.taken)})"
         if self.kind == RESIGN:
             return f"{who} resigned"
@@ -944,7 +945,7 @@ def _engine(call: Callable[[], T], line: _Line) -> T:
 def _cards_left(pos: Position) -> str:
     """How many cards a round still has to play, in words."""
     n = sum(pos.hand_size(s) for s in range(pos.rules.players)) + pos.stock_size
-    return "1 card is still to be played" if n == 1 else f"{n} cards are still to be played"
+    return f"{plural(n, 'card')} {noun(n, 'is')} still to be played"
 
 
 def _join(values: Sequence[int]) -> str:

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from casino.engine.cards import ACE, JACK, card_text, parse_card
 from casino.engine.errors import CardError, RulesError
+from casino.engine.wording import plural
 
 FaceCapture = Literal["sum", "one", "all"]
 Pairing = Literal["rank", "value"]
@@ -602,8 +603,8 @@ def describe(rules: Rules) -> list[str]:
     t = rules.table
     lines = [_SUMMARY_TITLES.get(rules.name, rules.name)]
     side = " in two partnerships" if rules.partnerships else ""
-    lines.append(f"Players: {rules.players}{side}; {rules.deck_size} cards ({rules.decks} deck"
-                 f"{'s' if rules.decks > 1 else ''}).")
+    lines.append(f"Players: {rules.players}{side}; {rules.deck_size} cards "
+                 f"({plural(rules.decks, 'deck')}).")
     if rules.face_values is None:
         faces = "J, Q, K have no number value: they only pair with their rank"
         faces += " (one card per capture)." if rules.face_capture == "one" else " (any of them)."
@@ -649,7 +650,7 @@ def describe(rules: Rules) -> list[str]:
 
 def _sweep_text(rules: Rules) -> str:
     """Taking the whole table: what it is worth, and every limit the ruleset sets."""
-    points = f"{rules.sweep_points} point{'s' if rules.sweep_points != 1 else ''}"
+    points = plural(rules.sweep_points, "point")
     if rules.scoring == "krypkasino":
         text = (f"{points} of penalty to the sweeper, and taken off the previous player's "
                 "total")

@@ -33,9 +33,12 @@ def noun(n: int, word: str, words: str | None = None) -> str:
     return words or _IRREGULAR.get(word, word + "s")
 
 
-def plural(n: int, word: str, words: str | None = None) -> str:
-    """``1 card``, ``2 cards``, ``0 sweeps``: a count and its noun."""
-    return f"{n} {noun(n, word, words)}"
+def plural(n: int, word: str, words: str | None = None, *, zero: str | None = None) -> str:
+    """``1 card``, ``2 cards``, ``0 sweeps``: a count and its noun.
+
+    ``zero`` words a count of nothing (``zero="no"``: ``no sweeps``)."""
+    count = zero if n == 0 and zero is not None else str(n)
+    return f"{count} {noun(n, word, words)}"
 
 
 def listing(parts: Sequence[str], *, serial: bool = False, last: str = "and") -> str:

@@ -56,6 +56,7 @@ from casino.engine.record import (
 )
 from casino.engine.rules import Rules
 from casino.engine.scoring import Result
+from casino.engine.wording import plural
 from casino.words.narrate import play_words
 
 HUMAN = "human"
@@ -731,7 +732,7 @@ class SavedGame:
         score = ", ".join(f"{names[t]} {scores[t]}" for t in rules.teams)
         moves = self.moves
         state = "finished" if self.finished else \
-            f"{unit} {pos.round}, {moves} move{'s' if moves != 1 else ''}"
+            f"{unit} {pos.round}, {plural(moves, 'move')}"
         when = time.strftime("%d %b %H:%M", time.localtime(self.saved))
         return (f"{rules.name} · {' vs '.join(people)} · {state} · {score} · saved {when}")
 

@@ -42,6 +42,7 @@ from casino.engine.legality import MoveList, moves_with, ranked
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import Position
 from casino.engine.rules import Rules, preset, rules_from_json
+from casino.engine.wording import plural
 from casino.words.narrate import sum_values
 from casino.words.shortlist import MAX_SHOWN, shortlist
 
@@ -322,8 +323,8 @@ def position(setup: Setup) -> Position:
     if setup.opponents is not None:
         opponents = tuple(setup.opponents)
         if len(opponents) != n - 1:
-            raise HelperError(f"opponents: give {n - 1} hand size"
-                              f"{'s' if n > 2 else ''}, not {len(opponents)}")
+            raise HelperError(f"opponents: give {plural(n - 1, 'hand size')}, "
+                              f"not {len(opponents)}")
     else:
         opponents = (min(len(setup.hand), biggest),) * (n - 1)
     for k in opponents:

@@ -51,6 +51,7 @@ from casino.engine.legality import MoveList, ranked
 from casino.engine.moves import CAPTURE, Move
 from casino.engine.position import Position
 from casino.engine.rules import describe
+from casino.engine.wording import noun, plural
 from casino.play.session import GameSession
 from casino.play.standing import unseen
 from casino.tui.choice import attempt_text, chosen_words, uses
@@ -351,7 +352,7 @@ class GameScreen(Screen[None]):
         else:
             await box.mount(Static(Content.styled("The table is empty.", "italic #9fd3b0"),
                                    classes="empty-table"))
-        title = f"Table · {len(view.table)} item{'s' if len(view.table) != 1 else ''}"
+        title = f"Table · {plural(len(view.table), 'item')}"
         if view.set_aside:
             title += " · set aside " + " ".join(card_symbol(c) for c in view.set_aside)
         box.border_title = title
@@ -377,7 +378,7 @@ class GameScreen(Screen[None]):
         score.update(score_content(self.view, s.names, s.human))
         score.border_subtitle = score_note(s.rules)
         levels = sorted({lv for seat in s.rules.seats if (lv := s.level_of(seat))})
-        who = f"computer{'s' if s.rules.players > 2 else ''}: {', '.join(levels)}"
+        who = f"{noun(s.rules.players - 1, 'computer')}: {', '.join(levels)}"
         self.query_one("#game-info", Static).update(game_content(self.view, who, s.match.seed))
         self._draw_cards()
         self.query_one("#log", Static).update(log_content(s.log, s.rules))
@@ -648,7 +649,7 @@ class GameScreen(Screen[None]):
             return
         hand = self.hand
         if index >= len(hand):
-            self.say(f"You hold {len(hand)} card{'s' if len(hand) != 1 else ''}: "
+            self.say(f"You hold {plural(len(hand), 'card')}: "
                      f"there is no card {index + 1}.", "error")
             return
         if self.picked == index:
@@ -665,7 +666,7 @@ class GameScreen(Screen[None]):
         if index >= len(self.view.table):
             n = len(self.view.table)
             last = TABLE_KEYS[n - 1] if n else ""
-            self.say(f"The table has {n} item{'s' if n != 1 else ''}"
+            self.say(f"The table has {plural(n, 'item')}"
                      + (f" (a to {last})" if n > 1 else "") + ".", "error")
             return
         if index in self.selected:
@@ -973,7 +974,7 @@ class GameScreen(Screen[None]):
             return
         self.reset_choice()
         more = len(taken) - 1
-        extra = f" (and {more} move{'s' if more != 1 else ''} after it)" if more else ""
+        extra = f" (and {plural(more, 'move')} after it)" if more else ""
         self.say(f"Taken back: {taken[0].words}{extra}.")
         await self.refresh_all()
         self.advance()

@@ -32,6 +32,7 @@ from casino.engine.match import shuffle_words
 from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.rules import describe
+from casino.engine.wording import listing, plural
 from casino.play.session import Entry, GameSession
 from casino.play.standing import round_so_far, unseen
 from casino.words.narrate import move_phrase, result_lines, tally, winner_words
@@ -190,8 +191,8 @@ class PlainGame:
                   if seat != s.human and p not in partners]
         you = "You" if players[s.human] == "You" else f"You ({players[s.human]})"
         if partners:
-            you += f" and {_listing(partners)}"
-        self.say(describe(rules)[0] + ".", f"{you} play against {_listing(others)}.")
+            you += f" and {listing(partners)}"
+        self.say(describe(rules)[0] + ".", f"{you} play against {listing(others)}.")
         if s.match.seed is not None:  # a seeded game's deals are no secret: say so
             self.say(f"A practice game: {shuffle_words(s.match.seed)} deals the same cards "
                      "every time.")
@@ -374,7 +375,7 @@ class PlainGame:
             self.say("Name each table item once.")
             return None
         items = [table[labels[n]] for n in names]
-        words = _listing([card_symbol(x) if isinstance(x, int) else f"the {x.value}-build"
+        words = listing([card_symbol(x) if isinstance(x, int) else f"the {x.value}-build"
                           for x in items])
         picked = s.moves_using(card, items)
         exact = ranked(picked.exact)[:MAX_SHOWN]
@@ -459,7 +460,7 @@ class PlainGame:
                 lines.append(f"{name}: {captured}")
             else:
                 n = view.hand_size(seat)
-                lines.append(f"{name}: {n} card{'s' if n != 1 else ''} in hand; {captured}")
+                lines.append(f"{name}: {plural(n, 'card')} in hand; {captured}")
         lines.append(score_line(s, view.scores))
         lines.extend(self.standing_lines())
         if s.human_to_move and (forced := forced_play(view)):
@@ -599,12 +600,6 @@ def _log_lines(entries: Sequence[Entry], unit: str) -> list[str]:
 def _letter(i: int) -> str:
     letters = "abcdefghijklmnopqrstuvwxyz"
     return letters[i] if i < len(letters) else letters[i // 26 - 1] + letters[i % 26]
-
-
-def _listing(parts: Sequence[str]) -> str:
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def _sentence(exc: Exception) -> str:

@@ -28,6 +28,7 @@ from casino.engine.position import Position
 from casino.engine.record import UNDO, Note, Record, transcript
 from casino.engine.render import render_position
 from casino.engine.rules import Rules, describe
+from casino.engine.wording import plural
 from casino.play.session import HUMAN
 from casino.words.narrate import play_words, result_lines, winner_words
 
@@ -167,11 +168,6 @@ def ending_words(winner: int | None, rules: Rules, names: Sequence[str], over: b
 # The plain dump, for pipes and --plain
 
 
-def plural(count: int, word: str, words: str | None = None) -> str:
-    """``1 card``, ``2 cards``, ``0 sweeps``."""
-    return f"{count} {word if count == 1 else (words or word + 's')}"
-
-
 class Dump:
     """Prints a game step by step as plain text: what ``casino replay`` and ``casino demo``
     print when their output is not a terminal.
@@ -298,5 +294,5 @@ def demo_steps(match: Match, choose: Callable[[Position], Move],
 
 
 __all__ = ["DEAL", "MOVE", "NOTE", "Dump", "Step", "deal_step", "demo_steps", "dump_record",
-           "ending_words", "hides_hands", "move_step", "note_step", "plural", "record_steps",
+           "ending_words", "hides_hands", "move_step", "note_step", "record_steps",
            "seat_names", "side_names", "unit"]

@@ -40,6 +40,7 @@ from casino.engine.moves import CAPTURE, Move
 from casino.engine.position import Position
 from casino.engine.record import Record
 from casino.engine.rules import Rules, describe
+from casino.engine.wording import plural
 from casino.play.session import HUMAN
 from casino.tui.replay import (
     DEAL,
@@ -47,7 +48,6 @@ from casino.tui.replay import (
     demo_steps,
     ending_words,
     hides_hands,
-    plural,
     record_steps,
     seat_names,
     side_names,

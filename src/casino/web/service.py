@@ -52,6 +52,7 @@ from casino.engine.record import (
     write_record,
 )
 from casino.engine.rules import PRESET_NAMES, Rules, preset
+from casino.engine.wording import noun, plural
 from casino.play.session import (
     HINT_LEVEL,
     HUMAN,
@@ -325,7 +326,7 @@ class LiveGame:
             view["invite"] = None
         if self.status == WAITING:
             free = sum(1 for h in self.seats.values() if h is None)
-            view["message"] = (f"Waiting for {free} more player{'s' if free > 1 else ''}: "
+            view["message"] = (f"Waiting for {free} more {noun(free, 'player')}: "
                                f"share the invite link.")
         elif self.session.players[seat] != HUMAN and self.status == PLAYING:
             view["message"] = (f"The computer ({self.session.players[seat]}) plays your seat "
@@ -438,7 +439,7 @@ def duration_words(seconds: float) -> str:
     minutes = int(seconds // 60)
     if minutes == 0:
         return "less than a minute"
-    return "1 minute" if minutes == 1 else f"{minutes} minutes"
+    return plural(minutes, "minute")
 
 
 def _round_word(rules: Rules) -> str:

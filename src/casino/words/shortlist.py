@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from casino.engine.legality import MoveList, ranked
 from casino.engine.moves import Move
+from casino.engine.wording import noun as plural_noun
 
 #: The most moves one list shows: a screen's worth, and a bounded answer however
 #: crowded the table.
@@ -77,9 +78,9 @@ def rest_words(short: Shortlist, noun: str = "play") -> str:
     (empty when it shows everything)."""
     if short.everything:
         return ""
-    plural = "s" if short.more != 1 else ""
+    more = f"{short.more} more {plural_noun(short.more, noun)}"
     if short.complete:
-        return f"and {short.more} more {noun}{plural}"
+        return f"and {more}"
     if short.more:
-        return f"and {short.more} more {noun}{plural} found, and others"
-    return f"and other {noun}s"
+        return f"and {more} found, and others"
+    return f"and other {plural_noun(2, noun)}"
