@@ -120,15 +120,15 @@ def test_the_strongest_level_picks_a_legal_move() -> None:
 def test_words_explain_the_sums() -> None:
     a = analyse(setup_from_text("casino", "9c 4c 5h", "9d 2s"), level=None)
     words = {o.text: o.words for o in a.options}
-    assert words["9d x 9c 5h+4c"] == ("9♦ takes the 9♣, and 4♣ + 5♥ because 4 + 5 = 9 "
+    assert words["9d x 9c 5h+4c"] == ("9♦ takes the 9♣, and 5♥ + 4♣ because 5 + 4 = 9 "
                                       "(clearing the table)")
-    assert words["9d x 5h+4c"] == "9♦ takes 4♣ + 5♥ because 4 + 5 = 9"
+    assert words["9d x 5h+4c"] == "9♦ takes 5♥ + 4♣ because 5 + 4 = 9"
     assert words["9d x 9c"] == "9♦ takes the 9♣"
     assert words["2s"] == "trail the 2♠ (lay it on the table)"
     a = analyse(setup_from_text("casino", "Kd As", "Ah"), level=None)
     words = {o.text: o.words for o in a.options}
     assert words["Ah x As"] == "A♥ takes the A♠"
-    assert words["Ah x Kd+As"] == ("A♥ takes A♠ + K♦ because 1 + 13 = 14 "
+    assert words["Ah x Kd+As"] == ("A♥ takes K♦ + A♠ because 13 + 1 = 14 "
                                    "(clearing the table)")
     a = analyse(setup_from_text("casino", "3s 8h [4d+Ac]=5:1", "5d 8c 3c"), level=None)
     words = {o.text: o.words for o in a.options}
@@ -138,7 +138,7 @@ def test_words_explain_the_sums() -> None:
     assert words["3c > [4d+Ac] =8"] == ("3♣ raises seat 1's 5-build (4♦ + A♣) to 8 "
                                         "(5 + 3 = 8); you keep the 8♣ to take it")
     sweep = analyse(setup_from_text("casino", "6h 5s", "Jc"), level=None)
-    assert sweep.options[0].words == "J♣ takes 5♠ + 6♥ because 5 + 6 = 11 (clearing the table)"
+    assert sweep.options[0].words == "J♣ takes 6♥ + 5♠ because 6 + 5 = 11 (clearing the table)"
 
 
 def test_words_for_tablic_aces_and_adding_to_a_build() -> None:
@@ -257,7 +257,7 @@ def test_helper_command_lists_the_plays() -> None:
                             "--hand", "9d 2s", "--level", "beginner")
     assert code == 0, err
     assert "5 legal plays:" in out
-    assert "9d x 9c 5h+4c  9♦ takes the 9♣, and 4♣ + 5♥ because 4 + 5 = 9" in out
+    assert "9d x 9c 5h+4c  9♦ takes the 9♣, and 5♥ + 4♣ because 5 + 4 = 9" in out
     assert "* the beginner computer player's choice" in out
     assert sum(1 for line in out.splitlines() if line.startswith("*")) == 2
 

@@ -395,7 +395,7 @@ def test_the_helper_marks_the_bots_pick(client: TestClient) -> None:
     best = [m for m in body["moves"] if m["best"]]
     assert len(best) == 1 and best[0]["move"] == body["best"]
     words = {m["move"]: m["words"] for m in body["moves"]}
-    assert "4 + 5 = 9" in words["9d x 9c 5h+4c"]
+    assert "5 + 4 = 9" in words["9d x 9c 5h+4c"]
     four = client.post("/api/helper", json={**req, "rules": "classic", "players": 4,
                                             "level": None}).json()
     assert four["best"] is None and four["position"]["hands"][1:] == [2, 2, 2]

@@ -37,11 +37,10 @@ TABLE_HELP = ("cards and builds separated by spaces; a build is its cards in bra
 
 
 def _build_text(b: Build) -> str:
-    from casino.engine.cards import card_symbol
+    from casino.engine.wording import build_notation
 
-    groups = " ".join("+".join(card_symbol(c) for c in g) for g in b.groups)
     owner = "your" if b.owner == 0 else f"seat {b.owner}'s"
-    return f"[{groups}] ({owner} build of {b.value})"
+    return f"{build_notation(b.groups, symbols=True)} ({owner} build of {b.value})"
 
 
 def analysis_lines(a: Analysis, *, asking: bool = False) -> list[str]:
@@ -75,20 +74,22 @@ def analysis_lines(a: Analysis, *, asking: bool = False) -> list[str]:
 def _whose(a: Analysis) -> str:
     """``of the 9♦`` / ``of the 9♦ with 4♣ and 5♥``: the list's choice, if any."""
     from casino.engine.cards import card_symbol
+    from casino.engine.wording import table_item_words
 
     if a.card is None:
         return ""
     text = f" of the {card_symbol(a.card)}"
     if a.using:
         items = [a.position.table[i] for i in a.using]
-        text += " with " + " and ".join(
-            card_symbol(x) if isinstance(x, int) else f"the {x.value}-build" for x in items)
+        text += " with " + " and ".join(table_item_words(x) for x in items)
     return text
 
 
 def _heading(a: Analysis) -> str:
     n = len(a.options)
-    plays = f"play{'s' if n != 1 else ''}"
+    from casino.engine.wording import noun
+
+    plays = noun(n, "play")
     total = a.total
     if total is not None and a.more == 0:
         return f"{n} legal {plays}{_whose(a)}:"

@@ -45,7 +45,7 @@ def listing(parts: Sequence[str], *, serial: bool = False, last: str = "and") ->
     """``a``, ``a and b``, ``a, b and c``: parts in a sentence.
 
     ``serial`` puts a comma before the last ``and`` too; the move helper uses it
-    when a part carries its own clause (``4♣ + 5♥ because 4 + 5 = 9``), where an
+    when a part carries its own clause (``5♥ + 4♣ because 5 + 4 = 9``), where an
     ``and`` without a comma would read as part of that clause. ``last`` is the
     word before the last part (``or`` for alternatives)."""
     if len(parts) <= 1:

@@ -2,8 +2,8 @@
 
 A player at a real table describes what they see (the loose cards, the builds
 with their value and owner, their own hand) and gets the legal plays for the
-chosen ruleset, each explained in words ("9♦ takes the 9♣, and 4♣ + 5♥ because
-4 + 5 = 9"), with the strongest computer player's pick marked.
+chosen ruleset, each explained in words ("9♦ takes the 9♣, and 5♥ + 4♣ because
+5 + 4 = 9"), with the strongest computer player's pick marked.
 
 The helper does not know the rules itself. It builds a legal
 :class:`~casino.engine.position.Position` from the description, as an observation
@@ -42,7 +42,7 @@ from casino.engine.legality import MoveList, moves_with, ranked
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import Position
 from casino.engine.rules import Rules, preset, rules_from_json
-from casino.engine.wording import plural
+from casino.engine.wording import build_notation, build_words, group_words, listing, plural
 from casino.words.narrate import sum_values
 from casino.words.shortlist import MAX_SHOWN, shortlist
 
@@ -262,10 +262,6 @@ def _build_value(rules: Rules, b: TableBuild, where: str) -> int:
     return value
 
 
-def _build_words(b: TableBuild) -> str:
-    return "[" + " ".join("+".join(card_text(c) for c in g) for g in b.groups) + "]"
-
-
 def position(setup: Setup) -> Position:
     """The legal position (an observation of seat 0) that ``setup`` describes; raises
     :class:`HelperError` saying why when it cannot be."""
@@ -296,7 +292,7 @@ def position(setup: Setup) -> Position:
             count((item,), "on the table")
             table_json.append(card_text(item))
             continue
-        label = f"table: build {_build_words(item)}"
+        label = f"table: build {build_notation(item.groups)}"
         if not rules.building:
             raise HelperError(f"{label}: there are no builds in {rules.name}")
         if not 0 <= item.owner < n:
@@ -343,12 +339,14 @@ def position(setup: Setup) -> Position:
         if b.owner == YOU:
             continue
         if opponents[b.owner - 1] == 0:
-            raise HelperError(f"seat {b.owner} owns the build {_build_words(b)} of {value}, "
+            raise HelperError(f"seat {b.owner} owns the build {build_notation(b.groups)} "
+                              f"of {value}, "
                               "so they hold a card of that value, but their hand is empty")
         visible = {c for c, k in seen.items() if k >= rules.decks}
         holders = [c for c in range(52) if value in rules.table.played[c] and c not in visible]
         if not holders:
-            raise HelperError(f"seat {b.owner} owns the build {_build_words(b)} of {value}, "
+            raise HelperError(f"seat {b.owner} owns the build {build_notation(b.groups)} "
+                              f"of {value}, "
                               f"so they hold a card of value {value}, but every such card "
                               "is already seen")
     scores = setup.scores if setup.scores is not None else (0,) * n
@@ -395,17 +393,15 @@ def _position_words(message: str) -> str:
 # Words
 
 
-def _listing(parts: Sequence[str]) -> str:
-    """``a and b``; with a comma before ``and`` when a part explains a sum."""
-    if len(parts) <= 1:
-        return "".join(parts)
-    comma = "," if len(parts) > 2 or any("because" in p for p in parts) else ""
-    return ", ".join(parts[:-1]) + f"{comma} and " + parts[-1]
+def _list_with_sums(parts: Sequence[str]) -> str:
+    """``a, b and c``; with a comma before ``and`` when a part explains a sum, so the
+    ``and`` does not read as part of that sum's ``because``."""
+    return listing(parts, serial=any("because" in p for p in parts))
 
 
 def _group_words(rules: Rules, group: Sequence[int], target: Sequence[int]) -> str:
-    group = sorted(group)
-    cards = " + ".join(card_symbol(c) for c in group)
+    group = sorted(group, reverse=True)
+    cards = group_words(group)
     if len(group) == 1:
         return f"the {cards}"
     values = sum_values(rules, group, target)
@@ -415,10 +411,7 @@ def _group_words(rules: Rules, group: Sequence[int], target: Sequence[int]) -> s
 
 
 def _build_text(b: Build) -> str:
-    cards = ", ".join(" + ".join(card_symbol(c) for c in g) for g in b.groups)
-    kind = "multiple " if b.multiple else ""
-    owner = "your" if b.owner == YOU else f"seat {b.owner}'s"
-    return f"{owner} {kind}{b.value}-build ({cards})"
+    return build_words(b, "your" if b.owner == YOU else f"seat {b.owner}'s")
 
 
 def _keeps(rules: Rules, hand: Sequence[int], move: Move) -> str:
@@ -433,7 +426,7 @@ def _keeps(rules: Rules, hand: Sequence[int], move: Move) -> str:
 def move_words(move: Move, rules: Rules, hand: Sequence[int],
                table_size: int | None = None) -> str:
     """The play in words, with the sums that make it legal:
-    ``9♦ takes the 9♣, and 4♣ + 5♥ because 4 + 5 = 9``."""
+    ``9♦ takes the 9♣, and 5♥ + 4♣ because 5 + 4 = 9``."""
     c = card_symbol(move.card)
     played = rules.table.played[move.card]
     if move.kind == TRAIL:
@@ -441,7 +434,7 @@ def move_words(move: Move, rules: Rules, hand: Sequence[int],
     if move.kind == CAPTURE:
         parts = [_group_words(rules, g, played) for g in move.groups]
         parts += [f"{_build_text(b)}" for b in move.builds]
-        text = f"{c} takes {_listing(parts)}"
+        text = f"{c} takes {_list_with_sums(parts)}"
         taken = len(move.loose) + len(move.builds)
         if table_size is not None and taken == table_size:
             text += " (clearing the table)"
@@ -459,9 +452,9 @@ def move_words(move: Move, rules: Rules, hand: Sequence[int],
         if base:
             text = f"{c} on {base} makes {kind} of {move.value}{note}"
             if others:
-                text += " with " + _listing([_group_words(rules, g, value) for g in others])
+                text += " with " + _list_with_sums([_group_words(rules, g, value) for g in others])
         else:
-            on = _listing([_group_words(rules, g, value) for g in others])
+            on = _list_with_sums([_group_words(rules, g, value) for g in others])
             text = f"{c} on {on} makes {kind} of {move.value}"
         return text + _keeps(rules, hand, move)
     target = move.builds[0]
@@ -471,13 +464,13 @@ def move_words(move: Move, rules: Rules, hand: Sequence[int],
                 f"({target.value} + {rise} = {move.value})")
         extra = move.groups[1:]
         if extra:
-            text += ", taking in " + _listing([_group_words(rules, g, value) for g in extra])
+            text += ", taking in " + _list_with_sums([_group_words(rules, g, value) for g in extra])
         return text + _keeps(rules, hand, move)
     if move.kind == ADD:
         text = (f"{c}" + (f" with {base}" if base else "")
                 + f" joins {_build_text(target)} as another group of {move.value}{note}")
         if others:
-            text += ", with " + _listing([_group_words(rules, g, value) for g in others])
+            text += ", with " + _list_with_sums([_group_words(rules, g, value) for g in others])
         return text + _keeps(rules, hand, move)
     raise ValueError(f"unknown move kind {move.kind!r}")
 

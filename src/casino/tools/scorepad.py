@@ -53,6 +53,7 @@ from casino.engine.codec import json_object
 from casino.engine.errors import CardError, CasinoError, RulesError
 from casino.engine.rules import Rules, player_counts, preset, rules_from_json
 from casino.engine.scoring import Carry, Item, Result, next_carry, round_items, settle
+from casino.engine.wording import plural
 
 FORMAT = "casino-scorepad/1"
 #: How many earlier states the pad keeps for undo (and writes to JSON).
@@ -390,7 +391,7 @@ class _Sides:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+    return plural(n, word)
 
 
 def _check_counts(sides: _Sides, counts: Counts, fld: str, what: str, total: int,

@@ -15,9 +15,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from casino.engine.builds import Build
-from casino.engine.cards import card_symbol, card_text
+from casino.engine.cards import card_text
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import TableItem
+from casino.engine.wording import table_item_words
 
 #: Captures first, trails last: the order in which options are listed.
 KIND_ORDER = {CAPTURE: 0, BUILD: 1, ADD: 2, RAISE: 3, TRAIL: 4}
@@ -57,11 +58,7 @@ def options_for(moves: Iterable[Move], card: int, table: Sequence[TableItem],
 
 def chosen_words(table: Sequence[TableItem], selected: Iterable[int]) -> str:
     """``7♦, the 8-build``: the selected items in words."""
-    parts = []
-    for i in selected:
-        item = table[i]
-        parts.append(f"the {item.value}-build" if isinstance(item, Build) else card_symbol(item))
-    return ", ".join(parts)
+    return ", ".join(table_item_words(table[i]) for i in selected)
 
 
 def attempt_text(card: int, table: Sequence[TableItem], selected: Iterable[int]) -> str:

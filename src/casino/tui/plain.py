@@ -32,7 +32,7 @@ from casino.engine.match import shuffle_words
 from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.rules import describe
-from casino.engine.wording import listing, plural
+from casino.engine.wording import build_notation, listing, plural, table_item_words
 from casino.play.session import Entry, GameSession
 from casino.play.standing import round_so_far, unseen
 from casino.words.narrate import move_phrase, result_lines, tally, winner_words
@@ -375,8 +375,7 @@ class PlainGame:
             self.say("Name each table item once.")
             return None
         items = [table[labels[n]] for n in names]
-        words = listing([card_symbol(x) if isinstance(x, int) else f"the {x.value}-build"
-                          for x in items])
+        words = listing([table_item_words(x) for x in items])
         picked = s.moves_using(card, items)
         exact = ranked(picked.exact)[:MAX_SHOWN]
         short = shortlist(MoveList(picked.more, picked.complete),
@@ -565,10 +564,9 @@ def table_line(view: Position, names: Sequence[str], human: int) -> str:
 
 def build_label(b: Build, names: Sequence[str], human: int) -> str:
     """``[5♦+3♠] build of 8 (yours)``; a multiple build shows its groups."""
-    groups = " ".join("+".join(card_symbol(c) for c in g) for g in b.groups)
     kind = "multiple build" if b.multiple else "build"
     owner = "yours" if b.owner == human else f"{names[b.owner]}'s"
-    return f"[{groups}] {kind} of {b.value} ({owner})"
+    return f"{build_notation(b.groups, symbols=True)} {kind} of {b.value} ({owner})"
 
 
 def score_line(s: GameSession, scores: Sequence[int]) -> str:

@@ -1,8 +1,8 @@
 """Moves, scored items and game results in words, for people watching a game.
 
 Front ends (the terminal game, its plain mode, the web game) show the same
-sentences, so they are made here once: ``"Computer takes 9♣ and 4♣ + 5♥ with
-the 9♦ (4 + 5 = 9)"``, ``"most spades"``, ``"You reached 21 first, with the
+sentences, so they are made here once: ``"Computer takes 9♣ and 5♥ + 4♣ with
+the 9♦ (5 + 4 = 9)"``, ``"most spades"``, ``"You reached 21 first, with the
 10♦"``. Nothing here sees more than the positions it is given.
 """
 
