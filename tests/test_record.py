@@ -366,7 +366,7 @@ def test_damage_card_twice_in_deck(good: str) -> None:
     n = line_no(good, "deck")
     deck = lines_of(good)[n - 1].split()
     deck[2] = deck[1]
-    damaged(edit(good, n, " ".join(deck)), n, f"holds {deck[1]} 2 times")
+    damaged(edit(good, n, " ".join(deck)), n, f"holds {deck[1]} twice")
 
 
 def test_damage_not_a_card_in_deck(good: str) -> None:

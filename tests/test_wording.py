@@ -24,6 +24,7 @@ from casino.engine.wording import (
     noun,
     plural,
     table_item_words,
+    times,
 )
 from casino.words.narrate import move_phrase
 
@@ -45,6 +46,10 @@ def test_plural_counts_and_irregulars() -> None:
     assert noun(1, "play") == "play"
     assert noun(4, "play") == "plays"
     assert noun(2, "is") == "are"
+
+
+def test_times() -> None:
+    assert [times(n) for n in (1, 2, 3)] == ["once", "twice", "3 times"]
 
 
 def test_listing() -> None:

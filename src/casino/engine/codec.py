@@ -24,7 +24,7 @@ from casino.engine.cards import card_text, parse_card
 from casino.engine.errors import CardError, InvalidPosition, RulesError
 from casino.engine.rules import Rules, rules_from_json
 from casino.engine.scoring import Carry, Item, Result
-from casino.engine.wording import plural
+from casino.engine.wording import plural, times
 
 if TYPE_CHECKING:
     from casino.engine.position import Position
@@ -368,10 +368,9 @@ def _check_cards(rules: Rules, hands: list[tuple[int, ...] | int], table: list[i
         for c in cards:
             counts[c] += 1
             if counts[c] > rules.decks:
-                times = "once" if rules.decks == 1 else "twice"
                 first = where.get(c, key)
                 raise InvalidPosition(
-                    f"{card_text(c)} appears more than {times} (also in {first}); "
+                    f"{card_text(c)} appears more than {times(rules.decks)} (also in {first}); "
                     f"{rules.name} has {plural(rules.decks, 'deck')}",
                     key)
             where.setdefault(c, key)

@@ -31,7 +31,7 @@ from casino.engine.moves import (
     MoveSpec,
     read_move,
 )
-from casino.engine.wording import listing
+from casino.engine.wording import listing, times
 
 if TYPE_CHECKING:
     from casino.engine.position import Position
@@ -182,8 +182,8 @@ def diagnose(pos: Position, spec: MoveSpec) -> str:
                 return (f"the {card_symbol(c)} is part of a build: a build is only ever "
                         "taken or changed whole")
             if table_loose[c]:
-                return (f"the {card_symbol(c)} is named {n} times but lies on the table "
-                        f"{'once' if table_loose[c] == 1 else f'{table_loose[c]} times'}")
+                return (f"the {card_symbol(c)} is named {times(n)} but lies on the table "
+                        f"{times(table_loose[c])}")
             return f"the {card_symbol(c)} is not on the table"
     for ref in spec.builds:
         if not any(_ref_matches(ref, b) for b in pos.builds):

@@ -41,7 +41,7 @@ from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.rules import Rules, rules_from_json
 from casino.engine.scoring import Carry, Result
-from casino.engine.wording import noun, plural
+from casino.engine.wording import noun, plural, times
 
 FORMAT = "casino-record/1"
 
@@ -911,9 +911,9 @@ def _read_deck(line: _Line, rules: Rules) -> tuple[int, ...]:
     counts = Counter(cards)
     for c in sorted(counts):
         if counts[c] > rules.decks:
-            times = "once" if rules.decks == 1 else f"{rules.decks} times"
-            raise InvalidRecord(f"the deck holds {card_text(c)} {counts[c]} times; a "
-                                f"{rules.name} deck holds each card {times}", line.number)
+            raise InvalidRecord(f"the deck holds {card_text(c)} {times(counts[c])}; a "
+                                f"{rules.name} deck holds each card {times(rules.decks)}",
+                                line.number)
     return tuple(cards)
 
 

@@ -41,6 +41,11 @@ def plural(n: int, word: str, words: str | None = None, *, zero: str | None = No
     return f"{count} {noun(n, word, words)}"
 
 
+def times(n: int) -> str:
+    """``once``, ``twice``, ``3 times``: how often something happens or is given."""
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
 def listing(parts: Sequence[str], *, serial: bool = False, last: str = "and") -> str:
     """``a``, ``a and b``, ``a, b and c``: parts in a sentence.
 
