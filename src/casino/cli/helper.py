@@ -74,14 +74,14 @@ def analysis_lines(a: Analysis, *, asking: bool = False) -> list[str]:
 def _whose(a: Analysis) -> str:
     """``of the 9♦`` / ``of the 9♦ with 4♣ and 5♥``: the list's choice, if any."""
     from casino.engine.cards import card_symbol
-    from casino.engine.wording import table_item_words
+    from casino.engine.wording import listing, table_item_words
 
     if a.card is None:
         return ""
     text = f" of the {card_symbol(a.card)}"
     if a.using:
         items = [a.position.table[i] for i in a.using]
-        text += " with " + " and ".join(table_item_words(x) for x in items)
+        text += " with " + listing([table_item_words(x) for x in items])
     return text
 
 

@@ -581,7 +581,7 @@ def _team_name(s: GameSession, seat: int) -> str:
     rules = s.rules
     if not rules.partnerships:
         return s.names[seat]
-    return " and ".join(n for i, n in enumerate(s.names) if rules.team_of(i) == rules.team_of(seat))
+    return listing([n for i, n in enumerate(s.names) if rules.team_of(i) == rules.team_of(seat)])
 
 
 def _log_lines(entries: Sequence[Entry], unit: str) -> list[str]:
