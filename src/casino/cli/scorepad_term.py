@@ -25,6 +25,7 @@ from casino.engine.cards import card_symbol, parse_card
 from casino.engine.errors import CardError, RulesError
 from casino.engine.files import file_error
 from casino.engine.rules import PRESET_NAMES, describe, player_counts, preset
+from casino.engine.wording import listing
 from casino.tools.scorepad import (
     Field,
     RoundEntry,
@@ -577,7 +578,7 @@ def carry_words(pad: ScorePad) -> str:
         parts.append(f"{c.cards} for most cards")
     if c.spades:
         parts.append(f"{c.spades} for most spades")
-    return " and ".join(parts) + " (worth as much again this round)"
+    return listing(parts) + " (worth as much again this round)"
 
 
 def round_lines(pad: ScorePad, index: int) -> list[str]:

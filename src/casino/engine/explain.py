@@ -234,14 +234,14 @@ def _compulsion(pos: Position, spec: MoveSpec) -> str | None:
         return (f"the {name} can capture, and captures are compulsory: only a card that "
                 "can capture nothing may be trailed")
     if spec.kind == CAPTURE and own:
-        shown = " or ".join(str(m) for m in own[:3])
+        shown = listing([str(m) for m in own[:3]], last="or")
         return (f"the capture must be maximal, leaving nothing the {name} could still "
                 f"take: play {shown}")
     return None
 
 
 def _sweep_words(sweepers: Sequence[int]) -> str:
-    cards = " or ".join(card_symbol(c) for c in sorted(set(sweepers)))
+    cards = listing([card_symbol(c) for c in sorted(set(sweepers))], last="or")
     return f"you must sweep the table with {cards} (forced sweep)"
 
 
