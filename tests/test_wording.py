@@ -15,6 +15,7 @@ import pytest
 from casino.engine.builds import Build
 from casino.engine.cards import parse_card
 from casino.engine.moves import Move
+from casino.engine.rules import preset
 from casino.engine.wording import (
     build_notation,
     build_words,
@@ -26,7 +27,7 @@ from casino.engine.wording import (
     table_item_words,
     times,
 )
-from casino.words.narrate import move_phrase
+from casino.words.narrate import move_explanation, move_phrase
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "casino"
 
@@ -82,15 +83,22 @@ def test_builds_in_words_and_notation() -> None:
     assert table_item_words(c("7d")) == "7♦"
 
 
-def test_one_move_switch_two_lengths() -> None:
-    """The option label and the sentence come from the same switch, naming the same
-    groups in the same order."""
+def test_one_move_switch_three_styles() -> None:
+    """The option label, the sentence and the helper's explanation come from the same
+    switch, naming the same groups in the same order."""
     eight = Build.make(8, 0, ((c("5d"), c("3s")),))
     capture = Move("capture", c("9d"), (c("9c"),), (eight,), 9, ((c("9c"),), (c("4c"), c("5h"))))
     assert move_phrase(capture, short=True) == "capture 9♣, 5♥+4♣ and the 8-build"
     assert move_phrase(capture) == "take 9♣, 5♥ + 4♣ and the 8-build (5♦ + 3♠) with the 9♦"
     assert move_phrase(Move("trail", c("7h")), short=True) == "trail 7♥"
     assert move_phrase(Move("trail", c("7h"))) == "trail the 7♥"
+    # The helper's explaining style: the card as subject, each sum with its group.
+    rules = preset("casino")
+    assert move_phrase(capture, rules) == ("take 9♣, 5♥ + 4♣ and the 8-build (5♦ + 3♠) "
+                                           "with the 9♦ (5 + 4 = 9)")
+    assert move_explanation(capture, rules, lambda b: "your") == (
+        "9♦ takes the 9♣, 5♥ + 4♣ because 5 + 4 = 9, and your 8-build (5♦ + 3♠)")
+    assert move_explanation(Move("trail", c("7h")), rules) == "trail the 7♥ (lay it on the table)"
 
 
 _PRIVATE_COPIES = [

@@ -39,11 +39,11 @@ from casino.engine.builds import Build
 from casino.engine.cards import card_symbol, card_text, parse_card
 from casino.engine.errors import CardError, CasinoError, InvalidPosition, RulesError
 from casino.engine.legality import MoveList, moves_with, ranked
-from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.engine.moves import CAPTURE, TRAIL, Move
 from casino.engine.position import Position
 from casino.engine.rules import Rules, preset, rules_from_json
-from casino.engine.wording import build_notation, build_words, group_words, listing, plural
-from casino.words.narrate import sum_values
+from casino.engine.wording import build_notation, plural
+from casino.words.narrate import move_explanation
 from casino.words.shortlist import MAX_SHOWN, shortlist
 
 #: The seat of the person using the helper.
@@ -393,25 +393,9 @@ def _position_words(message: str) -> str:
 # Words
 
 
-def _list_with_sums(parts: Sequence[str]) -> str:
-    """``a, b and c``; with a comma before ``and`` when a part explains a sum, so the
-    ``and`` does not read as part of that sum's ``because``."""
-    return listing(parts, serial=any("because" in p for p in parts))
-
-
-def _group_words(rules: Rules, group: Sequence[int], target: Sequence[int]) -> str:
-    group = sorted(group, reverse=True)
-    cards = group_words(group)
-    if len(group) == 1:
-        return f"the {cards}"
-    values = sum_values(rules, group, target)
-    if values is None:
-        return cards
-    return f"{cards} because {' + '.join(map(str, values))} = {sum(values)}"
-
-
-def _build_text(b: Build) -> str:
-    return build_words(b, "your" if b.owner == YOU else f"seat {b.owner}'s")
+def _whose(b: Build) -> str:
+    """Whose a build is, as the helper's seat 0 says it: ``your``, ``seat 1's``."""
+    return "your" if b.owner == YOU else f"seat {b.owner}'s"
 
 
 def _keeps(rules: Rules, hand: Sequence[int], move: Move) -> str:
@@ -426,53 +410,18 @@ def _keeps(rules: Rules, hand: Sequence[int], move: Move) -> str:
 def move_words(move: Move, rules: Rules, hand: Sequence[int],
                table_size: int | None = None) -> str:
     """The play in words, with the sums that make it legal:
-    ``9♦ takes the 9♣, and 5♥ + 4♣ because 5 + 4 = 9``."""
-    c = card_symbol(move.card)
-    played = rules.table.played[move.card]
-    if move.kind == TRAIL:
-        return f"trail the {c} (lay it on the table)"
+    ``9♦ takes the 9♣, and 5♥ + 4♣ because 5 + 4 = 9`` (the narration's
+    :func:`~casino.words.narrate.move_explanation`), and what only the helper knows:
+    that a capture clears the table, and which card in hand takes a build later."""
+    text = move_explanation(move, rules, _whose)
     if move.kind == CAPTURE:
-        parts = [_group_words(rules, g, played) for g in move.groups]
-        parts += [f"{_build_text(b)}" for b in move.builds]
-        text = f"{c} takes {_list_with_sums(parts)}"
         taken = len(move.loose) + len(move.builds)
         if table_size is not None and taken == table_size:
             text += " (clearing the table)"
         return text
-    value = (move.value,)
-    own = next((g for g in move.groups if move.card in g), move.groups[0])
-    others = [g for g in move.groups if g is not own]
-    base = " + ".join(card_symbol(x) for x in own if x != move.card)
-    note = ""
-    vals = sum_values(rules, own, value)
-    if vals is not None and len(own) > 1:
-        note = f" ({' + '.join(map(str, vals))} = {move.value})"
-    if move.kind == BUILD:
-        kind = "a multiple build" if len(move.groups) > 1 else "a build"
-        if base:
-            text = f"{c} on {base} makes {kind} of {move.value}{note}"
-            if others:
-                text += " with " + _list_with_sums([_group_words(rules, g, value) for g in others])
-        else:
-            on = _list_with_sums([_group_words(rules, g, value) for g in others])
-            text = f"{c} on {on} makes {kind} of {move.value}"
-        return text + _keeps(rules, hand, move)
-    target = move.builds[0]
-    if move.kind == RAISE:
-        rise = move.value - target.value
-        text = (f"{c} raises {_build_text(target)} to {move.value} "
-                f"({target.value} + {rise} = {move.value})")
-        extra = move.groups[1:]
-        if extra:
-            text += ", taking in " + _list_with_sums([_group_words(rules, g, value) for g in extra])
-        return text + _keeps(rules, hand, move)
-    if move.kind == ADD:
-        text = (f"{c}" + (f" with {base}" if base else "")
-                + f" joins {_build_text(target)} as another group of {move.value}{note}")
-        if others:
-            text += ", with " + _list_with_sums([_group_words(rules, g, value) for g in others])
-        return text + _keeps(rules, hand, move)
-    raise ValueError(f"unknown move kind {move.kind!r}")
+    if move.kind == TRAIL:
+        return text
+    return text + _keeps(rules, hand, move)
 
 
 # ----------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from casino.engine.builds import Build
@@ -75,18 +75,56 @@ def move_phrase(move: Move, rules: Rules | None = None, *, short: bool = False) 
     (``capture 9♣ and 4♣+5♥``, ``build 8: 5♥+3♠``, ``raise the 5-build to 8``,
     ``trail 7♥``), short enough to compare several options at a glance; the log
     has the full sentences. Without ``rules`` a sentence leaves out its sums."""
-    return _predicate(move, rules, True, short)
+    return _predicate(move, rules, True, "short" if short else "sentence")
 
 
-def _predicate(move: Move, rules: Rules | None, you: bool, short: bool = False) -> str:
-    """The one switch from a move to words: a sentence's predicate, or (``short``)
-    an option label; both name the same cards the same way."""
+def move_explanation(move: Move, rules: Rules,
+                     whose: Callable[[Build], str] = lambda b: "the") -> str:
+    """The move with the sums that make it legal, its card the subject, as the move
+    helper explains a play at a real table: ``9♦ takes the 9♣, and 5♥ + 4♣ because
+    5 + 4 = 9``. ``whose`` names a build's owner (``your``, ``seat 1's``)."""
+    return _predicate(move, rules, False, "explain", whose)
+
+
+def _because(rules: Rules, group: Sequence[int], targets: Sequence[int]) -> str:
+    """``the 9♣``, ``5♥ + 4♣ because 5 + 4 = 9``: a group with the sum that makes it
+    one of ``targets``."""
+    group = sorted(group, reverse=True)
+    cards = group_words(group)
+    if len(group) == 1:
+        return f"the {cards}"
+    values = sum_values(rules, group, targets)
+    if values is None:
+        return cards
+    return f"{cards} because {' + '.join(map(str, values))} = {sum(values)}"
+
+
+def _explained(parts: Sequence[str]) -> str:
+    """``a, b and c``; with a comma before ``and`` when a part explains a sum, so the
+    ``and`` does not read as part of that sum's ``because``."""
+    return listing(parts, serial=any("because" in p for p in parts))
+
+
+def _predicate(move: Move, rules: Rules | None, you: bool, style: str = "sentence",
+               whose: Callable[[Build], str] = lambda b: "the") -> str:
+    """The one switch from a move to words, in three styles that name the same cards
+    the same way: ``sentence``, a sentence's predicate (``take 9♣ with the 9♦``);
+    ``short``, an option label (``capture 9♣``); ``explain``, the helper's account
+    with the card as subject and the sums that make the move legal (it needs
+    ``rules``)."""
     card = card_symbol(move.card)
+    short = style == "short"
     groups = [group_words(g, "+" if short else " + ") for g in move.groups]
 
     def build(b: Build) -> str:
+        if style == "explain":
+            return build_words(b, whose(b))
         return build_words(b, cards=not short, kind=not short)
 
+    if style == "explain":
+        if rules is None:
+            raise ValueError("the explaining style needs the rules")
+        return _explain(move, rules, card, build)
     if move.kind == TRAIL:
         return f"trail {card}" if short else f"{_verb('trail', you)} the {card}"
     if move.kind == CAPTURE:
@@ -114,6 +152,50 @@ def _predicate(move: Move, rules: Rules | None, you: bool, short: bool = False) 
                 f"with the {card}{extra}")
     if move.kind == ADD:
         return f"{_verb('add', you)} {listing(groups)} to {build(target)}"
+    raise ValueError(f"unknown move kind {move.kind!r}")
+
+
+def _explain(move: Move, rules: Rules, card: str, build: Callable[[Build], str]) -> str:
+    """The ``explain`` style of :func:`_predicate`, kind by kind."""
+    if move.kind == TRAIL:
+        return f"trail the {card} (lay it on the table)"
+    if move.kind == CAPTURE:
+        played = rules.table.played[move.card]
+        parts = [_because(rules, g, played) for g in move.groups]
+        parts += [build(b) for b in move.builds]
+        return f"{card} takes {_explained(parts)}"
+    value = (move.value,)
+    own = next((g for g in move.groups if move.card in g), move.groups[0])
+    others = [g for g in move.groups if g is not own]
+    base = " + ".join(card_symbol(x) for x in own if x != move.card)
+    note = ""
+    vals = sum_values(rules, own, value)
+    if vals is not None and len(own) > 1:
+        note = f" ({' + '.join(map(str, vals))} = {move.value})"
+    if move.kind == BUILD:
+        kind = "a multiple build" if len(move.groups) > 1 else "a build"
+        if not base:
+            on = _explained([_because(rules, g, value) for g in others])
+            return f"{card} on {on} makes {kind} of {move.value}"
+        text = f"{card} on {base} makes {kind} of {move.value}{note}"
+        if others:
+            text += " with " + _explained([_because(rules, g, value) for g in others])
+        return text
+    target = move.builds[0]
+    if move.kind == RAISE:
+        rise = move.value - target.value
+        text = (f"{card} raises {build(target)} to {move.value} "
+                f"({target.value} + {rise} = {move.value})")
+        if move.groups[1:]:
+            text += ", taking in " + _explained([_because(rules, g, value)
+                                                 for g in move.groups[1:]])
+        return text
+    if move.kind == ADD:
+        text = (f"{card}" + (f" with {base}" if base else "")
+                + f" joins {build(target)} as another group of {move.value}{note}")
+        if others:
+            text += ", with " + _explained([_because(rules, g, value) for g in others])
+        return text
     raise ValueError(f"unknown move kind {move.kind!r}")
 
 
