@@ -19,7 +19,7 @@ from casino.engine.cards import card_symbol, card_text
 if TYPE_CHECKING:
     from casino.engine.builds import Build
 
-#: Plurals that do not add an ``s``.
+#: Plurals that do not add an ``s``, and verbs that agree with a count (``is``/``are``).
 _IRREGULAR = {"match": "matches", "this": "these", "is": "are", "goes": "go", "was": "were",
               "has": "have"}
 
