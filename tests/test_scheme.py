@@ -336,3 +336,20 @@ def test_scheme_reads_the_fields() -> None:
     assert kryp.points_of(card(KING, SPADES)) == 1 and kryp.points_of(TWO_SPADES) == 2
     assert scheme(preset("spade")).points_of(JACK_SPADES) == 2
 
+
+
+def test_rules_summary_is_written_from_the_scheme() -> None:
+    """`casino rules` says what the scorer counts, options included."""
+    from casino.engine.rules import describe
+
+    def scoring_line(rules: Rules) -> str:
+        return next(x for x in describe(rules) if x.startswith("Scoring: "))
+
+    assert scoring_line(preset("casino")) == (
+        "Scoring: most cards 3, most spades 1, Td 2, 2s 1, each Ace 1 (in the order "
+        "As Ac Ah Ad), each sweep 1.")
+    assert "each sweep 5" in scoring_line(preset("casino", sweep_points=5))
+    assert "(42 a game)" in scoring_line(preset("krypkasino"))
+    assert "each As 2, each other Ace 1" in scoring_line(preset("krypkasino"))
+    assert "Td 2, each other A K Q J 10 1, 2c 1, each tabla 1" in scoring_line(preset("tablic"))
+    assert "last capture 1" in scoring_line(preset("kasino", last_capture_points=1))
