@@ -661,7 +661,7 @@ def describe(rules: Rules) -> list[str]:
 def _sweep_text(rules: Rules) -> str:
     """Taking the whole table: what it is worth, and every limit the ruleset sets."""
     points = f"{rules.sweep_points} point{'s' if rules.sweep_points != 1 else ''}"
-    if rules.scoring == "krypkasino":
+    if scheme(rules).penalty:
         text = (f"{points} of penalty to the sweeper, and taken off the previous player's "
                 "total")
         if rules.double_sweep:
