@@ -47,6 +47,7 @@ from casino.bots.knowledge import Knowledge, knowledge
 from casino.engine.builds import Build
 from casino.engine.moves import TRAIL, Move
 from casino.engine.position import Position
+from casino.engine.scheme import scheme
 
 #: Candidates scored per move at most.
 CANDIDATES = 120
@@ -150,7 +151,7 @@ class CarefulBot(Bot):
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
         turn = _Turn(pos)
         cands = shortlist(moves, CANDIDATES)
-        if pos.rules.scoring != "krypkasino":
+        if not scheme(pos.rules).penalty:
             # Never trail a card with points of its own while any other move will do.
             others = [m for m in cands
                       if not (m.kind == TRAIL and direct_points(pos.rules, m.card) > 0)]
@@ -179,7 +180,7 @@ class CarefulBot(Bot):
             if rules.team_of(b.owner) == turn.side:
                 worth = sum(turn.weights[c] for c in b.cards)
                 s += BUILD * worth * (1.0 - turn.take_chance(b.value))
-        if rules.scoring == "krypkasino" and m.kind == TRAIL:
+        if scheme(rules).penalty and m.kind == TRAIL:
             s += SHED * -direct_points(rules, m.card)
         if turn.final_player and caps is not None and loose:
             kept = _rest(pos.hand(turn.me), m.card)

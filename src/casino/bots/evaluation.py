@@ -39,21 +39,12 @@ from dataclasses import dataclass, fields
 from functools import lru_cache, partial
 
 from casino.engine.builds import Build
-from casino.engine.cards import ACE, JACK, KING, QUEEN, SPADES
 from casino.engine.movegen import TableSums, closure
 from casino.engine.moves import BUILD, CAPTURE, TRAIL, Move
 from casino.engine.position import Position, build_after
 from casino.engine.rules import Rules
-from casino.engine.scoring import (
-    ACES,
-    JACK_SPADES,
-    TEN_DIAMONDS,
-    TWO_CLUBS,
-    TWO_SPADES,
-    Carry,
-    Item,
-    round_items,
-)
+from casino.engine.scheme import is_spade, scheme
+from casino.engine.scoring import Carry, Item, round_items
 
 # ----------------------------------------------------------------------
 # Exact: the round as if it ended now
@@ -68,7 +59,7 @@ def _margin(items: list[Item] | tuple[Item, ...], pos: Position, seat: int) -> f
     mine = totals[side]
     others = [v for t, v in totals.items() if t != side]
     margin = mine - (max(others) if others else 0.0)
-    return -margin if rules.scoring == "krypkasino" else margin
+    return -margin if scheme(rules).penalty else margin
 
 
 def value(pos: Position, seat: int) -> float:
@@ -83,36 +74,15 @@ def value(pos: Position, seat: int) -> float:
 # ----------------------------------------------------------------------
 # Card weights
 
-_KRYP_PENALTY = {TEN_DIAMONDS: 3, TWO_SPADES: 2, ACES[0]: 2, ACES[1]: 1, ACES[2]: 1, ACES[3]: 1}
-_TABLIC_RANKS = (ACE, KING, QUEEN, JACK, 9)
-
-
-def _is_spade(c: int) -> bool:
-    return c & 3 == SPADES
-
-
 def direct_points(rules: Rules, c: int) -> float:
     """What card ``c`` scores by itself for its capturer, in good-for-the-holder points
-    (Krypkasino: minus its penalty). Majorities are not included."""
-    scheme = rules.scoring
-    if scheme == "krypkasino":
-        return -float(_KRYP_PENALTY.get(c, 1 if _is_spade(c) else 0))
-    if scheme == "tablic":
-        if c == TEN_DIAMONDS:
-            return 2.0
-        if c >> 2 in _TABLIC_RANKS or c == TWO_CLUBS:
-            return 1.0
-        return 0.0
-    pts = 0.0
-    if c == TEN_DIAMONDS:
-        pts += 2
-    if c == TWO_SPADES:
-        pts += 1
-    if c >> 2 == ACE:
-        pts += 1
-    if scheme == "spade" and _is_spade(c):
-        pts += 2 if c == JACK_SPADES else 1
-    if scheme == "kasino" and rules.spades_above_7 and _is_spade(c):
+    (Krypkasino: minus its penalty), as the ruleset's scoring scheme
+    (:func:`casino.engine.scheme.scheme`) counts it. Majorities are not included."""
+    sch = scheme(rules)
+    pts = float(sch.points_of(c))
+    if sch.penalty:
+        return -pts
+    if sch.spades_above() is not None and is_spade(c):
         # Each spade above 7 scores 1: a spade is worth about half a point before the
         # count is known (a rough share, documented rather than modelled).
         pts += 0.5
@@ -156,12 +126,15 @@ def majorities(rules: Rules, carry: Carry = _NO_CARRY) -> tuple[Majority, ...]:
     """The majority items of the ruleset: most cards, most spades (where scored as a
     majority), with Finnish carried points added."""
     out: list[Majority] = []
-    if rules.scoring == "krypkasino":
-        return ()
-    if rules.cards_points:
-        out.append(Majority(float(rules.cards_points + carry.cards), rules.deck_size, False))
-    if rules.scoring not in ("spade", "tablic") and not rules.spades_above_7:
-        pts = rules.spades_points + (carry.spades if rules.scoring == "kasino" else 0)
+    sch = scheme(rules)
+    cards = sch.majority("cards")
+    if cards is not None:
+        out.append(Majority(float(cards.points + carry.cards), rules.deck_size, False))
+    spades = sch.majority("spades")
+    # The spades-above-7 option, set on a ruleset that scores most spades, drops the
+    # majority here though the scorer keeps it: as the evaluation always has.
+    if spades is not None and not rules.spades_above_7:
+        pts = spades.points + (carry.spades if spades.carries else 0)
         if pts:
             out.append(Majority(float(pts), 13 * rules.decks, True))
     return tuple(out)
@@ -174,7 +147,7 @@ def _base_weights(rules: Rules, carry: Carry, live: tuple[bool, ...]) -> tuple[f
     for c in range(52):
         w = direct_points(rules, c)
         for m, on in zip(majs, live, strict=True):
-            if on and (not m.spades_only or _is_spade(c)):
+            if on and (not m.spades_only or is_spade(c)):
                 w += m.points / m.clinch
         out.append(w)
     return tuple(out)
@@ -221,7 +194,7 @@ def _linear_majority_gain(pos: Position, side: int, cards: Iterable[int]) -> flo
         idx = 1 if m.spades_only else 0
         if any(v[idx] >= m.clinch for t, v in counts.items() if t != side):
             continue
-        k = sum(1 for c in taken if _is_spade(c)) if m.spades_only else len(taken)
+        k = sum(1 for c in taken if is_spade(c)) if m.spades_only else len(taken)
         have = counts[side][idx]
         gain += m.points * (min(have + k, m.clinch) - min(have, m.clinch)) / m.clinch
     return gain
@@ -269,7 +242,7 @@ def sweep_counts(pos: Position, *, ends_round: bool = False) -> bool:
 def sweep_worth(rules: Rules, double: bool = False) -> float:
     """A sweep in margin points for the sweeper: +points, or in Krypkasino the
     sweeper's +5 penalty and the other's -5, a swing of -10 (double: -20)."""
-    if rules.scoring == "krypkasino":
+    if scheme(rules).penalty:
         return -2.0 * rules.sweep_points * (2 if double else 1)
     return float(rules.sweep_points)
 
@@ -688,7 +661,7 @@ def estimate(pos: Position, seat: int, params: EvalParams = DEFAULT_PARAMS) -> f
         return value(pos, seat)
     rules = pos.rules
     teams = rules.teams
-    kryp = rules.scoring == "krypkasino"
+    kryp = scheme(rules).penalty
     sign = -1.0 if kryp else 1.0
     majority_specs = majorities(rules, pos.carry)
     majority_names = {"cards"} if rules.cards_points else set()
@@ -726,7 +699,7 @@ def estimate(pos: Position, seat: int, params: EvalParams = DEFAULT_PARAMS) -> f
             keep = params.build_keep
         good[owner] += keep * sum(direct_points(rules, c) for c in b.cards)
         fcards[owner] += keep * (len(b.cards) + 1)
-        fspades[owner] += keep * sum(1 for c in b.cards if _is_spade(c))
+        fspades[owner] += keep * sum(1 for c in b.cards if is_spade(c))
     for m in majority_specs:
         got = _majority_expectation(fspades if m.spades_only else fcards, m.total, m.points,
                                     params.clump_spades if m.spades_only

@@ -53,6 +53,7 @@ from casino.engine.partition import OutOfTime
 from casino.engine.partition import deadline as time_limit
 from casino.engine.position import Position
 from casino.engine.rules import Rules
+from casino.engine.scheme import scheme
 from casino.engine.scoring import round_items
 
 Horizon = Literal["round", "deal"]
@@ -82,7 +83,7 @@ def _seat0_margin(rules: Rules, piles: Sequence[Sequence[int]], sweeps: Sequence
     mine = totals[0]
     others = [v for t, v in totals.items() if t != 0]
     margin = mine - (max(others) if others else 0.0)
-    return -margin if rules.scoring == "krypkasino" else margin
+    return -margin if scheme(rules).penalty else margin
 
 
 @lru_cache(maxsize=64)
@@ -96,7 +97,8 @@ def card_weights(rules: Rules) -> tuple[float, ...]:
     empty: list[tuple[int, ...]] = [() for _ in range(rules.players)]
     baseline = Counter(round_items(rules, empty, ()))  # tied majorities shared out
     weights = []
-    per_spade = rules.scoring in ("spade", "krypkasino")
+    per_spade = scheme(rules).each_spade() is not None  # spades that score one by one
+    sign = -1.0 if scheme(rules).penalty else 1.0
     for c in range(52):
         total = 0.02
         for it in Counter(round_items(rules, [(c,), *empty[1:]], ())) - baseline:
@@ -109,7 +111,7 @@ def card_weights(rules: Rules) -> tuple[float, ...]:
             elif it.item == "last":
                 continue
             else:
-                total += it.points * (-1.0 if rules.scoring == "krypkasino" else 1.0)
+                total += it.points * sign
         weights.append(total)
     return tuple(weights)
 

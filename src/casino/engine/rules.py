@@ -9,12 +9,23 @@ and cached, so the hot path only indexes tuples.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
 from casino.engine.cards import ACE, JACK, card_text, parse_card
 from casino.engine.errors import CardError, RulesError
+from casino.engine.scheme import (
+    CardPoints,
+    EachSpade,
+    LastCapture,
+    Majority,
+    Mulles,
+    SpadesAbove,
+    Sweeps,
+    scheme,
+)
 from casino.engine.wording import plural
 
 FaceCapture = Literal["sum", "one", "all"]
@@ -651,7 +662,7 @@ def describe(rules: Rules) -> list[str]:
 def _sweep_text(rules: Rules) -> str:
     """Taking the whole table: what it is worth, and every limit the ruleset sets."""
     points = plural(rules.sweep_points, "point")
-    if rules.scoring == "krypkasino":
+    if scheme(rules).penalty:
         text = (f"{points} of penalty to the sweeper, and taken off the previous player's "
                 "total")
         if rules.double_sweep:
@@ -675,26 +686,91 @@ def _sweep_text(rules: Rules) -> str:
 
 
 def _scoring_text(rules: Rules) -> str:
-    if rules.scoring == "krypkasino":
-        return ("penalties: each Td 3, 2s 2, As 2, other Ace 1, other spade 1 "
-                "(42 a game); sweeps +5 / -5, double sweeps +10 / -10.")
-    if rules.scoring == "kasino":
-        spades = ("1 per spade above 7" if rules.spades_above_7
-                  else f"most spades {rules.spades_points}")
-        text = (f"most cards {rules.cards_points}, {spades}, each Ace 1, Td 2, 2s 1. "
-                + _kasino_ties(rules))
-        if rules.last_capture_points:
-            text += f" Last capture {rules.last_capture_points}."
-        return text
-    if rules.scoring == "tablic":
-        return "most cards 3, each A K Q J 10 and the 2c 1, the Td 2; each tabla 1."
-    if rules.scoring == "spade":
-        return "most cards 3, each spade 1 and the Js 1 more, Td 2, 2s 1, each Ace 1, sweeps 1."
-    if rules.scoring == "mulle":
-        return ("most spades 1, each Td 2, each 2s 1, each Ace 1, each sweep 1, "
-                f"each mulle {rules.mulle_points}, last capture {rules.last_capture_points}.")
-    return ("most cards 3, most spades 1, Td 2, 2s 1, each Ace 1 (in the order As Ac Ah Ad), "
-            "each sweep 1.")
+    """The ruleset's scoring items in counting order, written from its scoring scheme
+    (:func:`casino.engine.scheme.scheme`), so the summary says what the scorer counts."""
+    sch = scheme(rules)
+    each = "each " if rules.decks > 1 else ""
+    parts: list[str] = []
+    items = list(sch.items)
+    k = 0
+    while k < len(items):
+        entry = items[k]
+        if isinstance(entry, CardPoints):
+            run = []
+            while k < len(items) and isinstance(items[k], CardPoints):
+                run.append(items[k])
+                k += 1
+            parts.extend(_card_points_text(rules, run, each))  # type: ignore[arg-type]
+            continue
+        k += 1
+        if isinstance(entry, Majority):
+            parts.append(f"most {entry.what} {entry.points}")
+        elif isinstance(entry, SpadesAbove):
+            parts.append(f"1 per spade above {entry.count}")
+        elif isinstance(entry, EachSpade):
+            parts.append(f"each {'other ' if entry.besides else ''}spade {entry.points}")
+        elif isinstance(entry, Sweeps):
+            word = "tabla" if rules.scoring == "tablic" else "sweep"
+            if entry.previous_loses:
+                p = entry.points
+                parts.append(f"sweeps +{p} / -{p}" + (f", double sweeps +{2 * p} / -{2 * p}"
+                                                      if rules.double_sweep else ""))
+            else:
+                parts.append(f"each {word} {entry.points}")
+        elif isinstance(entry, Mulles):
+            parts.append(f"each mulle {entry.points}")
+        elif isinstance(entry, LastCapture):
+            parts.append(f"last capture {entry.points}")
+    if sch.penalty:
+        total = sum(sch.points_of(c) for c in range(52)) * rules.decks
+        cards = [x for x in parts if not x.startswith("sweeps")]
+        text = (f"penalties: {', '.join(cards)} ({total} a game); "
+                + "; ".join(x for x in parts if x.startswith("sweeps")) + ".")
+    else:
+        text = ", ".join(parts) + "."
+    if any(isinstance(i, Majority) and i.ties != "lost" for i in sch.items):
+        text += " " + _kasino_ties(rules)
+    return text
+
+
+def _card_points_text(rules: Rules, run: list[CardPoints], each: str) -> list[str]:
+    """A run of cards that score by themselves: a rank of which every suit scores is
+    named once ("each Ace 1"; an odd one out first: "As 2, each other Ace 1"), other
+    cards one by one."""
+    by_rank: dict[str, list[CardPoints]] = {}
+    for cp in run:
+        by_rank.setdefault(cp.name[:-1], []).append(cp)
+    full = {r for r, cps in by_rank.items() if len(cps) == 4}
+    out: list[str] = []
+    done: set[str] = set()
+    k = 0
+    while k < len(run):
+        rank = run[k].name[:-1]
+        if rank not in full:
+            out.append(f"{each}{run[k].name} {run[k].points}")
+            k += 1
+            continue
+        # Consecutive full ranks worth the same: "each A K Q J 10 1".
+        group: list[str] = []
+        odd: list[CardPoints] = []
+        points = Counter(cp.points for cp in by_rank[rank]).most_common(1)[0][0]
+        while k < len(run) and run[k].name[:-1] in full:
+            r = run[k].name[:-1]
+            cps = by_rank[r]
+            if Counter(cp.points for cp in cps).most_common(1)[0][0] != points:
+                break
+            if r not in done:
+                group.append(r)
+                done.add(r)
+                odd.extend(cp for cp in cps if cp.points != points)
+            k += 1
+        words = ("Ace" if group == ["A"] else " ".join("10" if r == "T" else r for r in group))
+        out.extend(f"{each}{cp.name} {cp.points}" for cp in odd)
+        text = f"each {'other ' if odd else ''}{words} {points}"
+        if group == ["A"] and rules.win_rule == "counting-order":
+            text += f" (in the order {' '.join(cp.name for cp in by_rank['A'])})"
+        out.append(text)
+    return out
 
 
 def _kasino_ties(rules: Rules) -> str:

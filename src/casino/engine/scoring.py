@@ -11,14 +11,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from casino.engine.cards import ACE, CLUBS, DIAMONDS, JACK, KING, QUEEN, SPADES, card, card_text
 from casino.engine.rules import Rules
+from casino.engine.scheme import (
+    ACES,
+    JACK_SPADES,
+    TEN_DIAMONDS,
+    TWO_CLUBS,
+    TWO_SPADES,
+    CardPoints,
+    EachSpade,
+    LastCapture,
+    Majority,
+    Mulles,
+    SpadesAbove,
+    Sweeps,
+    is_spade,
+    scheme,
+)
 
-TEN_DIAMONDS = card(9, DIAMONDS)
-TWO_SPADES = card(1, SPADES)
-TWO_CLUBS = card(1, CLUBS)
-JACK_SPADES = card(JACK, SPADES)
-ACES = tuple(card(ACE, s) for s in range(4))
+__all__ = ["ACES", "JACK_SPADES", "TEN_DIAMONDS", "TWO_CLUBS", "TWO_SPADES", "Carry", "Item",
+           "Result", "next_carry", "point_cards", "round_items", "settle"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,52 +101,31 @@ def _holders(rules: Rules, piles: Sequence[Sequence[int]], target: int) -> list[
     return out
 
 
-def _is_spade(c: int) -> bool:
-    return c & 3 == SPADES
-
-
 def round_items(rules: Rules, piles: Sequence[Sequence[int]], sweeps: Sequence[int],
                 mulles: Sequence[int] = (), last_capture: int | None = None,
                 carry: Carry = Carry()) -> list[Item]:
-    """The round's items in counting order; items worth nothing are left out."""
-    scheme = rules.scoring
-    if scheme == "krypkasino":
-        return _krypkasino_items(rules, piles, sweeps)
+    """The round's items in counting order (as :func:`casino.engine.scheme.scheme`
+    lists them for ``rules``); items worth nothing are left out."""
     teams = _team_piles(rules, piles)
     items: list[Item] = []
-    cards_worth = rules.cards_points + carry.cards
-    if rules.cards_points:
-        lead = _unique_max({t: len(p) for t, p in teams.items()})
-        if lead is not None:
-            items.append(Item("cards", lead, cards_worth))
-    spade_counts = {t: sum(1 for c in p if _is_spade(c)) for t, p in teams.items()}
-    if scheme == "spade":
-        for t, n in spade_counts.items():
-            if n:
-                items.append(Item("spades", t, n))
-        for t in _holders(rules, piles, JACK_SPADES):
-            items.append(Item("Js", t, 1))
-    elif scheme == "kasino":
-        items.extend(_kasino_spades(rules, spade_counts, carry))
-    elif scheme != "tablic" and rules.spades_points:
-        lead = _unique_max(spade_counts)
-        if lead is not None:
-            items.append(Item("spades", lead, rules.spades_points))
-    if scheme == "tablic":
-        items.extend(_tablic_cards(rules, piles))
-    elif scheme == "kasino":
-        items.extend(_aces(rules, piles))
-        items.extend(Item("Td", t, 2) for t in _holders(rules, piles, TEN_DIAMONDS))
-        items.extend(Item("2s", t, 1) for t in _holders(rules, piles, TWO_SPADES))
-    else:
-        items.extend(Item("Td", t, 2) for t in _holders(rules, piles, TEN_DIAMONDS))
-        items.extend(Item("2s", t, 1) for t in _holders(rules, piles, TWO_SPADES))
-        items.extend(_aces(rules, piles))
-    items.extend(_sweep_items(rules, sweeps))
-    if rules.mulle_points:
-        items.extend(Item("mulle", rules.team_of(s), rules.mulle_points) for s in mulles)
-    if rules.last_capture_points and last_capture is not None:
-        items.append(Item("last", rules.team_of(last_capture), rules.last_capture_points))
+    for entry in scheme(rules).items:
+        if isinstance(entry, Majority):
+            items.extend(_majority(rules, entry, teams, carry))
+        elif isinstance(entry, CardPoints):
+            items.extend(Item(entry.name, t, entry.points)
+                         for t in _holders(rules, piles, entry.card))
+        elif isinstance(entry, EachSpade):
+            items.extend(_each_spade(rules, entry, piles, teams))
+        elif isinstance(entry, SpadesAbove):
+            counts = _spade_counts(teams)
+            items.extend(Item("spades", t, n - entry.count)
+                         for t, n in counts.items() if n > entry.count)
+        elif isinstance(entry, Sweeps):
+            items.extend(_sweep_items(rules, entry, sweeps))
+        elif isinstance(entry, Mulles):
+            items.extend(Item("mulle", rules.team_of(s), entry.points) for s in mulles)
+        elif isinstance(entry, LastCapture) and last_capture is not None:
+            items.append(Item("last", rules.team_of(last_capture), entry.points))
     return items
 
 
@@ -143,27 +134,54 @@ def point_cards(rules: Rules) -> tuple[int, ...]:
     counting order: what players watch for in each pile. Spades that count only
     towards most spades are not among them; Spade Casino's spades, each worth a
     point, are counted apart from these too."""
-    scheme = rules.scoring
-    if scheme == "tablic":
-        return (*(card(rank, suit) for rank in (ACE, KING, QUEEN, JACK, 9)
-                  for suit in range(4)), TWO_CLUBS)
-    if scheme == "krypkasino":
-        return tuple(c for c, _ in _KRYP_PENALTIES)
-    if scheme == "kasino":
-        return (*ACES, TEN_DIAMONDS, TWO_SPADES)
-    first = (JACK_SPADES,) if scheme == "spade" else ()
-    return (*first, TEN_DIAMONDS, TWO_SPADES, *ACES)
+    return tuple(i.card for i in scheme(rules).card_points())
 
 
-def _aces(rules: Rules, piles: Sequence[Sequence[int]]) -> list[Item]:
-    return [Item(card_text(a), t, 1) for a in ACES for t in _holders(rules, piles, a)]
+def _spade_counts(teams: dict[int, list[int]]) -> dict[int, int]:
+    return {t: sum(1 for c in p if is_spade(c)) for t, p in teams.items()}
 
 
-def _sweep_items(rules: Rules, sweeps: Sequence[int]) -> list[Item]:
-    if not rules.sweep_points:
+def _majority(rules: Rules, entry: Majority, teams: dict[int, list[int]],
+              carry: Carry) -> list[Item]:
+    """Most cards or most spades; a tie as ``entry.ties`` says (a carried tie is
+    settled by :func:`next_carry`)."""
+    if entry.what == "cards":
+        counts = {t: len(p) for t, p in teams.items()}
+        worth = entry.points + carry.cards
+    else:
+        counts = _spade_counts(teams)
+        worth = entry.points + (carry.spades if entry.carries else 0)
+    best = max(counts.values())
+    leaders = [t for t, n in counts.items() if n == best]
+    if len(leaders) == 1:
+        return [Item(entry.what, leaders[0], worth)]
+    if entry.ties != "split-or-carry" or len(rules.teams) == 4 or len(leaders) > 2:
         return []
+    return [Item(entry.what, t, worth // 2) for t in leaders]
+
+
+def _each_spade(rules: Rules, entry: EachSpade, piles: Sequence[Sequence[int]],
+                teams: dict[int, list[int]]) -> list[Item]:
+    def count(pile: Sequence[int]) -> int:
+        return sum(entry.points for c in pile if is_spade(c) and c not in entry.besides)
+    if entry.by_seat:
+        pairs = [(rules.team_of(seat), count(pile)) for seat, pile in enumerate(piles)]
+    else:
+        pairs = [(t, count(p)) for t, p in teams.items()]
+    return [Item("spades", t, n) for t, n in pairs if n]
+
+
+def _sweep_items(rules: Rules, entry: Sweeps, sweeps: Sequence[int]) -> list[Item]:
+    if entry.previous_loses:
+        items: list[Item] = []
+        for seat in sweeps:
+            items.append(Item("sweep", seat, entry.points))
+            # the previous player (docs/rules.md K4)
+            other = (seat - rules.direction) % rules.players
+            items.append(Item("sweep", other, -entry.points))
+        return items
     standing = list(sweeps)
-    if rules.sweeps_cancel:
+    if entry.cancel:
         standing = []
         for seat in sweeps:
             side = rules.team_of(seat)
@@ -172,20 +190,7 @@ def _sweep_items(rules: Rules, sweeps: Sequence[int]) -> list[Item]:
                 standing.append(seat)
             else:
                 del standing[victim]
-    return [Item("sweep", rules.team_of(s), rules.sweep_points) for s in standing]
-
-
-def _kasino_spades(rules: Rules, counts: dict[int, int], carry: Carry) -> list[Item]:
-    if rules.spades_above_7:
-        return [Item("spades", t, n - 7) for t, n in counts.items() if n > 7]
-    worth = rules.spades_points + carry.spades
-    best = max(counts.values())
-    leaders = [t for t, n in counts.items() if n == best]
-    if len(leaders) == 1:
-        return [Item("spades", leaders[0], worth)]
-    if len(rules.teams) == 4 or len(leaders) > 2:
-        return []  # carried to the next round (see next_carry)
-    return [Item("spades", t, worth // 2) for t in leaders]
+    return [Item("sweep", rules.team_of(s), entry.points) for s in standing]
 
 
 def next_carry(rules: Rules, piles: Sequence[Sequence[int]], carry: Carry) -> Carry:
@@ -195,7 +200,7 @@ def next_carry(rules: Rules, piles: Sequence[Sequence[int]], carry: Carry) -> Ca
         return Carry()
     teams = _team_piles(rules, piles)
     cards_tied = _unique_max({t: len(p) for t, p in teams.items()}) is None
-    spades = {t: sum(1 for c in p if _is_spade(c)) for t, p in teams.items()}
+    spades = _spade_counts(teams)
     best = max(spades.values())
     leaders = [t for t, n in spades.items() if n == best]
     spades_tied = (not rules.spades_above_7 and len(leaders) > 1
@@ -204,40 +209,6 @@ def next_carry(rules: Rules, piles: Sequence[Sequence[int]], carry: Carry) -> Ca
         cards=rules.cards_points + carry.cards if cards_tied else 0,
         spades=rules.spades_points + carry.spades if spades_tied else 0,
     )
-
-
-def _tablic_cards(rules: Rules, piles: Sequence[Sequence[int]]) -> list[Item]:
-    items: list[Item] = []
-    for rank in (ACE, KING, QUEEN, JACK, 9):
-        for suit in range(4):
-            c = card(rank, suit)
-            worth = 2 if c == TEN_DIAMONDS else 1
-            items.extend(Item(card_text(c), t, worth) for t in _holders(rules, piles, c))
-    items.extend(Item("2c", t, 1) for t in _holders(rules, piles, TWO_CLUBS))
-    return items
-
-
-_KRYP_PENALTIES = ((TEN_DIAMONDS, 3), (TWO_SPADES, 2), (ACES[0], 2), (ACES[1], 1),
-                   (ACES[2], 1), (ACES[3], 1))
-
-
-def _krypkasino_items(rules: Rules, piles: Sequence[Sequence[int]],
-                      sweeps: Sequence[int]) -> list[Item]:
-    """Penalties (docs/rules.md §3.4): the named cards, other spades 1 each, then
-    sweeps +5 / -5."""
-    items: list[Item] = []
-    for c, pts in _KRYP_PENALTIES:
-        items.extend(Item(card_text(c), t, pts) for t in _holders(rules, piles, c))
-    named = {TWO_SPADES, ACES[0]}
-    for seat, pile in enumerate(piles):
-        n = sum(1 for c in pile if _is_spade(c) and c not in named)
-        if n:
-            items.append(Item("spades", rules.team_of(seat), n))
-    for seat in sweeps:
-        items.append(Item("sweep", seat, rules.sweep_points))
-        other = (seat - rules.direction) % rules.players  # the previous player (docs/rules.md K4)
-        items.append(Item("sweep", other, -rules.sweep_points))
-    return items
 
 
 def settle(rules: Rules, items: Sequence[Item], scores: Sequence[int],

@@ -65,6 +65,7 @@ from casino import __version__
 from casino.bots import Bot, Limit, check_name, level_of, make_bot
 from casino.engine.match import Match
 from casino.engine.rules import Rules, rules_from_json
+from casino.engine.scheme import scheme
 from casino.measure.stats import (
     Estimate,
     Ratings,
@@ -189,7 +190,7 @@ def play_game(names: tuple[str, str], rules: Rules, seed: int, mirror: int,
                        for seat, s in enumerate(sides)]
     limit_of = {"A": limits[0], "B": limits[1]}
     think: dict[str, list[float]] = {"A": [], "B": []}
-    sign = -1 if rules.scoring == "krypkasino" else 1
+    sign = -1 if scheme(rules).penalty else 1
     points: list[list[int]] = []
     margins: list[int] = []
     decks: list[str] = []

@@ -38,13 +38,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from casino.engine.cards import (
-    ACE,
-    CLUBS,
-    JACK,
-    KING,
-    QUEEN,
     SPADES,
-    card,
     card_symbol,
     card_text,
     parse_card,
@@ -52,7 +46,16 @@ from casino.engine.cards import (
 from casino.engine.codec import json_object
 from casino.engine.errors import CardError, CasinoError, RulesError
 from casino.engine.rules import Rules, player_counts, preset, rules_from_json
-from casino.engine.scoring import Carry, Item, Result, next_carry, round_items, settle
+from casino.engine.scheme import Sweeps, scheme
+from casino.engine.scoring import (
+    Carry,
+    Item,
+    Result,
+    next_carry,
+    point_cards,
+    round_items,
+    settle,
+)
 from casino.engine.wording import plural
 
 FORMAT = "casino-scorepad/1"
@@ -62,12 +65,6 @@ MAX_HISTORY = 100
 MAX_NAME = 40
 MAX_JSON = 2_000_000
 
-TEN_DIAMONDS = card(9, 3)
-TWO_SPADES = card(1, SPADES)
-TWO_CLUBS = card(1, CLUBS)
-JACK_SPADES = card(JACK, SPADES)
-ACE_SPADES = card(ACE, SPADES)
-ACES = tuple(card(ACE, s) for s in range(4))
 
 
 class ScorePadError(CasinoError):
@@ -132,38 +129,35 @@ class Field:
 
 
 def scoring_cards(rules: Rules) -> tuple[int, ...]:
-    """The cards whose takers score (each in ``rules.decks`` copies), in counting order."""
-    scheme = rules.scoring
-    if scheme == "tablic":
-        named = [card(r, s) for r in (ACE, KING, QUEEN, JACK, 9) for s in range(4)]
-        return (*named, TWO_CLUBS)
-    if scheme == "kasino":
-        return (*ACES, TEN_DIAMONDS, TWO_SPADES)
-    if scheme == "spade":
-        return (JACK_SPADES, TEN_DIAMONDS, TWO_SPADES, *ACES)
-    return (TEN_DIAMONDS, TWO_SPADES, *ACES)
+    """The cards whose takers score (each in ``rules.decks`` copies), in counting order:
+    the ruleset's point cards (:func:`casino.engine.scoring.point_cards`)."""
+    return point_cards(rules)
 
 
 def _spade_mode(rules: Rules) -> Literal["counts-or-most", "counts", "other", "none"]:
-    scheme = rules.scoring
-    if scheme == "krypkasino":
-        return "other"
-    if scheme == "tablic":
-        return "none"
-    if scheme == "spade" or (scheme == "kasino" and rules.spades_above_7):
+    """How the pad asks about spades, from what the scoring scheme counts of them."""
+    sch = scheme(rules)
+    each = sch.each_spade()
+    if each is not None:
+        return "other" if each.besides else "counts"
+    if sch.spades_above() is not None:
         return "counts"
-    if scheme == "kasino" or rules.spades_points:
-        return "counts-or-most"
-    return "none"
+    return "counts-or-most" if sch.majority("spades") is not None else "none"
 
 
 def _cards_asked(rules: Rules) -> bool:
-    return rules.scoring != "krypkasino" and rules.cards_points > 0
+    return scheme(rules).majority("cards") is not None
 
 
 def _other_spades(rules: Rules) -> int:
     """Krypkasino: spades that are not a named penalty card (2♠, A♠), in all decks."""
-    return 11 * rules.decks
+    each = scheme(rules).each_spade()
+    return (13 - len(each.besides if each is not None else ())) * rules.decks
+
+
+def _previous_loses(rules: Rules) -> bool:
+    """Krypkasino: a sweep takes points off the player before the sweeper."""
+    return any(isinstance(i, Sweeps) and i.previous_loses for i in scheme(rules).items)
 
 
 def fields(rules: Rules) -> tuple[Field, ...]:
@@ -183,7 +177,7 @@ def fields(rules: Rules) -> tuple[Field, ...]:
                          f"the spades each {who} captured, or just who had the most; "
                          "several: a tie", total=spades))
     elif mode == "counts":
-        why = ("each spade scores" if rules.scoring == "spade"
+        why = ("each spade scores" if scheme(rules).each_spade() is not None
                else "each spade above 7 scores")
         out.append(Field("spades", "Spades captured", "counts", True,
                          f"the spades each {who} captured ({why})", total=spades))
@@ -200,7 +194,7 @@ def fields(rules: Rules) -> tuple[Field, ...]:
     if rules.sweep_points:
         word = "tablas" if rules.scoring == "tablic" else "sweeps"
         extra = ""
-        if rules.scoring == "krypkasino":
+        if _previous_loses(rules):
             extra = "; a double sweep (10 on, 10 off) is the same seat twice in a row"
         elif rules.sweep_limit is not None or rules.no_sweep_last_deal:
             extra = ("; none in the last deal, and none once anyone had more than "

@@ -32,6 +32,7 @@ from casino.engine.match import shuffle_words
 from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.rules import describe
+from casino.engine.scheme import scheme
 from casino.engine.wording import build_notation, listing, plural, table_item_words
 from casino.play.session import Entry, GameSession
 from casino.play.standing import round_so_far, unseen
@@ -477,7 +478,7 @@ class PlainGame:
         view = s.view
         so_far = round_so_far(view)
         parts = ", ".join(f"{_team_name(s, t)} {so_far[t]}" for t in s.rules.teams)
-        what = " in penalty points" if s.rules.scoring == "krypkasino" else ""
+        what = " in penalty points" if scheme(s.rules).penalty else ""
         lines = [f"This {self._unit} so far{what}: {parts} (the piles as they stand)."]
         taker = view.last_capture
         if taker is None:
@@ -572,7 +573,7 @@ def build_label(b: Build, names: Sequence[str], human: int) -> str:
 def score_line(s: GameSession, scores: Sequence[int]) -> str:
     rules = s.rules
     parts = ", ".join(f"{_team_name(s, t)} {scores[t]}" for t in rules.teams)
-    if rules.scoring == "krypkasino":
+    if scheme(rules).penalty:
         return f"Penalty points: {parts} (lower is better)."
     return f"Scores: {parts}; {rules.target} to win."
 

@@ -40,6 +40,7 @@ from casino.engine.moves import CAPTURE, Move
 from casino.engine.position import Position
 from casino.engine.record import Record
 from casino.engine.rules import Rules, describe
+from casino.engine.scheme import scheme
 from casino.engine.wording import plural
 from casino.play.session import HUMAN
 from casino.tui.replay import (
@@ -382,7 +383,7 @@ class ViewerScreen(Screen[None]):
         scores = pos.result.scores if pos.result is not None else pos.scores
         width = max(len(sides[t]) for t in rules.teams)
         lines = [Content(f"{sides[t].ljust(width)}  {scores[t]:>3}") for t in rules.teams]
-        if rules.scoring == "krypkasino":
+        if scheme(rules).penalty:
             lines.append(Content.styled(f"penalty points: lower wins after "
                                         f"{rules.games_per_match} games", "dim"))
         else:

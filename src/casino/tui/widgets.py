@@ -26,6 +26,7 @@ from casino.engine.match import shuffle_words
 from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.rules import Rules
+from casino.engine.scheme import scheme
 from casino.engine.wording import plural
 from casino.play.session import Entry
 from casino.play.standing import Unseen, round_so_far
@@ -246,7 +247,7 @@ def score_content(view: Position, names: Sequence[str], human: int) -> Content:
     last (the table's leftovers go to them when the round ends)."""
     rules = view.rules
     scores = view.result.scores if view.result is not None else view.scores
-    penalty = rules.scoring == "krypkasino"
+    penalty = scheme(rules).penalty
     so_far = round_so_far(view)
     lines: list[Content] = []
     width = max(len(team_name(rules, names, t)) for t in rules.teams)

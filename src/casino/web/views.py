@@ -24,6 +24,7 @@ from casino.engine.moves import CAPTURE, TRAIL, Move
 from casino.engine.position import Position
 from casino.engine.record import Settings
 from casino.engine.rules import Rules
+from casino.engine.scheme import scheme
 from casino.engine.scoring import Result
 from casino.words.narrate import (
     item_words,
@@ -215,7 +216,7 @@ def result_json(rules: Rules, result: Result, scores_before: Sequence[int],
 def rules_json(rules: Rules) -> dict[str, Any]:
     return {"name": rules.name, "title": title(rules.name), "players": rules.players,
             "partnerships": rules.partnerships, "sides": sides(rules),
-            "penalties": rules.scoring == "krypkasino",
+            "penalties": scheme(rules).penalty,
             "point_cards_label": point_cards_label(rules),
             # Krypkasino's preset has target 0: no total ends it (the lower wins after
             # each pair of games), so there is none to show.

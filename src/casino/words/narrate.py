@@ -19,6 +19,7 @@ from casino.engine.errors import CardError
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import Position
 from casino.engine.rules import Rules
+from casino.engine.scheme import Scheme, scheme
 from casino.engine.scoring import Item, Result, point_cards
 from casino.engine.wording import build_words, group_words, listing, plural
 
@@ -219,7 +220,7 @@ def play_words(before: Position, move: Move, after: Position, who: str, *,
 
 def _sweep_words(rules: Rules, made: int) -> str:
     kind = "a double sweep" if made > 1 else "a sweep"
-    if rules.scoring == "krypkasino":
+    if scheme(rules).penalty:
         return f"{kind}: {made * rules.sweep_points} penalty points"
     return kind
 
@@ -297,11 +298,14 @@ def majority_ties(rules: Rules, end: Position,
     piles: dict[int, list[int]] = {t: [] for t in rules.teams}
     for seat, pile in enumerate(end.piles):
         piles[rules.team_of(seat)].extend(pile)
+    # The majorities the scheme scores (a Finnish spade majority worth nothing, or
+    # replaced by the spades-above-7 option, is not one).
+    sch = scheme(rules)
     counted = []
-    if rules.cards_points:
+    if sch.majority("cards") is not None:
         counted.append(("cards", {t: len(p) for t, p in piles.items()}))
-    if (rules.spades_points and rules.scoring in ("casino", "kasino", "mulle")
-            and not rules.spades_above_7):
+    spades = sch.majority("spades")
+    if spades is not None and spades.points and not rules.spades_above_7:
         counted.append(("spades", {t: sum(1 for c in p if c & 3 == 0)
                                    for t, p in piles.items()}))
     out = []
@@ -311,10 +315,15 @@ def majority_ties(rules: Rules, end: Position,
         best = max(counts.values())
         leaders = [t for t, n in counts.items() if n == best]
         who = listing([names[t] for t in leaders])
-        fate = ("carried to the next round" if rules.scoring == "kasino"
-                else "nobody scores")
+        fate = ("carried to the next round" if _carried(sch, kind) else "nobody scores")
         out.append((kind, f"{best} each ({who}): {fate}"))
     return out
+
+
+def _carried(sch: Scheme, kind: str) -> bool:
+    """Does a tie for this majority carry to the next round (Finnish Kasino)?"""
+    majority = sch.majority("cards" if kind == "cards" else "spades")
+    return majority is not None and majority.ties != "lost"
 
 
 def winner_words(result: Result, rules: Rules, names: Sequence[str],
@@ -374,7 +383,7 @@ class Tally:
 
 def point_cards_label(rules: Rules) -> str:
     """What the cards that score on their own are called in ``rules``."""
-    return "penalty cards" if rules.scoring == "krypkasino" else "point cards"
+    return "penalty cards" if scheme(rules).penalty else "point cards"
 
 
 def tally(pos: Position, seat: int) -> Tally:
