@@ -40,8 +40,9 @@ from functools import lru_cache, partial
 
 from casino.engine.builds import Build
 from casino.engine.movegen import TableSums, closure
-from casino.engine.moves import BUILD, CAPTURE, TRAIL, Move
-from casino.engine.position import Position, build_after
+from casino.engine.moves import CAPTURE, Move
+from casino.engine.position import Position, table_after
+from casino.engine.position import sweep_counts as engine_sweep_counts
 from casino.engine.rules import Rules
 from casino.engine.scheme import is_spade, scheme
 from casino.engine.scoring import Carry, Item, round_items
@@ -204,39 +205,10 @@ def _linear_majority_gain(pos: Position, side: int, cards: Iterable[int]) -> flo
 # Moves: what the table looks like after, and what a move earns now
 
 
-def table_after(pos: Position, move: Move) -> tuple[tuple[int, ...], tuple[Build, ...]]:
-    """The loose cards and builds after ``move`` (without dealing or scoring, so it
-    works on observations where the stock is hidden)."""
-    loose = list(pos.loose)
-    for c in move.loose:
-        loose.remove(c)
-    builds = list(pos.builds)
-    seat = pos.to_move
-    if move.kind == TRAIL:
-        loose.append(move.card)
-    elif move.kind == CAPTURE:
-        for b in move.builds:
-            builds.remove(b)
-    elif move.kind == BUILD:
-        builds.append(Build.make(move.value, seat, move.groups))
-    else:
-        target = move.builds[0]
-        builds[builds.index(target)] = build_after(target, move, seat)
-    return tuple(loose), tuple(builds)
-
-
 def sweep_counts(pos: Position, *, ends_round: bool = False) -> bool:
-    """Whether clearing the table on the next move of ``pos`` scores as a sweep
-    (docs/rules.md §2.6, §4: not in Finnish Kasino's last deal, nor past its score limit)."""
-    rules = pos.rules
-    if not rules.sweep_points:
-        return False
-    last_deal = pos.stock_size == 0
-    if rules.no_sweep_last_deal and last_deal:
-        return False
-    if rules.sweep_limit is not None and any(s > rules.sweep_limit for s in pos.scores):
-        return False
-    return not (ends_round and not rules.last_card_sweep)
+    """Whether clearing the table on the next move of ``pos`` scores a sweep: the
+    engine's rule (:func:`casino.engine.position.sweep_counts`), where sweeps score."""
+    return bool(pos.rules.sweep_points) and engine_sweep_counts(pos, ends_round=ends_round)
 
 
 def sweep_worth(rules: Rules, double: bool = False) -> float:

@@ -246,44 +246,21 @@ class Position:
         sweeps = self.sweeps
         mulles = self.mulles
         last_capture = self.last_capture
-        for c in move.loose:
-            table.remove(c)
-        if move.kind == TRAIL:
-            table.append(move.card)
-        elif move.kind == CAPTURE:
+        put_on_table(table, move, seat)
+        if move.kind == CAPTURE:
             taken = list(move.loose)
             for b in move.builds:
-                table.remove(b)
                 taken.extend(b.cards)
             piles[seat] = piles[seat] + (move.card, *taken)
             last_capture = seat
-            if not table and self._sweep_counts(hands):
+            if not table and sweep_counts(self, ends_round=self.stock_size == 0
+                                          and not any(_size(h) for h in hands)):
                 lone = len(self.table) == 1 and not move.builds
                 double = rules.double_sweep and lone and move.loose == (move.card,)
                 sweeps = sweeps + ((seat, seat) if double else (seat,))
             if (rules.mulle_points and not move.builds and move.loose == (move.card,)):
                 mulles = (*mulles, seat)
-        elif move.kind == BUILD:
-            table.append(Build.make(move.value, seat, move.groups))
-        else:
-            target = move.builds[0]
-            table[table.index(target)] = build_after(target, move, seat)
         return self._advance(hands, table, piles, sweeps, mulles, last_capture)
-
-    def _sweep_counts(self, hands_after: Sequence[Hand]) -> bool:
-        """Whether a capture that clears the table scores as a sweep here (docs/rules.md
-        §2.6, §4, F2)."""
-        rules = self.rules
-        last_deal = self.stock_size == 0
-        if rules.no_sweep_last_deal and last_deal:
-            return False
-        if rules.sweep_limit is not None and any(s > rules.sweep_limit for s in self.scores):
-            return False
-        if not rules.last_card_sweep and last_deal:
-            sizes = [h if isinstance(h, int) else len(h) for h in hands_after]
-            if not any(sizes):
-                return False
-        return True
 
     def _advance(self, hands: list[Hand], table: list[TableItem], piles: list[tuple[int, ...]],
                  sweeps: tuple[int, ...], mulles: tuple[int, ...],
@@ -429,6 +406,47 @@ def _same_cards(move: Move, legal: Move) -> bool:
     if move.kind in (BUILD, ADD) and move.groups and move.card not in move.groups[0]:
         return False
     return not (move.kind == RAISE and move.groups and move.groups[0] != (move.card,))
+
+
+def put_on_table(table: list[TableItem], move: Move, seat: int) -> None:
+    """Change ``table`` (loose cards and builds, in table order) as ``move`` of ``seat``
+    does: the one place the table after a move is made, for play and for the bots'
+    look-ahead alike."""
+    for c in move.loose:
+        table.remove(c)
+    if move.kind == TRAIL:
+        table.append(move.card)
+    elif move.kind == CAPTURE:
+        for b in move.builds:
+            table.remove(b)
+    elif move.kind == BUILD:
+        table.append(Build.make(move.value, seat, move.groups))
+    else:
+        target = move.builds[0]
+        table[table.index(target)] = build_after(target, move, seat)
+
+
+def table_after(pos: Position, move: Move) -> tuple[tuple[int, ...], tuple[Build, ...]]:
+    """The loose cards and builds after ``move``, without dealing or scoring (so it works
+    on observations, where the stock is hidden)."""
+    table = list(pos.table)
+    put_on_table(table, move, pos.to_move)
+    return (tuple(c for c in table if isinstance(c, int)),
+            tuple(b for b in table if isinstance(b, Build)))
+
+
+def sweep_counts(pos: Position, *, ends_round: bool = False) -> bool:
+    """Whether a capture clearing the table on the next move of ``pos`` is a sweep
+    (docs/rules.md §2.6, §4, F2): not in Finnish Kasino's last deal nor past its score
+    limit, and not with the round's last card where the rules say so (``ends_round``:
+    the move is the round's last)."""
+    rules = pos.rules
+    last_deal = pos.stock_size == 0
+    if rules.no_sweep_last_deal and last_deal:
+        return False
+    if rules.sweep_limit is not None and any(s > rules.sweep_limit for s in pos.scores):
+        return False
+    return not (ends_round and not rules.last_card_sweep)
 
 
 def build_after(target: Build, move: Move, seat: int) -> Build:
