@@ -80,7 +80,7 @@ class Carry:
         return bool(self.cards or self.spades)
 
 
-def _team_piles(rules: Rules, piles: Sequence[Sequence[int]]) -> dict[int, list[int]]:
+def team_piles(rules: Rules, piles: Sequence[Sequence[int]]) -> dict[int, list[int]]:
     teams: dict[int, list[int]] = {t: [] for t in rules.teams}
     for seat, pile in enumerate(piles):
         teams[rules.team_of(seat)].extend(pile)
@@ -106,7 +106,7 @@ def round_items(rules: Rules, piles: Sequence[Sequence[int]], sweeps: Sequence[i
                 carry: Carry = Carry()) -> list[Item]:
     """The round's items in counting order (as :func:`casino.engine.scheme.scheme`
     lists them for ``rules``); items worth nothing are left out."""
-    teams = _team_piles(rules, piles)
+    teams = team_piles(rules, piles)
     items: list[Item] = []
     for entry in scheme(rules).items:
         if isinstance(entry, Majority):
@@ -198,7 +198,7 @@ def next_carry(rules: Rules, piles: Sequence[Sequence[int]], carry: Carry) -> Ca
     carry to the next round, where they are worth their own points as well."""
     if rules.scoring != "kasino":
         return Carry()
-    teams = _team_piles(rules, piles)
+    teams = team_piles(rules, piles)
     cards_tied = _unique_max({t: len(p) for t, p in teams.items()}) is None
     spades = _spade_counts(teams)
     best = max(spades.values())

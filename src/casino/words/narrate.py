@@ -19,8 +19,8 @@ from casino.engine.errors import CardError
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import Position
 from casino.engine.rules import Rules
-from casino.engine.scheme import Scheme, scheme
-from casino.engine.scoring import Item, Result, point_cards
+from casino.engine.scheme import Scheme, is_spade, scheme
+from casino.engine.scoring import Item, Result, point_cards, team_piles
 from casino.engine.wording import build_words, group_words, listing, plural
 
 _ITEM_WORDS = {
@@ -295,9 +295,7 @@ def majority_ties(rules: Rules, end: Position,
     if result is None:
         return []
     scored = {i.item for i in result.items}
-    piles: dict[int, list[int]] = {t: [] for t in rules.teams}
-    for seat, pile in enumerate(end.piles):
-        piles[rules.team_of(seat)].extend(pile)
+    piles = team_piles(rules, end.piles)
     # The majorities the scheme scores (a Finnish spade majority worth nothing, or
     # replaced by the spades-above-7 option, is not one).
     sch = scheme(rules)
@@ -306,7 +304,7 @@ def majority_ties(rules: Rules, end: Position,
         counted.append(("cards", {t: len(p) for t, p in piles.items()}))
     spades = sch.majority("spades")
     if spades is not None and spades.points and not rules.spades_above_7:
-        counted.append(("spades", {t: sum(1 for c in p if c & 3 == 0)
+        counted.append(("spades", {t: sum(1 for c in p if is_spade(c))
                                    for t, p in piles.items()}))
     out = []
     for kind, counts in counted:
