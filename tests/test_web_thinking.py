@@ -28,6 +28,9 @@ T = TypeVar("T")
 
 #: The longest any test waits for a thread to reach a point: a safety net, never a measure.
 SAFETY = 30.0
+#: The same net for scenarios that start worker processes (each start imports the bots,
+#: which on a loaded 2-core machine can take many seconds): generous, never a measure.
+PROCESS_SAFETY = 180.0
 
 
 def job(label: int) -> BotJob:
@@ -90,9 +93,9 @@ async def refusal(asked: Awaitable[str]) -> str:
     return str(error)
 
 
-def run_async(scenario: Callable[[], Awaitable[T]]) -> T:
+def run_async(scenario: Callable[[], Awaitable[T]], safety: float = SAFETY) -> T:
     async def main() -> T:
-        return await asyncio.wait_for(scenario(), SAFETY)
+        return await asyncio.wait_for(scenario(), safety)
 
     return asyncio.run(main())
 
@@ -336,7 +339,7 @@ def test_a_worker_that_dies_in_a_job_is_replaced_for_the_next_job() -> None:
         return died, after, hint
 
     try:
-        died, after, hint = run_async(scenario)
+        died, after, hint = run_async(scenario, PROCESS_SAFETY)
     finally:
         t.close()
     assert isinstance(died, WorkerDied) and "died" in str(died)
@@ -377,7 +380,7 @@ def test_a_worker_killed_while_idle_is_replaced_for_the_next_job() -> None:
         return first, after, hint
 
     try:
-        first, after, hint = run_async(scenario)
+        first, after, hint = run_async(scenario, PROCESS_SAFETY)
     finally:
         t.close()
     assert after not in (first, -1) and hint == after  # a new worker, which goes on serving
@@ -400,7 +403,7 @@ def test_a_job_still_thinking_at_the_time_limit_is_stopped_and_its_worker_replac
         return first, stopped, after
 
     try:
-        first, stopped, after = run_async(scenario)
+        first, stopped, after = run_async(scenario, PROCESS_SAFETY)
     finally:
         t.close()
     assert stopped is not None
