@@ -134,7 +134,8 @@ class Thinker:
     # ------------------------------------------------------------------
     @property
     def pool(self) -> WorkerPool:
-        """Made on first use; ``spawn`` workers hold no copy of the server's state.
+        """Made on first use; its workers (forked from a clean fork server) hold no copy
+        of the server's state.
 
         The scheduler hands it at most one job per worker, so it needs no line.
         """

@@ -403,7 +403,7 @@ class Helpers:
         self._pool: WorkerPool | None = None
         self._lock = threading.Lock()
         self._closed = False
-        #: The job a worker runs: a top-level function, so spawned workers can import
+        #: The job a worker runs: a top-level function, so the workers can import
         #: it (tests put a slower one here to exercise the deadline).
         self.job: Callable[[dict[str, Any]], dict[str, Any]] = helper_json
 
