@@ -30,6 +30,10 @@ deals; ``--pool`` reports several runs together.
 ``--eval``) at the decisions an earlier run kept: the same positions, the stored
 judge values, no game played, so two bots' losses compare decision by decision.
 
+The bracket (``information_value``) is the post-game review's own
+(:mod:`casino.teach.judge`); this script's judge differs from the review's in what it
+values a round's end at (the game, here) and in having no budget.
+
 The judge is not the truth (it too stops at the deal's end, and its opponent
 sees the judged player's hand), but it is the same yardstick for every bot.
 """
@@ -53,6 +57,7 @@ from casino.engine.match import Match
 from casino.engine.position import Position
 from casino.engine.rules import preset
 from casino.measure.arena import derive_seed, game_seeds
+from casino.teach.judge import information_value
 from research import eval_overrides
 from research.pimc_variants import variant
 
@@ -73,26 +78,6 @@ def consistent_tables(pos: Any, cand: list[Any], args: argparse.Namespace,
     cards consistent with what the player to move sees."""
     seen = pos.observe(pos.to_move)
     return [judge(sample(seen, rng), cand, args.judge_depth) for _ in range(args.voi)]
-
-
-def information_value(tables: list[list[float]],
-                      true_values: list[float]) -> tuple[float, float]:
-    """What not seeing the other cards costs a fair player at a decision, by the judge,
-    bracketed from both sides over the consistent deals' ``tables``.
-
-    * The *floor*: the mean of the best value in each deal less the best mean value
-      (the move a fair player would choose if the judge's values were known for
-      every consistent deal). Later decisions are not counted, and the best of K
-      noisy means is biased up, so this is estimated low.
-    * The *judge's own fair choice*: the move with the best mean over those deals,
-      valued on the true deal (``true_values``), as the played move is. That is a
-      fair player (PIMC with the judge's full-deal search and K samples), so its
-      loss is one that a fair player does achieve, an estimate from above.
-    """
-    best_each = sum(max(t) for t in tables) / len(tables)
-    means = [sum(t[i] for t in tables) / len(tables) for i in range(len(true_values))]
-    pick = max(range(len(true_values)), key=lambda i: means[i])
-    return best_each - means[pick], max(true_values) - true_values[pick]
 
 
 def judged_bot(args: argparse.Namespace) -> Any:

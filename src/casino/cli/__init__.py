@@ -1,4 +1,4 @@
-"""The ``casino`` command: rules summaries, legal moves, replays and a demo game.
+"""The ``casino`` command: rules summaries, legal moves, replays, reviews and a demo game.
 
 A thin layer over the engine's public API (rules, Position, Match, records):
 every input error is printed as one line on stderr with exit code 2, never as
@@ -25,6 +25,7 @@ from typer.core import TyperCommand, TyperGroup
 from casino import __version__
 from casino.cli.helper import helper_command
 from casino.cli.names import LEVELS, RULESETS, choices
+from casino.cli.review import review_command
 from casino.cli.scorepad import score_command
 from casino.engine.files import Action, file_error
 from casino.engine.wording import noun
@@ -852,6 +853,7 @@ def arena_command(
 
 command("score")(score_command)
 command("helper")(helper_command)
+command("review")(review_command)
 command("serve")(serve_command)
 
 

@@ -434,7 +434,28 @@ def advice(d: Decision) -> str:
             f"{'deal' if d.samples == 1 else 'deals'} of the hidden cards).")
 
 
-__all__ = ["BLUNDER", "DEFAULT_BUDGET", "DEFAULT_SAMPLES", "DEFAULT_THRESHOLDS", "FORMAT",
-           "GOOD", "GRADES", "INACCURACY", "KINDS", "MISTAKE", "Decision", "Hindsight",
-           "KindTotal", "Option", "Review", "ReviewError", "Thresholds", "advice",
-           "decision_rng", "judge_decision", "leaves_words", "review"]
+__all__ = [
+    "BIG_SWING",
+    "BLUNDER",
+    "DEFAULT_BUDGET",
+    "DEFAULT_SAMPLES",
+    "DEFAULT_THRESHOLDS",
+    "FORMAT",
+    "GOOD",
+    "GRADES",
+    "INACCURACY",
+    "KINDS",
+    "MISTAKE",
+    "Decision",
+    "Hindsight",
+    "KindTotal",
+    "Option",
+    "Review",
+    "ReviewError",
+    "Thresholds",
+    "advice",
+    "decision_rng",
+    "judge_decision",
+    "leaves_words",
+    "review",
+]
