@@ -40,7 +40,7 @@ from typing import Any
 
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import Position, table_after
-from casino.engine.record import TAKEOVER, Record
+from casino.engine.record import HINT, TAKEOVER, Record
 from casino.engine.wording import build_words, cards_words, listing, plural
 from casino.teach.judge import Budget, candidate_moves, fair_judgement, judge
 from casino.words.narrate import move_phrase
@@ -307,7 +307,7 @@ def review(record: Record, seat: int, *, samples: int = DEFAULT_SAMPLES, seed: i
 
 def _spots(record: Record, seat: int) -> tuple[list[_Spot], int]:
     """The seat's decisions that were choices, and how many were forced."""
-    hints = {(n.round, n.moves) for n in record.notes if n.seat == seat and n.kind == "hint"}
+    hints = {(n.round, n.moves) for n in record.notes if n.seat == seat and n.kind == HINT}
     takeover = next(((n.round, n.moves) for n in record.notes
                      if n.seat == seat and n.kind == TAKEOVER), None)
     spots: list[_Spot] = []
