@@ -130,6 +130,8 @@ def test_the_last_deal_of_two_players_is_judged_once(game: Record) -> None:
                if p.is_last_deal and s == 0 and len(candidate_moves(p.observe(0))) > 1)
     d = judge_decision(rnd.positions[ply], rnd.moves[ply], ply=ply, samples=4, limit=SMALL)
     assert d.samples == 1 and d.spread == 0 and d.last_deal
+    # The one deal the seat could deduce is the true one: the hindsight is the judgement.
+    assert d.hindsight.cost == d.cost and d.hindsight.best == d.preferred
 
 
 # ----------------------------------------------------------------------

@@ -122,18 +122,23 @@ def fair_tables(seen: Position, moves: Sequence[Move], samples: int, rng: random
 
 
 def fair_judgement(seen: Position, moves: Sequence[Move], samples: int, rng: random.Random,
-                   budget: Budget = Budget()) -> tuple[list[list[float]], int]:
-    """:func:`fair_tables` and the shallowest depth any of its searches reached."""
+                   budget: Budget = Budget()) -> tuple[list[list[float]], int, bool]:
+    """:func:`fair_tables`, the shallowest depth any of its searches reached, and
+    whether the observer could deduce every card (then the one deal is the true one,
+    and it is searched with the work of all the samples: the last deal is judged
+    exactly more often, for the time the samples would have taken)."""
     full = perfect_information(seen)
-    deals = ([full] if full is not None
-             else [sample(seen, rng) for _ in range(max(1, samples))])
+    if full is not None:
+        whole = Budget(depth=budget.depth, nodes=budget.nodes * max(1, samples))
+        values, reached = judge_depth(full, moves, whole)
+        return [values], reached, True
     tables: list[list[float]] = []
     depth = budget.depth
-    for deal in deals:
-        values, reached = judge_depth(deal, moves, budget)
+    for _ in range(max(1, samples)):
+        values, reached = judge_depth(sample(seen, rng), moves, budget)
         tables.append(values)
         depth = min(depth, reached)
-    return tables, depth
+    return tables, depth, False
 
 
 def information_value(tables: Sequence[Sequence[float]],

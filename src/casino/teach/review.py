@@ -348,16 +348,17 @@ def judge_decision(pos: Position, played: Move, *, ply: int = 0,
     rules = pos.rules
     seen = pos.observe(pos.to_move)
     cand = candidate_moves(seen, played)
-    tables, depth = fair_judgement(seen, cand, samples, decision_rng(seed, pos.round, ply),
-                                   limit)
+    tables, depth, known = fair_judgement(seen, cand, samples,
+                                          decision_rng(seed, pos.round, ply), limit)
     k = len(tables)
     means = [sum(t[i] for t in tables) / k for i in range(len(cand))]
     best = max(range(len(cand)), key=lambda i: (means[i], -i))
     chosen = cand.index(played)
     diffs = [t[best] - t[chosen] for t in tables]
     cost = _r(max(0.0, sum(diffs) / k))
-    # Hindsight: the one place the true hidden cards are used.
-    true_values = judge(pos, cand, limit)
+    # Hindsight: the one place the true hidden cards are used (when the seat could
+    # deduce every card, the deal it judged is the true one).
+    true_values = tables[0] if known else judge(pos, cand, limit)
     true_best = max(range(len(cand)), key=lambda i: (true_values[i], -i))
     margin = _r(means[chosen])
     swing = _r(margin - previous_margin) if previous_margin is not None else 0.0
