@@ -47,9 +47,10 @@ from tests.crowded_tables import crowded_kasino_match, forbid_enumeration
 SMALL = Budget(depth=4, nodes=300)
 
 
-def bots_game(name: str = "casino", seed: int = 3, bot: str = "greedy") -> Record:
-    """A finished game between two bots, read back from its record."""
-    rules = preset(name)
+def bots_game(name: str = "casino", seed: int = 3, bot: str = "greedy",
+              players: int = 2) -> Record:
+    """A finished game between bots, read back from its record."""
+    rules = preset(name, players=players)
     match = Match(rules, seed=seed)
     bots = [make_bot(bot, seed * 10 + s) for s in range(rules.players)]
     while match.winner is None:
@@ -218,12 +219,19 @@ def test_a_crowded_table_is_judged_without_listing_every_move(
     assert d.grade in GRADES and len(d.options) <= 6
 
 
-def test_other_presets_review(tmp_path: Path) -> None:
-    # Games of the other families (Finnish Kasino, Tablić): the review runs.
-    for name in ("kasino", "tablic"):
-        g = bots_game(name, seed=2)
-        r = review(g, 1, samples=1, limit=Budget(depth=2, nodes=100))
-        assert r.decisions and r.seat == 1
+@pytest.mark.parametrize(("name", "players"), [
+    ("kasino", 2),
+    pytest.param("tablic", 2, marks=pytest.mark.slow),
+    pytest.param("kasino", 4, marks=pytest.mark.slow),
+    pytest.param("tablic", 4, marks=pytest.mark.slow),
+])
+def test_other_presets_review(name: str, players: int) -> None:
+    # Games of the other families (Finnish Kasino, Tablić), of four players each for
+    # themselves and of two partnerships (nothing is deduced there, every decision is
+    # sampled): the review runs. Finnish Kasino of two is the fast variant.
+    g = bots_game(name, seed=2, players=players)
+    r = review(g, 1, samples=1, limit=Budget(depth=2, nodes=100))
+    assert r.decisions and r.seat == 1
 
 
 # ----------------------------------------------------------------------
