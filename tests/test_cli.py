@@ -382,7 +382,8 @@ def _complete(words: str) -> list[str]:
 
 
 def test_shell_completion_of_commands_options_and_choices() -> None:
-    assert _complete("casino re") == ["replay"]
+    assert _complete("casino re") == ["replay", "review"]
+    assert _complete("casino rep") == ["replay"]
     assert _complete("casino play --rules k") == ["krypkasino", "kasino"]
     assert _complete("casino demo --level e") == ["easy", "expert"]
     assert _complete("casino rules m") == ["mulle"]
