@@ -303,8 +303,8 @@ HEAVY = ("casino.bots", "casino.tui", "casino.web.app", "casino.web.service",
          "casino.engine.position", "casino.engine.match", "casino.play.session",
          "casino.engine.record", "casino.engine.rules", "casino.engine.legality",
          "casino.engine.movegen", "casino.tools.helper", "casino.tools.scorepad",
-         "casino.measure.arena", "casino.words.narrate", "textual", "fastapi",
-         "uvicorn", "sqlalchemy", "numpy", "matplotlib", "jinja2")
+         "casino.measure.arena", "casino.teach.review", "casino.words.narrate",
+         "textual", "fastapi", "uvicorn", "sqlalchemy", "numpy", "matplotlib", "jinja2")
 
 COMMANDS = ("rules", "moves", "replay", "demo", "play", "arena", "score", "helper", "serve",
             "review")
