@@ -1,10 +1,13 @@
 """The arithmetic of ``research/decision_loss.py``'s bracket on fixed data with
-answers worked out by hand (the long runs themselves are research, not tests)."""
+answers worked out by hand (the long runs themselves are research, not tests). The
+bracket, ``information_value``, is the review's judge's (casino.teach.judge), which the
+script uses."""
 
 from __future__ import annotations
 
 import pytest
 
+from casino.teach.judge import information_value
 from research import decision_loss
 
 
@@ -13,13 +16,13 @@ def test_the_floor_and_the_fair_choice_on_two_deals() -> None:
     # worth 1 and 2. Knowing the deal, one would get (3 + 2) / 2 = 2.5; choosing
     # blind, the best mean is 1.5 (a tie, the first move kept): a floor of 1.0. On
     # the true deal move 0 is worth 0 and move 1 is worth 4: the fair choice loses 4.
-    floor, fair = decision_loss.information_value([[3.0, 1.0], [0.0, 2.0]], [0.0, 4.0])
+    floor, fair = information_value([[3.0, 1.0], [0.0, 2.0]], [0.0, 4.0])
     assert floor == pytest.approx(1.0)
     assert fair == pytest.approx(4.0)
 
 
 def test_one_move_best_everywhere_costs_nothing() -> None:
-    floor, fair = decision_loss.information_value([[2.0, 1.0], [5.0, -1.0]], [1.0, 0.5])
+    floor, fair = information_value([[2.0, 1.0], [5.0, -1.0]], [1.0, 0.5])
     assert floor == 0.0
     assert fair == 0.0
 
