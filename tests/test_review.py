@@ -140,7 +140,12 @@ def test_the_last_deal_of_two_players_is_judged_once(game: Record) -> None:
 
 
 def test_same_seed_same_review(game: Record, reviewed: Review) -> None:
-    assert review(game, 0, samples=2, seed=5, limit=SMALL) == reviewed
+    calls: list[tuple[int, int]] = []
+    again = review(game, 0, samples=2, seed=5, limit=SMALL,
+                   progress=lambda done, total: calls.append((done, total)))
+    assert again == reviewed
+    n = len(reviewed.decisions)
+    assert calls == [(k, n) for k in range(n + 1)]  # before the first, after each
 
 
 def test_every_decision_of_the_seat_is_judged_or_forced(game: Record,
@@ -255,6 +260,8 @@ def test_cli_reviews_a_demo_game(tmp_path: Path) -> None:
     assert code == 0, err
     assert "Review of" in out and "Round 1" in out and "By kind of move" in out
     assert "hindsight" in out
+    code, bar_out, err = run("review", str(path), *FAST, "--progress")  # the bar's code
+    assert code == 0 and bar_out == out, err
     code, out, err = run("review", str(path), *FAST, "--seat", "1", "--json")
     assert code == 0, err
     data = json.loads(out)
