@@ -32,6 +32,7 @@ from casino.tui.viewer import (
     ViewerApp,
     record_viewer,
 )
+from casino.words.narrate import leftover_words
 from tests.tui_helpers import current, on_top
 
 SIZE = (110, 36)
@@ -82,6 +83,13 @@ def test_steps_are_each_deal_and_move_in_order_with_words() -> None:
     assert all(not s.words.endswith("!.") for s in steps)
     # The move that ends a round carries its result.
     assert [s.round for s in moves if s.ends_round] == [r.number for r in record.rounds]
+    # And says where the cards left on the table went, as the web replay does.
+    told = [leftover_words(r.positions[-2], r.moves[-1], r.positions[-1], ["Ann", "Bob"])
+            for r in record.rounds]
+    assert any(told)
+    for step, words in zip([s for s in moves if s.ends_round], told, strict=True):
+        assert (words is not None) == ("; the " in step.words)
+        assert words is None or step.words.endswith(f"; {words}.")
 
 
 def test_take_backs_and_hints_are_steps_where_they_happened(tmp_path: Path) -> None:

@@ -53,7 +53,7 @@ from casino.web.service import (
 from casino.web.store import DEFAULT_DATABASE_URL, OVER, Store
 from casino.web.views import items_json, result_json, rules_json, title
 from casino.words import svg
-from casino.words.narrate import play_words
+from casino.words.narrate import told_play
 
 log = logging.getLogger("casino.web")
 
@@ -399,10 +399,7 @@ def replay_json(game: LiveGame) -> dict[str, Any]:
             before, after = rnd.positions[k], rnd.positions[k + 1]
             moves.append({"kind": "move", "round": rnd.number, "deal": before.deal,
                           "seat": seat, "text": str(move),
-                          "words": play_words(before, move, after, s.names[seat],
-                                              you=s.names[seat] == "You",
-                                              names=[n if n != "You" else "you"
-                                                     for n in s.names])})
+                          "words": told_play(before, move, after, seat, s.names)})
             positions.append(after.to_json())
     rounds = [{"round": r.number, "items": items_json(rules, r.result, r.start.scores),
                "scores": list(r.result.scores)} for r in record.rounds if r.result is not None]
