@@ -289,3 +289,46 @@ def test_plain_prints_even_on_a_terminal(tmp_path: Path, command: str) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_the_viewer_and_the_game_draw_a_seat_the_same_way() -> None:
+    """Both seat boxes are one drawing (widgets.SeatBox): the same frame (name, ▶ on the
+    seat's turn, the dealer) and the same pile line, at every step of a round."""
+    from textual.app import App, ComposeResult
+    from textual.containers import Horizontal
+
+    from casino.tui.widgets import SeatBox, SeatPanel
+    from casino.words.narrate import tally
+
+    match = Match("casino", seed=4)
+    rng = random.Random(4)
+    positions = [match.position]
+    while positions[-1].result is None and len(positions) < 30:
+        pos = positions[-1]
+        positions.append(pos.successor(rng.choice(pos.legal_moves())))
+    assert any(pos.sweeps for pos in positions) or any(pos.piles[1] for pos in positions)
+
+    class Seats(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Horizontal(*(SeatPanel(s) for s in (0, 1)), id="game")
+            yield Horizontal(*(SeatView(s) for s in (0, 1)), id="viewer")
+
+    async def main() -> None:
+        app = Seats()
+        async with app.run_test(size=SIZE) as pilot:
+            for pos in positions:
+                panels = list(app.query(SeatPanel))
+                views = list(app.query(SeatView))
+                for panel, view in zip(panels, views, strict=True):
+                    assert isinstance(panel, SeatBox) and isinstance(view, SeatBox)
+                    panel.show(pos.observe(0), ("Ann", "Bob"), 0, tally(pos, panel.seat))
+                    view.show(pos, ("Ann", "Bob")[view.seat], "", hidden=False)
+                await pilot.pause()
+                for panel, view in zip(panels, views, strict=True):
+                    assert panel.border_title == view.border_title
+                    assert panel.has_class("to-move") == view.has_class("to-move")
+                    assert ("dealer" in str(panel.border_subtitle)) == (
+                        view.border_subtitle == "dealer")
+                    assert str(panel.visual).splitlines()[1] == str(view.visual).splitlines()[1]
+
+    asyncio.run(main())
