@@ -65,13 +65,11 @@ def test_casino_rules_points_to_the_guide_and_prints_it(name: str) -> None:
 
 
 def test_f1_shows_the_guide(tmp_path: Path) -> None:
-    from casino.engine.rules import preset
-    from casino.play.session import GameSession
     from casino.tui.app import CasinoApp
     from casino.tui.screens import RulesScreen
+    from tests.tui_helpers import beginner_session
 
-    session = GameSession.new(preset("tablic"), level="beginner", seed=3,
-                              save_path=tmp_path / "g.rec")
+    session = beginner_session(tmp_path / "g.rec", "tablic", seed=3)
     app_ = CasinoApp(session, None, pause=0)
 
     async def main() -> None:

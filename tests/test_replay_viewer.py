@@ -21,8 +21,6 @@ from textual.widgets import Input, OptionList, Static
 from casino.engine.cards import card_symbol
 from casino.engine.match import Match
 from casino.engine.record import UNDO, load_record, read_record, write_record
-from casino.engine.rules import preset
-from casino.play.session import GameSession
 from casino.tui.replay import DEAL, MOVE, NOTE, dump_record, record_steps
 from casino.tui.viewer import (
     DemoPlayer,
@@ -32,7 +30,7 @@ from casino.tui.viewer import (
     ViewerApp,
     record_viewer,
 )
-from tests.tui_helpers import current, on_top
+from tests.tui_helpers import beginner_session, current, on_top
 
 SIZE = (110, 36)
 CASINO = str(Path(sys.executable).parent / "casino")
@@ -85,8 +83,7 @@ def test_steps_are_each_deal_and_move_in_order_with_words() -> None:
 
 
 def test_take_backs_and_hints_are_steps_where_they_happened(tmp_path: Path) -> None:
-    session = GameSession.new(preset("casino"), level="beginner", seed=5,
-                              save_path=tmp_path / "g.rec")
+    session = beginner_session(tmp_path / "g.rec", seed=5)
     if session.computer_to_move:
         session.computer_move()
     session.hint_given()
@@ -189,8 +186,7 @@ def test_the_viewer_steps_back_and_forth_and_jumps_by_rounds() -> None:
 
 
 def test_a_game_that_can_still_be_resumed_shows_only_the_persons_hand(tmp_path: Path) -> None:
-    session = GameSession.new(preset("casino"), level="beginner", seed=8,
-                              save_path=tmp_path / "g.rec")
+    session = beginner_session(tmp_path / "g.rec", seed=8)
     if session.computer_to_move:
         session.computer_move()
     session.play(session.legal_moves()[0])
