@@ -22,7 +22,7 @@ from casino.engine.builds import Build
 from casino.engine.cards import card_symbol, parse_card
 from casino.engine.moves import Move
 from casino.engine.record import load_record
-from casino.engine.rules import describe
+from casino.engine.rules import describe, preset
 from casino.play.session import HUMAN, GameSession
 from casino.play.standing import round_so_far, unseen
 from casino.tui.app import CasinoApp, QuitScreen
@@ -342,6 +342,13 @@ def test_rules_screen_opens_and_closes(tmp_path: Path) -> None:
         assert on_board(app)
 
     drive(app, test)
+
+
+def test_the_rules_screen_says_what_scores_in_the_games_own_options() -> None:
+    # F1's guide used to give the preset's points whatever options the game was played with.
+    screen = RulesScreen("Rules", [], guide=preset("casino", sweep_points=3))
+    assert any("each sweep 3" in line for line in screen.guide)
+    assert not any("each sweep 1" in line for line in screen.guide)
 
 
 def test_mouse_picks_cards_and_options(tmp_path: Path) -> None:

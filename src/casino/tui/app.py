@@ -999,7 +999,7 @@ class GameScreen(Screen[None]):
         lines = describe(rules)
         saving = self.session.save_path is not None
         self.app.push_screen(RulesScreen(f"Rules: {lines[0]}", lines[1:], saving=saving,
-                                         guide=rules.name))
+                                         guide=rules))
 
     def action_quit(self) -> None:
         """Quit, after asking when a game is going on (the dialog says whether it is saved)."""

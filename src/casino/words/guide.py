@@ -265,14 +265,15 @@ def example_lines(g: Guide) -> list[str]:
     return lines
 
 
-def text_lines(name: str, width: int = 78) -> list[str]:
+def text_lines(name: str, width: int = 78, rules: Rules | None = None) -> list[str]:
     """A preset's guide as plain text (``casino rules NAME --guide``, the F1 screen),
-    its paragraphs wrapped at ``width``."""
+    its paragraphs wrapped at ``width``; what scores is said for ``rules`` (a game's
+    own options) when given, else for the preset."""
     import textwrap
 
     g = guide(name)
     lines = [f"How to play: {g.title}", ""]
-    for para in (*paragraphs(g), BASICS[1]):
+    for para in (*paragraphs(g, rules), BASICS[1]):
         lines += [*textwrap.wrap(para, width), ""]
     lines += ["Worked example", ""]
     lines += [*example_lines(g)[:-1], *textwrap.wrap(g.after, width)]
