@@ -108,7 +108,7 @@ GUIDES: dict[str, Guide] = {g.name: g for g in (
          "Two cards are worth more in the hand than on the table: the 2♠ counts 15 "
          "and the 10♦ 16 when you play them.",
          "Points: most cards 1, most spades 2, each Ace 1, the 10♦ 2, the 2♠ 1, "
-         "each sweep 1. A tie for most cards carries its point to the next round; "
+         "each sweep (mökki) 1. A tie for most cards carries its point to the next round; "
          "a tie for most spades gives each of two players 1. No sweeps count in "
          "the last deal, nor in a round begun with a player above 10 points. "
          "Reach 16 to win; if both do in one round, the higher total wins."),
