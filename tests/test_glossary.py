@@ -283,13 +283,19 @@ def test_the_web_rules_and_guide_pages_link_each_word_once(tmp_path: Path,
 
 
 def test_the_web_game_page_carries_the_words_of_its_ruleset() -> None:
+    from casino.engine.scoring import Item
     from casino.words.glossary import kinds
+    from casino.words.narrate import item_words
 
     assert set(kinds("casino")) == {"capture", "trail", "build", "add", "raise", "sweep",
-                                    "last"}
-    assert set(kinds("tablic")) == {"capture", "trail", "sweep", "last"}
+                                    "last capture", "most cards", "spades", "10♦", "2♠"}
+    assert set(kinds("tablic")) == {"capture", "trail", "sweep", "last capture",
+                                    "most cards", "10♦"}
     assert kinds("tablic")["sweep"].startswith("tabla: ")
-    assert "mulle" in kinds("mulle")
+    assert "mulle" in kinds("mulle") and "most cards" not in kinds("mulle")
+    # The scored items' keys are the words the game shows for them.
+    for item in ("cards", "sweep", "last", "mulle", "Td", "2s"):
+        assert item_words(Item(item, 0, 1)) in {**kinds("mulle"), **kinds("casino")}
 
 
 def test_f1_lists_the_words_of_the_preset(tmp_path: Path) -> None:

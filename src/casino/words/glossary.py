@@ -255,12 +255,12 @@ TERMS: tuple[Term, ...] = (
     Term("big casino",
          "The 10♦, a card that scores by itself: 2 points in most games, 3 penalty points "
          "in Krypkasino.",
-         ALL, ("2.7", "3.4"), forms=("10♦", "big casino (10♦)")),
+         ALL, ("2.7", "3.4"), forms=("10♦", "Td")),
     Term("little casino",
          "The 2♠, a card that scores by itself: 1 point, 2 penalty points in Krypkasino. "
          "(Tablić scores the 2♣ instead.)",
          ("casino", "krypkasino", "kasino", "classic", "royal", "spade", "faces-all", "mulle"),
-         ("2.7", "3.4"), forms=("2♠",)),
+         ("2.7", "3.4"), forms=("2♠", "2s")),
     Term("penalty",
          "In Krypkasino what you capture counts against you: each 10♦ 3, 2♠ 2, A♠ 2, other "
          "Ace 1, other spade 1, and a sweep 5 (taken off the other player too). The lower "
@@ -275,7 +275,8 @@ TERMS: tuple[Term, ...] = (
          "The fixed order in which a round's scoring items are counted. In Casino and "
          "Mulle it decides the winner: the first player whose total reaches the target "
          "while the items are added one by one wins.",
-         ("casino", "mulle"), ("2.8", "2.7", "9.19")),
+         ("casino", "mulle"), ("2.8", "2.7", "9.19"),
+         forms=("counting in order", "items in order")),
     Term("target",
          "The total that wins: 21 in most games, 16 in Finnish Kasino, 61 in Spade Casino, "
          "101 in Tablić. Where several players reach it in one round, the higher total "
@@ -320,7 +321,7 @@ def find(word: str) -> Term:
     do); KeyError naming every entry otherwise."""
     key = word.strip().lower()
     for term in TERMS:
-        if key == term.word or key in term.forms or key == term.anchor:
+        if key in (term.word, term.anchor) or key in (f.lower() for f in term.forms):
             return term
     for term in TERMS:
         if key in (name for _, name in term.names):
@@ -407,7 +408,7 @@ def _term_of(text: str) -> Term:
     key = text.lower()
     for term in TERMS:
         for form in (term.word, *term.forms):
-            if key in (form, form + "s"):
+            if key in (form.lower(), form.lower() + "s"):
                 return term
     raise AssertionError(text)  # the pattern only matches forms
 
@@ -455,10 +456,14 @@ def link_all(texts: Iterable[str], seen: set[str] | None = None
 
 
 def kinds(preset: str) -> dict[str, str]:
-    """The definitions of the move kinds and labels the web game shows (``capture``,
-    ``build``, ``sweep``...), for their titles, in the preset's own words."""
+    """The definitions of the words the web game shows as labels, for their titles, in
+    the preset's own words: the move kinds (``capture``, ``build``...) and the scored
+    items as casino.words.narrate.item_words names them (``most cards``, ``sweep``,
+    ``10♦``...)."""
     words = {"capture": "capture", "trail": "trail", "build": "build", "add": "add",
-             "raise": "raise", "sweep": "sweep", "mulle": "mulle", "last": "last capture"}
+             "raise": "raise", "sweep": "sweep", "mulle": "mulle",
+             "last capture": "last capture", "most cards": "most cards",
+             "spades": "most spades", "10♦": "big casino", "2♠": "little casino"}
     out = {}
     for key, word in words.items():
         term = BY_WORD[word]

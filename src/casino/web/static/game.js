@@ -23,8 +23,8 @@
   const gameId = root.dataset.game || decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
   const $ = (id) => document.getElementById(id);
   // The glossary's definitions of the move kinds and labels this ruleset shows, in its own
-  // words (casino.words.glossary.kinds): the titles of the option buttons' kinds and of the
-  // sweep tally. A word missing here has no title.
+  // words (casino.words.glossary.kinds): the titles of the option buttons' kinds, the sweep
+  // tally and the scored items. A word missing here has no title.
   const WORDS = (() => { try { return JSON.parse(root.dataset.words || "{}"); } catch (e) { return {}; } })();
   const wordTitle = (key, fallback) => WORDS[key] || fallback;
 
@@ -783,7 +783,7 @@
     const totals = running && Array.isArray(it.running)
       ? sides().map((sd) => num(it.running[sd[0]])).join(" – ") : null;
     return el("li", { class: it.points < 0 ? "minus" : null },
-      el("span", { class: "item-name", text: optText(it.item) }),
+      el("span", { class: "item-name", text: optText(it.item), title: wordTitle(it.item, null) }),
       el("span", { class: "item-who", text: sideName(sideOf(it.seat)) }),
       el("span", { class: "item-points", text: signed(it.points) }),
       totals ? el("span", { class: "running muted", text: totals }) : null);
