@@ -131,9 +131,9 @@ TERMS: tuple[Term, ...] = (
                                "table cards")),
     Term("played value",
          "What a card counts as the card you play; its sum value is what it counts on the "
-         "table, inside a sum or a build. They differ for the Ace (14 played, 1 on the "
-         "table, in most games) and, in Finnish Kasino, for the 2♠ (15) and the 10♦ (16), "
-         "which are worth more in the hand.",
+         "table, inside a sum or a build. They differ for the Ace where it is played as 14 "
+         "(or 1 or 14) but counts 1 in a sum, and, in Finnish Kasino, for the 2♠ (15) and "
+         "the 10♦ (16), which are worth more in the hand.",
          ALL, ("1", "4.1"),
          names=(("kasino", "hand value"),),
          forms=("sum value", "hand value", "table value")),
@@ -159,9 +159,9 @@ TERMS: tuple[Term, ...] = (
          "builds (two 5s make a 5 or a 10), so the value is part of the move.",
          BUILDING, ("2.4", "8.3"), forms=("announces", "announced", "announcing")),
     Term("add",
-         "Putting your card, with or without loose cards, onto a build of the same value "
-         "as another group, making it a multiple build. Anyone may add to any build, and "
-         "then owns it.",
+         "Putting your card, alone or with loose cards, onto a build as another group of "
+         "the build's value, which makes it a multiple build. Anyone may add to any build, "
+         "and then owns it; you must still hold a card of that value.",
          BUILDING, ("2.4", "8.4"), forms=("adds to", "add to", "added to", "adding to"),
          link=False),
     Term("raise",
@@ -196,8 +196,8 @@ TERMS: tuple[Term, ...] = (
          ("krypkasino",), ("3.4", "8.9"), forms=("double sweeps",)),
     Term("twin",
          "With two decks every card has an identical twin: the same rank and the same "
-         "suit. Taking a lone card with its twin is a mulle in Mulle and a double sweep "
-         "in Krypkasino (when it clears the table).",
+         "suit. Taking a loose card alone with its twin is a mulle in Mulle, and in "
+         "Krypkasino, when it is the only card on the table, a double sweep.",
          ("krypkasino", "mulle"), ("3.4", "6.4"), forms=("twins", "identical twin")),
     Term("mulle",
          "In Mulle, a capture that takes exactly one loose card, the played card's "
@@ -233,8 +233,9 @@ TERMS: tuple[Term, ...] = (
          "last capture also scores a point.",
          ALL, ("2.6", "6.4", "4.7"), forms=("leftovers", "captured last", "last capturer")),
     Term("pile",
-         "The cards a player has captured, face down in front of them; they are counted at "
-         "the end of the round. Piles are public: every captured card was shown.",
+         "The cards a player has captured, kept in front of them and counted at the end of "
+         "the round. Every captured card was shown when it was taken, so what a pile holds "
+         "is public.",
          ALL, ("2.4", "2.7"), forms=("piles",)),
     Term("most cards",
          "A scoring item: points to the player (or side) who captured more cards than any "
@@ -267,9 +268,9 @@ TERMS: tuple[Term, ...] = (
          "total wins.",
          ("krypkasino",), ("3.4",), forms=("penalties", "penalty points", "penalty cards")),
     Term("carry",
-         "In Finnish Kasino a tied majority (most cards, or most spades among three or "
-         "four) scores nothing now and carries its points into the same item of the next "
-         "round, which is worth that much more.",
+         "In Finnish Kasino a tied majority (most cards; most spades when three players "
+         "tie, or in a four-player game) scores nothing now and carries its points into "
+         "the same item of the next round, which is worth that much more.",
          ("kasino",), ("4.5",), forms=("carries", "carry-over", "carries over")),
     Term("counting order",
          "The fixed order in which a round's scoring items are counted. In Casino and "
@@ -283,6 +284,20 @@ TERMS: tuple[Term, ...] = (
          "wins (in Casino and Mulle, the first in counting order).",
          ("casino", "kasino", "classic", "royal", "spade", "faces-all", "mulle", "tablic"),
          ("2.8", "5.3")),
+    Term("item",
+         "A table item is a loose card or a build: what a capture takes and a move names. "
+         "A scored item is one line of a round's scoring: most cards, a point card, a "
+         "sweep.",
+         ALL, ("2.3", "2.7"), forms=("table item", "table items", "scored item",
+                                     "scored items")),
+    Term("spades above 7",
+         "A Finnish Kasino option for two players: instead of the points for most spades, "
+         "each spade above 7 scores 1 point (played to 21).",
+         ("kasino",), ("4.7",)),
+    Term("lead",
+         "To play the first card of a deal: the player after the dealer leads every deal, "
+         "and then turns go round in play order.",
+         ALL, ("2.2",), forms=("leads",)),
     Term("dealer",
          "The player who deals the round; the deal passes on each round, and the player "
          "after the dealer leads every deal. The dealer takes the leftovers if nobody "
