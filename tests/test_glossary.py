@@ -169,8 +169,9 @@ def test_a_preset_s_own_words_are_in_its_summary_or_guide(name: str) -> None:
     round), or is the preset's alone, the preset's summary or guide uses it (or one of
     the entry's forms)."""
     said = " ".join([*describe(preset(name)), *GUIDES[name].how]).lower()
+    # Said in other words there ("worth more in the hand", "J, Q and K"), or options.
     said_otherwise = {"hand value", "picture card", "penalty cards", "match", "cardinality",
-                      "creeping", "spades above 7"}  # "worth more in the hand", "J, Q and K", an option...
+                      "creeping", "spades above 7"}
     checked = []
     for term in TERMS:
         own = dict(term.names).get(name)
@@ -260,7 +261,8 @@ def test_the_web_glossary_page_has_an_anchor_per_entry(tmp_path: Path) -> None:
         for term in TERMS:
             assert f'id="{term.anchor}"' in page.text, term.word
             assert f'href="#{term.anchor}"' in page.text
-        assert "docs/rules.md §4.4" in page.text and 'href="/rules/kasino"' in page.text
+        assert "docs/rules.md §4.4, The mökki (sweep)" in page.text
+        assert "docs/rules.md §6.5, Tablić." in page.text and 'href="/rules/kasino"' in page.text
 
 
 @pytest.mark.parametrize("name", ["casino", "kasino", "krypkasino", "tablic"])

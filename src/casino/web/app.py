@@ -233,9 +233,10 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
     async def glossary_page() -> Response:
         """The games' words, an anchor per entry (casino.words.glossary), as
         docs/glossary.md has them."""
-        from casino.words.glossary import SECTIONS, TERMS, slug
+        from casino.words.glossary import SECTIONS, TERMS, section_title
 
-        return pages.render("glossary.html", terms=TERMS, sections=SECTIONS, slug=slug,
+        return pages.render("glossary.html", terms=TERMS,
+                            sections={s: section_title(s) for s in SECTIONS},
                             titles={name: title(name) for name, _, _ in preset_menu()})
 
     @app.get("/guide/{name}", response_class=HTMLResponse)

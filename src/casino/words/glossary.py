@@ -350,6 +350,13 @@ def for_preset(preset: str) -> tuple[Term, ...]:
     return tuple(t for t in TERMS if preset in t.presets)
 
 
+def section_title(section: str) -> str:
+    """A cited heading's words for a reader, without its number, code or emphasis:
+    ``Sweeps and the end of a round``, ``Tablić``."""
+    words = SECTIONS[section].split(" ", 1)[1]
+    return re.sub(r"\s*`[^`]*`", "", words).replace("*", "").strip()
+
+
 def rules_link(section: str, base: str = "rules.md") -> str:
     """The Markdown link to a section of docs/rules.md: ``[rules.md §2.6](rules.md#26-...)``."""
     return f"[rules.md §{section}]({base}#{slug(SECTIONS[section])})"
