@@ -306,7 +306,8 @@ HEAVY = ("casino.bots", "casino.tui", "casino.web.app", "casino.web.service",
          "casino.measure.arena", "casino.words.narrate", "textual", "fastapi",
          "uvicorn", "sqlalchemy", "numpy", "matplotlib", "jinja2")
 
-COMMANDS = ("rules", "moves", "replay", "demo", "play", "arena", "score", "helper", "serve")
+COMMANDS = ("rules", "moves", "replay", "demo", "play", "arena", "score", "helper", "serve",
+            "glossary")
 
 
 def test_help_imports_neither_the_engine_nor_the_front_ends() -> None:

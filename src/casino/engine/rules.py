@@ -759,6 +759,8 @@ def scoring_phrases(rules: Rules, *,
                                                 if rules.double_sweep else "")
             elif prose and word == "tabla":
                 text = f"each tabla (sweep) {entry.points}"
+            elif prose and rules.scoring == "kasino":
+                text = f"each sweep (mökki) {entry.points}"
             else:
                 text = f"each {word} {entry.points}"
         elif isinstance(entry, Mulles):

@@ -56,6 +56,13 @@ class RulesScreen(ModalScreen[None]):
 
             if guide.name in GUIDES:
                 self.guide = text_lines(guide.name, width=10_000, rules=guide)  # it wraps
+        # The words of that preset, in its own names (casino.words.glossary).
+        self.words: list[str] = []
+        if guide is not None:
+            from casino.words.glossary import ALL, preset_lines
+
+            if guide.name in ALL:
+                self.words = preset_lines(guide.name)
         self.keys = list(keys)
         self.keys_title = keys_title
         if saving:
@@ -73,6 +80,11 @@ class RulesScreen(ModalScreen[None]):
                                  classes="dialog-heading")
                     yield Static(Content("\n").join(Content(s) for s in self.guide[2:]),
                                  id="rules-guide")
+                if self.words:
+                    yield Static(Content.styled("Words (casino glossary WORD)", "bold"),
+                                 classes="dialog-heading")
+                    yield Static(Content("\n").join(Content(s) for s in self.words),
+                                 id="rules-glossary")
             yield Button("Close (Esc)", id="close", variant="primary")
 
     def action_close(self) -> None:

@@ -280,22 +280,40 @@ def text_lines(name: str, width: int = 78, rules: Rules | None = None) -> list[s
     return lines
 
 
-def _code_spans(text: str) -> list[tuple[str, bool]]:
-    """``a `b` c`` as ``[("a ", False), ("b", True), (" c", False)]`` (for HTML)."""
-    return [(part, k % 2 == 1) for k, part in enumerate(text.split("`")) if part]
+def _code_spans(text: str, seen: set[str]) -> list[tuple[str, bool, str | None]]:
+    """``a `b` c`` as ``[("a ", False, None), ("b", True, None), (" c", False, None)]``
+    (for HTML), the text spans cut further where they first use a glossary word, which
+    then carries its anchor (casino.words.glossary)."""
+    from casino.words.glossary import link_spans
+
+    out: list[tuple[str, bool, str | None]] = []
+    for k, part in enumerate(text.split("`")):
+        if not part:
+            continue
+        if k % 2:
+            out.append((part, True, None))
+        else:
+            out += [(span, False, anchor) for span, anchor in link_spans(part, seen)]
+    return out
 
 
 def guide_html(name: str) -> dict[str, object]:
     """What the web page shows (templates/guide.html): the paragraphs as text and code
-    spans, the worked example as preformatted text (the template escapes all of it)."""
+    spans, each glossary word linked at its first use, the worked example as
+    preformatted text (the template escapes all of it)."""
     g = guide(name)
     example = example_lines(g)[:-2]
-    return {"how": [_code_spans(p) for p in (*paragraphs(g), BASICS[1])],
+    seen: set[str] = set()
+    return {"how": [_code_spans(p, seen) for p in (*paragraphs(g), BASICS[1])],
             "example": "\n".join(example).replace("`", ""), "after": g.after}
 
 
 def markdown() -> str:
-    """docs/how-to-play.md: every guide, generated from this module."""
+    """docs/how-to-play.md: every guide, generated from this module; the first use of
+    each glossary word in the document links to its entry in docs/glossary.md."""
+    from casino.words.glossary import link_markdown
+
+    seen: set[str] = set()
     out = ["# How to play", "",
            "<!-- Generated from src/casino/words/guide.py by `python -m casino.words.guide`: "
            "edit that file, not this one (tests/test_guide.py checks they agree). -->",
@@ -303,14 +321,15 @@ def markdown() -> str:
            "A player's guide to each ruleset, with a worked example deal. "
            "`casino rules NAME` gives a ruleset's summary and `casino rules NAME "
            "--guide` prints its guide; in the terminal game F1 shows it, and the "
-           "web game links to it from its rules page.", ""]
+           "web game links to it from its rules page. The game's words are explained "
+           "in the [glossary](glossary.md).", ""]
     for para in BASICS:
-        out += [para, ""]
+        out += [link_markdown(para, seen), ""]
     for name, g in GUIDES.items():
         out += [f"## {g.title}", "", f"`casino rules {name}` · `casino play --rules "
                 f"{name}`", ""]
         for para in paragraphs(g):
-            out += [para, ""]
+            out += [link_markdown(para, seen), ""]
         out += ["### Worked example", ""]
         out += example_lines(g)
         out.append("")
