@@ -43,10 +43,6 @@ def test_docs_glossary_is_generated_from_the_package() -> None:
     assert (DOCS / "glossary.md").read_text(encoding="utf-8") == markdown()
 
 
-def test_the_presets_are_the_engine_s() -> None:
-    assert ALL == PRESET_NAMES
-
-
 def test_the_slug_is_the_one_the_docs_test_uses() -> None:
     for term in TERMS:
         assert glossary.slug(term.word) == slug(term.word)

@@ -21,12 +21,12 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-#: The presets, in the engine's order (``casino.engine.rules.PRESET_NAMES``; the
-#: glossary test checks they agree). Spelled out so that this module needs no engine.
-ALL: tuple[str, ...] = ("casino", "krypkasino", "kasino", "classic", "royal", "spade",
-                        "faces-all", "mulle", "tablic")
+from casino.engine.rules import PRESET_NAMES, preset
+
+#: The presets, in the engine's order.
+ALL: tuple[str, ...] = tuple(PRESET_NAMES)
 #: The presets with building.
-BUILDING: tuple[str, ...] = ("casino", "classic", "royal", "spade", "faces-all", "mulle")
+BUILDING: tuple[str, ...] = tuple(n for n in ALL if preset(n).building)
 
 #: The headings of docs/rules.md that entries cite, by section number. A link needs the
 #: heading's words (its anchor is made from them); tests/test_glossary.py checks each
