@@ -17,10 +17,22 @@ polynomial in the table, through :mod:`casino.engine.partition`:
 The full enumeration (:func:`casino.engine.movegen.generate`) stays the reference:
 ``tests/test_legality.py`` checks every answer here against it on every
 position where it is small. Each rule is applied once here, as it is there:
-captures in :meth:`_Checker.capture`, builds in :meth:`_Checker.build`, adding
-and raising in :meth:`_Checker.onto`, trailing and Krypkasino's compulsion in
-:meth:`_Checker.trail` and :meth:`_Checker.compulsory_capture`, and the
-ownership rule in :meth:`_Checker.holds`.
+the cards named being there in :meth:`_Checker.presence_refusal`, captures in
+:meth:`_Checker.capture`, builds and their values in :meth:`_Checker.build`,
+adding and raising in :meth:`_Checker.onto` (with :meth:`_Checker.raise_limit` and
+:meth:`_Checker.raise_own_refusal`), trailing in :meth:`_Checker.trail_refusal`,
+Krypkasino's compulsion in :meth:`_Checker.sweep_refusal` and
+:meth:`_Checker.compulsory_capture`, and the ownership rule in
+:meth:`_Checker.unheld`.
+
+The same methods say why a move is illegal. Each returns ``None`` when its rule
+allows the move, else a :class:`Refusal` naming the rule with its data (the value
+not held, the cards that must sweep, ...); :meth:`_Checker.judge` gives the one
+verdict on a move, the legal move or the first refusal. :meth:`_Checker.find`,
+``trail``, ``holds`` and ``options`` answer yes or no through those methods, and
+:mod:`casino.engine.explain` only turns refusals into words, so legality cannot
+drift from its explanation (``tests/test_explain.py``). A refusal is made only for
+a refused move: a legal one costs nothing more than before.
 """
 
 from __future__ import annotations
