@@ -122,7 +122,7 @@ def test_the_reason_given_is_the_rule_that_refused(name: str) -> None:
     seen: set[str] = set()
     refused = 0
     for seed in range(2):
-        for p in growing_round(name, seed)[::2]:
+        for p in growing_round(name, seed)[::4]:
             legal = p.legal_moves()
             listed = set(legal)
             check = checker(p)
@@ -169,10 +169,10 @@ def _texts(m: Move) -> list[str]:
 @pytest.mark.parametrize("name", ["casino", "classic", "kasino", "krypkasino", "tablic"])
 def test_a_refused_text_is_explained_by_a_move_it_describes(name: str) -> None:
     explained = 0
-    for p in growing_round(name, 5)[::3]:
+    for p in growing_round(name, 5)[::6]:
         legal = p.legal_moves()
         check = checker(p)
-        for m in mutations(p, legal, random.Random(len(legal))):
+        for m in sorted(mutations(p, legal, random.Random(len(legal))), key=str)[:80]:
             for text in _texts(m):
                 try:
                     spec = read_move(text)
@@ -190,7 +190,7 @@ def test_a_refused_text_is_explained_by_a_move_it_describes(name: str) -> None:
                 words = {refusal_words(p, r) for r in refusals if r is not None}
                 assert message in words, f"{name}: {text!r}: {message!r} not in {words}"
                 explained += 1
-    assert explained > 50
+    assert explained > 30
 
 
 def _refused(p: Position, m: Move) -> tuple[str, str]:
@@ -259,3 +259,22 @@ def test_rules_of_building_are_refused_and_worded_by_their_rule() -> None:
                     _move(BUILD, "Jc", "5s", (), 10))[0] == lg.NO_NUMBER
     assert _refused(pos("kasino", ["5c 5d", "Kh"], "5s"),
                     _move(BUILD, "5c", "5s", (), 10))[0] == lg.NO_BUILDING
+
+
+def test_rules_of_naming_are_refused_and_worded_by_their_rule() -> None:
+    """A move names cards that are there, once each, a build that is on the table, in
+    the order moves are made, and a kind of move that exists."""
+    p = pos("casino", ["8c 4d", "Kh"], [{"value": 8, "owner": 1, "groups": [["5d", "3s"]]},
+                                        "4s", "2h"])
+    gone = Build.make(9, 1, ((parse_card("6h"), parse_card("3c")),))
+    assert _refused(p, _move(CAPTURE, "8c", "", (gone,))) == (
+        lg.NO_SUCH_BUILD, "there is no build [3♣ 6♥] owned by seat 1 on the table")
+    assert _refused(p, _move(CAPTURE, "4d", "4s 4s")) == (
+        lg.NOT_ON_TABLE, "the 4♠ is named twice but lies on the table once")
+    assert _refused(p, _move(CAPTURE, "8c", "3s")) == (
+        lg.NOT_ON_TABLE, "the 3♠ is part of a build: a build is only ever taken or changed whole")
+    assert _refused(p, _move(CAPTURE, "4d", "2h 2h"))[0] == lg.NOT_ON_TABLE
+    backwards = Move(CAPTURE, parse_card("8c"), (parse_card("4s"), parse_card("2h")))
+    assert _refused(p, backwards)[0] == lg.UNSORTED
+    assert _refused(p, Move("swap", parse_card("8c")))[0] == lg.NO_KIND
+    assert _refused(p, _move(CAPTURE, "Kh"))[0] == lg.NOT_HELD
