@@ -548,11 +548,13 @@ class _Checker:
                 return Refusal(ADD_GROUP, card, build=target)
             return (self.ownership_refusal(card, self._owned_values((target,)), v)
                     or Move(ADD, card, move.loose, (target,), v, _build_groups(card, split)))
+        limit = self.raise_limit(card, target)
+        if limit is not None and limit.rule == MULTIPLE_RAISE:
+            return limit  # first: whatever value is said, a multiple build is never raised
         if not 2 <= move.value <= self.table.max_build:
             return Refusal(BUILD_RANGE, card, move.value)
-        refused = self.raise_limit(card, target)
-        if refused is not None:
-            return refused
+        if limit is not None:
+            return limit
         w = target.value + sc
         if move.value != w:
             return Refusal(RAISE_VALUE, card, move.value, w, build=target)
