@@ -5,7 +5,6 @@ heading of docs/rules.md, and every preset list agrees with the rules the engine
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -298,29 +297,14 @@ def test_the_web_game_page_carries_the_words_of_its_ruleset() -> None:
 
 def test_f1_lists_the_words_of_the_preset(tmp_path: Path) -> None:
     from casino.play.session import GameSession
-    from casino.tui.app import CasinoApp
-    from casino.tui.screens import RulesScreen
+    from tests.tui_helpers import f1_text
 
     session = GameSession.new(preset("kasino"), level="beginner", seed=3,
                               save_path=tmp_path / "g.rec")
-    app_ = CasinoApp(session, None, pause=0)
-
-    async def main() -> None:
-        async with app_.run_test(size=(100, 40)) as pilot:
-            for _ in range(200):
-                await app_.workers.wait_for_complete()
-                await pilot.pause()
-                if app_.session.to_move == 0:
-                    break
-            await pilot.press("f1")
-            await pilot.pause()
-            assert isinstance(app_.screen, RulesScreen)
-            body = str(app_.screen.query_one("#rules-glossary").render())
-            assert "mökki: Finnish Kasino's word for a sweep" in body
-            starts = [line.split(":")[0] for line in body.splitlines()]
-            assert "hand value" in starts and "build" not in starts
-
-    asyncio.run(main())
+    body = f1_text(session, "rules-glossary")
+    assert "mökki: Finnish Kasino's word for a sweep" in body
+    starts = [line.split(":")[0] for line in body.splitlines()]
+    assert "hand value" in starts and "build" not in starts
 
 
 def test_for_preset_follows_the_entries() -> None:

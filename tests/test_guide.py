@@ -3,7 +3,6 @@ the engine plays, docs/how-to-play.md in sync (issue 16)."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import re
 from pathlib import Path
@@ -65,27 +64,10 @@ def test_casino_rules_points_to_the_guide_and_prints_it(name: str) -> None:
 
 
 def test_f1_shows_the_guide(tmp_path: Path) -> None:
-    from casino.tui.app import CasinoApp
-    from casino.tui.screens import RulesScreen
-    from tests.tui_helpers import beginner_session
+    from tests.tui_helpers import beginner_session, f1_text
 
-    session = beginner_session(tmp_path / "g.rec", "tablic", seed=3)
-    app_ = CasinoApp(session, None, pause=0)
-
-    async def main() -> None:
-        async with app_.run_test(size=(100, 40)) as pilot:
-            for _ in range(200):
-                await app_.workers.wait_for_complete()
-                await pilot.pause()
-                if app_.session.to_move == 0:
-                    break
-            await pilot.press("f1")
-            await pilot.pause()
-            assert isinstance(app_.screen, RulesScreen)
-            body = str(app_.screen.query_one("#rules-guide").render())
-            assert "Ah x 7c+4d" in body and "Worked example" in body
-
-    asyncio.run(main())
+    body = f1_text(beginner_session(tmp_path / "g.rec", "tablic", seed=3), "rules-guide")
+    assert "Ah x 7c+4d" in body and "Worked example" in body
 
 
 def test_the_web_rules_page_links_to_the_guide(tmp_path: Path) -> None:

@@ -79,3 +79,30 @@ class NewGames:
     def __call__(self) -> GameSession:
         self.made.append(self.make())
         return self.made[-1]
+
+
+def f1_text(session: GameSession, widget_id: str) -> str:
+    """What the F1 screen's widget ``widget_id`` shows in a game of ``session``, once the
+    person is to move (the computers may play first)."""
+    import asyncio
+
+    from casino.tui.app import CasinoApp
+    from casino.tui.screens import RulesScreen
+
+    app = CasinoApp(session, None, pause=0)
+    shown: list[str] = []
+
+    async def main() -> None:
+        async with app.run_test(size=(100, 40)) as pilot:
+            for _ in range(200):
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+                if app.session.to_move == 0:
+                    break
+            await pilot.press("f1")
+            await pilot.pause()
+            screen = on_top(app, RulesScreen)
+            shown.append(str(screen.query_one(f"#{widget_id}").render()))
+
+    asyncio.run(main())
+    return shown[0]
