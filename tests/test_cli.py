@@ -307,7 +307,7 @@ HEAVY = ("casino.bots", "casino.tui", "casino.web.app", "casino.web.service",
          "textual", "fastapi", "uvicorn", "sqlalchemy", "numpy", "matplotlib", "jinja2")
 
 COMMANDS = ("rules", "moves", "replay", "demo", "play", "arena", "score", "helper", "serve",
-            "review")
+            "glossary", "review")
 
 
 def test_help_imports_neither_the_engine_nor_the_front_ends() -> None:

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from casino import Position
+from tests.doc_helpers import FENCE, HEADING, anchors, read, slug
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -45,11 +46,9 @@ _REF = (r"(?:§\d+(?:\.\d+)?(?:\s*[-–]\s*§?\d+(?:\.\d+)?)?"
 CITATION = re.compile(
     r"(?P<doc>rules|position)\.md(?P<run>(?:(?:\s*[,;]\s*|\s+and\s+|\s+)" + _REF + r")+)")
 _ONE_REF = re.compile(_REF)
-HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 SECTION = re.compile(r"^(\d+(?:\.\d+)?)\.?\s")
 LABEL = re.compile(r"\*\*([A-HKNP]\d{1,2})\.")
 LINK = re.compile(r"!?\[[^\]\n]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
-FENCE = re.compile(r"^(```|~~~).*?^\1\s*$", re.M | re.S)
 
 #: Where a bare ``§`` in a document points: its own sections, except architecture.md,
 #: whose section references are all to rules.md (it says so).
@@ -65,10 +64,6 @@ def project_files() -> Iterator[Path]:
             if (path.is_file() and path.suffix in TEXT_SUFFIXES
                     and "__pycache__" not in path.parts):
                 yield path
-
-
-def read(path: Path) -> str:
-    return path.read_text(encoding="utf-8", errors="replace")
 
 
 def rel(path: Path) -> str:
@@ -184,27 +179,6 @@ def test_no_section_sign_without_its_document() -> None:
 
 # ----------------------------------------------------------------------
 # Links
-
-
-def slug(heading: str) -> str:
-    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to
-    hyphens."""
-    text = re.sub(r"[`*_~]|\[([^\]]*)\]\([^)]*\)", r"\1", heading).strip().lower()
-    text = re.sub(r"[^\w\- ]", "", text)
-    return text.replace(" ", "-")
-
-
-def anchors(path: Path) -> set[str]:
-    out: set[str] = set()
-    seen: dict[str, int] = {}
-    for line in FENCE.sub("", read(path)).splitlines():
-        m = HEADING.match(line)
-        if m:
-            base = slug(m.group(2))
-            n = seen.get(base, 0)
-            seen[base] = n + 1
-            out.add(base if n == 0 else f"{base}-{n}")
-    return out
 
 
 def test_slug_follows_github() -> None:

@@ -3,7 +3,8 @@ the engine plays, docs/how-to-play.md in sync (issue 16)."""
 
 from __future__ import annotations
 
-import asyncio
+import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,17 @@ from typer.testing import CliRunner
 
 from casino import PRESET_NAMES, Match
 from casino.cli import app
-from casino.words.guide import GUIDES, example_lines, markdown, text_lines
+from casino.engine import scheme as scheme_module
+from casino.engine.rules import Rules, penalty_total, preset
+from casino.engine.scheme import Majority, Scheme, Sweeps, scheme
+from casino.words.guide import (
+    GUIDES,
+    example_lines,
+    guide_html,
+    markdown,
+    points_paragraph,
+    text_lines,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,29 +64,10 @@ def test_casino_rules_points_to_the_guide_and_prints_it(name: str) -> None:
 
 
 def test_f1_shows_the_guide(tmp_path: Path) -> None:
-    from casino.engine.rules import preset
-    from casino.play.session import GameSession
-    from casino.tui.app import CasinoApp
-    from casino.tui.screens import RulesScreen
+    from tests.tui_helpers import beginner_session, f1_text
 
-    session = GameSession.new(preset("tablic"), level="beginner", seed=3,
-                              save_path=tmp_path / "g.rec")
-    app_ = CasinoApp(session, None, pause=0)
-
-    async def main() -> None:
-        async with app_.run_test(size=(100, 40)) as pilot:
-            for _ in range(200):
-                await app_.workers.wait_for_complete()
-                await pilot.pause()
-                if app_.session.to_move == 0:
-                    break
-            await pilot.press("f1")
-            await pilot.pause()
-            assert isinstance(app_.screen, RulesScreen)
-            body = str(app_.screen.query_one("#rules-guide").render())
-            assert "Ah x 7c+4d" in body and "Worked example" in body
-
-    asyncio.run(main())
+    body = f1_text(beginner_session(tmp_path / "g.rec", "tablic", seed=3), "rules-guide")
+    assert "Ah x 7c+4d" in body and "Worked example" in body
 
 
 def test_the_web_rules_page_links_to_the_guide(tmp_path: Path) -> None:
@@ -90,3 +82,94 @@ def test_the_web_rules_page_links_to_the_guide(tmp_path: Path) -> None:
         assert "6s x [3c+2s+As]" in guide.text and "<code>" in guide.text
         missing = client.get("/guide/snap")
         assert missing.status_code == 404 and "no guide for" in missing.text
+
+
+def _numbers(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"(?<![\w♠♣♥♦])\d+(?![\w♠♣♥♦]| \d)", text)]
+
+
+def _stated_by_the_rules(rules: Rules) -> set[int]:
+    """Every number the points paragraph may state, each taken from the scoring scheme
+    or the ruleset: the items' points, the penalties of a game, a double sweep, a split
+    tie for most spades, the target, the games of a match, the sweep limit."""
+    sch = scheme(rules)
+    allowed = {i.points for i in sch.items if not isinstance(i, scheme_module.SpadesAbove)}
+    allowed |= {2 * i.points for i in sch.items if isinstance(i, Sweeps)}
+    allowed |= {i.points // 2 for i in sch.items if isinstance(i, Majority)}
+    allowed |= {penalty_total(rules), rules.target, rules.games_per_match}
+    if rules.sweep_limit is not None:
+        allowed.add(rules.sweep_limit)
+    return allowed
+
+
+def _shown(name: str, paragraph: str) -> None:
+    """The paragraph is what every front end shows: the CLI and F1 text, the web page
+    and docs/how-to-play.md."""
+    assert paragraph in text_lines(name, width=10_000)
+    web = guide_html(name)["how"]
+    assert isinstance(web, list)
+    assert paragraph in ["".join(span[0] for span in para) for para in web]
+    unlinked = re.sub(r"\[([^\]]*)\]\(glossary\.md#[^)]*\)", r"\1", markdown())
+    assert paragraph + "\n" in unlinked
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_every_number_the_guide_states_about_points_is_the_schemes(name: str) -> None:
+    """The points paragraph is made from the scoring scheme: each of its numbers is one
+    the scheme (or the ruleset's target and limits) gives, and every item's points are
+    stated. The hand-written paragraphs and steps state no points of their own."""
+    rules = preset(name)
+    paragraph = points_paragraph(rules)
+    _shown(name, paragraph)
+    assert set(_numbers(paragraph)) <= _stated_by_the_rules(rules)
+    first = paragraph.split(". ")[0]  # "Points: ..." or "Penalties: ..."
+    assert {i.points for i in scheme(rules).items
+            if not isinstance(i, (Sweeps, scheme_module.SpadesAbove))} <= set(_numbers(first))
+    g = GUIDES[name]
+    by_hand = [*g.how, g.after, *(step.words for step in g.steps)]
+    for text in by_hand:
+        assert not re.search(r"\d+ (penalty )?points?\b|worth \d|Points:|Penalties:", text), text
+
+
+def _perturbed(sch: Scheme) -> Scheme:
+    """Every item of the scheme worth 200 points more (numbers no guide states)."""
+    items = tuple(i if isinstance(i, scheme_module.SpadesAbove)
+                  else dataclasses.replace(i, points=i.points + 200)
+                  for i in sch.items)
+    return Scheme(items, penalty=sch.penalty)
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_the_guide_follows_a_change_of_the_scoring_scheme(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Change every item's points in the scheme the scorer reads, and the guide changes
+    with it: the points it states and those of its worked example."""
+    build = scheme_module._build
+    monkeypatch.setattr(scheme_module, "_MEMO", {})
+    monkeypatch.setattr(scheme_module, "_build", lambda rules: _perturbed(build(rules)))
+    rules = preset(name)
+    sch = scheme(rules)
+    paragraph = points_paragraph(rules)
+    _shown(name, paragraph)
+    first = paragraph.split(". ")[0]
+    stated = set(_numbers(first))
+    assert {i.points for i in sch.items if hasattr(i, "points")} <= stated | {
+        i.points for i in sch.items if isinstance(i, Sweeps)}
+    assert all(n > 200 for n in stated), first
+    assert set(_numbers(paragraph)) <= _stated_by_the_rules(rules)
+    sweep = next((i.points for i in sch.items if isinstance(i, Sweeps)), None)
+    if sweep is not None:
+        assert f"{sweep} point" in paragraph or f"{sweep}." in paragraph
+    example = "\n".join(example_lines(GUIDES[name]))
+    pos = Match(name, seed=GUIDES[name].seed).position
+    for step in GUIDES[name].steps:  # a step's points are what the scheme gives its cards
+        move = pos.parse_move(step.move)
+        taken = (move.card, *move.loose, *(c for b in move.builds for c in b.cards))
+        if "{points}" in step.words:
+            assert f"{sum(sch.points_of(c) for c in taken)} points" in example
+        if "{sweep}" in step.words:
+            assert f"{sweep} points" in example
+        pos = pos.successor(move)
+    if name == "krypkasino":  # the 10♠ and the 2♠ with the Q♦; the sweep
+        assert "takes the 10♠ and the 2♠: 403 points of penalty" in example
+        assert "which costs it 205 points" in example

@@ -27,64 +27,19 @@ from collections import Counter
 
 import pytest
 
-from casino import Match, Position, preset
+from casino import Position
 from casino.engine.legality import _Checker, moves_with
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.partition import _Search
 from tests.crowded_tables import KASINO_27, crowded
-
-GAMES = ["casino", "krypkasino", "kasino", "classic", "royal", "spade", "faces-all", "mulle",
-         "tablic", "kryp-cardinality"]
-
-
-def _rules(name: str):  # type: ignore[no-untyped-def]
-    if name == "kryp-cardinality":
-        return preset("krypkasino", maximal_capture="cardinality")
-    return preset(name)
-
-
-def positions(name: str, seed: int) -> list[Position]:
-    """One random round, trailing and building often so that tables grow."""
-    match = Match(_rules(name), seed=seed)
-    rng = random.Random(seed)
-    out = []
-    while match.position.result is None:
-        pos = match.position
-        out.append(pos)
-        moves = pos.legal_moves()
-        trails = [m for m in moves if m.kind == TRAIL]
-        onto = [m for m in moves if m.kind in (BUILD, ADD, RAISE)]
-        r = rng.random()
-        pick = (rng.choice(trails) if trails and r < 0.4
-                else rng.choice(onto) if onto and r < 0.7 else rng.choice(moves))
-        match.play(pick)
-    return out
-
-
-def _variants(pos: Position, legal: list[Move], rng: random.Random) -> set[Move]:
-    out: set[Move] = set()
-    hand = set(pos.hand(pos.to_move))
-    for m in legal[:25]:
-        out.update(Move(m.kind, c, m.loose, m.builds, m.value) for c in hand)
-        if m.loose:
-            out.add(Move(m.kind, m.card, m.loose[1:], m.builds, m.value))
-        for b in pos.builds:
-            out.add(Move(m.kind, m.card, m.loose, (b,), m.value))
-            out.add(Move(CAPTURE, m.card, m.loose, (b,)))
-        out.update(Move(BUILD, m.card, m.loose, (), v) for v in range(2, 15))
-        if pos.loose:
-            sub = tuple(sorted(rng.sample(pos.loose, rng.randint(1, len(pos.loose)))))
-            out.add(Move(CAPTURE, m.card, sub))
-            out.update(Move(BUILD, m.card, sub, (), v) for v in range(2, 15))
-        out.add(Move(TRAIL, m.card))
-    return out
+from tests.variant_positions import GAMES, growing_round, mutations
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_checks_agree_with_the_enumeration(name: str) -> None:
     checked = 0
     for seed in range(2):
-        for pos in positions(name, seed):
+        for pos in growing_round(name, seed):
             legal = pos.legal_moves()
             listed = set(legal)
             check = _Checker(pos)
@@ -95,7 +50,7 @@ def test_checks_agree_with_the_enumeration(name: str) -> None:
                     [*m.loose, *([m.card] if m.kind in (BUILD, ADD, RAISE) else [])]), found
                 checked += 1
             rng = random.Random(checked)
-            for m in _variants(pos, legal, rng):
+            for m in mutations(pos, legal, rng):
                 assert (check.find(m) is not None) == (m in listed), (
                     f"{name}: {m} legal {m in listed}, table {pos.loose} {pos.builds}")
             for card in set(pos.hand(pos.to_move)):
@@ -125,7 +80,7 @@ def _card_agrees(pos: Position, check: _Checker, card: int, mine: list[Move]) ->
 def test_picked_items_agree_with_the_enumeration(name: str) -> None:
     """``moves_with``: the moves using exactly the picked items, and some using more,
     all legal; on a small table exactly the listed ones."""
-    for pos in positions(name, 3)[::3]:
+    for pos in growing_round(name, 3)[::3]:
         legal = pos.legal_moves()
         for m in legal[:20]:
             got = moves_with(pos, m.card, m.loose, m.builds)

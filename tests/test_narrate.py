@@ -10,7 +10,9 @@ from casino.words.narrate import (
     move_words,
     play_words,
     result_lines,
+    spoken_names,
     tally,
+    told_play,
     winner_words,
 )
 
@@ -131,6 +133,40 @@ def test_leftovers_at_the_rounds_end_are_told() -> None:
                      "who captured last")
     move = end_pos.parse_move("Jc")
     assert play_words(end_pos, move, after, "You", you=True) == "You trail the J♣"
+
+
+def test_seat_names_mid_sentence_are_you_for_the_reader_and_names_for_the_others() -> None:
+    assert spoken_names(["Ann", "Bob", "Cy"], 1) == ["Ann", "you", "Cy"]
+    assert spoken_names(["Ann", "Bob", "Cy"]) == ["Ann", "Bob", "Cy"]  # told to nobody
+    # The default name of the person at a table with computers reads as the reader does.
+    assert spoken_names(["You", "Computer"]) == ["you", "Computer"]
+    assert spoken_names(["You", "Computer"], 1) == ["you", "you"]
+
+
+def test_a_move_is_told_to_each_reader_in_the_same_words() -> None:
+    from tests.variant_positions import pos as make
+
+    end_pos = make("casino", ["Jc", []], "6h 4s", fill="piles", fill_seat=1)
+    move = end_pos.parse_move("Jc")
+    after = end_pos.play(move)
+    names = ["Ann", "Bob"]
+    left = "the 3 cards left (J♣, 6♥, 4♠) go to"
+    # The terminal game and the web log's words for the player who moved: the reader's.
+    assert told_play(end_pos, move, after, 0, names, reader=0) == (
+        f"You trail the J♣; {left} Bob, who captured last")
+    assert told_play(end_pos, move, after, 0, names, reader=1) == (
+        f"Ann trails the J♣; {left} you, who captured last")
+    # The web log's public words and the replay: told to nobody in particular.
+    assert told_play(end_pos, move, after, 0, names) == (
+        f"Ann trails the J♣; {left} Bob, who captured last")
+    # A seat named You is told as "you", whoever reads: never "You trails", "go to You".
+    assert told_play(end_pos, move, after, 0, ["You", "Computer"]) == (
+        f"You trail the J♣; {left} Computer, who captured last")
+    assert told_play(end_pos, move, after, 0, ["Computer", "You"]) == (
+        f"Computer trails the J♣; {left} you, who captured last")
+    # The same as play_words given the names as spoken.
+    assert told_play(end_pos, move, after, 0, names, reader=0) == play_words(
+        end_pos, move, after, "You", you=True, names=["you", "Bob"])
 
 
 def test_a_build_reads_the_same_on_the_table_and_in_the_log() -> None:

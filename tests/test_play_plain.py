@@ -20,20 +20,21 @@ import pytest
 
 from casino.engine.cards import card_symbol, card_text, parse_card
 from casino.engine.moves import Move
-from casino.engine.rules import describe, preset
+from casino.engine.rules import describe
 from casino.play.session import HUMAN, GameSession
 from casino.play.standing import unseen
 from casino.tui.plain import COMMANDS, PlainGame, run_plain
 from casino.words.shortlist import MAX_SHOWN
 from tests.crowded_tables import crowded_kasino_match, forbid_enumeration
+from tests.tui_helpers import NewGames, beginner_session, play_on
 
 PROMPT = "Your move> "
 
 
 def new_session(tmp_path: Path, seed: int = 7, rules: str = "casino", **options: int
                 ) -> GameSession:
-    return GameSession.new(preset(rules, **options), level="beginner", seed=seed,
-                           save_path=tmp_path / f"game-{seed}.rec")
+    return beginner_session(tmp_path / f"game-{seed}.rec", rules, seed=seed,
+                            options=options)
 
 
 def first_playable(session: GameSession) -> int:
@@ -143,7 +144,7 @@ def test_the_first_state_shows_only_what_you_may_see(tmp_path: Path) -> None:
 def test_a_seeded_game_says_its_seed_and_an_unseeded_one_has_none(tmp_path: Path) -> None:
     seeded = run(new_session(tmp_path, seed=7), []).split(PROMPT)[0]
     assert "A practice game: seed 7 deals the same cards every time." in seeded
-    unseeded = GameSession.new(preset("casino"), level="beginner", autosave=False)
+    unseeded = beginner_session(None, seed=None, autosave=False)
     first = run(unseeded, []).split(PROMPT)[0]
     assert "You play against Computer (beginner)." in first
     assert "seed" not in first.lower()
@@ -280,42 +281,24 @@ def test_the_end_of_input_in_the_middle_of_a_choice_ends_cleanly(tmp_path: Path)
 
 def finished(tmp_path: Path) -> GameSession:
     """A game played to its end through the session (the computer's way for the person)."""
-    session = new_session(tmp_path, seed=11)
-    while not session.game_over:
-        if session.round_over:
-            session.next_round()
-        elif session.computer_to_move:
-            session.computer_move()
-        else:
-            session.play(session.legal_moves()[0])
-    return session
+    return play_on(new_session(tmp_path, seed=11))
 
 
 def test_play_again_declined(tmp_path: Path) -> None:
-    made: list[GameSession] = []
-
-    def new_game() -> GameSession:
-        made.append(new_session(tmp_path, seed=3))
-        return made[-1]
-
-    out = run(finished(tmp_path), [], autoplay=True, new_game=new_game)
+    again = NewGames(lambda: new_session(tmp_path, seed=3))
+    out = run(finished(tmp_path), [], autoplay=True, new_game=again)
     assert "Game over: " in out
     assert out.endswith("Play again? [y/n] n\n")
-    assert made == []
+    assert again.made == []
 
 
 def test_play_again_accepted_starts_a_new_game(tmp_path: Path) -> None:
-    made: list[GameSession] = []
-
-    def new_game() -> GameSession:
-        made.append(new_session(tmp_path, seed=3))
-        return made[-1]
-
-    out = run(finished(tmp_path), ["maybe", "y", "quit"], new_game=new_game)
+    again = NewGames(lambda: new_session(tmp_path, seed=3))
+    out = run(finished(tmp_path), ["maybe", "y", "quit"], new_game=again)
     assert "Please answer y or n." in out
-    assert len(made) == 1
+    assert len(again.made) == 1
     assert out.count("Type help for how to play") == 2  # the new game introduced itself
-    assert f"The game is saved in {made[0].save_path}" in out
+    assert f"The game is saved in {again.made[0].save_path}" in out
 
 
 def test_four_players_with_a_partner(tmp_path: Path) -> None:

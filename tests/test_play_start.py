@@ -30,7 +30,7 @@ from casino.play.session import (
 from casino.tui.app import GameScreen
 from casino.tui.start import StartApp, StartChoice, StartScreen
 from tests.cli_helpers import run as run_cli
-from tests.tui_helpers import on_top
+from tests.tui_helpers import beginner_session, on_top, play_on
 
 CASINO = str(Path(sys.executable).parent / "casino")
 
@@ -49,13 +49,7 @@ def games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def saved_game(path: Path, seed: int, moves: int, *, finish: bool = False,
                mtime: float | None = None) -> GameSession:
-    session = GameSession.new(preset("casino"), level="beginner", seed=seed, save_path=path)
-    while moves > 0 and not session.round_over:
-        if session.computer_to_move:
-            session.computer_move()
-        else:
-            session.play(session.legal_moves()[0])
-        moves -= 1
+    session = play_on(beginner_session(path, seed=seed), to="round", moves=moves)
     if finish:
         match = Match("casino", seed=seed)
         match.play_out(lambda p: p.legal_moves()[0])

@@ -32,7 +32,7 @@ from casino.tui.widgets import HAND_KEYS, TABLE_KEYS, CardFace, SeatPanel, optio
 from casino.words.narrate import result_lines
 from casino.words.shortlist import MAX_SHOWN
 from tests.crowded_tables import crowded_kasino_match, forbid_enumeration
-from tests.tui_helpers import current, on_top
+from tests.tui_helpers import NewGames, beginner_session, current, on_top, play_on
 
 SIZE = (120, 40)
 
@@ -41,8 +41,7 @@ AppTest = Callable[[CasinoApp, Pilot[None]], Awaitable[None]]
 
 def new_session(tmp_path: Path, rules: str = "casino", seed: int = 11,
                 **options: object) -> GameSession:
-    return GameSession.new(preset(rules, **options), level="beginner", seed=seed,
-                           save_path=tmp_path / "g.rec")
+    return beginner_session(tmp_path / "g.rec", rules, seed=seed, options=options)
 
 
 def drive(app: CasinoApp, test: AppTest) -> None:
@@ -74,6 +73,15 @@ def on_board(app: CasinoApp) -> bool:
 
 def text_of(app: CasinoApp, selector: str) -> str:
     return str(app.screen.query_one(selector, Static).visual)
+
+
+async def starts_another_game(app: CasinoApp, pilot: Pilot[None], again: NewGames) -> None:
+    """Enter on the game's end screen starts the game ``again`` makes, on the board."""
+    await pilot.press("enter")
+    await settle(app, pilot)
+    assert again.made and app.session is again.made[0]
+    assert app.session.log == [] or app.session.log[0].seat != app.session.human
+    assert on_board(app)
 
 
 def keys_for(app: CasinoApp, move: Move) -> list[str]:
@@ -134,13 +142,8 @@ def test_complete_game_with_keys_typing_and_the_round_screens(tmp_path: Path,
     test_a_finished_game_offers_another)."""
     # Seed 23 with this way of choosing ends in two rounds and uses every kind of move.
     session = new_session(tmp_path, seed=23)
-    replays: list[GameSession] = []
-
-    def new_game() -> GameSession:
-        replays.append(new_session(tmp_path / "again", seed=12))
-        return replays[-1]
-
-    app = CasinoApp(session, new_game, pause=0)
+    again = NewGames(lambda: new_session(tmp_path / "again", seed=12))
+    app = CasinoApp(session, again, pause=0)
 
     async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
         rounds = 0
@@ -185,11 +188,7 @@ def test_complete_game_with_keys_typing_and_the_round_screens(tmp_path: Path,
         # The end: the result, and an offer to play again, which starts a new game.
         assert app.screen.query_one("#again", Button)
         assert "win" in text_of(app, ".dialog-title")
-        await pilot.press("enter")
-        await settle(app, pilot)
-        assert replays and app.session is replays[0]
-        assert app.session.log == [] or app.session.log[0].seat != app.session.human
-        assert on_board(app)
+        await starts_another_game(app, pilot, again)
 
     drive(app, test)
 
@@ -197,31 +196,15 @@ def test_complete_game_with_keys_typing_and_the_round_screens(tmp_path: Path,
 def test_a_finished_game_offers_another(tmp_path: Path) -> None:
     """A game played to its end (here by the session itself) shows the last round's
     result and who won, and Enter starts the new game the app is given."""
-    session = new_session(tmp_path, seed=23)
-    while not session.game_over:
-        if session.round_over:
-            session.next_round()
-        elif session.computer_to_move:
-            session.computer_move()
-        else:
-            session.play(session.legal_moves()[0])
-    replays: list[GameSession] = []
-
-    def new_game() -> GameSession:
-        replays.append(new_session(tmp_path / "again", seed=12))
-        return replays[-1]
-
-    app = CasinoApp(session, new_game, pause=0)
+    session = play_on(new_session(tmp_path, seed=23))
+    again = NewGames(lambda: new_session(tmp_path / "again", seed=12))
+    app = CasinoApp(session, again, pause=0)
 
     async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
         assert on_top(app, RoundOverScreen).query_one("#again", Button)
         assert "win" in text_of(app, ".dialog-title")
         assert text_of(app, "#round-verdict")
-        await pilot.press("enter")
-        await settle(app, pilot)
-        assert replays and app.session is replays[0]
-        assert app.session.log == [] or app.session.log[0].seat != app.session.human
-        assert on_board(app)
+        await starts_another_game(app, pilot, again)
 
     drive(app, test)
 
@@ -338,7 +321,7 @@ def test_the_game_box_shows_a_seed_only_when_the_game_has_one(tmp_path: Path) ->
         shown.append(text_of(app, "#game-info"))
 
     drive(CasinoApp(new_session(tmp_path, seed=23), None, pause=0), test)
-    unseeded = GameSession.new(preset("casino"), level="beginner", autosave=False)
+    unseeded = beginner_session(None, seed=None, autosave=False)
     drive(CasinoApp(unseeded, None, pause=0), test)
     assert "seed 23" in shown[0]
     assert "Round 1 · deal 1/" in shown[1] and "seed" not in shown[1]
@@ -359,6 +342,13 @@ def test_rules_screen_opens_and_closes(tmp_path: Path) -> None:
         assert on_board(app)
 
     drive(app, test)
+
+
+def test_the_rules_screen_says_what_scores_in_the_games_own_options() -> None:
+    # F1's guide used to give the preset's points whatever options the game was played with.
+    screen = RulesScreen("Rules", [], guide=preset("casino", sweep_points=3))
+    assert any("each sweep 3" in line for line in screen.guide)
+    assert not any("each sweep 1" in line for line in screen.guide)
 
 
 def test_mouse_picks_cards_and_options(tmp_path: Path) -> None:
@@ -407,12 +397,7 @@ def test_partnerships_are_shown_as_partners(tmp_path: Path, players: int) -> Non
 
 
 def test_a_finished_round_shows_its_scoring_first(tmp_path: Path) -> None:
-    session = new_session(tmp_path, seed=2)
-    while not session.round_over:
-        if session.computer_to_move:
-            session.computer_move()
-        else:
-            session.play(session.legal_moves()[0])
+    session = play_on(new_session(tmp_path, seed=2), to="round")
     assert not session.game_over
     app = CasinoApp(session, None, pause=0)
 
@@ -558,8 +543,7 @@ def test_a_typed_move_keeps_the_move_box_for_the_next(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("autosave", [True, False])
 def test_quitting_mid_game_asks_first(tmp_path: Path, autosave: bool) -> None:
-    session = GameSession.new(preset("casino"), level="beginner", seed=11,
-                              save_path=tmp_path / "g.rec", autosave=autosave)
+    session = beginner_session(tmp_path / "g.rec", seed=11, autosave=autosave)
     app = CasinoApp(session, None, pause=0)
 
     async def test(app: CasinoApp, pilot: Pilot[None]) -> None:

@@ -21,8 +21,6 @@ from textual.widgets import Input, OptionList, Static
 from casino.engine.cards import card_symbol
 from casino.engine.match import Match
 from casino.engine.record import UNDO, load_record, read_record, write_record
-from casino.engine.rules import preset
-from casino.play.session import GameSession
 from casino.tui.replay import DEAL, MOVE, NOTE, dump_record, record_steps
 from casino.tui.viewer import (
     DemoPlayer,
@@ -32,7 +30,8 @@ from casino.tui.viewer import (
     ViewerApp,
     record_viewer,
 )
-from tests.tui_helpers import current, on_top
+from casino.words.narrate import leftover_words
+from tests.tui_helpers import beginner_session, current, on_top
 
 SIZE = (110, 36)
 CASINO = str(Path(sys.executable).parent / "casino")
@@ -82,11 +81,17 @@ def test_steps_are_each_deal_and_move_in_order_with_words() -> None:
     assert all(not s.words.endswith("!.") for s in steps)
     # The move that ends a round carries its result.
     assert [s.round for s in moves if s.ends_round] == [r.number for r in record.rounds]
+    # And says where the cards left on the table went, as the web replay does.
+    told = [leftover_words(r.positions[-2], r.moves[-1], r.positions[-1], ["Ann", "Bob"])
+            for r in record.rounds]
+    assert any(told)
+    for step, words in zip([s for s in moves if s.ends_round], told, strict=True):
+        assert (words is not None) == ("; the " in step.words)
+        assert words is None or step.words.endswith(f"; {words}.")
 
 
 def test_take_backs_and_hints_are_steps_where_they_happened(tmp_path: Path) -> None:
-    session = GameSession.new(preset("casino"), level="beginner", seed=5,
-                              save_path=tmp_path / "g.rec")
+    session = beginner_session(tmp_path / "g.rec", seed=5)
     if session.computer_to_move:
         session.computer_move()
     session.hint_given()
@@ -189,8 +194,7 @@ def test_the_viewer_steps_back_and_forth_and_jumps_by_rounds() -> None:
 
 
 def test_a_game_that_can_still_be_resumed_shows_only_the_persons_hand(tmp_path: Path) -> None:
-    session = GameSession.new(preset("casino"), level="beginner", seed=8,
-                              save_path=tmp_path / "g.rec")
+    session = beginner_session(tmp_path / "g.rec", seed=8)
     if session.computer_to_move:
         session.computer_move()
     session.play(session.legal_moves()[0])
@@ -289,3 +293,46 @@ def test_plain_prints_even_on_a_terminal(tmp_path: Path, command: str) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_the_viewer_and_the_game_draw_a_seat_the_same_way() -> None:
+    """Both seat boxes are one drawing (widgets.SeatBox): the same frame (name, ▶ on the
+    seat's turn, the dealer) and the same pile line, at every step of a round."""
+    from textual.app import App, ComposeResult
+    from textual.containers import Horizontal
+
+    from casino.tui.widgets import SeatBox, SeatPanel
+    from casino.words.narrate import tally
+
+    match = Match("casino", seed=4)
+    rng = random.Random(4)
+    positions = [match.position]
+    while positions[-1].result is None and len(positions) < 30:
+        pos = positions[-1]
+        positions.append(pos.successor(rng.choice(pos.legal_moves())))
+    assert any(pos.sweeps for pos in positions) or any(pos.piles[1] for pos in positions)
+
+    class Seats(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Horizontal(*(SeatPanel(s) for s in (0, 1)), id="game")
+            yield Horizontal(*(SeatView(s) for s in (0, 1)), id="viewer")
+
+    async def main() -> None:
+        app = Seats()
+        async with app.run_test(size=SIZE) as pilot:
+            for pos in positions:
+                panels = list(app.query(SeatPanel))
+                views = list(app.query(SeatView))
+                for panel, view in zip(panels, views, strict=True):
+                    assert isinstance(panel, SeatBox) and isinstance(view, SeatBox)
+                    panel.show(pos.observe(0), ("Ann", "Bob"), 0, tally(pos, panel.seat))
+                    view.show(pos, ("Ann", "Bob")[view.seat], "", hidden=False)
+                await pilot.pause()
+                for panel, view in zip(panels, views, strict=True):
+                    assert panel.border_title == view.border_title
+                    assert panel.has_class("to-move") == view.has_class("to-move")
+                    assert ("dealer" in str(panel.border_subtitle)) == (
+                        view.border_subtitle == "dealer")
+                    assert str(panel.visual).splitlines()[1] == str(view.visual).splitlines()[1]
+
+    asyncio.run(main())

@@ -563,8 +563,8 @@ def test_every_page_keeps_to_a_content_security_policy_in_force(
         assert page.get_attribute("#conn", "data-state") == "ok"  # the WebSocket is allowed
         friend.goto(page.input_value("#invite-link"))  # the invite page
         assert friend.is_visible("#join-name")
-        for url in ("/", "/rules/classic", "/scorepad", "/helper", f"/records/{game_id}",
-                    "/game/0123456789abcdef"):
+        for url in ("/", "/rules/classic", "/guide/classic", "/glossary", "/scorepad",
+                    "/helper", f"/records/{game_id}", "/game/0123456789abcdef"):
             response = page.goto(server.base + url)
             assert response is not None
             assert "script-src 'self'" in response.headers["content-security-policy"], url
@@ -637,3 +637,24 @@ def test_a_friends_room_shows_its_settings_hides_the_hint_button_and_offers_resi
     finally:
         creator_ctx.close()
         friend_ctx.close()
+
+
+def test_the_glossary_is_linked_from_the_rules_and_explains_the_game_s_words(
+        server: Server, context: BrowserContext) -> None:
+    """A word on the rules page opens its glossary entry (issue 18); in a game, the kind
+    of each way to play a card carries the glossary's definition as its title."""
+    page = context.new_page()
+    errors = watch(page)
+    page.goto(server.base + "/rules/casino")
+    page.locator("a.term[href='/glossary#build']").first.click()
+    page.wait_for_url(re.compile(r".*/glossary#build$"), timeout=WAIT_MS)
+    assert page.is_visible("#build") and "announcing a value" in page.inner_text("#build + dd")
+    start_game(page, server.base)
+    assert wait_ready(page) == "turn"
+    page.locator("#hand .hand-card:not(.blocked)").first.click()
+    page.wait_for_selector("#option-buttons button.option", timeout=WAIT_MS)
+    kinds = page.eval_on_selector_all(
+        "#option-buttons button.option span.kind",
+        "ks => ks.map(k => [k.textContent, k.getAttribute('title') || ''])")
+    assert kinds and all(title.startswith(f"{kind}: ") for kind, title in kinds), kinds
+    assert errors == []

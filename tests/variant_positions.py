@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
 
 from casino import Match, Position, Rules, card_text, parse_card, preset
+from casino.engine.moves import BUILD, CAPTURE, TRAIL, Move
 
 Fill = Literal["stock", "piles"]
 
@@ -161,6 +162,59 @@ def round_positions(name: str, players: int, seed: int, every: int = 3) -> Itera
         onto = [m for m in moves if m.kind in ("build", "add", "raise")]
         match.play(rng.choice(onto) if onto and rng.random() < 0.5 else rng.choice(moves))
         i += 1
+
+
+#: Every preset, and Krypkasino with the cardinality option (``kryp-cardinality``): the
+#: rulesets the move checks are compared on.
+GAMES = ["casino", "krypkasino", "kasino", "classic", "royal", "spade", "faces-all", "mulle",
+         "tablic", "kryp-cardinality"]
+
+
+def game_rules(name: str) -> Rules:
+    """The ruleset of a :data:`GAMES` name."""
+    if name == "kryp-cardinality":
+        return preset("krypkasino", maximal_capture="cardinality")
+    return preset(name)
+
+
+def growing_round(name: str, seed: int) -> list[Position]:
+    """Every position of one seeded random round of a :data:`GAMES` ruleset, played
+    trailing and building often so that tables grow and builds pile up."""
+    match = Match(game_rules(name), seed=seed)
+    rng = random.Random(seed)
+    out = []
+    while match.position.result is None:
+        pos = match.position
+        out.append(pos)
+        moves = pos.legal_moves()
+        trails = [m for m in moves if m.kind == "trail"]
+        onto = [m for m in moves if m.kind in ("build", "add", "raise")]
+        r = rng.random()
+        pick = (rng.choice(trails) if trails and r < 0.4
+                else rng.choice(onto) if onto and r < 0.7 else rng.choice(moves))
+        match.play(pick)
+    return out
+
+
+def mutations(pos: Position, legal: list[Move], rng: random.Random) -> set[Move]:
+    """Moves made by changing some legal moves of ``pos`` (another card, a card fewer,
+    another build, another value, a random selection of the table): legal or not."""
+    out: set[Move] = set()
+    hand = set(pos.hand(pos.to_move))
+    for m in legal[:25]:
+        out.update(Move(m.kind, c, m.loose, m.builds, m.value) for c in hand)
+        if m.loose:
+            out.add(Move(m.kind, m.card, m.loose[1:], m.builds, m.value))
+        for b in pos.builds:
+            out.add(Move(m.kind, m.card, m.loose, (b,), m.value))
+            out.add(Move(CAPTURE, m.card, m.loose, (b,)))
+        out.update(Move(BUILD, m.card, m.loose, (), v) for v in range(2, 15))
+        if pos.loose:
+            sub = tuple(sorted(rng.sample(pos.loose, rng.randint(1, len(pos.loose)))))
+            out.add(Move(CAPTURE, m.card, sub))
+            out.update(Move(BUILD, m.card, sub, (), v) for v in range(2, 15))
+        out.add(Move(TRAIL, m.card))
+    return out
 
 
 def deck_from(rules: Rules, top: Sequence[str]) -> list[int]:

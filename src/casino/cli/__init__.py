@@ -178,6 +178,32 @@ def rules_command(
     typer.echo("")
     typer.echo(f"How to play, with a worked example: casino rules {name} --guide "
                "(or docs/how-to-play.md).")
+    typer.echo("The words explained: casino glossary [WORD] (or docs/glossary.md).")
+
+
+def complete_word(incomplete: str) -> list[str]:
+    """The glossary's words that start with what was typed (shell completion)."""
+    from casino.words.glossary import all_words
+
+    return [w for w in all_words() if w.startswith(incomplete.lower())]
+
+
+@command("glossary")
+def glossary_command(
+    word: Annotated[str | None, typer.Argument(
+        help="A word to explain (build, sweep, mökki, ...); all of them if left out.",
+        autocompletion=complete_word)] = None,
+) -> None:
+    """Explain the games' words: what each means, which rulesets use it, where the rule
+    is (docs/glossary.md)."""
+    from casino.words.glossary import text_lines
+
+    try:
+        lines = text_lines(word)
+    except KeyError as exc:
+        fail(str(exc.args[0]))
+    for line in lines:
+        typer.echo(line)
 
 
 # ----------------------------------------------------------------------

@@ -16,6 +16,7 @@ quick.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import TYPE_CHECKING, Annotated, TextIO
 
@@ -26,6 +27,7 @@ from casino.cli.names import HELPER_LIMIT, LEVELS, RULESETS, choices
 if TYPE_CHECKING:
     from casino.engine.builds import Build
     from casino.engine.rules import Rules
+    from casino.play.console import LineConsole
     from casino.tools.helper import Analysis, Setup
 
 #: How many plays are shown at most by default (``casino.words.shortlist.MAX_SHOWN``).
@@ -133,36 +135,26 @@ def _opponents(text: str | None) -> list[int] | None:
 def interactive(rules: Rules, stdin: TextIO, stdout: TextIO, level: str | None,
                 seed: int, limit: int = MAX_SHOWN) -> None:
     """Ask for a table and a hand, show the plays; again until quit or end of input."""
+    from casino.play.console import LineConsole, Stopped
+
+    console = LineConsole(stdin, stdout)
+    with contextlib.suppress(Stopped):  # a quit word or the end of the input, at any prompt
+        _ask_and_show(console, rules, level, seed, limit)
+
+
+def _ask_and_show(console: LineConsole, rules: Rules, level: str | None, seed: int,
+                  limit: int) -> None:
+    """The helper's questions and answers at ``console``, until it stops."""
     from casino.engine.cards import card_text
     from casino.engine.errors import CasinoError
     from casino.engine.rules import describe
     from casino.tools.helper import analyse, parse_hand, parse_using, setup_from_text
 
-    def say(*lines: str) -> None:
-        for line in lines:
-            stdout.write(line + "\n")
-        stdout.flush()
-
-    def ask(prompt: str) -> str | None:
-        stdout.write(prompt)
-        stdout.flush()
-        line = stdin.readline()
-        if not line:
-            say("")
-            return None
-        text = line.strip()
-        if not stdin.isatty():
-            say(text)
-        return None if text.lower() in ("quit", "q", "exit") else text
-
+    say, ask = console.say, console.ask
     say(describe(rules)[0], f"Table: {TABLE_HELP}.", "Type quit to stop.")
     while True:
         table = ask("Table: ")
-        if table is None:
-            return
         hand = ask("Your hand: ")
-        if hand is None:
-            return
         try:
             setup = setup_from_text(rules, table, hand)
             result = analyse(setup, level, seed, limit=limit)
@@ -173,8 +165,6 @@ def interactive(rules: Rules, stdin: TextIO, stdout: TextIO, level: str | None,
         while not (result.complete and result.more == 0):
             # A capped list: one card's plays (with table cards) on request.
             choice = ask("A card (and table cards), or Enter for a new table: ")
-            if choice is None:
-                return
             if not choice:
                 break
             try:

@@ -26,6 +26,7 @@ from casino.engine.errors import CardError, RulesError
 from casino.engine.files import file_error
 from casino.engine.rules import PRESET_NAMES, describe, player_counts, preset
 from casino.engine.wording import listing
+from casino.play.console import LineConsole, Stopped
 from casino.tools.scorepad import (
     Field,
     RoundEntry,
@@ -50,44 +51,30 @@ HELP = (
     "  quit           stop (the pad is saved if it has a file)",
 )
 
-_QUIT = ("quit", "q", "exit", "bye")
-
-
-class _Quit(Exception):
-    """The person stopped, or the input ended."""
-
-
 class _Back(Exception):
     """The person abandoned the round being entered."""
 
 
 class ScoreSession:
-    """The score pad at the terminal: lines in, lines out."""
+    """The score pad at the terminal: lines in, lines out.
+
+    A quit word or the end of the input stops it at any prompt
+    (:class:`~casino.play.console.Stopped`, from :meth:`ask`).
+    """
 
     def __init__(self, stdin: TextIO, stdout: TextIO, pad: ScorePad | None = None,
                  file: Path | None = None) -> None:
-        self.stdin = stdin
-        self.stdout = stdout
+        self.console = LineConsole(stdin, stdout)
         self.pad = pad
         self.file = file
 
     # --- input and output ------------------------------------------------
     def say(self, *lines: str) -> None:
-        for line in lines:
-            self.stdout.write(line + "\n")
-        self.stdout.flush()
+        self.console.say(*lines)
 
     def ask(self, prompt: str) -> str:
-        self.stdout.write(prompt)
-        self.stdout.flush()
-        line = self.stdin.readline()
-        if not line:
-            self.say("")
-            raise _Quit
-        text = line.strip()
-        if not self.stdin.isatty():
-            self.say(text)  # echo piped input, so a transcript reads like a session
-        return text
+        """One line, stripped; :class:`Stopped` at a quit word or the end of the input."""
+        return self.console.ask(prompt)
 
     # --- setting up --------------------------------------------------------
     def setup(self, rules_name: str | None, players: int | None,
@@ -141,13 +128,11 @@ class ScoreSession:
         while True:
             try:
                 line = self.ask("score> ")
-            except _Quit:
-                return
-            if line.lower() in _QUIT:
+            except Stopped:
                 return
             try:
                 self.command(line)
-            except _Quit:
+            except Stopped:
                 return
             except _Back:
                 self.say("  (round not entered)")
@@ -362,14 +347,12 @@ class ScoreSession:
 
     def ask_answer(self, prompt: str, default: str | None) -> str:
         """One answer to a field of a round: an empty line keeps ``default`` (the
-        round's old value when fixing it); "back" returns to the round's menu and
-        "quit" leaves, from any field."""
+        round's old value when fixing it); "back" returns to the round's menu (and
+        "quit" leaves, from any field: the console stops)."""
         shown = f" [{default}]" if default is not None else ""
         answer = self.ask(f"{prompt}{shown}: ")
         if answer.lower() in ("back", "cancel"):
             raise _Back
-        if answer.lower() in _QUIT:
-            raise _Quit
         if not answer and default is not None:
             return default
         return answer
@@ -674,7 +657,7 @@ def run_score(stdin: TextIO, stdout: TextIO, *, file: Path | None = None,
               names: Sequence[str] | None = None) -> ScorePad | None:
     """Run the pad at the terminal until ``quit`` or the end of the input; return it."""
     session = ScoreSession(stdin, stdout, file=file)
-    with contextlib.suppress(_Quit, KeyboardInterrupt):
+    with contextlib.suppress(Stopped, KeyboardInterrupt):
         if file is not None and file.exists():
             session.pad = read_pad(file)
             session.say(f"Loaded {file}.")

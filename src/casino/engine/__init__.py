@@ -2,8 +2,9 @@
 
 Cards and rulesets (:mod:`.cards`, :mod:`.rules`), builds and moves, the move generator
 (:mod:`.movegen`) and the polynomial legality checks (:mod:`.legality`, through
-:mod:`.partition`), why a move is illegal (:mod:`.explain`), the immutable
-:class:`~.position.Position` and its text (:mod:`.render`) and JSON (:mod:`.codec`),
+:mod:`.partition`; each rule there also says why it refuses a move, and :mod:`.explain`
+puts that into words), the immutable :class:`~.position.Position` and its text
+(:mod:`.render`) and JSON (:mod:`.codec`),
 scoring, the only shuffler (:class:`~.match.Match`) and game records (:mod:`.record`,
 with the words for a file that cannot be written, :mod:`.files`).
 

@@ -4,22 +4,28 @@ Text names a move when exactly one legal move matches it. The moves text can
 name are few (the card, the loose cards and the value are given; only a build
 named by its value alone, or a value left out, leaves a choice), so each is
 checked on its own by :mod:`casino.engine.legality`, and no move list is made: this
-stays fast on any table. When none is legal, the reason is found by asking, in
-the order a player thinks, which rule stands in the way: is the card in hand,
-are the cards on the table, could the card take or build that at all (ignoring
-ownership), and if so, which rule of ownership or compulsion forbids it.
+stays fast on any table.
+
+Why a move is illegal is not worked out here: the checker that decides legality
+returns, with its verdict, the :class:`~casino.engine.legality.Refusal` of the rule
+that forbids the move (:meth:`~casino.engine.legality._Checker.judge`), and this
+module only puts it into words (:func:`refusal_words`). A move is therefore refused
+exactly when a reason is given, and for that reason. What is left here is reading:
+text may describe several moves (a value left out, a build named by its value), and
+the reason given is that of the first described move whose cards fit together, or
+else of the first one.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from casino.engine import legality as lg
 from casino.engine.builds import Build
 from casino.engine.cards import card_symbol
 from casino.engine.errors import IllegalMove
-from casino.engine.legality import checker, moves_of, relaxed_checker
+from casino.engine.legality import Refusal, checker, moves_of
 from casino.engine.moves import (
     ADD,
     BUILD,
@@ -146,20 +152,15 @@ def _as_shown(spec: MoveSpec, move: Move) -> bool:
             and shape(spec.groups[1:]) == shape(move.groups[1:]))
 
 
-def why_illegal(pos: Position, move: object) -> str:
+def why_illegal(pos: Position, move: object) -> str | None:
+    """Why ``move`` may not be played in ``pos``, in a player's words: the reason of the
+    rule that refuses it; ``None`` when it is legal."""
     if not isinstance(move, Move):
         return f"{move!r} is not a move"
-    spec = MoveSpec(
-        kind=move.kind if move.kind in (TRAIL, CAPTURE) else "onto",
-        card=move.card, loose=move.loose,
-        builds=tuple(BuildRef(b.cards, None, b.owner) for b in move.builds),
-        value=move.value if move.kind in _ONTO else None,
-    )
     if pos.result is not None:
         return "the round is over: no move can be played"
-    if move.kind == BUILD and move.builds:
-        return "a new build takes no existing build: builds never merge"
-    return diagnose(pos, spec)
+    refused = checker(pos).refusal(move)
+    return None if refused is None else refusal_words(pos, refused)
 
 
 def _value_word(v: int) -> str:
@@ -167,77 +168,149 @@ def _value_word(v: int) -> str:
 
 
 def diagnose(pos: Position, spec: MoveSpec) -> str:
-    """Why the move ``spec`` describes is not legal in ``pos``, in a player's words."""
-    rules = pos.rules
-    seat = pos.to_move
-    hand = pos.hand(seat)
-    name = card_symbol(spec.card)
-    if spec.card not in hand:
-        return f"you do not hold the {name}"
-    table_loose = Counter(pos.loose)
-    in_builds = {c for b in pos.builds for c in b.cards}
-    for c, n in Counter(spec.loose).items():
-        if table_loose[c] < n:
-            if c in in_builds and table_loose[c] == 0:
-                return (f"the {card_symbol(c)} is part of a build: a build is only ever "
-                        "taken or changed whole")
-            if table_loose[c]:
-                return (f"the {card_symbol(c)} is named {times(n)} but lies on the table "
-                        f"{times(table_loose[c])}")
-            return f"the {card_symbol(c)} is not on the table"
+    """Why no move the text ``spec`` describes is legal in ``pos``, in a player's words.
+
+    The cards named must be there (the checker's rule), and each build named must
+    be one on the table (reading the text); then each move the text describes is
+    judged by the checker, and the reason given is the refusal of the first whose
+    cards fit together (:data:`~casino.engine.legality.FITTING`), else of the first."""
+    check = checker(pos)
+    refused = check.presence_refusal(spec.card, spec.loose, ())
+    if refused is not None:
+        return refusal_words(pos, refused)
     for ref in spec.builds:
         if not any(_ref_matches(ref, b) for b in pos.builds):
-            what = (f"[{' '.join(card_symbol(c) for c in ref.cards)}]" if ref.cards
-                    else f"of {ref.value}")
-            if ref.owner is not None:
-                what += f" owned by seat {ref.owner}"
-            return f"there is no build {what} on the table"
-    owned = [b for b in pos.builds if b.owner == seat]
-    if spec.kind == TRAIL:
-        if owned:
-            return _no_trail_words(owned[0])
-        return _compulsion(pos, spec) or f"you may not trail the {name} here"
-    if spec.kind != CAPTURE and not rules.building:
-        return f"there is no building in {rules.name}: capture or trail"
-    if spec.kind == CAPTURE and spec.loose == () and not spec.builds:
-        return f"say what the {name} takes"
-    # Could the card do this at all, ignoring ownership and compulsion?
-    loose_check = relaxed_checker(pos, _ONE_OF_EACH_RANK)
-    structural = [m for m in (loose_check.find(n) for n in named(pos, spec)) if m is not None]
-    if not structural:
-        return _structural(pos, spec)
-    move = structural[0]
-    if move.kind == RAISE and move.builds[0].owner == seat and not rules.raise_own_build:
-        return f"you may not raise your own build in {rules.name}"
-    reason = _compulsion(pos, spec)
-    if reason:
-        return reason
-    return _ownership(pos, move) or "that move is not legal here"
+            return _no_build_words(ref.cards, ref.value, ref.owner)
+    verdicts = [check.refusal(m) for m in _described(pos, spec)]
+    refusals = [r for r in verdicts if r is not None]
+    if not verdicts:
+        return "each build can be named only once, and there are not that many on the table"
+    if not refusals:
+        return "that move is not legal here"  # a described move is legal: resolve found it
+    chosen = next((r for r in refusals if r.rule in lg.FITTING), refusals[0])
+    return refusal_words(pos, chosen)
 
 
-#: One card of each rank: with them every value counts as held (only for explaining).
-_ONE_OF_EACH_RANK = tuple(r * 4 for r in range(13))
+def _described(pos: Position, spec: MoveSpec) -> list[Move]:
+    """The moves ``spec`` describes, legal or not: those it may name (:func:`named`), and
+    what it says that names none: a build with no value announced, a raise to a value
+    the card does not make, a card put onto two builds at once."""
+    moves = named(pos, spec)
+    if spec.kind not in ("onto", BUILD, ADD, RAISE):
+        return moves
+    card, value = spec.card, spec.value or 0
+    if not spec.builds:
+        return moves or [Move(BUILD, card, spec.loose, (), value)]
+    assigned = _assignments(spec.builds, pos.builds)
+    if len(spec.builds) != 1:
+        return [Move(ADD, card, spec.loose, bs, value) for bs in assigned[:1]]
+    sc = pos.rules.table.sum_value[card]
+    for (b,) in assigned:
+        if spec.value is not None and spec.value not in (b.value, b.value + sc):
+            moves.append(Move(RAISE, card, spec.loose, (b,), spec.value))
+    # Onto a multiple build with no value said, the raise comes first: its refusal
+    # (never raised; to add, make another group of the value) answers both readings.
+    return sorted(moves, key=lambda m: not (m.kind == RAISE and m.builds[0].multiple))
 
 
-def _compulsion(pos: Position, spec: MoveSpec) -> str | None:
-    rules = pos.rules
-    if not rules.compulsory_capture:
-        return None
-    name = card_symbol(spec.card)
-    sweepers = checker(pos).sweepers()
-    if sweepers:
-        if spec.card in sweepers:
+def _no_build_words(cards: tuple[int, ...] | None, value: int | None,
+                    owner: int | None) -> str:
+    what = (f"[{' '.join(card_symbol(c) for c in cards)}]" if cards else f"of {value}")
+    if owner is not None:
+        what += f" owned by seat {owner}"
+    return f"there is no build {what} on the table"
+
+
+def refusal_words(pos: Position, r: Refusal) -> str:
+    """The sentence for the checker's refusal ``r`` of a move in ``pos``: one per rule,
+    with the rule's data (the value not held, the cards that must sweep, ...)."""
+    table = pos.rules.table
+    name = card_symbol(r.card)
+    rule = r.rule
+    b = r.build
+    if rule == lg.NOT_HELD:
+        return f"you do not hold the {name}"
+    if rule == lg.NOT_ON_TABLE:
+        c = card_symbol(r.cards[0])
+        if b is not None and not r.other:
+            return f"the {c} is part of a build: a build is only ever taken or changed whole"
+        if r.other:
+            return f"the {c} is named {times(r.value)} but lies on the table {times(r.other)}"
+        return f"the {c} is not on the table"
+    if rule == lg.NO_SUCH_BUILD and b is not None:
+        return _no_build_words(b.cards, b.value, b.owner)
+    if rule == lg.MERGE:
+        return "a new build takes no existing build: builds never merge"
+    if rule == lg.ONE_BUILD:
+        return "a card is added to one build at a time: builds never merge"
+    if rule == lg.OWNS_BUILD and b is not None:
+        return _no_trail_words(b)
+    if rule == lg.FORCED_SWEEP:
+        if r.card in r.cards:
             return f"the {name} can take the whole table, so it must (forced sweep)"
-        return _sweep_words(sweepers)
-    own = [m for m in moves_of(pos, spec.card).moves if m.kind == CAPTURE]
-    if spec.kind == TRAIL and own:
+        return _sweep_words(r.cards)
+    if rule == lg.MUST_CAPTURE:
         return (f"the {name} can capture, and captures are compulsory: only a card that "
                 "can capture nothing may be trailed")
-    if spec.kind == CAPTURE and own:
-        shown = listing([str(m) for m in own[:3]], last="or")
+    if rule == lg.NOT_MAXIMAL:
+        own = [str(m) for m in moves_of(pos, r.card).moves if m.kind == CAPTURE][:3]
+        play = f": play {listing(own, last='or')}" if own else ""
         return (f"the capture must be maximal, leaving nothing the {name} could still "
-                f"take: play {shown}")
-    return None
+                f"take{play}")
+    if rule == lg.NO_BUILDING:
+        return f"there is no building in {pos.rules.name}: capture or trail"
+    if rule == lg.CAPTURE_EMPTY:
+        return f"say what the {name} takes"
+    if rule == lg.CAPTURE_VALUE:
+        return "a capture announces no value"
+    values = table.played[r.card]
+    vtext = " or ".join(str(v) for v in values) if values else "no number value"
+    if rule == lg.BUILD_VALUE and b is not None:
+        return (f"a build of {b.value} can only be taken by a card of value "
+                f"{b.value}, and the {name} is {vtext}")
+    if rule == lg.FACE_ONLY:
+        return (f"the {name} has no number value: it only takes "
+                f"{'one card' if table.face_one[r.card] else 'cards'} of its rank")
+    if rule == lg.CANNOT_TAKE:
+        shown = " ".join(card_symbol(c) for c in r.cards)
+        return (f"the {name} ({vtext}) cannot take {shown}: each card it takes must pair "
+                f"with it, or be in a group of two or more adding up to {vtext}")
+    if rule == lg.NO_NUMBER:
+        return f"the {name} has no number value and cannot be built with"
+    if rule == lg.BUILD_RANGE:
+        return f"a build is worth 2 to {table.max_build}, not {r.value}"
+    if rule == lg.MULTIPLE_RAISE and b is not None:
+        return (f"a multiple build can never be raised; to add to it, your card (with "
+                f"loose cards) must make another group of {b.value}")
+    if rule == lg.RAISE_HIGH and b is not None:
+        return (f"raising the {_value_word(b.value)} with the {name} would make "
+                f"{r.value}, more than {table.max_build}")
+    if rule == lg.RAISE_VALUE and b is not None:
+        return f"the {name} raises the {_value_word(b.value)} to {r.other}, not {r.value}"
+    if rule == lg.ADD_VALUE and b is not None:
+        return (f"a group added to the {_value_word(b.value)} keeps its value {b.value}, "
+                f"not {r.value}")
+    if rule == lg.ADD_GROUP and b is not None:
+        return (f"those cards cannot join the {_value_word(b.value)}: every group added "
+                "must add up to the build's value")
+    if rule == lg.BUILD_ALONE:
+        return (f"a build is your card on at least one loose table card; "
+                f"the {name} alone is a trail")
+    if rule == lg.UNANNOUNCED:
+        return "announce the value of the build, as '=8'"
+    if rule == lg.BUILD_SPLIT:
+        return (f"the cards add up to {r.other}, which does not split into groups of "
+                f"{r.value} with the {name}")
+    if rule == lg.RAISE_OWN:
+        return f"you may not raise your own build in {pos.rules.name}"
+    if rule == lg.OWNERSHIP:
+        if r.value == r.other:
+            return (f"to build {r.value} you must keep a card of value {r.value} in your "
+                    f"hand, and after playing the {name} you would have none")
+        return f"you own the {_value_word(r.value)} and would have no {r.value} left to take it"
+    if rule == lg.TRAIL_SHAPE:
+        return f"you may not trail the {name} here"
+    return "that move is not legal here"
 
 
 def _sweep_words(sweepers: Sequence[int]) -> str:
@@ -253,102 +326,32 @@ def forced_play(pos: Position) -> str | None:
     """What the rules force on the player to move, in words; None when the choice is free.
 
     Front ends show it before the player tries (the terminal game's header, the
-    plain game's state), so nobody has to learn a compulsion from a refusal: a
-    forced sweep names the cards that must take the table, a compulsory capture
-    the cards that may only capture (or that every card must), a build the
-    player owns forbids trailing. The sentences are those that explain a refused
-    move (:func:`diagnose`), so the two never disagree. Bounded on any table: it
-    asks :mod:`casino.engine.legality` what each card can do, and lists no moves.
+    plain game's state), so nobody has to learn a compulsion from a refusal. What
+    the rules force is what stops each card from being trailed, so it is read from
+    the checker's trail rule (:meth:`~casino.engine.legality._Checker.trail_refusal`)
+    and worded as the refusals are: a forced sweep names the cards that must take the
+    table, a compulsory capture the cards that may only capture (or that every card
+    must), a build the player owns forbids trailing. Bounded on any table: it lists
+    no moves.
     """
     if pos.result is not None:
         return None
-    seat = pos.to_move
-    hand = pos.hand(seat)
+    hand = pos.hand(pos.to_move)
     if not hand:
         return None
-    sweepers = checker(pos).sweepers()
-    if sweepers:
-        return _sweep_words(sweepers)
-    if pos.rules.compulsory_capture:
-        cards = sorted(set(hand))
-        takers = [c for c in cards if pos.card_options(c).captures]
-        if takers and len(takers) == len(cards):
-            return "you must capture: captures are compulsory"
-        if takers:
-            names = [card_symbol(c) for c in takers]
-            return f"captures are compulsory: the {listing(names)} must capture"
-    owned = [b for b in pos.builds if b.owner == seat]
-    if owned:
-        return _no_trail_words(owned[0])
+    check = checker(pos)
+    cards = sorted(set(hand))
+    refusals = [r for r in (check.trail_refusal(c) for c in cards) if r is not None]
+    for r in refusals:
+        if r.rule == lg.FORCED_SWEEP:
+            return _sweep_words(r.cards)
+    takers = [r.card for r in refusals if r.rule == lg.MUST_CAPTURE]
+    if takers and len(takers) == len(cards):
+        return "you must capture: captures are compulsory"
+    if takers:
+        names = listing([card_symbol(c) for c in takers])
+        return f"captures are compulsory: the {names} must capture"
+    for r in refusals:
+        if r.rule == lg.OWNS_BUILD and r.build is not None:
+            return _no_trail_words(r.build)
     return None
-
-
-def _ownership(pos: Position, move: Move) -> str | None:
-    """The ownership rule (docs/rules.md §2.5): keep a card of every build value you own."""
-    rules = pos.rules
-    seat = pos.to_move
-    rest = list(pos.hand(seat))
-    rest.remove(move.card)
-    held = {v for c in rest for v in rules.table.played[c]}
-    after: list[int] = []
-    touched = set(move.builds)
-    for b in pos.builds:
-        if b.owner == seat and b not in touched:
-            after.append(b.value)
-    if move.kind in _ONTO:
-        after.append(move.value)
-    for v in after:
-        if v not in held:
-            if move.kind in _ONTO and v == move.value:
-                return (f"to build {v} you must keep a card of value {v} in your hand, "
-                        f"and after playing the {card_symbol(move.card)} you would have none")
-            return f"you own the {_value_word(v)} and would have no {v} left to take it"
-    return None
-
-
-def _structural(pos: Position, spec: MoveSpec) -> str:
-    rules = pos.rules
-    table = rules.table
-    name = card_symbol(spec.card)
-    values = table.played[spec.card]
-    vtext = " or ".join(str(v) for v in values) if values else "no number value"
-    if spec.kind == CAPTURE:
-        for ref in spec.builds:
-            b = next(b for b in pos.builds if _ref_matches(ref, b))
-            if b.value not in values:
-                return (f"a build of {b.value} can only be taken by a card of value "
-                        f"{b.value}, and the {name} is {vtext}")
-        if not values:
-            return (f"the {name} has no number value: it only takes "
-                    f"{'one card' if table.face_one[spec.card] else 'cards'} of its rank")
-        shown = " ".join(card_symbol(c) for c in spec.loose)
-        return (f"the {name} ({vtext}) cannot take {shown}: each card it takes must pair "
-                f"with it, or be in a group of two or more adding up to {vtext}")
-    if not table.sum_value[spec.card]:
-        return f"the {name} has no number value and cannot be built with"
-    if spec.value is not None and not 2 <= spec.value <= table.max_build:
-        return f"a build is worth 2 to {table.max_build}, not {spec.value}"
-    if spec.builds:
-        ref0 = spec.builds[0]
-        b = next(b for b in pos.builds if _ref_matches(ref0, b))
-        if b.multiple and spec.value != b.value:
-            return (f"a multiple build can never be raised; to add to it, your card (with "
-                    f"loose cards) must make another group of {b.value}")
-        if spec.value is not None and spec.value != b.value:
-            raised = b.value + table.sum_value[spec.card]
-            if raised > table.max_build:
-                return (f"raising the {_value_word(b.value)} with the {name} would make "
-                        f"{raised}, more than {table.max_build}")
-            if spec.value != raised:
-                return (f"the {name} raises the {_value_word(b.value)} to {raised}, "
-                        f"not {spec.value}")
-        return (f"those cards cannot join the {_value_word(b.value)}: every group added "
-                "must add up to the build's value")
-    if not spec.loose:
-        return (f"a build is your card on at least one loose table card; "
-                f"the {name} alone is a trail")
-    total = table.sum_value[spec.card] + sum(table.sum_value[c] for c in spec.loose)
-    if spec.value is None:
-        return "announce the value of the build, as '=8'"
-    return (f"the cards add up to {total}, which does not split into groups of "
-            f"{spec.value} with the {name}")

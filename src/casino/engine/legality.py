@@ -17,10 +17,22 @@ polynomial in the table, through :mod:`casino.engine.partition`:
 The full enumeration (:func:`casino.engine.movegen.generate`) stays the reference:
 ``tests/test_legality.py`` checks every answer here against it on every
 position where it is small. Each rule is applied once here, as it is there:
-captures in :meth:`_Checker.capture`, builds in :meth:`_Checker.build`, adding
-and raising in :meth:`_Checker.onto`, trailing and Krypkasino's compulsion in
-:meth:`_Checker.trail` and :meth:`_Checker.compulsory_capture`, and the
-ownership rule in :meth:`_Checker.holds`.
+the cards named being there in :meth:`_Checker.presence_refusal`, captures in
+:meth:`_Checker.capture`, builds and their values in :meth:`_Checker.build`,
+adding and raising in :meth:`_Checker.onto` (with :meth:`_Checker.raise_limit` and
+:meth:`_Checker.raise_own_refusal`), trailing in :meth:`_Checker.trail_refusal`,
+Krypkasino's compulsion in :meth:`_Checker.sweep_refusal` and
+:meth:`_Checker.compulsory_capture`, and the ownership rule in
+:meth:`_Checker.unheld`.
+
+The same methods say why a move is illegal. Each returns ``None`` when its rule
+allows the move, else a :class:`Refusal` naming the rule with its data (the value
+not held, the cards that must sweep, ...); :meth:`_Checker.judge` gives the one
+verdict on a move, the legal move or the first refusal. :meth:`_Checker.find`,
+``trail``, ``holds`` and ``options`` answer yes or no through those methods, and
+:mod:`casino.engine.explain` only turns refusals into words, so legality cannot
+drift from its explanation (``tests/test_explain.py``). A refusal is made only for
+a refused move: a legal one costs nothing more than before.
 """
 
 from __future__ import annotations
@@ -86,6 +98,99 @@ class MoveList:
     complete: bool
 
 
+# -- why a move is refused ----------------------------------------------------------
+# Each rule of move legality is one method of :class:`_Checker`, and the method both
+# decides and says why: it returns ``None`` when the rule allows the move, else a
+# :class:`Refusal` naming the rule and carrying the data its sentence needs. The
+# yes/no questions (:meth:`_Checker.find`, ``trail``, ``holds``, ``options``) are
+# answered through the same methods, so a move is refused exactly when a reason is
+# given, and for that reason; :mod:`casino.engine.explain` only puts it into words.
+
+#: A new build names existing builds (builds never merge).
+MERGE = "merge"
+#: The played card is not in the mover's hand.
+NOT_HELD = "not-held"
+#: The move's loose cards or builds are not in sorted order (moves are made so).
+UNSORTED = "unsorted"
+#: A loose card is named more often than it lies loose (``cards``: it; ``value``:
+#: times named; ``other``: times it lies loose; ``build``: a build holding it).
+NOT_ON_TABLE = "not-on-table"
+#: A build the move names is not on the table (``build``: it).
+NO_SUCH_BUILD = "no-such-build"
+#: A trail names table cards, builds or a value.
+TRAIL_SHAPE = "trail-shape"
+#: Trailing while owning a build (``build``: the first one owned), docs/rules.md §2.5.
+OWNS_BUILD = "owns-build"
+#: Krypkasino's forced sweep (``cards``: the cards that can take the whole table).
+FORCED_SWEEP = "forced-sweep"
+#: Krypkasino: trailing a card that can capture.
+MUST_CAPTURE = "must-capture"
+#: Krypkasino: a capture that is not maximal (``value``: the value captured).
+NOT_MAXIMAL = "not-maximal"
+#: A capture announces a value.
+CAPTURE_VALUE = "capture-value"
+#: A capture names nothing to take.
+CAPTURE_EMPTY = "capture-empty"
+#: A build taken whose value the card does not have (``build``: it).
+BUILD_VALUE = "build-value"
+#: A face card without a number value may only pair with its rank.
+FACE_ONLY = "face-only"
+#: The loose cards do not split into pairs and groups of the card's value (``cards``).
+CANNOT_TAKE = "cannot-take"
+#: A build, addition or raise in a ruleset without building, or under compulsion.
+NO_BUILDING = "no-building"
+#: Building with a card that has no number value.
+NO_NUMBER = "no-number"
+#: A build's announced value outside 2 to the largest build (``value``).
+BUILD_RANGE = "build-range"
+#: A new build of the played card alone.
+BUILD_ALONE = "build-alone"
+#: A new build announcing no value.
+UNANNOUNCED = "unannounced"
+#: The cards of a new build do not split into groups of its value (``value``: the
+#: announced value; ``other``: the cards' total).
+BUILD_SPLIT = "build-split"
+#: Adding to or raising more than one build at once.
+ONE_BUILD = "one-build"
+#: An addition announcing another value than the build's (``value``; ``build``).
+ADD_VALUE = "add-value"
+#: The groups added to a build, or a raise's loose groups, do not make its value.
+ADD_GROUP = "add-group"
+#: Raising a multiple build (``build``).
+MULTIPLE_RAISE = "multiple-raise"
+#: A raise above the largest build (``value``: the value it would make).
+RAISE_HIGH = "raise-high"
+#: A raise announcing another value than it makes (``value``: announced; ``other``:
+#: the value it makes).
+RAISE_VALUE = "raise-value"
+#: Raising one's own build where the rules forbid it (``build``).
+RAISE_OWN = "raise-own"
+#: The ownership rule, docs/rules.md §2.5 (``value``: a build value left without a card
+#: to take it; ``other``: the value of the build the move makes, 0 for none).
+OWNERSHIP = "ownership"
+#: Not a kind of move.
+NO_KIND = "no-kind"
+
+#: The rules checked once a move's cards fit together (the card could make it, were it
+#: not for them): a refusal by one of these speaks of the very move, where one by an
+#: earlier rule may only say that the cards were not those of a move.
+FITTING = frozenset({RAISE_OWN, FORCED_SWEEP, MUST_CAPTURE, NOT_MAXIMAL, OWNERSHIP})
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why the checker refuses a move: the rule (one of the constants above) and what
+    its sentence needs. Made only when a move is refused, never on the way to a legal
+    one, so the yes/no checks allocate nothing more when a move is legal."""
+
+    rule: str
+    card: int
+    value: int = 0
+    other: int = 0
+    cards: tuple[int, ...] = ()
+    build: Build | None = None
+
+
 def checker(pos: Position) -> _Checker:
     """The checker of ``pos``'s player to move, made once per position."""
     return pos.memo("legality", lambda: _Checker(pos))
@@ -115,19 +220,6 @@ def moves_with(pos: Position, card: int, loose: Sequence[int],
     if pos.result is not None:
         return Selected((), (), True)
     return checker(pos).selected(card, loose, builds)
-
-
-def relaxed_checker(pos: Position, extra: Sequence[int]) -> _Checker:
-    """A checker that ignores ownership and compulsion, with ``extra`` cards in hand:
-    whether a card could make a move at all, to say which rule stands in the way."""
-    c = _Checker(pos)
-    c.rules = dataclasses.replace(pos.rules, compulsory_capture=False, forced_sweep=False)
-    c.compulsory = False
-    c.hand = (*c.hand, *extra)
-    c.seat = -1
-    c.owned = []
-    c._sweepers = ()
-    return c
 
 
 def card_options(pos: Position, card: int) -> CardOptions:
@@ -216,10 +308,26 @@ class _Checker:
             self._held[card] = mask
         return mask
 
-    def holds(self, card: int, owned_after: Sequence[int]) -> bool:
-        """The ownership rule: every build value owned after playing ``card`` is held."""
+    def unheld(self, card: int, owned_after: Sequence[int]) -> int:
+        """The ownership rule itself: the first build value owned after playing ``card``
+        that no card left in hand has, or 0 when every one is held (build values are 2
+        or more)."""
         held = self.held(card)
-        return all(held >> v & 1 for v in owned_after)
+        for v in owned_after:
+            if not held >> v & 1:
+                return v
+        return 0
+
+    def holds(self, card: int, owned_after: Sequence[int]) -> bool:
+        """Whether the ownership rule allows owning ``owned_after`` after playing ``card``."""
+        return not self.unheld(card, owned_after)
+
+    def ownership_refusal(self, card: int, owned_after: Sequence[int],
+                          new_value: int = 0) -> Refusal | None:
+        """The ownership rule for a move of ``card`` after which the player owns builds of
+        ``owned_after`` and, when ``new_value``, the build the move makes."""
+        v = self.unheld(card, [*owned_after, new_value] if new_value else owned_after)
+        return Refusal(OWNERSHIP, card, v, new_value) if v else None
 
     def _owned_values(self, but: Sequence[Build] = ()) -> list[int]:
         left = Counter(but)
@@ -232,45 +340,94 @@ class _Checker:
         return out
 
     # -- checking one move ---------------------------------------------------------
-    def find(self, move: Move) -> Move | None:
-        if not isinstance(move, Move) or move.card not in self.hand:
+    def find(self, move: object) -> Move | None:
+        """The legal move equal to ``move``, with a split into groups; else ``None``."""
+        if not isinstance(move, Move):
             return None
+        got = self.judge(move)
+        return got if isinstance(got, Move) else None
+
+    def refusal(self, move: Move) -> Refusal | None:
+        """Why ``move`` is illegal, by the rule that refuses it; ``None`` when it is legal."""
+        got = self.judge(move)
+        return got if isinstance(got, Refusal) else None
+
+    def judge(self, move: Move) -> Move | Refusal:
+        """The one verdict on ``move``: the legal move (with a split into groups), or the
+        refusal of the first rule that forbids it. Rules come in the order a player
+        thinks: are the cards there, do they fit together as that kind of move, and
+        then the rules that forbid a move that fits (:data:`FITTING`)."""
+        card = move.card
+        if move.kind == BUILD and move.builds:
+            return Refusal(MERGE, card)
+        refused = self.presence_refusal(card, move.loose, move.builds)
+        if refused is not None:
+            return refused
         if move.loose != tuple(sorted(move.loose)) or move.builds != tuple(sorted(move.builds)):
-            return None
-        if Counter(move.loose) - Counter(self.loose):
-            return None  # names a loose card the table lacks
-        if Counter(move.builds) - Counter(self.builds):
-            return None
+            return Refusal(UNSORTED, card)
         if move.kind == TRAIL:
-            ok = not move.loose and not move.builds and not move.value and self.trail(move.card)
-            return Move(TRAIL, move.card) if ok else None
+            if move.loose or move.builds or move.value:
+                return Refusal(TRAIL_SHAPE, card)
+            return self.trail_refusal(card) or Move(TRAIL, card)
         if move.kind == CAPTURE:
-            if move.value or (not move.loose and not move.builds):
-                return None
+            if move.value:
+                return Refusal(CAPTURE_VALUE, card)
+            if not move.loose and not move.builds:
+                return Refusal(CAPTURE_EMPTY, card)
             if self.compulsory:
                 return self.compulsory_capture(move)
             return self.capture(move)
-        if self.compulsory or not self.rules.building or not self.table.sum_value[move.card]:
-            return None
+        if move.kind not in (BUILD, ADD, RAISE):
+            return Refusal(NO_KIND, card)
+        if self.compulsory or not self.rules.building:
+            return Refusal(NO_BUILDING, card)
+        if not self.table.sum_value[card]:
+            return Refusal(NO_NUMBER, card)
         if move.kind == BUILD:
-            return None if move.builds else self.build(move)
-        if move.kind in (ADD, RAISE) and len(move.builds) == 1:
-            return self.onto(move)
+            return self.build(move)
+        if len(move.builds) != 1:
+            return Refusal(ONE_BUILD, card)
+        return self.onto(move)
+
+    def presence_refusal(self, card: int, loose: Sequence[int],
+                         builds: Sequence[Build]) -> Refusal | None:
+        """A move names only what is there: the card in hand, the loose cards (as often
+        as they lie) and the builds on the table."""
+        if card not in self.hand:
+            return Refusal(NOT_HELD, card)
+        if loose:
+            lying = Counter(self.loose)
+            named = Counter(loose)
+            for c, n in named.items():
+                if lying[c] < n:
+                    within = next((b for b in self.builds if c in b.cards), None)
+                    return Refusal(NOT_ON_TABLE, card, n, lying[c], (c,), within)
+        if builds:
+            left = Counter(self.builds)
+            for b in builds:
+                if not left[b]:
+                    return Refusal(NO_SUCH_BUILD, card, build=b)
+                left[b] -= 1
         return None
 
     def trail(self, card: int) -> bool:
-        """Trailing (docs/rules.md §2.4): never while owning a build; in Krypkasino only a card that
-        can capture nothing, and never when a sweep is forced."""
+        """Whether ``card`` may be trailed (see :meth:`trail_refusal`)."""
+        return self.trail_refusal(card) is None
+
+    def trail_refusal(self, card: int) -> Refusal | None:
+        """Trailing (docs/rules.md §2.4): never while owning a build; in Krypkasino only a
+        card that can capture nothing, and never when a sweep is forced."""
         if self.owned:
-            return False
+            return Refusal(OWNS_BUILD, card, build=self.owned[0])
         if not self.compulsory:
-            return True
-        if self.sweepers():
-            return False
-        if not self.rules.compulsory_capture:
-            return True
-        return not any(has_block(self.loose, v, self.capture_piece(card))
-                       for v in self._played(card))
+            return None
+        sweepers = self.sweepers()
+        if sweepers:
+            return Refusal(FORCED_SWEEP, card, cards=sweepers)
+        if self.rules.compulsory_capture and any(
+                has_block(self.loose, v, self.capture_piece(card)) for v in self._played(card)):
+            return Refusal(MUST_CAPTURE, card)
+        return None
 
     def _played(self, card: int) -> tuple[int, ...]:
         return self.table.played[card] or (0,)
@@ -280,18 +437,30 @@ class _Checker:
             return None
         return best_split(loose, v, self.capture_piece(card), min_group=2)
 
-    def capture(self, move: Move) -> Move | None:
-        """Captures (docs/rules.md §2.4): disjoint blocks of the played value, and builds of it."""
+    def capture(self, move: Move) -> Move | Refusal:
+        """Captures (docs/rules.md §2.4): disjoint blocks of the played value, and builds of
+        it; then the ownership rule for the builds left."""
         card = move.card
-        if not self.holds(card, self._owned_values(move.builds)):
-            return None
         for v in self._played(card):
             if move.builds and (v == 0 or any(b.value != v for b in move.builds)):
                 continue
             split = self._split_capture(card, move.loose, v)
             if split is not None:
-                return Move(CAPTURE, card, move.loose, move.builds, 0, split.blocks)
-        return None
+                return (self.ownership_refusal(card, self._owned_values(move.builds))
+                        or Move(CAPTURE, card, move.loose, move.builds, 0, split.blocks))
+        return self._unfit_capture(move)
+
+    def _unfit_capture(self, move: Move) -> Refusal:
+        """Why the cards of a capture do not fit its card: a build of another value, a
+        face card without a value, or loose cards that make no blocks of its value."""
+        card = move.card
+        values = self.table.played[card]
+        for b in move.builds:
+            if b.value not in values:
+                return Refusal(BUILD_VALUE, card, build=b)
+        if not values:
+            return Refusal(FACE_ONLY, card)
+        return Refusal(CANNOT_TAKE, card, cards=move.loose)
 
     def sweepers(self) -> tuple[int, ...]:
         """Krypkasino's forced sweep (docs/rules.md §3.2): the cards in hand that can take
@@ -308,23 +477,33 @@ class _Checker:
             self._sweepers = tuple(found)
         return self._sweepers
 
-    def compulsory_capture(self, move: Move) -> Move | None:
+    def sweep_refusal(self, card: int, loose: Sequence[int]) -> Refusal | None:
+        """The forced sweep: when a card can take the whole table, a capture must be one
+        of those sweeps."""
+        sweepers = self.sweepers()
+        if sweepers and (card not in sweepers or len(loose) != len(self.loose)):
+            return Refusal(FORCED_SWEEP, card, cards=sweepers)
+        return None
+
+    def compulsory_capture(self, move: Move) -> Move | Refusal:
         """Krypkasino (docs/rules.md §3.2): a forced sweep first; else a capture must be
         maximal (docs/rules.md K2)."""
         card = move.card
         if move.builds:
-            return None
-        sweepers = self.sweepers()
-        if sweepers and (card not in sweepers or len(move.loose) != len(self.loose)):
-            return None
+            return Refusal(NO_BUILDING, card)
+        refused: Refusal | None = None
         for v in self._played(card):
             split = self._split_capture(card, move.loose, v)
             if split is None:
                 continue
+            swept = self.sweep_refusal(card, move.loose)
+            if swept is not None:
+                return swept
             if self.rules.compulsory_capture and not self._maximal(card, move.loose, v):
+                refused = refused or Refusal(NOT_MAXIMAL, card, v)
                 continue
             return Move(CAPTURE, card, move.loose, (), 0, split.blocks)
-        return None
+        return refused or self._unfit_capture(move)
 
     def _maximal(self, card: int, taken: Sequence[int], v: int) -> bool:
         left = list((Counter(self.loose) - Counter(taken)).elements())
@@ -335,42 +514,72 @@ class _Checker:
             return best is None or len(taken) >= len(best.cards)
         return True
 
-    def build(self, move: Move) -> Move | None:
+    def build(self, move: Move) -> Move | Refusal:
         """New builds (docs/rules.md §2.4): the played card and loose cards in groups of
-        the value."""
+        the value announced, from 2 to the largest build; then the ownership rule."""
         card, v = move.card, move.value
         sc = self.table.sum_value[card]
-        if not move.loose or not max(2, sc) <= v <= self.table.max_build:
-            return None
-        if not self.holds(card, [*self._owned_values(), v]):
-            return None
-        split = best_split(move.loose, v, self.build_piece(), min_group=1, partner=v - sc)
+        if v and not 2 <= v <= self.table.max_build:
+            return Refusal(BUILD_RANGE, card, v)
+        if not move.loose:
+            return Refusal(BUILD_ALONE, card)
+        if not v:
+            return Refusal(UNANNOUNCED, card)
+        split = (best_split(move.loose, v, self.build_piece(), min_group=1, partner=v - sc)
+                 if v >= sc else None)
         if split is None:
-            return None
-        return Move(BUILD, card, move.loose, (), v, _build_groups(card, split))
+            total = sc + sum(self.table.sum_value[c] for c in move.loose)
+            return Refusal(BUILD_SPLIT, card, v, total)
+        return (self.ownership_refusal(card, self._owned_values(), v)
+                or Move(BUILD, card, move.loose, (), v, _build_groups(card, split)))
 
-    def onto(self, move: Move) -> Move | None:
-        """Adding a group to a build, or raising a single build (docs/rules.md §2.4)."""
+    def onto(self, move: Move) -> Move | Refusal:
+        """Adding a group to a build, or raising a single build (docs/rules.md §2.4); then
+        whether one's own build may be raised, and the ownership rule."""
         card, target = move.card, move.builds[0]
         sc = self.table.sum_value[card]
-        others = self._owned_values((target,))
         if move.kind == ADD:
             v = target.value
-            if move.value != v or sc > v or not self.holds(card, [*others, v]):
-                return None
-            split = best_split(move.loose, v, self.build_piece(), min_group=1, partner=v - sc)
+            if move.value != v:
+                return Refusal(ADD_VALUE, card, move.value, build=target)
+            split = (best_split(move.loose, v, self.build_piece(), min_group=1, partner=v - sc)
+                     if sc <= v else None)
             if split is None:
-                return None
-            return Move(ADD, card, move.loose, (target,), v, _build_groups(card, split))
+                return Refusal(ADD_GROUP, card, build=target)
+            return (self.ownership_refusal(card, self._owned_values((target,)), v)
+                    or Move(ADD, card, move.loose, (target,), v, _build_groups(card, split)))
+        limit = self.raise_limit(card, target)
+        if limit is not None and limit.rule == MULTIPLE_RAISE:
+            return limit  # first: whatever value is said, a multiple build is never raised
+        if not 2 <= move.value <= self.table.max_build:
+            return Refusal(BUILD_RANGE, card, move.value)
+        if limit is not None:
+            return limit
         w = target.value + sc
-        if (target.multiple or (target.owner == self.seat and not self.rules.raise_own_build)
-                or move.value != w or w > self.table.max_build
-                or not self.holds(card, [*others, w])):
-            return None
+        if move.value != w:
+            return Refusal(RAISE_VALUE, card, move.value, w, build=target)
         split = best_split(move.loose, w, self.build_piece(), min_group=1)
         if split is None:
-            return None
-        return Move(RAISE, card, move.loose, (target,), w, ((card,), *split.blocks))
+            return Refusal(ADD_GROUP, card, build=target)
+        return (self.raise_own_refusal(card, target)
+                or self.ownership_refusal(card, self._owned_values((target,)), w)
+                or Move(RAISE, card, move.loose, (target,), w, ((card,), *split.blocks)))
+
+    def raise_limit(self, card: int, target: Build) -> Refusal | None:
+        """What forbids ``card`` raising ``target`` whatever cards go with it: a multiple
+        build is never raised, and no raise goes above the largest build."""
+        if target.multiple:
+            return Refusal(MULTIPLE_RAISE, card, build=target)
+        w = target.value + self.table.sum_value[card]
+        if w > self.table.max_build:
+            return Refusal(RAISE_HIGH, card, w, build=target)
+        return None
+
+    def raise_own_refusal(self, card: int, target: Build) -> Refusal | None:
+        """Some rulesets forbid raising one's own build (``Rules.raise_own_build``)."""
+        if target.owner == self.seat and not self.rules.raise_own_build:
+            return Refusal(RAISE_OWN, card, build=target)
+        return None
 
     # -- a split as the player wrote it -------------------------------------------------
     def as_written(self, move: Move, groups: Sequence[tuple[int, ...]]) -> Move | None:
@@ -437,8 +646,8 @@ class _Checker:
                         self.loose, b.value - sc, piece):
                     adds.append(b)
                 w = b.value + sc
-                if (not b.multiple and not (b.owner == self.seat and not self.rules.raise_own_build)
-                        and w <= self.table.max_build and self.holds(card, [*others, w])):
+                if (self.raise_limit(card, b) is None and self.raise_own_refusal(card, b) is None
+                        and self.holds(card, [*others, w])):
                     raises.append((b, w))
         return CardOptions(card, self.trail(card), captures, tuple(builds), tuple(adds),
                            tuple(raises))

@@ -14,19 +14,19 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
-from casino.engine.cards import ACE, JACK, card_text, parse_card
+from casino.engine.cards import ACE, JACK, card_symbol, card_text, parse_card
 from casino.engine.errors import CardError, RulesError
 from casino.engine.scheme import (
     CardPoints,
     EachSpade,
-    LastCapture,
     Majority,
     Mulles,
+    ScoringItem,
     SpadesAbove,
     Sweeps,
     scheme,
 )
-from casino.engine.wording import plural
+from casino.engine.wording import listing, plural
 
 FaceCapture = Literal["sum", "one", "all"]
 Pairing = Literal["rank", "value"]
@@ -653,90 +653,139 @@ def describe(rules: Rules) -> list[str]:
     if rules.set_aside_pictures:
         lines.append("J, Q, K on the table are set aside at each deal; they go to the last "
                      "capturer at the end.")
-    lines.append("Sweep: " + _sweep_text(rules))
+    lines.append("Sweep: " + sweep_text(rules))
     lines.append("Scoring: " + _scoring_text(rules))
-    lines.append("Winning: " + _winning_text(rules))
+    lines.append("Winning: " + winning_text(rules))
     return lines
 
 
-def _sweep_text(rules: Rules) -> str:
-    """Taking the whole table: what it is worth, and every limit the ruleset sets."""
-    points = plural(rules.sweep_points, "point")
-    if scheme(rules).penalty:
+def sweep_text(rules: Rules) -> str:
+    """Taking the whole table: what it is worth (the scheme's sweep item, as the scorer
+    counts it), and every limit the ruleset sets."""
+    sch = scheme(rules)
+    worth = next((i.points for i in sch.items if isinstance(i, Sweeps)), rules.sweep_points)
+    points = plural(worth, "point")
+    if sch.penalty:
         text = (f"{points} of penalty to the sweeper, and taken off the previous player's "
                 "total")
         if rules.double_sweep:
             text += ("; a lone card taken by its identical twin is a double sweep "
-                     f"({2 * rules.sweep_points})")
+                     f"({2 * worth})")
     else:
         text = points
-    limits = []
-    if rules.no_sweep_last_deal:
-        limits.append("none during the round's last deal")
-    if rules.sweep_limit is not None:
-        limits.append(f"none in a round that started with a player above "
-                      f"{rules.sweep_limit} points")
-    if not rules.last_card_sweep:
-        limits.append("none with the round's last card")
+    limits = sweep_limits(rules)
     if limits:
-        text += "; " + "; ".join(limits)
+        text += "; " + "; ".join("none " + limit for limit in limits)
     if rules.sweeps_cancel:
         text += "; a new sweep cancels one of another player's"
     return text + "."
+
+
+def sweep_limits(rules: Rules) -> list[str]:
+    """When a sweep does not count (``during the round's last deal``, ...), each limit
+    the ruleset sets, for the summary and the how-to-play guide alike."""
+    limits = []
+    if rules.no_sweep_last_deal:
+        limits.append("during the round's last deal")
+    if rules.sweep_limit is not None:
+        limits.append(f"in a round that started with a player above "
+                      f"{rules.sweep_limit} points")
+    if not rules.last_card_sweep:
+        limits.append("with the round's last card")
+    return limits
 
 
 def _scoring_text(rules: Rules) -> str:
     """The ruleset's scoring items in counting order, written from its scoring scheme
     (:func:`casino.engine.scheme.scheme`), so the summary says what the scorer counts."""
     sch = scheme(rules)
+    phrases = scoring_phrases(rules)
+    if sch.penalty:
+        cards = [text for item, text in phrases if not isinstance(item, Sweeps)]
+        sweeps = [text for item, text in phrases if isinstance(item, Sweeps)]
+        text = (f"penalties: {', '.join(cards)} ({penalty_total(rules)} a game); "
+                + "; ".join(sweeps) + ".")
+    else:
+        text = ", ".join(text for _, text in phrases) + "."
+    ties = majority_ties_text(rules)
+    if ties:
+        text += " " + ties
+    return text
+
+
+def penalty_total(rules: Rules) -> int:
+    """All the penalty points the cards of a game hold (Krypkasino: 42), from the scheme."""
+    sch = scheme(rules)
+    return sum(sch.points_of(c) for c in range(52)) * rules.decks
+
+
+def scoring_phrases(rules: Rules, *,
+                    prose: bool = False) -> list[tuple[ScoringItem, str]]:
+    """Each scoring item of ``rules`` in counting order with its words: ``most cards 3``,
+    ``Td 2``, ``each Ace 1``, ``each sweep 1``; a run of cards that score by themselves
+    is worded together and paired with its first item.
+
+    Written from the scoring scheme (:func:`casino.engine.scheme.scheme`), so the rules
+    summary (``prose=False``: card text, ``Td``) and the how-to-play guide
+    (``prose=True``: card symbols in sentences, ``the 10♦ 2``, ``each tabla (sweep) 1``)
+    say what the scorer counts and cannot drift from it."""
+    sch = scheme(rules)
     each = "each " if rules.decks > 1 else ""
-    parts: list[str] = []
     items = list(sch.items)
+    out: list[tuple[ScoringItem, str]] = []
     k = 0
     while k < len(items):
         entry = items[k]
         if isinstance(entry, CardPoints):
-            run = []
+            run: list[CardPoints] = []
             while k < len(items) and isinstance(items[k], CardPoints):
-                run.append(items[k])
+                run.append(items[k])  # type: ignore[arg-type]
                 k += 1
-            parts.extend(_card_points_text(rules, run, each))  # type: ignore[arg-type]
+            text = ", ".join(_card_points_text(rules, run, each, prose))
+            out.append((entry, text))
             continue
         k += 1
         if isinstance(entry, Majority):
-            parts.append(f"most {entry.what} {entry.points}")
+            text = f"most {entry.what} {entry.points}"
         elif isinstance(entry, SpadesAbove):
-            parts.append(f"1 per spade above {entry.count}")
+            text = f"1 per spade above {entry.count}"
         elif isinstance(entry, EachSpade):
-            parts.append(f"each {'other ' if entry.besides else ''}spade {entry.points}")
+            text = f"each {'other ' if entry.besides else ''}spade {entry.points}"
         elif isinstance(entry, Sweeps):
             word = "tabla" if rules.scoring == "tablic" else "sweep"
             if entry.previous_loses:
                 p = entry.points
-                parts.append(f"sweeps +{p} / -{p}" + (f", double sweeps +{2 * p} / -{2 * p}"
-                                                      if rules.double_sweep else ""))
+                text = f"sweeps +{p} / -{p}" + (f", double sweeps +{2 * p} / -{2 * p}"
+                                                if rules.double_sweep else "")
+            elif prose and word == "tabla":
+                text = f"each tabla (sweep) {entry.points}"
+            elif prose and rules.scoring == "kasino":
+                text = f"each sweep (mökki) {entry.points}"
             else:
-                parts.append(f"each {word} {entry.points}")
+                text = f"each {word} {entry.points}"
         elif isinstance(entry, Mulles):
-            parts.append(f"each mulle {entry.points}")
-        elif isinstance(entry, LastCapture):
-            parts.append(f"last capture {entry.points}")
-    if sch.penalty:
-        total = sum(sch.points_of(c) for c in range(52)) * rules.decks
-        cards = [x for x in parts if not x.startswith("sweeps")]
-        text = (f"penalties: {', '.join(cards)} ({total} a game); "
-                + "; ".join(x for x in parts if x.startswith("sweeps")) + ".")
-    else:
-        text = ", ".join(parts) + "."
-    if any(isinstance(i, Majority) and i.ties != "lost" for i in sch.items):
-        text += " " + _kasino_ties(rules)
-    return text
+            text = f"each mulle {entry.points}"
+        else:  # LastCapture, the last kind of item
+            text = f"{'the ' if prose else ''}last capture {entry.points}"
+        out.append((entry, text))
+    return out
 
 
-def _card_points_text(rules: Rules, run: list[CardPoints], each: str) -> list[str]:
+def _card_points_text(rules: Rules, run: list[CardPoints], each: str,
+                      prose: bool = False) -> list[str]:
     """A run of cards that score by themselves: a rank of which every suit scores is
     named once ("each Ace 1"; an odd one out first: "As 2, each other Ace 1"), other
-    cards one by one."""
+    cards one by one. ``prose``: the cards by their symbols, a lone card with ``the``
+    (``the 10♦ 2``), ranks listed as in a sentence (``A, K, Q, J and 10``), and a card
+    that also scores as a spade counted one by one said to score ``more``."""
+    name = card_symbol if prose else card_text
+    lone = each or ("the " if prose else "")
+    sch = scheme(rules)
+
+    def single(cp: CardPoints) -> str:
+        more = " more" if prose and sch.points_of(cp.card) > cp.points else ""
+        return f"{lone}{name(cp.card)} {cp.points}{more}"
+
     by_rank: dict[str, list[CardPoints]] = {}
     for cp in run:
         by_rank.setdefault(cp.name[:-1], []).append(cp)
@@ -747,7 +796,7 @@ def _card_points_text(rules: Rules, run: list[CardPoints], each: str) -> list[st
     while k < len(run):
         rank = run[k].name[:-1]
         if rank not in full:
-            out.append(f"{each}{run[k].name} {run[k].points}")
+            out.append(single(run[k]))
             k += 1
             continue
         # Consecutive full ranks worth the same: "each A K Q J 10 1".
@@ -764,32 +813,39 @@ def _card_points_text(rules: Rules, run: list[CardPoints], each: str) -> list[st
                 done.add(r)
                 odd.extend(cp for cp in cps if cp.points != points)
             k += 1
-        words = ("Ace" if group == ["A"] else " ".join("10" if r == "T" else r for r in group))
-        out.extend(f"{each}{cp.name} {cp.points}" for cp in odd)
+        ranks = ["10" if r == "T" else r for r in group]
+        words = ("Ace" if group == ["A"] else listing(ranks) if prose else " ".join(ranks))
+        out.extend(single(cp) for cp in odd)
         text = f"each {'other ' if odd else ''}{words} {points}"
         if group == ["A"] and rules.win_rule == "counting-order":
-            text += f" (in the order {' '.join(cp.name for cp in by_rank['A'])})"
+            text += f" (in the order {' '.join(name(cp.card) for cp in by_rank['A'])})"
         out.append(text)
     return out
 
 
-def _kasino_ties(rules: Rules) -> str:
-    """How Finnish Kasino settles a tied majority, as the scorer does."""
+def majority_ties_text(rules: Rules) -> str:
+    """How the ruleset settles a tied majority, as the scorer does, when a tie is worth
+    something (Finnish Kasino: carried, or shared); empty when a tie is simply lost."""
+    sch = scheme(rules)
+    if not any(isinstance(i, Majority) and i.ties != "lost" for i in sch.items):
+        return ""
     cards = ("A tie for most cards carries its point to the next round, where it is "
              "worth its own point as well.")
-    if rules.spades_above_7:
+    spades_item = sch.majority("spades")
+    if spades_item is None:
         return cards
     if rules.partnerships or rules.players == 4:
         spades = ("a tie for most spades carries its points to the next round in the same "
                   "way.")
     else:
         spades = (f"a tie for most spades between two players gives each "
-                  f"{rules.spades_points // 2}; a tie of three carries the points to the "
+                  f"{spades_item.points // 2}; a tie of three carries the points to the "
                   "next round.")
     return f"{cards[:-1]}; {spades}"
 
 
-def _winning_text(rules: Rules) -> str:
+def winning_text(rules: Rules) -> str:
+    """How a game is won (``reach 21; ...``), for the summary and the guide."""
     if rules.win_rule == "lower-after-games":
         return (f"the lower total after {rules.games_per_match} games wins; "
                 f"a tie plays {rules.games_per_match} more.")

@@ -57,7 +57,7 @@ from casino.engine.record import (
 from casino.engine.rules import Rules
 from casino.engine.scoring import Result
 from casino.engine.wording import plural
-from casino.words.narrate import play_words
+from casino.words.narrate import YOU, told_play
 
 HUMAN = "human"
 #: The level whose move a hint suggests: the strongest offered to players.
@@ -105,7 +105,7 @@ def default_settings(people: int) -> Settings:
     return Settings(hints=alone, takebacks=alone)
 
 
-def default_names(players: Sequence[str], rules: Rules, you: str = "You") -> list[str]:
+def default_names(players: Sequence[str], rules: Rules, you: str = YOU) -> list[str]:
     """``You`` for the first person, ``Computer``, or ``Partner``/``Left``/``Right``..."""
     human = next((s for s, p in enumerate(players) if p == HUMAN), 0)
     names: list[str] = []
@@ -131,7 +131,7 @@ NAME_LENGTH = 24
 _SPACES = re.compile(r"\s+")
 
 
-def player_name(raw: str | None, default: str = "You", limit: int = NAME_LENGTH) -> str:
+def player_name(raw: str | None, default: str = YOU, limit: int = NAME_LENGTH) -> str:
     """A name fit for the table and the record, as every front end takes it.
 
     Control characters are dropped and runs of spaces made one; a blank name
@@ -221,7 +221,7 @@ class GameSession:
 
     @classmethod
     def new(cls, rules: Rules, *, level: str = "medium", seed: int | None = None,
-            you: str = "You", human_seat: int = 0, save_path: Path | None = None,
+            you: str = YOU, human_seat: int = 0, save_path: Path | None = None,
             autosave: bool = True) -> GameSession:
         """A new game with one person (seat ``human_seat``) and computers at ``level``.
 
@@ -665,10 +665,7 @@ class GameSession:
 
     def _say(self, before: Position, move: Move, after: Position, seat: int) -> str:
         """A move in words: "You take ..." for the person, "Computer takes ..." otherwise."""
-        named = ["you" if s == self.human else n for s, n in enumerate(self.names)]
-        if seat == self.human:
-            return play_words(before, move, after, "You", you=True, names=named)
-        return play_words(before, move, after, self.names[seat], names=named)
+        return told_play(before, move, after, seat, self.names, reader=self.human)
 
     def describe_players(self) -> list[str]:
         """``You``, ``Computer (medium)``: each seat's name and who plays it."""

@@ -70,6 +70,7 @@ from casino.tui.widgets import (
     option_words,
     score_content,
     score_note,
+    seat_boxes,
     table_rows,
     team_name,
 )
@@ -318,12 +319,7 @@ class GameScreen(Screen[None]):
 
     async def _draw_seats(self) -> None:
         s = self.session
-        seats = self.query_one("#seats", Horizontal)
-        panels = list(seats.query(SeatPanel))
-        if len(panels) != s.rules.players:
-            await seats.remove_children()
-            panels = [SeatPanel(seat) for seat in s.rules.seats]
-            await seats.mount_all(panels)
+        panels = await seat_boxes(self.query_one("#seats", Horizontal), SeatPanel, s.rules.seats)
         for panel in panels:
             panel.show(self.view, s.names, s.human, tally(self.view, panel.seat))
 
@@ -1003,7 +999,7 @@ class GameScreen(Screen[None]):
         lines = describe(rules)
         saving = self.session.save_path is not None
         self.app.push_screen(RulesScreen(f"Rules: {lines[0]}", lines[1:], saving=saving,
-                                         guide=rules.name))
+                                         guide=rules))
 
     def action_quit(self) -> None:
         """Quit, after asking when a game is going on (the dialog says whether it is saved)."""

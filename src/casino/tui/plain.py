@@ -15,11 +15,9 @@ and input also takes suit letters (``9d x 9c``).
 
 from __future__ import annotations
 
-import contextlib
 import re
-import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -34,6 +32,7 @@ from casino.engine.position import Position
 from casino.engine.rules import describe
 from casino.engine.scheme import scheme
 from casino.engine.wording import build_notation, listing, plural, table_item_words
+from casino.play.console import LineConsole, Stopped
 from casino.play.session import Entry, GameSession
 from casino.play.standing import round_so_far, unseen
 from casino.words.narrate import move_phrase, result_lines, tally, winner_words
@@ -65,14 +64,8 @@ HELP = (
     "  quit        stop; the game is saved after every move and can be resumed",
 )
 
-_QUIT = ("quit", "q", "exit", "bye")
-
 #: A card's number and table letters: ``2 a``, ``2 a c``, ``2 with a c``.
 _CARD_WITH = re.compile(r"(\d+)\s+(?:with\s+)?([a-z]{1,2}(?:[\s,]+[a-z]{1,2})*)")
-
-
-class _Quit(Exception):
-    """The person ended the game: ``quit``, or the end of the input."""
 
 
 def run_plain(session: GameSession, new_game: Callable[[], GameSession] | None, *,
@@ -84,13 +77,13 @@ def run_plain(session: GameSession, new_game: Callable[[], GameSession] | None, 
     can follow them one at a time (0 for pipes and tests).
     """
     game = PlainGame(session, stdin=stdin, stdout=stdout, pause=pause)
-    with _completion(game, stdin, stdout):
+    with game.console.completion(game.completions):
         try:
             while game.play() and new_game is not None:
                 if not game.ask_yes_no("Play again? [y/n] "):
                     break
                 game.session = new_game()
-        except (KeyboardInterrupt, _Quit):  # Ctrl-C: stop as quit does
+        except (KeyboardInterrupt, Stopped):  # Ctrl-C: stop as quit does
             game.say("", game.stopped())
 
 
@@ -100,50 +93,33 @@ class PlainGame:
     def __init__(self, session: GameSession, *, stdin: TextIO, stdout: TextIO,
                  pause: float = 0.0) -> None:
         self.session = session
-        self._in = stdin
-        self._out = stdout
+        #: Lines out, lines in: a quit word or the end of the input raises
+        #: :class:`~casino.play.console.Stopped` at any prompt.
+        self.console = LineConsole(stdin, stdout)
         self._pause = pause
-        self._use_input = (stdin is sys.stdin and stdout is sys.stdout and _isatty(stdin)
-                           and _isatty(stdout))
-        # A typed line is echoed when the terminal does not, so a transcript reads whole.
-        self._echo = not _isatty(stdin)
         self._fresh = True  # the state has changed since it was last shown
 
     # ------------------------------------------------------------------
     # Input and output
 
     def say(self, *lines: str) -> None:
-        for line in lines:
-            self._out.write(line + "\n")
-        self._out.flush()
+        self.console.say(*lines)
 
     def read(self, prompt: str) -> str:
-        """One line from the person, stripped; :class:`_Quit` at the end of the input."""
-        if self._use_input:
-            try:
-                return input(prompt).strip()
-            except EOFError:
-                raise _Quit from None
-        self._out.write(prompt)
-        self._out.flush()
-        line = self._in.readline()
-        if not line:
-            self._out.write("\n")
-            raise _Quit
-        if self._echo:
-            self._out.write(line if line.endswith("\n") else line + "\n")
-            self._out.flush()
-        return line.strip()
+        """One line from the person, stripped; :class:`Stopped` at a quit word or the end
+        of the input."""
+        return self.console.ask(prompt)
 
     def ask_yes_no(self, prompt: str) -> bool:
+        """Yes or no; a quit word or the end of the input is no."""
         while True:
             try:
                 answer = self.read(prompt).lower()
-            except _Quit:
+            except Stopped:
                 return False
             if answer in ("y", "yes"):
                 return True
-            if answer in ("n", "no", *_QUIT):
+            if answer in ("n", "no"):
                 return False
             self.say("Please answer y or n.")
 
@@ -172,7 +148,7 @@ class PlainGame:
                     self._computer_moves()
                 else:
                     self._turn()
-        except _Quit:
+        except Stopped:
             self.say(self.stopped())
             return False
 
@@ -232,8 +208,8 @@ class PlainGame:
             self._pick(int(word))
         elif (found := _CARD_WITH.fullmatch(word)) is not None:
             self._pick(int(found[1]), found[2])
-        elif word in _QUIT:
-            raise _Quit
+        elif self.console.is_quit(word):  # typed at the prompt, the console stops first
+            raise Stopped
         elif word in ("?", "hint"):
             self._hint()
         elif word == "undo":
@@ -523,8 +499,6 @@ class PlainGame:
         while True:
             line = self.read(f"Press Enter for the next {unit}> ")
             word = line.lower()
-            if word in _QUIT:
-                raise _Quit
             if word in ("log", "log all"):
                 self._log(whole=word == "log all")
             elif word == "rules":
@@ -605,48 +579,3 @@ def _sentence(exc: Exception) -> str:
     """An error message as a sentence with one final stop."""
     text = str(exc).strip()
     return text if text.endswith((".", "!", "?")) else text + "."
-
-
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
-
-
-@contextlib.contextmanager
-def _completion(game: PlainGame, stdin: TextIO, stdout: TextIO) -> Iterator[None]:
-    """Tab completion of moves and commands while the game reads a real terminal.
-
-    Only where ``input()`` is used (stdin and stdout are the process's own
-    terminal) and the ``readline`` module exists; the previous completer is
-    put back afterwards.
-    """
-    if not (stdin is sys.stdin and stdout is sys.stdout and _isatty(stdin) and _isatty(stdout)):
-        yield
-        return
-    try:
-        import readline
-    except ImportError:  # Windows, or a Python built without it
-        yield
-        return
-    matches: list[str] = []
-
-    def complete(text: str, state: int) -> str | None:
-        nonlocal matches
-        if state == 0:
-            matches = game.completions(readline.get_line_buffer())
-        return matches[state] if state < len(matches) else None
-
-    old_completer = readline.get_completer()
-    old_delims = readline.get_completer_delims()
-    readline.set_completer(complete)
-    readline.set_completer_delims("")  # complete the whole line: moves have spaces
-    readline.parse_and_bind("tab: complete")
-    # No escape codes around the prompt: screen readers and pexpect read it plainly.
-    readline.parse_and_bind("set enable-bracketed-paste off")
-    try:
-        yield
-    finally:
-        readline.set_completer(old_completer)
-        readline.set_completer_delims(old_delims)

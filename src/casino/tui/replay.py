@@ -30,10 +30,7 @@ from casino.engine.render import render_position
 from casino.engine.rules import Rules, describe
 from casino.engine.wording import plural
 from casino.play.session import HUMAN
-from casino.words.narrate import play_words, result_lines, winner_words
-
-#: The name the terminal game gives its person: told as "You take", not "You takes".
-YOU = "You"
+from casino.words.narrate import YOU, result_lines, told_play, winner_words
 
 #: The kinds of step.
 DEAL, MOVE, NOTE = "deal", "move", "note"
@@ -98,8 +95,7 @@ def deal_step(number: int, dealer: int, start: Position, names: Sequence[str]) -
 def move_step(number: int, seat: int, before: Position, move: Move, after: Position,
               names: Sequence[str]) -> Step:
     """The ``number``-th standing move of its round, told in a sentence."""
-    name = names[seat]
-    words = _sentence(play_words(before, move, after, name, you=name == YOU))
+    words = _sentence(told_play(before, move, after, seat, names))
     return Step(MOVE, after.round, number, after, words, seat=seat, move=move)
 
 

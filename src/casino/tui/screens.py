@@ -7,7 +7,7 @@ screen alone changes the session.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,6 +15,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
+
+if TYPE_CHECKING:
+    from casino.engine.rules import Rules
 
 #: How to play, shown under the rules on the F1 screen.
 HOW_TO_PLAY = (
@@ -40,18 +43,26 @@ class RulesScreen(ModalScreen[None]):
     ]
 
     def __init__(self, title: str, lines: Sequence[str], *, saving: bool = False,
-                 guide: str | None = None, keys: Sequence[str] = HOW_TO_PLAY,
+                 guide: Rules | None = None, keys: Sequence[str] = HOW_TO_PLAY,
                  keys_title: str = "How to play") -> None:
         super().__init__()
         self.title_text = title
         self.lines = list(lines)
-        # The player's guide to the preset ``guide`` (casino.words.guide), with its example.
+        # The player's guide to the preset of ``guide`` (casino.words.guide), with its
+        # example; what scores is said for the game's own rules (its options included).
         self.guide: list[str] = []
         if guide is not None:
             from casino.words.guide import GUIDES, text_lines
 
-            if guide in GUIDES:
-                self.guide = text_lines(guide, width=10_000)  # the screen wraps
+            if guide.name in GUIDES:
+                self.guide = text_lines(guide.name, width=10_000, rules=guide)  # it wraps
+        # The words of that preset, in its own names (casino.words.glossary).
+        self.words: list[str] = []
+        if guide is not None:
+            from casino.words.glossary import ALL, preset_lines
+
+            if guide.name in ALL:
+                self.words = preset_lines(guide.name)
         self.keys = list(keys)
         self.keys_title = keys_title
         if saving:
@@ -69,6 +80,11 @@ class RulesScreen(ModalScreen[None]):
                                  classes="dialog-heading")
                     yield Static(Content("\n").join(Content(s) for s in self.guide[2:]),
                                  id="rules-guide")
+                if self.words:
+                    yield Static(Content.styled("Words (casino glossary WORD)", "bold"),
+                                 classes="dialog-heading")
+                    yield Static(Content("\n").join(Content(s) for s in self.words),
+                                 id="rules-glossary")
             yield Button("Close (Esc)", id="close", variant="primary")
 
     def action_close(self) -> None:

@@ -55,8 +55,16 @@ from casino.tui.replay import (
     unit,
 )
 from casino.tui.screens import RulesScreen
-from casino.tui.widgets import BuildStack, CardFace, cards_label, table_rows
-from casino.words.narrate import result_lines, winner_words
+from casino.tui.widgets import (
+    BuildStack,
+    CardFace,
+    SeatBox,
+    card_backs,
+    cards_label,
+    seat_boxes,
+    table_rows,
+)
+from casino.words.narrate import result_lines, tally, winner_words
 
 #: Seconds per step when the viewer plays by itself.
 DEFAULT_PACE = 0.8
@@ -74,36 +82,24 @@ VIEWER_KEYS = (
 )
 
 
-class SeatView(Static):
+class SeatView(SeatBox):
     """One seat at one step: its hand (face up, or a count when hidden), pile and score."""
 
     def __init__(self, seat: int) -> None:
-        super().__init__(classes="seat-view")
-        self.seat = seat
+        super().__init__(seat, classes="seat-view")
 
     def show(self, pos: Position, name: str, who: str, *, hidden: bool) -> None:
         seat = self.seat
-        turn = pos.result is None and pos.to_move == seat
-        self.border_title = f"▶ {name}" if turn else name
-        self.border_subtitle = " · ".join(w for w in (who, "dealer" if pos.dealer == seat
-                                                        else "") if w)
-        self.set_class(turn, "to-move")
         h = pos.hands[seat]
         count = pos.hand_size(seat)
         if isinstance(h, int) or hidden:
-            hand = Content.assemble(("▮" * count, "#6b9be0"),
-                                    f" {plural(count, 'card')}, hidden" if count else "no cards")
+            hand = card_backs(count, f" {plural(count, 'card')}, hidden" if count
+                              else "no cards")
         elif h:
             hand = cards_label(h, on_dark=True)
         else:
             hand = Content.styled("no cards", "dim")
-        pile = pos.piles[seat]
-        spades = sum(1 for c in pile if c & 3 == 0)
-        sweeps = sum(1 for s in pos.sweeps if s == seat)
-        line = f"pile {len(pile)} · {spades}♠"
-        if sweeps:
-            line += f" · {plural(sweeps, 'sweep')}"
-        self.update(Content("\n").join([hand, Content(line)]))
+        self.draw(pos, name, who, hand, tally(pos, seat))
 
 
 class GoToRoundScreen(ModalScreen[int | None]):
@@ -212,8 +208,8 @@ class ViewerScreen(Screen[None]):
         log = self.query_one("#viewer-log", OptionList)
         log.can_focus = False
         self.query_one("#viewer-score").border_title = "Score"
-        await self.query_one("#viewer-seats", Horizontal).mount_all(
-            [SeatView(seat) for seat in self.rules.seats])
+        await seat_boxes(self.query_one("#viewer-seats", Horizontal), SeatView,
+                         self.rules.seats)
         if self.live:
             self.playing = True  # a demo plays as it comes, until the person steps back
             self.index = max(len(self.steps) - 1, 0)

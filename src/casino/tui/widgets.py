@@ -10,6 +10,7 @@ brackets that markup would swallow.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from rich.cells import cell_len
 from textual import events
@@ -170,12 +171,64 @@ def table_rows(widgets: Sequence[Widget], width: int) -> list[Horizontal]:
     return [Horizontal(*row, classes="table-row") for row in rows if row]
 
 
-class SeatPanel(Static):
-    """One seat: name and level, cards in hand (backs for others), captured pile, score side."""
+def card_backs(count: int, words: str) -> Content:
+    """A hand seen from across the table: a card back (▮) per card, then ``words``."""
+    return Content.assemble(("▮" * count, "#6b9be0"), words)
+
+
+def pile_words(t: Tally) -> str:
+    """``pile 12 · 3♠ · 2 sweeps``: what a seat has captured, on one line of its box."""
+    line = f"pile {t.cards} · {t.spades}♠"
+    if t.sweeps:
+        line += f" · {plural(t.sweeps, 'sweep')}"
+    return line
+
+
+class SeatBox(Static):
+    """One seat's box, drawn the same way by the game (:class:`SeatPanel`) and the replay
+    viewer (``viewer.SeatView``): the seat's name on the frame, marked ▶ and styled
+    ``to-move`` on its turn; what the seat is, and ``dealer``, under it; then its hand,
+    its pile and whatever more the screen shows. The subclasses decide only what the
+    hand line says and what the seat is called (``you``, ``partner``, a computer's
+    level), so the two screens cannot drift apart in how a seat looks."""
+
+    def __init__(self, seat: int, *, classes: str = "") -> None:
+        super().__init__(classes=classes)
+        self.seat = seat
+
+    def draw(self, pos: Position, name: str, role: str, hand: Content, tally: Tally,
+             *more: Content) -> None:
+        """Show the seat in ``pos`` (the position as this screen may show it)."""
+        seat = self.seat
+        turn = pos.result is None and pos.to_move == seat
+        # The turn marker and the deal go on the frame, so the box keeps its height.
+        self.border_title = f"▶ {name}" if turn else name
+        self.border_subtitle = " · ".join(w for w in (role, "dealer" if pos.dealer == seat
+                                                      else "") if w)
+        self.set_class(turn, "to-move")
+        self.update(Content("\n").join([hand, Content(pile_words(tally)), *more]))
+
+
+B = TypeVar("B", bound=SeatBox)
+
+
+async def seat_boxes(row: Widget, kind: type[B], seats: Sequence[int]) -> list[B]:
+    """The ``kind`` boxes of ``row``, one per seat in order: mounted when the row has
+    none (or the wrong number), otherwise those already there, to be drawn again."""
+    boxes = [w for w in row.children if isinstance(w, kind)]
+    if len(boxes) != len(seats):
+        await row.remove_children()
+        boxes = [kind(seat) for seat in seats]
+        await row.mount_all(boxes)
+    return boxes
+
+
+class SeatPanel(SeatBox):
+    """One seat in the game: name and role, cards in hand (backs for others), captured
+    pile, and the point cards in it."""
 
     def __init__(self, seat: int) -> None:
-        super().__init__(classes="seat")
-        self.seat = seat
+        super().__init__(seat, classes="seat")
 
     def show(self, view: Position, names: Sequence[str], human: int, tally: Tally) -> None:
         rules = view.rules
@@ -186,26 +239,17 @@ class SeatPanel(Static):
             role = "partner"
         else:
             role = "opponent"
-        turn = view.result is None and view.to_move == seat
-        # The turn marker and the deal go on the frame, so the panel stays three lines high.
-        self.border_title = f"▶ {names[seat]}" if turn else names[seat]
-        self.border_subtitle = role + (" · dealer" if view.dealer == seat else "")
         self.set_class(role != "opponent", "ally")
         self.set_class(role == "opponent", "foe")
-        self.set_class(turn, "to-move")
         count = view.hand_size(seat)
         cards = plural(count, "card")
         if seat != human and count:
-            hand = Content.assemble(("▮" * count, "#6b9be0"), f" {cards}")
+            hand = card_backs(count, f" {cards}")
         else:
             hand = Content(f"{cards} in hand")
-        pile = f"pile {tally.cards} · {tally.spades}♠"
-        if tally.sweeps:
-            pile += f" · {plural(tally.sweeps, 'sweep')}"
         room = (self.content_size.width or PANEL_TEXT) - len(tally.label) - 1
-        lines = [hand, Content(pile),
-                 Content.assemble(f"{tally.label} ", fitted_cards(tally.point_cards, room))]
-        self.update(Content("\n").join(lines))
+        points = Content.assemble(f"{tally.label} ", fitted_cards(tally.point_cards, room))
+        self.draw(view, names[seat], role, hand, tally, points)
 
 
 #: The text width of a seat panel at 80 columns (four panels and their frames).

@@ -53,7 +53,7 @@ from casino.web.service import (
 from casino.web.store import DEFAULT_DATABASE_URL, OVER, Store
 from casino.web.views import items_json, result_json, rules_json, title
 from casino.words import svg
-from casino.words.narrate import play_words
+from casino.words.narrate import told_play
 
 log = logging.getLogger("casino.web")
 
@@ -175,8 +175,11 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
             if game.status == OVER:
                 msg += f" It is over: its record is at /records/{game_id}."
             return pages.error(msg, 403, title="No seat")
+        from casino.words.glossary import kinds
+
         return pages.render("game.html", game_id=game_id, rules_name=game.rules.name,
-                            rules_title=title(game.rules.name), seat=seat)
+                            rules_title=title(game.rules.name), seat=seat,
+                            words=kinds(game.rules.name))
 
     @app.get("/join/{game_id}/{code}")
     async def join(request: Request, game_id: str, code: str,
@@ -219,8 +222,22 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
             rules = preset(name)
         except RulesError as e:
             return pages.error(str(e), 404)
+        from casino.words.glossary import link_all
+
+        lines = describe(rules)
+        # The summary's lines, each glossary word linked to /glossary at its first use.
         return pages.render("rules.html", name=rules.name, title=title(rules.name),
-                            lines=describe(rules), presets=preset_menu())
+                            lines=lines, linked=link_all(lines[1:]), presets=preset_menu())
+
+    @app.get("/glossary", response_class=HTMLResponse)
+    async def glossary_page() -> Response:
+        """The games' words, an anchor per entry (casino.words.glossary), as
+        docs/glossary.md has them."""
+        from casino.words.glossary import SECTIONS, TERMS, section_title
+
+        return pages.render("glossary.html", terms=TERMS,
+                            sections={s: section_title(s) for s in SECTIONS},
+                            titles={name: title(name) for name, _, _ in preset_menu()})
 
     @app.get("/guide/{name}", response_class=HTMLResponse)
     async def guide_page(name: str) -> Response:
@@ -399,10 +416,7 @@ def replay_json(game: LiveGame) -> dict[str, Any]:
             before, after = rnd.positions[k], rnd.positions[k + 1]
             moves.append({"kind": "move", "round": rnd.number, "deal": before.deal,
                           "seat": seat, "text": str(move),
-                          "words": play_words(before, move, after, s.names[seat],
-                                              you=s.names[seat] == "You",
-                                              names=[n if n != "You" else "you"
-                                                     for n in s.names])})
+                          "words": told_play(before, move, after, seat, s.names)})
             positions.append(after.to_json())
     rounds = [{"round": r.number, "items": items_json(rules, r.result, r.start.scores),
                "scores": list(r.result.scores)} for r in record.rounds if r.result is not None]

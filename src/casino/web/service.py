@@ -81,7 +81,7 @@ from casino.web.views import (
     unknown_options,
 )
 from casino.web.workers import WorkerBusy, WorkerError, WorkerPool, WorkerTimeout
-from casino.words.narrate import move_phrase, play_words, winner_words
+from casino.words.narrate import YOU, move_phrase, told_play, winner_words
 
 log = logging.getLogger("casino.web")
 
@@ -476,10 +476,9 @@ def replayed_log(session: GameSession) -> list[LogItem]:
 def log_item(seat: int, before: Position, move: Move, after: Position,
              names: Sequence[str]) -> LogItem:
     """A move for the public log, told to everyone and to the player who made it."""
-    yours = ["you" if s == seat else n for s, n in enumerate(names)]
     return LogItem(before.round, before.deal, seat, str(move),
-                   play_words(before, move, after, names[seat], names=names),
-                   play_words(before, move, after, "You", you=True, names=yours))
+                   told_play(before, move, after, seat, names),
+                   told_play(before, move, after, seat, names, reader=seat))
 
 
 # ----------------------------------------------------------------------
@@ -687,7 +686,7 @@ class GameService:
         if mode == FRIENDS:
             self._check_room_space(client)
         seats = [HUMAN if s < people else level for s in range(r.players)]
-        first = clean_name(name, "You" if mode == COMPUTER else "Player 1",
+        first = clean_name(name, YOU if mode == COMPUTER else "Player 1",
                            self.limits.name_length)
         names = _names(seats, first)
         game_id = secrets.token_hex(8)

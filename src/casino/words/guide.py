@@ -11,11 +11,32 @@ project's notation (docs/notation.md). The tables shown after each move are
 not written here: :func:`example_lines` plays the moves through the engine and
 prints what it gives, and tests/test_guide.py checks that every move is legal
 and written canonically, so an example cannot rot.
+
+What scores is not written here either. Each guide's points paragraph
+(:func:`points_paragraph`) is worded from the ruleset's scoring scheme
+(:func:`casino.engine.scheme.scheme`, which the scorer reads) by the phrases the
+``casino rules`` summary uses (:func:`casino.engine.rules.scoring_phrases` and its
+neighbours), and a worked step that names points says ``{points}`` (what the cards the
+move takes score) or ``{sweep}`` (what a sweep scores) for :func:`example_lines` to
+fill in; so a change to a preset's scoring changes its guide.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from casino.engine.rules import (
+    Rules,
+    majority_ties_text,
+    penalty_total,
+    preset,
+    scoring_phrases,
+    sweep_limits,
+    sweep_text,
+    winning_text,
+)
+from casino.engine.scheme import Sweeps, scheme
+from casino.engine.wording import listing, plural
 
 #: How every game of the family goes, before each ruleset's own differences.
 BASICS = (
@@ -40,6 +61,8 @@ class Step:
     """One move of a worked example and what it shows."""
 
     move: str  #: canonical notation (tests/test_guide.py checks it is)
+    #: What the move shows; ``{points}`` and ``{sweep}`` are filled in from the scoring
+    #: scheme (:func:`example_lines`), so the example states no number of its own.
     words: str
 
 
@@ -49,6 +72,8 @@ class Guide:
 
     name: str
     title: str
+    #: How to play, in paragraphs; the points paragraph follows them, made from the
+    #: scoring scheme (:func:`paragraphs`).
     how: tuple[str, ...]
     seed: int
     steps: tuple[Step, ...]
@@ -73,31 +98,26 @@ GUIDES: dict[str, Guide] = {g.name: g for g in (
          "counts 1.",
          "A card captures the table cards of its rank, and any groups of table "
          "cards that add up to its value. You may build up to 14. While you own a "
-         "build you may not trail, and you must keep a card that captures it.",
-         "Points: most cards 3, most spades 1, the 10♦ 2, the 2♠ 1, each Ace 1, "
-         "each sweep 1. The first to reach 21, counting each round's items in "
-         "order, wins."),
+         "build you may not trail, and you must keep a card that captures it."),
         1, _BUILD_EXAMPLE,
         "A build lets you gather cards now and take them on a later turn, as long "
         "as you keep the card that captures it."),
     Guide(
         "krypkasino", "Krypkasino (Casino reversed)",
-        ("Two players, two decks, 6 cards each and 4 on the table. Everything you "
-         "capture is a penalty: the lower total wins, after two games.",
+        ("Two players, two decks, 6 cards each and 4 on the table. The cards that "
+         "count are penalties, and so are sweeps: the lower total wins.",
          "There are no builds. Captures are compulsory and maximal: if your card "
          "can capture, it must capture as much as it can, and only a card that "
          "captures nothing may be trailed. A card that can take the whole table "
          "must do so.",
          "J, Q and K dealt to the table are set aside; they go to the last "
-         "capturer at the end.",
-         "Penalties: each 10♦ 3, 2♠ 2, A♠ 2, other Ace 1, other spade 1. A sweep "
-         "is a penalty too: 5 points to the sweeper, and 5 taken off the other "
-         "player."),
+         "capturer at the end."),
         1,
         (Step("Qd x Ts+2s", "seat 1 must capture, and as much as it can: the Q♦ "
-                            "(12) takes the 10♠ and the 2♠, 3 penalty points"),
+                            "(12) takes the 10♠ and the 2♠: {points} of "
+                            "penalty"),
          Step("3h x 3c", "seat 0 has to take the last card, the 3♣, with its 3♥: a "
-                         "sweep, which costs it 5")),
+                         "sweep, which costs it {sweep}")),
         "In Krypkasino you avoid captures when you can, and plan your trails so "
         "the other player is forced to sweep."),
     Guide(
@@ -106,12 +126,7 @@ GUIDES: dict[str, Guide] = {g.name: g for g in (
          "No builds: a card captures the table cards whose value equals its own, "
          "alone or in groups that add up to it. J 11, Q 12, K 13, a played Ace 14. "
          "Two cards are worth more in the hand than on the table: the 2♠ counts 15 "
-         "and the 10♦ 16 when you play them.",
-         "Points: most cards 1, most spades 2, each Ace 1, the 10♦ 2, the 2♠ 1, "
-         "each sweep 1. A tie for most cards carries its point to the next round; "
-         "a tie for most spades gives each of two players 1. No sweeps count in "
-         "the last deal, nor in a round begun with a player above 10 points. "
-         "Reach 16 to win; if both do in one round, the higher total wins."),
+         "and the 10♦ 16 when you play them."),
         1,
         (Step("Kc x 6h+5d+2c", "seat 1's K♣ (13) takes the 6♥, the 5♦ and the 2♣: "
                                "6 + 5 + 2 = 13"),
@@ -124,10 +139,7 @@ GUIDES: dict[str, Guide] = {g.name: g for g in (
          "Number cards count their value and an Ace counts 1. J, Q and K have no "
          "number: each captures one card of its own rank. Builds go up to 10; "
          "while you own a build you may not trail, and you must keep a card that "
-         "captures it.",
-         "Points: most cards 3, most spades 1, the 10♦ 2, the 2♠ 1, each Ace 1, "
-         "each sweep 1. Reach 21 to win; if both do in one round, the higher "
-         "total wins."),
+         "captures it."),
         1, _BUILD_EXAMPLE,
         "A build lets you gather cards now and take them on a later turn."),
     Guide(
@@ -135,28 +147,20 @@ GUIDES: dict[str, Guide] = {g.name: g for g in (
         ("Two players, one deck, 4 cards each and 4 on the table, 6 deals a round.",
          "J 11, Q 12, K 13, and an Ace you play counts 1 or 14, as you choose (1 "
          "in sums on the table). Builds go up to 14; while you own a build you may "
-         "not trail, and you must keep a card that captures it.",
-         "Points: most cards 3, most spades 1, the 10♦ 2, the 2♠ 1, each Ace 1, "
-         "each sweep 1. Reach 21 to win; if both do in one round, the higher "
-         "total wins."),
+         "not trail, and you must keep a card that captures it."),
         1, _BUILD_EXAMPLE,
         "With face cards counting 11 to 13, big builds and captures of several "
         "groups are common."),
     Guide(
         "spade", "Spade Casino",
         ("Classic Casino in its play (Ace 1, J Q K only pair, builds up to 10), "
-         "but every spade scores.",
-         "Points: most cards 3, each spade 1 and the J♠ 1 more, the 10♦ 2, the 2♠ "
-         "1, each Ace 1, each sweep 1. Reach 61 to win; if both do in one round, "
-         "the higher total wins."),
+         "but every spade scores.",),
         1, _BUILD_EXAMPLE,
-        "Count the spades: each one is a point here."),
+        "Count the spades: each one scores here."),
     Guide(
         "faces-all", "Classic Casino, face cards take all of their rank",
         ("Classic Casino (Ace 1, builds up to 10), with one change: a J, Q or K "
-         "may capture all the table cards of its rank at once, not just one.",
-         "Points: most cards 3, most spades 1, the 10♦ 2, the 2♠ 1, each Ace 1, "
-         "each sweep 1. Reach 21 to win."),
+         "may capture all the table cards of its rank at once, not just one.",),
         1, _BUILD_EXAMPLE,
         "A face card left on the table is bait: its twin takes all of them."),
     Guide(
@@ -166,10 +170,7 @@ GUIDES: dict[str, Guide] = {g.name: g for g in (
          "J 11, Q 12, K 13; an Ace you play counts 1 or 14 (1 in sums). Builds go "
          "up to 14; while you own a build you may not trail. With two decks a "
          "card can have an identical twin: taking a card alone with its twin is a "
-         "mulle, worth 5.",
-         "Points: most spades 1, each 10♦ 2, each 2♠ 1, each Ace 1, each sweep 1, "
-         "each mulle 5, the last capture 1. The first to reach 21, counting in "
-         "order, wins."),
+         "mulle."),
         1,
         (Step("As+3c+2s =6", "seat 1 builds a 6 with the A♠, the 3♣ and the 2♠ "
                              "(1 + 3 + 2), holding a 6 to take it"),
@@ -183,10 +184,7 @@ GUIDES: dict[str, Guide] = {g.name: g for g in (
          "4 deals a round, and play goes anticlockwise.",
          "No builds. J 12, Q 13, K 14, and an Ace is 1 or 11, in the hand and in "
          "sums. A card captures the cards of its rank and any groups adding up to "
-         "its value.",
-         "Points: most cards 3, each A, K, Q, J and 10 1, the 2♣ 1, the 10♦ 2; each "
-         "tabla (sweep) 1. Reach 101 to win; if both do in one round, the higher "
-         "total wins."),
+         "its value."),
         1,
         (Step("Ah x 7c+4d", "seat 1 plays its A♥ as 11 and takes the 7♣ and the "
                             "4♦ (7 + 4 = 11)"),
@@ -204,56 +202,118 @@ def guide(name: str) -> Guide:
                        f"{', '.join(GUIDES)}") from None
 
 
+def _sentence(text: str) -> str:
+    """``reach 21; ...`` as the start of a sentence: ``Reach 21; ...``."""
+    return text[:1].upper() + text[1:]
+
+
+def points_paragraph(rules: Rules) -> str:
+    """What scores under ``rules``, for a new player: the scheme's items in counting
+    order (``Points: most cards 3, most spades 1, the 10♦ 2, ...``; Krypkasino's
+    ``Penalties: ...`` and its sweeps), how a tie is settled, when a sweep does not
+    count, and how the game is won. Worded from the scoring scheme by the functions the
+    ``casino rules`` summary uses, so both say what the scorer counts."""
+    phrases = scoring_phrases(rules, prose=True)
+    ties = [majority_ties_text(rules)]
+    if scheme(rules).penalty:
+        # The sweeps are a sentence of their own: +5 to one player, -5 to another.
+        cards = [text for item, text in phrases if not isinstance(item, Sweeps)]
+        out = [f"Penalties: {', '.join(cards)} ({penalty_total(rules)} in a game).",
+               *ties, "Sweeps: " + sweep_text(rules)]
+    else:
+        out = ["Points: " + ", ".join(text for _, text in phrases) + ".", *ties]
+        limits = sweep_limits(rules)
+        if limits:
+            out.append(f"No sweep counts {listing(limits, last='or')}.")
+        if rules.sweeps_cancel:
+            out.append("A new sweep cancels one of another player's.")
+    out.append(_sentence(winning_text(rules)))
+    return " ".join(part for part in out if part)
+
+
+def paragraphs(g: Guide, rules: Rules | None = None) -> tuple[str, ...]:
+    """The guide's paragraphs: how to play, then what scores under ``rules`` (the
+    preset's own by default; :func:`points_paragraph`)."""
+    return (*g.how, points_paragraph(rules or preset(g.name)))
+
+
 def example_lines(g: Guide) -> list[str]:
     """The worked example: the deal, then each move with the table after it, as the
     engine plays it (every move is checked: an illegal one raises IllegalMove)."""
     from casino.engine.match import Match
 
     pos = Match(g.name, seed=g.seed).position
+    sch = scheme(pos.rules)
+    sweep = next((i.points for i in sch.items if isinstance(i, Sweeps)), 0)
     lines = [f"The first deal of `casino demo --rules {g.name} --seed {g.seed}` "
              "(both hands shown):", ""]
     lines += ["    " + line for line in str(pos).splitlines()[1:]]
     lines.append("")
     for k, step in enumerate(g.steps, start=1):
         seat = pos.to_move
-        pos = pos.successor(pos.parse_move(step.move))
+        move = pos.parse_move(step.move)
+        taken = (move.card, *move.loose, *(c for b in move.builds for c in b.cards))
+        words = step.words.format(
+            points=plural(sum(sch.points_of(c) for c in taken) if move.is_capture else 0,
+                          "point"),
+            sweep=plural(sweep, "point"))
+        pos = pos.successor(move)
         table = next(ln for ln in str(pos).splitlines() if ln.startswith("table:"))
-        lines.append(f"{k}. Seat {seat}: `{step.move}`: {step.words}.")
+        lines.append(f"{k}. Seat {seat}: `{step.move}`: {words}.")
         lines.append(f"   Afterwards the {table}")
     lines += ["", g.after]
     return lines
 
 
-def text_lines(name: str, width: int = 78) -> list[str]:
+def text_lines(name: str, width: int = 78, rules: Rules | None = None) -> list[str]:
     """A preset's guide as plain text (``casino rules NAME --guide``, the F1 screen),
-    its paragraphs wrapped at ``width``."""
+    its paragraphs wrapped at ``width``; what scores is said for ``rules`` (a game's
+    own options) when given, else for the preset."""
     import textwrap
 
     g = guide(name)
     lines = [f"How to play: {g.title}", ""]
-    for para in (*g.how, BASICS[1]):
+    for para in (*paragraphs(g, rules), BASICS[1]):
         lines += [*textwrap.wrap(para, width), ""]
     lines += ["Worked example", ""]
     lines += [*example_lines(g)[:-1], *textwrap.wrap(g.after, width)]
     return lines
 
 
-def _code_spans(text: str) -> list[tuple[str, bool]]:
-    """``a `b` c`` as ``[("a ", False), ("b", True), (" c", False)]`` (for HTML)."""
-    return [(part, k % 2 == 1) for k, part in enumerate(text.split("`")) if part]
+def _code_spans(text: str, seen: set[str]) -> list[tuple[str, bool, str | None]]:
+    """``a `b` c`` as ``[("a ", False, None), ("b", True, None), (" c", False, None)]``
+    (for HTML), the text spans cut further where they first use a glossary word, which
+    then carries its anchor (casino.words.glossary)."""
+    from casino.words.glossary import link_spans
+
+    out: list[tuple[str, bool, str | None]] = []
+    for k, part in enumerate(text.split("`")):
+        if not part:
+            continue
+        if k % 2:
+            out.append((part, True, None))
+        else:
+            out += [(span, False, anchor) for span, anchor in link_spans(part, seen)]
+    return out
 
 
 def guide_html(name: str) -> dict[str, object]:
     """What the web page shows (templates/guide.html): the paragraphs as text and code
-    spans, the worked example as preformatted text (the template escapes all of it)."""
+    spans, each glossary word linked at its first use, the worked example as
+    preformatted text (the template escapes all of it)."""
     g = guide(name)
     example = example_lines(g)[:-2]
-    return {"how": [_code_spans(p) for p in (*g.how, BASICS[1])],
+    seen: set[str] = set()
+    return {"how": [_code_spans(p, seen) for p in (*paragraphs(g), BASICS[1])],
             "example": "\n".join(example).replace("`", ""), "after": g.after}
 
 
 def markdown() -> str:
-    """docs/how-to-play.md: every guide, generated from this module."""
+    """docs/how-to-play.md: every guide, generated from this module; the first use of
+    each glossary word in the document links to its entry in docs/glossary.md."""
+    from casino.words.glossary import link_markdown
+
+    seen: set[str] = set()
     out = ["# How to play", "",
            "<!-- Generated from src/casino/words/guide.py by `python -m casino.words.guide`: "
            "edit that file, not this one (tests/test_guide.py checks they agree). -->",
@@ -261,14 +321,15 @@ def markdown() -> str:
            "A player's guide to each ruleset, with a worked example deal. "
            "`casino rules NAME` gives a ruleset's summary and `casino rules NAME "
            "--guide` prints its guide; in the terminal game F1 shows it, and the "
-           "web game links to it from its rules page.", ""]
+           "web game links to it from its rules page. The game's words are explained "
+           "in the [glossary](glossary.md).", ""]
     for para in BASICS:
-        out += [para, ""]
+        out += [link_markdown(para, seen), ""]
     for name, g in GUIDES.items():
         out += [f"## {g.title}", "", f"`casino rules {name}` · `casino play --rules "
                 f"{name}`", ""]
-        for para in g.how:
-            out += [para, ""]
+        for para in paragraphs(g):
+            out += [link_markdown(para, seen), ""]
         out += ["### Worked example", ""]
         out += example_lines(g)
         out.append("")

@@ -218,6 +218,34 @@ def play_words(before: Position, move: Move, after: Position, who: str, *,
     return text
 
 
+#: The name a person gets by default at a table with computers (the terminal game, the
+#: web game against the computer). A seat so named is told as the reader is: "You take",
+#: "go to you", never "You takes" or "go to You".
+YOU = "You"
+
+
+def spoken_names(names: Sequence[str], reader: int | None = None) -> list[str]:
+    """Each seat's name as said mid-sentence to the person at seat ``reader``: "you" for
+    the reader and for a seat named :data:`YOU`, the name itself for the others
+    (``reader`` None: told to nobody in particular, as a game's public log is)."""
+    return ["you" if seat == reader or name == YOU else name
+            for seat, name in enumerate(names)]
+
+
+def told_play(before: Position, move: Move, after: Position, seat: int,
+              names: Sequence[str], reader: int | None = None) -> str:
+    """:func:`play_words` for the move ``seat`` played, told to the person at ``reader``:
+    their own move (or one by a seat named :data:`YOU`) as "You take ...", the others'
+    as "Ann takes ...", and every seat named mid-sentence as :func:`spoken_names` says.
+
+    The terminal game, the web game's log and its replay all tell moves with this, so
+    a move reads the same wherever it is shown to the same person."""
+    spoken = spoken_names(names, reader)
+    if seat == reader or names[seat] == YOU:
+        return play_words(before, move, after, YOU, you=True, names=spoken)
+    return play_words(before, move, after, names[seat], names=spoken)
+
+
 def _sweep_words(rules: Rules, made: int) -> str:
     kind = "a double sweep" if made > 1 else "a sweep"
     if scheme(rules).penalty:

@@ -22,6 +22,11 @@
   const root = document.getElementById("game");
   const gameId = root.dataset.game || decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
   const $ = (id) => document.getElementById(id);
+  // The glossary's definitions of the move kinds and labels this ruleset shows, in its own
+  // words (casino.words.glossary.kinds): the titles of the option buttons' kinds, the sweep
+  // tally and the scored items. A word missing here has no title.
+  const WORDS = (() => { try { return JSON.parse(root.dataset.words || "{}"); } catch (e) { return {}; } })();
+  const wordTitle = (key, fallback) => WORDS[key] || fallback;
 
   // --- state (all of it from the server, for this seat only) ---
   let ws = null;
@@ -557,7 +562,7 @@
     return el("span", { class: "tally" },
       el("span", { title: "Cards taken" }, `cards ${num(t.cards)}`), " ",
       el("span", { title: "Spades taken" }, `♠ ${num(t.spades)}`), " ",
-      t.sweeps ? el("span", { class: "sweeps", title: "Sweeps" }, `sweeps ${num(t.sweeps)}`) : null, " ",
+      t.sweeps ? el("span", { class: "sweeps", title: wordTitle("sweep", "Sweeps") }, `sweeps ${num(t.sweeps)}`) : null, " ",
       pointBadges(t.point_cards));
   }
 
@@ -683,7 +688,7 @@
       type: "button", class: "button option" + (primary ? " primary" : "") + (hint && hint.move === o.text ? " hinted" : ""),
       dataset: { move: o.text, kind: o.kind },
       disabled: pending || !view.your_turn, title: o.text, onclick: () => play(o),
-    }, el("span", { class: "kind", text: o.kind }), " ", o.words || o.text);
+    }, el("span", { class: "kind", text: o.kind, title: wordTitle(o.kind, o.kind) }), " ", o.words || o.text);
   }
 
   function renderOptions() {
@@ -778,7 +783,7 @@
     const totals = running && Array.isArray(it.running)
       ? sides().map((sd) => num(it.running[sd[0]])).join(" – ") : null;
     return el("li", { class: it.points < 0 ? "minus" : null },
-      el("span", { class: "item-name", text: optText(it.item) }),
+      el("span", { class: "item-name", text: optText(it.item), title: wordTitle(it.item, null) }),
       el("span", { class: "item-who", text: sideName(sideOf(it.seat)) }),
       el("span", { class: "item-points", text: signed(it.points) }),
       totals ? el("span", { class: "running muted", text: totals }) : null);
