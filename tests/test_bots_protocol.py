@@ -105,7 +105,7 @@ def test_every_bot_returns_a_legal_move_in_every_preset(bot_name: str, name: str
                                                          players: int) -> None:
     bot = make_bot(bot_name, seed=5)
     for pos in list(round_positions(name, players, seed=5, every=7))[:4]:
-        move = bot.choose(pos.observation(pos.to_move), Limit(iterations=8, seconds=2.0))
+        move = bot.choose(pos.observation(pos.to_move), Limit(iterations=4, seconds=2.0))
         assert move in pos.legal_moves()
 
 

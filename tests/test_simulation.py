@@ -568,12 +568,12 @@ def check_kasino_carry(end: Position, start: Position) -> None:
 
 @pytest.mark.parametrize(("name", "players"), CONFIGS, ids=CONFIG_IDS)
 def test_random_games_keep_every_invariant(name: str, players: int) -> None:
-    """Two seeded rounds per configuration, every check at every position."""
+    """A seeded round per configuration, every check at every position (the slow
+    tests play many more)."""
     stats = Stats()
-    for seed in (1, 2):
-        play_game(name, players, seed, thorough_every=1, max_rounds=1, stats=stats)
-    assert stats.rounds == 2
-    assert stats.positions > 20
+    play_game(name, players, 1, thorough_every=1, max_rounds=1, stats=stats)
+    assert stats.rounds == 1
+    assert stats.positions > 10
     assert stats.kinds["capture"] > 0
 
 
