@@ -129,7 +129,7 @@ def test_a_worker_that_dies_is_replaced(pool: WorkerPool) -> None:
 def test_a_full_pool_refuses_at_once_with_busy(pool: WorkerPool) -> None:
     async def go() -> None:
         pool.call(pid, deadline=30)  # started, so the jobs below run at once
-        running = asyncio.ensure_future(pool.run(spin, deadline=3))
+        running = asyncio.ensure_future(pool.run(spin, deadline=1))
         waiting = asyncio.ensure_future(pool.run(double, 1, deadline=30))
         await asyncio.sleep(0)
         assert pool.admitted == 2  # one running, one in the line of 1
