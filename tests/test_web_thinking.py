@@ -389,7 +389,7 @@ def test_a_worker_killed_while_idle_is_replaced_for_the_next_job() -> None:
 def test_a_job_still_thinking_at_the_time_limit_is_stopped_and_its_worker_replaced() -> None:
     # Before, a job past the limit was only abandoned: its worker went on thinking for
     # as long as the job ran, and every later job waited behind it.
-    t = thinker(think_for_ever, workers=1, job_timeout=2.0)
+    t = thinker(think_for_ever, workers=1, job_timeout=5.0)
 
     async def scenario() -> tuple[int, BaseException | None, int]:
         first = int(await t.computer(job(1), owner="a", game="x"))
