@@ -302,7 +302,8 @@ def set_up_by_clicking(page: Page, pos: Position) -> None:
 
 def positions(name: str, players: int, seed: int, want: int) -> list[Position]:
     """Positions of a random game with a choice of plays: those with a multiple build
-    (several groups) first, then other builds, then cards set aside."""
+    (several groups) first, then other builds, then cards set aside, then those with
+    fewer captured cards (each is one more click to describe)."""
     rng = random.Random(seed)
     match = Match(name, seed=seed, players=players)
     found: list[Position] = []
@@ -315,7 +316,7 @@ def positions(name: str, players: int, seed: int, want: int) -> list[Position]:
     def groups(pos: Position) -> int:
         return max((len(t.groups) for t in pos.table if isinstance(t, Build)), default=0)
 
-    found.sort(key=lambda p: (-groups(p), -len(p.set_aside)))
+    found.sort(key=lambda p: (-groups(p), -len(p.set_aside), sum(map(len, p.piles))))
     return found[:want]
 
 

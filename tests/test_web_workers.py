@@ -13,6 +13,7 @@ still answered.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import threading
 from collections.abc import Iterator
@@ -27,9 +28,11 @@ from casino.web.tools import MAX_HELPER_ANSWER
 from casino.web.workers import (
     WorkerBusy,
     WorkerDied,
+    WorkerError,
     WorkerMemory,
     WorkerPool,
     WorkerTimeout,
+    _Slot,
 )
 from casino.words.shortlist import MAX_SHOWN
 from tests.web_helpers import FAST, gone, web
@@ -248,3 +251,53 @@ def test_a_busy_helper_refuses_at_once(tmp_path: Path) -> None:
         for t in askers:
             t.join(30)
         assert sorted(answers) == [503, 503]
+
+
+#: Held by the test below: a worker that starts only when the gate opens, as the first
+#: worker of a process waits for its fork server to start.
+STARTING, GATE = threading.Event(), threading.Event()
+
+
+class HeldProcess(multiprocessing.context.ForkServerProcess):
+    def start(self) -> None:
+        STARTING.set()
+        assert GATE.wait(30), "the gate was never opened"
+        super().start()
+
+
+class HeldContext:
+    """The fork server's context, with workers started through :class:`HeldProcess`."""
+
+    def __init__(self) -> None:
+        self.real = multiprocessing.get_context("forkserver")
+
+    def Pipe(self, duplex: bool) -> Any:
+        return self.real.Pipe(duplex=duplex)
+
+    def Process(self, **kwargs: Any) -> HeldProcess:
+        return HeldProcess(**kwargs)
+
+
+def test_a_worker_still_starting_when_the_pool_closes_runs_no_job() -> None:
+    """A close that comes while the worker is being started (nothing to kill yet) used
+    to let the worker start and run its job to the deadline; now it runs none."""
+    STARTING.clear()
+    GATE.clear()
+    slot = _Slot(HeldContext(), 512, ())
+    outcome: list[object] = []
+
+    def job() -> None:
+        try:
+            outcome.append(slot.call(spin, (), 60.0))
+        except WorkerError as e:
+            outcome.append(e)
+
+    asker = threading.Thread(target=job)
+    asker.start()
+    assert STARTING.wait(30)
+    slot.close()
+    GATE.set()
+    asker.join(30)
+    assert not asker.is_alive()
+    assert isinstance(outcome[0], WorkerBusy), outcome
+    assert slot.process is None  # stopped, not left running

@@ -125,6 +125,11 @@ class _Slot:
         self.preload = preload
         self.process: BaseProcess | None = None
         self.conn: Connection | None = None
+        # Set when the pool closes. Starting a worker can take a while (the first one
+        # waits for the fork server), so a close may come before the worker exists; the
+        # lock makes "the worker exists" and "the pool closed" seen in one order.
+        self._lock = threading.Lock()
+        self._closing = False
 
     @property
     def pid(self) -> int | None:
@@ -136,7 +141,12 @@ class _Slot:
                                        args=(theirs, self.memory_mb, self.preload))
         process.start()
         theirs.close()
-        self.process, self.conn = process, ours
+        with self._lock:
+            self.process, self.conn = process, ours
+            closing = self._closing
+        if closing:  # the pool closed while this worker started: it runs no job
+            self.stop()
+            raise WorkerBusy("the server is shutting down")
         if not wait([ours, process.sentinel], START_SECONDS) or not ours.poll():
             self.stop()
             raise WorkerDied("a worker process did not start; try again in a moment")
@@ -190,9 +200,12 @@ class _Slot:
                 process.kill()
             process.join(5.0)
 
-    def kill(self) -> None:
-        """Kill the worker from another thread; the thread running its job cleans up."""
-        process = self.process
+    def close(self) -> None:
+        """Kill the worker from another thread, and any worker still starting as soon as
+        it exists; the thread running the job cleans up."""
+        with self._lock:
+            self._closing = True
+            process = self.process
         if process is not None and process.is_alive():
             process.kill()
 
@@ -309,7 +322,7 @@ class WorkerPool:
         with self._lock:
             self._closed = True
         for slot in self._slots:
-            slot.kill()  # a job running on it ends at once; its thread stops the slot
+            slot.close()  # a job running on it ends at once; its thread stops the slot
         while True:
             try:
                 self._idle.get_nowait().stop()
