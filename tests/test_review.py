@@ -260,6 +260,8 @@ def test_cli_reviews_a_demo_game(tmp_path: Path) -> None:
     assert code == 0, err
     assert "Review of" in out and "Round 1" in out and "By kind of move" in out
     assert "hindsight" in out
+    # A demo's seats are named by number: the header does not say it twice.
+    assert out.startswith("Review of seat 0, casino,"), out.splitlines()[0]
     code, bar_out, err = run("review", str(path), *FAST, "--progress")  # the bar's code
     assert code == 0 and bar_out == out, err
     code, out, err = run("review", str(path), *FAST, "--seat", "1", "--json")

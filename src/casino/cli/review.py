@@ -132,8 +132,9 @@ def report_lines(r: Review, record: Record) -> list[str]:
     from casino.teach.review import BIG_SWING
 
     counts = r.grade_counts()
+    who = r.name if r.name == f"seat {r.seat}" else f"{r.name} (seat {r.seat})"
     lines = [
-        f"Review of {r.name} (seat {r.seat}), {r.rules}, "
+        f"Review of {who}, {r.rules}, "
         f"{plural(len(record.rounds), 'round')}: {plural(len(r.decisions), 'decision')} "
         f"judged, {plural(r.forced, 'forced move')} not judged.",
         f"Each decision is judged from what seat {r.seat} saw then: {r.samples} deals of "
