@@ -100,19 +100,9 @@ def _bar(show: bool) -> Iterator[Progress | None]:
     if not show:
         yield None
         return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
+    from casino.measure.progress import progress_bar
 
-    bar = Progress(TextColumn("judging decisions"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), TimeRemainingColumn(),
-                   console=Console(stderr=True), transient=True)
+    bar = progress_bar("judging decisions", transient=True)
     task = bar.add_task("review", total=None)
 
     def tick(done: int, total: int) -> None:

@@ -451,19 +451,9 @@ def _execute(tasks: list[_Task], jobs: int, progress: bool,
     out: list[PairDone] = []
     bar = None
     if progress:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
+        from casino.measure.progress import progress_bar
 
-        bar = Progress(TextColumn("mirrored pairs"), BarColumn(), MofNCompleteColumn(),
-                       TimeElapsedColumn(), TimeRemainingColumn(),
-                       console=Console(stderr=True), transient=False)
+        bar = progress_bar("mirrored pairs", transient=False)
     task_id = bar.add_task("arena", total=len(tasks)) if bar else None
 
     def advance() -> None:
