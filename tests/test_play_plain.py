@@ -48,8 +48,8 @@ class Scripted(io.StringIO):
 
     ``lines`` are typed first, one per prompt; after them it answers by the prompt
     it sees when ``autoplay`` is set: the first playable card and its first option,
-    Enter between rounds, ``again`` at "Play again?". Without ``autoplay`` the input
-    ends (EOF) once the lines are used up.
+    Enter between rounds, ``again`` at "Play again?", no to "Review your play?".
+    Without ``autoplay`` the input ends (EOF) once the lines are used up.
     """
 
     def __init__(self, out: io.StringIO, session: Callable[[], GameSession],
@@ -78,6 +78,8 @@ class Scripted(io.StringIO):
             return "\n"
         if prompt == "Play again? [y/n] ":
             return self.again + "\n"
+        if prompt == "Review your play? [y/n] ":
+            return "n\n"
         raise AssertionError(f"unexpected prompt {prompt!r}")
 
 
@@ -295,7 +297,7 @@ def test_play_again_declined(tmp_path: Path) -> None:
 def test_play_again_accepted_starts_a_new_game(tmp_path: Path) -> None:
     again = NewGames(lambda: new_session(tmp_path, seed=3))
     out = run(finished(tmp_path), ["maybe", "y", "quit"], new_game=again)
-    assert "Please answer y or n." in out
+    assert "Please answer y or n, or review." in out
     assert len(again.made) == 1
     assert out.count("Type help for how to play") == 2  # the new game introduced itself
     assert f"The game is saved in {again.made[0].save_path}" in out

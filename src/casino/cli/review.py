@@ -23,21 +23,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from casino.engine.record import Record
-    from casino.teach.review import Progress, Review
+    from casino.teach.review import Progress
 
 #: The defaults, repeated here so that ``--help`` imports no engine (tests/test_review.py
 #: checks they are the review's own).
 SAMPLES = 8
 DEPTH = 8
 NODES = 1500
-
-
-def default_seat(record: Record) -> int:
-    """The seat reviewed when none is given: the one person at the table, when the
-    record says exactly one seat was played by a person; else seat 0."""
-    humans = [s for s, p in enumerate(record.players or ()) if p == "human"]
-    return humans[0] if len(humans) == 1 else 0
 
 
 def review_command(
@@ -70,6 +62,7 @@ def review_command(
     from casino.engine.errors import InvalidRecord
     from casino.engine.record import load_record
     from casino.teach.judge import Budget
+    from casino.teach.report import default_seat, report_lines
     from casino.teach.review import ReviewError, review
 
     try:
@@ -110,57 +103,3 @@ def _bar(show: bool) -> Iterator[Progress | None]:
 
     with bar:
         yield tick
-
-
-#: The marks of a big swing of the expected margin (up, down).
-UP, DOWN = "▲", "▼"
-
-
-def report_lines(r: Review, record: Record) -> list[str]:
-    """The review as the terminal shows it."""
-    from casino.engine.wording import plural
-    from casino.teach.review import BIG_SWING
-
-    counts = r.grade_counts()
-    who = r.name if r.name == f"seat {r.seat}" else f"{r.name} (seat {r.seat})"
-    lines = [
-        f"Review of {who}, {r.rules}, "
-        f"{plural(len(record.rounds), 'round')}: {plural(len(r.decisions), 'decision')} "
-        f"judged, {plural(r.forced, 'forced move')} not judged.",
-        f"Each decision is judged from what seat {r.seat} saw then: {r.samples} deals of "
-        f"the hidden cards consistent with it, each searched {r.depth} plies at most "
-        f"({r.nodes} nodes), seed {r.seed}.",
-        f"Grades: {counts['good']} good, "
-        f"{plural(counts['inaccuracy'], 'inaccuracy', 'inaccuracies')}, "
-        f"{plural(counts['mistake'], 'mistake')}, {plural(counts['blunder'], 'blunder')}; "
-        f"{r.cost:.1f} expected points lost in all.",
-    ]
-    width = max((len(d.move) for d in r.decisions), default=4)
-    better = max((len(d.preferred) for d in r.decisions if d.cost > 0), default=6)
-    head = (f"  {'move':>4} {'deal':>4}  {'played':<{width}}  {'grade':<10} {'cost':>5} "
-            f"{'±':>4}  {'better':<{better}}  {'margin':>6}    {'hindsight':>9}")
-    current = None
-    for d in r.decisions:
-        if d.round != current:
-            current = d.round
-            lines += ["", f"Round {d.round}", head]
-        mark = (UP if d.swing > 0 else DOWN) if d.big_swing else " "
-        pref = d.preferred if d.cost > 0 else ""
-        flags = " (computer)" if d.by_computer else " (hint)" if d.hinted else ""
-        lines.append(f"  {d.ply + 1:>4} {d.deal:>4}  {d.move:<{width}}  {d.grade:<10} "
-                     f"{d.cost:>5.2f} {d.spread:>4.1f}  {pref:<{better}}  "
-                     f"{d.margin:>+6.1f} {mark}  {d.hindsight.cost:>9.2f}{flags}")
-    if r.advice:
-        lines += ["", "The costliest decisions:"]
-        lines += [f"  {k}. {a}" for k, a in enumerate(r.advice, start=1)]
-    lines += ["", "By kind of move (the last deal's moves apart):"]
-    for t in r.totals:
-        lines.append(f"  {t.kind:<10} {plural(t.decisions, 'decision'):>13}, "
-                     f"{t.cost:5.2f} points lost")
-    lines += ["", f"cost: expected round points lost against the preferred move (± its "
-                  f"spread over the deals); margin: the seat's expected round margin "
-                  f"after its move, {UP}{DOWN} a swing of {BIG_SWING:.0f} points or more since "
-                  f"its previous decision; hindsight: the cost on the true deal, which "
-                  f"the seat could not see."]
-    return lines
-

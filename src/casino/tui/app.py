@@ -50,11 +50,13 @@ from casino.engine.explain import forced_play
 from casino.engine.legality import MoveList, ranked
 from casino.engine.moves import CAPTURE, Move
 from casino.engine.position import Position
+from casino.engine.record import read_record
 from casino.engine.rules import describe
 from casino.engine.wording import noun, plural
 from casino.play.session import GameSession
 from casino.play.standing import unseen
 from casino.tui.choice import attempt_text, chosen_words, uses
+from casino.tui.review import ReviewScreen
 from casino.tui.screens import RoundOverScreen, RulesScreen, SaveScreen
 from casino.tui.widgets import (
     HAND_KEYS,
@@ -245,6 +247,9 @@ class GameScreen(Screen[None]):
         #: Whether the cards panel is shown (None: when the screen is tall enough to
         #: show it with the move log; F2 decides otherwise).
         self.show_cards: bool | None = None
+        #: How the end screen's review judges (the review's defaults unless a test
+        #: asks for less work).
+        self.review_settings: dict[str, Any] = {}
 
     # ------------------------------------------------------------------
     # Layout
@@ -930,8 +935,15 @@ class GameScreen(Screen[None]):
         saved = str(s.save_path) if s.save_path is not None else None
         self.app.push_screen(
             RoundOverScreen(title, lines, verdict, game_over=s.game_over,
-                            can_replay=self.new_game is not None, saved=saved),
+                            can_replay=self.new_game is not None, saved=saved,
+                            review=self._review_screen),
             self._after_round)
+
+    def _review_screen(self) -> ReviewScreen:
+        """The review of the person's play in the game just finished: judging it tells
+        nobody a hidden card of a live game."""
+        record = read_record(self.session.record_text())
+        return ReviewScreen(record, self.session.human, **self.review_settings)
 
     async def _after_round(self, choice: str | None) -> None:
         if choice == "next" and not self.session.game_over:

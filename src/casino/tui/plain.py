@@ -19,7 +19,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from casino.engine.builds import Build
 from casino.engine.cards import card_symbol, card_text
@@ -69,18 +69,25 @@ _CARD_WITH = re.compile(r"(\d+)\s+(?:with\s+)?([a-z]{1,2}(?:[\s,]+[a-z]{1,2})*)"
 
 
 def run_plain(session: GameSession, new_game: Callable[[], GameSession] | None, *,
-              stdin: TextIO, stdout: TextIO, pause: float = 0.0) -> None:
+              stdin: TextIO, stdout: TextIO, pause: float = 0.0,
+              review: dict[str, Any] | None = None) -> None:
     """Play ``session`` line by line until it ends, the person quits, or the input ends.
 
     ``new_game`` makes a fresh session for "Play again?" (None: not offered).
     ``pause`` is how long to wait after each computer move, so that a reader
-    can follow them one at a time (0 for pipes and tests).
+    can follow them one at a time (0 for pipes and tests). ``review`` is how the
+    end's review judges (the review's defaults when None).
     """
     game = PlainGame(session, stdin=stdin, stdout=stdout, pause=pause)
+    game.review_settings = dict(review or {})
     with game.console.completion(game.completions):
         try:
-            while game.play() and new_game is not None:
-                if not game.ask_yes_no("Play again? [y/n] "):
+            while game.play():
+                if new_game is None:
+                    if game.ask_yes_no("Review your play? [y/n] ", yes=("review",)):
+                        game.show_review()
+                    break
+                if not game.ask_yes_no("Play again? [y/n] ", review=True):
                     break
                 game.session = new_game()
         except (KeyboardInterrupt, Stopped):  # Ctrl-C: stop as quit does
@@ -98,6 +105,9 @@ class PlainGame:
         self.console = LineConsole(stdin, stdout)
         self._pause = pause
         self._fresh = True  # the state has changed since it was last shown
+        #: How the end's review judges (the review's defaults unless a test asks for
+        #: less work).
+        self.review_settings: dict[str, Any] = {}
 
     # ------------------------------------------------------------------
     # Input and output
@@ -110,18 +120,40 @@ class PlainGame:
         of the input."""
         return self.console.ask(prompt)
 
-    def ask_yes_no(self, prompt: str) -> bool:
-        """Yes or no; a quit word or the end of the input is no."""
+    def ask_yes_no(self, prompt: str, *, review: bool = False,
+                   yes: tuple[str, ...] = ()) -> bool:
+        """Yes or no (or one of the ``yes`` words); a quit word or the end of the input
+        is no. With ``review``, the answer ``review`` shows the finished game's review
+        and asks again."""
         while True:
             try:
                 answer = self.read(prompt).lower()
             except Stopped:
                 return False
-            if answer in ("y", "yes"):
+            if answer in ("y", "yes", *yes):
                 return True
             if answer in ("n", "no"):
                 return False
-            self.say("Please answer y or n.")
+            if review and answer == "review":
+                self.show_review()
+                continue
+            self.say("Please answer y or n" + (", or review." if review else "."))
+
+    def show_review(self) -> None:
+        """The review of the person's decisions in the finished game, as ``casino review``
+        prints it."""
+        from casino.engine.record import read_record
+        from casino.teach.report import report_lines
+        from casino.teach.review import review
+
+        s = self.session
+        record = read_record(s.record_text())
+        self.say("", "Judging each of your decisions from what you could see then…")
+        result = review(record, s.human, **self.review_settings)
+        lines = report_lines(result, record)
+        # No graph here: this mode is read by screen readers, and the margin after
+        # each decision is a column of the table.
+        self.say(*lines, "")
 
     # ------------------------------------------------------------------
     # The game
@@ -492,7 +524,8 @@ class PlainGame:
             team = _team_name(s, winner)
             verdict = "You win" if s.rules.team_of(s.human) == s.rules.team_of(winner) \
                 else f"{team} wins"
-            self.say(f"Game over: {verdict}.")
+            self.say(f"Game over: {verdict}.",
+                     "Answer review to the next question to have your decisions judged.")
 
     def _between_rounds(self) -> None:
         unit = self._unit

@@ -6,14 +6,14 @@ screen alone changes the session.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Static
 
 if TYPE_CHECKING:
@@ -98,17 +98,22 @@ class RoundOverScreen(ModalScreen[str]):
     """A round's scoring in counting order, who won and why; then the next round or the end.
 
     Dismisses with ``next`` (deal the next round), ``again`` (a new game) or ``quit``.
+    At the game's end, ``review`` (when given) makes the screen of the game's review,
+    shown over this one: back from it, the end screen is still there.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "choose_default", "Continue"),
         Binding("n", "choose('again')", "Play again", show=False),
+        Binding("r", "choose('review')", "Review", show=False),
         Binding("q", "choose('quit')", "Quit"),
     ]
 
     def __init__(self, title: str, lines: Sequence[str], verdict: str, *, game_over: bool,
-                 can_replay: bool, saved: str | None = None) -> None:
+                 can_replay: bool, saved: str | None = None,
+                 review: Callable[[], Screen[None]] | None = None) -> None:
         super().__init__()
+        self.review = review
         self.title_text = title
         self.lines = list(lines)
         self.verdict = verdict
@@ -130,6 +135,8 @@ class RoundOverScreen(ModalScreen[str]):
                     yield Button("Next round (Enter)", id="next", variant="primary")
                 elif self.can_replay:
                     yield Button("Play again (Enter)", id="again", variant="primary")
+                if self.game_over and self.review is not None:
+                    yield Button("Review my play (r)", id="review")
                 yield Button("Quit (q)", id="quit", variant="error")
 
     def action_choose_default(self) -> None:
@@ -143,11 +150,15 @@ class RoundOverScreen(ModalScreen[str]):
     def action_choose(self, choice: str) -> None:
         if choice == "again" and not (self.game_over and self.can_replay):
             return
+        if choice == "review":
+            if self.game_over and self.review is not None:
+                self.app.push_screen(self.review())
+            return
         self.dismiss(choice)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id is not None:
-            self.dismiss(event.button.id)
+            self.action_choose(event.button.id)
 
 
 class SaveScreen(ModalScreen[str | None]):

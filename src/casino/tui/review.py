@@ -1,0 +1,202 @@
+"""The review of a finished game in the terminal game: its end screen's "Review".
+
+The decisions of the person's seat are judged in a worker thread
+(:func:`casino.teach.review.review`, from what the seat saw at each decision), with
+a progress bar and Escape to give up. Then the screen shows the summary, the graph
+of the expected round margin of the round of the highlighted decision (the decision
+marked under it), every judged decision in a table, and beside it the position the
+seat saw before the highlighted move, the better move and what each leaves, and
+the hindsight, labelled as such. The words are the review's own
+(:mod:`casino.teach.report`), as ``casino review`` prints them.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, ProgressBar, Static
+
+from casino.engine.cards import card_symbol
+from casino.engine.codec import position_from_json
+from casino.engine.record import Record
+from casino.teach.judge import Budget
+from casino.teach.report import DOWN, UP, margin_graph, report_lines
+from casino.teach.review import DEFAULT_BUDGET, DEFAULT_SAMPLES, Decision, Review, review
+from casino.tui.plain import table_line
+
+
+class _GaveUp(Exception):
+    """The person left the screen before the review was done."""
+
+
+class ReviewScreen(Screen[None]):
+    """A finished game's review of one seat, computed here and then browsed."""
+
+    DEFAULT_CSS = """
+    ReviewScreen { layout: vertical; }
+    #review-title { height: auto; padding: 0 1; text-style: bold; color: $text; }
+    #review-status { height: auto; padding: 0 1; }
+    #review-progress { height: 1; padding: 0 1; }
+    #review-body { height: 1fr; }
+    #review-left { width: 1fr; }
+    #review-detail { width: 46; padding: 0 1; border-left: solid $panel-lighten-2; }
+    #review-moves { height: auto; max-height: 14; }
+    #review-graph { height: auto; padding: 0 1; margin-bottom: 1; }
+    #review-summary, #review-advice { height: auto; padding: 0 1; margin-bottom: 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "close", "Back"),
+    ]
+
+    def __init__(self, record: Record, seat: int, *, samples: int = DEFAULT_SAMPLES,
+                 seed: int = 0, limit: Budget = DEFAULT_BUDGET) -> None:
+        super().__init__()
+        self.record = record
+        self.seat = seat
+        self.settings: dict[str, Any] = {"samples": samples, "seed": seed, "limit": limit}
+        self.result: Review | None = None
+        self._gave_up = False
+        names = record.names or tuple(f"seat {s}" for s in range(record.rules.players))
+        self.names: tuple[str, ...] = tuple(names)
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"Review of {self.names[self.seat]}'s decisions", id="review-title")
+        yield Static("Judging each decision from what was seen then…", id="review-status")
+        yield ProgressBar(id="review-progress", show_eta=False)
+        with Horizontal(id="review-body"):
+            with VerticalScroll(id="review-left"):
+                yield Static("", id="review-summary")
+                yield Static("", id="review-graph")
+                yield DataTable(id="review-moves", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="review-advice")
+            with Vertical(id="review-detail"):
+                yield Static("", id="review-position")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#review-body").display = False
+        # A thread of its own: the review is a plain function of the record, and it
+        # stops at its next decision once the person has left (``tick``).
+        threading.Thread(target=self._work, name="review", daemon=True).start()
+
+    def _work(self) -> None:
+        app = self.app
+
+        def tick(done: int, total: int) -> None:
+            if self._gave_up:
+                raise _GaveUp
+            app.call_from_thread(self._progress, done, total)
+
+        try:
+            result = review(self.record, self.seat, progress=tick, **self.settings)
+        except _GaveUp:
+            return
+        except Exception as exc:  # shown on the screen, not lost in a thread
+            if not self._gave_up:
+                app.call_from_thread(self._failed, exc)
+            return
+        if not self._gave_up:
+            app.call_from_thread(self.show, result)
+
+    def _failed(self, exc: Exception) -> None:
+        self.query_one("#review-status", Static).update(
+            Content.styled(f"No review: {exc}", "bold red"))
+
+    def _progress(self, done: int, total: int) -> None:
+        for bar in self.query(ProgressBar):
+            bar.update(total=total, progress=done)
+        self.query_one("#review-status", Static).update(
+            f"Judging decision {min(done + 1, total)} of {total} from what was seen then…")
+
+    def show(self, r: Review) -> None:
+        """Draw the finished review."""
+        self.result = r
+        self.query_one(ProgressBar).remove()
+        lines = report_lines(r, self.record)
+        self.query_one("#review-status", Static).update(
+            "↑/↓: a decision (the graph and the position follow).  Escape: back.")
+        self.query_one("#review-summary", Static).update(Content("\n").join(
+            Content(s) for s in lines[:3]))
+        table = self.query_one(DataTable)
+        table.add_columns("round", "move", "played", "grade", "cost", "±", "better",
+                          "margin", "hindsight")
+        for d in r.decisions:
+            mark = (UP if d.swing > 0 else DOWN) if d.big_swing else ""
+            table.add_row(str(d.round), str(d.ply + 1), d.move, d.grade, f"{d.cost:.2f}",
+                          f"{d.spread:.1f}", d.preferred if d.cost > 0 else "",
+                          f"{d.margin:+.1f}{mark}", f"{d.hindsight.cost:.2f}")
+        advice = ["The costliest decisions:", *(f"{k}. {a}" for k, a in
+                                                enumerate(r.advice, start=1))] \
+            if r.advice else ["No decision cost anything worth a grade."]
+        advice += ["", "By kind of move (the last deal's moves apart):"]
+        advice += [f"{t.kind}: {t.decisions} decided, {t.cost:.2f} points lost"
+                   for t in r.totals]
+        self.query_one("#review-advice", Static).update(
+            Content("\n").join(Content(s) for s in advice))
+        self.query_one("#review-body").display = True
+        if r.decisions:
+            table.focus()
+            self.highlight(0)
+        else:
+            self.query_one("#review-position", Static).update(
+                "Every move of this seat was forced: nothing to judge.")
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.highlight(event.cursor_row)
+
+    def highlight(self, index: int) -> None:
+        """Show the graph of the round of decision ``index``, marked, and its position."""
+        r = self.result
+        if r is None or not 0 <= index < len(r.decisions):
+            return
+        d = r.decisions[index]
+        same = [x for x in r.decisions if x.round == d.round]
+        graph = margin_graph(same)
+        column = same.index(d)
+        pad = graph[-1].index("└") + 1
+        pointer = " " * (pad + column) + "↑ this move"
+        self.query_one("#review-graph", Static).update(Content("\n").join(
+            Content(s) for s in [f"Round {d.round}: expected margin after each decision",
+                                 *graph, pointer]))
+        self.query_one("#review-position", Static).update(
+            Content("\n").join(Content(s) for s in self.detail(d)))
+
+    def detail(self, d: Decision) -> list[str]:
+        """What the seat saw before decision ``d``, what it played, the better move and
+        the hindsight, in words."""
+        lines = [f"Round {d.round}, deal {d.deal}, move {d.ply + 1}: {d.grade}", ""]
+        if d.position:
+            import json
+
+            view = position_from_json(json.loads(d.position))
+            hand = view.hands[self.seat]
+            lines += [table_line(view, self.names, self.seat),
+                      "Your hand: " + (" ".join(card_symbol(c) for c in hand)
+                                       if isinstance(hand, tuple) else "?"), ""]
+        lines += [f"Played: {d.words} ({d.move})", f"  which {d.leaves}."]
+        if d.cost > 0:
+            lines += ["", f"Better: {d.preferred_words} ({d.preferred})",
+                      f"  which {d.preferred_leaves}.",
+                      f"Cost: {d.cost:.2f} expected points (± {d.spread:.1f} over the "
+                      f"{d.samples} deals judged)."]
+        else:
+            lines += ["", "This was the move the judge prefers."]
+        h = d.hindsight
+        lines += ["", "Hindsight (the true deal, which could not be seen then):",
+                  f"  best was {h.best_words} ({h.best}); the move played cost "
+                  f"{h.cost:.2f} there."]
+        return lines
+
+    def action_close(self) -> None:
+        self._gave_up = True
+        self.dismiss(None)
+
+
+__all__ = ["ReviewScreen"]
