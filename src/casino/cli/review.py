@@ -34,10 +34,11 @@ NODES = 1500
 
 
 def default_seat(record: Record) -> int:
-    """The seat reviewed when none is given: the one person at the table, when the
-    record says exactly one seat was played by a person; else seat 0."""
-    humans = [s for s, p in enumerate(record.players or ()) if p == "human"]
-    return humans[0] if len(humans) == 1 else 0
+    """The seat reviewed when none is given (:func:`casino.teach.review.default_seat`,
+    which the web replay page uses too)."""
+    from casino.teach.review import default_seat as reviewed_seat
+
+    return reviewed_seat(record)
 
 
 def review_command(
