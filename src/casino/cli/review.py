@@ -62,8 +62,8 @@ def review_command(
     from casino.engine.errors import InvalidRecord
     from casino.engine.record import load_record
     from casino.teach.judge import Budget
-    from casino.teach.report import default_seat, report_lines
-    from casino.teach.review import ReviewError, review
+    from casino.teach.report import report_lines
+    from casino.teach.review import ReviewError, default_seat, review
 
     try:
         record = load_record(record_file)

@@ -1,5 +1,5 @@
 """A review in words: the report that ``casino review`` prints and the terminal game's
-plain end screen shows, and the seat a review is of when none is chosen.
+plain end screen shows, and the graph of a round's expected margin.
 
 One place for these words, so the command and the games say the same thing.
 """
@@ -11,14 +11,6 @@ from collections.abc import Sequence
 from casino.engine.record import Record
 from casino.engine.wording import plural
 from casino.teach.review import BIG_SWING, Decision, Review
-
-
-def default_seat(record: Record) -> int:
-    """The seat reviewed when none is given: the one person at the table, when the
-    record says exactly one seat was played by a person; else seat 0."""
-    humans = [s for s, p in enumerate(record.players or ()) if p == "human"]
-    return humans[0] if len(humans) == 1 else 0
-
 
 #: The marks of a big swing of the expected margin (up, down).
 UP, DOWN = "▲", "▼"

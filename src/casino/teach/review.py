@@ -305,6 +305,13 @@ def review(record: Record, seat: int, *, samples: int = DEFAULT_SAMPLES, seed: i
     return _summed(record, seat, samples, seed, limit, thresholds, decisions, forced)
 
 
+def default_seat(record: Record) -> int:
+    """The seat reviewed when none is given: the one person at the table, when the
+    record says exactly one seat was played by a person; else seat 0."""
+    humans = [s for s, p in enumerate(record.players or ()) if p == "human"]
+    return humans[0] if len(humans) == 1 else 0
+
+
 def _spots(record: Record, seat: int) -> tuple[list[_Spot], int]:
     """The seat's decisions that were choices, and how many were forced."""
     hints = {(n.round, n.moves) for n in record.notes if n.seat == seat and n.kind == HINT}
@@ -456,6 +463,7 @@ __all__ = [
     "Thresholds",
     "advice",
     "decision_rng",
+    "default_seat",
     "judge_decision",
     "leaves_words",
     "review",

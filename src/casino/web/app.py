@@ -37,11 +37,13 @@ from casino.engine.errors import CardError, CasinoError, RulesError
 from casino.engine.record import read_record
 from casino.engine.rules import PRESET_NAMES, describe, player_counts, preset
 from casino.play.session import HINT_LEVEL
+from casino.teach.review import default_seat
 from casino.web import seats, tools
 from casino.web.guard import GuardedFastAPI
 from casino.web.guard import same_origin as _same_origin
 from casino.web.limits import Limits, TokenBucket, address_key, json_object
 from casino.web.redact import install_log_redaction
+from casino.web.reviews import COMPUTING, DONE, ReviewSetting
 from casino.web.service import (
     Client,
     GameError,
@@ -71,17 +73,20 @@ MESSAGE_TYPES = ("hello", "play", "options", "hint", "undo", "next_round", "rema
 
 def create_app(database_url: str | None = None, *, pool_workers: int = 1,
                limits: Limits | None = None, hint_level: str = HINT_LEVEL,
-               bot_pause: float = 0.0) -> FastAPI:
+               bot_pause: float = 0.0, review_setting: ReviewSetting | None = None) -> FastAPI:
     """The app, storing games at ``database_url`` (else ``$DATABASE_URL``, else ./casino.db).
 
     ``pool_workers`` processes think for the computers (0: one thread, for
     tests); ``bot_pause`` is the least time a computer seems to think, so that
     people can follow its moves; ``limits`` bounds what a client may ask.
+    ``review_setting`` is what post-game reviews are computed with (the review's
+    defaults; tests make it small).
     """
     url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
     store = Store(url)
     service = GameService(store, pool_workers=pool_workers, limits=limits,
-                          hint_level=hint_level, bot_pause=bot_pause)
+                          hint_level=hint_level, bot_pause=bot_pause,
+                          review_setting=review_setting)
     helpers = tools.Helpers(service.limits)  # the move helper's workers, made on use
 
     @contextlib.asynccontextmanager
@@ -304,6 +309,21 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
         game = await _finished(service, game_id)
         return replay_json(game)
 
+    @app.post("/api/games/{game_id}/review")
+    async def ask_review(request: Request, game_id: str, seat: str | None = None) -> Response:
+        """Start computing a finished game's review of ``seat`` (docs/server.md): 200 with
+        the review when it is kept, else 202 "computing" (ask again with GET)."""
+        answer = await service.review(game_id, seat, start=True,
+                                      client=request.client.host if request.client else "")
+        return JSONResponse(answer, status_code=200 if answer["status"] == DONE else 202)
+
+    @app.get("/api/games/{game_id}/review")
+    async def get_review(game_id: str, seat: str | None = None) -> Response:
+        """A finished game's review of ``seat``: 200 done (with it) or none yet, 202
+        computing; a review whose computing failed is said once (503)."""
+        answer = await service.review(game_id, seat)
+        return JSONResponse(answer, status_code=202 if answer["status"] == COMPUTING else 200)
+
     # ------------------------------------------------------------------
     # Card drawings
 
@@ -433,6 +453,8 @@ def replay_json(game: LiveGame) -> dict[str, Any]:
               "words": n.words(s.names[n.seat])} for n in record.notes]
     table = record.table
     return {
+        # where each round's first position is, and the seat a review is of by default
+        "starts": {str(n): i for n, i in starts.items()}, "review_seat": default_seat(record),
         "game": game.id, "rules": rules_json(rules), "names": list(s.names),
         "players": list(s.players), "moves": moves, "positions": positions, "rounds": rounds,
         "result": result, "winner": record.winner, "download": f"/records/{game.id}.rec",

@@ -83,6 +83,20 @@ class Limits:
     select_seconds: float = 5.0
     select_memory_mb: int = 512
     select_waiting: int = 16
+    #: Post-game reviews (``/api/games/<id>/review``) are computed in worker processes of
+    #: their own, never the thinking pool's, so a review (minutes for a long game) never
+    #: holds a computer's move: ``review_workers`` processes, each review stopped (its
+    #: worker killed) after ``review_seconds`` (sized for a whole game at the default
+    #: setting: docs/review.md has a round's time per preset), each worker capped at
+    #: ``review_memory_mb``. ``review_waiting`` more reviews may wait for a worker across
+    #: the server and one address may have ``reviews_per_address`` computing or waiting;
+    #: beyond either the asker is told the server is busy (a review already kept is
+    #: always answered at once).
+    review_workers: int = 1
+    review_seconds: float = 900.0
+    review_memory_mb: int = 1024
+    review_waiting: int = 4
+    reviews_per_address: int = 1
     #: Largest request body the server reads for any route, in bytes: the largest a route
     #: takes (the score pad's calculator, ``casino.web.tools.MAX_APPLY``, reads pads with
     #: their undo history). Each route's own smaller limit still applies within it.

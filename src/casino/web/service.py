@@ -61,7 +61,9 @@ from casino.play.session import (
     player_name,
     run_bot_job,
 )
+from casino.teach.review import default_seat
 from casino.web.limits import BucketsByKey, Limits, address_key, network_key
+from casino.web.reviews import Reviewer, ReviewRefused, ReviewSetting
 from casino.web.seats import new_token
 from casino.web.store import OVER, PLAYING, WAITING, Event, Store, StoredGame, now, token_hash
 from casino.web.thinking import Busy, Thinker
@@ -512,7 +514,8 @@ class GameService:
     """Every live game, the database behind them and the pool that thinks for computers."""
 
     def __init__(self, store: Store, *, pool_workers: int = 1, limits: Limits | None = None,
-                 hint_level: str = HINT_LEVEL, bot_pause: float = 0.0) -> None:
+                 hint_level: str = HINT_LEVEL, bot_pause: float = 0.0,
+                 review_setting: ReviewSetting | None = None) -> None:
         if pool_workers < 0:
             raise ValueError("pool_workers must be 0 (threads, for tests) or more")
         if hint_level not in LEVELS:
@@ -537,6 +540,9 @@ class GameService:
         #: :func:`network_key`), while they may still wait.
         self._rooms_of: defaultdict[str, list[str]] = defaultdict(list)
         self._selector: WorkerPool | None = None
+        #: The post-game reviews of finished games (computed in workers of their own).
+        self.reviewer = Reviewer(store, self.limits, processes=pool_workers > 0,
+                                 setting=review_setting)
         self.closed = False
 
     @property
@@ -564,6 +570,7 @@ class GameService:
                 c.send({"type": "error", "message": "the server is shutting down; your game "
                         "is saved: reload the page in a moment"})
         self.thinker.close()
+        self.reviewer.close()
         if self._selector is not None:
             self._selector.close()
 
@@ -995,6 +1002,41 @@ class GameService:
         # player), for the page to offer even when its lists do not hold it.
         return {"type": "hint", "move": str(move), "words": f"Hint: {words}",
                 "option": legal_json(view, [move])[0]}
+
+    # ------------------------------------------------------------------
+    # Post-game reviews
+
+    async def review(self, game_id: str, seat: str | None, *, client: str = "",
+                     start: bool = False) -> dict[str, Any]:
+        """The review of a finished game's ``seat`` (its number as text; None: the one
+        person at the table, else seat 0): kept, computing, or none yet; ``start``
+        starts computing it (:class:`~casino.web.reviews.Reviewer`).
+
+        GameError, and nothing changes, for no such game, a game not finished (a
+        review tells what every hand held, which nobody may learn during the game), a
+        seat the game does not have, and a server or address with as many reviews
+        computing as it may have."""
+        game = await self.get(game_id)
+        if game is None:
+            raise GameError("there is no such game", 404)
+        if game.status != OVER:
+            raise GameError("the game is not finished: only a finished game is reviewed "
+                            "(a review tells what every hand held)", 403)
+        players = game.rules.players
+        if seat is None:
+            number = default_seat(read_record(game.session.record_text()))
+        elif not re.fullmatch(r"[0-9]{1,3}", seat) or int(seat) >= players:
+            raise GameError(f"seat {seat[:20]!r} is not a seat of this {players}-player game: "
+                            f"the seats are 0 to {players - 1}")
+        else:
+            number = int(seat)
+        try:
+            if start:
+                return self.reviewer.start(game.id, number, game.session.record_text(),
+                                           address_key(client))
+            return self.reviewer.answer(game.id, number)
+        except ReviewRefused as e:
+            raise GameError(e.message, e.status) from None
 
     @staticmethod
     def _current(game: LiveGame, version: int | None) -> None:

@@ -35,6 +35,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -117,6 +118,21 @@ class EventRow(Base):
     text: Mapped[str | None] = mapped_column(Text, nullable=True)
     words: Mapped[str] = mapped_column(Text)
     words_you: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class ReviewRow(Base):
+    """A finished game's post-game review of one seat (``casino-review/1`` JSON text),
+    computed once and kept: a review costs seconds to minutes of a worker, and a finished
+    game never changes. ``setting`` says what it was computed with (samples, seed, depth,
+    nodes): a review asked for with another setting is computed again and replaces it."""
+
+    __tablename__ = "reviews"
+
+    game: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    setting: Mapped[str] = mapped_column(String(64))
+    review: Mapped[str] = mapped_column(Text)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
 @dataclass(frozen=True)
@@ -304,8 +320,24 @@ class Store:
         with self._tx() as s:
             s.execute(update(GameRow).where(GameRow.id == game_id).values(rematch=rematch))
 
+    def save_review(self, game_id: str, seat: int, setting: str, review: str) -> None:
+        """Keep a seat's review of a finished game (replacing one of another setting)."""
+        with self._tx() as s:
+            s.execute(delete(ReviewRow).where(ReviewRow.game == game_id,
+                                              ReviewRow.seat == seat))
+            s.add(ReviewRow(game=game_id, seat=seat, setting=setting, review=review,
+                            created=now()))
+
     # ------------------------------------------------------------------
     # Reading
+
+    def load_review(self, game_id: str, seat: int, setting: str) -> str | None:
+        """The review kept for a game's seat at ``setting`` (its JSON text), or None."""
+        with self._sessions() as s:
+            text = s.scalar(select(ReviewRow.review).where(
+                ReviewRow.game == game_id, ReviewRow.seat == seat,
+                ReviewRow.setting == setting))
+            return None if text is None else str(text)
 
     def load(self, game_id: str) -> StoredGame | None:
         with self._sessions() as s:

@@ -92,7 +92,7 @@
     }
   }
 
-  function show(i) {
+  function show(i, fromReview) {
     if (!data) return;
     const last = data.positions.length - 1;
     step = Math.max(0, Math.min(last, i));
@@ -124,6 +124,7 @@
     renderSeats(pos);
     renderTable(pos);
     renderScores(pos);
+    if (!fromReview) review.leave(step);
   }
 
   $("first-button").addEventListener("click", () => show(0));
@@ -158,11 +159,281 @@
       }
       $("step-slider").max = String(data.positions.length - 1);
       show(0);
+      review.setUp();
     } catch (ex) {
       $("replay-error").textContent = `This replay cannot be shown: ${ex.message}`;
       $("replay-error").hidden = false;
     }
   }
+
+  // ------------------------------------------------------------------
+  // The review: one seat's decisions judged by the server (casino-review/1), drawn as a
+  // graph of the expected round margin and a list of graded moves; a move clicked shows
+  // the position before it and the better move. Every sentence comes from the server's
+  // review (the teach module's words); this page adds labels only.
+
+  const GRADE_LABEL = { good: "Good", inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
+  const POLL_MS = 1500;
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const svgEl = (tag, attrs, ...children) => {
+    const node = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "text") node.textContent = v;
+      else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, String(v));
+    }
+    for (const c of children) if (c) node.append(c);
+    return node;
+  };
+  const points = (x) => (Number.isFinite(x) ? x.toFixed(1) : "–");
+
+  const review = (() => {
+    let current = null; // the review shown (casino-review/1 JSON)
+    let focused = null; // {index, step} of the decision clicked
+    let asking = 0; // which request is current: a seat change or a new ask makes others stale
+    let timer = null;
+    let startedAt = 0;
+
+    const seat = () => Number($("review-seat").value || 0);
+    const url = () => `/api/games/${encodeURIComponent(gameId)}/review?seat=${seat()}`;
+
+    function status(words, isError) {
+      const box = $("review-status");
+      box.textContent = words;
+      box.classList.toggle("form-error", Boolean(isError));
+    }
+
+    function computing(on) {
+      $("review-progress").hidden = !on;
+      $("review-button").disabled = on;
+      if (!on && timer) { clearInterval(timer); timer = null; }
+      if (on && !timer) {
+        timer = setInterval(() => {
+          $("review-elapsed").textContent = `${num(Math.round((Date.now() - startedAt) / 1000))} s`;
+        }, 1000);
+      }
+    }
+
+    async function request(method) {
+      const res = await fetch(url(), { method, credentials: "same-origin" });
+      const body = await res.json().catch(() => ({}));
+      if (!res.ok) throw new Error(body.error || `the server said ${res.status}`);
+      return body;
+    }
+
+    // One answer of the server: the review, "computing" (ask again soon), or none yet.
+    function take(body, mine) {
+      if (mine !== asking) return;
+      if (body.status === "done") {
+        computing(false);
+        status(`The review of ${names()[body.seat] || "this player"} is ready.`);
+        render(body.review);
+      } else if (body.status === "computing") {
+        if (!startedAt) startedAt = Date.now() - 1000 * (body.seconds || 0);
+        computing(true);
+        setTimeout(() => poll(mine), POLL_MS);
+      } else {
+        computing(false);
+        status("");
+      }
+    }
+
+    async function poll(mine) {
+      if (mine !== asking) return;
+      try {
+        take(await request("GET"), mine);
+      } catch (ex) {
+        if (mine !== asking) return;
+        computing(false);
+        status(`No review: ${ex.message}`, true);
+      }
+    }
+
+    async function ask() {
+      const mine = ++asking;
+      startedAt = Date.now();
+      status(`Computing the review of ${names()[seat()] || "this player"}: every decision is searched, which takes a while (about half a minute a round)…`);
+      computing(true);
+      try {
+        take(await request("POST"), mine);
+      } catch (ex) {
+        if (mine !== asking) return;
+        computing(false);
+        status(`No review: ${ex.message}`, true);
+      }
+    }
+
+    function choose() {
+      const mine = ++asking;
+      startedAt = 0;
+      computing(false);
+      status("");
+      clear();
+      poll(mine); // a review already kept is shown at once
+    }
+
+    function clear() {
+      current = null;
+      focused = null;
+      $("review-body").hidden = true;
+      $("review-focus").hidden = true;
+    }
+
+    function setUp() {
+      const select = $("review-seat");
+      fill(select, names().map((n, s) => el("option", { value: String(s), text: `${n} (seat ${s})` })));
+      const first = Number.isInteger(data.review_seat) ? data.review_seat : 0;
+      select.value = String(first);
+      select.addEventListener("change", choose);
+      $("review-button").addEventListener("click", ask);
+      $("review").hidden = false;
+      choose();
+    }
+
+    // The position before decision ``d``'s move in the replay's steps.
+    function stepOf(d) {
+      const start = (data.starts || {})[String(d.round)];
+      return Number.isInteger(start) ? start + d.ply : null;
+    }
+
+    function decisionLabel(d) {
+      return `Round ${num(d.round)} · deal ${num(d.deal)} · move ${num(d.ply + 1)}`;
+    }
+
+    function grade(g) {
+      return el("span", { class: `grade grade-${g}`, text: GRADE_LABEL[g] || g });
+    }
+
+    function swingMark(d) {
+      if (!d.big_swing) return null;
+      const up = d.swing > 0;
+      return el("span", { class: `swing ${up ? "up" : "down"}`, title: "A big swing of the expected margin since the previous decision",
+        text: `${up ? "▲" : "▼"} ${signed(Number(d.swing.toFixed(1)))}` });
+    }
+
+    function render(r) {
+      current = r;
+      focused = null;
+      $("review-focus").hidden = true;
+      const counts = { good: 0, inaccuracy: 0, mistake: 0, blunder: 0 };
+      for (const d of r.decisions) counts[d.grade] = (counts[d.grade] || 0) + 1;
+      const lost = r.decisions.reduce((a, d) => a + d.cost, 0);
+      fill($("review-summary"),
+        el("strong", { text: r.name }), `: ${num(r.decisions.length)} decisions judged, ${num(r.forced)} forced. `,
+        Object.keys(GRADE_LABEL).map((g) => [grade(g), ` ${num(counts[g])} `]),
+        el("span", { class: "review-lost", text: `· ${points(lost)} points lost in all` }));
+      drawGraph(r);
+      fill($("review-advice"), r.advice.length
+        ? r.advice.map((words, k) => el("li", {}, el("button", { type: "button", class: "review-link", text: words, onclick: () => focus(r.costliest[k]) })))
+        : el("li", { class: "muted", text: "No decision cost anything." }));
+      const head = el("tr", {}, ["Kind", "Decisions", "Points lost", ...Object.values(GRADE_LABEL)].map((h) => el("th", { scope: "col", text: h })));
+      fill($("review-totals"), el("thead", {}, head), el("tbody", {}, r.totals.map((t) =>
+        el("tr", {}, el("th", { scope: "row", text: t.kind[0].toUpperCase() + t.kind.slice(1) }),
+          el("td", { text: num(t.decisions) }), el("td", { text: points(t.cost) }),
+          t.grades.map((n) => el("td", { text: num(n) }))))));
+      fill($("review-moves"), r.decisions.map((d, i) => el("li", {},
+        el("button", { type: "button", class: "review-move", dataset: { index: String(i) }, onclick: () => focus(i) },
+          el("span", { class: "review-where muted", text: decisionLabel(d) }),
+          el("span", { class: "review-line" }, grade(d.grade), " ", el("span", { class: "review-words", text: d.words })),
+          el("span", { class: "review-cost", text: `Cost ${points(d.cost)} ± ${points(d.spread)}` }),
+          d.grade !== "good" ? el("span", { class: "review-better", text: `Better: ${d.preferred_words}` }) : null,
+          el("span", { class: "review-hindsight muted", text: `Hindsight: ${d.hindsight.cost > 0 ? `${d.hindsight.best_words} (cost ${points(d.hindsight.cost)})` : "best on the true deal"}` }),
+          swingMark(d),
+          d.hinted ? el("span", { class: "review-mark", text: "after a hint" }) : null,
+          d.by_computer ? el("span", { class: "review-mark", text: "played by the computer" }) : null))));
+      $("review-setting").textContent = `Judged on ${num(r.samples)} sampled deals of the hidden cards a decision, searching ${num(r.depth)} moves deep with ${num(r.nodes)} nodes a search; seed ${num(r.seed)}.`;
+      $("review-body").hidden = false;
+    }
+
+    function drawGraph(r) {
+      const W = 640, H = 220, PAD = 28;
+      const ds = r.decisions;
+      const box = $("review-graph");
+      if (!ds.length) { fill(box, el("p", { class: "muted", text: "No decision to draw." })); return; }
+      const rounds = [...new Set(ds.map((d) => d.round))];
+      const GAP = 1.5; // slots between rounds
+      const slots = ds.length - 1 + GAP * (rounds.length - 1);
+      const xs = [];
+      let x = 0;
+      ds.forEach((d, i) => {
+        if (i > 0) x += d.round !== ds[i - 1].round ? 1 + GAP : 1;
+        xs.push(x);
+      });
+      const margins = ds.map((d) => d.margin);
+      const top = Math.max(1, ...margins), bottom = Math.min(-1, ...margins);
+      const X = (v) => PAD + (slots ? (v / slots) * (W - 2 * PAD) : (W - 2 * PAD) / 2);
+      const Y = (v) => PAD / 2 + ((top - v) / (top - bottom)) * (H - 1.5 * PAD);
+      const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "review-svg", role: "img",
+        "aria-label": `Expected round margin of ${r.name} after each of ${ds.length} judged decisions, from ${points(Math.min(...margins))} to ${points(Math.max(...margins))} points` });
+      svg.append(svgEl("line", { x1: PAD, x2: W - PAD, y1: Y(0), y2: Y(0), class: "zero" }),
+        svgEl("text", { x: 2, y: Y(0) + 4, class: "axis", text: "0" }),
+        svgEl("text", { x: 2, y: Y(top) + 8, class: "axis", text: signed(Number(top.toFixed(0))) }),
+        svgEl("text", { x: 2, y: Y(bottom), class: "axis", text: signed(Number(bottom.toFixed(0))) }));
+      for (const rnd of rounds) {
+        const idx = ds.map((d, i) => (d.round === rnd ? i : -1)).filter((i) => i >= 0);
+        const x0 = X(xs[idx[0]]);
+        if (rnd !== rounds[0]) {
+          const sep = (X(xs[idx[0]]) + X(xs[idx[0] - 1])) / 2;
+          svg.append(svgEl("line", { x1: sep, x2: sep, y1: 4, y2: H - PAD / 2, class: "round-sep" }));
+        }
+        svg.append(svgEl("text", { x: x0, y: H - 4, class: "axis", text: `Round ${rnd}` }));
+        svg.append(svgEl("polyline", { class: "margin-line", points: idx.map((i) => `${X(xs[i]).toFixed(1)},${Y(ds[i].margin).toFixed(1)}`).join(" ") }));
+      }
+      ds.forEach((d, i) => {
+        const cx = X(xs[i]), cy = Y(d.margin);
+        if (d.big_swing) {
+          svg.append(svgEl("text", { x: cx, y: d.swing > 0 ? cy - 9 : cy + 17, class: `swing-mark ${d.swing > 0 ? "up" : "down"}`, "text-anchor": "middle", text: d.swing > 0 ? "▲" : "▼" }));
+        }
+        const dot = svgEl("circle", { cx, cy, r: 6, class: `point grade-${d.grade}`, "data-index": i, onclick: () => focus(i) },
+          svgEl("title", { text: `${decisionLabel(d)}: ${d.words} (${GRADE_LABEL[d.grade] || d.grade}, margin ${points(d.margin)})` }));
+        svg.append(dot);
+      });
+      fill(box, svg);
+    }
+
+    // Decision ``i`` clicked: the replay shows the position before its move, and the
+    // review says what was played and what was better.
+    function focus(i) {
+      if (!current) return;
+      const d = current.decisions[i];
+      const at = stepOf(d);
+      if (at === null) return;
+      focused = { index: i, step: at };
+      show(at, true);
+      for (const b of document.querySelectorAll(".review-move")) {
+        b.setAttribute("aria-current", b.dataset.index === String(i) ? "true" : "false");
+      }
+      for (const p of document.querySelectorAll("#review-graph .point")) {
+        p.classList.toggle("chosen", p.getAttribute("data-index") === String(i));
+      }
+      const box = $("review-focus");
+      fill(box,
+        el("p", { class: "muted", text: `${decisionLabel(d)} · ${current.name} to play · the position before the move` }),
+        el("p", {}, el("strong", { text: "Played: " }), `${d.words} (${d.leaves}) `, grade(d.grade),
+          ` cost ${points(d.cost)} ± ${points(d.spread)}`),
+        d.cost > 0
+          ? el("p", { class: "review-better" }, el("strong", { text: "Better: " }), `${d.preferred_words} (${d.preferred_leaves})`)
+          : el("p", { class: "review-better" }, el("strong", { text: "Better: " }), "none, this is the preferred move"),
+        el("p", { class: "muted" }, el("strong", { text: "Hindsight" }), ` (every card seen): ${d.hindsight.cost > 0 ? `${d.hindsight.best_words}, cost ${points(d.hindsight.cost)}` : "the best move on the true deal"}`),
+        el("button", { type: "button", class: "button small", text: "Back to the review", onclick: () => {
+          const b = document.querySelector(`.review-move[data-index="${i}"]`);
+          if (b) { b.scrollIntoView({ block: "center" }); b.focus(); }
+        } }));
+      box.hidden = false;
+      $("replay-board").scrollIntoView({ block: "start" });
+    }
+
+    // The replay moved (a button, a key, the slider): the clicked decision's words stay
+    // only while its position is shown.
+    function leave(at) {
+      if (focused && focused.step !== at) {
+        focused = null;
+        $("review-focus").hidden = true;
+      }
+    }
+
+    return { setUp, leave };
+  })();
 
   if (gameId) load();
 })();

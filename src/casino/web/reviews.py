@@ -1,0 +1,241 @@
+"""Post-game reviews on the web: computed aside, once per game and seat, and kept.
+
+The replay page of a finished game asks for the review of one seat
+(:func:`casino.teach.review.review`, at the documented default setting). A review
+judges every decision of the seat with a search on sampled deals: seconds a round,
+minutes for a long game. So it is never computed in a request, nor in the thinking
+pool (one review would hold a computer's move for minutes), but in stoppable worker
+processes of its own (:class:`~casino.web.workers.WorkerPool`):
+
+- ``POST`` starts it and answers at once, "computing"; the page asks again (``GET``)
+  until it is done. Two askers of the same game and seat share one job.
+- The review is kept in the database (:meth:`casino.web.store.Store.save_review`), so
+  it is computed once per game, seat and setting, across restarts too.
+- What waits is bounded: ``review_workers`` computing and ``review_waiting`` waiting
+  across the server, ``reviews_per_address`` computing or waiting for one address;
+  beyond either the asker is told the server is busy, and nothing is queued. A review
+  still running at ``review_seconds`` has its worker killed and its asker told why.
+
+Only a finished game is reviewed (the service refuses others): a review shows every
+decision against the cards the other seats held, which no seat may learn while the
+game is live.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from casino.engine.record import read_record
+from casino.teach.judge import Budget
+from casino.teach.review import DEFAULT_BUDGET, DEFAULT_SAMPLES, ReviewError, review
+from casino.web.limits import Limits
+from casino.web.store import Store
+from casino.web.workers import WorkerBusy, WorkerError, WorkerPool, WorkerTimeout
+
+log = logging.getLogger("casino.web")
+
+#: The states of a seat's review, as the API says them.
+DONE, COMPUTING, NONE = "done", "computing", "none"
+#: Failures remembered until their asker hears of them (the oldest forgotten beyond).
+MAX_FAILURES_KEPT = 1000
+
+
+@dataclass(frozen=True)
+class ReviewSetting:
+    """What a review is computed with: the review's own defaults, for every player.
+
+    Tests give smaller ones so that they stay quick; the setting is kept with each
+    review, so a review of another setting is not taken for this one's."""
+
+    samples: int = DEFAULT_SAMPLES
+    seed: int = 0
+    depth: int = DEFAULT_BUDGET.depth
+    nodes: int = DEFAULT_BUDGET.nodes
+
+    def __post_init__(self) -> None:
+        if self.samples < 1:
+            raise ValueError(f"a review judges one sampled deal or more, not {self.samples}")
+        Budget(self.depth, self.nodes)  # its own checks
+
+    @property
+    def key(self) -> str:
+        """The setting as stored beside each review."""
+        return f"samples={self.samples} seed={self.seed} depth={self.depth} nodes={self.nodes}"
+
+
+def review_job(record_text: str, seat: int, setting: ReviewSetting) -> str:
+    """The review of ``seat`` in the finished game ``record_text``, as JSON text.
+
+    Runs in a review worker (a top-level function of picklable arguments)."""
+    r = review(read_record(record_text), seat, samples=setting.samples, seed=setting.seed,
+               limit=Budget(depth=setting.depth, nodes=setting.nodes))
+    return json.dumps(r.to_json(), ensure_ascii=False, separators=(",", ":"))
+
+
+class ReviewRefused(Exception):
+    """A review that will not be computed now: the words and the HTTP status for the asker."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+@dataclass
+class ReviewStats:
+    """What the reviewer did: reviews computed, answered from the database, refused
+    (busy) and failed (stopped at the deadline, or an error)."""
+
+    computed: int = 0
+    kept: int = 0
+    refused: int = 0
+    failed: int = 0
+
+
+@dataclass(eq=False)
+class _Job:
+    game: str
+    seat: int
+    address: str
+    started: float
+    task: asyncio.Task[None] | None = None
+
+
+class Reviewer:
+    """The reviews of finished games: kept in ``store``, computed in worker processes.
+
+    ``processes`` False runs reviews in one thread of the server instead (tests; the
+    bounds hold, but a thread past its deadline is only abandoned). ``run`` is the job
+    (tests put a slow one in its place to fill the line)."""
+
+    def __init__(self, store: Store, limits: Limits, *, processes: bool = True,
+                 setting: ReviewSetting | None = None,
+                 run: Callable[[str, int, ReviewSetting], str] = review_job) -> None:
+        self.store = store
+        self.limits = limits
+        self.processes = processes
+        self.setting = setting or ReviewSetting()
+        self.run = run
+        self.stats = ReviewStats()
+        self._pool: WorkerPool | None = None
+        self._jobs: dict[tuple[str, int], _Job] = {}
+        self._failed: OrderedDict[tuple[str, int], str] = OrderedDict()
+
+    @property
+    def pool(self) -> WorkerPool:
+        """Made on first use; its workers hold no copy of the server's state."""
+        if self._pool is None:
+            self._pool = WorkerPool(self.limits.review_workers if self.processes else 0,
+                                    waiting=self.limits.review_waiting,
+                                    memory_mb=self.limits.review_memory_mb,
+                                    preload=("casino.teach.review",), name="casino-review")
+        return self._pool
+
+    @property
+    def capacity(self) -> int:
+        """Reviews computing or waiting at once across the server."""
+        workers = self.limits.review_workers if self.processes else 0
+        return max(1, workers) + self.limits.review_waiting
+
+    @property
+    def running(self) -> int:
+        """Reviews computing or waiting now."""
+        return len(self._jobs)
+
+    def close(self) -> None:
+        for job in list(self._jobs.values()):
+            if job.task is not None:
+                job.task.cancel()
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+
+    # ------------------------------------------------------------------
+    def answer(self, game: str, seat: int) -> dict[str, Any]:
+        """Where the review of ``seat`` in ``game`` is: done (with it), computing, or none.
+
+        A review whose computing failed is told once, as :class:`ReviewRefused`
+        (asking again starts it again)."""
+        kept = self.store.load_review(game, seat, self.setting.key)
+        if kept is not None:
+            self.stats.kept += 1
+            return {"status": DONE, "seat": seat, "review": json.loads(kept)}
+        job = self._jobs.get((game, seat))
+        if job is not None:
+            return self._computing(job)
+        failure = self._failed.pop((game, seat), None)
+        if failure is not None:
+            raise ReviewRefused(failure, 503)
+        return {"status": NONE, "seat": seat}
+
+    def start(self, game: str, seat: int, record_text: str, address: str) -> dict[str, Any]:
+        """Start computing the review of ``seat`` in ``game`` (a finished game's record),
+        unless it is kept or being computed: the answer as :meth:`answer` gives it.
+
+        :class:`ReviewRefused` when the server or the asker's address has as many
+        reviews computing or waiting as it may (nothing is queued then)."""
+        key = (game, seat)
+        self._failed.pop(key, None)  # asking again after a failure tries again
+        answer = self.answer(game, seat)
+        if answer["status"] != NONE:
+            return answer
+        mine = sum(1 for j in self._jobs.values() if j.address == address)
+        if mine >= self.limits.reviews_per_address:
+            self.stats.refused += 1
+            raise ReviewRefused(
+                f"you have {mine} {'review' if mine == 1 else 'reviews'} being computed "
+                "already: wait for it to finish before asking for another", 429)
+        if len(self._jobs) >= self.capacity:
+            self.stats.refused += 1
+            raise ReviewRefused("the server is busy reviewing other games: ask again in a "
+                                "few minutes", 503)
+        job = _Job(game, seat, address, time.monotonic())
+        self._jobs[key] = job
+        job.task = asyncio.get_running_loop().create_task(self._compute(job, record_text))
+        return self._computing(job)
+
+    def _computing(self, job: _Job) -> dict[str, Any]:
+        return {"status": COMPUTING, "seat": job.seat,
+                "seconds": int(time.monotonic() - job.started),
+                "deadline": self.limits.review_seconds}
+
+    async def _compute(self, job: _Job, record_text: str) -> None:
+        key = (job.game, job.seat)
+        failure: str | None = None
+        try:
+            text = await self.pool.run(self.run, record_text, job.seat, self.setting,
+                                       deadline=self.limits.review_seconds)
+            self.store.save_review(job.game, job.seat, self.setting.key, text)
+            self.stats.computed += 1
+        except asyncio.CancelledError:
+            raise
+        except WorkerTimeout:
+            failure = (f"the review took longer than {self.limits.review_seconds:g} seconds "
+                       "and was stopped; the server may be busy: ask again later")
+        except WorkerBusy:
+            failure = "the server is busy reviewing other games: ask again in a few minutes"
+        except WorkerError as exc:
+            failure = f"the review could not be computed: {exc}"
+        except ReviewError as exc:
+            failure = f"this game cannot be reviewed: {exc}"
+        except Exception:
+            log.exception("the review of seat %s in game %s failed", job.seat, job.game)
+            failure = "the review could not be computed; ask again"
+        finally:
+            self._jobs.pop(key, None)
+        if failure is not None:
+            self.stats.failed += 1
+            self._failed[key] = failure
+            while len(self._failed) > MAX_FAILURES_KEPT:
+                self._failed.popitem(last=False)
+
+
+__all__ = ["COMPUTING", "DONE", "NONE", "ReviewRefused", "ReviewSetting", "ReviewStats",
+           "Reviewer", "review_job"]
