@@ -282,8 +282,8 @@ def step(view: Position, history: Iterable[tuple[Position, Move]],
     rules = view.rules
     kinds = lesson_kinds(rules)
     done = learned(history)
-    base = {"preset": rules.name, "kinds": kinds,
-            "learned": tuple(k for k in (*kinds, TAKE_BUILD) if k in done)}
+    base: dict[str, Any] = {"preset": rules.name, "kinds": kinds,
+                            "learned": tuple(k for k in (*kinds, TAKE_BUILD) if k in done)}
     if view.result is not None:
         return _scoring(view, names, base)
     if not isinstance(view.hands[view.to_move], tuple):
