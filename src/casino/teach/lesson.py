@@ -42,10 +42,10 @@ from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import Position, sweep_counts, table_after
 from casino.engine.rules import Rules, preset
 from casino.engine.scheme import scheme
-from casino.play.session import HUMAN, GameSession
+from casino.play.session import HUMAN, GameSession, default_names
 from casino.words.glossary import BY_WORD
 from casino.words.guide import points_paragraph
-from casino.words.narrate import item_words, move_explanation, tie_words
+from casino.words.narrate import YOU, item_words, move_explanation, tie_words
 
 #: The learner's seat and the opponent's (who deals, so the learner leads).
 LEARNER, OPPONENT = 0, 1
@@ -117,10 +117,13 @@ def lesson_match(name: str, seed: int | None = None) -> Match:
                  first_dealer=OPPONENT)
 
 
-def lesson_session(name: str, seed: int | None = None) -> GameSession:
-    """A lesson at the table: the learner against the beginner, saved nowhere."""
+def lesson_session(name: str, seed: int | None = None, you: str = YOU) -> GameSession:
+    """A lesson at the table: the learner (named ``you``) against the beginner, saved
+    nowhere (a lesson is no game to resume or count)."""
     match = lesson_match(name, seed)
-    return GameSession(match, [HUMAN, OPPONENT_LEVEL], save_path=None)
+    players = [HUMAN, OPPONENT_LEVEL]
+    return GameSession(match, players, default_names(players, match.rules, you),
+                       save_path=None)
 
 
 # ----------------------------------------------------------------------
@@ -196,12 +199,14 @@ class Step:
     def guide_url(self) -> str:
         return f"/guide/{self.preset}"
 
-    def lines(self) -> list[str]:
-        """The step as the terminal shows it: headline, text, where to read more."""
+    def lines(self, rules_key: str = "F1") -> list[str]:
+        """The step as the terminal shows it: headline, text, where to read more (the
+        rules and the guide are behind ``rules_key``: F1 in the full-screen game, the
+        ``rules`` command in the plain one)."""
         done = ", ".join(k for k in self.kinds if k in self.learned) or "nothing yet"
         return [f"Lesson — {self.title}", self.text,
                 f"Learned: {done} (of {', '.join(self.kinds)}).",
-                f"More: F1 (the rules and the guide); casino glossary {self.term}"]
+                f"More: {rules_key} (the rules and the guide); casino glossary {self.term}"]
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "title": self.title, "text": self.text,
