@@ -175,7 +175,11 @@ class Step:
 
     kind: str
     title: str
+    #: What to do now, from the learner's own cards and what they see.
     text: str
+    #: The same for every deal: the glossary's definition of the step's word, or what
+    #: scores under the rules; it names no card of this deal (its examples are general).
+    general: str = ""
     #: The suggested move in the project's notation (``5h x 5s``), or ``""``.
     move: str = ""
     #: The glossary word this step is about (its entry explains it, with the rules).
@@ -204,12 +208,13 @@ class Step:
         rules and the guide are behind ``rules_key``: F1 in the full-screen game, the
         ``rules`` command in the plain one)."""
         done = ", ".join(k for k in self.kinds if k in self.learned) or "nothing yet"
-        return [f"Lesson — {self.title}", self.text,
+        return [f"Lesson — {self.title}", f"{self.text} {self.general}".strip(),
                 f"Learned: {done} (of {', '.join(self.kinds)}).",
                 f"More: {rules_key} (the rules and the guide); casino glossary {self.term}"]
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "title": self.title, "text": self.text,
+                "general": self.general,
                 "move": self.move, "term": self.term, "glossary": self.glossary_url,
                 "guide": self.guide_url, "learned": list(self.learned),
                 "kinds": list(self.kinds)}
@@ -306,12 +311,13 @@ def step(view: Position, history: Iterable[tuple[Position, Move]],
         if example is None:
             continue
         title, term = _TITLES[kind]
-        text = f"{_teach(view, kind, example)} {_definition(term, rules)}"
+        text = _teach(view, kind, example)
         also = [k for k in ORDER if k != kind and k in wanted
                 and k in move_kinds(view, example)]
         if also:
             text += f" This one move is also a {' and a '.join(also)}."
-        return Step(kind, title, text, str(example), term=term, **base)
+        return Step(kind, title, text, _definition(term, rules), str(example), term=term,
+                    **base)
     return _free(view, moves, done, kinds, base)
 
 
@@ -345,13 +351,13 @@ def _scoring(end: Position, names: Sequence[str], base: dict[str, Any]) -> Step:
                                                           result.points_by_seat(rules.players),
                                                           strict=True))
     words = "penalty points" if scheme(rules).penalty else "points"
-    text = (f"The round is over and the captured cards are counted. {points_paragraph(rules)} "
-            f"This round: {'; '.join(got) if got else 'nobody scored'}. "
+    text = (f"The round is over and the captured cards are counted, item by item in "
+            f"the rules' order. This round: {'; '.join(got) if got else 'nobody scored'}. "
             f"In all, {words} this round: {totals}.")
     ties = tie_words(rules, end, names)
     if ties:
         text += " " + " ".join(t + "." for t in ties)
-    return Step(SCORING, title, text, term=term, **base)
+    return Step(SCORING, title, text, points_paragraph(rules), term=term, **base)
 
 
 # ----------------------------------------------------------------------
