@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import io
 
-from textual.pilot import Pilot
-
 from casino.play.session import GameSession
 from casino.teach.lesson import lesson_session, session_step
 from casino.tui.app import CasinoApp, GameScreen
