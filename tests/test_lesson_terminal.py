@@ -99,3 +99,15 @@ def test_the_plain_lesson_shows_the_step_before_each_prompt_and_the_scoring() ->
     assert "Lesson — Pairing" in text and "Lesson — The round's scoring" in text
     assert "More: rules (the rules and the guide)" in text
     assert session.round_over
+
+
+def test_casino_learn_plain_through_a_pipe() -> None:
+    from tests.cli_helpers import run
+
+    first = session_step(lesson_session("mulle"))
+    code, out, err = run("learn", "--rules", "mulle", "--plain", input=first.move + "\n")
+    assert code == 0, err
+    assert f"Lesson — {first.title}" in out and f"Play {first.move}" in out
+    assert out.count("Lesson — ") >= 2  # the next step, after the computer's move
+    code, out, err = run("learn", "--rules", "snap", "--plain", input="")
+    assert code != 0 and "unknown ruleset" in err
