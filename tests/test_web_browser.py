@@ -658,3 +658,27 @@ def test_the_glossary_is_linked_from_the_rules_and_explains_the_game_s_words(
         "ks => ks.map(k => [k.textContent, k.getAttribute('title') || ''])")
     assert kinds and all(title.startswith(f"{kind}: ") for kind, title in kinds), kinds
     assert errors == []
+
+
+def test_learn_to_play_from_the_lobby_shows_the_first_step(
+        server: Server, context: BrowserContext) -> None:
+    """The lobby's "learn to play" starts a lesson of the chosen rules; the lesson panel
+    shows the first step, built from the learner's own cards, with its links."""
+    from casino.teach.lesson import lesson_session, session_step
+
+    page = context.new_page()
+    errors = watch(page)
+    page.goto(server.base + "/")
+    page.select_option("#rules-select", "tablic")
+    page.check("input[name=mode][value=lesson]")
+    assert not page.is_visible("#level-select") and not page.is_visible("#players-select")
+    assert page.inner_text("#start-button") == "Start the lesson"
+    page.click("#start-button")
+    page.wait_for_url(re.compile(r".*/game/[0-9a-f]+$"), timeout=WAIT_MS)
+    assert wait_ready(page) == "turn"
+    first = session_step(lesson_session("tablic"))
+    assert page.inner_text("#lesson-title") == f"Lesson: {first.title}"
+    assert first.move in page.inner_text("#lesson-text")
+    assert page.get_attribute("#lesson-guide", "href") == "/guide/tablic"
+    assert page.get_attribute("#lesson-glossary", "href") == first.glossary_url
+    assert errors == []

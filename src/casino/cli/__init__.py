@@ -570,6 +570,8 @@ def play_command(
         from casino.tui.start import StartChoice, run_start
 
         def open_game(choice: StartChoice) -> tuple[GameSession, Callable[[], GameSession]]:
+            if choice.lesson:
+                return _lesson_game(choice.rules, choice.name)
             if choice.resume is not None:
                 session = GameSession.resume(choice.resume, autosave=not no_save)
                 if save is not None:
@@ -608,6 +610,58 @@ def play_command(
         if played.save_path is not None:
             typer.echo(f"game record saved to {played.save_path} "
                        f"(resume with: casino play --resume {played.save_path})", err=True)
+
+
+def _lesson_game(rules: str, you: str = "You"
+                 ) -> tuple[GameSession, Callable[[], GameSession]]:
+    """A lesson of ``rules`` (casino.teach.lesson), and how to start it again."""
+    from casino.teach.lesson import lesson_session
+
+    def again() -> GameSession:
+        return lesson_session(rules, you=you)
+
+    return again(), again
+
+
+@command("learn")
+def learn_command(
+    rules: Annotated[str, typer.Option(
+        "--rules", "-r", metavar=RULES_CHOICES, autocompletion=complete_rules,
+        help="The ruleset to learn (default casino).")] = "casino",
+    name: Annotated[str | None, typer.Option(
+        "--name", help="Your name (default: You).")] = None,
+    plain: Annotated[bool, typer.Option(
+        "--plain", help="Line by line, without full-screen drawing (screen readers, "
+                        "pipes).")] = False,
+    pause: Annotated[float | None, typer.Option(
+        "--pause", min=0.0, help="Seconds to show each computer move (default 0.8 on a "
+                                 "terminal, else 0).")] = None,
+) -> None:
+    """Learn to play: a guided first game against the beginner (docs/learn.md).
+
+    The first deal is arranged so that you meet each kind of move of the ruleset
+    (pair, sum, build where it has builds, sweep, trail); a lesson step beside the
+    table (before each prompt with --plain) says which move to try with your own
+    cards, and the round's scoring is explained at its end. A lesson is not saved."""
+    from casino.play.session import player_name
+
+    _rules(rules, 2)  # a clear error for an unknown ruleset
+    try:
+        you = player_name(name)
+    except ValueError as exc:
+        fail(f"--name: {exc}")
+    session, again = _lesson_game(rules, you)
+    if pause is None:
+        pause = 0.8 if sys.stdout.isatty() else 0.0
+    if not plain and sys.stdout.isatty():
+        from casino.tui.app import run_app
+
+        run_app(session, again, pause=pause, lesson=True)
+    else:
+        from casino.tui.plain import run_plain
+
+        run_plain(session, again, stdin=sys.stdin, stdout=sys.stdout, pause=pause,
+                  lesson=True)
 
 
 # ----------------------------------------------------------------------

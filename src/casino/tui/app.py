@@ -220,11 +220,13 @@ class GameScreen(Screen[None]):
     ]
 
     def __init__(self, session: GameSession, new_game: NewGame | None, *,
-                 pause: float = DEFAULT_PAUSE) -> None:
+                 pause: float = DEFAULT_PAUSE, lesson: bool = False) -> None:
         super().__init__()
         self.session = session
         self.new_game = new_game
         self.pause = pause
+        #: A lesson game ("learn to play"): the lesson panel shows the step (tui/lesson).
+        self.lesson = lesson
         self.view: Position = session.view
         self.phase = "human"
         self.picked: int | None = None
@@ -268,6 +270,10 @@ class GameScreen(Screen[None]):
                                 suggester=MoveSuggester(self._move_texts))
                 yield Static(id="message")
             with Vertical(id="side"):
+                if self.lesson:
+                    from casino.tui.lesson import LessonPanel
+
+                    yield LessonPanel(id="lesson")
                 yield Static(id="score")
                 yield Static(id="game-info")
                 yield Static(id="cards")
@@ -321,6 +327,10 @@ class GameScreen(Screen[None]):
             self._draw_side()
             self._draw_last_move()
             self.update_choice()  # and the turn bar
+            if self.lesson:
+                from casino.tui.lesson import LessonPanel
+
+                self.query_one(LessonPanel).show(s)
 
     async def _draw_seats(self) -> None:
         s = self.session
@@ -1049,9 +1059,9 @@ class CasinoApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, session: GameSession, new_game: NewGame | None = None, *,
-                 pause: float = DEFAULT_PAUSE) -> None:
+                 pause: float = DEFAULT_PAUSE, lesson: bool = False) -> None:
         super().__init__()
-        self.game = GameScreen(session, new_game, pause=pause)
+        self.game = GameScreen(session, new_game, pause=pause, lesson=lesson)
 
     def get_default_screen(self) -> Screen[Any]:
         return self.game
@@ -1070,14 +1080,14 @@ class CasinoApp(App[None]):
 
 
 def run_app(session: GameSession, new_game: NewGame | None, *,
-            pause: float = DEFAULT_PAUSE) -> GameSession:
+            pause: float = DEFAULT_PAUSE, lesson: bool = False) -> GameSession:
     """Play ``session`` full screen until the person quits.
 
     ``pause`` is how long each computer move stays on screen before the next.
     Returns the session played last: a new one when the person chose to play
     again, so the caller can say where *that* game was saved.
     """
-    app = CasinoApp(session, new_game, pause=pause)
+    app = CasinoApp(session, new_game, pause=pause, lesson=lesson)
     app.run()
     return app.session
 

@@ -69,16 +69,17 @@ _CARD_WITH = re.compile(r"(\d+)\s+(?:with\s+)?([a-z]{1,2}(?:[\s,]+[a-z]{1,2})*)"
 
 
 def run_plain(session: GameSession, new_game: Callable[[], GameSession] | None, *,
-              stdin: TextIO, stdout: TextIO, pause: float = 0.0,
+              stdin: TextIO, stdout: TextIO, pause: float = 0.0, lesson: bool = False,
               review: dict[str, Any] | None = None) -> None:
     """Play ``session`` line by line until it ends, the person quits, or the input ends.
 
     ``new_game`` makes a fresh session for "Play again?" (None: not offered).
     ``pause`` is how long to wait after each computer move, so that a reader
-    can follow them one at a time (0 for pipes and tests). ``review`` is how the
-    end's review judges (the review's defaults when None).
+    can follow them one at a time (0 for pipes and tests). ``lesson``: a lesson game
+    (casino.teach.lesson), whose step is shown before each prompt. ``review`` is how
+    the end's review judges (the review's defaults when None).
     """
-    game = PlainGame(session, stdin=stdin, stdout=stdout, pause=pause)
+    game = PlainGame(session, stdin=stdin, stdout=stdout, pause=pause, lesson=lesson)
     game.review_settings = dict(review or {})
     with game.console.completion(game.completions):
         try:
@@ -98,8 +99,10 @@ class PlainGame:
     """One person's game at the terminal, as lines of text in and out."""
 
     def __init__(self, session: GameSession, *, stdin: TextIO, stdout: TextIO,
-                 pause: float = 0.0) -> None:
+                 pause: float = 0.0, lesson: bool = False) -> None:
         self.session = session
+        #: A lesson game: the lesson's step is shown before each prompt and at the end.
+        self.lesson = lesson
         #: Lines out, lines in: a quit word or the end of the input raises
         #: :class:`~casino.play.console.Stopped` at any prompt.
         self.console = LineConsole(stdin, stdout)
@@ -225,6 +228,8 @@ class PlainGame:
     def _turn(self) -> None:
         if self._fresh:
             self.say("", *self.state_lines())
+            if self.lesson:
+                self._lesson_step()
             self._fresh = False
         line = self.read("Your move> ")
         self.handle(line)
@@ -507,6 +512,13 @@ class PlainGame:
         return (f"Unseen cards ({left.count}: {holders}, the stock {left.in_stock}): "
                 f"{left.words()}.")
 
+    def _lesson_step(self) -> None:
+        """The lesson's step for the person's seat (casino.teach.lesson), from what they
+        see."""
+        from casino.teach.lesson import session_step
+
+        self.say("", *session_step(self.session, self.session.human).lines("rules"))
+
     def _show_result(self) -> None:
         s = self.session
         result = s.result
@@ -526,6 +538,8 @@ class PlainGame:
                 else f"{team} wins"
             self.say(f"Game over: {verdict}.",
                      "Answer review to the next question to have your decisions judged.")
+        if self.lesson:
+            self._lesson_step()
 
     def _between_rounds(self) -> None:
         unit = self._unit

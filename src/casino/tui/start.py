@@ -1,7 +1,8 @@
 """The terminal game's start screen: a new game (ruleset, players, level, name) or a saved one.
 
 ``casino play`` on a terminal with no choices on its command line opens
-here. The person picks the rules, how many play (where the rules allow more
+here. The person picks the rules (and may start the guided first game of them,
+"Learn to play"), how many play (where the rules allow more
 than two), the computer's level and their name, or continues one of the
 games saved in the games folder (:func:`casino.play.session.saved_games`, the most
 recent first). The game then starts in the same full-screen app.
@@ -44,6 +45,9 @@ class StartChoice:
     level: str = DEFAULT_LEVEL
     name: str = "You"
     resume: Path | None = None
+    #: A lesson (casino.teach.lesson): the guided first game of ``rules``, two players,
+    #: against the beginner, with the lesson panel.
+    lesson: bool = False
 
 
 #: Opens the session of a choice, and how to start another like it ("play again");
@@ -68,6 +72,7 @@ class StartScreen(Screen[None]):
     AUTO_FOCUS = "#start-rules"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", "Start a new game"),
+        Binding("ctrl+l", "learn", "Learn to play"),
         Binding("escape", "quit", "Quit"),
     ]
 
@@ -100,6 +105,7 @@ class StartScreen(Screen[None]):
                 yield Input(placeholder="You", max_length=NAME_LENGTH, id="start-name")
             with Horizontal(classes="start-buttons"):
                 yield Button("Start the game (Ctrl+S)", id="start-new", variant="primary")
+                yield Button("Learn to play (Ctrl+L)", id="start-learn", variant="success")
                 yield Button("Quit (Esc)", id="start-quit", variant="error")
             yield Static(id="start-error")
             yield Static(Content.styled("Continue a saved game", "bold"),
@@ -140,23 +146,33 @@ class StartScreen(Screen[None]):
         assert isinstance(rules, str) and isinstance(players, int) and isinstance(level, str)
         return StartChoice(rules, players, level, name)
 
+    def lesson_choice(self) -> StartChoice:
+        """The guided first game of the rules chosen on the form (two players, against
+        the beginner); ValueError says what is wrong with the name."""
+        chosen = self.choice()
+        return StartChoice(chosen.rules, 2, "beginner", chosen.name, lesson=True)
+
     def say(self, text: str) -> None:
         self.query_one("#start-error", Static).update(Content.styled(text, "bold #ff7b72"))
 
     async def begin(self, choice: Callable[[], StartChoice]) -> None:
         """Open the chosen game and play it; what went wrong is said here instead."""
         try:
-            session, new_game = self.open_game(choice())
+            chosen = choice()
+            session, new_game = self.open_game(chosen)
         except (OSError, ValueError) as exc:
             self.say(str(exc))
             return
         app = self.app
         assert isinstance(app, StartApp)
-        app.game = GameScreen(session, new_game, pause=self.pause)
+        app.game = GameScreen(session, new_game, pause=self.pause, lesson=chosen.lesson)
         await app.push_screen(app.game)  # the game quits the app: it never comes back here
 
     async def action_start(self) -> None:
         await self.begin(self.choice)
+
+    async def action_learn(self) -> None:
+        await self.begin(self.lesson_choice)
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -165,6 +181,8 @@ class StartScreen(Screen[None]):
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start-new":
             await self.begin(self.choice)
+        elif event.button.id == "start-learn":
+            await self.begin(self.lesson_choice)
         elif event.button.id == "start-quit":
             self.app.exit()
 

@@ -61,6 +61,7 @@ from casino.play.session import (
     player_name,
     run_bot_job,
 )
+from casino.teach.lesson import OPPONENT_LEVEL, lesson_match, session_step
 from casino.teach.review import default_seat
 from casino.web.limits import BucketsByKey, Limits, address_key, network_key
 from casino.web.reviews import Reviewer, ReviewRefused, ReviewSetting
@@ -88,6 +89,10 @@ from casino.words.narrate import YOU, move_phrase, told_play, winner_words
 log = logging.getLogger("casino.web")
 
 COMPUTER, FRIENDS = "computer", "friends"
+#: A lesson (casino.teach.lesson): the guided first game against the beginner, from an
+#: arranged deck; its views carry the lesson's step, and it is kept out of the lobby's
+#: list of finished games (its deal is no secret, and it is no ordinary game).
+LESSON = "lesson"
 #: Addresses and networks whose waiting rooms are remembered at once (beyond: the
 #: longest-known is forgotten, and only the server-wide cap holds for it).
 MAX_ADDRESSES_REMEMBERED = 10_000
@@ -333,6 +338,9 @@ class LiveGame:
         elif self.session.players[seat] != HUMAN and self.status == PLAYING:
             view["message"] = (f"The computer ({self.session.players[seat]}) plays your seat "
                                "now: you are watching.")
+        # A lesson's step, from what this seat sees (session_step reads its observation).
+        view["lesson"] = (session_step(self.session, seat).to_json()
+                          if self.mode == LESSON else None)
         return view
 
     async def state_ready(self, client: Client) -> dict[str, Any] | None:
@@ -645,7 +653,7 @@ class GameService:
         record = read_record(stored.record)
         players = record.players or (HUMAN,) * record.rules.players
         # A record of an older server has no settings: the mode's defaults apply.
-        settings = record.table or default_settings(1 if stored.mode == COMPUTER else 2)
+        settings = record.table or default_settings(1 if stored.mode != FRIENDS else 2)
         session = GameSession(match_from_record(record), players, record.names,
                               hint_level=self.hint_level, settings=settings,
                               notes=record.notes)
@@ -666,19 +674,21 @@ class GameService:
         """
         if not self._create_buckets.take(address_key(client)):  # IPv6: by the /64
             raise GameError("too many new games from your address: wait a minute", 429)
-        if mode not in (COMPUTER, FRIENDS):
-            raise GameError("mode is 'computer' or 'friends'")
+        if mode not in (COMPUTER, FRIENDS, LESSON):
+            raise GameError("mode is 'computer', 'friends' or 'lesson'")
+        if mode == LESSON:  # always two players, the learner against the beginner
+            players, level, seed = 2, OPPONENT_LEVEL, None
         if level not in LEVELS:
             raise GameError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
         try:
             r = preset(rules, players=players)
         except CasinoError as e:
             raise GameError(str(e)) from None
-        if mode == COMPUTER:
+        if mode != FRIENDS:
             people = 1
         elif people is None:
             people = r.players
-        if not (1 if mode == COMPUTER else 2) <= people <= r.players:
+        if not (1 if mode != FRIENDS else 2) <= people <= r.players:
             raise GameError(f"a room is for 2 to {r.players} people in a "
                             f"{r.players}-player game")
         if mode == FRIENDS and public is not True and public is not False:
@@ -693,14 +703,14 @@ class GameService:
         if mode == FRIENDS:
             self._check_room_space(client)
         seats = [HUMAN if s < people else level for s in range(r.players)]
-        first = clean_name(name, YOU if mode == COMPUTER else "Player 1",
+        first = clean_name(name, YOU if mode != FRIENDS else "Player 1",
                            self.limits.name_length)
         names = _names(seats, first)
         game_id = secrets.token_hex(8)
         token = token or new_token()
         invite = secrets.token_urlsafe(12) if mode == FRIENDS else None
         status = WAITING if mode == FRIENDS else PLAYING
-        match = Match(r, seed=seed)
+        match = lesson_match(r.name) if mode == LESSON else Match(r, seed=seed)
         person_seats: dict[int, tuple[str, str | None]] = {
             s: (names[s], token_hash(token) if s == 0 else None)
             for s in range(r.players) if seats[s] == HUMAN}
@@ -811,7 +821,7 @@ class GameService:
             if game.rematch is None:
                 s = game.session
                 new_id = secrets.token_hex(8)
-                match = Match(s.rules)
+                match = lesson_match(s.rules.name) if game.mode == LESSON else Match(s.rules)
                 # The same table: every person's seat is a person's again (a seat a
                 # computer took over included), with the same settings.
                 players = [HUMAN if k in game.seats else p for k, p in enumerate(s.players)]
@@ -1149,7 +1159,8 @@ class GameService:
         public = self.store.listing(status=WAITING, limit=50, since=cutoff, public=True)
         own = self.store.listing(status=WAITING, limit=50, since=cutoff, ids=list(mine))
         playing = self.store.listing(status=PLAYING, limit=50, ids=list(mine))
-        over = self.store.listing(status=OVER, limit=30)
+        # Finished lessons are no ordinary games: not listed for everyone.
+        over = [g for g in self.store.listing(status=OVER, limit=30) if g.mode != LESSON]
         seen: set[str] = set()
         open_rooms = []
         for g in own + public:
@@ -1218,6 +1229,6 @@ def _listed_json(g: Any, *, join: str | None = None, url: bool = False) -> dict[
             "winner": g.winner}
 
 
-__all__ = ["COMPUTER", "FRIENDS", "PRESET_NAMES", "Created", "GameError", "GameService",
+__all__ = ["COMPUTER", "FRIENDS", "LESSON", "PRESET_NAMES", "Created", "GameError", "GameService",
            "LiveGame", "OptionsJob", "clean_name", "duration_words",
            "resignation_words", "valid_id"]

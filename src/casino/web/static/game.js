@@ -496,8 +496,25 @@
     renderLog();
     renderLastMove();
     renderStatus();
+    renderLesson();
     animateNow = false;
     lastAnimated = view.last ? view.last.n : null;
+  }
+
+  // A lesson game (mode "lesson"): the step the server worked out from this seat's view.
+  function renderLesson() {
+    const step = view.lesson;
+    $("lesson").hidden = !step;
+    if (!step) return;
+    $("lesson-title").textContent = `Lesson: ${step.title}`;
+    $("lesson-text").textContent = step.text;
+    $("lesson-general").textContent = step.general || "";
+    const kinds = step.kinds || [];
+    const learned = kinds.filter((k) => (step.learned || []).includes(k));
+    $("lesson-learned").textContent = `Learned: ${learned.length ? learned.join(", ") : "nothing yet"} (of ${kinds.join(", ")})`;
+    $("lesson-glossary").href = step.glossary;
+    $("lesson-glossary").textContent = `“${step.term}” in the glossary`;
+    $("lesson-guide").href = step.guide;
   }
 
   function renderSelection() {

@@ -43,7 +43,7 @@
     const m = mode();
     if (m === fairMode) return;
     fairMode = m;
-    const alone = m === "computer";
+    const alone = m !== "friends";
     $("hints-check").checked = alone;
     $("takebacks-check").checked = alone;
   }
@@ -56,8 +56,17 @@
     $("people-label").hidden = !friends || n <= 2;
     $("public-label").hidden = !friends;
     const people = friends ? Number($("people-select").value || n) : 1;
-    $("level-label").hidden = people >= n;
-    if (!friends) {
+    const lesson = mode() === "lesson";
+    $("level-label").hidden = people >= n || lesson;
+    playersSelect.closest("label").hidden = lesson;
+    if (lesson) {
+      // A lesson is always two players, the learner against the beginner, from a deal
+      // arranged so that each kind of move comes up (docs/learn.md).
+      $("mode-note").textContent = "A guided first game against the beginner: the first deal " +
+        "is arranged so that you meet each kind of move, and a lesson panel says which move " +
+        "to try with your own cards, then explains the round's scoring.";
+      $("start-button").textContent = "Start the lesson";
+    } else if (!friends) {
       $("mode-note").textContent = n === 2 ? "The computer plays the other seat." : `The computer plays the other ${n - 1} seats.`;
       $("start-button").textContent = "Start the game";
     } else {
@@ -74,9 +83,11 @@
   $("people-select").addEventListener("change", updateNote);
   for (const r of form.querySelectorAll("input[name=mode]")) r.addEventListener("change", updateNote);
   try { nameInput.value = localStorage.getItem("casino-name") || ""; } catch { /* private mode */ }
-  // The rules page links here as /?rules=<preset>.
-  const wanted = new URLSearchParams(location.search).get("rules");
+  // The rules page links here as /?rules=<preset> (and /?rules=<preset>&mode=lesson).
+  const query = new URLSearchParams(location.search);
+  const wanted = query.get("rules");
   if (wanted && [...rulesSelect.options].some((o) => o.value === wanted)) rulesSelect.value = wanted;
+  if (query.get("mode") === "lesson") $("mode-lesson").checked = true;
   updatePlayers();
 
   form.addEventListener("submit", async (e) => {
@@ -96,6 +107,7 @@
       takebacks: $("takebacks-check").checked,
     };
     if (name) body.name = name;
+    if (body.mode === "lesson") { body.players = 2; body.level = "beginner"; }
     if (body.mode === "friends") {
       body.people = Number($("people-select").value || body.players);
       body.public = $("public-check").checked;
@@ -145,7 +157,7 @@
     const whenText = when && !Number.isNaN(when.getTime()) ? ` · ${when.toLocaleString([], { dateStyle: "short", timeStyle: "short" })}` : "";
     return el("li", { class: "game-entry" },
       el("span", { class: "game-title", text: g.title || g.rules || "Casino" }),
-      el("span", { class: "muted", text: ` ${g.players ? g.players + " players · " : ""}${STATUS[g.status] || g.status || ""}${scores}${whenText}` }),
+      el("span", { class: "muted", text: ` ${g.mode === "lesson" ? "lesson · " : ""}${g.players ? g.players + " players · " : ""}${STATUS[g.status] || g.status || ""}${scores}${whenText}` }),
       names ? el("span", { class: "game-names", text: names }) : null,
       el("span", { class: "game-links" }, links));
   }
