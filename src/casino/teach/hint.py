@@ -48,7 +48,7 @@ from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import Position, table_after
 from casino.engine.scheme import scheme
 from casino.engine.wording import build_words, listing, noun, plural, table_item_words
-from casino.play.session import BotJob
+from casino.play.session import BotJob, GameSession
 from casino.teach.judge import Budget, candidate_moves, fair_deals, judge_deals
 from casino.teach.review import DEFAULT_BUDGET, DEFAULT_SAMPLES, leaves_words
 from casino.words.narrate import move_phrase, point_cards_label, sweep_words
@@ -244,6 +244,17 @@ def advise_job(job: BotJob) -> Advice:
                   budget=budget)
 
 
+def session_hint(session: GameSession, seat: int | None = None) -> tuple[Move, Advice]:
+    """The explained hint for the person at ``seat`` of ``session`` (default: its
+    person): the advice from their observation (:meth:`GameSession.hint_job`, which
+    refuses when hints are off or it is not their turn) and the play it ranks first.
+    Call ``session.hint_given`` once it is shown."""
+    job = session.hint_job(seat)
+    advice = advise_job(job)
+    view = session.view_of(session.human if seat is None else seat)
+    return view.parse_move(advice.best.move), advice
+
+
 def run_hint_job(job: BotJob) -> str:
     """:func:`advise_job` as JSON text (what a worker process sends back)."""
     return json.dumps(advise_job(job).to_json(), ensure_ascii=False)
@@ -429,4 +440,4 @@ def _r(x: float) -> float:
 
 __all__ = ["EFFORT", "FORMAT", "HINT_BUDGET", "HINT_SAMPLES", "Advice", "RankedPlay", "Reply",
            "advice_rng", "advise", "advise_job", "points_words", "reason_words",
-           "reply_words", "run_hint_job"]
+           "reply_words", "run_hint_job", "session_hint"]
