@@ -375,7 +375,8 @@ def test_the_helper_lists_exactly_the_engines_moves(client: TestClient, name: st
     while match.position.result is None and checked < 12:
         pos = match.position
         if rng.random() < 0.25:
-            r = client.post("/api/helper", json=request_of(pos))
+            # Unjudged, the biggest captures first; the judged order is tested below.
+            r = client.post("/api/helper", json={**request_of(pos), "judge": False})
             assert r.status_code == 200, r.text
             body = r.json()
             every = ranked(pos.legal_moves())  # positions of real games: small tables
@@ -383,6 +384,7 @@ def test_the_helper_lists_exactly_the_engines_moves(client: TestClient, name: st
             assert body["complete"] and body["total"] == len(every)
             assert body["more"] == len(every) - len(body["moves"])
             assert all(m["words"] and not m["best"] for m in body["moves"])
+            assert not body["judged"] and all(m["reason"] is None for m in body["moves"])
             checked += 1
         match.play(rng.choice(match.legal_moves()))
     assert checked >= 3

@@ -49,7 +49,13 @@ from casino.engine.position import Position, table_after
 from casino.engine.scheme import scheme
 from casino.engine.wording import build_words, listing, noun, plural, table_item_words
 from casino.play.session import BotJob, GameSession
-from casino.teach.judge import Budget, candidate_moves, fair_deals, judge_deals
+from casino.teach.judge import (
+    MAX_CANDIDATES,
+    Budget,
+    candidate_moves,
+    fair_deals,
+    judge_deals,
+)
 from casino.teach.review import DEFAULT_BUDGET, DEFAULT_SAMPLES, leaves_words
 from casino.words.narrate import move_phrase, point_cards_label, sweep_words
 
@@ -201,6 +207,12 @@ def advise(pos: Position, *, seed: int = 0, samples: int = HINT_SAMPLES,
     bounded candidates, with ``extra`` among them (the move helper's computer pick).
     ``samples`` deals of the hidden cards from :func:`advice_rng` (``seed``) are
     judged with ``budget`` each."""
+    return _advise(pos, seed, samples, budget, extra, moves)[0]
+
+
+def _advise(pos: Position, seed: int, samples: int, budget: Budget, extra: Move | None,
+            moves: Sequence[Move] | None) -> tuple[Advice, list[Move]]:
+    """:func:`advise`, and the plays ranked as moves, best first."""
     if samples < 1:
         raise ValueError(f"a hint judges one sampled deal or more, not {samples}")
     seat = pos.to_move
@@ -231,9 +243,10 @@ def advise(pos: Position, *, seed: int = 0, samples: int = HINT_SAMPLES,
             margin, spread = sum(diffs) / k, _stdev(diffs)
         plays.append(_ranked(seen, deals, cand[i], means[i], margin, spread,
                              None if rival is None else cand[rival], i == best))
-    return Advice(rules=seen.rules.name, seat=seat, seed=seed, samples=k, known=known,
-                  budget_depth=budget.depth, nodes=budget.nodes, depth=depth,
-                  complete=complete, plays=tuple(plays))
+    advice = Advice(rules=seen.rules.name, seat=seat, seed=seed, samples=k, known=known,
+                    budget_depth=budget.depth, nodes=budget.nodes, depth=depth,
+                    complete=complete, plays=tuple(plays))
+    return advice, [cand[i] for i in order]
 
 
 def advise_job(job: BotJob) -> Advice:
@@ -253,6 +266,19 @@ def session_hint(session: GameSession, seat: int | None = None) -> tuple[Move, A
     advice = advise_job(job)
     view = session.view_of(session.human if seat is None else seat)
     return view.parse_move(advice.best.move), advice
+
+
+def rank_plays(pos: Position, moves: Sequence[Move] | None = None, extra: Move | None = None,
+               *, seed: int = 0) -> list[tuple[Move, float, str]]:
+    """The move helper's judge (``casino.tools.helper.Rank``): :func:`advise` on the
+    observation ``pos``, as (move, value, reason), best first. ``moves``: judge these
+    (the first :data:`~casino.teach.judge.MAX_CANDIDATES` of them), else the bounded
+    candidates with ``extra``."""
+    plays = list(moves)[:MAX_CANDIDATES] if moves is not None else None
+    if plays is not None and extra is not None and extra not in plays:
+        plays.append(extra)
+    advice, ranked = _advise(pos, seed, HINT_SAMPLES, HINT_BUDGET, extra, plays)
+    return [(m, p.value, p.reason) for m, p in zip(ranked, advice.plays, strict=True)]
 
 
 def run_hint_job(job: BotJob) -> str:
@@ -440,4 +466,4 @@ def _r(x: float) -> float:
 
 __all__ = ["EFFORT", "FORMAT", "HINT_BUDGET", "HINT_SAMPLES", "Advice", "RankedPlay", "Reply",
            "advice_rng", "advise", "advise_job", "points_words", "reason_words",
-           "reply_words", "run_hint_job", "session_hint"]
+           "rank_plays", "reply_words", "run_hint_job", "session_hint"]

@@ -44,6 +44,7 @@ mistake is answered without a worker.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hmac
 import json
 import re
@@ -66,6 +67,7 @@ from casino.bots.levels import LEVELS
 from casino.engine.cards import card_text
 from casino.engine.errors import CasinoError, RulesError
 from casino.engine.rules import PRESET_NAMES, preset
+from casino.teach.hint import rank_plays
 from casino.tools.helper import HelperError, check_request, helper_json
 from casino.tools.scorepad import (
     ScorePad,
@@ -112,7 +114,7 @@ _env = Environment(loader=FileSystemLoader(TEMPLATES),
                    autoescape=select_autoescape(default=True, default_for_string=True))
 _new_pads = BucketsByKey(PADS_PER_MINUTE / 60.0, PADS_BURST)
 #: Modules a helper worker imports before its first job, so no deadline pays for them.
-HELPER_MODULES = ("casino.tools.helper", "casino.bots.levels")
+HELPER_MODULES = ("casino.tools.helper", "casino.bots.levels", "casino.teach.hint")
 
 
 class ScorePadRow(Base):
@@ -391,6 +393,8 @@ def _helper_request(body: dict[str, Any]) -> dict[str, Any]:
     level = req.get("level", "expert")
     if level is not None and level not in LEVELS:
         raise ToolError(f"level: one of {', '.join(LEVELS)}", field="level")
+    if not isinstance(req.get("judge", True), bool):
+        raise ToolError("judge: true or false", field="judge")
     return req
 
 
@@ -405,7 +409,7 @@ class Helpers:
         self._closed = False
         #: The job a worker runs: a top-level function, so the workers can import
         #: it (tests put a slower one here to exercise the deadline).
-        self.job: Callable[[dict[str, Any]], dict[str, Any]] = helper_json
+        self.job: Callable[[dict[str, Any]], dict[str, Any]] = judged_helper_json
 
     @property
     def pool(self) -> WorkerPool:
@@ -446,6 +450,21 @@ class Helpers:
             raise ToolError("the helper stopped unexpectedly: try again", 503) from None
 
 
+def judged_helper_json(req: dict[str, Any]) -> dict[str, Any]:
+    """:func:`helper_json` with the plays ranked by the hints' judge, best first, each
+    with its reason (:func:`casino.teach.hint.rank_plays`, seeded by the request's seed);
+    ``"judge": false`` in the request lists them unjudged, the biggest captures first."""
+    req = dict(req)
+    judge = req.pop("judge", True)
+    if not isinstance(judge, bool):
+        raise HelperError("judge: true or false")
+    if not judge:
+        return helper_json(req)
+    seed = req.get("seed", 0)
+    seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else 0
+    return helper_json(req, rank=functools.partial(rank_plays, seed=seed))
+
+
 def fit_answer(answer: dict[str, Any], limit: int = MAX_HELPER_ANSWER) -> dict[str, Any]:
     """``answer`` within ``limit`` bytes of JSON: the weakest plays (never the bot's
     pick) left out, and counted in ``more``, until it fits. The list is capped
@@ -473,14 +492,16 @@ def _helpers(request: Request) -> Helpers:
 @router.post("/api/helper")
 async def helper(request: Request) -> Response:
     """A described table and hand (and optionally one ``card`` of it, with table items
-    ``using``) -> the legal plays in words, strongest first and capped, with ``more``
-    and ``complete`` saying what is left out; the bot's pick marked."""
+    ``using``) -> the legal plays in words, best first by the judge with each one's
+    reason (``"judge": false``: the biggest captures first, unjudged) and capped, with
+    ``more`` and ``complete`` saying what is left out; the bot's pick marked."""
     helpers = _helpers(request)
 
     def work(body: dict[str, Any]) -> dict[str, Any]:
         req = _helper_request(body)
         try:
-            check_request(req)  # a mistake is answered without a worker
+            # A mistake is answered without a worker ("judge" is the page's, not the set-up's).
+            check_request({k: v for k, v in req.items() if k != "judge"})
         except (HelperError, CasinoError, ValueError) as exc:
             raise ToolError(str(exc)) from None
         return helpers.analyse(req)
