@@ -117,8 +117,8 @@ def test_the_reply_named_is_legal_for_the_next_player_on_a_sampled_deal() -> Non
             after = deal.play(move)
             assert reply.seat == after.to_move != seen.to_move
             for r in after.legal_moves():
-                items = sorted(card_text(x) if isinstance(x, int) else x.text()
-                               for x in (*r.loose, *r.builds))
+                used: list[int | Build] = [*r.loose, *r.builds]
+                items = sorted(card_text(x) if isinstance(x, int) else x.text() for x in used)
                 if r.kind == reply.kind and tuple(items) == reply.items:
                     found += 1
                     break
@@ -141,7 +141,8 @@ def test_hidden_cards_do_not_change_the_hint() -> None:
     """Two full positions that the player cannot tell apart (the opponent's hand and the
     stock exchanged) give the same advice, reasons and all."""
     pos = mid_deal()
-    other = pos.hands[1]
+    other = pos.hand(1)
+    assert isinstance(pos.stock, tuple)
     stock = pos.stock
     swapped = replace(pos, hands=(pos.hands[0], tuple(sorted(stock[:len(other)]))),
                       stock=tuple(other) + stock[len(other):])

@@ -45,9 +45,9 @@ from casino.bots.evaluation import immediate_gain
 from casino.engine.builds import Build
 from casino.engine.cards import card_symbol, card_text, parse_card
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
-from casino.engine.position import Position, table_after
+from casino.engine.position import Position
 from casino.engine.scheme import scheme
-from casino.engine.wording import build_words, listing, noun, plural, table_item_words
+from casino.engine.wording import build_words, listing, plural, table_item_words
 from casino.play.session import BotJob, GameSession
 from casino.teach.judge import (
     MAX_CANDIDATES,
@@ -340,7 +340,8 @@ def _reply(deals: Sequence[Position], move: Move) -> Reply | None:
         r = replies[top]
         seat = after.to_move
         worths.append(gains[top])
-        key = (r.kind, tuple(sorted(_item_text(x) for x in (*r.loose, *r.builds))))
+        used: list[int | Build] = [*r.loose, *r.builds]
+        key = (r.kind, tuple(sorted(_item_text(x) for x in used)))
         tally.setdefault(key, []).append(gains[top])
         first.setdefault(key, reply_words(after, r))
     if seat is None:
@@ -365,7 +366,8 @@ def reply_words(pos: Position, move: Move) -> str:
     """A reply named by what it does to the table, never by the card played from the
     (sampled) hand: ``take 5♠ and 4♥, sweeping the table``, ``build on 3♣``,
     ``add to the 8-build``, ``trail a card``."""
-    items = listing([table_item_words(x) for x in (*move.loose, *move.builds)])
+    used: list[int | Build] = [*move.loose, *move.builds]
+    items = listing([table_item_words(x) for x in used])
     if move.kind == CAPTURE:
         cleared = len(move.loose) + len(move.builds) == len(pos.table)
         return f"take {items}" + (", clearing the table" if cleared else "")
@@ -464,6 +466,21 @@ def _r(x: float) -> float:
     return round(x, DECIMALS) + 0.0
 
 
-__all__ = ["EFFORT", "FORMAT", "HINT_BUDGET", "HINT_SAMPLES", "Advice", "RankedPlay", "Reply",
-           "advice_rng", "advise", "advise_job", "points_words", "reason_words",
-           "rank_plays", "reply_words", "run_hint_job", "session_hint"]
+__all__ = [
+    "EFFORT",
+    "FORMAT",
+    "HINT_BUDGET",
+    "HINT_SAMPLES",
+    "Advice",
+    "RankedPlay",
+    "Reply",
+    "advice_rng",
+    "advise",
+    "advise_job",
+    "points_words",
+    "rank_plays",
+    "reason_words",
+    "reply_words",
+    "run_hint_job",
+    "session_hint",
+]

@@ -183,6 +183,17 @@ def information_value(tables: Sequence[Sequence[float]],
     return best_each - means[pick], max(true_values) - true_values[pick]
 
 
-__all__ = ["EVALUATION_COST", "MAX_CANDIDATES", "MAX_INNER", "Budget", "candidate_moves",
-           "fair_deals", "fair_judgement", "fair_tables", "judge_deals",
-           "information_value", "judge", "judge_depth"]
+__all__ = [
+    "EVALUATION_COST",
+    "MAX_CANDIDATES",
+    "MAX_INNER",
+    "Budget",
+    "candidate_moves",
+    "fair_deals",
+    "fair_judgement",
+    "fair_tables",
+    "information_value",
+    "judge",
+    "judge_deals",
+    "judge_depth",
+]

@@ -17,10 +17,10 @@ other hands and the stock.
 The list is ranked (the biggest captures first, the trail last; or, with a
 ``rank`` function, by the fair judgement of the hints, ``casino.teach.hint``, each
 play with its reason) and capped at :data:`~casino.words.shortlist.MAX_SHOWN` plays,
-the bot's pick always among them, with the count of the rest: a crowded Finnish Kasino table has hundreds of
-thousands of legal plays, and the answer must stay small and quick whatever the
-table. One card's plays (``card``), and those using picked table items
-(``using``), reach the plays such a list leaves out.
+the bot's pick always among them, with the count of the rest: a crowded Finnish
+Kasino table has hundreds of thousands of legal plays, and the answer must stay
+small and quick whatever the table. One card's plays (``card``), and those using
+picked table items (``using``), reach the plays such a list leaves out.
 
 Text form of a table (``casino helper --table``): cards and builds separated by
 spaces; a build is its groups in brackets, then ``=VALUE`` and ``:OWNER``
@@ -511,7 +511,7 @@ def analyse(setup: Setup, level: str | None = "expert", seed: int = 0, *,
     table_size = len(pos.table)
     options = tuple(
         Option(m, str(m), move_words(m, pos.rules, setup.hand, table_size), m == pick,
-               *(judged[m] if m in judged else (None, None)))
+               *judged.get(m, (None, None)))
         for m in moves)
     return Analysis(pos, options, pick, level, more, complete, card, tuple(using),
                     judged=rank is not None)
