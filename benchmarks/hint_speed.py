@@ -6,8 +6,9 @@ a round between two quick expert bots (0.05 s a move), then asks for the advice 
 seat's observation, exactly as a hint does (:func:`casino.teach.hint.advise`, at the
 hint's default samples and budget unless told otherwise), and reports the CPU time
 per hint (this process, one core: a hint is single-threaded): the median, the 95th
-percentile and the most. Then the crowded tables of the front ends' bounded-work
-tests (a Finnish Kasino table of 24 and 27 loose cards).
+percentile and the most. Then crowded Finnish Kasino tables: 16, 20 and 24 loose
+cards trailed in the middle of a round (the other hand and the stock unseen), and the
+24- and 27-card last-deal tables of the front ends' bounded-work tests.
 
 Usage::
 
@@ -28,6 +29,7 @@ from casino.bots import make_bot
 from casino.bots.base import Limit
 from casino.engine.cards import parse_card
 from casino.engine.match import Match
+from casino.engine.moves import TRAIL, Move
 from casino.engine.position import Position
 from casino.engine.rules import PRESET_NAMES, player_counts, preset
 from casino.teach.hint import HINT_BUDGET, HINT_SAMPLES, advise
@@ -69,6 +71,17 @@ def crowded(loose: str, hand: str) -> Position:
                     last_capture=1)
 
 
+def trailed(loose: int, seed: int = 11) -> Position:
+    """A Finnish Kasino round where both players only trailed until ``loose`` cards lie
+    on the table and seat 0 is to move (the hidden hand and the stock still unseen)."""
+    match = Match("kasino", seed=seed)
+    while True:
+        pos = match.position
+        if len(pos.loose) >= loose and pos.to_move == 0 and pos.hand(0):
+            return pos
+        match.play(Move(TRAIL, pos.hand(pos.to_move)[0]))
+
+
 def stats(xs: list[float]) -> str:
     s = sorted(xs)
     if not s:
@@ -103,11 +116,13 @@ def main(argv: list[str] | None = None) -> int:
                                           budget)]
             print(f"{name:<11} {players:>7} {len(times):>5} {stats(times)}", flush=True)
     table24 = " ".join(r + s for r in "A23456" for s in "cdhs")
-    for label, loose in (("kasino 24", table24), ("kasino 27", table24 + " 7c 7d 7h")):
-        pos = crowded(loose, "8c 9d Tc")
+    tables = [(f"kasino {n} trailed", trailed(n)) for n in (16, 20, 24)]
+    tables += [(f"kasino {n} last deal", crowded(loose, "8c 9d Tc"))
+               for n, loose in ((24, table24), (27, table24 + " 7c 7d 7h"))]
+    for label, pos in tables:
         t = time.process_time()
         a = advise(pos.observe(0), seed=args.seed, samples=args.samples, budget=budget)
-        print(f"{label + ' loose':<19} {len(a.plays):>5} "
+        print(f"{label:<19} {len(a.plays):>5} "
               f"{stats([time.process_time() - t])}  (crowded table, plays ranked)")
     return 0
 
