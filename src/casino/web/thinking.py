@@ -148,7 +148,7 @@ class Thinker:
         """
         if self._pool is None:
             self._pool = WorkerPool(self.workers, waiting=0, memory_mb=self.memory_mb,
-                                    preload=("casino.bots.levels", "casino.teach.hint"),
+                                    preload=("casino.bots.levels", "casino.web.thinking"),
                                     name="casino-think")
         return self._pool
 

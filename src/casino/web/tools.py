@@ -44,7 +44,6 @@ mistake is answered without a worker.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import hmac
 import json
 import re
@@ -67,8 +66,8 @@ from casino.bots.levels import LEVELS
 from casino.engine.cards import card_text
 from casino.engine.errors import CasinoError, RulesError
 from casino.engine.rules import PRESET_NAMES, preset
-from casino.teach.hint import rank_plays
-from casino.tools.helper import HelperError, check_request, helper_json
+from casino.tools.helper import HelperError, check_request
+from casino.web.helper_job import judged_helper_json
 from casino.tools.scorepad import (
     ScorePad,
     ScorePadError,
@@ -114,7 +113,7 @@ _env = Environment(loader=FileSystemLoader(TEMPLATES),
                    autoescape=select_autoescape(default=True, default_for_string=True))
 _new_pads = BucketsByKey(PADS_PER_MINUTE / 60.0, PADS_BURST)
 #: Modules a helper worker imports before its first job, so no deadline pays for them.
-HELPER_MODULES = ("casino.tools.helper", "casino.bots.levels", "casino.teach.hint")
+HELPER_MODULES = ("casino.web.helper_job", "casino.bots.levels")
 
 
 class ScorePadRow(Base):
@@ -448,21 +447,6 @@ class Helpers:
                             f"{self.limits.helper_memory_mb} MB", 422, "table") from None
         except WorkerError:
             raise ToolError("the helper stopped unexpectedly: try again", 503) from None
-
-
-def judged_helper_json(req: dict[str, Any]) -> dict[str, Any]:
-    """:func:`helper_json` with the plays ranked by the hints' judge, best first, each
-    with its reason (:func:`casino.teach.hint.rank_plays`, seeded by the request's seed);
-    ``"judge": false`` in the request lists them unjudged, the biggest captures first."""
-    req = dict(req)
-    judge = req.pop("judge", True)
-    if not isinstance(judge, bool):
-        raise HelperError("judge: true or false")
-    if not judge:
-        return helper_json(req)
-    seed = req.get("seed", 0)
-    seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else 0
-    return helper_json(req, rank=functools.partial(rank_plays, seed=seed))
 
 
 def fit_answer(answer: dict[str, Any], limit: int = MAX_HELPER_ANSWER) -> dict[str, Any]:
