@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from casino.web.limits import Limits
 from casino.web.helper_job import judged_helper_json
+from casino.web.limits import Limits
 from casino.web.tools import MAX_HELPER_ANSWER
 from casino.web.workers import (
     WorkerBusy,

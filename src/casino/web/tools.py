@@ -67,7 +67,6 @@ from casino.engine.cards import card_text
 from casino.engine.errors import CasinoError, RulesError
 from casino.engine.rules import PRESET_NAMES, preset
 from casino.tools.helper import HelperError, check_request
-from casino.web.helper_job import judged_helper_json
 from casino.tools.scorepad import (
     ScorePad,
     ScorePadError,
@@ -75,6 +74,7 @@ from casino.tools.scorepad import (
     scoring_cards,
     setup_choices,
 )
+from casino.web.helper_job import judged_helper_json
 from casino.web.limits import BucketsByKey, Limits, json_object
 from casino.web.store import Base, now, token_hash
 from casino.web.workers import (
