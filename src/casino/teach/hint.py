@@ -65,7 +65,8 @@ FORMAT = "casino-advice/1"
 #: and the review of the same decision agree.
 HINT_SAMPLES = DEFAULT_SAMPLES
 #: The judge's budget per deal for a hint, the review's: docs/benchmarks.md has what
-#: a hint costs on every preset (within a second and a half on one core).
+#: a hint costs on every preset (at most about a second and a half on one core at a
+#: normal table, under two on a crowded one).
 HINT_BUDGET = DEFAULT_BUDGET
 
 #: How hard a hint thinks at each player level (the web server's and the terminal
