@@ -13,6 +13,7 @@ moves, found without listing every move.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import random
 from collections import Counter
@@ -405,3 +406,44 @@ def test_fuzz_set_ups(rules: str, table: list[str], hand: list[str]) -> None:
     with contextlib.suppress(HelperError):
         analyse(setup_from_text(rules, "".join(table) if len(table) % 2 else " ".join(table),
                                 " ".join(hand)), level=None)
+
+
+def test_the_plays_are_ranked_by_the_judge_best_first_with_their_reasons() -> None:
+    """With the hints' judge (casino.teach.hint.rank_plays) the list is no longer in
+    capture order: best first by the judge's value, each play with its reason."""
+    from casino.teach.hint import advise, rank_plays
+
+    setup = setup_from_text("casino", "9c 4c 5h [5d+3s]=8:1", "9d 2s 8c")
+    plain = analyse(setup, None)
+    judged = analyse(setup, None, 3, rank=functools.partial(rank_plays, seed=3))
+    assert judged.judged and not plain.judged
+    assert {o.text for o in judged.options} == {o.text for o in plain.options}
+    values = [o.value for o in judged.options]
+    assert None not in values and values == sorted(values, reverse=True)  # type: ignore
+    advice = advise(position(setup), seed=3)  # the same judgement, from the same view
+    assert [o.text for o in judged.options] == [p.move for p in advice.plays]
+    assert [o.reason for o in judged.options] == [p.reason for p in advice.plays]
+    assert all(o.reason and o.reason.startswith("It takes") for o in judged.options)
+    assert judged.to_json()["moves"][0]["reason"] == advice.best.reason
+    # One card's plays: judged too, those using exactly the picked items still first.
+    nine = analyse(setup, None, 3, card=parse_hand("9d")[0], using=(1, 2),
+                   rank=functools.partial(rank_plays, seed=3))
+    assert [o.text for o in nine.options] == ["9d x 5h+4c", "9d x 9c 5h+4c"]
+    assert all(o.reason for o in nine.options)
+
+
+def test_helper_command_shows_the_judges_order_and_reasons() -> None:
+    code, out, err = helper("--rules", "casino", "--table", "9c 4c 5h [5d+3s]=8:1",
+                            "--hand", "9d 2s 8c", "--no-bot", "--seed", "3")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[2] == "7 legal plays:" and "casino review's judge" in lines[3]
+    plays = [line for line in lines if line[4:5] == "."]
+    reasons = [line.strip() for line in lines if line.startswith("      ")]
+    assert len(plays) == len(reasons) == 7
+    values = [float(r.split(":")[0]) for r in reasons]
+    assert values == sorted(values, reverse=True)
+    assert all(": It takes" in r for r in reasons)
+    code, quick, _ = helper("--rules", "casino", "--table", "9c 4c 5h [5d+3s]=8:1",
+                            "--hand", "9d 2s 8c", "--no-bot", "--no-judge")
+    assert code == 0 and "It takes" not in quick and "judge" not in quick

@@ -204,6 +204,7 @@ def test_hint_suggests_a_legal_move(tmp_path: Path) -> None:
     found = re.search(r"Hint: .*  \((.*)\); it plays card (\d)\.", out)
     assert found, out
     assert found[1] in legal
+    assert re.search(r"\n  Why: It takes .*By the judge it is ", out), out
     assert session.log == []
 
 

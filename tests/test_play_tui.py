@@ -251,6 +251,9 @@ def test_hint_is_shown_and_its_card_highlighted(tmp_path: Path) -> None:
         hint = app.game.hint_move
         assert hint is not None and hint in app.session.legal_moves()
         assert app.game.message.startswith("Hint:") and str(hint) in app.game.message
+        # Its reason on the next line: what it takes and leaves, its margin by the judge.
+        reason = app.game.message.splitlines()[1]
+        assert reason.startswith("It takes") and "By the judge" in reason
         hinted = [w for w in app.screen.query(CardFace) if w.has_class("hinted")]
         assert any(w.zone == "hand" and w.card == hint.card for w in hinted)
 

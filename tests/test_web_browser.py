@@ -239,10 +239,14 @@ def test_a_complete_game_against_the_computer_played_by_clicking(
             page.click("#hint-button")
             page.wait_for_selector(".status-line.hint", timeout=WAIT_MS)
             assert page.inner_text("#status").startswith("Hint:")
+            # Its reason is shown under the status line while the hint stands.
+            assert page.is_visible("#hint-reason")
+            assert page.inner_text("#hint-reason").startswith("It takes")
             # The hint selects its move: Enter plays it.
             before = version(page)
             page.keyboard.press("Enter")
             wait_version_after(page, before)
+            assert not page.is_visible("#hint-reason")  # the game moved on: no reason
             checked["hint"] = True
             moves += 1
             continue

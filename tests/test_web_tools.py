@@ -375,7 +375,8 @@ def test_the_helper_lists_exactly_the_engines_moves(client: TestClient, name: st
     while match.position.result is None and checked < 12:
         pos = match.position
         if rng.random() < 0.25:
-            r = client.post("/api/helper", json=request_of(pos))
+            # Unjudged, the biggest captures first; the judged order is tested below.
+            r = client.post("/api/helper", json={**request_of(pos), "judge": False})
             assert r.status_code == 200, r.text
             body = r.json()
             every = ranked(pos.legal_moves())  # positions of real games: small tables
@@ -383,9 +384,33 @@ def test_the_helper_lists_exactly_the_engines_moves(client: TestClient, name: st
             assert body["complete"] and body["total"] == len(every)
             assert body["more"] == len(every) - len(body["moves"])
             assert all(m["words"] and not m["best"] for m in body["moves"])
+            assert not body["judged"] and all(m["reason"] is None for m in body["moves"])
             checked += 1
         match.play(rng.choice(match.legal_moves()))
     assert checked >= 3
+
+
+def test_the_helper_ranks_the_plays_by_the_judge_with_reasons(client: TestClient) -> None:
+    """By default the page's plays come best first by the hints' judge, each with its
+    value and reason: the same ranking as casino.teach.hint's, from what was typed."""
+    from casino.teach.hint import advise
+    from casino.tools.helper import position, setup_from_json
+
+    req = {"rules": "casino", "players": 2, "level": None, "seed": 3,
+           "hand": ["9d", "2s", "8c"],
+           "table": ["9c", "4c", "5h", {"groups": [["5d", "3s"]], "value": 8, "owner": 1}]}
+    r = client.post("/api/helper", json=req)
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["judged"] and body["complete"] and body["total"] == len(body["moves"]) == 7
+    values = [m["value"] for m in body["moves"]]
+    assert values == sorted(values, reverse=True)
+    setup = setup_from_json({k: v for k, v in req.items() if k != "players"})
+    advice = advise(position(setup), seed=3)
+    assert [m["move"] for m in body["moves"]] == [p.move for p in advice.plays]
+    assert [m["reason"] for m in body["moves"]] == [p.reason for p in advice.plays]
+    bad = client.post("/api/helper", json={**req, "judge": "yes"})
+    assert bad.status_code == 400 and "judge: true or false" in bad.text
 
 
 def test_the_helper_marks_the_bots_pick(client: TestClient) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from casino.tools.helper import helper_json
+from casino.web.helper_job import judged_helper_json
 from casino.web.limits import Limits
 from casino.web.tools import MAX_HELPER_ANSWER
 from casino.web.workers import (
@@ -206,8 +206,9 @@ def test_a_crowded_table_is_answered_by_a_worker(tmp_path: Path) -> None:
 def test_a_helper_job_past_the_deadline_is_answered_too_crowded(tmp_path: Path) -> None:
     limits = Limits(**{**FAST.__dict__, "helper_seconds": 1.0})
     with web(tmp_path, limits=limits) as client:
+        # Unjudged, so that the ordinary answer comes well within this short deadline.
         ordinary = {"rules": "casino", "level": "beginner", "hand": ["9d", "2s"],
-                    "table": ["9c", "4c", "5h"]}
+                    "table": ["9c", "4c", "5h"], "judge": False}
         r = client.post("/api/helper", json=ordinary)
         assert r.status_code == 200, r.text
         helpers = client.app.state.helpers  # type: ignore[attr-defined]
@@ -219,7 +220,7 @@ def test_a_helper_job_past_the_deadline_is_answered_too_crowded(tmp_path: Path) 
         assert r.json() == {"error": "that table is too crowded for the helper to finish in "
                                      "1 seconds", "field": "table"}
         assert len(first) == 1 and gone(first[0])  # the job's worker was stopped
-        helpers.job = helper_json
+        helpers.job = judged_helper_json  # the page's own job again
         r = client.post("/api/helper", json=ordinary)  # and the helper still works
         assert r.status_code == 200, r.text
         assert any(m["best"] for m in r.json()["moves"])

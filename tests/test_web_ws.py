@@ -251,6 +251,8 @@ def test_undo_and_hint_against_the_computer(tmp_path: Path) -> None:
             seat.send({"type": "hint"})
             hint = seat.recv_type("hint")
             assert hint["option"]["text"] == hint["move"] and hint["words"]
+            # The reason, from the judge's ranking of the seat's plays (casino.teach.hint).
+            assert hint["reason"].startswith("It takes") and "By the judge" in hint["reason"]
             card = next(c for c in v["cards"] if c["card"] == hint["option"]["card"])
             assert hint["move"] in [m["text"] for m in v["legal"]] or not card["complete"]
             before = (v["hand"], v["table"], len(v["log"]))

@@ -17,6 +17,7 @@ quick.
 from __future__ import annotations
 
 import contextlib
+import functools
 import sys
 from typing import TYPE_CHECKING, Annotated, TextIO
 
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from casino.engine.builds import Build
     from casino.engine.rules import Rules
     from casino.play.console import LineConsole
-    from casino.tools.helper import Analysis, Setup
+    from casino.tools.helper import Analysis, Rank, Setup
 
 #: How many plays are shown at most by default (``casino.words.shortlist.MAX_SHOWN``).
 MAX_SHOWN = HELPER_LIMIT
@@ -58,10 +59,15 @@ def analysis_lines(a: Analysis, *, asking: bool = False) -> list[str]:
              f"Your hand: {' '.join(card_symbol(c) for c in pos.hand(0))}; {others}; "
              f"stock {pos.stock_size}",
              _heading(a)]
+    if a.judged:
+        lines.append("  (best first by casino review's judge, each with its expected round "
+                     "margin and why)")
     width = max((len(o.text) for o in a.options), default=0)
     for k, o in enumerate(a.options, start=1):
         mark = "*" if o.best else " "
         lines.append(f"{mark}{k:>3}. {o.text:<{width}}  {o.words}")
+        if o.reason is not None and o.value is not None:
+            lines.append(f"      {o.value:+.1f}: {o.reason}")
     rest = _rest(a, asking)
     if rest:
         lines.append(rest)
@@ -132,18 +138,27 @@ def _opponents(text: str | None) -> list[int] | None:
     return [int(p) for p in parts]
 
 
+def ranker(seed: int, judge: bool = True) -> Rank | None:
+    """The helper's judge (the hints' ranking, ``casino.teach.hint.rank_plays``), or None."""
+    if not judge:
+        return None
+    from casino.teach.hint import rank_plays
+
+    return functools.partial(rank_plays, seed=seed)
+
+
 def interactive(rules: Rules, stdin: TextIO, stdout: TextIO, level: str | None,
-                seed: int, limit: int = MAX_SHOWN) -> None:
+                seed: int, limit: int = MAX_SHOWN, judge: bool = True) -> None:
     """Ask for a table and a hand, show the plays; again until quit or end of input."""
     from casino.play.console import LineConsole, Stopped
 
     console = LineConsole(stdin, stdout)
     with contextlib.suppress(Stopped):  # a quit word or the end of the input, at any prompt
-        _ask_and_show(console, rules, level, seed, limit)
+        _ask_and_show(console, rules, level, seed, limit, ranker(seed, judge))
 
 
 def _ask_and_show(console: LineConsole, rules: Rules, level: str | None, seed: int,
-                  limit: int) -> None:
+                  limit: int, rank: Rank | None = None) -> None:
     """The helper's questions and answers at ``console``, until it stops."""
     from casino.engine.cards import card_text
     from casino.engine.errors import CasinoError
@@ -157,7 +172,7 @@ def _ask_and_show(console: LineConsole, rules: Rules, level: str | None, seed: i
         hand = ask("Your hand: ")
         try:
             setup = setup_from_text(rules, table, hand)
-            result = analyse(setup, level, seed, limit=limit)
+            result = analyse(setup, level, seed, limit=limit, rank=rank)
             say(*analysis_lines(result, asking=True))
         except CasinoError as exc:
             say(f"  {exc}")
@@ -170,7 +185,8 @@ def _ask_and_show(console: LineConsole, rules: Rules, level: str | None, seed: i
             try:
                 card, *items = parse_hand(choice)
                 using = parse_using(setup.table, " ".join(map(card_text, items)))
-                one = analyse(setup, level, seed, card=card, using=using, limit=limit)
+                one = analyse(setup, level, seed, card=card, using=using, limit=limit,
+                              rank=rank)
                 say(*analysis_lines(one, asking=True)[2:])
             except CasinoError as exc:
                 say(f"  {exc}")
@@ -221,6 +237,9 @@ def helper_command(
                                          "first.")] = MAX_SHOWN,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON: the position and "
                                                          "the plays.")] = False,
+    judge: Annotated[bool, typer.Option("--judge/--no-judge", help="Rank the plays by the "
+                                        "judge, best first, each with why (about a "
+                                        "second).")] = True,
 ) -> None:
     """The legal plays for a table and a hand, strongest first, explained.
 
@@ -238,7 +257,7 @@ def helper_command(
     try:
         ruleset = preset(rules, **({"players": players} if players else {}))
         if table is None and hand is None:
-            interactive(ruleset, sys.stdin, sys.stdout, use_level, seed, limit)
+            interactive(ruleset, sys.stdin, sys.stdout, use_level, seed, limit, judge)
             return
         setup: Setup = setup_from_text(ruleset, table or "", hand or "",
                                        opponents=_opponents(opponents), stock=stock,
@@ -253,7 +272,7 @@ def helper_command(
             raise HelperError("using: give --card too: the card that plays with them")
         result = analyse(setup, use_level, seed, card=picked,
                          using=parse_using(setup.table, using) if using else (),
-                         limit=limit)
+                         limit=limit, rank=ranker(seed, judge))
     except CasinoError as exc:
         typer.echo(f"casino: {exc}", err=True)
         raise typer.Exit(2) from None

@@ -81,11 +81,16 @@ class BotJob:
 
     It carries the computer seat's observation only, so it can be sent to
     another process (the web server's pool) without revealing anything.
+    ``hint``: the job is a person's hint (:meth:`GameSession.hint_job`), which the
+    front ends answer with the explained advice of ``casino.teach.hint`` (its
+    ``level`` then says how hard the hint thinks); :func:`run_bot_job` answers any
+    job with the level's move.
     """
 
     level: str
     seed: int
     observation: dict[str, Any]
+    hint: bool = False
 
 
 def run_bot_job(job: BotJob) -> str:
@@ -454,7 +459,8 @@ class GameSession:
         return self.why_no_hint(seat) is None
 
     def hint_job(self, seat: int | None = None) -> BotJob:
-        """The strongest level's think for a person's turn, from what that person sees.
+        """A hint's think for a person's turn, from what that person sees: the hint
+        level's, marked as a hint (the front ends explain it: ``casino.teach.hint``).
 
         IllegalMove says why when the table has hints off or it is not their turn.
         """
@@ -463,10 +469,12 @@ class GameSession:
         if refusal is not None:
             raise IllegalMove(refusal)
         return BotJob(self._hint_level, _seat_seed(self._bot_seed, 99) + len(self.log),
-                      self.match.position.observation(seat))
+                      self.match.position.observation(seat), hint=True)
 
     def hint(self, seat: int | None = None) -> Move:
-        """The strongest level's choice for the person (this takes its time).
+        """The hint level's computer player's choice for the person (this takes its time),
+        without a reason; the terminal and web games show ``casino.teach.hint``'s
+        explained hint instead, which ranks the plays by the review's judge.
 
         Call :meth:`hint_given` once the hint is shown: thinking is not using it.
         """

@@ -127,18 +127,40 @@ def fair_judgement(seen: Position, moves: Sequence[Move], samples: int, rng: ran
     whether the observer could deduce every card (then the one deal is the true one,
     and it is searched with the work of all the samples: the last deal is judged
     exactly more often, for the time the samples would have taken)."""
+    deals, known = fair_deals(seen, samples, rng)
+    tables, depth = judge_deals(deals, moves, samples, budget, known)
+    return tables, depth, known
+
+
+def fair_deals(seen: Position, samples: int,
+               rng: random.Random) -> tuple[list[Position], bool]:
+    """The full positions :func:`fair_judgement` judges: ``samples`` deals of the hidden
+    cards consistent with ``seen`` (drawn from ``rng``), or the one deal the observer
+    can deduce, and whether it could (then the list holds that deal only).
+
+    Apart so that a caller may look at the same deals the judge valued (the hint's
+    next-player replies, :mod:`casino.teach.hint`)."""
     full = perfect_information(seen)
     if full is not None:
+        return [full], True
+    return [sample(seen, rng) for _ in range(max(1, samples))], False
+
+
+def judge_deals(deals: Sequence[Position], moves: Sequence[Move], samples: int,
+                budget: Budget, known: bool) -> tuple[list[list[float]], int]:
+    """The judge's values of ``moves`` on each of ``deals`` (:func:`fair_deals`) and the
+    shallowest depth reached; a ``known`` deal is searched with the work of ``samples``."""
+    if known:
         whole = Budget(depth=budget.depth, nodes=budget.nodes * max(1, samples))
-        values, reached = judge_depth(full, moves, whole)
-        return [values], reached, True
+        values, reached = judge_depth(deals[0], moves, whole)
+        return [values], reached
     tables: list[list[float]] = []
     depth = budget.depth
-    for _ in range(max(1, samples)):
-        values, reached = judge_depth(sample(seen, rng), moves, budget)
+    for deal in deals:
+        values, reached = judge_depth(deal, moves, budget)
         tables.append(values)
         depth = min(depth, reached)
-    return tables, depth, False
+    return tables, depth
 
 
 def information_value(tables: Sequence[Sequence[float]],
@@ -161,6 +183,17 @@ def information_value(tables: Sequence[Sequence[float]],
     return best_each - means[pick], max(true_values) - true_values[pick]
 
 
-__all__ = ["EVALUATION_COST", "MAX_CANDIDATES", "MAX_INNER", "Budget", "candidate_moves",
-           "fair_judgement", "fair_tables",
-           "information_value", "judge", "judge_depth"]
+__all__ = [
+    "EVALUATION_COST",
+    "MAX_CANDIDATES",
+    "MAX_INNER",
+    "Budget",
+    "candidate_moves",
+    "fair_deals",
+    "fair_judgement",
+    "fair_tables",
+    "information_value",
+    "judge",
+    "judge_deals",
+    "judge_depth",
+]

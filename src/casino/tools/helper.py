@@ -14,12 +14,13 @@ that is given only that observation picks one. Unseen cards (not on the
 table, in your hand, or among the captured cards given) are taken to be in the
 other hands and the stock.
 
-The list is ranked (the biggest captures first, the trail last) and capped at
-:data:`~casino.words.shortlist.MAX_SHOWN` plays, the bot's pick always among them,
-with the count of the rest: a crowded Finnish Kasino table has hundreds of
-thousands of legal plays, and the answer must stay small and quick whatever the
-table. One card's plays (``card``), and those using picked table items
-(``using``), reach the plays such a list leaves out.
+The list is ranked (the biggest captures first, the trail last; or, with a
+``rank`` function, by the fair judgement of the hints, ``casino.teach.hint``, each
+play with its reason) and capped at :data:`~casino.words.shortlist.MAX_SHOWN` plays,
+the bot's pick always among them, with the count of the rest: a crowded Finnish
+Kasino table has hundreds of thousands of legal plays, and the answer must stay
+small and quick whatever the table. One card's plays (``card``), and those using
+picked table items (``using``), reach the plays such a list leaves out.
 
 Text form of a table (``casino helper --table``): cards and builds separated by
 spaces; a build is its groups in brackets, then ``=VALUE`` and ``:OWNER``
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,18 +88,30 @@ class Setup:
     set_aside: tuple[int, ...] = ()
 
 
+#: A judge of plays the front ends hand the helper (``casino.teach.hint.rank_plays``,
+#: a layer the tools do not import): given the observation, the plays to judge (None:
+#: its own bounded candidates) and a play that must be among them, the plays judged,
+#: best first, each with its value (the expected round margin) and its reason.
+Rank = Callable[[Position, Sequence[Move] | None, Move | None],
+                Sequence[tuple[Move, float, str]]]
+
+
 @dataclass(frozen=True)
 class Option:
-    """One legal play: the move, its canonical text, words, and the bot's mark."""
+    """One legal play: the move, its canonical text, words, and the bot's mark; with
+    a ``rank``, its ``value`` by the judge and its ``reason`` (None: not judged)."""
 
     move: Move
     text: str
     words: str
     best: bool = False
+    value: float | None = None
+    reason: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"move": self.text, "kind": self.move.kind, "card": card_text(self.move.card),
-                "words": self.words, "best": self.best}
+                "words": self.words, "best": self.best, "value": self.value,
+                "reason": self.reason}
 
 
 @dataclass(frozen=True)
@@ -107,7 +120,8 @@ class Analysis:
 
     ``options`` are ranked and capped (:func:`casino.words.shortlist.shortlist`): ``more``
     plays were found but not shown, and ``complete`` says whether the plays found
-    are every legal play (on a crowded table they are a selection). ``card`` and
+    are every legal play (on a crowded table they are a selection). ``judged``: the
+    options were ranked by a judge (:data:`Rank`), best first, those judged first. ``card`` and
     ``using``: the options are those of that card, with those table items (indices
     into the table as described), when the asker chose them.
     """
@@ -120,6 +134,7 @@ class Analysis:
     complete: bool = True
     card: int | None = None
     using: tuple[int, ...] = ()
+    judged: bool = False
 
     @property
     def total(self) -> int | None:
@@ -137,6 +152,7 @@ class Analysis:
             "total": self.total,
             "card": card_text(self.card) if self.card is not None else None,
             "using": list(self.using),
+            "judged": self.judged,
         }
 
 
@@ -430,10 +446,16 @@ def move_words(move: Move, rules: Rules, hand: Sequence[int],
 
 def analyse(setup: Setup, level: str | None = "expert", seed: int = 0, *,
             card: int | None = None, using: Sequence[int] = (),
-            limit: int = MAX_SHOWN) -> Analysis:
+            limit: int = MAX_SHOWN, rank: Rank | None = None) -> Analysis:
     """The legal plays of the set-up in words, ranked and capped at ``limit``, with the
     ``level`` bot's pick marked and always shown (``None``: no bot). The bot is given
     only the observation.
+
+    ``rank``: the plays are ranked by that judge instead, best first, each with its
+    value and reason: the judge's own bounded candidates (with the bot's pick) for the
+    whole hand, the plays the list would show for one card (those using exactly the
+    picked items still first); any room left in the list is filled in the usual
+    order, unjudged.
 
     ``card``: only that card's plays; ``using``: only those of ``card`` that use the
     table items at these indices of ``setup.table`` (those using exactly them first).
@@ -471,11 +493,28 @@ def analyse(setup: Setup, level: str | None = "expert", seed: int = 0, *,
     else:
         moves, more = tuple(exact), len(found.moves) + dropped
     complete = found.complete
+    judged: dict[Move, tuple[float, str]] = {}
+    if rank is not None:
+        ranked_plays = rank(pos.observe(YOU), None if card is None else moves, keep)
+        judged = {m: (v, why) for m, v, why in ranked_plays}
+        first = [m for m, _, _ in ranked_plays][:limit]
+        if card is None:  # the judge's candidates, then the list's others while room is left
+            rest = [m for m in moves if m not in judged][:max(0, limit - len(first))]
+            moves = (*first, *rest)
+            listed = set(found.moves)
+            more = max(0, len(listed) - sum(1 for m in moves if m in listed))
+        else:  # those using exactly the picked items stay first, each part judged
+            exact_set = set(exact)
+            place = {m: k for k, m in enumerate(first)}
+            moves = tuple(sorted(moves, key=lambda m: (m not in exact_set,
+                                                       place.get(m, len(place)))))
     table_size = len(pos.table)
     options = tuple(
-        Option(m, str(m), move_words(m, pos.rules, setup.hand, table_size), m == pick)
+        Option(m, str(m), move_words(m, pos.rules, setup.hand, table_size), m == pick,
+               *judged.get(m, (None, None)))
         for m in moves)
-    return Analysis(pos, options, pick, level, more, complete, card, tuple(using))
+    return Analysis(pos, options, pick, level, more, complete, card, tuple(using),
+                    judged=rank is not None)
 
 
 def _picked(pos: Position, setup: Setup, card: int | None,
@@ -603,11 +642,11 @@ def setup_from_json(obj: Any) -> Setup:
                  _card_list(obj.get("set_aside", []), "set_aside"))
 
 
-def helper_json(obj: Any) -> dict[str, Any]:
+def helper_json(obj: Any, rank: Rank | None = None) -> dict[str, Any]:
     """The JSON API for pages: a request (:func:`setup_from_json`, plus ``level``:
     a level name or null for no bot, ``seed``, and optionally ``card``: one card of
     the hand whose plays to list, with ``using``: indices of the table items those
-    plays must use) in, :meth:`Analysis.to_json` out."""
+    plays must use) in, :meth:`Analysis.to_json` out; ``rank``: as :func:`analyse`."""
     setup = setup_from_json(obj)
     level = obj.get("level", "expert")
     if level is not None and not isinstance(level, str):
@@ -615,7 +654,7 @@ def helper_json(obj: Any) -> dict[str, Any]:
     seed = _int(obj.get("seed", 0), "seed")
     card, using = selection_from_json(obj)
     try:
-        return analyse(setup, level, seed, card=card, using=using).to_json()
+        return analyse(setup, level, seed, card=card, using=using, rank=rank).to_json()
     except ValueError as exc:
         if isinstance(exc, HelperError):
             raise

@@ -55,6 +55,7 @@ from casino.engine.rules import describe
 from casino.engine.wording import noun, plural
 from casino.play.session import GameSession
 from casino.play.standing import unseen
+from casino.teach.hint import session_hint
 from casino.tui.choice import attempt_text, chosen_words, uses
 from casino.tui.review import ReviewScreen
 from casino.tui.screens import RoundOverScreen, RulesScreen, SaveScreen
@@ -895,9 +896,11 @@ class GameScreen(Screen[None]):
         """In a worker thread: the computer chooses and plays (this takes its time)."""
         self.session.computer_move()
 
-    def _hint(self, version: int) -> tuple[int, Move]:
-        """In a worker thread: the strongest level's suggestion for the person."""
-        return version, self.session.hint()
+    def _hint(self, version: int) -> tuple[int, Move, str]:
+        """In a worker thread: the explained hint for the person (the play the judge
+        ranks first, from their observation) and its reason (:mod:`casino.teach.hint`)."""
+        move, advice = session_hint(self.session)
+        return version, move, advice.best.reason
 
     async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
@@ -912,12 +915,13 @@ class GameScreen(Screen[None]):
                 self.say(f"The computer failed to move: {worker.error}", "error")
         elif worker.name == "hint":
             if event.state == WorkerState.SUCCESS and isinstance(worker.result, tuple):
-                version, move = worker.result
+                version, move, reason = worker.result
                 if version != self.version or self.phase != "human":
                     return  # the game moved on while the hint was being found
                 self.session.hint_given()  # the record notes every hint shown
                 self.choose(move)
-                self.say(f"Hint: {option_words(move)}  ({move}): Enter plays it", "hint")
+                self.say(f"Hint: {option_words(move)}  ({move}): Enter plays it\n{reason}",
+                         "hint")
             elif event.state == WorkerState.ERROR:
                 self.say(f"No hint: {worker.error}", "error")
 

@@ -35,6 +35,7 @@ from casino.engine.wording import build_notation, listing, plural, table_item_wo
 from casino.play.console import LineConsole, Stopped
 from casino.play.session import Entry, GameSession
 from casino.play.standing import round_so_far, unseen
+from casino.teach.hint import session_hint
 from casino.words.narrate import move_phrase, result_lines, tally, winner_words
 from casino.words.shortlist import MAX_SHOWN, Shortlist, rest_words, shortlist
 
@@ -52,7 +53,7 @@ HELP = (
     "  Or type a move in notation: 9d x 9c 4c+5h takes, 5d+3s =8 builds, 7h trails.",
     "  Suits can be letters (s c h d) or symbols; 10 can be T.",
     "Commands:",
-    "  ? or hint   the strongest computer's suggestion",
+    "  ? or hint   the best play by the judge, and why",
     "  undo        take back your last move (within this deal)",
     f"  moves       your legal moves, numbered, the strongest first (at most {MAX_SHOWN});",
     "              then a number plays that move",
@@ -411,11 +412,12 @@ class PlainGame:
             self.say(f"No hint: {refusal}.")
             return
         self.say("Thinking...")
-        move = s.hint()
+        move, advice = session_hint(s)
         s.hint_given()  # the record notes every hint shown
         hand = s.view.hand(s.human)
         number = hand.index(move.card) + 1
-        self.say(f"Hint: {self._option(move)}; it plays card {number}.")
+        self.say(f"Hint: {self._option(move)}; it plays card {number}.",
+                 f"  Why: {advice.best.reason}")
 
     def _undo(self) -> None:
         try:

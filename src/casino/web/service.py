@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import hmac
+import json
 import logging
 import re
 import secrets
@@ -61,6 +62,7 @@ from casino.play.session import (
     player_name,
     run_bot_job,
 )
+from casino.teach.hint import Advice
 from casino.teach.lesson import OPPONENT_LEVEL, lesson_match, session_step
 from casino.teach.review import default_seat
 from casino.web.limits import BucketsByKey, Limits, address_key, network_key
@@ -977,7 +979,9 @@ class GameService:
         self.kick(game)
 
     async def hint(self, game: LiveGame, seat: int, client: str = "") -> dict[str, Any]:
-        """The hint level's move for ``seat``, thought of after every computer that waits.
+        """The explained hint for ``seat``, thought of after every computer that waits:
+        the play the advice ranks first (:mod:`casino.teach.hint`, from the seat's
+        observation, as hard as the hint level says) and its reason.
 
         A hint the table does not allow is refused before it counts against the
         address's hints.
@@ -1004,14 +1008,20 @@ class GameService:
             if game.version != version or self.games.get(game.id) is not game:
                 raise GameError("the game moved on while the hint was thought of; ask again")
             view = game.session.view_of(seat)
-            move = view.parse_move(text)
+            try:
+                advice = Advice.from_json(json.loads(text))
+                move = view.parse_move(advice.best.move)
+            except (ValueError, CasinoError):
+                log.exception("a hint's answer could not be read in game %s", game.id)
+                raise GameError("no hint could be found just now; try again", 503) from None
             game.session.hint_given(seat)  # the record and the table are told of it
         game.notify()
         words = move_phrase(move, view.rules)
         # The move as an option of the page (its card and table items, picked for the
-        # player), for the page to offer even when its lists do not hold it.
+        # player), for the page to offer even when its lists do not hold it; the reason
+        # is the advice's for that move (casino.teach.hint).
         return {"type": "hint", "move": str(move), "words": f"Hint: {words}",
-                "option": legal_json(view, [move])[0]}
+                "reason": advice.best.reason, "option": legal_json(view, [move])[0]}
 
     # ------------------------------------------------------------------
     # Post-game reviews

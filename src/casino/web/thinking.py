@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from casino.play.session import BotJob, run_bot_job
+from casino.teach.hint import run_hint_job
 from casino.web.workers import WorkerPool
 
 log = logging.getLogger("casino.web")
@@ -100,6 +101,12 @@ class _RoundRobin:
                 del self._queues[ticket.owner]
 
 
+def think(job: BotJob) -> str:
+    """Any job of the pool: a hint's explained advice as JSON text
+    (:func:`casino.teach.hint.run_hint_job`), a computer's move as its text."""
+    return run_hint_job(job) if job.hint else run_bot_job(job)
+
+
 class Thinker:
     """Runs bot jobs in ``workers`` processes (0: one thread, for tests), computers first.
 
@@ -111,7 +118,7 @@ class Thinker:
     """
 
     def __init__(self, workers: int, *, hint_queue: int, hint_wait: float, job_timeout: float,
-                 memory_mb: int = 1024, run: Callable[[BotJob], str] = run_bot_job) -> None:
+                 memory_mb: int = 1024, run: Callable[[BotJob], str] = think) -> None:
         if workers < 0:
             raise ValueError("workers must be 0 (a thread, for tests) or more")
         self.workers = workers
@@ -141,7 +148,8 @@ class Thinker:
         """
         if self._pool is None:
             self._pool = WorkerPool(self.workers, waiting=0, memory_mb=self.memory_mb,
-                                    preload=("casino.bots.levels",), name="casino-think")
+                                    preload=("casino.bots.levels", "casino.web.thinking"),
+                                    name="casino-think")
         return self._pool
 
     @property

@@ -66,7 +66,7 @@ from casino.bots.levels import LEVELS
 from casino.engine.cards import card_text
 from casino.engine.errors import CasinoError, RulesError
 from casino.engine.rules import PRESET_NAMES, preset
-from casino.tools.helper import HelperError, check_request, helper_json
+from casino.tools.helper import HelperError, check_request
 from casino.tools.scorepad import (
     ScorePad,
     ScorePadError,
@@ -74,6 +74,7 @@ from casino.tools.scorepad import (
     scoring_cards,
     setup_choices,
 )
+from casino.web.helper_job import judged_helper_json
 from casino.web.limits import BucketsByKey, Limits, json_object
 from casino.web.store import Base, now, token_hash
 from casino.web.workers import (
@@ -112,7 +113,7 @@ _env = Environment(loader=FileSystemLoader(TEMPLATES),
                    autoescape=select_autoescape(default=True, default_for_string=True))
 _new_pads = BucketsByKey(PADS_PER_MINUTE / 60.0, PADS_BURST)
 #: Modules a helper worker imports before its first job, so no deadline pays for them.
-HELPER_MODULES = ("casino.tools.helper", "casino.bots.levels")
+HELPER_MODULES = ("casino.web.helper_job", "casino.bots.levels")
 
 
 class ScorePadRow(Base):
@@ -391,6 +392,8 @@ def _helper_request(body: dict[str, Any]) -> dict[str, Any]:
     level = req.get("level", "expert")
     if level is not None and level not in LEVELS:
         raise ToolError(f"level: one of {', '.join(LEVELS)}", field="level")
+    if not isinstance(req.get("judge", True), bool):
+        raise ToolError("judge: true or false", field="judge")
     return req
 
 
@@ -405,7 +408,7 @@ class Helpers:
         self._closed = False
         #: The job a worker runs: a top-level function, so the workers can import
         #: it (tests put a slower one here to exercise the deadline).
-        self.job: Callable[[dict[str, Any]], dict[str, Any]] = helper_json
+        self.job: Callable[[dict[str, Any]], dict[str, Any]] = judged_helper_json
 
     @property
     def pool(self) -> WorkerPool:
@@ -473,14 +476,16 @@ def _helpers(request: Request) -> Helpers:
 @router.post("/api/helper")
 async def helper(request: Request) -> Response:
     """A described table and hand (and optionally one ``card`` of it, with table items
-    ``using``) -> the legal plays in words, strongest first and capped, with ``more``
-    and ``complete`` saying what is left out; the bot's pick marked."""
+    ``using``) -> the legal plays in words, best first by the judge with each one's
+    reason (``"judge": false``: the biggest captures first, unjudged) and capped, with
+    ``more`` and ``complete`` saying what is left out; the bot's pick marked."""
     helpers = _helpers(request)
 
     def work(body: dict[str, Any]) -> dict[str, Any]:
         req = _helper_request(body)
         try:
-            check_request(req)  # a mistake is answered without a worker
+            # A mistake is answered without a worker ("judge" is the page's, not the set-up's).
+            check_request({k: v for k, v in req.items() if k != "judge"})
         except (HelperError, CasinoError, ValueError) as exc:
             raise ToolError(str(exc)) from None
         return helpers.analyse(req)

@@ -210,7 +210,7 @@ def play_words(before: Position, move: Move, after: Position, who: str, *,
     if move.kind == CAPTURE and after.round == before.round:
         made = len(after.sweeps) - len(before.sweeps)
         if made > 0:
-            text += f" — {_sweep_words(before.rules, made)}"
+            text += f" — {sweep_words(before.rules, made)}"
     if names is not None:
         told = leftover_words(before, move, after, names)
         if told:
@@ -246,7 +246,9 @@ def told_play(before: Position, move: Move, after: Position, seat: int,
     return play_words(before, move, after, names[seat], names=spoken)
 
 
-def _sweep_words(rules: Rules, made: int) -> str:
+def sweep_words(rules: Rules, made: int) -> str:
+    """``a sweep``, ``a double sweep``, with its penalty where sweeps are penalties
+    (the log's note of a sweep played, and the hints' reasons)."""
     kind = "a double sweep" if made > 1 else "a sweep"
     if scheme(rules).penalty:
         return f"{kind}: {made * rules.sweep_points} penalty points"

@@ -44,7 +44,7 @@
   let answers = new Map();
   let asked = new Map(); // "version|card|uses" of a request sent -> the board it was for
   let optionsTimer = null;
-  let hint = null; // {move, words, option}
+  let hint = null; // {move, words, reason, option}
   let askedRematch = false; // follow the rematch link only when this player asked for it
   let lastAnimated = null; // log number of the last move already animated
   let animateNow = false;
@@ -215,7 +215,7 @@
         send({ type: "pong" });
         break;
       case "hint":
-        hint = { move: msg.move, words: msg.words, option: msg.option || null };
+        hint = { move: msg.move, words: msg.words, reason: msg.reason || "", option: msg.option || null };
         applyHint();
         break;
       case "options":
@@ -336,6 +336,15 @@
     }
     renderSelection();
     showStatus(`Hint: ${hint.words || hint.move}`, "hint");
+    showReason();
+  }
+
+  // The hint's reason (what the move takes, what it leaves the next player, its margin
+  // by the judge), under the status line while the hint stands.
+  function showReason() {
+    const r = $("hint-reason");
+    r.textContent = hint && hint.reason ? hint.reason : "";
+    r.hidden = !(hint && hint.reason);
   }
 
   // --- option matching (the server's lists and answers are the only authority) ---
@@ -781,6 +790,7 @@
   }
 
   function renderStatus() {
+    showReason();
     if (hint) return;
     const s = view.status;
     if (view.message) { showStatus(view.message); return; }

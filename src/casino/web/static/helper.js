@@ -1,5 +1,5 @@
 // Move helper page: tap the cards of a real table and hand, and the server's engine lists
-// the legal plays in words, strongest first, with the strongest bot's pick marked. The
+// the legal plays in words, best first by the judge with why, with the strongest bot's pick marked. The
 // list is capped (a crowded table has hundreds of thousands of plays) and says how many
 // more there are; a card of the hand (with the table cards selected) lists that card's own
 // plays. The page only describes the position; the rules (what is legal, what a build may
@@ -307,7 +307,10 @@
       el("span", { class: "kind", text: m.kind }),
       el("span", { class: "play-words", text: m.words }),
       el("span", { class: "notation", text: m.move }),
-      m.best ? el("span", { class: "pick-mark", text: `★ the ${data.level || "computer"}'s pick` }) : null)));
+      m.best ? el("span", { class: "pick-mark", text: `★ the ${data.level || "computer"}'s pick` }) : null,
+      // The judge's value (expected round margin) and why, when the plays were judged.
+      m.reason ? el("span", { class: "play-value", text: `${m.value >= 0 ? "+" : ""}${m.value.toFixed(1)}` }) : null,
+      m.reason ? el("p", { class: "play-reason", text: m.reason }) : null)));
     $("plays-more").textContent = rest(data);
     if (data.best && !moves.some((m) => m.best)) {
       $("plays-more").textContent += ` The ${data.level || "computer"} would play ${data.best}.`;
@@ -315,8 +318,14 @@
     renderCardChoice();
   }
 
-  // "12 legal plays.", "The 40 strongest of 312 legal plays.", "8 plays: a selection …"
+  // "12 legal plays.", "The 40 strongest of 312 legal plays.", "8 plays: a selection …",
+  // then, for judged plays, how they are ranked.
   function heading(data, n) {
+    const plain = plainHeading(data, n);
+    return data.judged ? `${plain} Best first by the judge (the post-game review's), each with its expected round margin and why.` : plain;
+  }
+
+  function plainHeading(data, n) {
     const whose = data.card ? ` of the ${cardName(data.card)}` + (data.using && data.using.length ? " with the selected table cards" : "") : "";
     if (data.complete && !data.more) return n === 1 ? `One legal play${whose}.` : `${n} legal plays${whose}.`;
     if (data.complete) return `The ${n} strongest of ${data.total} legal plays${whose}.`;

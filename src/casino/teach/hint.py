@@ -1,0 +1,487 @@
+"""Hints that explain: a turn's plays ranked by the fair judgement, each with its reason.
+
+:func:`advise` takes the **observation** of the player to move (never the full
+position: it observes whatever it is given again, so hidden cards cannot reach it)
+and:
+
+* values the bounded candidate moves (:func:`casino.teach.judge.candidate_moves`)
+  on K deals of the hidden cards sampled consistently with the observation, each
+  with the judge's search, as the post-game review does (:mod:`casino.teach.review`);
+  the plays are ranked by their mean value, the expected round margin after them;
+* says for each play **what it takes and scores now**: the cards it takes, those
+  of them that score by themselves (the ruleset's scoring data,
+  :func:`casino.engine.scheme.scheme`), a sweep where the engine scores one, and
+  what the move secures now by the bots' measure
+  (:func:`casino.bots.evaluation.immediate_gain`: the points cards, the sweep or
+  mulle, and the cards' share of the majorities still open);
+* **what it leaves the next player**: on each of the same sampled deals, the next
+  player's best immediate reply after the play (among their bounded candidates,
+  by the same measure of what a move secures now), reported as the mean worth of
+  that best reply over the deals and the reply that was best most often, named by
+  the table items it uses (never by the card from the sampled hand, which is a
+  guess, not a seen card);
+* and **the margin**: the play's mean value less the best other play's (for the
+  best play, how much better it is than the next best; for the others, a negative
+  number: how far behind the best), with its spread over the deals.
+
+Everything is bounded (at most :data:`~casino.teach.judge.MAX_CANDIDATES` plays,
+a budget of work per search, bounded replies), and the samples come from a
+generator seeded by ``seed`` only, so the same seed gives the same advice. The
+result is a frozen, JSON-able value (:meth:`Advice.to_json`) with the reason of
+each play in words (:attr:`RankedPlay.reason`): the web game's hint, the
+terminal game's hint and the move helper show it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from casino.bots.evaluation import immediate_gain
+from casino.engine.builds import Build
+from casino.engine.cards import card_symbol, card_text, parse_card
+from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.engine.position import Position
+from casino.engine.scheme import scheme
+from casino.engine.wording import build_words, listing, plural, table_item_words
+from casino.play.session import BotJob, GameSession
+from casino.teach.judge import (
+    MAX_CANDIDATES,
+    Budget,
+    candidate_moves,
+    fair_deals,
+    judge_deals,
+)
+from casino.teach.review import DEFAULT_BUDGET, DEFAULT_SAMPLES, leaves_words
+from casino.words.narrate import move_phrase, point_cards_label, sweep_words
+
+FORMAT = "casino-advice/1"
+
+#: Deals of the hidden cards a hint judges, by default: the review's, so that a hint
+#: and the review of the same decision agree.
+HINT_SAMPLES = DEFAULT_SAMPLES
+#: The judge's budget per deal for a hint, the review's: docs/benchmarks.md has what
+#: a hint costs on every preset (at most about a second and a half on one core at a
+#: normal table, under two on a crowded one).
+HINT_BUDGET = DEFAULT_BUDGET
+
+#: How hard a hint thinks at each player level (the web server's and the terminal
+#: game's ``hint_level``): deals judged and the judge's budget per deal. The expert
+#: level, the default, is the full hint; the others are quicker and rougher.
+EFFORT: dict[str, tuple[int, Budget]] = {
+    "beginner": (1, Budget(depth=2, nodes=100)),
+    "easy": (2, Budget(depth=4, nodes=200)),
+    "medium": (3, Budget(depth=6, nodes=400)),
+    "hard": (4, Budget(depth=8, nodes=800)),
+    "expert": (HINT_SAMPLES, HINT_BUDGET),
+}
+
+#: Decimals kept of every value.
+DECIMALS = 3
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a play leaves the next player, over the sampled deals where they play next.
+
+    ``worth`` is the mean, over those ``deals``, of their best immediate reply's
+    worth to them now (the bots' measure of what a move secures now); ``most`` is the
+    most it was worth on one deal. ``words`` and ``items`` name the reply that was
+    best on the most deals (``count`` of them): its kind and the table items it uses
+    (cards in notation, a build as its notation), without the card played from the
+    sampled hand. ``seat`` is the next player."""
+
+    seat: int
+    worth: float
+    most: float
+    kind: str
+    items: tuple[str, ...]
+    words: str
+    count: int
+    deals: int
+
+
+@dataclass(frozen=True)
+class RankedPlay:
+    """One play, ranked: its mean ``value`` (the expected round margin after it, over
+    the sampled deals), ``margin`` over the best other play (negative: behind the
+    best) and that margin's ``spread`` (its standard deviation over the deals); what
+    it ``takes`` (cards in notation, the played card first, for a capture), the
+    ``point_cards`` among them and their ``card_points`` (in the scheme's sign:
+    penalty points in Krypkasino), whether it scores a ``sweep``, its worth ``now``
+    (:func:`casino.bots.evaluation.immediate_gain`), what it ``leaves`` on the table,
+    the next player's ``reply`` (None when nobody plays after it this round), and
+    the ``reason`` in words."""
+
+    move: str
+    words: str
+    value: float
+    margin: float
+    spread: float
+    takes: tuple[str, ...]
+    point_cards: tuple[str, ...]
+    card_points: int
+    sweep: bool
+    now: float
+    leaves: str
+    reply: Reply | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The plays of one turn, best first, each with its reason.
+
+    ``samples`` deals were judged (one when the player could deduce every card:
+    ``known``), the judge searching ``budget_depth`` plies at most and ``nodes`` of
+    work per search; ``depth`` is the shallowest depth any search reached. ``complete``
+    says whether the plays ranked are every legal play (a crowded table's are a
+    bounded selection)."""
+
+    rules: str
+    seat: int
+    seed: int
+    samples: int
+    known: bool
+    budget_depth: int
+    nodes: int
+    depth: int
+    complete: bool
+    plays: tuple[RankedPlay, ...]
+    format: str = field(default=FORMAT)
+
+    @property
+    def best(self) -> RankedPlay:
+        """The play ranked first."""
+        return self.plays[0]
+
+    def play(self, move: Move | str) -> RankedPlay | None:
+        """The ranked play of ``move`` (its notation), None if it was not ranked."""
+        text = str(move)
+        return next((p for p in self.plays if p.move == text), None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The advice as JSON-able data."""
+        return asdict(self)
+
+    @staticmethod
+    def from_json(data: Any) -> Advice:
+        """The advice that :meth:`to_json` gave; ValueError for anything else."""
+        try:
+            if data.get("format") != FORMAT:
+                raise ValueError(f"not a {FORMAT} advice")
+            plays = []
+            for p in data["plays"]:
+                fields = dict(p)
+                fields["takes"] = tuple(p["takes"])
+                fields["point_cards"] = tuple(p["point_cards"])
+                r = p["reply"]
+                fields["reply"] = None if r is None else Reply(**{**r,
+                                                                 "items": tuple(r["items"])})
+                plays.append(RankedPlay(**fields))
+            return Advice(**{**data, "plays": tuple(plays)})
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"not a {FORMAT} advice: {exc!r}") from None
+
+
+# ----------------------------------------------------------------------
+# Advising
+
+
+def advice_rng(seed: int) -> random.Random:
+    """The generator of a hint's samples: its seed only."""
+    return random.Random(f"hint:{seed}")
+
+
+def advise(pos: Position, *, seed: int = 0, samples: int = HINT_SAMPLES,
+           budget: Budget = HINT_BUDGET, extra: Move | None = None,
+           moves: Sequence[Move] | None = None) -> Advice:
+    """The plays of ``pos``'s player to move, ranked by the fair judgement, with reasons.
+
+    ``pos`` is that player's observation (a full position is observed first, so
+    nothing hidden from the player is used). The plays are ``moves`` when given (at
+    most :data:`~casino.teach.judge.MAX_CANDIDATES` of them are judged), else the
+    bounded candidates, with ``extra`` among them (the move helper's computer pick).
+    ``samples`` deals of the hidden cards from :func:`advice_rng` (``seed``) are
+    judged with ``budget`` each."""
+    return _advise(pos, seed, samples, budget, extra, moves)[0]
+
+
+def _advise(pos: Position, seed: int, samples: int, budget: Budget, extra: Move | None,
+            moves: Sequence[Move] | None) -> tuple[Advice, list[Move]]:
+    """:func:`advise`, and the plays ranked as moves, best first."""
+    if samples < 1:
+        raise ValueError(f"a hint judges one sampled deal or more, not {samples}")
+    seat = pos.to_move
+    seen = pos.observe(seat)
+    if moves is not None:
+        cand = list(dict.fromkeys(moves))
+        complete = False
+    else:
+        cand = candidate_moves(seen, extra)
+        found = seen.candidate_moves()
+        complete = found.complete and len(cand) == len(found.moves)
+    if not cand:
+        raise ValueError("the player to move has no card to play")
+    deals, known = fair_deals(seen, samples, advice_rng(seed))
+    tables, depth = judge_deals(deals, cand, samples, budget, known)
+    k = len(tables)
+    means = [sum(t[i] for t in tables) / k for i in range(len(cand))]
+    order = sorted(range(len(cand)), key=lambda i: (-means[i], i))
+    best = order[0]
+    second = order[1] if len(order) > 1 else None
+    plays = []
+    for i in order:
+        rival = (second if i == best else best)
+        if rival is None:
+            margin, spread = 0.0, 0.0
+        else:
+            diffs = [t[i] - t[rival] for t in tables]
+            margin, spread = sum(diffs) / k, _stdev(diffs)
+        plays.append(_ranked(seen, deals, cand[i], means[i], margin, spread,
+                             None if rival is None else cand[rival], i == best))
+    advice = Advice(rules=seen.rules.name, seat=seat, seed=seed, samples=k, known=known,
+                    budget_depth=budget.depth, nodes=budget.nodes, depth=depth,
+                    complete=complete, plays=tuple(plays))
+    return advice, [cand[i] for i in order]
+
+
+def advise_job(job: BotJob) -> Advice:
+    """The advice for a hint job (:meth:`casino.play.session.GameSession.hint_job`):
+    its observation, its seed, and the effort of its level (:data:`EFFORT`)."""
+    samples, budget = EFFORT.get(job.level, EFFORT["expert"])
+    return advise(Position.from_json(job.observation), seed=job.seed, samples=samples,
+                  budget=budget)
+
+
+def session_hint(session: GameSession, seat: int | None = None) -> tuple[Move, Advice]:
+    """The explained hint for the person at ``seat`` of ``session`` (default: its
+    person): the advice from their observation (:meth:`GameSession.hint_job`, which
+    refuses when hints are off or it is not their turn) and the play it ranks first.
+    Call ``session.hint_given`` once it is shown."""
+    job = session.hint_job(seat)
+    advice = advise_job(job)
+    view = session.view_of(session.human if seat is None else seat)
+    return view.parse_move(advice.best.move), advice
+
+
+def rank_plays(pos: Position, moves: Sequence[Move] | None = None, extra: Move | None = None,
+               *, seed: int = 0) -> list[tuple[Move, float, str]]:
+    """The move helper's judge (``casino.tools.helper.Rank``): :func:`advise` on the
+    observation ``pos``, as (move, value, reason), best first. ``moves``: judge these
+    (the first :data:`~casino.teach.judge.MAX_CANDIDATES` of them), else the bounded
+    candidates with ``extra``."""
+    plays = list(moves)[:MAX_CANDIDATES] if moves is not None else None
+    if plays is not None and extra is not None and extra not in plays:
+        plays.append(extra)
+    advice, ranked = _advise(pos, seed, HINT_SAMPLES, HINT_BUDGET, extra, plays)
+    return [(m, p.value, p.reason) for m, p in zip(ranked, advice.plays, strict=True)]
+
+
+def run_hint_job(job: BotJob) -> str:
+    """:func:`advise_job` as JSON text (what a worker process sends back)."""
+    return json.dumps(advise_job(job).to_json(), ensure_ascii=False)
+
+
+def _ranked(seen: Position, deals: Sequence[Position], move: Move, value: float,
+            margin: float, spread: float, rival: Move | None, best: bool) -> RankedPlay:
+    rules = seen.rules
+    sch = scheme(rules)
+    taken: list[int] = []
+    if move.kind == CAPTURE:
+        taken = [move.card, *move.loose]
+        for b in move.builds:
+            taken.extend(b.cards)
+    points = [c for c in taken if sch.points_of(c)]
+    card_points = sum(sch.points_of(c) for c in points)
+    made = _sweeps_made(deals[0], move)
+    reply = _reply(deals, move)
+    now = immediate_gain(seen, move)
+    play = RankedPlay(
+        move=str(move), words=move_phrase(move, rules), value=_r(value), margin=_r(margin),
+        spread=_r(spread), takes=tuple(card_text(c) for c in taken),
+        point_cards=tuple(card_text(c) for c in points), card_points=card_points,
+        sweep=made > 0, now=_r(now), leaves=leaves_words(seen, move), reply=reply,
+        reason="")
+    return RankedPlay(**{**asdict(play), "reply": reply,
+                         "reason": reason_words(play, seen, made, rival, best)})
+
+
+def _sweeps_made(deal: Position, move: Move) -> int:
+    """The sweeps ``move`` scores (0, 1, or 2 for a double), by the engine's own rule;
+    none where the rules give a sweep no points. Only the mover's visible cards and
+    the counts decide it, so any deal consistent with the observation says the same."""
+    if move.kind != CAPTURE or not deal.rules.sweep_points:
+        return 0
+    after = deal.successor(move)
+    if after.round != deal.round:
+        return 0
+    return len(after.sweeps) - len(deal.sweeps)
+
+
+def _reply(deals: Sequence[Position], move: Move) -> Reply | None:
+    """The next player's best immediate reply to ``move`` on each deal, summed up."""
+    worths: list[float] = []
+    tally: dict[tuple[str, tuple[str, ...]], list[float]] = {}
+    first: dict[tuple[str, tuple[str, ...]], str] = {}
+    seat = None
+    for deal in deals:
+        after = deal.successor(move)
+        if after.result is not None or after.round != deal.round:
+            continue
+        replies = after.candidate_moves().moves
+        if not replies:
+            continue
+        gains = [immediate_gain(after, r) for r in replies]
+        top = max(range(len(replies)), key=lambda j: (gains[j], -j))
+        r = replies[top]
+        seat = after.to_move
+        worths.append(gains[top])
+        used: list[int | Build] = [*r.loose, *r.builds]
+        key = (r.kind, tuple(sorted(_item_text(x) for x in used)))
+        tally.setdefault(key, []).append(gains[top])
+        first.setdefault(key, reply_words(after, r))
+    if seat is None:
+        return None
+    # The reply named: the one that wins the next player most over the deals (the
+    # biggest threat), then the one best most often.
+    key = max(tally, key=lambda k: (sum(tally[k]), len(tally[k])))
+    return Reply(seat=seat, worth=_r(sum(worths) / len(worths)), most=_r(max(worths)),
+                 kind=key[0], items=key[1], words=first[key], count=len(tally[key]),
+                 deals=len(worths))
+
+
+def _item_text(x: int | Build) -> str:
+    return card_text(x) if isinstance(x, int) else x.text()
+
+
+# ----------------------------------------------------------------------
+# Words
+
+
+def reply_words(pos: Position, move: Move) -> str:
+    """A reply named by what it does to the table, never by the card played from the
+    (sampled) hand: ``take 5♠ and 4♥, sweeping the table``, ``build on 3♣``,
+    ``add to the 8-build``, ``trail a card``."""
+    used: list[int | Build] = [*move.loose, *move.builds]
+    items = listing([table_item_words(x) for x in used])
+    if move.kind == CAPTURE:
+        cleared = len(move.loose) + len(move.builds) == len(pos.table)
+        return f"take {items}" + (", clearing the table" if cleared else "")
+    if move.kind == BUILD:
+        return f"make a build of {move.value} with {items}" if items else \
+            f"make a build of {move.value}"
+    if move.kind in (ADD, RAISE):
+        target = build_words(move.builds[0], cards=False, kind=False) if move.builds else ""
+        verb = "raise" if move.kind == RAISE else "add to"
+        return f"{verb} {target}".strip()
+    if move.kind == TRAIL:
+        return "trail a card"
+    return move.kind
+
+
+def points_words(x: float) -> str:
+    """``1 point``, ``2.4 points``: a value in round points, one decimal."""
+    shown = round(x, 1)
+    if shown == round(shown):
+        return plural(round(shown), "point")
+    return f"{shown:.1f} points"
+
+
+def _worth(x: float) -> str:
+    return f"costs {points_words(-x)}" if x < 0 else f"is worth {points_words(x)}"
+
+
+def _symbols(cards: Sequence[str]) -> str:
+    return listing([card_symbol_of(c) for c in cards])
+
+
+def reason_words(play: RankedPlay, seen: Position, made: int, rival: Move | None,
+                 best: bool) -> str:
+    """The play's reason: what it takes and scores now and what it leaves on the table;
+    the next player's best reply and its worth; its margin by the judge::
+
+        It takes 10♦, 5♠ and 5♥, the point card 10♦ (2 points), and scores a sweep; it
+        is worth 3.4 points now and clears the table. The next player's best reply is
+        worth 0.2 points to them on average over 8 deals of the hidden cards (for
+        example to take 9♣, their best on 1 of them). By the judge it is 1.6 points better on
+        average than the next best, to take 5♥ with the 5♠.
+    """
+    rules = seen.rules
+    if play.takes:
+        what = f"It takes {_symbols(play.takes)}"
+        if play.point_cards:
+            label = point_cards_label(rules)[:-1] if len(play.point_cards) == 1 \
+                else point_cards_label(rules)
+            unit = "penalty point" if scheme(rules).penalty else "point"
+            what += (f", the {label} {_symbols(play.point_cards)} "
+                     f"({plural(play.card_points, unit)})")
+        if made:
+            what += f", and scores {sweep_words(rules, made)}"
+        first = f"{what}; it {_worth(play.now)} now and {play.leaves}."
+    elif play.now:
+        first = f"It takes nothing; it {_worth(play.now)} now and {play.leaves}."
+    else:
+        first = f"It takes nothing now and {play.leaves}."
+    r = play.reply
+    if r is None:
+        second = "Nobody plays after it this round."
+    else:
+        over = f"over {plural(r.deals, 'deal')} of the hidden cards"
+        if r.worth == 0 and r.most == 0:
+            second = f"The next player can win nothing back at once ({over})."
+        else:
+            second = (f"The next player's best reply {_worth(r.worth)} to them on average "
+                      f"{over} (for example to {r.words}, their best on {r.count} of them).")
+    if rival is None:
+        third = "It is the only play."
+    else:
+        other = "the next best" if best else "the best"
+        if play.margin > 0:
+            how = f"{points_words(play.margin)} better on average than"
+        elif play.margin < 0:
+            how = f"{points_words(-play.margin)} worse on average than"
+        else:
+            how = "as good as"
+        third = f"By the judge it is {how} {other}, to {move_phrase(rival, rules)}."
+    return f"{first} {second} {third}"
+
+
+def card_symbol_of(text: str) -> str:
+    """A card's notation (``Td``) as its symbol (``10♦``)."""
+    return card_symbol(parse_card(text))
+
+
+def _stdev(xs: Sequence[float]) -> float:
+    if len(xs) < 2:
+        return 0.0
+    mean = sum(xs) / len(xs)
+    return math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def _r(x: float) -> float:
+    return round(x, DECIMALS) + 0.0
+
+
+__all__ = [
+    "EFFORT",
+    "FORMAT",
+    "HINT_BUDGET",
+    "HINT_SAMPLES",
+    "Advice",
+    "RankedPlay",
+    "Reply",
+    "advice_rng",
+    "advise",
+    "advise_job",
+    "points_words",
+    "rank_plays",
+    "reason_words",
+    "reply_words",
+    "run_hint_job",
+    "session_hint",
+]

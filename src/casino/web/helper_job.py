@@ -1,0 +1,31 @@
+"""The move helper's job in its worker processes: the plays ranked by the hints' judge.
+
+Apart from :mod:`casino.web.tools` so that a worker, which imports the job's module to
+run it, loads only the helper, the judge and the engine, not FastAPI, Jinja2 and
+SQLAlchemy: a worker's start counts against the request's deadline
+(``helper_seconds``). The tools and the teaching layer do not import each other
+(docs/architecture.md), so the web joins them here.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from casino.teach.hint import rank_plays
+from casino.tools.helper import HelperError, helper_json
+
+
+def judged_helper_json(req: dict[str, Any]) -> dict[str, Any]:
+    """:func:`helper_json` with the plays ranked by the hints' judge, best first, each
+    with its reason (:func:`casino.teach.hint.rank_plays`, seeded by the request's seed);
+    ``"judge": false`` in the request lists them unjudged, the biggest captures first."""
+    req = dict(req)
+    judge = req.pop("judge", True)
+    if not isinstance(judge, bool):
+        raise HelperError("judge: true or false")
+    if not judge:
+        return helper_json(req)
+    seed = req.get("seed", 0)
+    seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else 0
+    return helper_json(req, rank=functools.partial(rank_plays, seed=seed))
