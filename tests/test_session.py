@@ -10,6 +10,7 @@ from casino import IllegalMove
 from casino.engine.record import load_record
 from casino.engine.rules import preset
 from casino.play.session import HUMAN, GameSession, default_names
+from casino.teach.hint import session_hint
 from tests.crowded_tables import crowded_kasino_match, forbid_enumeration
 
 
@@ -82,7 +83,7 @@ def test_moves_out_of_turn_are_refused(tmp_path: Path) -> None:
     with pytest.raises(IllegalMove, match="Computer's turn"):
         g.play(card_text(g.view.hand(g.human)[0]))
     with pytest.raises(ValueError, match="hint is for your own turn"):
-        g.hint()
+        g.hint_job()
     g.computer_move()
     assert g.human_to_move
     with pytest.raises(ValueError, match="not a computer's turn"):
@@ -124,7 +125,8 @@ def test_undo_stops_at_the_deal(tmp_path: Path) -> None:
 def test_hint_is_a_legal_move_from_the_persons_view(tmp_path: Path) -> None:
     g = GameSession(new(tmp_path).match, [HUMAN, "beginner"], hint_level="easy")
     to_human_turn(g)
-    assert g.hint() in g.legal_moves()
+    move, advice = session_hint(g)
+    assert move in g.legal_moves() and advice.best.move == str(move)
 
 
 def test_resume_goes_on_from_the_same_position_with_the_same_players(tmp_path: Path) -> None:

@@ -283,6 +283,9 @@ def test_a_complete_game_against_the_computer_played_by_clicking(
     assert box.is_visible()
     assert "Game over" in box.inner_text()
     assert page.locator("#rematch-button").is_visible()
+    # "Review my play" opens the replay page's review of this player's seat.
+    seat = page.get_attribute("#game", "data-seat")
+    assert page.get_attribute("#review-link", "href") == f"/records/{game_id}?seat={seat}#review"
     assert page.locator("#scores .round-row").count() >= 1
     assert all(checked.values()), checked
     assert errors == []

@@ -171,3 +171,25 @@ def test_the_review_fits_a_phone_and_says_why_an_unfinished_game_has_none(
                            ".then(async r => [r.status, (await r.json()).error])")
     assert answer[0] == 403 and "not finished" in answer[1]
     ctx.close()
+
+
+def test_the_game_ends_review_link_opens_the_review_of_that_seat(server: Server,
+                                                                  browser: Browser) -> None:
+    """"Review my play" at a game's end links to ``/records/<id>?seat=N#review``: the
+    replay page chooses that seat and asks for its review at once."""
+    game = finished_game(server, seed=8)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    errors = watch(page)
+    page.goto(f"{server.base}/records/{game}?seat=1#review")
+    page.wait_for_selector("#review-moves .review-move", timeout=WAIT_MS)
+    assert page.input_value("#review-seat") == "1"
+    review = server.run(server.app.state.service.review(game, "1"))["review"]
+    assert review["seat"] == 1
+    assert page.locator(".review-move").count() == len(review["decisions"])
+    # A seat the game does not have is not taken from the address.
+    page.goto(f"{server.base}/records/{game}?seat=7#review")
+    page.wait_for_selector("#review:not([hidden])", timeout=WAIT_MS)
+    assert page.input_value("#review-seat") == "0"
+    assert errors == []
+    ctx.close()

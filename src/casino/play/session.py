@@ -471,16 +471,6 @@ class GameSession:
         return BotJob(self._hint_level, _seat_seed(self._bot_seed, 99) + len(self.log),
                       self.match.position.observation(seat), hint=True)
 
-    def hint(self, seat: int | None = None) -> Move:
-        """The hint level's computer player's choice for the person (this takes its time),
-        without a reason; the terminal and web games show ``casino.teach.hint``'s
-        explained hint instead, which ranks the plays by the review's judge.
-
-        Call :meth:`hint_given` once the hint is shown: thinking is not using it.
-        """
-        job = self.hint_job(seat)
-        return self.match.position.parse_move(run_bot_job(job))
-
     def hint_given(self, seat: int | None = None) -> None:
         """Note in the record that ``seat`` was shown a hint on this turn."""
         seat = self.human if seat is None else seat

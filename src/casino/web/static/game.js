@@ -855,6 +855,9 @@
           ? el("a", { class: "button primary", id: "rematch-button", href: view.rematch, text: "Join the rematch" })
           : el("button", { type: "button", class: "button primary", id: "rematch-button", onclick: () => { askedRematch = true; send({ type: "rematch" }); }, text: "Rematch" }),
         el("a", { class: "button", href: `/records/${encodeURIComponent(gameId)}`, text: "Replay this game" }),
+        Number.isInteger(view.you)
+          ? el("a", { class: "button", id: "review-link", href: `/records/${encodeURIComponent(gameId)}?seat=${view.you}#review`, text: "Review my play" })
+          : null,
         el("a", { class: "button", href: `/records/${encodeURIComponent(gameId)}.rec`, download: "", text: "Download record" }),
         el("a", { class: "button", href: "/", text: "Lobby" }));
     } else {

@@ -282,12 +282,22 @@
     function setUp() {
       const select = $("review-seat");
       fill(select, names().map((n, s) => el("option", { value: String(s), text: `${n} (seat ${s})` })));
-      const first = Number.isInteger(data.review_seat) ? data.review_seat : 0;
+      // The game's end links here with ?seat=N#review ("Review my play"): that seat
+      // is chosen and its review asked for at once.
+      const asked = Number(new URLSearchParams(window.location.search).get("seat"));
+      const linked = Number.isInteger(asked) && asked >= 0 && asked < names().length
+        && new URLSearchParams(window.location.search).has("seat");
+      const first = linked ? asked : Number.isInteger(data.review_seat) ? data.review_seat : 0;
       select.value = String(first);
       select.addEventListener("change", choose);
       $("review-button").addEventListener("click", ask);
       $("review").hidden = false;
-      choose();
+      if (linked && window.location.hash === "#review") {
+        $("review").scrollIntoView({ block: "start" });
+        ask();
+      } else {
+        choose();
+      }
     }
 
     // The position before decision ``d``'s move in the replay's steps.

@@ -25,6 +25,9 @@ def upgrade() -> None:
         sa.Column("setting", sa.String(64), nullable=False),
         sa.Column("review", sa.Text, nullable=False),
         sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+        # A database whose version table was lost (as in the 0.1.0 upgrade test) may
+        # hold it already; creating only what is missing upgrades it like any other.
+        if_not_exists=True,
     )
 
 
