@@ -30,7 +30,7 @@ def test_the_lesson_panel_shows_the_step_and_follows_the_game() -> None:
             first = session_step(app.session)
             text = panel_text(app)
             assert first.title in text and first.move in text
-            assert "casino glossary sweep" in text
+            assert f"casino glossary {first.term}" in text
             # Play the suggested move: the panel moves on to the next step.
             await app.game.play(first.move)
             await settle(app, pilot)

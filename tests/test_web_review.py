@@ -19,7 +19,7 @@ import pytest
 from casino.web import create_app
 from casino.web.reviews import ReviewSetting
 from casino.web.service import GameError, GameService
-from tests.web_helpers import FAST, db_url, new_game
+from tests.web_helpers import FAST, db_url, finish_friends_game, new_game
 
 with warnings.catch_warnings():  # Starlette would rather use httpx2, which is not pinned
     warnings.simplefilter("ignore", UserWarning)
@@ -48,25 +48,7 @@ def service_of(client: TestClient) -> GameService:
 def finished_game(client: TestClient, rules: str = "casino", seed: int = 3) -> str:
     """A two-person game dealt from ``seed``: its first round played to the end (each
     seat's first legal move), then seat 1 resigns, so the game is over."""
-    service = service_of(client)
-
-    async def make() -> str:
-        created = service.create(rules=rules, players=2, level="beginner", mode="friends",
-                                 name="Ann", seed=seed)
-        assert created.invite is not None
-        await service.join(created.game, created.invite.rsplit("/", 1)[1], "Bob")
-        game = await service.get(created.game)
-        assert game is not None
-        s = game.session
-        for _ in range(200):
-            pos = s.match.position
-            if pos.result is not None:
-                break
-            await service.play(game, s.to_move, str(pos.legal_moves()[0]))
-        await service.resign(game, 1)
-        return created.game
-
-    return client.portal.call(make)  # type: ignore[union-attr]
+    return client.portal.call(finish_friends_game, service_of(client), rules, seed)  # type: ignore[union-attr]
 
 
 def wait_done(client: TestClient, game: str, seat: int) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page  # noqa: E402
 from casino.engine.cards import card_symbol, parse_card  # noqa: E402
 from casino.web.app import create_app  # noqa: E402
 from casino.web.reviews import ReviewSetting  # noqa: E402
-from tests.web_helpers import FAST  # noqa: E402
+from tests.web_helpers import FAST, finish_friends_game  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -51,23 +51,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def finished_game(server: Server, seed: int = 3) -> str:
     """Ann and Bob play a round (each their first legal move), then Bob resigns."""
-    service = server.app.state.service
-
-    async def make() -> str:
-        created = service.create(rules="casino", players=2, level="beginner", mode="friends",
-                                 name="Ann", seed=seed)
-        await service.join(created.game, created.invite.rsplit("/", 1)[1], "Bob")
-        game = await service.get(created.game)
-        s = game.session
-        for _ in range(200):
-            pos = s.match.position
-            if pos.result is not None:
-                break
-            await service.play(game, s.to_move, str(pos.legal_moves()[0]))
-        await service.resign(game, 1)
-        return str(created.game)
-
-    return server.run(make())  # type: ignore[no-any-return]
+    return server.run(finish_friends_game(server.app.state.service, seed=seed))  # type: ignore[no-any-return]
 
 
 def card_alt(text: str) -> str:

@@ -26,6 +26,7 @@ from casino.engine.cards import card_symbol, card_text
 from casino.engine.record import Record
 from casino.web import create_app
 from casino.web.limits import Limits
+from casino.web.service import GameService
 from casino.web.store import database_url
 
 with warnings.catch_warnings():  # Starlette would rather use httpx2, which is not pinned
@@ -326,3 +327,24 @@ def uvicorn_server(url: str) -> Iterator[str]:
     app = f"create_app({url!r}, pool_workers=1, hint_level='beginner')"
     with real_server(app, crash=True) as served:
         yield served.base
+
+
+async def finish_friends_game(service: GameService, rules: str = "casino",
+                              seed: int = 3) -> str:
+    """A two-person game of ``rules`` dealt from ``seed``, made through ``service``: Ann
+    and Bob play its first round to the end (each seat's first legal move), then Bob
+    resigns, so the game is over (what a review needs)."""
+    created = service.create(rules=rules, players=2, level="beginner", mode="friends",
+                             name="Ann", seed=seed)
+    assert created.invite is not None
+    await service.join(created.game, created.invite.rsplit("/", 1)[1], "Bob")
+    game = await service.get(created.game)
+    assert game is not None
+    s = game.session
+    for _ in range(200):
+        pos = s.match.position
+        if pos.result is not None:
+            break
+        await service.play(game, s.to_move, str(pos.legal_moves()[0]))
+    await service.resign(game, 1)
+    return str(created.game)

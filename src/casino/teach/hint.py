@@ -35,7 +35,6 @@ terminal game's hint and the move helper show it.
 from __future__ import annotations
 
 import json
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -56,7 +55,7 @@ from casino.teach.judge import (
     fair_deals,
     judge_deals,
 )
-from casino.teach.review import DEFAULT_BUDGET, DEFAULT_SAMPLES, leaves_words
+from casino.teach.review import DEFAULT_BUDGET, DEFAULT_SAMPLES, leaves_words, rounded, stdev
 from casino.words.narrate import move_phrase, point_cards_label, sweep_words
 
 FORMAT = "casino-advice/1"
@@ -241,7 +240,7 @@ def _advise(pos: Position, seed: int, samples: int, budget: Budget, extra: Move 
             margin, spread = 0.0, 0.0
         else:
             diffs = [t[i] - t[rival] for t in tables]
-            margin, spread = sum(diffs) / k, _stdev(diffs)
+            margin, spread = sum(diffs) / k, stdev(diffs)
         plays.append(_ranked(seen, deals, cand[i], means[i], margin, spread,
                              None if rival is None else cand[rival], i == best))
     advice = Advice(rules=seen.rules.name, seat=seat, seed=seed, samples=k, known=known,
@@ -302,10 +301,11 @@ def _ranked(seen: Position, deals: Sequence[Position], move: Move, value: float,
     reply = _reply(deals, move)
     now = immediate_gain(seen, move)
     play = RankedPlay(
-        move=str(move), words=move_phrase(move, rules), value=_r(value), margin=_r(margin),
-        spread=_r(spread), takes=tuple(card_text(c) for c in taken),
+        move=str(move), words=move_phrase(move, rules), value=rounded(value),
+        margin=rounded(margin),
+        spread=rounded(spread), takes=tuple(card_text(c) for c in taken),
         point_cards=tuple(card_text(c) for c in points), card_points=card_points,
-        sweep=made > 0, now=_r(now), leaves=leaves_words(seen, move), reply=reply,
+        sweep=made > 0, now=rounded(now), leaves=leaves_words(seen, move), reply=reply,
         reason="")
     return RankedPlay(**{**asdict(play), "reply": reply,
                          "reason": reason_words(play, seen, made, rival, best)})
@@ -350,7 +350,7 @@ def _reply(deals: Sequence[Position], move: Move) -> Reply | None:
     # The reply named: the one that wins the next player most over the deals (the
     # biggest threat), then the one best most often.
     key = max(tally, key=lambda k: (sum(tally[k]), len(tally[k])))
-    return Reply(seat=seat, worth=_r(sum(worths) / len(worths)), most=_r(max(worths)),
+    return Reply(seat=seat, worth=rounded(sum(worths) / len(worths)), most=rounded(max(worths)),
                  kind=key[0], items=key[1], words=first[key], count=len(tally[key]),
                  deals=len(worths))
 
@@ -454,17 +454,6 @@ def reason_words(play: RankedPlay, seen: Position, made: int, rival: Move | None
 def card_symbol_of(text: str) -> str:
     """A card's notation (``Td``) as its symbol (``10♦``)."""
     return card_symbol(parse_card(text))
-
-
-def _stdev(xs: Sequence[float]) -> float:
-    if len(xs) < 2:
-        return 0.0
-    mean = sum(xs) / len(xs)
-    return math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1))
-
-
-def _r(x: float) -> float:
-    return round(x, DECIMALS) + 0.0
 
 
 __all__ = [

@@ -362,25 +362,25 @@ def judge_decision(pos: Position, played: Move, *, ply: int = 0,
     best = max(range(len(cand)), key=lambda i: (means[i], -i))
     chosen = cand.index(played)
     diffs = [t[best] - t[chosen] for t in tables]
-    cost = _r(max(0.0, sum(diffs) / k))
+    cost = rounded(max(0.0, sum(diffs) / k))
     # Hindsight: the one place the true hidden cards are used (when the seat could
     # deduce every card, the deal it judged is the true one).
     true_values = tables[0] if known else judge(pos, cand, limit)
     true_best = max(range(len(cand)), key=lambda i: (true_values[i], -i))
-    margin = _r(means[chosen])
-    swing = _r(margin - previous_margin) if previous_margin is not None else 0.0
+    margin = rounded(means[chosen])
+    swing = rounded(margin - previous_margin) if previous_margin is not None else 0.0
     order = sorted(range(len(cand)), key=lambda i: (-means[i], i))
     kept = order[:OPTIONS_KEPT] + ([chosen] if chosen not in order[:OPTIONS_KEPT] else [])
     return Decision(
         round=pos.round, deal=pos.deal, ply=ply, move=str(played),
         words=move_phrase(played, rules), kind=played.kind, last_deal=pos.is_last_deal,
         preferred=str(cand[best]), preferred_words=move_phrase(cand[best], rules),
-        cost=cost, spread=_r(_stdev(diffs)), grade=thresholds.grade(cost), samples=k,
+        cost=cost, spread=rounded(stdev(diffs)), grade=thresholds.grade(cost), samples=k,
         depth=depth, margin=margin, swing=swing, big_swing=abs(swing) >= BIG_SWING,
         hindsight=Hindsight(best=str(cand[true_best]),
                             best_words=move_phrase(cand[true_best], rules),
-                            cost=_r(max(0.0, true_values[true_best] - true_values[chosen]))),
-        options=tuple(Option(str(cand[i]), move_phrase(cand[i], rules), _r(means[i]))
+                            cost=rounded(max(0.0, true_values[true_best] - true_values[chosen]))),
+        options=tuple(Option(str(cand[i]), move_phrase(cand[i], rules), rounded(means[i]))
                       for i in kept),
         leaves=leaves_words(seen, played), preferred_leaves=leaves_words(seen, cand[best]),
         hinted=hinted, by_computer=by_computer,
@@ -398,7 +398,7 @@ def leaves_words(pos: Position, move: Move) -> str:
     return "leaves " + listing(parts)
 
 
-def _stdev(xs: Sequence[float]) -> float:
+def stdev(xs: Sequence[float]) -> float:
     """The sample standard deviation (0 for fewer than two values)."""
     if len(xs) < 2:
         return 0.0
@@ -406,7 +406,7 @@ def _stdev(xs: Sequence[float]) -> float:
     return math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1))
 
 
-def _r(x: float) -> float:
+def rounded(x: float) -> float:
     """``x`` rounded to :data:`DECIMALS` (and never ``-0.0``)."""
     return round(x, DECIMALS) + 0.0
 
@@ -417,7 +417,7 @@ def _summed(record: Record, seat: int, samples: int, seed: int, limit: Budget,
     for kind in KINDS:
         mine = [d for d in decisions if _bucket(d) == kind]
         counts = [sum(1 for d in mine if d.grade == g) for g in GRADES]
-        totals.append(KindTotal(kind, len(mine), _r(sum(d.cost for d in mine)),
+        totals.append(KindTotal(kind, len(mine), rounded(sum(d.cost for d in mine)),
                                 _four(counts)))
     ranked = sorted((i for i, d in enumerate(decisions) if d.cost > 0),
                     key=lambda i: (-decisions[i].cost, i))[:3]
