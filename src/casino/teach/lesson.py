@@ -74,20 +74,20 @@ LESSON_DEALS = 1
 #: Each preset's arranged deck, as the seed of ``Match(rules, seed=..., first_dealer=1)``;
 #: found by :func:`find_seed` (``python -m casino.teach.lesson`` prints them again).
 LESSON_SEEDS: dict[str, int] = {
-    "casino": 294,
+    "casino": 113,
     "krypkasino": 0,
     "kasino": 3,
-    "classic": 11212,
-    "royal": 294,
-    "spade": 11212,
-    "faces-all": 11212,
+    "classic": 4571,
+    "royal": 113,
+    "spade": 4571,
+    "faces-all": 4571,
     "mulle": 62,
     "tablic": 1,
 }
 
-#: The most kinds one move of the lesson's first deal may teach at once: a sweep is
-#: always a pair or a sum too, but a move that is a sweep, a pair and a sum at once is
-#: three ideas in one turn.
+#: The most kinds one move of the lesson's first deal may teach at once, where the hand
+#: allows it: a sweep is always a pair or a sum too, but a move that is a sweep, a pair
+#: and a sum at once is three ideas in one turn (see :func:`most_at_once`).
 MOST_AT_ONCE = 2
 
 #: Each kind's headline and the glossary word that defines it.
@@ -415,18 +415,30 @@ def deals_learned(session: GameSession, deals: int = LESSON_DEALS) -> frozenset[
                    if s == LEARNER and before.round == 1 and before.deal <= deals)
 
 
+def most_at_once(rules: Rules) -> int:
+    """The most new kinds one move of the first deal may teach in ``rules``' lesson.
+
+    :data:`MOST_AT_ONCE`, unless the hand is too small: a build and its capture take
+    two moves and a trail one, and the captures' three kinds (sweep, pair, sum) need
+    two moves more (a sweep is a pair or a sum too); a four-card hand with builds has
+    one move left, so that move teaches all three."""
+    moves = rules.first_hand - 1 - (2 if BUILDING in lesson_kinds(rules) else 0)
+    return MOST_AT_ONCE if moves >= 2 else 3
+
+
 def find_seed(name: str, start: int = 0, tries: int = 20_000) -> int:
     """The first seed from ``start`` whose lesson teaches every kind of the preset within
-    :data:`LESSON_DEALS` deals to a learner who follows the steps, no move teaching more
-    than :data:`MOST_AT_ONCE` kinds it had not taught yet, and a build the learner makes
-    there taken by the learner too (not first by the computer). Bounded: ValueError after
-    ``tries`` seeds."""
+    :data:`LESSON_DEALS` deals to a learner who follows the steps, a build the learner
+    makes there taken by the learner too (not first by the computer), and no move
+    teaching more than :func:`most_at_once` kinds it had not taught yet. Bounded:
+    ValueError after ``tries`` seeds."""
     rules = lesson_rules(name)
     want = set(lesson_kinds(rules))
+    most = most_at_once(rules)
     for seed in range(start, start + tries):
         session = lesson_session(rules.name, seed)
         kinds = [s.kind for s in play_lesson(session, deals=LESSON_DEALS)]
-        if (want <= deals_learned(session) and max(new_kinds(session)) <= MOST_AT_ONCE
+        if (want <= deals_learned(session) and max(new_kinds(session)) <= most
                 and (BUILDING not in want or TAKE_BUILD in kinds)):
             return seed
     raise ValueError(f"no lesson seed for {name} in {start}..{start + tries - 1}")
