@@ -44,11 +44,12 @@ class ReviewScreen(Screen[None]):
     #review-status { height: auto; padding: 0 1; }
     #review-progress { height: 1; padding: 0 1; }
     #review-body { height: 1fr; }
-    #review-left { width: 1fr; }
-    #review-detail { width: 46; padding: 0 1; border-left: solid $panel-lighten-2; }
-    #review-moves { height: auto; max-height: 14; }
-    #review-graph { height: auto; padding: 0 1; margin-bottom: 1; }
-    #review-summary, #review-advice { height: auto; padding: 0 1; margin-bottom: 1; }
+    #review-left { width: 3fr; }
+    #review-graph { height: auto; padding: 0 1; }
+    #review-moves { height: 1fr; }
+    #review-detail { width: 2fr; min-width: 30; padding: 0 1;
+                     border-left: solid $panel-lighten-2; }
+    #review-advice { height: auto; margin-top: 1; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -70,14 +71,15 @@ class ReviewScreen(Screen[None]):
         yield Static(f"Review of {self.names[self.seat]}'s decisions", id="review-title")
         yield Static("Judging each decision from what was seen then…", id="review-status")
         yield ProgressBar(id="review-progress", show_eta=False)
+        # The graph and the table stay in view while the cursor moves; the words (the
+        # position, the costliest decisions, the totals) scroll on the right.
         with Horizontal(id="review-body"):
-            with VerticalScroll(id="review-left"):
-                yield Static("", id="review-summary")
+            with Vertical(id="review-left"):
                 yield Static("", id="review-graph")
                 yield DataTable(id="review-moves", cursor_type="row", zebra_stripes=True)
-                yield Static("", id="review-advice")
-            with Vertical(id="review-detail"):
+            with VerticalScroll(id="review-detail"):
                 yield Static("", id="review-position")
+                yield Static("", id="review-advice")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -120,12 +122,13 @@ class ReviewScreen(Screen[None]):
         self.result = r
         self.query_one(ProgressBar).remove()
         lines = report_lines(r, self.record)
+        # The title says the grades; the status line how to browse.
+        self.query_one("#review-title", Static).update(
+            Content.styled(f"{lines[0]} {lines[2]}", "bold"))
         self.query_one("#review-status", Static).update(
             "↑/↓: a decision (the graph and the position follow).  Escape: back.")
-        self.query_one("#review-summary", Static).update(Content("\n").join(
-            Content(s) for s in lines[:3]))
         table = self.query_one(DataTable)
-        table.add_columns("round", "move", "played", "grade", "cost", "±", "better",
+        table.add_columns("rd", "move", "played", "grade", "cost", "±", "better",
                           "margin", "hindsight")
         for d in r.decisions:
             mark = (UP if d.swing > 0 else DOWN) if d.big_swing else ""
