@@ -28,7 +28,7 @@ HOW_TO_PLAY = (
     "Greyed cards cannot be played now; the top bar names any play the rules force.",
     "Type a move in notation at any time (9d x 9c 5h+4c, 5d+3s =8, 7h; or Tab first):",
     "  it goes to the move box, → completes it, Escape leaves the box.",
-    "?: a hint from the strongest computer, picked for you: Enter plays it.",
+    "?: a hint, the best play by the review's judge and why, picked for you: Enter plays it.",
     "u: undo your last move (this deal).  s: save the game to a file.",
     "F1: this screen.  F2: the cards seen and unseen.  q: quit (it asks first).",
 )
