@@ -745,8 +745,8 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
           limits: Limits | None = None) -> None:
     """Run the web game with uvicorn until interrupted (the ``casino serve`` command).
 
-    A database that cannot be opened raises ValueError with words (for the
-    command to print) before anything listens.
+    A database that cannot be opened, or a SQLite database another process serves,
+    raises ValueError with words (for the command to print) before anything listens.
     """
     import sys
 
@@ -756,6 +756,9 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
     if pool_workers < 0:
         raise ValueError("--workers-pool must be 0 (a thread) or more")
     url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    from casino.web.single import claim_sqlite
+
+    claim_sqlite(url)  # a second process on one SQLite file is refused (AlreadyServed)
     try:
         app = create_app(url, pool_workers=pool_workers, bot_pause=0.6, limits=limits)
     except (SQLAlchemyError, ImportError) as e:
