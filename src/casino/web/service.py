@@ -68,7 +68,17 @@ from casino.teach.review import default_seat
 from casino.web.limits import BucketsByKey, Limits, address_key, network_key
 from casino.web.reviews import Reviewer, ReviewRefused, ReviewSetting
 from casino.web.seats import new_token
-from casino.web.store import OVER, PLAYING, WAITING, Event, Store, StoredGame, now, token_hash
+from casino.web.store import (
+    OVER,
+    PLAYING,
+    WAITING,
+    Event,
+    MovedOn,
+    Store,
+    StoredGame,
+    now,
+    token_hash,
+)
 from casino.web.thinking import Busy, Thinker
 from casino.web.views import (
     LogItem,
@@ -98,6 +108,11 @@ LESSON = "lesson"
 #: Addresses and networks whose waiting rooms are remembered at once (beyond: the
 #: longest-known is forgotten, and only the server-wide cap holds for it).
 MAX_ADDRESSES_REMEMBERED = 10_000
+
+
+#: What a change made against an old version of a game is told (a move sent at once
+#: with another for the same turn, in this process or another).
+MOVED_ON = "the game has moved on: that was not played; here is the game as it stands"
 
 
 class GameError(Exception):
@@ -595,6 +610,11 @@ class GameService:
             self.store.save(game.id, record=s.record_text(),
                             status=game.status, version=len(game.events) + len(events),
                             events=events, winner=s.winner)
+        except MovedOn:
+            # Another change was stored first: this one is not, and the game reloads
+            # as stored (its players reconnect and see the fresh state).
+            self.drop(game)
+            raise GameError(MOVED_ON, 409) from None
         except Exception:
             log.exception("could not save game %s", game.id)
             self.drop(game)
@@ -800,9 +820,13 @@ class GameService:
             event = Event(game.version + 1, "joined", seat, None,
                           f"{person} joined" + (": the game begins" if full else ""),
                           "You joined" + (": the game begins" if full else ""))
-            ok = self.store.take_seat(game.id, seat, person, token_hash(token),
-                                      record=s.record_text(),
-                                      names=s.names, status=status, version=event.n, events=[event])
+            try:
+                ok = self.store.take_seat(game.id, seat, person, token_hash(token),
+                                          record=s.record_text(), names=s.names,
+                                          status=status, version=event.n, events=[event])
+            except MovedOn:
+                self.drop(game)
+                raise GameError(MOVED_ON, 409) from None
             if not ok:
                 self.drop(game)
                 raise GameError("someone took that seat a moment ago: open the link again", 409)

@@ -219,6 +219,16 @@ def database_url(url: str) -> str:
     return url
 
 
+class MovedOn(Exception):
+    """A change made against a version of a game that is no longer the stored one:
+    another change was stored first (by this process or another), so this one was not."""
+
+    def __init__(self, game_id: str, version: int) -> None:
+        super().__init__(f"game {game_id} is no longer at version {version}")
+        self.game_id = game_id
+        self.version = version
+
+
 class Store:
     """The games table and its seats and events; every method is one transaction."""
 
@@ -273,12 +283,20 @@ class Store:
              events: Sequence[Event], winner: int | None = None) -> None:
         """Commit a change: the new record, status and version with its new events.
 
-        This runs after every move, so it uses SQLAlchemy Core (no ORM unit of
-        work): one UPDATE and one INSERT in one transaction.
+        The change was made against the version before its events (``version`` less
+        their number): the UPDATE applies only while the stored game is still at that
+        version (a compare-and-set), so of two changes made against one version, by
+        whatever process, exactly one is stored; the other raises :class:`MovedOn`
+        and stores nothing. This runs after every move, so it uses SQLAlchemy Core (no
+        ORM unit of work): one UPDATE and one INSERT in one transaction.
         """
+        made_at = version - len(events)
         with self.engine.begin() as conn:
-            conn.execute(update(GAMES).where(GAMES.c.id == game_id).values(
+            done = conn.execute(update(GAMES).where(
+                GAMES.c.id == game_id, GAMES.c.version == made_at).values(
                 record=record, status=status, version=version, winner=winner, updated=now()))
+            if done.rowcount != 1:
+                raise MovedOn(game_id, made_at)
             if events:
                 conn.execute(insert(EVENTS), [_event_values(game_id, e) for e in events])
 
@@ -292,9 +310,12 @@ class Store:
                 SeatRow.token_hash.is_(None)).values(name=name, token_hash=digest))
             if getattr(taken, "rowcount", 1) != 1:
                 return False
-            s.execute(update(GameRow).where(GameRow.id == game_id).values(
+            moved = s.execute(update(GameRow).where(
+                GameRow.id == game_id, GameRow.version == version - len(events)).values(
                 record=record, status=status, version=version, updated=now(),
                 names=json.dumps(list(names), ensure_ascii=False)))
+            if getattr(moved, "rowcount", 1) != 1:
+                raise MovedOn(game_id, version - len(events))  # rolls the seat back too
             for e in events:
                 s.add(_event_row(game_id, e))
         return True
