@@ -62,9 +62,9 @@ def test_an_ordinary_game_has_no_lesson_and_lessons_are_not_listed(tmp_path: Pat
         service = client.app.state.service  # type: ignore[attr-defined]
         store = client.app.state.store  # type: ignore[attr-defined]
         # A finished lesson is not in the public list of finished games.
-        store.save(lesson, record=store.load(lesson).record, status="over", version=1,
-                   events=[], winner=0)
-        store.save(ordinary, record=store.load(ordinary).record, status="over", version=1,
-                   events=[], winner=0)
+        for gid in (lesson, ordinary):  # stored as over, at the version they are at
+            stored = store.load(gid)
+            store.save(gid, record=stored.record, status="over", version=stored.version,
+                       events=[], winner=0)
         listed = [g["game"] for g in service.lists(None)["recent"]]
         assert ordinary in listed and lesson not in listed

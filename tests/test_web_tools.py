@@ -447,8 +447,10 @@ def test_the_helper_refuses_impossible_set_ups(client: TestClient, change: dict[
 
 def thread_client(tmp_path: Path) -> TestClient:
     """The app with the helper thinking in a thread of the test (``helper_workers=0``),
-    so that :func:`forbid_enumeration` reaches it."""
-    limits = Limits(**{**FAST.__dict__, "helper_workers": 0})
+    so that :func:`forbid_enumeration` reaches it; the work is bounded by what it does
+    (no move listed beyond the bound), not by the clock, so a loaded machine's slow
+    judgement of a crowded table is not refused as too slow."""
+    limits = Limits(**{**FAST.__dict__, "helper_workers": 0, "helper_seconds": 120.0})
     return TestClient(create_app(db_url(tmp_path), pool_workers=0, limits=limits,
                                  hint_level="beginner"))
 
