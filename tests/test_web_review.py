@@ -70,6 +70,8 @@ def test_a_finished_games_review_is_computed_once_and_kept(tmp_path: Path) -> No
                                                                          "seat": 0}
         r = client.post(f"/api/games/{game}/review?seat=0")
         assert r.status_code == 202 and r.json()["status"] == "computing"
+        # How far it has got, as the worker reports it (none yet, or decisions judged).
+        assert {"done", "total"} <= set(r.json()) and r.json()["done"] >= 0
         got = wait_done(client, game, 0)
         assert got["code"] == 200 and got["status"] == "done", got
         review = got["review"]

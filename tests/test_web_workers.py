@@ -33,6 +33,7 @@ from casino.web.workers import (
     WorkerPool,
     WorkerTimeout,
     _Slot,
+    report,
 )
 from casino.words.shortlist import MAX_SHOWN
 from tests.web_helpers import FAST, gone, web
@@ -59,6 +60,19 @@ def spin() -> None:
     """Runs until stopped: the engine on a crowded table, in small."""
     while True:
         pass
+
+
+def counting(to: int) -> int:
+    """Reports each step of its way, then answers how many it made."""
+    for k in range(1, to + 1):
+        report((k, to))
+    return to
+
+
+def counting_then_spinning(to: int) -> None:
+    """Reports, then runs until its deadline stops it."""
+    counting(to)
+    spin()
 
 
 def allocate(megabytes: int) -> int:
@@ -302,3 +316,27 @@ def test_a_worker_still_starting_when_the_pool_closes_runs_no_job() -> None:
     assert not asker.is_alive()
     assert isinstance(outcome[0], WorkerBusy), outcome
     assert slot.process is None  # stopped, not left running
+
+
+@pytest.mark.parametrize("workers", [1, 0])
+def test_a_job_reports_its_progress_on_the_way(workers: int) -> None:
+    """What a job reports (a review: decisions judged of those to judge) reaches the
+    caller's callback while the job runs, in order, in a worker process or in the
+    thread of a pool without processes; the answer comes after."""
+    p = WorkerPool(workers, waiting=1, memory_mb=256)
+    seen: list[tuple[int, int]] = []
+    try:
+        async def go() -> None:
+            assert await p.run(counting, 5, deadline=30, progress=seen.append) == 5
+            assert await p.run(double, 4, deadline=30) == 8  # no callback: nothing kept
+            if workers:  # a job that reports and then runs on is still stopped in time
+                with pytest.raises(WorkerTimeout):
+                    await p.run(counting_then_spinning, 3, deadline=1, progress=seen.append)
+
+        asyncio.run(go())
+    finally:
+        p.close()
+    assert seen[:5] == [(k, 5) for k in range(1, 6)]
+    assert seen[5:] == ([(1, 3), (2, 3), (3, 3)] if workers else [])
+    report(("outside", "a pool"))  # outside a pool's job: nothing happens
+

@@ -37,7 +37,7 @@ from casino.teach.judge import Budget
 from casino.teach.review import DEFAULT_BUDGET, DEFAULT_SAMPLES, ReviewError, review
 from casino.web.limits import Limits
 from casino.web.store import Store
-from casino.web.workers import WorkerBusy, WorkerError, WorkerPool, WorkerTimeout
+from casino.web.workers import WorkerBusy, WorkerError, WorkerPool, WorkerTimeout, report
 
 log = logging.getLogger("casino.web")
 
@@ -73,9 +73,11 @@ class ReviewSetting:
 def review_job(record_text: str, seat: int, setting: ReviewSetting) -> str:
     """The review of ``seat`` in the finished game ``record_text``, as JSON text.
 
-    Runs in a review worker (a top-level function of picklable arguments)."""
+    Runs in a review worker (a top-level function of picklable arguments); after each
+    decision judged it reports ``(done, total)`` to the server (:func:`report`)."""
     r = review(read_record(record_text), seat, samples=setting.samples, seed=setting.seed,
-               limit=Budget(depth=setting.depth, nodes=setting.nodes))
+               limit=Budget(depth=setting.depth, nodes=setting.nodes),
+               progress=lambda done, total: report((done, total)))
     return json.dumps(r.to_json(), ensure_ascii=False, separators=(",", ":"))
 
 
@@ -106,6 +108,14 @@ class _Job:
     address: str
     started: float
     task: asyncio.Task[None] | None = None
+    #: The decisions judged so far and how many there are, as the worker last said.
+    done: int = 0
+    total: int | None = None
+
+    def progress(self, value: Any) -> None:
+        """The worker's ``(done, total)`` (called in a thread of the pool)."""
+        done, total = value
+        self.done, self.total = int(done), int(total)
 
 
 class Reviewer:
@@ -204,14 +214,16 @@ class Reviewer:
     def _computing(self, job: _Job) -> dict[str, Any]:
         return {"status": COMPUTING, "seat": job.seat,
                 "seconds": int(time.monotonic() - job.started),
-                "deadline": self.limits.review_seconds}
+                "deadline": self.limits.review_seconds,
+                "done": job.done, "total": job.total}
 
     async def _compute(self, job: _Job, record_text: str) -> None:
         key = (job.game, job.seat)
         failure: str | None = None
         try:
             text = await self.pool.run(self.run, record_text, job.seat, self.setting,
-                                       deadline=self.limits.review_seconds)
+                                       deadline=self.limits.review_seconds,
+                                       progress=job.progress)
             self.store.save_review(job.game, job.seat, self.setting.key, text)
             self.stats.computed += 1
         except asyncio.CancelledError:

@@ -34,6 +34,7 @@ import multiprocessing
 import queue
 import resource
 import threading
+import time
 import traceback
 from collections.abc import Callable
 from multiprocessing.connection import Connection, wait
@@ -79,16 +80,39 @@ def _limit_memory(memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (ceiling, hard))
 
 
+#: The pipe of this worker process while it runs jobs (None outside a worker), through
+#: which a job may say how far it has got (:func:`report`).
+_JOB_CONN: Connection | None = None
+#: For a pool without processes (``workers=0``, tests): the callback of the job running
+#: in this thread, which :func:`report` calls instead.
+_INLINE = threading.local()
+
+
+def report(value: Any) -> None:
+    """Say how far the job running here has got (``value`` must pickle): the pool hands
+    it to the caller's ``progress`` callback while the job goes on. Nothing happens
+    outside a pool's job."""
+    if _JOB_CONN is not None:
+        _JOB_CONN.send(("progress", value))
+        return
+    callback = getattr(_INLINE, "progress", None)
+    if callback is not None:
+        callback(value)
+
+
 def _worker_main(conn: Connection, memory_mb: int, preload: tuple[str, ...]) -> None:
     """A worker: imports ``preload``, caps its memory, says "ready", then runs jobs.
 
     Each job is ``(fn, args)``; the answer is ``("ok", result)``, ``("raised",
     exception)`` or ``("memory", words)``, after which the worker exits, since a
-    process that ran out of memory may be left half-built.
+    process that ran out of memory may be left half-built. Before it, the job may send
+    any number of ``("progress", value)`` (:func:`report`).
     """
+    global _JOB_CONN
     for name in preload:
         importlib.import_module(name)
     _limit_memory(memory_mb)
+    _JOB_CONN = conn
     conn.send(("ready", None))
     while True:
         try:
@@ -157,8 +181,10 @@ class _Slot:
             raise WorkerDied("a worker process did not start; try again in a moment") from None
         return process, ours
 
-    def call(self, fn: Callable[..., Any], args: tuple[Any, ...], deadline: float) -> Any:
-        """``fn(*args)`` in this slot's worker, stopping the worker at ``deadline`` seconds."""
+    def call(self, fn: Callable[..., Any], args: tuple[Any, ...], deadline: float,
+             progress: Callable[[Any], None] | None = None) -> Any:
+        """``fn(*args)`` in this slot's worker, stopping the worker at ``deadline`` seconds;
+        what the job reports on the way goes to ``progress``."""
         if self.process is None or self.conn is None or not self.process.is_alive():
             self.stop()
             process, conn = self._start()
@@ -169,18 +195,25 @@ class _Slot:
         except (OSError, EOFError):
             self.stop()
             raise WorkerDied("the worker process died; try again") from None
-        ready = wait([conn, process.sentinel], deadline)
-        if not ready or not conn.poll():
-            self.stop()
-            if not ready:  # the deadline passed (a dead worker's sentinel is ready)
-                raise WorkerTimeout(f"the job did not finish in {deadline:g} seconds and "
-                                    "was stopped")
-            raise WorkerDied("the worker process died during the job; try again")
-        try:
-            kind, value = conn.recv()
-        except (EOFError, OSError):
-            self.stop()
-            raise WorkerDied("the worker process died during the job; try again") from None
+        end = time.monotonic() + deadline
+        while True:
+            ready = wait([conn, process.sentinel], max(0.0, end - time.monotonic()))
+            if not ready or not conn.poll():
+                self.stop()
+                if not ready:  # the deadline passed (a dead worker's sentinel is ready)
+                    raise WorkerTimeout(f"the job did not finish in {deadline:g} seconds "
+                                        "and was stopped")
+                raise WorkerDied("the worker process died during the job; try again")
+            try:
+                kind, value = conn.recv()
+            except (EOFError, OSError):
+                self.stop()
+                raise WorkerDied("the worker process died during the job; try again") \
+                    from None
+            if kind != "progress":
+                break
+            if progress is not None:
+                progress(value)
         if kind == "ok":
             return value
         if kind == "memory":
@@ -208,6 +241,16 @@ class _Slot:
             process = self.process
         if process is not None and process.is_alive():
             process.kill()
+
+
+def _reporting(progress: Callable[[Any], None] | None, fn: Callable[..., T],
+               args: tuple[Any, ...]) -> T:
+    """``fn(*args)`` in this thread, its :func:`report` s going to ``progress``."""
+    _INLINE.progress = progress
+    try:
+        return fn(*args)
+    finally:
+        _INLINE.progress = None
 
 
 class WorkerPool:
@@ -274,8 +317,10 @@ class WorkerPool:
         with self._lock:
             self._admitted -= 1
 
-    async def run(self, fn: Callable[..., T], *args: Any, deadline: float) -> T:
-        """``fn(*args)`` in a worker, done within ``deadline`` seconds of starting.
+    async def run(self, fn: Callable[..., T], *args: Any, deadline: float,
+                  progress: Callable[[Any], None] | None = None) -> T:
+        """``fn(*args)`` in a worker, done within ``deadline`` seconds of starting; what
+        the job :func:`report` s goes to ``progress`` (called in a thread of the pool).
 
         Raises :class:`WorkerBusy` at once when the pool is full, the job's own
         exception if it raised one, or another :class:`WorkerError` saying why it
@@ -283,7 +328,7 @@ class WorkerPool:
         """
         self._admit()
         try:
-            future = self._threads.submit(self._job, fn, args, deadline)
+            future = self._threads.submit(self._job, fn, args, deadline, progress)
         except RuntimeError:
             self._leave()
             raise WorkerBusy("the server is shutting down") from None
@@ -294,10 +339,11 @@ class WorkerPool:
         self._admit()
         return self._job(fn, args, deadline)
 
-    def _job(self, fn: Callable[..., T], args: tuple[Any, ...], deadline: float) -> T:
+    def _job(self, fn: Callable[..., T], args: tuple[Any, ...], deadline: float,
+             progress: Callable[[Any], None] | None = None) -> T:
         try:
             if self.workers == 0:
-                inline = self._inline.submit(fn, *args)
+                inline = self._inline.submit(_reporting, progress, fn, args)
                 try:
                     return inline.result(timeout=deadline)
                 except concurrent.futures.TimeoutError:
@@ -308,7 +354,7 @@ class WorkerPool:
                 self._idle.put(slot)
                 raise WorkerBusy("the server is shutting down")
             try:
-                result: T = slot.call(fn, args, deadline)
+                result: T = slot.call(fn, args, deadline, progress)
                 return result
             finally:
                 if self.closed:  # closed while the job ran: no worker outlives the pool

@@ -193,6 +193,7 @@
     let asking = 0; // which request is current: a seat change or a new ask makes others stale
     let timer = null;
     let startedAt = 0;
+    let counted = ""; // "5 of 18 decisions judged, " while the server says so
 
     const seat = () => Number($("review-seat").value || 0);
     const url = () => `/api/games/${encodeURIComponent(gameId)}/review?seat=${seat()}`;
@@ -209,7 +210,7 @@
       if (!on && timer) { clearInterval(timer); timer = null; }
       if (on && !timer) {
         timer = setInterval(() => {
-          $("review-elapsed").textContent = `${num(Math.round((Date.now() - startedAt) / 1000))} s`;
+          $("review-elapsed").textContent = `${counted}${num(Math.round((Date.now() - startedAt) / 1000))} s`;
         }, 1000);
       }
     }
@@ -230,6 +231,16 @@
         render(body.review);
       } else if (body.status === "computing") {
         if (!startedAt) startedAt = Date.now() - 1000 * (body.seconds || 0);
+        // How far the worker has got: decisions judged of those to judge.
+        const bar = $("review-bar");
+        if (Number.isInteger(body.total) && body.total > 0) {
+          bar.max = body.total;
+          bar.value = body.done || 0;
+          counted = `${num(body.done || 0)} of ${num(body.total)} decisions judged, `;
+        } else {
+          bar.removeAttribute("value");
+          counted = "";
+        }
         computing(true);
         setTimeout(() => poll(mine), POLL_MS);
       } else {
