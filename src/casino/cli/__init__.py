@@ -96,6 +96,14 @@ LEVEL_CHOICES = choices(LEVELS)
 #: An argument's metavar (its name in help), and the choices shown as its type.
 ARGUMENT_CHOICES = {"RULESET": RULES_CHOICES}
 
+#: The terminal game's line mode and its pause after a computer's move: one declaration
+#: for ``casino play`` and ``casino learn``, which start the same game.
+PlainOption = Annotated[bool, typer.Option(
+    "--plain", help="Line by line, without full-screen drawing (screen readers, pipes).")]
+PauseOption = Annotated[float | None, typer.Option(
+    "--pause", min=0.0, help="Seconds to show each computer move (default 0.8 on a "
+                             "terminal, else 0).")]
+
 
 def complete_rules(incomplete: str) -> list[str]:
     """The rulesets that start with what was typed (shell completion)."""
@@ -506,12 +514,8 @@ def play_command(
                        "default folder.")] = None,
     no_save: Annotated[bool, typer.Option("--no-save", help="Do not save a "
                                           "record of the game.")] = False,
-    plain: Annotated[bool, typer.Option(
-        "--plain", help="Line by line, without full-screen drawing (screen readers, "
-                        "pipes).")] = False,
-    pause: Annotated[float | None, typer.Option(
-        "--pause", min=0.0, help="Seconds to show each computer move (default 0.8 on a "
-                                 "terminal, else 0).")] = None,
+    plain: PlainOption = False,
+    pause: PauseOption = None,
 ) -> None:
     """Play against the computer in the terminal (full screen, or --plain).
 
@@ -630,12 +634,8 @@ def learn_command(
         help="The ruleset to learn (default casino).")] = "casino",
     name: Annotated[str | None, typer.Option(
         "--name", help="Your name (default: You).")] = None,
-    plain: Annotated[bool, typer.Option(
-        "--plain", help="Line by line, without full-screen drawing (screen readers, "
-                        "pipes).")] = False,
-    pause: Annotated[float | None, typer.Option(
-        "--pause", min=0.0, help="Seconds to show each computer move (default 0.8 on a "
-                                 "terminal, else 0).")] = None,
+    plain: PlainOption = False,
+    pause: PauseOption = None,
 ) -> None:
     """Learn to play: a guided first game against the beginner (docs/learn.md).
 

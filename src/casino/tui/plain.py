@@ -29,6 +29,7 @@ from casino.engine.legality import MoveList, ranked
 from casino.engine.match import shuffle_words
 from casino.engine.moves import Move
 from casino.engine.position import Position
+from casino.engine.record import read_record
 from casino.engine.rules import describe
 from casino.engine.scheme import scheme
 from casino.engine.wording import build_notation, listing, plural, table_item_words
@@ -36,6 +37,8 @@ from casino.play.console import LineConsole, Stopped
 from casino.play.session import Entry, GameSession
 from casino.play.standing import round_so_far, unseen
 from casino.teach.hint import session_hint
+from casino.teach.report import report_lines
+from casino.teach.review import review as review_of
 from casino.words.narrate import move_phrase, result_lines, tally, winner_words
 from casino.words.shortlist import MAX_SHOWN, Shortlist, rest_words, shortlist
 
@@ -146,14 +149,10 @@ class PlainGame:
     def show_review(self) -> None:
         """The review of the person's decisions in the finished game, as ``casino review``
         prints it."""
-        from casino.engine.record import read_record
-        from casino.teach.report import report_lines
-        from casino.teach.review import review
-
         s = self.session
         record = read_record(s.record_text())
         self.say("", "Judging each of your decisions from what you could see then…")
-        result = review(record, s.human, **self.review_settings)
+        result = review_of(record, s.human, **self.review_settings)
         lines = report_lines(result, record)
         # No graph here: this mode is read by screen readers, and the margin after
         # each decision is a column of the table.

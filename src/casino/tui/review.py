@@ -12,6 +12,7 @@ the hindsight, labelled as such. The words are the review's own
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any, ClassVar
 
@@ -176,8 +177,6 @@ class ReviewScreen(Screen[None]):
         the hindsight, in words."""
         lines = [f"Round {d.round}, deal {d.deal}, move {d.ply + 1}: {d.grade}", ""]
         if d.position:
-            import json
-
             view = position_from_json(json.loads(d.position))
             hand = view.hands[self.seat]
             lines += [table_line(view, self.names, self.seat),
