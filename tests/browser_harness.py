@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -71,6 +72,20 @@ def serving(app: Any) -> Iterator[tuple[str, asyncio.AbstractEventLoop]]:
         thread.join(15)
         loop.close()
         sock.close()
+
+
+@dataclass
+class LiveServer:
+    """A server :func:`serving` runs: its address, its app and the event loop it runs on
+    (the browser tests' module fixtures add what each needs)."""
+
+    base: str
+    app: Any
+    loop: asyncio.AbstractEventLoop
+
+    def run(self, coro: Any) -> Any:
+        """Run ``coro`` on the server's loop and wait for its answer."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(60)
 
 
 @contextmanager

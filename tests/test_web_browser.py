@@ -23,12 +23,10 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
 
 import pytest
 
-from tests.browser_harness import serving, skip_without_browser, watch
+from tests.browser_harness import LiveServer, serving, skip_without_browser, watch
 
 skip_without_browser()
 
@@ -43,12 +41,7 @@ pytestmark = pytest.mark.timeout(120)
 WAIT_MS = 20_000
 
 
-@dataclass
-class Server:
-    base: str
-    app: Any
-    loop: asyncio.AbstractEventLoop
-
+class Server(LiveServer):
     def drop_connections(self, game_id: str) -> None:
         """Drop the game from the server's memory and close its sockets (as a restart would)."""
         service = self.app.state.service

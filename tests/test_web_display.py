@@ -15,15 +15,13 @@ waiting for a computer; nothing here waits on the clock.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from tests.browser_harness import serving, skip_without_browser, watch
+from tests.browser_harness import LiveServer, serving, skip_without_browser, watch
 from tests.web_helpers import FAST
 
 skip_without_browser()
@@ -43,15 +41,7 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 
 
-@dataclass
-class Server:
-    base: str
-    app: Any
-    loop: asyncio.AbstractEventLoop
-
-    def run(self, coro: Any) -> Any:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(60)
-
+class Server(LiveServer):
     def position(self, game_id: str) -> Position:
         return self.app.state.service.games[game_id].session.match.position  # type: ignore[no-any-return]
 

@@ -5,14 +5,11 @@ and a list of graded moves; a move clicked shows the position before it and the 
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
 
 import pytest
 
-from tests.browser_harness import serving, skip_without_browser, watch
+from tests.browser_harness import LiveServer, serving, skip_without_browser, watch
 
 skip_without_browser()
 
@@ -30,26 +27,16 @@ WAIT_MS = 30_000
 SMALL = ReviewSetting(samples=2, depth=2, nodes=200)
 
 
-@dataclass
-class Server:
-    base: str
-    app: Any
-    loop: asyncio.AbstractEventLoop
-
-    def run(self, coro: Any) -> Any:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(60)
-
-
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("review") / "casino.db"
     app = create_app(f"sqlite:///{db}", pool_workers=0, hint_level="beginner", limits=FAST,
                      review_setting=SMALL)
     with serving(app) as (base, loop):
-        yield Server(base, app, loop)
+        yield LiveServer(base, app, loop)
 
 
-def finished_game(server: Server, seed: int = 3) -> str:
+def finished_game(server: LiveServer, seed: int = 3) -> str:
     """Ann and Bob play a round (each their first legal move), then Bob resigns."""
     return server.run(finish_friends_game(server.app.state.service, seed=seed))  # type: ignore[no-any-return]
 
@@ -59,14 +46,14 @@ def card_alt(text: str) -> str:
     return card_symbol(parse_card(text))
 
 
-def open_replay(page: Page, server: Server, game: str) -> None:
+def open_replay(page: Page, server: LiveServer, game: str) -> None:
     page.goto(f"{server.base}/records/{game}")
     page.wait_for_function("() => document.getElementById('step-info').textContent !== '–'",
                            timeout=WAIT_MS)
     page.wait_for_selector("#review:not([hidden])", timeout=WAIT_MS)
 
 
-def test_the_review_of_a_finished_game_on_its_replay_page(server: Server,
+def test_the_review_of_a_finished_game_on_its_replay_page(server: LiveServer,
                                                           browser: Browser) -> None:
     game = finished_game(server)
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -133,7 +120,7 @@ def test_the_review_of_a_finished_game_on_its_replay_page(server: Server,
 
 
 def test_the_review_fits_a_phone_and_says_why_an_unfinished_game_has_none(
-        server: Server, browser: Browser) -> None:
+        server: LiveServer, browser: Browser) -> None:
     game = finished_game(server, seed=5)
     ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
                               has_touch=True)
@@ -157,7 +144,7 @@ def test_the_review_fits_a_phone_and_says_why_an_unfinished_game_has_none(
     ctx.close()
 
 
-def test_the_game_ends_review_link_opens_the_review_of_that_seat(server: Server,
+def test_the_game_ends_review_link_opens_the_review_of_that_seat(server: LiveServer,
                                                                   browser: Browser) -> None:
     """"Review my play" at a game's end links to ``/records/<id>?seat=N#review``: the
     replay page chooses that seat and asks for its review at once."""
