@@ -133,6 +133,8 @@ def test_the_leak_scan_finds_a_hidden_card_when_there_is_one(tmp_path: Path) -> 
     with web(tmp_path) as client:
         gid = new_game(client)
         game = client.app.state.service.games[gid]  # type: ignore[attr-defined]
+        while game.bot_task is not None:  # a computer's first move is stored first
+            time.sleep(0.01)
         view = game.view(0)
         moves = len(view["log"])
         record = read_record(client.app.state.store.load(gid).record)  # type: ignore[attr-defined]

@@ -91,6 +91,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await service.start()  # hears of other processes' changes (PostgreSQL)
         try:
             yield
         finally:
@@ -130,7 +131,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
         if token is None:
             token = seats.new_token()
             seats.add_request_cookie(request.scope, token)
-        moved = service.adopt(legacy, token)
+        moved = await service.db(service.adopt, legacy, token)
         response = await call_next(request)
         if fresh and moved and not any(v.startswith(seats.COOKIE + "=")
                                        for v in response.headers.getlist("set-cookie")):
@@ -167,7 +168,8 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
     async def lobby(request: Request) -> Response:
         return pages.render("lobby.html", presets=preset_menu(), levels=list(LEVELS),
                             blurbs={name: lv.blurb for name, lv in LEVELS.items()},
-                            default_level="medium", **service.lists(seats.browser_token(request)))
+                            default_level="medium",
+                            **await service.db(service.lists, seats.browser_token(request)))
 
     @app.get("/game/{game_id}", response_class=HTMLResponse)
     async def game_page(request: Request, game_id: str) -> Response:
@@ -284,8 +286,9 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
             raise GameError("rules, level and mode are words, as \"casino\"")
         if not _whole(players) or (people is not None and not _whole(people)):
             raise GameError("players (and people) are whole numbers, as 2")
-        created = service.create(
-            rules=rules, players=players, level=level, mode=mode, name=body.get("name"),
+        created = await service.db(
+            service.create, rules=rules, players=players, level=level, mode=mode,
+            name=body.get("name"),
             public=body.get("public", False), people=people,
             client=request.client.host if request.client else "",
             token=seats.browser_token(request),
@@ -302,7 +305,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
 
     @app.get("/api/games")
     async def list_games(request: Request) -> dict[str, Any]:
-        return service.lists(seats.browser_token(request))
+        return await service.db(service.lists, seats.browser_token(request))
 
     @app.get("/api/records/{game_id}")
     async def record_json(game_id: str) -> dict[str, Any]:

@@ -65,6 +65,14 @@ class Limits:
     #: address space.
     think_seconds: float = 30.0
     think_memory_mb: int = 1024
+    #: Several processes may serve one game (PostgreSQL): the one thinking for its
+    #: computer (or of its hint) holds a lease in the database for this many seconds,
+    #: pushed forward while it thinks. A process that dies mid-think costs its game at
+    #: most this long before another process takes over.
+    lease_seconds: float = 10.0
+    #: Threads that do the server's database work (commits, loads, lists), so that no
+    #: query ever holds up the event loop.
+    db_threads: int = 4
     #: The move helper (``POST /api/helper``) thinks in worker processes of its own
     #: (:mod:`casino.web.workers`): this many, each job stopped (its worker killed) after
     #: ``helper_seconds`` and each worker capped at ``helper_memory_mb`` of address space;

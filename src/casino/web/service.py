@@ -25,18 +25,21 @@ their seat handed to a computer by another player (a claim).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import datetime as dt
+import functools
 import hmac
 import json
 import logging
 import re
 import secrets
+import threading
 import time
 from collections import OrderedDict, defaultdict
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from casino.bots.levels import LEVELS
 from casino.engine.builds import Build
@@ -57,6 +60,7 @@ from casino.engine.wording import noun, plural
 from casino.play.session import (
     HINT_LEVEL,
     HUMAN,
+    BotJob,
     GameSession,
     default_settings,
     player_name,
@@ -65,6 +69,7 @@ from casino.play.session import (
 from casino.teach.hint import Advice
 from casino.teach.lesson import OPPONENT_LEVEL, lesson_match, session_step
 from casino.teach.review import default_seat
+from casino.web.fanout import Listener
 from casino.web.limits import BucketsByKey, Limits, address_key, network_key
 from casino.web.reviews import Reviewer, ReviewRefused, ReviewSetting
 from casino.web.seats import new_token
@@ -73,13 +78,14 @@ from casino.web.store import (
     PLAYING,
     WAITING,
     Event,
+    Lease,
     MovedOn,
     Store,
     StoredGame,
     now,
     token_hash,
 )
-from casino.web.thinking import Busy, Thinker
+from casino.web.thinking import HINT_BUSY, Busy, Thinker
 from casino.web.views import (
     LogItem,
     Public,
@@ -112,6 +118,35 @@ MAX_ADDRESSES_REMEMBERED = 10_000
 
 #: What a change made against an old version of a game is told (a move sent at once
 #: with another for the same turn, in this process or another).
+T = TypeVar("T")
+P = ParamSpec("P")
+
+
+async def to_the_end(work: Coroutine[Any, Any, T]) -> T:
+    """Await ``work``, which runs to its end even if the caller is cancelled (a page
+    that closes mid-move): a change made in memory must be stored, told and followed
+    (the computers kicked), or dropped, never left half done."""
+    task = asyncio.ensure_future(work)
+    task.add_done_callback(_seen)
+    return await asyncio.shield(task)
+
+
+def _seen(task: asyncio.Future[Any]) -> None:
+    """Retrieve the end of a task whose caller may be gone (no "never retrieved")."""
+    if not task.cancelled():
+        task.exception()
+
+
+def unstoppable(method: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, Coroutine[Any, Any, T]]:
+    """A method that changes a game: it runs :func:`to_the_end`."""
+    @functools.wraps(method)
+    async def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        return await to_the_end(method(*args, **kwargs))
+    return run
+
+#: The kinds of lease (:meth:`GameService._leased`): a computer's move, a hint.
+COMPUTER_LEASE, HINT_LEASE = "computer", "hint"
+
 MOVED_ON = "the game has moved on: that was not played; here is the game as it stands"
 
 
@@ -220,6 +255,35 @@ class LiveGame:
         self._pos = session.match.position
         self._notes = len(session.notes)
         self._pending: list[Event] = []
+        session.on_change = self._on_change
+        #: Clear while a change is being stored: no view of it may go out before it is.
+        self.settled = asyncio.Event()
+        self.settled.set()
+        #: Reading the game again after another process changed it (at most one at a time).
+        self.refreshing: asyncio.Task[None] | None = None
+        #: Another process held the computer's lease: look again when it runs out.
+        self.lease_timer: asyncio.TimerHandle | None = None
+
+    def reload(self, stored: StoredGame, session: GameSession, log_items: list[LogItem]) -> None:
+        """Take the stored game (changed by another process) in place of this one in
+        memory, keeping the connections, the lock and the timers. ``stored`` holds only
+        the events this one lacks (``Store.load(after=...)``)."""
+        if self.session.on_change is not None:
+            self.session.on_change = None
+        self.status = stored.status
+        self.public = stored.public
+        self.invite = stored.invite
+        self.rematch = stored.rematch
+        self.seats = {s: h for s, (_, h) in stored.seats.items()}
+        self.events.extend(e for e in stored.events if e.n > len(self.events))
+        self.session = session
+        self.log = log_items
+        self._choices = None
+        self._choosing = None
+        self._pos = session.match.position
+        self._notes = len(session.notes)
+        self._pending = []
+        self.changed_at = time.monotonic()
         session.on_change = self._on_change
 
     # ------------------------------------------------------------------
@@ -334,9 +398,20 @@ class LiveGame:
                 "worked out"))
 
     async def view_ready(self, seat: int) -> dict[str, Any]:
-        """:meth:`view` with its choices worked out first (:meth:`prepare`)."""
-        await self.prepare(seat)
+        """:meth:`view` with its choices worked out first (:meth:`prepare`), of the
+        stored game: while a change is being stored, it waits for it. Nothing is
+        awaited between its return and the caller's reading of :attr:`version`."""
+        await self._ready(seat)
         return self.view(seat)
+
+    async def _ready(self, seat: int) -> None:
+        """Wait until no change is being stored and ``seat``'s choices are worked out
+        for the position then (no await between its return and the caller's view)."""
+        while True:
+            await self.settled.wait()
+            await self.prepare(seat)
+            if self.settled.is_set():
+                return
 
     def view(self, seat: int) -> dict[str, Any]:
         """The VIEW of ``seat``: from its observation and the public facts only.
@@ -361,8 +436,9 @@ class LiveGame:
         return view
 
     async def state_ready(self, client: Client) -> dict[str, Any] | None:
-        """:meth:`state_for`, the client's choices worked out first (:meth:`prepare`)."""
-        await self.prepare(client.seat)
+        """:meth:`state_for`, the client's choices worked out first (:meth:`prepare`),
+        of a stored game: while a change is being stored, it waits for it."""
+        await self._ready(client.seat)
         return self.state_for(client)
 
     def state_for(self, client: Client) -> dict[str, Any] | None:
@@ -434,10 +510,9 @@ class LiveGame:
         self._pos = pos
         if session.game_over:
             self.status = OVER
-        if events or self._pending:
+        if events:
             self.changed_at = time.monotonic()
-            self._pending.extend(events)
-            self.service.commit(self)
+            self._pending.extend(events)  # stored by the service's flush, before anyone is told
 
     def take_pending(self) -> list[Event]:
         events, self._pending = self._pending, []
@@ -568,7 +643,35 @@ class GameService:
         #: The post-game reviews of finished games (computed in workers of their own).
         self.reviewer = Reviewer(store, self.limits, processes=pool_workers > 0,
                                  setting=review_setting)
+        #: The threads that do the database's work (:meth:`db`), off the event loop.
+        self._db = concurrent.futures.ThreadPoolExecutor(self.limits.db_threads,
+                                                         thread_name_prefix="casino-db")
+        #: Guards what :meth:`create` and :meth:`adopt` keep in memory: they run in the
+        #: database threads.
+        self._memory = threading.Lock()
+        #: Hears of other processes' changes (PostgreSQL; started by :meth:`start`).
+        self.listener: Listener | None = None
+        #: The changes heard of that this process had live, and read again.
+        self.refreshed = 0
         self.closed = False
+
+    @property
+    def origin(self) -> str:
+        """This process's name in the database's leases and change notices."""
+        return self.store.origin
+
+    async def start(self) -> None:
+        """Begin hearing of changes other processes store (on PostgreSQL only: a
+        SQLite database is served by one process)."""
+        if self.store.postgres and self.listener is None:
+            self.listener = Listener(self.store.url, self._heard, self._heard_nothing)
+            await self.listener.start()
+
+    async def db(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``work(*args, **kwargs)`` in a database thread: the event loop goes on
+        serving everyone while a query waits on the database."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._db, lambda: work(*args, **kwargs))
 
     @property
     def selector(self) -> WorkerPool:
@@ -594,22 +697,30 @@ class GameService:
             for c in game.clients:
                 c.send({"type": "error", "message": "the server is shutting down; your game "
                         "is saved: reload the page in a moment"})
+        if self.listener is not None:
+            await self.listener.close()
         self.thinker.close()
         self.reviewer.close()
         if self._selector is not None:
             self._selector.close()
+        self._db.shutdown(wait=True)
 
     # ------------------------------------------------------------------
     # Storage
 
-    def commit(self, game: LiveGame) -> None:
-        """Write the game's record, status, version and new events in one transaction."""
+    async def flush(self, game: LiveGame) -> None:
+        """Store the game's change (its record, status, version and new events, in one
+        transaction), if it has one, before anyone is told of it; the caller holds the
+        game's lock. GameError, the game dropped from memory, when it cannot be."""
         events = game.take_pending()
+        if not events:
+            return
         s = game.session
+        game.settled.clear()
         try:
-            self.store.save(game.id, record=s.record_text(),
-                            status=game.status, version=len(game.events) + len(events),
-                            events=events, winner=s.winner)
+            await self.db(self.store.save, game.id, record=s.record_text(),
+                          status=game.status, version=len(game.events) + len(events),
+                          events=events, winner=s.winner)
         except MovedOn:
             # Another change was stored first: this one is not, and the game reloads
             # as stored (its players reconnect and see the fresh state).
@@ -620,11 +731,14 @@ class GameService:
             self.drop(game)
             raise GameError("the server could not save that; nothing changed, try again",
                             503) from None
+        finally:
+            game.settled.set()
         game.events.extend(events)
 
     def drop(self, game: LiveGame) -> None:
         """Forget a game in memory (it reloads from the database when asked for)."""
-        self.games.pop(game.id, None)
+        if self.games.get(game.id) is game:
+            del self.games[game.id]
         game.session.on_change = None
         game.forget_timer()
         for c in game.clients:
@@ -637,13 +751,11 @@ class GameService:
         excess = len(self.games) - self.limits.live_games
         if excess <= 0:
             return
-        for gid, g in list(self.games.items()):
+        for g in list(self.games.values()):
             if excess <= 0:
                 break
             if g is not game and not g.clients and g.bot_task is None and not g.lock.locked():
-                del self.games[gid]
-                g.session.on_change = None
-                g.forget_timer()
+                self._forget(g)
                 excess -= 1
 
     async def get(self, game_id: str) -> LiveGame | None:
@@ -656,10 +768,11 @@ class GameService:
             async with lock:
                 game = self.games.get(game_id)
                 if game is None:
-                    game = self._load(game_id)
-                    if game is None:
+                    read = await self.db(self._read, game_id)
+                    if read is None:
                         self._loading.pop(game_id, None)
                         return None
+                    game = LiveGame(self, *read)
                     self._remember(game)
                     self.kick(game)
             self._loading.pop(game_id, None)
@@ -668,8 +781,11 @@ class GameService:
         game.last_used = time.monotonic()
         return game
 
-    def _load(self, game_id: str) -> LiveGame | None:
-        stored = self.store.load(game_id)
+    def _read(self, game_id: str, after: int = 0) -> tuple[StoredGame, GameSession,
+                                                          list[LogItem]] | None:
+        """The stored game (events above ``after``), its session and its public log, or
+        None: in a database thread (the replay of a long game costs time too)."""
+        stored = self.store.load(game_id, after=after)
         if stored is None:
             return None
         record = read_record(stored.record)
@@ -679,7 +795,68 @@ class GameService:
         session = GameSession(match_from_record(record), players, record.names,
                               hint_level=self.hint_level, settings=settings,
                               notes=record.notes)
-        return LiveGame(self, stored, session, replayed_log(session))
+        return stored, session, replayed_log(session)
+
+    # ------------------------------------------------------------------
+    # Changes stored by other processes
+
+    def _heard(self, game_id: str, version: int, origin: str) -> None:
+        """Another process stored a change of ``game_id`` (now at ``version``): a game
+        live here is read again, and its players here are sent the news."""
+        game = self.games.get(game_id)
+        if game is None or origin == self.origin or version < game.version or self.closed:
+            return
+        if not game.clients and game.bot_task is None and not game.lock.locked():
+            self._forget(game)  # nobody here to tell: it is read again when asked for
+            return
+        self._refresh(game)
+
+    def _heard_nothing(self) -> None:
+        """The listener was away and may have missed changes: read every live game again."""
+        for game in list(self.games.values()):
+            self._refresh(game)
+
+    def _refresh(self, game: LiveGame) -> None:
+        if game.refreshing is None:
+            task = asyncio.get_running_loop().create_task(self._reread(game))
+            game.refreshing = task
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _reread(self, game: LiveGame) -> None:
+        try:
+            async with game.lock:
+                if self.games.get(game.id) is not game:
+                    return
+                read = await self.db(self._read, game.id, game.version)
+                if read is None or read[0].version < game.version:
+                    return
+                stored, session, log_items = read
+                rematch = game.rematch
+                game.reload(stored, session, log_items)
+                self.refreshed += 1
+            if game.rematch is not None and rematch is None:
+                for c in game.clients:
+                    c.send({"type": "rematch", "url": f"/rematch/{game.id}/{game.rematch}",
+                            "game": game.rematch})
+            for c in game.clients:
+                c.refresh()  # the seats or the status may change at one version too
+            self.watch(game)
+            self.kick(game)
+        except Exception:
+            log.exception("could not read game %s again; it reloads when asked for", game.id)
+            self.drop(game)
+        finally:
+            game.refreshing = None
+
+    def _forget(self, game: LiveGame) -> None:
+        """Drop a game nobody here uses from memory (quietly: it has no connections)."""
+        if self.games.get(game.id) is game:
+            del self.games[game.id]
+        game.session.on_change = None
+        game.forget_timer()
+        if game.lease_timer is not None:
+            game.lease_timer.cancel()
 
     # ------------------------------------------------------------------
     # Creating and joining
@@ -694,8 +871,9 @@ class GameService:
         ``hints`` and ``takebacks`` (True or False) are the table's settings;
         None takes the default (on against the computer, off between people).
         """
-        if not self._create_buckets.take(address_key(client)):  # IPv6: by the /64
-            raise GameError("too many new games from your address: wait a minute", 429)
+        with self._memory:
+            if not self._create_buckets.take(address_key(client)):  # IPv6: by the /64
+                raise GameError("too many new games from your address: wait a minute", 429)
         if mode not in (COMPUTER, FRIENDS, LESSON):
             raise GameError("mode is 'computer', 'friends' or 'lesson'")
         if mode == LESSON:  # always two players, the learner against the beginner
@@ -723,7 +901,8 @@ class GameService:
                             takebacks=default.takebacks if takebacks is None
                             else bool(takebacks))
         if mode == FRIENDS:
-            self._check_room_space(client)
+            with self._memory:
+                self._check_room_space(client)
         seats = [HUMAN if s < people else level for s in range(r.players)]
         first = clean_name(name, YOU if mode != FRIENDS else "Player 1",
                            self.limits.name_length)
@@ -743,11 +922,16 @@ class GameService:
                           record=write_record(match, names, seats, table=settings),
                           seats=person_seats)
         if mode == FRIENDS:
-            for key in (address_key(client), network_key(client)):
-                if key not in self._rooms_of and len(self._rooms_of) >= MAX_ADDRESSES_REMEMBERED:
-                    del self._rooms_of[next(iter(self._rooms_of))]  # the longest-known key
-                self._rooms_of[key].append(game_id)
+            with self._memory:
+                self._remember_room(client, game_id)
         return Created(game_id, token, 0, f"/join/{game_id}/{invite}" if invite else None)
+
+    def _remember_room(self, client: str, game_id: str) -> None:
+        """Count a new room against its address and network (:meth:`_check_room_space`)."""
+        for key in (address_key(client), network_key(client)):
+            if key not in self._rooms_of and len(self._rooms_of) >= MAX_ADDRESSES_REMEMBERED:
+                del self._rooms_of[next(iter(self._rooms_of))]  # the longest-known key
+            self._rooms_of[key].append(game_id)
 
     def _check_room_space(self, client: str) -> None:
         """Room for one more waiting room: from this address, its network, and the server.
@@ -800,6 +984,7 @@ class GameService:
         if game.created < self._room_cutoff():
             raise GameError("this invite has lapsed: ask for a new one", 410)
 
+    @unstoppable
     async def join(self, game_id: str, code: str, name: object,
                    token: str | None = None) -> tuple[str, int]:
         """Take a free seat of a room with its invite code for the browser ``token``.
@@ -821,9 +1006,9 @@ class GameService:
                           f"{person} joined" + (": the game begins" if full else ""),
                           "You joined" + (": the game begins" if full else ""))
             try:
-                ok = self.store.take_seat(game.id, seat, person, token_hash(token),
-                                          record=s.record_text(), names=s.names,
-                                          status=status, version=event.n, events=[event])
+                ok = await self.db(self.store.take_seat, game.id, seat, person,
+                                   token_hash(token), record=s.record_text(), names=s.names,
+                                   status=status, version=event.n, events=[event])
             except MovedOn:
                 self.drop(game)
                 raise GameError(MOVED_ON, 409) from None
@@ -839,6 +1024,7 @@ class GameService:
         self.kick(game)
         return token, seat
 
+    @unstoppable
     async def rematch(self, game: LiveGame, seat: int) -> str:
         """The rematch of a finished game (made once): same rules, players, seats and names."""
         async with game.lock:
@@ -851,8 +1037,8 @@ class GameService:
                 # The same table: every person's seat is a person's again (a seat a
                 # computer took over included), with the same settings.
                 players = [HUMAN if k in game.seats else p for k, p in enumerate(s.players)]
-                self.store.create(
-                    game_id=new_id, rules=s.rules.name, players=s.rules.players,
+                await self.db(
+                    self.store.create, game_id=new_id, rules=s.rules.name, players=s.rules.players,
                     names=s.names,
                     mode=game.mode, level=game.level, status=PLAYING, public=False,
                     invite=None, creator_seat=game.creator_seat,
@@ -860,10 +1046,14 @@ class GameService:
                     seats={k: (s.names[k], h) for k, h in game.seats.items()})
                 event = Event(game.version + 1, "rematch", seat, None,
                               f"{s.names[seat]} started a rematch", "You started a rematch")
-                self.store.save(game.id, record=s.record_text(),
-                                status=game.status, version=event.n, events=[event],
-                                winner=s.winner)
-                self.store.set_rematch(game.id, new_id)
+                try:
+                    await self.db(self.store.save, game.id, record=s.record_text(),
+                                  status=game.status, version=event.n, events=[event],
+                                  winner=s.winner)
+                except MovedOn:
+                    self.drop(game)
+                    raise GameError(MOVED_ON, 409) from None
+                await self.db(self.store.set_rematch, game.id, new_id)
                 game.rematch = new_id
                 game.events.append(event)
             url = f"/rematch/{game.id}/{game.rematch}"
@@ -875,12 +1065,14 @@ class GameService:
     # ------------------------------------------------------------------
     # Playing
 
+    @unstoppable
     async def play(self, game: LiveGame, seat: int, text: str,
                    version: int | None = None) -> None:
         async with game.lock:
             self._current(game, version)
             self._playing(game)
             game.session.play(text, seat=seat)
+            await self.flush(game)
         game.notify()
         self.kick(game)
 
@@ -941,23 +1133,28 @@ class GameService:
                                      "now: pick again")
         return {**answer, "version": job.version}
 
+    @unstoppable
     async def undo(self, game: LiveGame, seat: int, version: int | None = None) -> None:
         """Take back ``seat``'s last move, if the table allows it (the session's rule)."""
         async with game.lock:
             self._current(game, version)
             self._playing(game)
             game.session.undo(seat)
+            await self.flush(game)
         game.notify()
         self.kick(game)
 
+    @unstoppable
     async def resign(self, game: LiveGame, seat: int) -> None:
         """``seat`` resigns: the other side wins, or a computer takes the seat over."""
         async with game.lock:
             self._playing(game)
             game.session.resign(seat, self._computer_level(game))
+            await self.flush(game)
         game.notify()
         self.kick(game)
 
+    @unstoppable
     async def claim(self, game: LiveGame, seat: int, target: int,
                     version: int | None = None) -> None:
         """Let a computer play for ``target``, away on their turn past ``abandon_after``."""
@@ -981,6 +1178,7 @@ class GameService:
                 raise GameError(f"{name} has been away for {duration_words(away[1])}; the "
                                 f"computer may play for them after {duration_words(limit)}")
             s.take_over(target, self._computer_level(game))
+            await self.flush(game)
         game.notify()
         self.kick(game)
 
@@ -989,6 +1187,7 @@ class GameService:
         """The level of a computer that takes a person's seat: the room's, or medium."""
         return game.level if game.level in LEVELS else "medium"
 
+    @unstoppable
     async def next_round(self, game: LiveGame, seat: int, version: int | None = None) -> None:
         async with game.lock:
             self._current(game, version)
@@ -999,6 +1198,7 @@ class GameService:
             if not s.round_over:
                 raise GameError(f"the {_round_word(s.rules)} is still being played")
             s.next_round()
+            await self.flush(game)
         game.notify()
         self.kick(game)
 
@@ -1010,24 +1210,53 @@ class GameService:
         A hint the table does not allow is refused before it counts against the
         address's hints.
         """
-        async with game.lock:
-            self._playing(game)
-            s = game.session
-            refusal = s.why_no_hint(seat)
-            if refusal is not None:
-                raise GameError(refusal)
-            if not self._hint_buckets.take(address_key(client)):
-                raise GameError(f"too many hints from your address: at most "
-                                f"{self.limits.hints_per_minute:g} a minute", 429)
-            job = s.hint_job(seat)
-            version = game.version
-        try:
-            text = await self.thinker.hint(job, game=game.id)
-        except Busy as e:
-            raise GameError(str(e), 503) from None
-        except Exception:
-            log.exception("hint failed in game %s", game.id)
-            raise GameError("no hint could be found just now; try again", 503) from None
+        with contextlib.ExitStack() as held:
+            async with game.lock:
+                self._playing(game)
+                s = game.session
+                refusal = s.why_no_hint(seat)
+                if refusal is not None:
+                    raise GameError(refusal)
+                if not self._hint_buckets.take(address_key(client)):
+                    raise GameError(f"too many hints from your address: at most "
+                                    f"{self.limits.hints_per_minute:g} a minute", 429)
+                try:  # the game's one hint in this process, or a refusal at once
+                    held.enter_context(self.thinker.hint_slot(game.id))
+                except Busy as e:
+                    raise GameError(str(e), 503) from None
+                job = s.hint_job(seat)
+                version = game.version
+            return await self._hint(game, seat, job, version)
+        raise AssertionError("unreachable")  # mypy: ExitStack may swallow exceptions
+
+    async def _hint(self, game: LiveGame, seat: int, job: BotJob,
+                    version: int) -> dict[str, Any]:
+        """Think of the hint ``job`` (its slot in this process held) and tell it."""
+        # One hint at a time for a game across every process serving it (a player with
+        # windows open on two), as the thinker allows one per game within a process.
+        async with self._leased(game, HINT_LEASE, version) as lease:
+            if not lease.held:
+                raise GameError(HINT_BUSY if lease.wait is not None else
+                                "the game moved on while the hint was asked for; ask again",
+                                503)
+            try:
+                text = await self.thinker.hint(job, game=game.id, slot=True)
+            except Busy as e:
+                raise GameError(str(e), 503) from None
+            except Exception:
+                log.exception("hint failed in game %s", game.id)
+                raise GameError("no hint could be found just now; try again", 503) from None
+            view, advice, move = await to_the_end(self._hint_given(game, seat, text, version))
+        words = move_phrase(move, view.rules)
+        # The move as an option of the page (its card and table items, picked for the
+        # player), for the page to offer even when its lists do not hold it; the reason
+        # is the advice's for that move (casino.teach.hint).
+        return {"type": "hint", "move": str(move), "words": f"Hint: {words}",
+                "reason": advice.best.reason, "option": legal_json(view, [move])[0]}
+
+    async def _hint_given(self, game: LiveGame, seat: int, text: str,
+                          version: int) -> tuple[Position, Advice, Move]:
+        """Read the hint's answer ``text`` and note it (in the record, for the table)."""
         async with game.lock:
             if game.version != version or self.games.get(game.id) is not game:
                 raise GameError("the game moved on while the hint was thought of; ask again")
@@ -1039,13 +1268,9 @@ class GameService:
                 log.exception("a hint's answer could not be read in game %s", game.id)
                 raise GameError("no hint could be found just now; try again", 503) from None
             game.session.hint_given(seat)  # the record and the table are told of it
+            await self.flush(game)
         game.notify()
-        words = move_phrase(move, view.rules)
-        # The move as an option of the page (its card and table items, picked for the
-        # player), for the page to offer even when its lists do not hold it; the reason
-        # is the advice's for that move (casino.teach.hint).
-        return {"type": "hint", "move": str(move), "words": f"Hint: {words}",
-                "reason": advice.best.reason, "option": legal_json(view, [move])[0]}
+        return view, advice, move
 
     # ------------------------------------------------------------------
     # Post-game reviews
@@ -1152,32 +1377,91 @@ class GameService:
                         return
                     job = s.bot_job()
                     version = game.version
-                started = loop.time()
-                try:
-                    text = await self.thinker.computer(job, owner=game.driver or game.id,
-                                                       game=game.id)
-                except Exception:  # a timeout too
-                    log.exception("a computer failed to move in game %s; playing a quick move",
-                                  game.id)
-                    text = run_bot_job(replace(job, level="beginner"))
-                wait = self.bot_pause - (loop.time() - started)
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                async with game.lock:
-                    if game.version != version or self.games.get(game.id) is not game \
-                            or not game.session.computer_to_move:
-                        continue  # the game changed meanwhile (an undo): think again
+                async with self._leased(game, COMPUTER_LEASE, version) as lease:
+                    if not lease.held:
+                        # Another process thinks for it: look again when its lease runs
+                        # out (it died?). Or this one is behind: read the game again.
+                        if lease.wait is None:
+                            self._refresh(game)
+                        else:
+                            self._look_again(game, lease.wait)
+                        return
+                    started = loop.time()
                     try:
-                        game.session.play_computer(text)
-                    except IllegalMove:
-                        log.exception("a computer chose an illegal move in game %s", game.id)
-                        game.session.play_computer(
-                            run_bot_job(replace(job, level="beginner")))
+                        text = await self.thinker.computer(job, owner=game.driver or game.id,
+                                                           game=game.id)
+                    except Exception:  # a timeout too
+                        log.exception("a computer failed to move in game %s; playing a "
+                                      "quick move", game.id)
+                        text = run_bot_job(replace(job, level="beginner"))
+                    wait = self.bot_pause - (loop.time() - started)
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    async with game.lock:
+                        if game.version != version or self.games.get(game.id) is not game \
+                                or not game.session.computer_to_move:
+                            continue  # the game changed meanwhile (an undo): think again
+                        try:
+                            game.session.play_computer(text)
+                        except IllegalMove:
+                            log.exception("a computer chose an illegal move in game %s",
+                                          game.id)
+                            game.session.play_computer(
+                                run_bot_job(replace(job, level="beginner")))
+                        await self.flush(game)
                 game.notify()
         except GameError:
             pass  # the game could not be saved and was dropped; it reloads when asked for
         finally:
             game.bot_task = None
+
+    def _look_again(self, game: LiveGame, wait: float) -> None:
+        """Try the computer's turn again once another process's lease has run out."""
+        if game.lease_timer is not None:
+            game.lease_timer.cancel()
+
+        def again() -> None:
+            game.lease_timer = None
+            if self.games.get(game.id) is game:
+                self.kick(game)
+
+        game.lease_timer = asyncio.get_running_loop().call_later(wait + 0.05, again)
+
+    @contextlib.asynccontextmanager
+    async def _leased(self, game: LiveGame, kind: str, version: int) -> AsyncIterator[Lease]:
+        """The game's lease of ``kind`` at ``version`` (:meth:`Store.take_lease`), kept
+        while the body runs: pushed forward every third of ``lease_seconds``, so a
+        process that dies lets it run out and another takes over."""
+        seconds = self.limits.lease_seconds
+
+        async def take() -> Lease:
+            try:
+                return await self.db(self.store.take_lease, game.id, kind, version,
+                                     self.origin, seconds)
+            except Exception:
+                log.exception("could not take the %s lease of game %s", kind, game.id)
+                return Lease(False, 1.0)
+
+        lease = await take()
+        if not lease.held:
+            yield lease
+            return
+
+        async def keep() -> None:
+            while True:
+                await asyncio.sleep(seconds / 3)
+                again = await take()
+                if not again.held:
+                    if again.wait is not None:
+                        log.warning("game %s: another process took the %s lease over",
+                                    game.id, kind)
+                    return
+
+        keeper = asyncio.get_running_loop().create_task(keep())
+        try:
+            yield lease
+        finally:
+            keeper.cancel()
 
     # ------------------------------------------------------------------
     # Lists for the lobby

@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -40,9 +41,12 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
@@ -118,6 +122,21 @@ class EventRow(Base):
     text: Mapped[str | None] = mapped_column(Text, nullable=True)
     words: Mapped[str] = mapped_column(Text)
     words_you: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class LeaseRow(Base):
+    """Which server process works for a game's computer (or on its hint), for which
+    version of the game, and until when: several processes may serve one game, and a
+    computer's move is thought of once. The holder pushes ``until`` forward while it
+    works; when it stops (it died), another process takes the lease over."""
+
+    __tablename__ = "leases"
+
+    game: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    holder: Mapped[str] = mapped_column(String(64))
+    until: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
 class ReviewRow(Base):
@@ -229,12 +248,49 @@ class MovedOn(Exception):
         self.version = version
 
 
-class Store:
-    """The games table and its seats and events; every method is one transaction."""
+@dataclass(frozen=True)
+class Lease:
+    """The answer to :meth:`Store.take_lease`."""
 
-    def __init__(self, url: str = DEFAULT_DATABASE_URL) -> None:
+    #: The lease is the caller's now.
+    held: bool
+    #: When not held: the seconds left of the holder's lease, or None when the game is
+    #: no longer at the version asked for (the caller is behind: nothing to take).
+    wait: float | None = None
+
+
+#: The PostgreSQL channel on which every stored change is announced (:meth:`Store.save`).
+CHANGES_CHANNEL = "casino_games"
+
+
+def change_notice(game_id: str, version: int, origin: str) -> str:
+    """The payload of a change's notice: the game, its new version, and the process that
+    stored it (which needs no telling). Never the change itself: listeners read the
+    stored game, so a notice cannot carry anything a seat may not see."""
+    return f"{game_id} {version} {origin}"
+
+
+def read_change_notice(payload: str) -> tuple[str, int, str] | None:
+    """(game, version, origin) of a notice's payload, None if it is not one."""
+    parts = payload.split(" ")
+    if len(parts) != 3 or not parts[1].isdigit():
+        return None
+    return parts[0], int(parts[1]), parts[2]
+
+
+class Store:
+    """The games table and its seats and events; every method is one transaction.
+
+    On PostgreSQL every stored change is announced on :data:`CHANGES_CHANNEL` (a
+    ``NOTIFY`` in the change's own transaction, so it is sent if and only if the
+    change is committed), for the other processes serving the same games.
+    ``origin`` names this process in those notices.
+    """
+
+    def __init__(self, url: str = DEFAULT_DATABASE_URL, *, origin: str = "") -> None:
         url = database_url(url)
         self.url = url
+        self.origin = origin or secrets.token_hex(8)
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
@@ -247,6 +303,7 @@ class Store:
 
         upgrade(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.postgres = self.engine.dialect.name == "postgresql"
 
     def close(self) -> None:
         self.engine.dispose()
@@ -299,6 +356,14 @@ class Store:
                 raise MovedOn(game_id, made_at)
             if events:
                 conn.execute(insert(EVENTS), [_event_values(game_id, e) for e in events])
+            self._announce(conn, game_id, version)
+
+    def _announce(self, conn: Connection | Session, game_id: str, version: int) -> None:
+        """Tell the other processes (PostgreSQL) that the game changed, on commit."""
+        if self.postgres:
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"), {
+                "channel": CHANGES_CHANNEL,
+                "payload": change_notice(game_id, version, self.origin)})
 
     def take_seat(self, game_id: str, seat: int, name: str, digest: str, *, record: str,
                   names: Sequence[str], status: str, version: int,
@@ -318,6 +383,7 @@ class Store:
                 raise MovedOn(game_id, version - len(events))  # rolls the seat back too
             for e in events:
                 s.add(_event_row(game_id, e))
+            self._announce(s, game_id, version)
         return True
 
     def rebind(self, game_id: str, old: str, new: str) -> int | None:
@@ -329,7 +395,43 @@ class Store:
                 return None
             s.execute(update(SeatRow).where(SeatRow.game == game_id, SeatRow.seat == seat)
                       .values(token_hash=new))
+            version = s.scalar(select(GameRow.version).where(GameRow.id == game_id))
+            # The version stays; the processes with the game live reload its seats.
+            self._announce(s, game_id, int(version or 0))
             return int(seat)
+
+    def take_lease(self, game_id: str, kind: str, version: int, holder: str,
+                   seconds: float) -> Lease:
+        """Take (or keep) the game's lease of ``kind`` for ``version`` for ``seconds``.
+
+        It is the caller's when nobody holds it, when the caller already does, when it
+        was held for an older version, or when its holder let it run out (that process
+        died, or hung). The game's stored version must be ``version``: a process that
+        is behind takes nothing (``wait`` None) and learns of the change by its notice.
+        The clock is the database's on PostgreSQL, so machines' clocks need not agree.
+        """
+        with self.engine.begin() as conn:
+            stored = conn.scalar(select(GAMES.c.version).where(GAMES.c.id == game_id))
+            if stored is None or int(stored) != version:
+                return Lease(False)
+            t = _utc(conn.execute(select(func.now())).scalar_one()) if self.postgres else now()
+            until = t + dt.timedelta(seconds=seconds)
+            mine = {"version": version, "holder": holder, "until": until}
+            row = conn.execute(select(LEASES).where(
+                LEASES.c.game == game_id, LEASES.c.kind == kind).with_for_update()).first()
+            if row is None:
+                add = (pg_insert if self.postgres else sqlite_insert)(LEASES).values(
+                    game=game_id, kind=kind, **mine).on_conflict_do_nothing().returning(
+                    LEASES.c.game)
+                if conn.execute(add).first() is not None:
+                    return Lease(True)
+                return Lease(False, 0.1)  # another process took it this instant
+            left = (_utc(row.until) - t).total_seconds()
+            if row.holder == holder or row.version < version or left <= 0:
+                conn.execute(update(LEASES).where(
+                    LEASES.c.game == game_id, LEASES.c.kind == kind).values(**mine))
+                return Lease(True)
+            return Lease(False, left)
 
     def games_of(self, digest: str, limit: int = 200) -> list[str]:
         """The games in which the browser token with hash ``digest`` holds a seat."""
@@ -355,12 +457,14 @@ class Store:
     def load_review(self, game_id: str, seat: int, setting: str) -> str | None:
         """The review kept for a game's seat at ``setting`` (its JSON text), or None."""
         with self._sessions() as s:
-            text = s.scalar(select(ReviewRow.review).where(
+            kept = s.scalar(select(ReviewRow.review).where(
                 ReviewRow.game == game_id, ReviewRow.seat == seat,
                 ReviewRow.setting == setting))
-            return None if text is None else str(text)
+            return None if kept is None else str(kept)
 
-    def load(self, game_id: str) -> StoredGame | None:
+    def load(self, game_id: str, *, after: int = 0) -> StoredGame | None:
+        """The stored game, with its events numbered above ``after`` (a process that has
+        the first ``after`` already reads only the new ones)."""
         with self._sessions() as s:
             row = s.get(GameRow, game_id)
             if row is None:
@@ -368,7 +472,8 @@ class Store:
             seats = {r.seat: (r.name, r.token_hash) for r in s.scalars(
                 select(SeatRow).where(SeatRow.game == game_id))}
             events = tuple(_event(r) for r in s.scalars(
-                select(EventRow).where(EventRow.game == game_id).order_by(EventRow.n)))
+                select(EventRow).where(EventRow.game == game_id, EventRow.n > after)
+                .order_by(EventRow.n)))
             return StoredGame(
                 id=row.id, rules=row.rules, players=row.players, mode=row.mode,
                 level=row.level, status=row.status, public=row.public, invite=row.invite,
@@ -414,9 +519,9 @@ class Store:
                     for r in rows]
 
 
-def _names(text: str) -> list[str]:
+def _names(raw: str) -> list[str]:
     try:
-        names = json.loads(text)
+        names = json.loads(raw)
     except ValueError:
         return []
     return [str(n) for n in names] if isinstance(names, list) else []
@@ -425,6 +530,7 @@ def _names(text: str) -> list[str]:
 GAMES: Table = Base.metadata.tables["games"]
 SEATS_BY_TOKEN = Index("ix_seats_token_hash", SeatRow.token_hash)
 EVENTS: Table = Base.metadata.tables["events"]
+LEASES: Table = Base.metadata.tables["leases"]
 
 
 def _event_values(game_id: str, e: Event) -> dict[str, Any]:

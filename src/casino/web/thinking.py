@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from casino.play.session import BotJob, run_bot_job
@@ -41,6 +42,11 @@ from casino.web.workers import WorkerPool
 log = logging.getLogger("casino.web")
 
 COMPUTER, HINT = "computer", "hint"
+
+
+#: The answer to a second hint asked while one for the game is being thought of (by this
+#: process, or by another serving the same game: ``casino.web.service``'s hint lease).
+HINT_BUSY = "a hint for this game is already being thought of; it comes shortly"
 
 
 class Busy(Exception):
@@ -185,19 +191,34 @@ class Thinker:
         """A computer's move: served before every hint, round-robin by ``owner``."""
         return await self._submit(COMPUTER, job, owner, game)
 
-    async def hint(self, job: BotJob, *, game: str) -> str:
-        """A hint for ``game``: one at a time per game, round-robin by game; Busy if full."""
+    def check_hint(self, game: str) -> None:
+        """Busy, saying why, when a hint for ``game`` would be refused now: one is being
+        thought of for it already, or too many wait."""
         if game in self._hinting:
             self.stats.refused += 1
-            raise Busy("a hint for this game is already being thought of; it comes shortly")
+            raise Busy(HINT_BUSY)
         if self._hints.size >= self.hint_queue:
             self.stats.refused += 1
             raise Busy("the server is busy thinking for other players; ask again in a moment")
+
+    @contextlib.contextmanager
+    def hint_slot(self, game: str) -> Iterator[None]:
+        """The one hint ``game`` may have in this process, held while the body runs;
+        Busy, saying why, if it is taken or too many hints wait (:meth:`check_hint`)."""
+        self.check_hint(game)
         self._hinting.add(game)
         try:
-            return await self._submit(HINT, job, game, game)
+            yield
         finally:
             self._hinting.discard(game)
+
+    async def hint(self, job: BotJob, *, game: str, slot: bool = False) -> str:
+        """A hint for ``game``: one at a time per game, round-robin by game; Busy if full.
+        ``slot``: the caller holds the game's :meth:`hint_slot` already."""
+        if slot:
+            return await self._submit(HINT, job, game, game)
+        with self.hint_slot(game):
+            return await self._submit(HINT, job, game, game)
 
     async def _submit(self, kind: str, job: BotJob, owner: str, game: str) -> str:
         loop = asyncio.get_running_loop()

@@ -1,0 +1,96 @@
+"""Hearing of the changes other processes store: PostgreSQL's LISTEN/NOTIFY.
+
+Several ``casino serve`` processes may serve the same games from one PostgreSQL
+database. Each stored change is announced on a channel in the change's own
+transaction (:meth:`casino.web.store.Store.save`), carrying only the game, its new
+version and the process that stored it. Every process listens on one connection of
+its own; when another process changed a game this one has live, the game is read
+again from its tables and its players here are sent the new state. So no second
+service (no message broker) is needed: the database that already orders every
+change also tells of it.
+
+A notice can be lost while the listening connection is down (the database
+restarted, the network broke). The listener reconnects with a growing pause, and
+after every reconnection it asks for every live game to be checked (``on_lost``),
+since it cannot know what it missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+
+from casino.web.store import CHANGES_CHANNEL, read_change_notice
+
+log = logging.getLogger("casino.web")
+
+#: The pause before the first reconnection, and the longest (seconds).
+FIRST_PAUSE, LONGEST_PAUSE = 0.5, 10.0
+
+
+def libpq_url(sqlalchemy_url: str) -> str:
+    """The URL psycopg itself connects with (SQLAlchemy's names its driver too)."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(sqlalchemy_url).set(drivername="postgresql").render_as_string(
+        hide_password=False)
+
+
+class Listener:
+    """Listens for change notices and hands each to ``on_change(game, version, origin)``.
+
+    :meth:`start` begins listening (and returns once the first LISTEN is in place, so
+    nothing stored after it is missed); :meth:`close` stops.
+    """
+
+    def __init__(self, url: str, on_change: Callable[[str, int, str], None],
+                 on_lost: Callable[[], None]) -> None:
+        self.url = libpq_url(url)
+        self.on_change = on_change
+        self.on_lost = on_lost
+        self._task: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+        #: Notices heard since start (for the operator's figures and the tests).
+        self.heard = 0
+
+    async def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._ready.wait(), 10)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+
+    async def _run(self) -> None:
+        import psycopg
+
+        pause = FIRST_PAUSE
+        missed = False
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                async with conn:
+                    await conn.execute(f"LISTEN {CHANGES_CHANNEL}")
+                    self._ready.set()
+                    if missed:
+                        self.on_lost()  # notices may have been missed while away
+                    missed, pause = False, FIRST_PAUSE
+                    async for notice in conn.notifies():
+                        self.heard += 1
+                        parsed = read_change_notice(notice.payload)
+                        if parsed is not None:
+                            self.on_change(*parsed)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # the database went away: listen again when it is back
+                log.warning("not hearing of other processes' changes (%s); again in %.1f s",
+                            str(e).splitlines()[0] if str(e) else type(e).__name__, pause)
+                self._ready.set()  # do not hold the server's start up
+                missed = True
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, LONGEST_PAUSE)
