@@ -184,16 +184,28 @@ def _answers(server: Server) -> bool:
 
 
 @contextmanager
+def showing_logs(*servers: Server, whole: bool = False) -> Iterator[None]:
+    """When the block fails, print what each server wrote during it (``whole``: since it
+    started) to stderr, which pytest shows with the failure."""
+    start = {s.name: 0 if whole else s.log.stat().st_size for s in servers}
+    try:
+        yield
+    except BaseException:
+        for s in servers:
+            wrote = s.log.read_bytes()[start[s.name]:].decode("utf-8", errors="replace")
+            print(f"===== server {s.name} (port {s.port}) wrote =====\n{wrote}",
+                  file=sys.stderr)
+        raise
+
+
+@contextmanager
 def running(name: str, database: str, folder: Path, **options: Any) -> Iterator[Server]:
     """A server for the ``with`` block (:func:`start`'s options); stopped on leaving,
-    and its output shown when the block fails (pytest prints it with the failure)."""
+    and its output shown when the block fails."""
     server = start(name, database, folder, **options)
     try:
-        yield server
-    except BaseException:
-        print(f"===== output of server {name} (port {server.port}) =====\n"
-              + server.log_text(), file=sys.stderr)
-        raise
+        with showing_logs(server, whole=True):
+            yield server
     finally:
         server.stop()
 

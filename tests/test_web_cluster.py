@@ -30,7 +30,15 @@ import pytest
 from casino.engine.record import Record, match_from_record, read_record
 from casino.web.service import MOVED_ON
 from casino.web.store import Store, StoredGame
-from tests.cluster_harness import Page, Person, Server, event_key, fresh_database, running
+from tests.cluster_harness import (
+    Page,
+    Person,
+    Server,
+    event_key,
+    fresh_database,
+    running,
+    showing_logs,
+)
 from tests.web_helpers import POSTGRES, scan
 
 pytestmark = [
@@ -173,18 +181,19 @@ def test_a_friends_game_on_one_server_plays_through_the_harness(
     """The harness itself: a room made, joined and played to its end on one process
     (what a single server has always done), checked as the cluster's games are."""
     a, _ = pair
-    game, ann, bob = friends_room(a, a)
-    pages = {0: Page(ann, a, game), 1: Page(bob, a, game)}
+    with showing_logs(a):
+        game, ann, bob = friends_room(a, a)
+        pages = {0: Page(ann, a, game), 1: Page(bob, a, game)}
 
-    async def scenario() -> None:
-        try:
-            await play_friends_game(pages)
-        finally:
-            for p in pages.values():
-                await p.close()
+        async def scenario() -> None:
+            try:
+                await play_friends_game(pages)
+            finally:
+                for p in pages.values():
+                    await p.close()
 
-    run(scenario())
-    check_finished_friends_game(pages, database, game, [a])
+        run(scenario())
+        check_finished_friends_game(pages, database, game, [a])
 
 
 def test_a_friends_game_with_its_players_on_two_servers_plays_to_the_end(
@@ -192,18 +201,19 @@ def test_a_friends_game_with_its_players_on_two_servers_plays_to_the_end(
     """Ann makes the room on A and plays there; Bob joins and plays on B. Each move made
     on one process reaches the other's page, and the game is played to its end."""
     a, b = pair
-    game, ann, bob = friends_room(a, b)
-    pages = {0: Page(ann, a, game), 1: Page(bob, b, game)}
+    with showing_logs(a, b):
+        game, ann, bob = friends_room(a, b)
+        pages = {0: Page(ann, a, game), 1: Page(bob, b, game)}
 
-    async def scenario() -> None:
-        try:
-            await play_friends_game(pages)
-        finally:
-            for p in pages.values():
-                await p.close()
+        async def scenario() -> None:
+            try:
+                await play_friends_game(pages)
+            finally:
+                for p in pages.values():
+                    await p.close()
 
-    run(scenario())
-    check_finished_friends_game(pages, database, game, [a, b])
+        run(scenario())
+        check_finished_friends_game(pages, database, game, [a, b])
 
 
 @pytest.mark.parametrize("where", ["AB", "AA"])
@@ -214,84 +224,85 @@ def test_two_moves_for_one_turn_sent_at_once_apply_exactly_one(
     exactly one is stored, the other page is told the game has moved on and shown the
     game with the stored move; every page goes on from there."""
     a, b = pair
-    servers = {"A": a, "B": b}
-    game, ann, bob = friends_room(a, a)
-    people = {0: ann, 1: bob}
-    # Each person has the game open twice: (seat, 0) on the first server, (seat, 1) on
-    # the second.
-    pages = {(seat, k): Page(people[seat], servers[name], game)
-             for seat in (0, 1) for k, name in enumerate(where)}
-    everyone = list(pages.values())
-    record_text = ""
+    with showing_logs(a, b):
+        servers = {"A": a, "B": b}
+        game, ann, bob = friends_room(a, a)
+        people = {0: ann, 1: bob}
+        # Each person has the game open twice: (seat, 0) on the first server, (seat, 1) on
+        # the second.
+        pages = {(seat, k): Page(people[seat], servers[name], game)
+                 for seat in (0, 1) for k, name in enumerate(where)}
+        everyone = list(pages.values())
+        record_text = ""
 
-    async def scenario() -> None:
-        nonlocal record_text
-        try:
-            for p in everyone:
-                await p.open()
-            await settle(everyone)
-            version = everyone[0].version
-            mover = everyone[0].view["to_move"]
-            first, second = pages[(mover, 0)], pages[(mover, 1)]
-            offered = [m["text"] for m in first.view["legal"]]
-            assert [m["text"] for m in second.view["legal"]] == offered  # one game, one view
-            assert len(offered) >= 2
-            sent = {first: offered[0], second: offered[-1]}
-            before = stored(database, game)
-            assert before.version == version
-            marks = {p: len(p.payloads) for p in everyone}
+        async def scenario() -> None:
+            nonlocal record_text
+            try:
+                for p in everyone:
+                    await p.open()
+                await settle(everyone)
+                version = everyone[0].version
+                mover = everyone[0].view["to_move"]
+                first, second = pages[(mover, 0)], pages[(mover, 1)]
+                offered = [m["text"] for m in first.view["legal"]]
+                assert [m["text"] for m in second.view["legal"]] == offered  # one game, one view
+                assert len(offered) >= 2
+                sent = {first: offered[0], second: offered[-1]}
+                before = stored(database, game)
+                assert before.version == version
+                marks = {p: len(p.payloads) for p in everyone}
 
-            await asyncio.gather(first.play(sent[first]), second.play(sent[second]))
-            for p in everyone:
-                await p.until_version(version + 1)
-            after = stored(database, game)
-            assert after.version == version + 1  # one move, one event: nothing else stored
-            played = after.events[-1]
-            assert (played.kind, played.seat) == ("move", mover)
-            assert played.text in (sent[first], sent[second])
-            winner, loser = (first, second) if played.text == sent[first] else (second, first)
-            moves = len(record_moves(read_record(before.record)))
-            assert record_moves(read_record(after.record))[moves:] == [(mover, played.text)]
+                await asyncio.gather(first.play(sent[first]), second.play(sent[second]))
+                for p in everyone:
+                    await p.until_version(version + 1)
+                after = stored(database, game)
+                assert after.version == version + 1  # one move, one event: nothing else stored
+                played = after.events[-1]
+                assert (played.kind, played.seat) == ("move", mover)
+                assert played.text in (sent[first], sent[second])
+                winner, loser = (first, second) if played.text == sent[first] else (second, first)
+                moves = len(record_moves(read_record(before.record)))
+                assert record_moves(read_record(after.record))[moves:] == [(mover, played.text)]
 
-            def errors(p: Page) -> list[str]:
-                return [str(m["message"]) for m in p.payloads[marks[p]:]
-                        if m["type"] == "error"]
+                def errors(p: Page) -> list[str]:
+                    return [str(m["message"]) for m in p.payloads[marks[p]:]
+                            if m["type"] == "error"]
 
-            def moved_on(p: Page) -> list[str]:
-                return [e for e in errors(p) if e.startswith(MOVED_ON_WORDS)]
+                def moved_on(p: Page) -> list[str]:
+                    return [e for e in errors(p) if e.startswith(MOVED_ON_WORDS)]
 
-            await loser.until(lambda p: bool(moved_on(p)), "the answer to its move")
-            [told] = moved_on(loser)
-            assert told == MOVED_ON or told.startswith(
-                f"{MOVED_ON_WORDS} (you sent that at version {version}, it is at "), told
-            # ... and shown the game as it stands: the stored move, the other's turn.
-            assert loser.version == version + 1
-            assert loser.view["log"][-1]["text"] == played.text
-            assert not loser.view["your_turn"]
+                await loser.until(lambda p: bool(moved_on(p)), "the answer to its move")
+                [told] = moved_on(loser)
+                assert told == MOVED_ON or told.startswith(
+                    f"{MOVED_ON_WORDS} (you sent that at version {version}, it is at "), told
+                # ... and shown the game as it stands: the stored move, the other's turn.
+                assert loser.version == version + 1
+                assert loser.view["log"][-1]["text"] == played.text
+                assert not loser.view["your_turn"]
 
-            # The game goes on on every page: the other player moves on their second page.
-            other = pages[(1 - mover, 1)]
-            assert other.view["your_turn"]
-            await other.play(other.first_move())
-            for p in everyone:
-                await p.until_version(version + 2)
-            # Only the loser was told so; the page whose move was played heard no error.
-            assert [p for p in everyone if moved_on(p)] == [loser]
-            assert errors(winner) == []
-            assert loser.view == winner.view
-            final = stored(database, game)
-            assert final.version == version + 2
-            assert [p.event_list() for p in everyone] == \
-                [[event_key(e.to_json(None)) for e in final.events]] * len(everyone)
-            record_text = final.record
-        finally:
-            for p in everyone:
-                await p.close()
+                # The game goes on on every page: the other player moves on their second page.
+                other = pages[(1 - mover, 1)]
+                assert other.view["your_turn"]
+                await other.play(other.first_move())
+                for p in everyone:
+                    await p.until_version(version + 2)
+                # Only the loser was told so; the page whose move was played heard no error.
+                assert [p for p in everyone if moved_on(p)] == [loser]
+                assert errors(winner) == []
+                assert loser.view == winner.view
+                final = stored(database, game)
+                assert final.version == version + 2
+                assert [p.event_list() for p in everyone] == \
+                    [[event_key(e.to_json(None)) for e in final.events]] * len(everyone)
+                record_text = final.record
+            finally:
+                for p in everyone:
+                    await p.close()
 
-    run(scenario())
-    record = read_record(record_text)
-    for (seat, _), p in pages.items():
-        assert scan(p.payloads, seat, record) == len(p.payloads)
+        run(scenario())
+        record = read_record(record_text)
+        for (seat, _), p in pages.items():
+            assert scan(p.payloads, seat, record) == len(p.payloads)
 
 
 def test_a_computer_game_goes_on_after_its_server_is_killed_mid_thought(
