@@ -722,10 +722,9 @@ class GameService:
                           status=game.status, version=len(game.events) + len(events),
                           events=events, winner=s.winner)
         except MovedOn:
-            # Another change was stored first: this one is not, and the game reloads
-            # as stored (its players reconnect and see the fresh state).
-            self.drop(game)
-            raise GameError(MOVED_ON, 409) from None
+            # Another change was stored first (by another process): this one is not,
+            # and the game is read again as stored; its players here see the fresh state.
+            raise await self._moved_on(game) from None
         except Exception:
             log.exception("could not save game %s", game.id)
             self.drop(game)
@@ -828,26 +827,43 @@ class GameService:
             async with game.lock:
                 if self.games.get(game.id) is not game:
                     return
-                read = await self.db(self._read, game.id, game.version)
-                if read is None or read[0].version < game.version:
-                    return
-                stored, session, log_items = read
-                rematch = game.rematch
-                game.reload(stored, session, log_items)
-                self.refreshed += 1
-            if game.rematch is not None and rematch is None:
-                for c in game.clients:
-                    c.send({"type": "rematch", "url": f"/rematch/{game.id}/{game.rematch}",
-                            "game": game.rematch})
-            for c in game.clients:
-                c.refresh()  # the seats or the status may change at one version too
-            self.watch(game)
-            self.kick(game)
+                await self._catch_up(game)
         except Exception:
             log.exception("could not read game %s again; it reloads when asked for", game.id)
             self.drop(game)
         finally:
             game.refreshing = None
+
+    async def _catch_up(self, game: LiveGame) -> None:
+        """Read the game again as stored, in place, and tell its players here (the
+        caller holds its lock); the caller drops the game if this fails."""
+        read = await self.db(self._read, game.id, game.version)
+        if read is None or read[0].version < game.version:
+            raise LookupError(f"game {game.id} is no longer stored as it was")
+        stored, session, log_items = read
+        rematch = game.rematch
+        game.reload(stored, session, log_items)
+        self.refreshed += 1
+        if game.rematch is not None and rematch is None:
+            for c in game.clients:
+                c.send({"type": "rematch", "url": f"/rematch/{game.id}/{game.rematch}",
+                        "game": game.rematch})
+        for c in game.clients:
+            c.refresh()  # the seats or the status may change at one version too
+        self.watch(game)
+        self.kick(game)  # its computer starts once the caller lets go of the lock
+
+    async def _moved_on(self, game: LiveGame) -> GameError:
+        """The answer to a change that another process's change beat to the database
+        (the caller holds the game's lock): the game is read again as stored, so the
+        sender and everyone here see the game as it stands; or, if it cannot be read,
+        dropped (its pages reconnect)."""
+        try:
+            await self._catch_up(game)
+        except Exception:
+            log.exception("could not read game %s again; it reloads when asked for", game.id)
+            self.drop(game)
+        return GameError(MOVED_ON, 409)
 
     def _forget(self, game: LiveGame) -> None:
         """Drop a game nobody here uses from memory (quietly: it has no connections)."""
@@ -1010,8 +1026,7 @@ class GameService:
                                    token_hash(token), record=s.record_text(), names=s.names,
                                    status=status, version=event.n, events=[event])
             except MovedOn:
-                self.drop(game)
-                raise GameError(MOVED_ON, 409) from None
+                raise await self._moved_on(game) from None
             if not ok:
                 self.drop(game)
                 raise GameError("someone took that seat a moment ago: open the link again", 409)
@@ -1051,8 +1066,7 @@ class GameService:
                                   status=game.status, version=event.n, events=[event],
                                   winner=s.winner)
                 except MovedOn:
-                    self.drop(game)
-                    raise GameError(MOVED_ON, 409) from None
+                    raise await self._moved_on(game) from None
                 await self.db(self.store.set_rematch, game.id, new_id)
                 game.rematch = new_id
                 game.events.append(event)
