@@ -383,8 +383,13 @@ class Friends:
         #: Seconds from a move's send to the other player's state with it.
         self.delays: list[float] = []
         self.moves = 0
-        #: Changes (``play`` or ``next_round``) the other player never received in time.
+        #: Seconds from the friend's join (an HTTP request to the second server) to the
+        #: creator's state with it (on the first).
+        self.join_delays: list[float] = []
+        #: Changes (``join``, ``play`` or ``next_round``) the other player never received
+        #: in time, by kind (at most one: it ends the game).
         self.not_delivered: dict[str, int] = {}
+        self.ended = 0.0
         self.refused: str | None = None
         self.failed: str | None = None
 
@@ -396,45 +401,50 @@ class Friends:
             if self.refused is None:
                 self.failed = f"{type(exc).__name__}: {exc}"
 
-    async def _seat(self) -> tuple[str, str, str] | None:
-        """Create the room on the first server and join it on the second: the game's id
-        and both seats' tokens; None (and ``refused``) if a server would not."""
+    async def _open(self, seat: int, gid: str, token: str) -> Side:
+        """Seat ``seat``'s game page on its server, with its first state."""
+        ws = await connect(self.bases[seat].replace("http://", "ws://") + f"/ws/{gid}",
+                           additional_headers={"Cookie": f"casino={token}"},
+                           local_addr=(self.addresses[seat], 0))
+        side = Side(ws)
+        await ws.send(json.dumps({"type": "hello", "since": 0}))
+        if await side.state_after(-1, self.timeout) is None:
+            await side.close()
+            raise RuntimeError(f"no state within {self.timeout:g} s of hello")
+        return side
+
+    async def _play(self) -> None:
+        """As people do it: the creator makes the room on the first server and waits on
+        its page; the friend follows the invite on the second server (the creator's
+        page then learns of the join from the database) and opens their page."""
         hosts = [httpx.AsyncClient(timeout=60, transport=httpx.AsyncHTTPTransport(
             local_address=a)) for a in self.addresses]
+        sides: list[Side] = []
         try:
             r = await hosts[0].post(self.bases[0] + "/api/games", json={
                 "rules": "casino", "mode": "friends", "name": f"Ann{self.index}"})
             if not r.is_success:
                 self.refused = f"{r.status_code}: {_reason(r)}"
-                return None
-            gid, invite, first = r.json()["game"], r.json()["invite"], r.cookies["casino"]
+                return
+            gid, invite = r.json()["game"], r.json()["invite"]
+            sides.append(await self._open(0, gid, r.cookies["casino"]))
+            waiting = sides[0].version
+            sent = time.perf_counter()
             r = await hosts[1].get(self.bases[1] + invite, params={"name": f"Bob{self.index}"})
             if r.status_code != 303:
                 self.refused = f"join {r.status_code}: {_reason(r)}"
-                return None
-            return gid, first, r.cookies["casino"]
-        finally:
-            for h in hosts:
-                await h.aclose()
-
-    async def _play(self) -> None:
-        seated = await self._seat()
-        if seated is None:
-            return
-        gid, *tokens = seated
-        sides: list[Side] = []
-        try:
-            for base, address, token in zip(self.bases, self.addresses, tokens, strict=True):
-                ws = await connect(base.replace("http://", "ws://") + f"/ws/{gid}",
-                                   additional_headers={"Cookie": f"casino={token}"},
-                                   local_addr=(address, 0))
-                side = Side(ws)
-                sides.append(side)
-                await ws.send(json.dumps({"type": "hello", "since": 0}))
-                if await side.state_after(-1, self.timeout) is None:
-                    raise RuntimeError("no state after hello")
+                return
+            received = await sides[0].state_after(waiting, self.timeout)
+            if received is None:
+                self.not_delivered["join"] = 1
+                return  # the creator's server holds the room as waiting still
+            self.join_delays.append(received - sent)
+            sides.append(await self._open(1, gid, r.cookies["casino"]))
             await self._moves(sides)
         finally:
+            self.ended = time.perf_counter()
+            for h in hosts:
+                await h.aclose()
             for side in sides:
                 await side.close()
 
@@ -519,17 +529,22 @@ async def run_load(bases: list[str], games: int, level: str, server_pids: list[i
     await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - started
     await asyncio.gather(*friend_tasks)
-    friends_elapsed = time.perf_counter() - friends_started
+    friends_elapsed = max((f.ended for f in pairs), default=friends_started) - friends_started
     played = [g for g in clients if g.refused is None and g.failed is None]
     ack = [x for g in played for x in g.ack]
     turn = [x for g in played for x in g.turn]
     moves = sum(g.moves for g in played)
     reasons: dict[str, int] = {}
-    for why in [g.refused or g.failed for g in clients] + [f.refused or f.failed for f in pairs]:
+    for g in clients:
+        why = g.refused or g.failed
         if why is not None:
             reasons[why] = reasons.get(why, 0) + 1
+    friends_reasons: dict[str, int] = {}
     not_delivered: dict[str, int] = {}
     for f in pairs:
+        why = f.refused or f.failed
+        if why is not None:
+            friends_reasons[why] = friends_reasons.get(why, 0) + 1
         for kind, n in f.not_delivered.items():
             not_delivered[kind] = not_delivered.get(kind, 0) + n
     measured = bool(server_pids)
@@ -556,9 +571,11 @@ async def run_load(bases: list[str], games: int, level: str, server_pids: list[i
                             and not f.not_delivered),
             "refused": sum(1 for f in pairs if f.refused is not None),
             "failed": sum(1 for f in pairs if f.failed is not None),
+            "reasons": friends_reasons,
             "moves_delivered": sum(len(f.delays) for f in pairs),
             "not_delivered": not_delivered,
             "delivery_ms": spread([x for f in pairs for x in f.delays]),
+            "join_ms": spread([x for f in pairs for x in f.join_delays]),
         } if friends else None,
     }
 
@@ -750,7 +767,7 @@ def report(figures: dict[str, Any]) -> None:
           f"between messages), "
           f"{figures['moves']} moves in {figures['seconds']:.1f} s "
           f"({figures['moves_per_second']:.0f} moves/s)")
-    if figures["refused"] or figures["failed"] or figures["reasons"]:
+    if figures["refused"] or figures["failed"]:
         print(f"  {figures['played']} games played; {figures['refused']} refused and "
               f"{figures['failed']} failed:")
         for why, count in sorted(figures["reasons"].items(), key=lambda kv: -kv[1]):
@@ -779,11 +796,14 @@ def report(figures: dict[str, Any]) -> None:
         print(f"{f['games']} friends games ({where}), {f['moves_delivered']} moves "
               f"delivered in {f['seconds']:.1f} s; {f['finished']} played to the end, "
               f"{f['refused']} refused, {f['failed']} failed")
-        p = f["delivery_ms"]
-        if p:
-            label = "delivery (send to other player)"
-            print(f"  {label:<34} p50 {p[50]:7.1f} ms  p95 {p[95]:7.1f} ms  "
-                  f"p99 {p[99]:7.1f} ms")
+        for why, count in sorted(f["reasons"].items(), key=lambda kv: -kv[1]):
+            print(f"    {count} x {why}")
+        for key, label in (("delivery_ms", "delivery (move to other player)"),
+                           ("join_ms", "join (friend's join to creator)")):
+            p = f[key]
+            if p:
+                print(f"  {label:<34} p50 {p[50]:7.1f} ms  p95 {p[95]:7.1f} ms  "
+                      f"p99 {p[99]:7.1f} ms")
         for kind, count in sorted(f["not_delivered"].items()):
             print(f"  not delivered: {count} x {kind} (the other player had no state with it "
                   f"after {f['deliver_timeout_seconds']:g} s; each ended its game)")
