@@ -73,6 +73,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import platform
 import random
@@ -166,7 +167,9 @@ def tree_rss_kib(pid: int) -> int:
 def percentile(values: list[float], p: float) -> float:
     """The p-th percentile (nearest rank) of ``values``."""
     ordered = sorted(values)
-    k = max(0, min(len(ordered) - 1, round(p / 100 * len(ordered) + 0.5) - 1))
+    # The smallest value with at least p% of them at or below it. (It was
+    # round(x + 0.5), which Python rounds to even: on 100 values p99 was the largest.)
+    k = max(0, min(len(ordered) - 1, math.ceil(p * len(ordered) / 100) - 1))
     return ordered[k]
 
 
@@ -566,7 +569,7 @@ async def run_load(bases: list[str], games: int, level: str, server_pids: list[i
         "mean_ack_ms": 1000 * statistics.fmean(ack) if ack else None,
         "friends": {
             "games": friends, "deliver_timeout_seconds": deliver_timeout,
-            "cross_process": len(bases) > 1, "seconds": friends_elapsed,
+            "cross_process": len(set(bases)) > 1, "seconds": friends_elapsed,
             "finished": sum(1 for f in pairs if f.refused is None and f.failed is None
                             and not f.not_delivered),
             "refused": sum(1 for f in pairs if f.refused is not None),
@@ -791,9 +794,10 @@ def report(figures: dict[str, Any]) -> None:
               f"{figures['rss_tree_per_game_kib']:.0f} KiB per game")
     f = figures["friends"]
     if f:
-        where = ("seats on different servers" if f["cross_process"]
-                 else "both seats on the one server")
-        print(f"{f['games']} friends games ({where}), {f['moves_delivered']} moves "
+        where = ("the seats on different servers" if f["cross_process"]
+                 else "both seats on one server")
+        print(f"{f['games']} friends game{'s' * (f['games'] != 1)} ({where}), "
+              f"{f['moves_delivered']} moves "
               f"delivered in {f['seconds']:.1f} s; {f['finished']} played to the end, "
               f"{f['refused']} refused, {f['failed']} failed")
         for why, count in sorted(f["reasons"].items(), key=lambda kv: -kv[1]):
@@ -813,7 +817,7 @@ def main() -> None:
     args = parse()
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         servers, setup = start_servers(args, Path(tmp), stack)
-        if args.friends and len(servers) < 2:
+        if args.friends and len({s.base for s in servers}) < 2:
             setup += "; friends games on one server (not across processes)"
         pids = [s.proc.pid for s in servers if s.proc is not None]
         figures = asyncio.run(run_load([s.base for s in servers], args.games, args.level,
