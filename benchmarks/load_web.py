@@ -320,28 +320,54 @@ class Game:
                 await ws.send(json.dumps(move))
 
 
-class Side:
-    """One seat's WebSocket in a friends game: a reader task keeps its messages, each
-    with the moment it arrived, and answers the heartbeat."""
+#: The close code of a server that reloaded the game or restarts: "reconnect now".
+CLOSE_RECONNECT = 1012
 
-    def __init__(self, ws: ClientConnection) -> None:
-        self.ws = ws
+
+class Side:
+    """One seat's game page in a friends game: a reader task keeps its messages, each
+    with the moment it arrived, answers the heartbeat, and reconnects (``hello`` with
+    the last version seen) when the server says to (code 1012), as the page does: a
+    server may push a change made elsewhere that way."""
+
+    def __init__(self, url: str, token: str, address: str) -> None:
+        self.url, self.token, self.address = url, token, address
         self.version = -1
         self.view: dict[str, Any] = {}
         self.inbox: asyncio.Queue[tuple[float, dict[str, Any]]] = asyncio.Queue()
+        self.reconnects = 0
+        self._seen = 0  # the newest version the reader passed on, for a reconnect's hello
+        self._closing = False
+
+    async def open(self) -> None:
+        self.ws = await self._connect()
         self.reader = asyncio.create_task(self._read())
+
+    async def _connect(self) -> ClientConnection:
+        ws = await connect(self.url, additional_headers={"Cookie": f"casino={self.token}"},
+                           local_addr=(self.address, 0))
+        await ws.send(json.dumps({"type": "hello", "since": self._seen}))
+        return ws
 
     async def _read(self) -> None:
         try:
-            async for raw in self.ws:
-                arrived = time.perf_counter()
-                m = json.loads(raw)
-                if m["type"] == "ping":
-                    await self.ws.send(json.dumps({"type": "pong"}))
-                else:
-                    self.inbox.put_nowait((arrived, m))
-        except ConnectionClosed:
-            pass
+            while True:
+                try:
+                    async for raw in self.ws:
+                        arrived = time.perf_counter()
+                        m = json.loads(raw)
+                        if m["type"] == "ping":
+                            await self.ws.send(json.dumps({"type": "pong"}))
+                            continue
+                        if m["type"] == "state":
+                            self._seen = max(self._seen, m["version"])
+                        self.inbox.put_nowait((arrived, m))
+                except ConnectionClosed:
+                    pass
+                if self._closing or self.ws.close_code != CLOSE_RECONNECT:
+                    return
+                self.reconnects += 1
+                self.ws = await self._connect()
         finally:
             self.inbox.put_nowait((time.perf_counter(), {"type": "closed"}))
 
@@ -367,6 +393,7 @@ class Side:
                     return arrived
 
     async def close(self) -> None:
+        self._closing = True
         await self.ws.close()
         self.reader.cancel()
 
@@ -393,6 +420,7 @@ class Friends:
         #: in time, by kind (at most one: it ends the game).
         self.not_delivered: dict[str, int] = {}
         self.ended = 0.0
+        self.sides: list[Side] = []
         self.refused: str | None = None
         self.failed: str | None = None
 
@@ -406,13 +434,11 @@ class Friends:
 
     async def _open(self, seat: int, gid: str, token: str) -> Side:
         """Seat ``seat``'s game page on its server, with its first state."""
-        ws = await connect(self.bases[seat].replace("http://", "ws://") + f"/ws/{gid}",
-                           additional_headers={"Cookie": f"casino={token}"},
-                           local_addr=(self.addresses[seat], 0))
-        side = Side(ws)
-        await ws.send(json.dumps({"type": "hello", "since": 0}))
+        side = Side(self.bases[seat].replace("http://", "ws://") + f"/ws/{gid}", token,
+                    self.addresses[seat])
+        await side.open()
+        self.sides.append(side)
         if await side.state_after(-1, self.timeout) is None:
-            await side.close()
             raise RuntimeError(f"no state within {self.timeout:g} s of hello")
         return side
 
@@ -422,7 +448,6 @@ class Friends:
         page then learns of the join from the database) and opens their page."""
         hosts = [httpx.AsyncClient(timeout=60, transport=httpx.AsyncHTTPTransport(
             local_address=a)) for a in self.addresses]
-        sides: list[Side] = []
         try:
             r = await hosts[0].post(self.bases[0] + "/api/games", json={
                 "rules": "casino", "mode": "friends", "name": f"Ann{self.index}"})
@@ -430,25 +455,25 @@ class Friends:
                 self.refused = f"{r.status_code}: {_reason(r)}"
                 return
             gid, invite = r.json()["game"], r.json()["invite"]
-            sides.append(await self._open(0, gid, r.cookies["casino"]))
-            waiting = sides[0].version
+            creator = await self._open(0, gid, r.cookies["casino"])
+            waiting = creator.version
             sent = time.perf_counter()
             r = await hosts[1].get(self.bases[1] + invite, params={"name": f"Bob{self.index}"})
             if r.status_code != 303:
                 self.refused = f"join {r.status_code}: {_reason(r)}"
                 return
-            received = await sides[0].state_after(waiting, self.timeout)
+            received = await creator.state_after(waiting, self.timeout)
             if received is None:
                 self.not_delivered["join"] = 1
                 return  # the creator's server holds the room as waiting still
             self.join_delays.append(received - sent)
-            sides.append(await self._open(1, gid, r.cookies["casino"]))
-            await self._moves(sides)
+            await self._open(1, gid, r.cookies["casino"])
+            await self._moves(self.sides)
         finally:
             self.ended = time.perf_counter()
             for h in hosts:
                 await h.aclose()
-            for side in sides:
+            for side in self.sides:
                 await side.close()
 
     async def _moves(self, sides: list[Side]) -> None:
@@ -579,6 +604,7 @@ async def run_load(bases: list[str], games: int, level: str, server_pids: list[i
             "not_delivered": not_delivered,
             "delivery_ms": spread([x for f in pairs for x in f.delays]),
             "join_ms": spread([x for f in pairs for x in f.join_delays]),
+            "reconnects": sum(s.reconnects for f in pairs for s in f.sides),
         } if friends else None,
     }
 
@@ -808,6 +834,8 @@ def report(figures: dict[str, Any]) -> None:
             if p:
                 print(f"  {label:<34} p50 {p[50]:7.1f} ms  p95 {p[95]:7.1f} ms  "
                       f"p99 {p[99]:7.1f} ms")
+        if f["reconnects"]:
+            print(f"  {f['reconnects']} reconnections asked for by a server (code 1012)")
         for kind, count in sorted(f["not_delivered"].items()):
             print(f"  not delivered: {count} x {kind} (the other player had no state with it "
                   f"after {f['deliver_timeout_seconds']:g} s; each ended its game)")

@@ -8,6 +8,7 @@ latencies depend on the machine.
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import json
 import os
@@ -17,6 +18,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from websockets.asyncio.server import ServerConnection, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "load_web.py"
@@ -104,3 +106,34 @@ def test_a_short_run_plays_every_game_and_times_each_delivery(tmp_path: Path) ->
     assert friends["moves_delivered"] > 0 and friends["delivery_ms"]
     assert "delivery (move to other player)" in done.stdout
     assert "1 server (create_app under uvicorn" in done.stdout
+
+
+def test_a_friends_page_reconnects_when_its_server_says_so() -> None:
+    """A server that reloaded a game closes its pages with 1012; the benchmark's page
+    comes back with the last version it saw, as the browser's does, and the state that
+    follows still counts as the change's delivery."""
+    hellos: list[int] = []
+
+    async def handler(ws: ServerConnection) -> None:
+        hellos.append(json.loads(await ws.recv())["since"])
+        version = len(hellos)
+        await ws.send(json.dumps({"type": "state", "version": version, "view": {}}))
+        if version == 1:
+            await ws.close(1012, "the game was reloaded")
+        else:
+            await ws.wait_closed()
+
+    async def scenario() -> None:
+        async with serve(handler, "127.0.0.1", 0) as server:
+            port = next(iter(server.sockets)).getsockname()[1]
+            side = load_web.Side(f"ws://127.0.0.1:{port}/ws/g", "token", "127.0.0.1")
+            await side.open()
+            try:
+                assert await side.state_after(-1, 10) is not None
+                assert await side.state_after(1, 10) is not None
+                assert side.version == 2 and side.reconnects == 1
+            finally:
+                await side.close()
+
+    asyncio.run(scenario())
+    assert hellos == [0, 1]
