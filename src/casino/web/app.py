@@ -745,30 +745,67 @@ def _err(message: str) -> dict[str, Any]:
 
 
 def serve(host: str, port: int, database_url: str | None, pool_workers: int,
-          limits: Limits | None = None) -> None:
+          limits: Limits | None = None, *, workers: int = 1, bot_pause: float = 0.6,
+          forwarded_allow_ips: str | None = None) -> None:
     """Run the web game with uvicorn until interrupted (the ``casino serve`` command).
 
-    A database that cannot be opened, or a SQLite database another process serves,
-    raises ValueError with words (for the command to print) before anything listens.
+    ``workers`` processes serve one port (uvicorn's workers; more than one needs a
+    PostgreSQL database, where the processes share the games); ``bot_pause`` is the
+    least time a computer's move takes; ``forwarded_allow_ips`` are the reverse
+    proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (none by
+    default: a client could otherwise claim any address and escape its limits).
+
+    Anything that stops the server from starting (SQLite with several workers, a
+    database that cannot be opened, a SQLite database another process serves, a
+    proxy that is no address) raises ValueError with words, for the command to
+    print, before anything listens.
     """
+    import math
     import sys
 
     import uvicorn
     from sqlalchemy.exc import SQLAlchemyError
 
+    from casino.web.serving import ENV, ServeSettings, trusted_proxies
+    from casino.web.single import claim_sqlite, refuse_several
+
     if pool_workers < 0:
         raise ValueError("--workers-pool must be 0 (a thread) or more")
+    if workers < 1:
+        raise ValueError("--workers must be 1 or more")
+    if not (math.isfinite(bot_pause) and bot_pause >= 0):
+        raise ValueError(f"--computer-pause must be 0 seconds or more, not {bot_pause}")
+    proxies = trusted_proxies(forwarded_allow_ips)
     url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
-    from casino.web.single import claim_sqlite
-
-    claim_sqlite(url)  # a second process on one SQLite file is refused (AlreadyServed)
+    shown = url.split("@")[-1] if "@" in url else url  # no password in messages
+    refuse_several(url, workers)  # SQLite is served by one process
+    run: dict[str, Any] = {
+        "host": host, "port": port, "ws_max_size": 64 * 1024, "log_level": "info",
+        # Behind a reverse proxy uvicorn puts the forwarded client address into the
+        # request (request.client, ws.client), which the per-address limits count.
+        "proxy_headers": proxies is not None, "forwarded_allow_ips": proxies}
+    if workers == 1:
+        claim_sqlite(url)  # a second process on one SQLite file is refused (AlreadyServed)
+        try:
+            app = create_app(url, pool_workers=pool_workers, bot_pause=bot_pause,
+                             limits=limits)
+        except (SQLAlchemyError, ImportError) as e:
+            raise ValueError(f"cannot open the database {shown}: {str(e).splitlines()[0]}") \
+                from None
+        print(f"casino: games are stored in {shown}", file=sys.stderr)
+        install_log_redaction()  # create_app did; said again where the access log is switched on
+        uvicorn.run(app, **run)
+        return
+    # Several processes: the schema is brought up to date here, once, before any starts
+    # (which also shows the database opens); each worker then makes its own app.
     try:
-        app = create_app(url, pool_workers=pool_workers, bot_pause=0.6, limits=limits)
+        Store(url).close()
     except (SQLAlchemyError, ImportError) as e:
-        shown = url.split("@")[-1] if "@" in url else url  # no password in messages
-        raise ValueError(f"cannot open the database {shown}: {str(e).splitlines()[0]}") from None
-    print(f"casino: games are stored in {url.split('@')[-1] if '@' in url else url}",
+        raise ValueError(f"cannot open the database {shown}: {str(e).splitlines()[0]}") \
+            from None
+    os.environ[ENV] = ServeSettings(url, pool_workers=pool_workers, bot_pause=bot_pause,
+                                    limits=limits or Limits()).to_json()
+    print(f"casino: games are stored in {shown}, served by {workers} processes",
           file=sys.stderr)
-    install_log_redaction()  # create_app did; said again where the access log is switched on
-    uvicorn.run(app, host=host, port=port, ws_max_size=64 * 1024, log_level="info",
-                proxy_headers=False)
+    install_log_redaction()
+    uvicorn.run("casino.web.serving:worker_app", factory=True, workers=workers, **run)

@@ -25,6 +25,17 @@ def serve_command(
     workers_pool: Annotated[int, typer.Option(
         "--workers-pool", min=0, help="Processes that think for the computer players "
                                       "(0: a thread in the server).")] = 1,
+    workers: Annotated[int, typer.Option(
+        "--workers", min=1, help="Server processes sharing the port (more than 1 needs a "
+                                 "PostgreSQL database: docs/server.md).")] = 1,
+    computer_pause: Annotated[float, typer.Option(
+        "--computer-pause", min=0.0, metavar="SECONDS",
+        help="The least time a computer's move takes, so people can follow it.")] = 0.6,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        "--forwarded-allow-ips", metavar="ADDRESSES",
+        help="Reverse proxies whose X-Forwarded-For (the client's address) and "
+             "X-Forwarded-Proto are believed, as 127.0.0.1 or 10.0.0.0/8,::1 "
+             "(default: none).")] = None,
     limit: Annotated[list[str] | None, typer.Option(
         "--limit", metavar="NAME=VALUE",
         help="Set one of the server's limits, as rooms_per_address=5 (repeatable; "
@@ -35,7 +46,8 @@ def serve_command(
     from casino.web.limits import limits_from
 
     try:
-        serve(host, port, database, workers_pool, limits_from(limit or []))
+        serve(host, port, database, workers_pool, limits_from(limit or []), workers=workers,
+              bot_pause=computer_pause, forwarded_allow_ips=forwarded_allow_ips)
     except ValueError as exc:
         typer.echo(f"casino: {exc}", err=True)
         raise typer.Exit(EXIT_BAD_INPUT) from None

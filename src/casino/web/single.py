@@ -4,7 +4,9 @@ refused with words.
 Every process keeps its live games, their locks and their WebSocket connections in its
 own memory, so two processes on one SQLite file would each load the same game and
 could both accept a move for the same turn. SQLite is the embedded database of one
-process (``make run``); several processes share a PostgreSQL database instead.
+process (``make run``); several processes share a PostgreSQL database instead, and
+``casino serve --workers N`` (N > 1) on SQLite is refused before it starts
+(:func:`refuse_several`).
 
 The claim is a POSIX record lock (``fcntl.lockf``) on a file beside the database,
 ``<database>.serving``, held by the serving process until it exits (a crash releases
@@ -34,6 +36,30 @@ _HELD: dict[Path, IO[str]] = {}
 
 class AlreadyServed(ValueError):
     """Another process serves this SQLite database; the message says which and why not."""
+
+
+class OneProcessOnly(ValueError):
+    """Several serving processes were asked for on a SQLite database."""
+
+
+def is_sqlite(url: str) -> bool:
+    """Whether ``url`` names a SQLite database (a file or one in memory)."""
+    try:
+        return make_url(url).get_backend_name() == "sqlite"
+    except ArgumentError:  # not a URL: opening the database says so
+        return False
+
+
+def refuse_several(url: str, workers: int) -> None:
+    """OneProcessOnly, with words, when ``workers`` processes (more than one) would serve
+    the SQLite database of ``url``: ``casino serve --workers N`` asks this before it
+    opens the database or listens. One process, or another database, passes."""
+    if workers > 1 and is_sqlite(url):
+        raise OneProcessOnly(
+            f"--workers {workers}: a SQLite database is served by one process only (its "
+            f"live games are kept in that process's memory); serve it with --workers 1, "
+            f"or share a PostgreSQL database between several processes "
+            f"(--database postgresql://...; docs/server.md)")
 
 
 def sqlite_file(url: str) -> Path | None:
@@ -83,4 +109,5 @@ def claim_sqlite(url: str) -> Path | None:
     return lock
 
 
-__all__ = ["AlreadyServed", "claim_sqlite", "sqlite_file"]
+__all__ = ["AlreadyServed", "OneProcessOnly", "claim_sqlite", "is_sqlite", "refuse_several",
+           "sqlite_file"]

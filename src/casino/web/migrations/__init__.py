@@ -14,6 +14,15 @@ A new migration (after changing a table in ``store.py`` or ``tools.py``)::
 
 with ``CASINO_DATABASE_URL`` naming a database at the newest revision; the test
 ``tests/test_web_migrations.py`` fails while the tables and the migrations differ.
+
+Several servers may start at once on one PostgreSQL database (``casino serve
+--workers N``, or several machines restarted together). Each would read the schema's
+revision, find it old, and run the same migration: the second ``CREATE TABLE`` fails,
+or, worse, a data migration runs twice. So on PostgreSQL :func:`upgrade` first takes
+an advisory lock (:data:`LOCK_KEY`, held until its transaction ends): the servers
+upgrade one after the other, and each after the first finds the schema new and does
+nothing. SQLite needs no lock: its file is served by one process (``single.py``),
+and a writer holds the whole file anyway.
 """
 
 from __future__ import annotations
@@ -21,12 +30,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sqlalchemy import text
 from sqlalchemy.engine import Connection, Engine
 
 if TYPE_CHECKING:
     from alembic.config import Config
 
 HERE = Path(__file__).parent
+
+#: The PostgreSQL advisory lock that one schema upgrade at a time holds (any 64-bit
+#: number nothing else in the database uses: "casino" in ASCII, then 1 for "schema").
+LOCK_KEY = 0x636173696E6F_0001
 
 
 def config(connection: Connection | None = None) -> Config:
@@ -40,10 +54,20 @@ def config(connection: Connection | None = None) -> Config:
 
 
 def upgrade(engine: Engine) -> None:
-    """Bring the database of ``engine`` to the newest schema (a no-op when it is)."""
+    """Bring the database of ``engine`` to the newest schema (a no-op when it is).
+
+    On PostgreSQL, one process at a time: the transaction first takes the advisory
+    lock :data:`LOCK_KEY`, which PostgreSQL lets go when it commits (or the
+    connection dies), so a server that starts while another upgrades waits for it,
+    then finds nothing left to do. Alembic runs the whole upgrade in this one
+    transaction (PostgreSQL's DDL is transactional): a failed migration leaves the
+    schema as it was.
+    """
     from alembic import command
 
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
         command.upgrade(config(conn), "head")
 
 
