@@ -106,7 +106,8 @@ test-postgres: venv
 		CASINO_TEST_POSTGRES=$$url $(BIN)/pytest -q -p no:cacheprovider $(PYTEST_PARALLEL) \
 		tests/test_web_api.py tests/test_web_ws.py tests/test_web_tools.py \
 		tests/test_web_seats.py tests/test_web_fairplay.py tests/test_web_guard.py \
-		tests/test_web_moved_on.py tests/test_web_fanout.py tests/test_web_cluster.py
+		tests/test_web_moved_on.py tests/test_web_fanout.py tests/test_web_cluster.py \
+		tests/test_web_serve_workers.py
 
 test-slow: venv
 	$(call run_pytest,-q $(PYTEST_PARALLEL) -m slow)
