@@ -234,20 +234,20 @@ def test_two_workers_serve_the_lobby_and_share_the_games(tmp_path: Path) -> None
     log = tmp_path / "server.log"
     with casino_serve("--database", db_url(tmp_path), "--workers", "2",
                       "--workers-pool", "0", log=log) as base:
-        with httpx.Client(base_url=base, timeout=30) as browser:
-            assert browser.get("/").status_code == 200
-            r = browser.post("/api/games", json={"rules": "casino", "level": "beginner"})
-            assert r.status_code == 201, r.text
-            game = r.json()["game"]
-            # Each request on a new connection, so both processes answer some of them:
-            # whichever does finds the game in the database.
-            for _ in range(8):
-                with httpx.Client(base_url=base, cookies=browser.cookies,
-                                  timeout=30) as tab:
-                    listed = tab.get("/api/games")
-                    assert listed.status_code == 200
-                    assert game in [g["game"] for g in listed.json()["recent"]]
-                    assert tab.get(f"/game/{game}").status_code == 200
+        browser = httpx.Client(base_url=base, timeout=30)
+        assert browser.get("/").status_code == 200
+        r = browser.post("/api/games", json={"rules": "casino", "level": "beginner"})
+        assert r.status_code == 201, r.text
+        game = r.json()["game"]
+        browser.close()
+        # Each request on a new connection, which either process may take:
+        # whichever does finds the game in the database.
+        for _ in range(8):
+            with httpx.Client(base_url=base, cookies=browser.cookies, timeout=30) as tab:
+                listed = tab.get("/api/games")
+                assert listed.status_code == 200
+                assert game in [g["game"] for g in listed.json()["recent"]]
+                assert tab.get(f"/game/{game}").status_code == 200
     text_ = log.read_text(errors="replace")
     assert text_.count("Started server process") == 2, text_
     assert "served by 2 processes" in text_
@@ -280,7 +280,7 @@ def test_a_schema_upgrade_waits_for_one_under_way(tmp_path: Path) -> None:
     def upgrading() -> None:
         try:
             upgrade(engine)
-        except BaseException as exc:  # noqa: BLE001 - reported by the test below
+        except BaseException as exc:  # reported by the test below
             failures.append(exc)
 
     thread = threading.Thread(target=upgrading)
@@ -315,7 +315,7 @@ def test_servers_starting_together_upgrade_a_new_database_once(tmp_path: Path) -
         start.wait()
         try:
             upgrade(engine)
-        except BaseException as exc:  # noqa: BLE001 - reported by the test below
+        except BaseException as exc:  # reported by the test below
             failures.append(exc)
 
     threads = [threading.Thread(target=upgrading, args=(e,)) for e in engines]
@@ -327,3 +327,77 @@ def test_servers_starting_together_upgrade_a_new_database_once(tmp_path: Path) -
     assert current(engines[0]) == head()
     for e in engines:
         e.dispose()
+
+
+# ----------------------------------------------------------------------
+# A restart, as the game page lives through it
+
+
+def final_close_codes() -> set[int]:
+    """The close codes on which the game page stops reconnecting (static/game.js)."""
+    import re
+
+    script = (Path(__file__).parents[1] / "src/casino/web/static/game.js").read_text()
+    found = re.search(r"CLOSE_CODES_FINAL = new Set\(\[([0-9, ]+)\]\)", script)
+    assert found is not None, "game.js no longer names its final close codes"
+    return {int(code) for code in found.group(1).split(",")}
+
+
+def test_a_page_open_through_a_restart_is_told_to_reconnect_and_finds_its_game(
+        tmp_path: Path) -> None:
+    import asyncio
+    import json
+    from contextlib import ExitStack
+
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    url = db_url(tmp_path)
+
+    async def hello(base: str, game: str, cookie: str, since: int) -> tuple[Any, int]:
+        ws = await connect(base.replace("http", "ws") + f"/ws/{game}",
+                           additional_headers={"Cookie": f"casino={cookie}"})
+        await ws.send(json.dumps({"type": "hello", "since": since}))
+        while True:
+            m = json.loads(await asyncio.wait_for(ws.recv(), START_WAIT))
+            if m["type"] == "state":
+                return ws, int(m["version"])
+
+    async def stopped(ws: Any, stack: ExitStack) -> int:
+        """Stop the server while the page is open: the close code the page is sent."""
+        stopping = asyncio.get_running_loop().run_in_executor(None, stack.close)
+        try:
+            while True:
+                await asyncio.wait_for(ws.recv(), START_WAIT)
+        except ConnectionClosed as closed:
+            assert closed.rcvd is not None, "the server closed without a close frame"
+            code = closed.rcvd.code
+        await stopping
+        return code
+
+    with ExitStack() as first:
+        base = first.enter_context(casino_serve("--database", url, "--workers-pool", "0",
+                                                log=tmp_path / "first.log"))
+        with httpx.Client(base_url=base, timeout=30) as browser:
+            r = browser.post("/api/games", json={"rules": "casino", "level": "beginner"})
+            assert r.status_code == 201, r.text
+            game, cookie = r.json()["game"], browser.cookies["casino"]
+
+        async def through_the_stop() -> tuple[int, int]:
+            ws, version = await hello(base, game, cookie, 0)
+            return version, await stopped(ws, first)
+
+        version, code = asyncio.run(through_the_stop())
+    # 1012, "service restart": the page reconnects at once, and keeps retrying (its
+    # back-off grows to 15 s) while nothing answers; it stops only on these codes.
+    assert code == 1012
+    assert not final_close_codes() & {code, 1001, 1006}
+    # The server back (on the same database): the page's hello resumes the game.
+    with casino_serve("--database", url, "--workers-pool", "0",
+                      log=tmp_path / "second.log") as base:
+        async def again() -> int:
+            ws, resumed = await hello(base, game, cookie, version)
+            await ws.close()
+            return resumed
+
+        assert asyncio.run(again()) >= version
