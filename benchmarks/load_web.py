@@ -229,6 +229,8 @@ class Game:
         self.ack: list[float] = []
         self.turn: list[float] = []
         self.moves = 0
+        #: Turns whose view listed no move (the server too busy to work them out in time).
+        self.unlisted = 0
         self.rng = random.Random(index)
 
     def pause(self) -> float:
@@ -242,6 +244,29 @@ class Game:
             await asyncio.sleep(wait)
         self._last_send = time.perf_counter()
         await ws.send(json.dumps(message))
+
+    async def ask(self, ws: Any, view: dict[str, Any]) -> str:
+        """A move when the view lists none (the server was too busy to work them out in
+        time): ask ``options`` for each card in hand, as the page does when a person picks
+        a card, until one has a move; an answer the server could not work out either is
+        asked again after a pause."""
+        for _ in range(20):
+            for card in view["hand"]:
+                await self.send(ws, {"type": "options", "card": card, "uses": [],
+                                     "version": view["version"]})
+                while True:
+                    m = json.loads(await ws.recv())
+                    if m["type"] == "ping":
+                        await ws.send(json.dumps({"type": "pong"}))
+                    elif m["type"] == "error":
+                        raise RuntimeError(m["message"])
+                    elif m["type"] == "options":
+                        break
+                moves = m["exact"] + m["more"]
+                if moves:
+                    return str(self.rng.choice(moves)["text"])
+            await asyncio.sleep(0.5)
+        raise RuntimeError("no move could be found through options in 20 tries")
 
     async def play(self, midgame: asyncio.Barrier, resume: asyncio.Event,
                    pause_after: int) -> None:
@@ -312,7 +337,12 @@ class Game:
                 sent_version = m["version"]
                 acked = False
                 self.moves += 1
-                move = {"type": "play", "move": self.rng.choice(v["legal"])["text"]}
+                if v["legal"]:
+                    text = self.rng.choice(v["legal"])["text"]
+                else:  # the server was too busy to list them: pick a card, as a person would
+                    self.unlisted += 1
+                    text = await self.ask(ws, v)
+                move = {"type": "play", "move": text}
                 wait = self._last_send + self.pause() - time.perf_counter()
                 if wait > 0:
                     await asyncio.sleep(wait)
@@ -584,6 +614,7 @@ async def run_load(bases: list[str], games: int, level: str, server_pids: list[i
         "failed": sum(1 for g in clients if g.failed is not None),
         "reasons": reasons, "seconds": elapsed,
         "moves_per_second": moves / elapsed,
+        "unlisted": sum(g.unlisted for g in clients),
         "ack_ms": spread(ack), "turn_ms": spread(turn),
         "rss_baseline_mib": baseline / 1024 if measured else None,
         "rss_loaded_mib": loaded / 1024 if measured else None,
@@ -801,6 +832,9 @@ def report(figures: dict[str, Any]) -> None:
               f"{figures['failed']} failed:")
         for why, count in sorted(figures["reasons"].items(), key=lambda kv: -kv[1]):
             print(f"    {count} x {why}")
+    if figures.get("unlisted"):
+        print(f"  {figures['unlisted']} turns listed no move (the server was too busy to work "
+              f"them out in time): the client asked `options` for its cards, as the page does")
     for key, label in (("ack_ms", "ack (move applied and sent back)"),
                        ("turn_ms", "turn (move + computer reply)")):
         p = figures[key]

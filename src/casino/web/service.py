@@ -1445,7 +1445,12 @@ class GameService:
     async def _leased(self, game: LiveGame, kind: str, version: int) -> AsyncIterator[Lease]:
         """The game's lease of ``kind`` at ``version`` (:meth:`Store.take_lease`), kept
         while the body runs: pushed forward every third of ``lease_seconds``, so a
-        process that dies lets it run out and another takes over."""
+        process that dies lets it run out and another takes over. A SQLite database is
+        served by one process (:mod:`casino.web.single`), whose own game lock and
+        ``bot_task`` already make the work its one: no lease is written there."""
+        if not self.store.postgres:
+            yield Lease(True)
+            return
         seconds = self.limits.lease_seconds
 
         async def take() -> Lease:
