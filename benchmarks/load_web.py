@@ -213,6 +213,9 @@ def shown_url(url: str) -> str:
 class Game:
     """One client playing one game; its latencies in seconds, or why it did not play."""
 
+    #: Leave after this many moves of one's own (0: play the game to its end).
+    max_moves = 0
+
     def __init__(self, base: str, level: str, index: int, think: float,
                  address: str = "127.0.0.1") -> None:
         self.base = base
@@ -334,6 +337,8 @@ class Game:
                     self.arrived = True
                     await midgame.wait()
                     await resume.wait()
+                if self.max_moves and self.moves >= self.max_moves:
+                    break  # the person leaves: the game stays stored, mid-round
                 sent_version = m["version"]
                 acked = False
                 self.moves += 1
@@ -432,6 +437,9 @@ class Friends:
     """One two-person game with each seat on its own server: the delay of every move
     from the mover's send to the other player's receipt, or why there is none."""
 
+    #: Stop after this many moves and rounds begun (0: play the game to its end).
+    max_moves = 0
+
     def __init__(self, bases: tuple[str, str], addresses: tuple[str, str], index: int,
                  think: float, timeout: float) -> None:
         self.bases = bases
@@ -514,6 +522,8 @@ class Friends:
                 return
             if any(v["status"] == "waiting" for v in views):
                 raise RuntimeError("a seat still sees the room waiting for players")
+            if self.max_moves and self.moves >= self.max_moves:
+                return
             if views[last]["status"] == "round_over":
                 kind, seat = "next_round", last
                 message: dict[str, Any] = {"type": "next_round"}
@@ -731,6 +741,8 @@ def parse() -> argparse.Namespace:
     ap.add_argument("--level", default="beginner", help="computer level (default beginner)")
     ap.add_argument("--pool-workers", "--workers-pool", dest="pool_workers", type=int,
                     default=1, help="thinking processes of each server it starts")
+    ap.add_argument("--moves", type=int, default=0,
+                    help="each person leaves after this many moves (default 0: whole games)")
     ap.add_argument("--think", type=float, default=0.06,
                     help="a client waits 1 to 2 times this between messages (default 0.06 s)")
     ap.add_argument("--one-address", action="store_true",
@@ -826,7 +838,9 @@ def report(figures: dict[str, Any]) -> None:
           f"(clients wait {figures['think_seconds']:g} to {2 * figures['think_seconds']:g} s "
           f"between messages), "
           f"{figures['moves']} moves in {figures['seconds']:.1f} s "
-          f"({figures['moves_per_second']:.0f} moves/s)")
+          f"({figures['moves_per_second']:.0f} moves/s)"
+          + (f"; each person leaves after {figures['moves_per_person']} moves"
+             if figures.get("moves_per_person") else ""))
     if figures["refused"] or figures["failed"]:
         print(f"  {figures['played']} games played; {figures['refused']} refused and "
               f"{figures['failed']} failed:")
@@ -877,6 +891,7 @@ def report(figures: dict[str, Any]) -> None:
 
 def main() -> None:
     args = parse()
+    Game.max_moves = Friends.max_moves = args.moves
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         servers, setup = start_servers(args, Path(tmp), stack)
         if args.friends and len({s.base for s in servers}) < 2:
@@ -886,6 +901,7 @@ def main() -> None:
                                        pids, args.think, args.one_address, args.friends,
                                        args.deliver_timeout))
     figures["setup"] = setup
+    figures["moves_per_person"] = args.moves or None
     figures["servers"] = len(servers)
     figures["database"] = (database_kind(args.database or "sqlite://") if not args.url
                            else "unknown")

@@ -32,15 +32,16 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    Interval,
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
     func,
     insert,
-    literal,
     or_,
     select,
     text,
@@ -306,6 +307,8 @@ class Store:
         upgrade(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.postgres = self.engine.dialect.name == "postgresql"
+        self._leases: tuple[Any, Any] | None = None
+        self._save: Any = None
 
     def close(self) -> None:
         self.engine.dispose()
@@ -350,17 +353,29 @@ class Store:
         ORM unit of work): one UPDATE and one INSERT in one transaction.
         """
         made_at = version - len(events)
-        change = update(GAMES).where(GAMES.c.id == game_id, GAMES.c.version == made_at).values(
-            record=record, status=status, version=version, winner=winner, updated=now())
-        # On PostgreSQL the notice rides on the UPDATE (one round trip fewer a move): it
-        # is queued only if the row was changed, and sent only if the whole is committed.
-        told = (func.pg_notify(CHANGES_CHANNEL, change_notice(game_id, version, self.origin))
-                if self.postgres else GAMES.c.version)
+        values = {"game": game_id, "made_at": made_at, "record": record, "status": status,
+                  "version": version, "winner": winner, "updated": now(),
+                  "notice": change_notice(game_id, version, self.origin)}
         with self.engine.begin() as conn:
-            if conn.execute(change.returning(told)).first() is None:
+            if conn.execute(self._save_statement(), values).first() is None:
                 raise MovedOn(game_id, made_at)
             if events:
                 conn.execute(insert(EVENTS), [_event_values(game_id, e) for e in events])
+
+    def _save_statement(self) -> Any:
+        """The UPDATE of :meth:`save`, made once. On PostgreSQL the change's notice
+        rides on it (one round trip fewer a move): queued only if the row changed, and
+        sent only if the whole transaction is committed."""
+        if self._save is None:
+            told: Any = (func.pg_notify(CHANGES_CHANNEL, bindparam("notice", type_=String))
+                         if self.postgres else GAMES.c.version)
+            self._save = update(GAMES).where(
+                GAMES.c.id == bindparam("game"),
+                GAMES.c.version == bindparam("made_at")).values(
+                record=bindparam("record"), status=bindparam("status"),
+                version=bindparam("version"), winner=bindparam("winner"),
+                updated=bindparam("updated")).returning(told)
+        return self._save
 
     def _announce(self, conn: Connection | Session, game_id: str, version: int) -> None:
         """Tell the other processes (PostgreSQL) that the game changed, on commit."""
@@ -414,34 +429,55 @@ class Store:
         is behind takes nothing (``wait`` None) and learns of the change by its notice.
         The clock is the database's on PostgreSQL, so machines' clocks need not agree.
         """
-        # One statement in the usual case (a computer's every move takes the lease): the
-        # row is written only while the game is at ``version`` and the lease is free,
-        # the caller's, of an older version or run out.
-        at: Any = func.now() if self.postgres else literal(now(), DateTime(timezone=True))
-        until: Any = (at + literal(dt.timedelta(seconds=seconds)) if self.postgres
-                      else literal(now() + dt.timedelta(seconds=seconds),
-                                   DateTime(timezone=True)))
-        insert_into = pg_insert if self.postgres else sqlite_insert
-        take = insert_into(LEASES).from_select(
-            ["game", "kind", "version", "holder", "until"],
-            select(literal(game_id), literal(kind), literal(version), literal(holder),
-                   until).where(GAMES.c.id == game_id, GAMES.c.version == version))
-        take = take.on_conflict_do_update(
-            index_elements=[LEASES.c.game, LEASES.c.kind],
-            set_={"version": take.excluded.version, "holder": take.excluded.holder,
-                  "until": take.excluded.until},
-            where=or_(LEASES.c.holder == take.excluded.holder,
-                      LEASES.c.version < take.excluded.version, LEASES.c.until <= at))
+        # One statement in the usual case (a computer's every move takes the lease),
+        # built once (:meth:`_lease_statements`).
+        take, look = self._lease_statements()
+        t = now()
+        values = {"game": game_id, "kind": kind, "version": version, "holder": holder,
+                  "seconds": dt.timedelta(seconds=seconds), "at": t,
+                  "until": t + dt.timedelta(seconds=seconds)}
         with self.engine.begin() as conn:
-            if conn.execute(take.returning(LEASES.c.game)).first() is not None:
+            if conn.execute(take, values).first() is not None:
                 return Lease(True)
             # Not taken: the game moved on, or another process holds the lease.
-            stored = conn.scalar(select(GAMES.c.version).where(GAMES.c.id == game_id))
-            row = conn.execute(select(LEASES.c.until, at).where(
-                LEASES.c.game == game_id, LEASES.c.kind == kind)).first()
-            if stored is None or int(stored) != version or row is None:
+            row = conn.execute(look, values).first()
+            if row is None or row.version is None or int(row.version) != version:
                 return Lease(False)
-            return Lease(False, max(0.0, (_utc(row[0]) - _utc(row[1])).total_seconds()))
+            return Lease(False, max(0.0, (_utc(row.until) - _utc(row.at)).total_seconds()))
+
+    def _lease_statements(self) -> tuple[Any, Any]:
+        """The statements of :meth:`take_lease`, made once: (take, look).
+
+        ``take`` writes the lease only while the game is at the version asked for and
+        the lease is free, the taker's, of an older version, or run out; ``look`` says
+        what stopped it (the game's version, the holder's end, and the time now). The
+        time is the database's on PostgreSQL (machines' clocks need not agree); SQLite
+        is served by one process, whose clock it is."""
+        if self._leases is None:
+            stamp = DateTime(timezone=True)
+            at: Any = func.now() if self.postgres else bindparam("at", type_=stamp)
+            until: Any = (at + bindparam("seconds", type_=Interval()) if self.postgres
+                          else bindparam("until", type_=stamp))
+            insert_into = pg_insert if self.postgres else sqlite_insert
+            take = insert_into(LEASES).from_select(
+                ["game", "kind", "version", "holder", "until"],
+                select(bindparam("game", type_=String), bindparam("kind", type_=String),
+                       bindparam("version", type_=Integer),
+                       bindparam("holder", type_=String), until).where(
+                    GAMES.c.id == bindparam("game"), GAMES.c.version == bindparam("version")))
+            take = take.on_conflict_do_update(
+                index_elements=[LEASES.c.game, LEASES.c.kind],
+                set_={"version": take.excluded.version, "holder": take.excluded.holder,
+                      "until": take.excluded.until},
+                where=or_(LEASES.c.holder == take.excluded.holder,
+                          LEASES.c.version < take.excluded.version, LEASES.c.until <= at))
+            look = select(
+                select(GAMES.c.version).where(GAMES.c.id == bindparam("game"))
+                .scalar_subquery().label("version"),
+                LEASES.c.until, at.label("at")).where(
+                LEASES.c.game == bindparam("game"), LEASES.c.kind == bindparam("kind"))
+            self._leases = (take.returning(LEASES.c.game), look)
+        return self._leases
 
     def games_of(self, digest: str, limit: int = 200) -> list[str]:
         """The games in which the browser token with hash ``digest`` holds a seat."""
