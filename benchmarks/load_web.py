@@ -829,6 +829,15 @@ def start_servers(args: argparse.Namespace, tmp: Path,
                      f"({shown_url(database) if args.database else 'a fresh file'})")
 
 
+def print_spreads(figures: dict[str, Any], labels: tuple[tuple[str, str], ...]) -> None:
+    """One line of p50 / p95 / p99 for each (key, label) of ``figures`` measured."""
+    for key, label in labels:
+        p = figures[key]
+        if p:
+            print(f"  {label:<34} p50 {p[50]:7.1f} ms  p95 {p[95]:7.1f} ms  "
+                  f"p99 {p[99]:7.1f} ms")
+
+
 def report(figures: dict[str, Any]) -> None:
     m = figures["machine"]
     print(f"load_web: {figures['setup']}")
@@ -849,12 +858,8 @@ def report(figures: dict[str, Any]) -> None:
     if figures.get("unlisted"):
         print(f"  {figures['unlisted']} turns listed no move (the server was too busy to work "
               f"them out in time): the client asked `options` for its cards, as the page does")
-    for key, label in (("ack_ms", "ack (move applied and sent back)"),
-                       ("turn_ms", "turn (move + computer reply)")):
-        p = figures[key]
-        if p:
-            print(f"  {label:<34} p50 {p[50]:7.1f} ms  p95 {p[95]:7.1f} ms  "
-                  f"p99 {p[99]:7.1f} ms")
+    print_spreads(figures, (("ack_ms", "ack (move applied and sent back)"),
+                            ("turn_ms", "turn (move + computer reply)")))
     if figures["rss_per_game_kib"] is None:
         print("  server RSS not measured (servers given by --url)")
     else:
@@ -876,12 +881,8 @@ def report(figures: dict[str, Any]) -> None:
               f"{f['refused']} refused, {f['failed']} failed")
         for why, count in sorted(f["reasons"].items(), key=lambda kv: -kv[1]):
             print(f"    {count} x {why}")
-        for key, label in (("delivery_ms", "delivery (move to other player)"),
-                           ("join_ms", "join (friend's join to creator)")):
-            p = f[key]
-            if p:
-                print(f"  {label:<34} p50 {p[50]:7.1f} ms  p95 {p[95]:7.1f} ms  "
-                      f"p99 {p[99]:7.1f} ms")
+        print_spreads(f, (("delivery_ms", "delivery (move to other player)"),
+                          ("join_ms", "join (friend's join to creator)")))
         if f["reconnects"]:
             print(f"  {f['reconnects']} reconnections asked for by a server (code 1012)")
         for kind, count in sorted(f["not_delivered"].items()):

@@ -182,18 +182,7 @@ def test_a_friends_game_on_one_server_plays_through_the_harness(
     (what a single server has always done), checked as the cluster's games are."""
     a, _ = pair
     with showing_logs(a):
-        game, ann, bob = friends_room(a, a)
-        pages = {0: Page(ann, a, game), 1: Page(bob, a, game)}
-
-        async def scenario() -> None:
-            try:
-                await play_friends_game(pages)
-            finally:
-                for p in pages.values():
-                    await p.close()
-
-        run(scenario())
-        check_finished_friends_game(pages, database, game, [a])
+        play_room_to_the_end(database, a, a)
 
 
 def test_a_friends_game_with_its_players_on_two_servers_plays_to_the_end(
@@ -202,18 +191,25 @@ def test_a_friends_game_with_its_players_on_two_servers_plays_to_the_end(
     on one process reaches the other's page, and the game is played to its end."""
     a, b = pair
     with showing_logs(a, b):
-        game, ann, bob = friends_room(a, b)
-        pages = {0: Page(ann, a, game), 1: Page(bob, b, game)}
+        play_room_to_the_end(database, a, b)
 
-        async def scenario() -> None:
-            try:
-                await play_friends_game(pages)
-            finally:
-                for p in pages.values():
-                    await p.close()
 
-        run(scenario())
-        check_finished_friends_game(pages, database, game, [a, b])
+def play_room_to_the_end(database: str, first: Server, second: Server) -> None:
+    """A room made by Ann on ``first``, joined by Bob on ``second``, each playing on the
+    server they joined through until the game is over; then the finished game checked."""
+    game, ann, bob = friends_room(first, second)
+    pages = {0: Page(ann, first, game), 1: Page(bob, second, game)}
+
+    async def scenario() -> None:
+        try:
+            await play_friends_game(pages)
+        finally:
+            for p in pages.values():
+                await p.close()
+
+    run(scenario())
+    check_finished_friends_game(pages, database, game,
+                                [first] if first is second else [first, second])
 
 
 @pytest.mark.parametrize("where", ["AB", "AA"])
