@@ -168,12 +168,13 @@ class Reviewer:
             self._pool = None
 
     # ------------------------------------------------------------------
-    def answer(self, game: str, seat: int) -> dict[str, Any]:
+    async def answer(self, game: str, seat: int) -> dict[str, Any]:
         """Where the review of ``seat`` in ``game`` is: done (with it), computing, or none.
 
         A review whose computing failed is told once, as :class:`ReviewRefused`
         (asking again starts it again)."""
-        kept = self.store.load_review(game, seat, self.setting.key)
+        # The database is asked in a thread: no query holds up the event loop.
+        kept = await asyncio.to_thread(self.store.load_review, game, seat, self.setting.key)
         if kept is not None:
             self.stats.kept += 1
             return {"status": DONE, "seat": seat, "review": json.loads(kept)}
@@ -185,7 +186,8 @@ class Reviewer:
             raise ReviewRefused(failure, 503)
         return {"status": NONE, "seat": seat}
 
-    def start(self, game: str, seat: int, record_text: str, address: str) -> dict[str, Any]:
+    async def start(self, game: str, seat: int, record_text: str,
+                    address: str) -> dict[str, Any]:
         """Start computing the review of ``seat`` in ``game`` (a finished game's record),
         unless it is kept or being computed: the answer as :meth:`answer` gives it.
 
@@ -193,9 +195,12 @@ class Reviewer:
         reviews computing or waiting as it may (nothing is queued then)."""
         key = (game, seat)
         self._failed.pop(key, None)  # asking again after a failure tries again
-        answer = self.answer(game, seat)
+        answer = await self.answer(game, seat)
         if answer["status"] != NONE:
             return answer
+        started = self._jobs.get(key)  # by another request while the database answered
+        if started is not None:
+            return self._computing(started)
         mine = sum(1 for j in self._jobs.values() if j.address == address)
         if mine >= self.limits.reviews_per_address:
             self.stats.refused += 1
@@ -224,7 +229,8 @@ class Reviewer:
             text = await self.pool.run(self.run, record_text, job.seat, self.setting,
                                        deadline=self.limits.review_seconds,
                                        progress=job.progress)
-            self.store.save_review(job.game, job.seat, self.setting.key, text)
+            await asyncio.to_thread(self.store.save_review, job.game, job.seat,
+                                    self.setting.key, text)
             self.stats.computed += 1
         except asyncio.CancelledError:
             raise

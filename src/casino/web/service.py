@@ -1315,9 +1315,10 @@ class GameService:
             number = int(seat)
         try:
             if start:
-                return self.reviewer.start(game.id, number, game.session.record_text(),
-                                           address_key(client))
-            return self.reviewer.answer(game.id, number)
+                return await self.reviewer.start(game.id, number,
+                                                 game.session.record_text(),
+                                                 address_key(client))
+            return await self.reviewer.answer(game.id, number)
         except ReviewRefused as e:
             raise GameError(e.message, e.status) from None
 
