@@ -1,0 +1,124 @@
+"""The action encoding: a fixed ``Discrete(ACTIONS)`` space over the engine's moves.
+
+An action is ``card * SLOTS + slot``:
+
+- ``card`` is the played card's id, 0 to 51 (``rank * 4 + suit``, ranks ``A 2 .. K``,
+  suits ``s c h d``: :mod:`casino.engine.cards`). Both copies of a card in a two-deck
+  game play alike, so one id names either.
+- ``slot`` (0 to ``SLOTS - 1``) is the move's place among that card's kept moves in
+  the canonical order below.
+
+So ``ACTIONS = 52 * SLOTS = 3328`` whatever the ruleset, the players or the table.
+
+**Which moves.** A card's moves are the engine's bounded move generation,
+:meth:`Position.moves_of <casino.engine.position.Position.moves_of>` (through
+:meth:`~casino.engine.position.Position.candidate_moves`): every legal move while the
+table holds at most 12 loose cards, and on a more crowded table the engine's bounded
+selection (the trail, the best capture of each value with and without the builds of
+that value, the smallest and a large build, addition and raise of each kind;
+docs/bounded.md). Work and size stay polynomial in the table.
+
+**Canonical order.** Captures first, then new builds, additions, raises and the trail;
+within a kind, the moves taking or using the most cards first, then the most worth
+(:func:`casino.engine.legality.worth`), then the lower announced value, then the
+loose cards and the builds (value, owner, cards) as sorted tuples. The key holds
+everything that makes two moves different, so the order is total and does not depend
+on the order of the table.
+
+**When a card has more than SLOTS moves** (seen on crowded small tables: about one
+turn in several thousand of random play, in Mulle and Tablić with 3 or 4 players),
+the trail is always kept (a card that may be trailed keeps that option), and the
+other places are shared out kind by kind in turn (a capture, a build, an addition, a
+raise, a capture, ...), each kind giving its moves in the canonical order: so each
+kind the card has stays playable, and within a kind the moves taking the most cards
+are kept. The kept moves are then numbered in the canonical order. The action mask
+allows exactly the kept moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from casino.engine.builds import Build
+from casino.engine.legality import worth
+from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.engine.position import Position
+
+#: Places per card: the most moves of one card the encoding holds.
+SLOTS = 64
+#: Distinct card ids.
+CARDS = 52
+#: The size of the action space.
+ACTIONS = CARDS * SLOTS
+
+_KIND_ORDER = {CAPTURE: 0, BUILD: 1, ADD: 2, RAISE: 3, TRAIL: 4}
+_SHARED = (CAPTURE, BUILD, ADD, RAISE)
+
+
+def _build_key(b: Build) -> tuple[int, int, tuple[int, ...]]:
+    return (b.value, b.owner, b.cards)
+
+
+def canonical_key(move: Move) -> tuple[object, ...]:
+    """The total order of one card's moves (see the module's docstring)."""
+    taken = len(move.loose) + sum(len(b.cards) for b in move.builds)
+    w = sum(worth(c) for c in move.loose) + sum(worth(c) for b in move.builds
+                                                for c in b.cards)
+    return (_KIND_ORDER[move.kind], -taken, -w, move.value, move.loose,
+            tuple(_build_key(b) for b in move.builds))
+
+
+def keep(moves: Sequence[Move]) -> list[Move]:
+    """One card's moves as the encoding numbers them: at most ``SLOTS``, in canonical
+    order (the trail kept, the other places shared out kind by kind in turn)."""
+    ordered = sorted(dict.fromkeys(moves), key=canonical_key)
+    if len(ordered) <= SLOTS:
+        return ordered
+    kept = [m for m in ordered if m.kind == TRAIL]
+    queues = [[m for m in ordered if m.kind == kind] for kind in _SHARED]
+    while len(kept) < SLOTS:
+        for q in queues:
+            if q and len(kept) < SLOTS:
+                kept.append(q.pop(0))
+    return sorted(kept, key=canonical_key)
+
+
+def action_table(pos: Position) -> dict[int, Move]:
+    """Every allowed action of the player to move in ``pos``, with the move it plays.
+
+    ``pos`` may be an observation (``Position.observe(seat)`` of the seat to move):
+    only the mover's hand is read. Empty once the round is over. Kept with the
+    position (:meth:`Position.memo`), so asking again is free."""
+    return pos.memo("env.action_table", lambda: _table(pos))
+
+
+def _table(pos: Position) -> dict[int, Move]:
+    if pos.result is not None:
+        return {}
+    by_card: dict[int, list[Move]] = {}
+    for m in pos.candidate_moves().moves:
+        by_card.setdefault(m.card, []).append(m)
+    out: dict[int, Move] = {}
+    for card in sorted(by_card):
+        for slot, m in enumerate(keep(by_card[card])):
+            out[card * SLOTS + slot] = m
+    return out
+
+
+def action_of(pos: Position, move: Move) -> int | None:
+    """The action that plays ``move`` in ``pos``, or ``None`` if the encoding does not
+    hold it (an illegal move, or one of a card's moves beyond ``SLOTS``)."""
+    for action, m in action_table(pos).items():
+        if m == move:
+            return action
+    return None
+
+
+def describe(action: int) -> str:
+    """``card 37 (Td), slot 2``: an action in words, for error messages."""
+    from casino.engine.cards import card_text
+
+    card, slot = divmod(action, SLOTS)
+    if not 0 <= card < CARDS:
+        return f"action {action} (outside 0..{ACTIONS - 1})"
+    return f"action {action} (card {card_text(card)}, slot {slot})"

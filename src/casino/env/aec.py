@@ -1,0 +1,240 @@
+"""Casino as a PettingZoo AEC environment (docs/research.md).
+
+``raw_env(rules, players, **options)`` is the environment itself, ``env(...)`` the
+same wrapped in PettingZoo's standard wrappers (an illegal action ends the episode
+with a penalty of -1 for its agent, actions outside the space are refused, and the
+API's order is enforced), as PettingZoo's own card games are.
+
+The agents are ``player_0`` .. ``player_{n-1}``, seat for seat. The game itself is a
+:class:`casino.engine.match.Match`, which deals and scores; an agent is told only what
+``Position.observation(seat)`` shows it (:mod:`casino.env.observation`), and its
+action is decoded against that same observation (:mod:`casino.env.actions`).
+
+**Episodes and rewards.** By default (``episode="round"``) an episode is one round (in
+Krypkasino, one game of the match), and at its end each agent is rewarded with its
+side's **margin**: the points its side made in the round, less the mean of the
+other sides' points; in Krypkasino, whose points are penalties (the lower total
+wins), the sign is turned, so fewer penalties are better. With ``episode="game"`` an
+episode is the whole game (rounds follow one another without an action), and the
+only reward comes at its end: +1 to each agent of the winning side, -1 to every
+other agent. Partners share their side's reward in both.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from casino.engine.match import Match
+from casino.engine.moves import Move
+from casino.engine.position import Position
+from casino.engine.rules import Rules, preset
+from casino.env.actions import ACTIONS, action_table, describe
+from casino.env.observation import SIZE, bounds, encode_position
+
+Episode = Literal["round", "game"]
+ObsDict = dict[str, NDArray[Any]]
+
+
+def observation_space() -> spaces.Dict:
+    """The space of one agent's observation: the encoded view and the action mask."""
+    low, high = bounds()
+    return spaces.Dict({
+        "observation": spaces.Box(low=low, high=high, shape=(SIZE,), dtype=np.float32),
+        "action_mask": spaces.Box(low=0, high=1, shape=(ACTIONS,), dtype=np.int8),
+    })
+
+
+def agent_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+# PettingZoo's AECEnv is untyped (Any) to mypy; the class name is PettingZoo's convention.
+class raw_env(AECEnv):  # type: ignore[misc]
+    """The unwrapped environment: ``raw_env("kasino", players=3, episode="game")``.
+
+    ``rules`` is a preset name (options as keywords, as for ``Rules.preset``) or a
+    :class:`Rules` value; ``players`` the number of seats (the preset's own when
+    ``None``); ``render_mode`` ``"human"`` (print) or ``"ansi"`` (return the text)."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"],
+                                          "name": "casino_v0", "is_parallelizable": False}
+
+    def __init__(self, rules: Rules | str = "casino", players: int | None = None, *,
+                 episode: Episode = "round", render_mode: str | None = None,
+                 **options: Any) -> None:
+        super().__init__()
+        if isinstance(rules, Rules):
+            if options or players not in (None, rules.players):
+                raise ValueError("give options either in the Rules value or as keywords")
+            self.rules = rules
+        else:
+            if players is not None:
+                options["players"] = players
+            self.rules = preset(rules, **options)
+        if episode not in ("round", "game"):
+            raise ValueError(f"episode must be 'round' or 'game', not {episode!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.episode: Episode = episode
+        self.render_mode = render_mode
+        self.possible_agents = [agent_name(s) for s in self.rules.seats]
+        self.observation_spaces = {a: observation_space() for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(ACTIONS) for a in self.possible_agents}
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        self._rng: random.Random | None = None
+        self.match: Match | None = None
+
+    # -- PettingZoo's API -----------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game: with ``seed``, the first dealer and every deck are those of
+        ``Match(rules, seed=...)`` for a seed drawn from ``seed``, so the same seed deals
+        the same cards; later resets without a seed go on from that generator."""
+        if seed is not None or self._rng is None:
+            self._rng = random.Random(seed)
+        self.match = Match(self.rules, seed=self._rng.randrange(2**63))
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.agent_selection = agent_name(self.match.position.to_move)
+        self._update_infos()
+
+    def observe(self, agent: str) -> ObsDict:
+        seat = self._seat[agent]
+        pos = self.position
+        return {"observation": encode_position(pos.observe(seat), seat),
+                "action_mask": self._mask(pos, seat)}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to move: None is only for agents that are done")
+        seat = self._seat[agent]
+        move = action_table(self.position.observe(seat)).get(int(action))
+        if move is None:
+            raise ValueError(f"{describe(int(action))} is not a legal move of {agent} now")
+        self.play_move(move)
+
+    def play_move(self, move: Move) -> None:
+        """Play ``move`` (legal for the agent to move) as a step: what :meth:`step` does
+        once it has decoded its action. The Gymnasium wrapper's bots play through it,
+        since a bot may pick a move the action encoding does not number."""
+        match = self._match()
+        agent = self.agent_selection
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        match.play(move)
+        pos = match.position
+        if pos.result is not None:
+            if self.episode == "round":
+                self._reward_round(pos)
+                self.terminations = dict.fromkeys(self.agents, True)
+            elif match.is_over:
+                self._reward_game(match)
+                self.terminations = dict.fromkeys(self.agents, True)
+            else:
+                match.next_round()
+        self.agent_selection = agent_name(match.position.to_move)
+        self._accumulate_rewards()
+        self._update_infos()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The whole position as text (every hand shown: it is for the person watching,
+        never given to an agent)."""
+        if self.render_mode is None:
+            return None
+        text = str(self.position)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+    # -- what the env adds -------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        """The full position now (for tools and tests; agents see their observation)."""
+        return self._match().position
+
+    def legal_actions(self, agent: str) -> dict[int, Move]:
+        """The allowed actions of ``agent`` with the moves they play (empty when it is
+        not the agent's turn)."""
+        seat = self._seat[agent]
+        pos = self.position
+        if pos.to_move != seat or pos.result is not None:
+            return {}
+        return dict(action_table(pos.observe(seat)))
+
+    def _match(self) -> Match:
+        if self.match is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.match
+
+    def _mask(self, pos: Position, seat: int) -> NDArray[np.int8]:
+        mask = np.zeros(ACTIONS, dtype=np.int8)
+        if pos.to_move == seat and pos.result is None:
+            mask[list(action_table(pos.observe(seat)))] = 1
+        return mask
+
+    def _update_infos(self) -> None:
+        pos = self.position
+        self.infos = {}
+        for agent in self.agents:
+            seat = self._seat[agent]
+            info: dict[str, Any] = {"observation": pos.observation(seat)}
+            if pos.to_move == seat and pos.result is None:
+                info["moves"] = {a: str(m)
+                                 for a, m in action_table(pos.observe(seat)).items()}
+            self.infos[agent] = info
+
+    def _reward_round(self, pos: Position) -> None:
+        assert pos.result is not None
+        rules = self.rules
+        points = pos.result.points_by_seat(rules.players)
+        sides = rules.teams
+        sign = -1.0 if rules.win_rule == "lower-after-games" else 1.0
+        for agent in self.agents:
+            side = rules.team_of(self._seat[agent])
+            others = [points[t] for t in sides if t != side]
+            margin = points[side] - sum(others) / len(others)
+            self.rewards[agent] = sign * margin
+
+    def _reward_game(self, match: Match) -> None:
+        winner = match.winner
+        for agent in self.agents:
+            won = self.rules.team_of(self._seat[agent]) == winner
+            self.rewards[agent] = 1.0 if won else -1.0
+
+
+def env(rules: Rules | str = "casino", players: int | None = None, **options: Any
+        ) -> Any:
+    """:class:`raw_env` in PettingZoo's standard wrappers (an illegal action ends the
+    episode, -1 to its agent; out-of-space actions are refused; the API order is
+    enforced)."""
+    e = raw_env(rules, players, **options)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)

@@ -1,0 +1,195 @@
+"""The observation encoding: one seat's view as a fixed-size ``float32`` array.
+
+It is built from ``Position.observation(seat)`` alone (the JSON form with every other
+hand and the stock as counts; docs/position.md §1.4), read back into a position, so it
+cannot hold a card the seat may not see. The same size serves every preset and player
+count (``SIZE`` = 1,190 numbers).
+
+**Seats are relative**: entry 0 of every per-seat field is the observing seat, entry
+1 the next seat in seat order (seat + 1 mod players), and so on; fields have room for
+4 seats and the seats a game does not have stay 0. **Cards** are counted by card id
+(``rank * 4 + suit``, ranks ``A 2 .. K``, suits ``s c h d``): 52 entries, each 0, 1 or
+2 (two-deck rulesets).
+
+| field | size | meaning |
+|---|---|---|
+| `hand` | 52 | the seat's own hand |
+| `loose` | 52 | the loose cards on the table |
+| `builds` | 12 × 57 | up to 12 builds (see below) |
+| `piles` | 4 × 52 | the cards each seat has captured this round (visible to all) |
+| `set_aside` | 52 | Krypkasino's picture cards set aside this game |
+| `hand_sizes` | 4 | how many cards each seat holds |
+| `stock` | 1 | the undealt cards left |
+| `scores` | 4 | each seat's game total before this round (partners share one) |
+| `sweeps` | 4 | the sweeps each seat has scored this round |
+| `mulles` | 4 | the mulles each seat has made this round (Mulle) |
+| `to_move` | 4 | one-hot: whose turn it is |
+| `dealer` | 4 | one-hot: the dealer |
+| `last_capture` | 4 | one-hot: who captured last this round (all 0: nobody yet) |
+| `seats` | 4 | 1 for each seat the game has |
+| `side` | 4 | 1 for each seat of the observer's side (itself, and its partner) |
+| `round_deal` | 2 | the round (Krypkasino: the game) and the deal within it |
+| `round_points` | 4 | once the round is scored: the points each seat's side made in it |
+| `over` | 1 | 1 once the round is scored |
+| `carry` | 2 | Finnish Kasino: majority points carried into this round (cards, spades) |
+
+Each build slot holds the build's cards (52), its value (1) and its owner one-hot
+(4); the builds fill the slots ordered by value, then owner (relative), then cards,
+and the slots left over are all 0.
+
+``FIELDS`` gives each field's offset and size, and :func:`field` reads one field of
+an encoded array by name. A table can hold more than 12 builds only in theory (no
+game of the test runs, random or bots', has shown more than 4); the encoder refuses
+such a table with a ``ValueError`` rather than drop a build silently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from casino.engine.builds import Build
+from casino.engine.position import Position
+
+#: Room for this many seats in every per-seat field.
+SEATS = 4
+#: Build slots.
+MAX_BUILDS = 12
+#: Numbers per build slot: its cards, its value, its owner one-hot.
+BUILD_SIZE = 52 + 1 + SEATS
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of the array: where it starts, how long it is, its bounds."""
+
+    name: str
+    offset: int
+    size: int
+    low: float
+    high: float
+
+
+_BIG = 1_000_000.0
+_SPEC: tuple[tuple[str, int, float, float], ...] = (
+    ("hand", 52, 0, 2),
+    ("loose", 52, 0, 2),
+    ("builds", MAX_BUILDS * BUILD_SIZE, 0, 64),
+    ("piles", SEATS * 52, 0, 2),
+    ("set_aside", 52, 0, 2),
+    ("hand_sizes", SEATS, 0, 104),
+    ("stock", 1, 0, 104),
+    ("scores", SEATS, -_BIG, _BIG),
+    ("sweeps", SEATS, 0, 104),
+    ("mulles", SEATS, 0, 104),
+    ("to_move", SEATS, 0, 1),
+    ("dealer", SEATS, 0, 1),
+    ("last_capture", SEATS, 0, 1),
+    ("seats", SEATS, 0, 1),
+    ("side", SEATS, 0, 1),
+    ("round_deal", 2, 0, _BIG),
+    ("round_points", SEATS, -_BIG, _BIG),
+    ("over", 1, 0, 1),
+    ("carry", 2, -_BIG, _BIG),
+)
+
+
+def _fields() -> dict[str, Field]:
+    out: dict[str, Field] = {}
+    offset = 0
+    for name, size, low, high in _SPEC:
+        out[name] = Field(name, offset, size, low, high)
+        offset += size
+    return out
+
+
+FIELDS: dict[str, Field] = _fields()
+SIZE = sum(f.size for f in FIELDS.values())
+
+
+def bounds() -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """The lowest and highest value of each entry (the observation space's box)."""
+    low = np.zeros(SIZE, dtype=np.float32)
+    high = np.zeros(SIZE, dtype=np.float32)
+    for f in FIELDS.values():
+        low[f.offset:f.offset + f.size] = f.low
+        high[f.offset:f.offset + f.size] = f.high
+    return low, high
+
+
+def field(array: NDArray[Any], name: str) -> NDArray[Any]:
+    """The entries of field ``name`` in an encoded observation (a view)."""
+    f = FIELDS[name]
+    return array[f.offset:f.offset + f.size]
+
+
+def encode(observation: dict[str, Any], seat: int) -> NDArray[np.float32]:
+    """The array of ``observation``, the JSON that ``Position.observation(seat)`` gave."""
+    pos = Position.from_json(observation)
+    return encode_position(pos, seat)
+
+
+def encode_position(pos: Position, seat: int) -> NDArray[np.float32]:
+    """The array of an observed position (``Position.observe(seat)``): only what ``seat``
+    sees is read, and a hidden hand of another seat is only counted."""
+    rules = pos.rules
+    n = rules.players
+    out = np.zeros(SIZE, dtype=np.float32)
+
+    def rel(s: int) -> int:
+        return (s - seat) % n
+
+    def put(name: str, index: int, value: float) -> None:
+        out[FIELDS[name].offset + index] = value
+
+    def count(name: str, cards: tuple[int, ...] | list[int], base: int = 0) -> None:
+        f = FIELDS[name]
+        for c in cards:
+            out[f.offset + base + c] += 1
+
+    count("hand", pos.hand(seat))
+    count("loose", list(pos.loose))
+    builds = sorted(pos.builds, key=lambda b: (b.value, rel(b.owner), b.cards))
+    if len(builds) > MAX_BUILDS:
+        raise ValueError(f"the table holds {len(builds)} builds; the observation has room "
+                         f"for {MAX_BUILDS}")
+    for i, b in enumerate(builds):
+        _put_build(out, i, b, rel(b.owner))
+    for s in range(n):
+        count("piles", pos.piles[s], base=rel(s) * 52)
+        put("hand_sizes", rel(s), pos.hand_size(s))
+        put("scores", rel(s), pos.scores[s])
+        put("seats", rel(s), 1)
+        if rules.team_of(s) == rules.team_of(seat):
+            put("side", rel(s), 1)
+    count("set_aside", pos.set_aside)
+    put("stock", 0, pos.stock_size)
+    for s in pos.sweeps:
+        out[FIELDS["sweeps"].offset + rel(s)] += 1
+    for s in pos.mulles:
+        out[FIELDS["mulles"].offset + rel(s)] += 1
+    put("to_move", rel(pos.to_move), 1)
+    put("dealer", rel(pos.dealer), 1)
+    if pos.last_capture is not None:
+        put("last_capture", rel(pos.last_capture), 1)
+    put("round_deal", 0, pos.round)
+    put("round_deal", 1, pos.deal)
+    if pos.result is not None:
+        points = pos.result.points_by_seat(n)
+        for s in range(n):
+            put("round_points", rel(s), points[rules.team_of(s)])
+        put("over", 0, 1)
+    put("carry", 0, pos.carry.cards)
+    put("carry", 1, pos.carry.spades)
+    return out
+
+
+def _put_build(out: NDArray[np.float32], slot: int, build: Build, owner: int) -> None:
+    base = FIELDS["builds"].offset + slot * BUILD_SIZE
+    for c in build.cards:
+        out[base + c] += 1
+    out[base + 52] = build.value
+    out[base + 53 + owner] = 1
