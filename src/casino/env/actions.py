@@ -25,8 +25,8 @@ loose cards and the builds (value, owner, cards) as sorted tuples. The key holds
 everything that makes two moves different, so the order is total and does not depend
 on the order of the table.
 
-**When a card has more than SLOTS moves** (seen on crowded small tables: about one
-turn in several thousand of random play, in Mulle and Tablić with 3 or 4 players),
+**When a card has more than SLOTS moves** (rare: seen on crowded small tables in
+random play of Mulle with 4 players and Tablić with 3),
 the trail is always kept (a card that may be trailed keeps that option), and the
 other places are shared out kind by kind in turn (a capture, a build, an addition, a
 raise, a capture, ...), each kind giving its moves in the canonical order: so each

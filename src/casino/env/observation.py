@@ -3,7 +3,7 @@
 It is built from ``Position.observation(seat)`` alone (the JSON form with every other
 hand and the stock as counts; docs/position.md §1.4), read back into a position, so it
 cannot hold a card the seat may not see. The same size serves every preset and player
-count (``SIZE`` = 1,190 numbers).
+count (``SIZE`` = 1,094 numbers).
 
 **Seats are relative**: entry 0 of every per-seat field is the observing seat, entry
 1 the next seat in seat order (seat + 1 mod players), and so on; fields have room for
