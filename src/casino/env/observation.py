@@ -38,8 +38,8 @@ Each build slot holds the build's cards (52), its value (1) and its owner one-ho
 and the slots left over are all 0.
 
 ``FIELDS`` gives each field's offset and size, and :func:`field` reads one field of
-an encoded array by name. A table can hold more than 12 builds only in theory (no
-game of the test runs, random or bots', has shown more than 4); the encoder refuses
+an encoded array by name. A table can hold more than 12 builds only in theory (the
+most seen in random play of every preset is 4); the encoder refuses
 such a table with a ``ValueError`` rather than drop a build silently.
 """
 
