@@ -51,6 +51,21 @@ def observation_space() -> spaces.Dict:
     })
 
 
+def round_margins(rules: Rules, pos: Position) -> list[float]:
+    """Each seat's reward for the scored round ``pos``: its side's points less the mean
+    of the other sides' points, the sign turned where points are penalties (Krypkasino).
+    The margins sum to 0 over the sides (and, sides being of one size, over the seats)."""
+    assert pos.result is not None
+    points = pos.result.points_by_seat(rules.players)
+    sign = -1.0 if rules.win_rule == "lower-after-games" else 1.0
+    out: list[float] = []
+    for seat in rules.seats:
+        side = rules.team_of(seat)
+        others = [points[t] for t in rules.teams if t != side]
+        out.append(sign * (points[side] - sum(others) / len(others)))
+    return out
+
+
 def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
@@ -211,16 +226,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self.infos[agent] = info
 
     def _reward_round(self, pos: Position) -> None:
-        assert pos.result is not None
-        rules = self.rules
-        points = pos.result.points_by_seat(rules.players)
-        sides = rules.teams
-        sign = -1.0 if rules.win_rule == "lower-after-games" else 1.0
+        margins = round_margins(self.rules, pos)
         for agent in self.agents:
-            side = rules.team_of(self._seat[agent])
-            others = [points[t] for t in sides if t != side]
-            margin = points[side] - sum(others) / len(others)
-            self.rewards[agent] = sign * margin
+            self.rewards[agent] = margins[self._seat[agent]]
 
     def _reward_game(self, match: Match) -> None:
         winner = match.winner
