@@ -9,9 +9,13 @@ For each preset at its default player count, three figures in moves (steps) per 
   same seed, every agent choosing uniformly among the actions its mask allows,
   through PettingZoo's loop (``agent_iter``, ``last``, ``step``), so the observation
   array, the mask and the infos are built at every step as a learner gets them;
-- **wrapped**: the same with ``casino.env.env(preset)``, PettingZoo's standard wrappers.
+- **lean**: the same with ``raw_env(preset, infos=False)``: no JSON observation and
+  no moves' texts in the infos, only the array and the mask;
+- **wrapped**: the same as raw with ``casino.env.env(preset)``, PettingZoo's
+  standard wrappers.
 
-``ratio`` is raw / engine: the environment's aim is at least half the engine's speed.
+``ratio`` is raw / engine and ``lean`` lean / engine: the environment's aim is at
+least half the engine's speed.
 Each figure is the median of several timed repeats over the same seeds. Usage::
 
     .venv/bin/python benchmarks/env_speed.py [--quick] [--only NAME ...] [--profile NAME]
@@ -79,17 +83,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{info['platform']}; {info['cpu']}; {info['cores']} cores")
     print(f"median of {repeat} repeats; rounds of seeds {seeds.start}..{seeds.stop - 1}")
     print()
-    print(f"{'preset':<12}{'moves':>7}{'engine/s':>10}{'raw/s':>9}{'wrapped/s':>11}"
-          f"{'ratio':>7}")
+    print(f"{'preset':<12}{'moves':>7}{'engine/s':>10}{'raw/s':>9}{'lean/s':>9}"
+          f"{'wrapped/s':>11}{'ratio':>7}{'lean':>7}")
     names = [n for n in PRESET_NAMES if not args.only or n in args.only]
     for name in names:
-        raw, wrapped = raw_env(name), env(name)
-        eng = bench(lambda s, name=name: random_round(name, s), seeds, repeat)
+        raw, lean, wrapped = raw_env(name), raw_env(name, infos=False), env(name)
+        eng = bench(lambda s, name=name: random_round(name, s), seeds, repeat)["moves_per_s"]
         r = bench(lambda s: env_round(raw, s), seeds, repeat)
-        w = bench(lambda s: env_round(wrapped, s), seeds, repeat)
-        print(f"{name:<12}{r['moves']:>7}{eng['moves_per_s']:>10,.0f}"
-              f"{r['moves_per_s']:>9,.0f}{w['moves_per_s']:>11,.0f}"
-              f"{r['moves_per_s'] / eng['moves_per_s']:>7.2f}")
+        b = bench(lambda s: env_round(lean, s), seeds, repeat)["moves_per_s"]
+        w = bench(lambda s: env_round(wrapped, s), seeds, repeat)["moves_per_s"]
+        print(f"{name:<12}{r['moves']:>7}{eng:>10,.0f}{r['moves_per_s']:>9,.0f}{b:>9,.0f}"
+              f"{w:>11,.0f}{r['moves_per_s'] / eng:>7.2f}{b / eng:>7.2f}")
     return 0
 
 

@@ -152,9 +152,9 @@ def encode_position(pos: Position, seat: int) -> NDArray[np.float32]:
 
     idx: list[int] = []
     base = off["hand"]
-    idx.extend(base + c for c in pos.hand(seat))
+    idx.extend(map(base.__add__, pos.hand(seat)))
     base = off["loose"]
-    idx.extend(base + c for c in pos.loose)
+    idx.extend(map(base.__add__, pos.loose))
     builds = pos.builds
     if builds:
         builds = sorted(builds, key=lambda b: (b.value, rel(b.owner), b.cards))
@@ -164,14 +164,14 @@ def encode_position(pos: Position, seat: int) -> NDArray[np.float32]:
     extra: list[tuple[int, float]] = []
     for i, b in enumerate(builds):
         base = off["builds"] + i * BUILD_SIZE
-        idx.extend(base + c for c in b.cards)
+        idx.extend(map(base.__add__, b.cards))
         extra.append((base + 52, b.value))
         idx.append(base + 53 + rel(b.owner))
     for s in range(n):
         base = off["piles"] + rel(s) * 52
-        idx.extend(base + c for c in pos.piles[s])
+        idx.extend(map(base.__add__, pos.piles[s]))
     base = off["set_aside"]
-    idx.extend(base + c for c in pos.set_aside)
+    idx.extend(map(base.__add__, pos.set_aside))
     idx.extend(off["sweeps"] + rel(s) for s in pos.sweeps)
     idx.extend(off["mulles"] + rel(s) for s in pos.mulles)
     out = np.bincount(idx, minlength=SIZE).astype(np.float32) if idx else np.zeros(
