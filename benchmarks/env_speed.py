@@ -32,8 +32,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from bench_engine import machine, median_time, random_round
 
+from bench_engine import machine, median_time, random_round
 from casino.engine.rules import PRESET_NAMES
 from casino.env import env, raw_env
 
@@ -43,7 +43,7 @@ def env_round(e: Any, seed: int) -> int:
     e.reset(seed=seed)
     rng = random.Random(seed)
     n = 0
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         obs, _reward, terminated, truncated, _info = e.last()
         if terminated or truncated:
             e.step(None)
@@ -87,11 +87,16 @@ def main(argv: list[str] | None = None) -> int:
           f"{'wrapped/s':>11}{'ratio':>7}{'lean':>7}")
     names = [n for n in PRESET_NAMES if not args.only or n in args.only]
     for name in names:
-        raw, lean, wrapped = raw_env(name), raw_env(name, infos=False), env(name)
-        eng = bench(lambda s, name=name: random_round(name, s), seeds, repeat)["moves_per_s"]
-        r = bench(lambda s: env_round(raw, s), seeds, repeat)
-        b = bench(lambda s: env_round(lean, s), seeds, repeat)["moves_per_s"]
-        w = bench(lambda s: env_round(wrapped, s), seeds, repeat)["moves_per_s"]
+        def engine_round(seed: int, name: str = name) -> int:
+            return random_round(name, seed)
+
+        def envs_round(e: Any) -> Callable[[int], int]:
+            return lambda seed: env_round(e, seed)
+
+        eng = bench(engine_round, seeds, repeat)["moves_per_s"]
+        r = bench(envs_round(raw_env(name)), seeds, repeat)
+        b = bench(envs_round(raw_env(name, infos=False)), seeds, repeat)["moves_per_s"]
+        w = bench(envs_round(env(name)), seeds, repeat)["moves_per_s"]
         print(f"{name:<12}{r['moves']:>7}{eng:>10,.0f}{r['moves_per_s']:>9,.0f}{b:>9,.0f}"
               f"{w:>11,.0f}{r['moves_per_s'] / eng:>7.2f}{b / eng:>7.2f}")
     return 0

@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from casino.env import raw_env  # noqa: E402
+from casino.env import raw_env
 
 
 @pytest.mark.parametrize("name", ["casino", "krypkasino"])
@@ -22,10 +22,8 @@ def test_lean_env_plays_the_same_episode_with_empty_infos(name: str) -> None:
         assert np.array_equal(a[0]["observation"], b[0]["observation"])
         assert np.array_equal(a[0]["action_mask"], b[0]["action_mask"])
         assert a[1:4] == b[1:4] and b[4] == {}
-        if a[2] or a[3]:
-            action = None
-        else:
-            action = int(rng.choice(np.flatnonzero(a[0]["action_mask"])))
+        done = a[2] or a[3]
+        action = None if done else int(rng.choice(np.flatnonzero(a[0]["action_mask"])))
         full.step(action)
         lean.step(action)
     assert lean.agents == []

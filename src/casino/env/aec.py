@@ -242,7 +242,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if not self.json_infos:
             # Writing each seat's JSON and the moves' texts costs about as much as the
             # rest of a step together (benchmarks/env_speed.py).
-            self.infos = {agent: {} for agent in self.agents}
+            self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
             return
         pos = self.position
         self.infos = {}

@@ -155,7 +155,7 @@ def encode_position(pos: Position, seat: int) -> NDArray[np.float32]:
     idx.extend(map(base.__add__, pos.hand(seat)))
     base = off["loose"]
     idx.extend(map(base.__add__, pos.loose))
-    builds = pos.builds
+    builds: list[Build] = list(pos.builds)
     if builds:
         builds = sorted(builds, key=lambda b: (b.value, rel(b.owner), b.cards))
         if len(builds) > MAX_BUILDS:
