@@ -13,7 +13,7 @@ PYTHON_CANDIDATES := python3.13 python3.12 python3.11 python3
 
 # Directories linted by ruff and type-checked by mypy --strict (the settings are in
 # pyproject.toml), whole: only those that exist, since git does not keep empty folders.
-CODE_PATHS := $(wildcard src tests benchmarks research)
+CODE_PATHS := $(wildcard src tests benchmarks research examples)
 
 # The tests run in parallel processes (pytest-xdist), one per core and one more, since
 # many tests wait on a server, a browser or a deadline while the others compute (measured

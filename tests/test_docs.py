@@ -57,9 +57,10 @@ BARE_TARGET = {"rules.md": "rules.md", "position.md": "position.md",
 
 
 def project_files() -> Iterator[Path]:
-    """The text files of src/, tests/, docs/, benchmarks/, research/ and README.md."""
+    """The text files of src/, tests/, docs/, benchmarks/, research/, examples/ and
+    README.md."""
     yield ROOT / "README.md"
-    for top in ("src", "tests", "docs", "benchmarks", "research"):
+    for top in ("src", "tests", "docs", "benchmarks", "research", "examples"):
         for path in sorted((ROOT / top).rglob("*")):
             if (path.is_file() and path.suffix in TEXT_SUFFIXES
                     and "__pycache__" not in path.parts):

@@ -36,8 +36,14 @@ OPTIONAL = ("set_aside", "result", "carry", "mulles")
 MAX_JSON = 1_000_000
 
 
+#: Each card id's text, looked up rather than built: a position's JSON names every
+#: card of every pile, and the research env writes one per seat at every step.
+_TEXT = tuple(card_text(c) for c in range(52))
+
+
 def _cards_json(cards: tuple[int, ...]) -> list[str]:
-    return [card_text(c) for c in cards]
+    text = _TEXT
+    return [text[c] for c in cards]
 
 
 def _build_json(b: Build) -> dict[str, Any]:

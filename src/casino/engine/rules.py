@@ -167,15 +167,7 @@ class Rules:
 
     def options(self) -> dict[str, Any]:
         """The fields that differ from the preset's own, for JSON and records."""
-        base = _PRESETS[self.name](players=self.players)
-        out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if f.name != "name" and value != getattr(base, f.name):
-                out[f.name] = list(value) if isinstance(value, tuple) else value
-        if self.players != _PRESETS[self.name]().players:
-            out["players"] = self.players
-        return out
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in _differences(self)}
 
     def to_json(self) -> str | dict[str, Any]:
         """A preset name, or ``{"preset": NAME, ...options}`` when options differ."""
@@ -199,6 +191,22 @@ def player_counts(name: str) -> tuple[int, ...]:
         except RulesError:
             continue
         out.append(n)
+    return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def _differences(rules: Rules) -> tuple[tuple[str, Any], ...]:
+    """The fields of ``rules`` that differ from its preset's, kept per ruleset: every
+    position's JSON names its rules, and building the preset to compare with costs
+    more than the rest of the JSON (the research env writes one per seat and step)."""
+    base = _PRESETS[rules.name](players=rules.players)
+    out: list[tuple[str, Any]] = []
+    for f in dataclasses.fields(rules):
+        value = getattr(rules, f.name)
+        if f.name != "name" and value != getattr(base, f.name):
+            out.append((f.name, value))
+    if rules.players != _PRESETS[rules.name]().players:
+        out.append(("players", rules.players))
     return tuple(out)
 
 

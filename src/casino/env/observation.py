@@ -132,64 +132,73 @@ def encode(observation: dict[str, Any], seat: int) -> NDArray[np.float32]:
     return encode_position(pos, seat)
 
 
+_OFF = {name: f.offset for name, f in FIELDS.items()}
+
+
 def encode_position(pos: Position, seat: int) -> NDArray[np.float32]:
     """The array of an observed position (``Position.observe(seat)``): only what ``seat``
-    sees is read, and a hidden hand of another seat is only counted."""
+    sees is read, and a hidden hand of another seat is only counted.
+
+    The cards (hand, table, builds, piles, set aside) are gathered as indices into the
+    array and counted at once by ``np.bincount``; the few other numbers are set one by
+    one at precomputed offsets. The env builds one array per step, so this is on every
+    learner's path (benchmarks/env_speed.py)."""
     rules = pos.rules
     n = rules.players
-    out = np.zeros(SIZE, dtype=np.float32)
+    off = _OFF
 
     def rel(s: int) -> int:
         return (s - seat) % n
 
-    def put(name: str, index: int, value: float) -> None:
-        out[FIELDS[name].offset + index] = value
-
-    def count(name: str, cards: tuple[int, ...] | list[int], base: int = 0) -> None:
-        f = FIELDS[name]
-        for c in cards:
-            out[f.offset + base + c] += 1
-
-    count("hand", pos.hand(seat))
-    count("loose", list(pos.loose))
-    builds = sorted(pos.builds, key=lambda b: (b.value, rel(b.owner), b.cards))
-    if len(builds) > MAX_BUILDS:
-        raise ValueError(f"the table holds {len(builds)} builds; the observation has room "
-                         f"for {MAX_BUILDS}")
+    idx: list[int] = []
+    base = off["hand"]
+    idx.extend(map(base.__add__, pos.hand(seat)))
+    base = off["loose"]
+    idx.extend(map(base.__add__, pos.loose))
+    builds: list[Build] = list(pos.builds)
+    if builds:
+        builds = sorted(builds, key=lambda b: (b.value, rel(b.owner), b.cards))
+        if len(builds) > MAX_BUILDS:
+            raise ValueError(f"the table holds {len(builds)} builds; the observation has "
+                             f"room for {MAX_BUILDS}")
+    extra: list[tuple[int, float]] = []
     for i, b in enumerate(builds):
-        _put_build(out, i, b, rel(b.owner))
+        base = off["builds"] + i * BUILD_SIZE
+        idx.extend(map(base.__add__, b.cards))
+        extra.append((base + 52, b.value))
+        idx.append(base + 53 + rel(b.owner))
     for s in range(n):
-        count("piles", pos.piles[s], base=rel(s) * 52)
-        put("hand_sizes", rel(s), pos.hand_size(s))
-        put("scores", rel(s), pos.scores[s])
-        put("seats", rel(s), 1)
-        if rules.team_of(s) == rules.team_of(seat):
-            put("side", rel(s), 1)
-    count("set_aside", pos.set_aside)
-    put("stock", 0, pos.stock_size)
-    for s in pos.sweeps:
-        out[FIELDS["sweeps"].offset + rel(s)] += 1
-    for s in pos.mulles:
-        out[FIELDS["mulles"].offset + rel(s)] += 1
-    put("to_move", rel(pos.to_move), 1)
-    put("dealer", rel(pos.dealer), 1)
+        base = off["piles"] + rel(s) * 52
+        idx.extend(map(base.__add__, pos.piles[s]))
+    base = off["set_aside"]
+    idx.extend(map(base.__add__, pos.set_aside))
+    idx.extend(off["sweeps"] + rel(s) for s in pos.sweeps)
+    idx.extend(off["mulles"] + rel(s) for s in pos.mulles)
+    out = np.bincount(idx, minlength=SIZE).astype(np.float32) if idx else np.zeros(
+        SIZE, dtype=np.float32)
+    for i, v in extra:
+        out[i] = v
+
+    side = rules.team_of(seat)
+    for s in range(n):
+        r = rel(s)
+        out[off["hand_sizes"] + r] = pos.hand_size(s)
+        out[off["scores"] + r] = pos.scores[s]
+        out[off["seats"] + r] = 1
+        if rules.team_of(s) == side:
+            out[off["side"] + r] = 1
+    out[off["stock"]] = pos.stock_size
+    out[off["to_move"] + rel(pos.to_move)] = 1
+    out[off["dealer"] + rel(pos.dealer)] = 1
     if pos.last_capture is not None:
-        put("last_capture", rel(pos.last_capture), 1)
-    put("round_deal", 0, pos.round)
-    put("round_deal", 1, pos.deal)
+        out[off["last_capture"] + rel(pos.last_capture)] = 1
+    out[off["round_deal"]] = pos.round
+    out[off["round_deal"] + 1] = pos.deal
     if pos.result is not None:
         points = pos.result.points_by_seat(n)
         for s in range(n):
-            put("round_points", rel(s), points[rules.team_of(s)])
-        put("over", 0, 1)
-    put("carry", 0, pos.carry.cards)
-    put("carry", 1, pos.carry.spades)
+            out[off["round_points"] + rel(s)] = points[rules.team_of(s)]
+        out[off["over"]] = 1
+    out[off["carry"]] = pos.carry.cards
+    out[off["carry"] + 1] = pos.carry.spades
     return out
-
-
-def _put_build(out: NDArray[np.float32], slot: int, build: Build, owner: int) -> None:
-    base = FIELDS["builds"].offset + slot * BUILD_SIZE
-    for c in build.cards:
-        out[base + c] += 1
-    out[base + 52] = build.value
-    out[base + 53 + owner] = 1

@@ -1,0 +1,106 @@
+"""The research environment's speed next to the engine's own: random rounds, per preset.
+
+For each preset at its default player count, three figures in moves (steps) per second
+(docs/benchmarks.md, "The research environment", explains them):
+
+- **engine**: ``bench_engine.random_round``, the engine benchmark's random rounds
+  (``Match(preset, seed=s)``, uniformly random legal moves until the round is scored);
+- **raw**: one episode (a round) of ``casino.env.raw_env(preset)``, reset with the
+  same seed, every agent choosing uniformly among the actions its mask allows,
+  through PettingZoo's loop (``agent_iter``, ``last``, ``step``), so the observation
+  array, the mask and the infos are built at every step as a learner gets them;
+- **lean**: the same with ``raw_env(preset, infos=False)``: no JSON observation and
+  no moves' texts in the infos, only the array and the mask;
+- **wrapped**: the same as raw with ``casino.env.env(preset)``, PettingZoo's
+  standard wrappers.
+
+``ratio`` is raw / engine and ``lean`` lean / engine: the environment's aim is at
+least half the engine's speed.
+Each figure is the median of several timed repeats over the same seeds. Usage::
+
+    .venv/bin/python benchmarks/env_speed.py [--quick] [--only NAME ...] [--profile NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import random
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from bench_engine import machine, median_time, random_round
+from casino.engine.rules import PRESET_NAMES
+from casino.env import env, raw_env
+
+
+def env_round(e: Any, seed: int) -> int:
+    """One episode of uniformly random allowed actions; the number of actions taken."""
+    e.reset(seed=seed)
+    rng = random.Random(seed)
+    n = 0
+    for _agent in e.agent_iter():
+        obs, _reward, terminated, truncated, _info = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        n += 1
+    return n
+
+
+def bench(play: Callable[[int], int], seeds: range, repeat: int) -> dict[str, Any]:
+    moves = sum(play(s) for s in seeds)  # also warms up
+    seconds = median_time(lambda: [play(s) for s in seeds], repeat)
+    return {"moves": moves, "seconds": seconds, "moves_per_s": moves / seconds}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="The research environment's speed next to the engine's random rounds.")
+    parser.add_argument("--quick", action="store_true", help="a brief run (fewer seeds, repeats)")
+    parser.add_argument("--only", nargs="*", metavar="NAME", help="presets to run")
+    parser.add_argument("--repeat", type=int, help="timing repeats (median taken)")
+    parser.add_argument("--profile", metavar="NAME",
+                        help="instead, profile the raw env's random rounds of one preset")
+    args = parser.parse_args(argv)
+    repeat = args.repeat or (3 if args.quick else 5)
+    seeds = range(1, 4) if args.quick else range(1, 11)
+
+    if args.profile:
+        e = raw_env(args.profile)
+        profiler = cProfile.Profile()
+        profiler.runcall(lambda: [env_round(e, s) for s in seeds])
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+        return 0
+
+    info = machine()
+    print(f"casino {info['casino']} on {info['python']}")
+    print(f"{info['platform']}; {info['cpu']}; {info['cores']} cores")
+    print(f"median of {repeat} repeats; rounds of seeds {seeds.start}..{seeds.stop - 1}")
+    print()
+    print(f"{'preset':<12}{'moves':>7}{'engine/s':>10}{'raw/s':>9}{'lean/s':>9}"
+          f"{'wrapped/s':>11}{'ratio':>7}{'lean':>7}")
+    names = [n for n in PRESET_NAMES if not args.only or n in args.only]
+    for name in names:
+        def engine_round(seed: int, name: str = name) -> int:
+            return random_round(name, seed)
+
+        def envs_round(e: Any) -> Callable[[int], int]:
+            return lambda seed: env_round(e, seed)
+
+        eng = bench(engine_round, seeds, repeat)["moves_per_s"]
+        r = bench(envs_round(raw_env(name)), seeds, repeat)
+        b = bench(envs_round(raw_env(name, infos=False)), seeds, repeat)["moves_per_s"]
+        w = bench(envs_round(env(name)), seeds, repeat)["moves_per_s"]
+        print(f"{name:<12}{r['moves']:>7}{eng:>10,.0f}{r['moves_per_s']:>9,.0f}{b:>9,.0f}"
+              f"{w:>11,.0f}{r['moves_per_s'] / eng:>7.2f}{b / eng:>7.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
