@@ -296,3 +296,22 @@ def test_the_layout_is_documented_and_fixed() -> None:
     assert ACTIONS == 52 * SLOTS
     pos = Match("casino", seed=1).position
     assert set(action_table(pos.observe(pos.to_move))) <= set(range(ACTIONS))
+
+
+def test_a_table_of_more_builds_than_slots_keeps_the_lowest_twelve() -> None:
+    """A table of 13 builds (only possible in theory) is encoded, not refused: the 12 of
+    lowest value fill the slots, the 13th is left out and counted."""
+    import dataclasses
+
+    from casino.engine.builds import Build
+    from casino.engine.match import Match
+    from casino.env.observation import MAX_BUILDS, builds_left_out, encode_position, field
+
+    pos = Match("casino", seed=1).position
+    builds = tuple(Build(value, value % 2, (value - 1, value + 12))
+                   for value in range(2, 2 + MAX_BUILDS + 1))
+    crowded = dataclasses.replace(pos, table=builds)
+    array = encode_position(crowded, 0)
+    assert builds_left_out(crowded) == 1
+    slots = field(array, "builds").reshape(MAX_BUILDS, -1)
+    assert [int(slot[52]) for slot in slots] == list(range(2, 2 + MAX_BUILDS))

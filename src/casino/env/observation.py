@@ -39,8 +39,11 @@ and the slots left over are all 0.
 
 ``FIELDS`` gives each field's offset and size, and :func:`field` reads one field of
 an encoded array by name. A table can hold more than 12 builds only in theory (the
-most seen in random play of every preset is 4); the encoder refuses
-such a table with a ``ValueError`` rather than drop a build silently.
+most seen in random play of every preset is 4). On such a table the array keeps the
+first 12 builds in the slots' order (the lowest values; they are the ones most often
+taken next, by the smallest cards) and leaves the rest out, rather than fail mid-game;
+``builds_left_out`` says how many, and the JSON observation in the infos still holds
+every build.
 """
 
 from __future__ import annotations
@@ -58,6 +61,11 @@ from casino.engine.position import Position
 SEATS = 4
 #: Build slots.
 MAX_BUILDS = 12
+
+
+def builds_left_out(pos: Position) -> int:
+    """How many of the table's builds an observation array of ``pos`` leaves out."""
+    return max(0, len(pos.builds) - MAX_BUILDS)
 #: Numbers per build slot: its cards, its value, its owner one-hot.
 BUILD_SIZE = 52 + 1 + SEATS
 
@@ -158,9 +166,7 @@ def encode_position(pos: Position, seat: int) -> NDArray[np.float32]:
     builds: list[Build] = list(pos.builds)
     if builds:
         builds = sorted(builds, key=lambda b: (b.value, rel(b.owner), b.cards))
-        if len(builds) > MAX_BUILDS:
-            raise ValueError(f"the table holds {len(builds)} builds; the observation has "
-                             f"room for {MAX_BUILDS}")
+        builds = builds[:MAX_BUILDS]  # the rest left out: see the module's docstring
     extra: list[tuple[int, float]] = []
     for i, b in enumerate(builds):
         base = off["builds"] + i * BUILD_SIZE
