@@ -236,7 +236,15 @@ def test_export_import_and_a_shared_link(base: str, context: BrowserContext,
         phone.goto(link)
         wait_rounds(phone, 2)
         assert totals_shown(phone) == want
-        enter_round(phone, ROUNDS[2])
+        # The page shows the round at once and saves it to the server behind that: wait
+        # for the save before the first device looks.
+        def third_round_saved(r: Any) -> bool:
+            if "/api/scorepads/" not in r.url or r.request.method != "PUT":
+                return False  # (opening the link saves the pad too, with two rounds)
+            return len(json.loads(r.request.post_data or "{}")["pad"]["rounds"]) == 3
+
+        with phone.expect_response(third_round_saved):
+            enter_round(phone, ROUNDS[2])
         wait_rounds(phone, 3)
         page.reload()  # back on the first device: the server has the third round
         wait_rounds(page, 3)
