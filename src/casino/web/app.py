@@ -778,6 +778,10 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
     proxies = trusted_proxies(forwarded_allow_ips)
     url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
     shown = url.split("@")[-1] if "@" in url else url  # no password in messages
+
+    def unopened(e: Exception) -> ValueError:
+        return ValueError(f"cannot open the database {shown}: {str(e).splitlines()[0]}")
+
     refuse_several(url, workers)  # SQLite is served by one process
     run: dict[str, Any] = {
         "host": host, "port": port, "ws_max_size": 64 * 1024, "log_level": "info",
@@ -790,8 +794,7 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
             app = create_app(url, pool_workers=pool_workers, bot_pause=bot_pause,
                              limits=limits)
         except (SQLAlchemyError, ImportError) as e:
-            raise ValueError(f"cannot open the database {shown}: {str(e).splitlines()[0]}") \
-                from None
+            raise unopened(e) from None
         print(f"casino: games are stored in {shown}", file=sys.stderr)
         install_log_redaction()  # create_app did; said again where the access log is switched on
         uvicorn.run(app, **run)
@@ -801,8 +804,7 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
     try:
         Store(url).close()
     except (SQLAlchemyError, ImportError) as e:
-        raise ValueError(f"cannot open the database {shown}: {str(e).splitlines()[0]}") \
-            from None
+        raise unopened(e) from None
     os.environ[ENV] = ServeSettings(url, pool_workers=pool_workers, bot_pause=bot_pause,
                                     limits=limits or Limits()).to_json()
     print(f"casino: games are stored in {shown}, served by {workers} processes",

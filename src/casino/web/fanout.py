@@ -52,8 +52,6 @@ class Listener:
         self.on_lost = on_lost
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
-        #: Notices heard since start (for the operator's figures and the tests).
-        self.heard = 0
 
     async def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
@@ -81,7 +79,6 @@ class Listener:
                         self.on_lost()  # notices may have been missed while away
                     missed, pause = False, FIRST_PAUSE
                     async for notice in conn.notifies():
-                        self.heard += 1
                         parsed = read_change_notice(notice.payload)
                         if parsed is not None:
                             self.on_change(*parsed)

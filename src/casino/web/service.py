@@ -116,8 +116,6 @@ LESSON = "lesson"
 MAX_ADDRESSES_REMEMBERED = 10_000
 
 
-#: What a change made against an old version of a game is told (a move sent at once
-#: with another for the same turn, in this process or another).
 T = TypeVar("T")
 P = ParamSpec("P")
 
@@ -147,6 +145,8 @@ def unstoppable(method: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, Coro
 #: The kinds of lease (:meth:`GameService._leased`): a computer's move, a hint.
 COMPUTER_LEASE, HINT_LEASE = "computer", "hint"
 
+#: What a change made against an old version of a game is told (a move sent at once
+#: with another for the same turn, in this process or another).
 MOVED_ON = "the game has moved on: that was not played; here is the game as it stands"
 
 
@@ -268,8 +268,7 @@ class LiveGame:
         """Take the stored game (changed by another process) in place of this one in
         memory, keeping the connections, the lock and the timers. ``stored`` holds only
         the events this one lacks (``Store.load(after=...)``)."""
-        if self.session.on_change is not None:
-            self.session.on_change = None
+        self.session.on_change = None
         self.status = stored.status
         self.public = stored.public
         self.invite = stored.invite
@@ -459,9 +458,14 @@ class LiveGame:
         self.service.watch(self)
 
     def forget_timer(self) -> None:
+        """Stop the game's timers (the away notice's, and the look at another process's
+        lease): the game is leaving memory, or the server is closing."""
         if self.away_timer is not None:
             self.away_timer.cancel()
             self.away_timer = None
+        if self.lease_timer is not None:
+            self.lease_timer.cancel()
+            self.lease_timer = None
 
     # ------------------------------------------------------------------
     # The change hook: every change of the session becomes events and a commit
@@ -735,11 +739,9 @@ class GameService:
         game.events.extend(events)
 
     def drop(self, game: LiveGame) -> None:
-        """Forget a game in memory (it reloads from the database when asked for)."""
-        if self.games.get(game.id) is game:
-            del self.games[game.id]
-        game.session.on_change = None
-        game.forget_timer()
+        """Forget a game in memory (it reloads from the database when asked for); its
+        pages are told and reconnect."""
+        self._forget(game)
         for c in game.clients:
             c.send({"type": "error", "message": "the game was reloaded; reconnecting"})
             c.close()
@@ -866,13 +868,11 @@ class GameService:
         return GameError(MOVED_ON, 409)
 
     def _forget(self, game: LiveGame) -> None:
-        """Drop a game nobody here uses from memory (quietly: it has no connections)."""
+        """Drop a game from memory, telling nobody (:meth:`drop` tells its pages)."""
         if self.games.get(game.id) is game:
             del self.games[game.id]
         game.session.on_change = None
         game.forget_timer()
-        if game.lease_timer is not None:
-            game.lease_timer.cancel()
 
     # ------------------------------------------------------------------
     # Creating and joining
@@ -1224,24 +1224,24 @@ class GameService:
         A hint the table does not allow is refused before it counts against the
         address's hints.
         """
-        with contextlib.ExitStack() as held:
-            async with game.lock:
-                self._playing(game)
-                s = game.session
-                refusal = s.why_no_hint(seat)
-                if refusal is not None:
-                    raise GameError(refusal)
-                if not self._hint_buckets.take(address_key(client)):
-                    raise GameError(f"too many hints from your address: at most "
-                                    f"{self.limits.hints_per_minute:g} a minute", 429)
-                try:  # the game's one hint in this process, or a refusal at once
-                    held.enter_context(self.thinker.hint_slot(game.id))
-                except Busy as e:
-                    raise GameError(str(e), 503) from None
-                job = s.hint_job(seat)
-                version = game.version
-            return await self._hint(game, seat, job, version)
-        raise AssertionError("unreachable")  # mypy: ExitStack may swallow exceptions
+        async with game.lock:
+            self._playing(game)
+            s = game.session
+            refusal = s.why_no_hint(seat)
+            if refusal is not None:
+                raise GameError(refusal)
+            if not self._hint_buckets.take(address_key(client)):
+                raise GameError(f"too many hints from your address: at most "
+                                f"{self.limits.hints_per_minute:g} a minute", 429)
+            job = s.hint_job(seat)
+            version = game.version
+        # The game's one hint in this process, or a refusal at once (nothing is awaited
+        # between the address's count above and this; _hint turns its own Busy to words).
+        try:
+            with self.thinker.hint_slot(game.id):
+                return await self._hint(game, seat, job, version)
+        except Busy as e:
+            raise GameError(str(e), 503) from None
 
     async def _hint(self, game: LiveGame, seat: int, job: BotJob,
                     version: int) -> dict[str, Any]:

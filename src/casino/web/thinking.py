@@ -191,21 +191,16 @@ class Thinker:
         """A computer's move: served before every hint, round-robin by ``owner``."""
         return await self._submit(COMPUTER, job, owner, game)
 
-    def check_hint(self, game: str) -> None:
-        """Busy, saying why, when a hint for ``game`` would be refused now: one is being
-        thought of for it already, or too many wait."""
+    @contextlib.contextmanager
+    def hint_slot(self, game: str) -> Iterator[None]:
+        """The one hint ``game`` may have in this process, held while the body runs;
+        Busy, saying why, when one is being thought of for it already or too many wait."""
         if game in self._hinting:
             self.stats.refused += 1
             raise Busy(HINT_BUSY)
         if self._hints.size >= self.hint_queue:
             self.stats.refused += 1
             raise Busy("the server is busy thinking for other players; ask again in a moment")
-
-    @contextlib.contextmanager
-    def hint_slot(self, game: str) -> Iterator[None]:
-        """The one hint ``game`` may have in this process, held while the body runs;
-        Busy, saying why, if it is taken or too many hints wait (:meth:`check_hint`)."""
-        self.check_hint(game)
         self._hinting.add(game)
         try:
             yield
