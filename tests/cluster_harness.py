@@ -24,7 +24,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -128,22 +128,23 @@ class Server:
 
 def serve_command(port: int, database: str, *, workers_pool: int = 0,
                   computer_pause: float | None = None,
-                  limits: dict[str, str] | None = None) -> list[str]:
-    """The command line of a server. ``computer_pause`` is passed only when given, and
-    ``limits`` become ``--limit NAME=VALUE``: a server that does not know an option
-    refuses to start, so a test names only what it needs."""
+                  limits: dict[str, str] | None = None,
+                  extra: Sequence[str] = ()) -> list[str]:
+    """The command line of a server. ``computer_pause`` is passed only when given,
+    ``limits`` become ``--limit NAME=VALUE``, and ``extra`` is added as it is: a server
+    that does not know an option refuses to start, so a test names only what it needs."""
     command = [sys.executable, "-m", "casino", "serve", "--port", str(port),
                "--database", database, "--workers-pool", str(workers_pool)]
     if computer_pause is not None:
         command += ["--computer-pause", f"{computer_pause:g}"]
     for name, value in (limits or {}).items():
         command += ["--limit", f"{name}={value}"]
-    return command
+    return command + list(extra)
 
 
 def start(name: str, database: str, folder: Path, *, workers_pool: int = 0,
           computer_pause: float | None = None,
-          limits: dict[str, str] | None = None) -> Server:
+          limits: dict[str, str] | None = None, extra: Sequence[str] = ()) -> Server:
     """Start ``casino serve`` on a free port and wait until it answers HTTP; its output
     (stdout and stderr) goes to ``folder/server-<name>.log``. A server that exits
     before answering fails the test with its output."""
@@ -153,7 +154,7 @@ def start(name: str, database: str, folder: Path, *, workers_pool: int = 0,
     command: list[str] = []
     for _attempt in range(3):
         command = serve_command(_free_port(), database, workers_pool=workers_pool,
-                                computer_pause=computer_pause, limits=limits)
+                                computer_pause=computer_pause, limits=limits, extra=extra)
         with log.open("wb") as out:
             proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
                                     stdin=subprocess.DEVNULL, cwd=folder, env=env,

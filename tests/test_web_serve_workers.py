@@ -7,9 +7,6 @@ each other."""
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -28,6 +25,7 @@ from typer.testing import CliRunner
 from casino.web.limits import Limits
 from casino.web.serving import ENV, ServeSettings, trusted_proxies, worker_app
 from casino.web.store import database_url
+from tests.cluster_harness import running
 from tests.web_helpers import POSTGRES, db_url
 
 #: The longest a server may take to answer after it starts: a safety net, never a measure.
@@ -47,43 +45,15 @@ def command() -> Typer:
     return app
 
 
-def free_port() -> int:
-    """A port nothing listens on now (``casino serve`` takes a number, not a socket)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
-def casino_serve(*args: str, log: Path) -> Iterator[str]:
-    """``python -m casino serve ARGS`` on a free port, in a process group of its own,
-    until it answers: its base URL. Stopped with SIGTERM, as an operator would."""
-    port = free_port()
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "casino", "serve", "--port", str(port),
-             "--computer-pause", "0", *args],
-            stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + START_WAIT
-        while True:
-            try:
-                httpx.get(base + "/api/games", timeout=2)
-                break
-            except httpx.HTTPError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError("casino serve did not start:\n"
-                                         + log.read_text(errors="replace")) from None
-                time.sleep(0.1)
-        yield base
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(30)
+def casino_serve(database: str, *options: str, folder: Path, name: str = "S"
+                 ) -> Iterator[str]:
+    """``python -m casino serve`` on ``database`` with ``options``, computers at once, on
+    a free port until it answers (the cluster tests' harness; its output in
+    ``folder/server-NAME.log``): its base URL. Stopped with SIGTERM, as an operator
+    would."""
+    with running(name, database, folder, computer_pause=0, extra=options) as server:
+        yield server.base
 
 
 # ----------------------------------------------------------------------
@@ -202,10 +172,9 @@ def post_game(base: str, *, source: str, forwarded_for: str) -> int:
 def test_forwarded_addresses_are_believed_only_from_the_named_proxy(tmp_path: Path) -> None:
     # One new game per address (games_burst=1, and the next only a minute later): a
     # second game counts against whichever address the server takes the client to be.
-    with casino_serve("--database", db_url(tmp_path), "--workers-pool", "0",
-                      "--forwarded-allow-ips", "127.0.0.1",
+    with casino_serve(db_url(tmp_path), "--forwarded-allow-ips", "127.0.0.1",
                       "--limit", "games_burst=1", "--limit", "games_per_minute=1",
-                      log=tmp_path / "server.log") as base:
+                      folder=tmp_path) as base:
         # From the proxy (127.0.0.1): each client counts under the address it forwards.
         assert post_game(base, source="127.0.0.1", forwarded_for="203.0.113.5") == 201
         assert post_game(base, source="127.0.0.1", forwarded_for="203.0.113.5") == 429
@@ -213,14 +182,13 @@ def test_forwarded_addresses_are_believed_only_from_the_named_proxy(tmp_path: Pa
         # From anywhere else the header is not believed: both count under 127.0.0.9.
         assert post_game(base, source="127.0.0.9", forwarded_for="203.0.113.7") == 201
         assert post_game(base, source="127.0.0.9", forwarded_for="203.0.113.8") == 429
-    log = (tmp_path / "server.log").read_text(errors="replace")
+    log = (tmp_path / "server-S.log").read_text(errors="replace")
     assert "203.0.113.5" in log  # the access log names the client, not the proxy
 
 
 def test_without_the_option_no_forwarded_address_is_believed(tmp_path: Path) -> None:
-    with casino_serve("--database", db_url(tmp_path), "--workers-pool", "0",
-                      "--limit", "games_burst=1", "--limit", "games_per_minute=1",
-                      log=tmp_path / "server.log") as base:
+    with casino_serve(db_url(tmp_path), "--limit", "games_burst=1",
+                      "--limit", "games_per_minute=1", folder=tmp_path) as base:
         assert post_game(base, source="127.0.0.1", forwarded_for="203.0.113.5") == 201
         assert post_game(base, source="127.0.0.1", forwarded_for="203.0.113.6") == 429
 
@@ -231,9 +199,7 @@ def test_without_the_option_no_forwarded_address_is_believed(tmp_path: Path) -> 
 
 @needs_postgres
 def test_two_workers_serve_the_lobby_and_share_the_games(tmp_path: Path) -> None:
-    log = tmp_path / "server.log"
-    with casino_serve("--database", db_url(tmp_path), "--workers", "2",
-                      "--workers-pool", "0", log=log) as base:
+    with casino_serve(db_url(tmp_path), "--workers", "2", folder=tmp_path) as base:
         browser = httpx.Client(base_url=base, timeout=30)
         assert browser.get("/").status_code == 200
         r = browser.post("/api/games", json={"rules": "casino", "level": "beginner"})
@@ -248,7 +214,7 @@ def test_two_workers_serve_the_lobby_and_share_the_games(tmp_path: Path) -> None
                 assert listed.status_code == 200
                 assert game in [g["game"] for g in listed.json()["recent"]]
                 assert tab.get(f"/game/{game}").status_code == 200
-    text_ = log.read_text(errors="replace")
+    text_ = (tmp_path / "server-S.log").read_text(errors="replace")
     assert text_.count("Started server process") == 2, text_
     assert "served by 2 processes" in text_
 
@@ -376,8 +342,7 @@ def test_a_page_open_through_a_restart_is_told_to_reconnect_and_finds_its_game(
         return code
 
     with ExitStack() as first:
-        base = first.enter_context(casino_serve("--database", url, "--workers-pool", "0",
-                                                log=tmp_path / "first.log"))
+        base = first.enter_context(casino_serve(url, folder=tmp_path, name="first"))
         with httpx.Client(base_url=base, timeout=30) as browser:
             r = browser.post("/api/games", json={"rules": "casino", "level": "beginner"})
             assert r.status_code == 201, r.text
@@ -393,8 +358,7 @@ def test_a_page_open_through_a_restart_is_told_to_reconnect_and_finds_its_game(
     assert code == 1012
     assert not final_close_codes() & {code, 1001, 1006}
     # The server back (on the same database): the page's hello resumes the game.
-    with casino_serve("--database", url, "--workers-pool", "0",
-                      log=tmp_path / "second.log") as base:
+    with casino_serve(url, folder=tmp_path, name="second") as base:
         async def again() -> int:
             ws, resumed = await hello(base, game, cookie, version)
             await ws.close()
