@@ -11,12 +11,14 @@ from collections.abc import Callable
 
 from casino.bots.base import Bot, Limit
 from casino.bots.careful import CarefulBot
+from casino.bots.counter import CounterBot
 from casino.bots.expert import ExpertBot
 from casino.bots.greedy import GreedyBot
 from casino.bots.ismcts import IsmctsBot, IsmctsOracle
 from casino.bots.levels import LEVELS, Level
 from casino.bots.pimc import PimcBot, PimcOracle
 from casino.bots.random_bot import RandomBot
+from casino.bots.searcher import SearcherBot
 
 #: Ladder name -> constructor taking a seed.
 BOTS: dict[str, Callable[[int | None], Bot]] = {
@@ -28,6 +30,10 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "pimc-oracle": PimcOracle,
     "ismcts": IsmctsBot,
     "ismcts-oracle": IsmctsOracle,
+    # The outside yardstick (docs/bots.md): benchmark opponents from a published
+    # description, never player levels.
+    "counter": CounterBot,
+    "searcher": SearcherBot,
 }
 
 
