@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from casino.engine.builds import Build
-from casino.engine.cards import card_text, parse_card
+from casino.engine.cards import CARD_TEXTS, card_text, parse_card
 from casino.engine.errors import CardError, InvalidPosition, RulesError
 from casino.engine.rules import Rules, rules_from_json
 from casino.engine.scoring import Carry, Item, Result
@@ -36,13 +36,8 @@ OPTIONAL = ("set_aside", "result", "carry", "mulles")
 MAX_JSON = 1_000_000
 
 
-#: Each card id's text, looked up rather than built: a position's JSON names every
-#: card of every pile, and the research env writes one per seat at every step.
-_TEXT = tuple(card_text(c) for c in range(52))
-
-
 def _cards_json(cards: tuple[int, ...]) -> list[str]:
-    text = _TEXT
+    text = CARD_TEXTS
     return [text[c] for c in cards]
 
 
@@ -59,7 +54,7 @@ def position_to_json(pos: Position) -> dict[str, Any]:
         "dealer": pos.dealer,
         "to_move": pos.to_move,
         "hands": [h if isinstance(h, int) else _cards_json(tuple(sorted(h))) for h in pos.hands],
-        "table": [card_text(i) if isinstance(i, int) else _build_json(i) for i in pos.table],
+        "table": [CARD_TEXTS[i] if isinstance(i, int) else _build_json(i) for i in pos.table],
         "piles": [_cards_json(p) for p in pos.piles],
         "sweeps": list(pos.sweeps),
         "last_capture": pos.last_capture,
