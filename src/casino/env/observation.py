@@ -56,6 +56,7 @@ from numpy.typing import NDArray
 
 from casino.engine.builds import Build
 from casino.engine.position import Position
+from casino.engine.rules import Rules
 
 #: Room for this many seats in every per-seat field.
 SEATS = 4
@@ -143,68 +144,168 @@ def encode(observation: dict[str, Any], seat: int) -> NDArray[np.float32]:
 _OFF = {name: f.offset for name, f in FIELDS.items()}
 
 
+def _seat_fields(rules: Rules, seat: int) -> tuple[tuple[int, ...], tuple[int, ...],
+                                                  list[int], list[float]]:
+    """What depends only on the ruleset and the observing seat: each seat's relative
+    place, each seat's own offset in the piles, and the ``seats`` and ``side`` entries
+    (indices and values). Kept per ruleset and seat (a few dozen in all)."""
+    key = (rules, seat)
+    got = _SEAT_FIELDS.get(key)
+    if got is None:
+        n = rules.players
+        rel = tuple((s - seat) % n for s in range(n))
+        piles = tuple(_OFF["piles"] + r * 52 for r in rel)
+        side = rules.team_of(seat)
+        ix = [_OFF["seats"] + rel[s] for s in range(n)]
+        ix += [_OFF["side"] + rel[s] for s in range(n) if rules.team_of(s) == side]
+        got = _SEAT_FIELDS[key] = (rel, piles, ix, [1.0] * len(ix))
+    return got
+
+
+_SEAT_FIELDS: dict[tuple[Rules, int], tuple[tuple[int, ...], tuple[int, ...], list[int],
+                                            list[float]]] = {}
+
+
 def encode_position(pos: Position, seat: int) -> NDArray[np.float32]:
     """The array of an observed position (``Position.observe(seat)``): only what ``seat``
     sees is read, and a hidden hand of another seat is only counted.
 
-    The cards (hand, table, builds, piles, set aside) are gathered as indices into the
-    array and counted at once by ``np.bincount``; the few other numbers are set one by
-    one at precomputed offsets. The env builds one array per step, so this is on every
-    learner's path (benchmarks/env_speed.py)."""
+    The cards (hand, table, builds, piles, set aside) are gathered as indices, and the
+    other numbers as indices with their values, and set by one indexed assignment (two
+    decks: the cards counted by ``np.bincount`` first, since a card may be twice in one
+    field). The env
+    builds one array per step, so this is on every learner's path
+    (benchmarks/env_speed.py); ``tests/test_env.py`` checks it against the plain
+    field-by-field encoding."""
     rules = pos.rules
     n = rules.players
     off = _OFF
+    rel, pile_base, static_ix, static_w = _seat_fields(rules, seat)
+
+    # What is counted.
+    idx: list[int] = []
+    base = off["hand"]
+    idx += [base + c for c in pos.hand(seat)]
+    loose: list[int] = []
+    builds: list[Build] = []
+    for item in pos.table:
+        if isinstance(item, int):
+            loose.append(item)
+        else:
+            builds.append(item)
+    base = off["loose"]
+    idx += [base + c for c in loose]
+    ix = list(static_ix)
+    w = list(static_w)
+    if builds:
+        if len(builds) > 1:
+            builds.sort(key=lambda b: (b.value, rel[b.owner], b.cards))
+        base = off["builds"]
+        for b in builds[:MAX_BUILDS]:  # the rest left out: see the module's docstring
+            idx += [base + c for c in b.cards]
+            idx.append(base + 53 + rel[b.owner])
+            ix.append(base + 52)
+            w.append(b.value)
+            base += BUILD_SIZE
+    for s, pile in enumerate(pos.piles):
+        if pile:
+            base = pile_base[s]
+            idx += [base + c for c in pile]
+    if pos.set_aside:
+        base = off["set_aside"]
+        idx += [base + c for c in pos.set_aside]
+    for name, seats in (("sweeps", pos.sweeps), ("mulles", pos.mulles)):
+        if seats:
+            base = off[name]
+            for s in set(seats):
+                ix.append(base + rel[s])
+                w.append(seats.count(s))
+
+    # The other numbers, each at its own index.
+    base = off["hand_sizes"]
+    scores_base = off["scores"]
+    for s, h in enumerate(pos.hands):
+        r = rel[s]
+        ix.append(base + r)
+        w.append(h if isinstance(h, int) else len(h))
+        ix.append(scores_base + r)
+        w.append(pos.scores[s])
+    stock = pos.stock
+    ix += [off["stock"], off["to_move"] + rel[pos.to_move], off["dealer"] + rel[pos.dealer],
+           off["round_deal"], off["round_deal"] + 1, off["carry"], off["carry"] + 1]
+    w += [stock if isinstance(stock, int) else len(stock), 1, 1, pos.round, pos.deal,
+          pos.carry.cards, pos.carry.spades]
+    if pos.last_capture is not None:
+        ix.append(off["last_capture"] + rel[pos.last_capture])
+        w.append(1)
+    if pos.result is not None:
+        points = pos.result.points_by_seat(n)
+        base = off["round_points"]
+        ix += [base + rel[s] for s in range(n)]
+        w += [points[rules.team_of(s)] for s in range(n)]
+        ix.append(off["over"])
+        w.append(1)
+    if rules.decks == 1:
+        # Every card is in one place once: each counted entry is 1.
+        out = np.zeros(SIZE, dtype=np.float32)
+        out[idx + ix] = [1] * len(idx) + w
+        return out
+    out = np.bincount(idx, minlength=SIZE).astype(np.float32)
+    out[ix] = w
+    return out
+
+
+def encode_plain(pos: Position, seat: int) -> NDArray[np.float32]:
+    """The array of an observed position, field by field: the reference that
+    :func:`encode_position` is tested against (same entries, more slowly)."""
+    rules = pos.rules
+    n = rules.players
+    out = np.zeros(SIZE, dtype=np.float32)
 
     def rel(s: int) -> int:
         return (s - seat) % n
 
-    idx: list[int] = []
-    base = off["hand"]
-    idx.extend(map(base.__add__, pos.hand(seat)))
-    base = off["loose"]
-    idx.extend(map(base.__add__, pos.loose))
-    builds: list[Build] = list(pos.builds)
-    if builds:
-        builds = sorted(builds, key=lambda b: (b.value, rel(b.owner), b.cards))
-        builds = builds[:MAX_BUILDS]  # the rest left out: see the module's docstring
-    extra: list[tuple[int, float]] = []
-    for i, b in enumerate(builds):
-        base = off["builds"] + i * BUILD_SIZE
-        idx.extend(map(base.__add__, b.cards))
-        extra.append((base + 52, b.value))
-        idx.append(base + 53 + rel(b.owner))
-    for s in range(n):
-        base = off["piles"] + rel(s) * 52
-        idx.extend(map(base.__add__, pos.piles[s]))
-    base = off["set_aside"]
-    idx.extend(map(base.__add__, pos.set_aside))
-    idx.extend(off["sweeps"] + rel(s) for s in pos.sweeps)
-    idx.extend(off["mulles"] + rel(s) for s in pos.mulles)
-    out = np.bincount(idx, minlength=SIZE).astype(np.float32) if idx else np.zeros(
-        SIZE, dtype=np.float32)
-    for i, v in extra:
-        out[i] = v
+    def put(name: str, i: int, v: float) -> None:
+        out[FIELDS[name].offset + i] += v
 
+    for c in pos.hand(seat):
+        put("hand", c, 1)
+    for c in pos.loose:
+        put("loose", c, 1)
+    builds = sorted(pos.builds, key=lambda b: (b.value, rel(b.owner), b.cards))
+    for i, b in enumerate(builds[:MAX_BUILDS]):
+        for c in b.cards:
+            put("builds", i * BUILD_SIZE + c, 1)
+        put("builds", i * BUILD_SIZE + 52, b.value)
+        put("builds", i * BUILD_SIZE + 53 + rel(b.owner), 1)
+    for s in range(n):
+        for c in pos.piles[s]:
+            put("piles", rel(s) * 52 + c, 1)
+    for c in pos.set_aside:
+        put("set_aside", c, 1)
+    for s in pos.sweeps:
+        put("sweeps", rel(s), 1)
+    for s in pos.mulles:
+        put("mulles", rel(s), 1)
     side = rules.team_of(seat)
     for s in range(n):
-        r = rel(s)
-        out[off["hand_sizes"] + r] = pos.hand_size(s)
-        out[off["scores"] + r] = pos.scores[s]
-        out[off["seats"] + r] = 1
+        put("hand_sizes", rel(s), pos.hand_size(s))
+        put("scores", rel(s), pos.scores[s])
+        put("seats", rel(s), 1)
         if rules.team_of(s) == side:
-            out[off["side"] + r] = 1
-    out[off["stock"]] = pos.stock_size
-    out[off["to_move"] + rel(pos.to_move)] = 1
-    out[off["dealer"] + rel(pos.dealer)] = 1
+            put("side", rel(s), 1)
+    put("stock", 0, pos.stock_size)
+    put("to_move", rel(pos.to_move), 1)
+    put("dealer", rel(pos.dealer), 1)
     if pos.last_capture is not None:
-        out[off["last_capture"] + rel(pos.last_capture)] = 1
-    out[off["round_deal"]] = pos.round
-    out[off["round_deal"] + 1] = pos.deal
+        put("last_capture", rel(pos.last_capture), 1)
+    put("round_deal", 0, pos.round)
+    put("round_deal", 1, pos.deal)
     if pos.result is not None:
         points = pos.result.points_by_seat(n)
         for s in range(n):
-            out[off["round_points"] + rel(s)] = points[rules.team_of(s)]
-        out[off["over"]] = 1
-    out[off["carry"]] = pos.carry.cards
-    out[off["carry"] + 1] = pos.carry.spades
+            put("round_points", rel(s), points[rules.team_of(s)])
+        put("over", 0, 1)
+    put("carry", 0, pos.carry.cards)
+    put("carry", 1, pos.carry.spades)
     return out
