@@ -254,17 +254,19 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return pos.memo("env.mask", make)
 
     def _update_infos(self) -> None:
+        """The info of the agent to act: its JSON observation and its moves' texts; every
+        other agent's info is empty until it is to act (PettingZoo's ``last()`` reads the
+        selected agent's). Once the episode is over, every agent gets its final JSON
+        observation. Writing the JSON of every seat at every step cost a quarter of a
+        step (docs/benchmarks.md, "The research environment")."""
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         if not self.json_infos:
-            # Writing each seat's JSON and the moves' texts costs about as much as the
-            # rest of a step together (benchmarks/env_speed.py).
-            self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
             return
         pos = self.position
-        self.infos = {}
-        for agent in self.agents:
+        over = all(self.terminations.values())
+        for agent in self.agents if over else (self.agent_selection,):
             seat = self._seat[agent]
-            seen = _seen(pos, seat)
-            info: dict[str, Any] = {"observation": seen.to_json()}
+            info: dict[str, Any] = {"observation": _seen(pos, seat).to_json()}
             if pos.to_move == seat and pos.result is None:
                 info["moves"] = {a: str(m) for a, m in _actions(pos, seat).items()}
             self.infos[agent] = info
