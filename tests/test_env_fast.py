@@ -70,7 +70,11 @@ def test_the_fast_table_array_and_infos_are_the_plain_ones(rules: str, players: 
         seat = int(agent.split("_")[1])
         for s in range(pos.rules.players):
             seen = pos.observe(s)
+            # The whole position and the observation encode alike; the JSON written
+            # straight from the position is the observed position's.
             assert np.array_equal(encode_position(seen, s), encode_plain(seen, s))
+            assert np.array_equal(encode_position(pos, s), encode_plain(seen, s))
+            assert pos.observation(s) == seen.to_json()
         if term or trunc:
             # The episode is over: every agent gets its final observation, no moves.
             assert info == {"observation": pos.observation(seat)}

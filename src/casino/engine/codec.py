@@ -45,7 +45,16 @@ def _build_json(b: Build) -> dict[str, Any]:
     return {"value": b.value, "owner": b.owner, "groups": [_cards_json(g) for g in b.groups]}
 
 
-def position_to_json(pos: Position) -> dict[str, Any]:
+def position_to_json(pos: Position, seat: int | None = None) -> dict[str, Any]:
+    """The JSON form of ``pos``; with ``seat``, of its observation by that seat (what
+    ``pos.observe(seat)`` would write, without making that position)."""
+    if seat is None:
+        hands = [h if isinstance(h, int) else _cards_json(tuple(sorted(h))) for h in pos.hands]
+        stock = pos.stock if isinstance(pos.stock, int) else _cards_json(pos.stock)
+    else:
+        hands = [_cards_json(tuple(sorted(h))) if s == seat and not isinstance(h, int)
+                 else (h if isinstance(h, int) else len(h)) for s, h in enumerate(pos.hands)]
+        stock = pos.stock_size
     out: dict[str, Any] = {
         "format": FORMAT,
         "rules": pos.rules.to_json(),
@@ -53,12 +62,12 @@ def position_to_json(pos: Position) -> dict[str, Any]:
         "deal": pos.deal,
         "dealer": pos.dealer,
         "to_move": pos.to_move,
-        "hands": [h if isinstance(h, int) else _cards_json(tuple(sorted(h))) for h in pos.hands],
+        "hands": hands,
         "table": [CARD_TEXTS[i] if isinstance(i, int) else _build_json(i) for i in pos.table],
         "piles": [_cards_json(p) for p in pos.piles],
         "sweeps": list(pos.sweeps),
         "last_capture": pos.last_capture,
-        "stock": pos.stock if isinstance(pos.stock, int) else _cards_json(pos.stock),
+        "stock": stock,
         "set_aside": _cards_json(pos.set_aside),
         "scores": list(pos.scores),
         "result": pos.result.to_json() if pos.result is not None else None,
@@ -71,7 +80,10 @@ def position_to_json(pos: Position) -> dict[str, Any]:
 
 
 def observation_json(pos: Position, seat: int) -> dict[str, Any]:
-    return position_to_json(pos.observe(seat))
+    """``position_to_json(pos.observe(seat))``, written straight from ``pos``."""
+    if not 0 <= seat < pos.rules.players:
+        raise ValueError(f"seat {seat} is not a seat of this {pos.rules.players}-player game")
+    return position_to_json(pos, seat)
 
 
 # ----------------------------------------------------------------------

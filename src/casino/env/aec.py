@@ -73,13 +73,7 @@ def agent_name(seat: int) -> str:
 #: The mask of an agent that is not to move (read only).
 _NO_ACTION = np.zeros(ACTIONS, dtype=np.int8)
 _NO_ACTION.flags.writeable = False
-_SEEN_KEYS = tuple(f"env.seen.{seat}" for seat in range(8))
-
-
-def _seen(pos: Position, seat: int) -> Position:
-    """``pos.observe(seat)``, kept with ``pos``: a step reads it for the array and the
-    infos, and each would otherwise make its own."""
-    return pos.memo(_SEEN_KEYS[seat], lambda: pos.observe(seat))
+_ARRAY_KEYS = tuple(f"env.array.{seat}" for seat in range(8))
 
 
 def _actions(pos: Position, seat: int) -> dict[int, Move]:
@@ -163,10 +157,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         seat = self._seat[agent]
         pos = self.position
         # Copies of the arrays kept with the position: a learner may change what it gets.
-        seen = _seen(pos, seat)
-        return {"observation": seen.memo("env.array", lambda: encode_position(seen, seat)
-                                         ).copy(),
-                "action_mask": self._mask(pos, seat).copy()}
+        # The array is read from the whole position: encode_position reads only what the
+        # seat sees (its hand, the others' hand sizes), so no observed position is made.
+        array = pos.memo(_ARRAY_KEYS[seat], lambda: encode_position(pos, seat))
+        return {"observation": array.copy(), "action_mask": self._mask(pos, seat).copy()}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -266,7 +260,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         over = all(self.terminations.values())
         for agent in self.agents if over else (self.agent_selection,):
             seat = self._seat[agent]
-            info: dict[str, Any] = {"observation": _seen(pos, seat).to_json()}
+            info: dict[str, Any] = {"observation": pos.observation(seat)}
             if pos.to_move == seat and pos.result is None:
                 info["moves"] = {a: str(m) for a, m in _actions(pos, seat).items()}
             self.infos[agent] = info

@@ -1,7 +1,8 @@
 """The observation encoding: one seat's view as a fixed-size ``float32`` array.
 
-It is built from ``Position.observation(seat)`` alone (the JSON form with every other
-hand and the stock as counts; docs/position.md §1.4), read back into a position, so it
+It is a function of ``Position.observation(seat)`` alone (the JSON form with every
+other hand and the stock as counts; docs/position.md §1.4): :func:`encode` reads that
+JSON, and :func:`encode_position` reads of a position only what the seat sees, so it
 cannot hold a card the seat may not see. The same size serves every preset and player
 count (``SIZE`` = 1,094 numbers).
 
@@ -167,8 +168,10 @@ _SEAT_FIELDS: dict[tuple[Rules, int], tuple[tuple[int, ...], tuple[int, ...], li
 
 
 def encode_position(pos: Position, seat: int) -> NDArray[np.float32]:
-    """The array of an observed position (``Position.observe(seat)``): only what ``seat``
-    sees is read, and a hidden hand of another seat is only counted.
+    """The array of what ``seat`` sees of ``pos``: the whole position or its observation
+    (``Position.observe(seat)``) give the same array, since only the seat's own hand is
+    read and every other hand is only counted (so is the stock). The env encodes the
+    whole position and makes no observed position.
 
     The cards (hand, table, builds, piles, set aside) are gathered as indices, and the
     other numbers as indices with their values, and set by one indexed assignment (two
