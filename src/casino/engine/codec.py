@@ -45,6 +45,25 @@ def _build_json(b: Build) -> dict[str, Any]:
     return {"value": b.value, "owner": b.owner, "groups": [_cards_json(g) for g in b.groups]}
 
 
+def _rules_json(rules: Rules) -> str | dict[str, Any]:
+    """``rules.to_json()``; a preset's name kept per Rules object, found by identity
+    (hashing a Rules value to look up its options reads its dozens of fields, and the
+    research env writes a JSON at every step). Options are written anew each time: the
+    dict is the caller's."""
+    got = _RULES_NAME.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1]
+    out = rules.to_json()
+    if isinstance(out, str):
+        if len(_RULES_NAME) > 256:
+            _RULES_NAME.clear()
+        _RULES_NAME[id(rules)] = (rules, out)
+    return out
+
+
+_RULES_NAME: dict[int, tuple[Rules, str]] = {}
+
+
 def position_to_json(pos: Position, seat: int | None = None) -> dict[str, Any]:
     """The JSON form of ``pos``; with ``seat``, of its observation by that seat (what
     ``pos.observe(seat)`` would write, without making that position)."""
@@ -57,7 +76,7 @@ def position_to_json(pos: Position, seat: int | None = None) -> dict[str, Any]:
         stock = pos.stock_size
     out: dict[str, Any] = {
         "format": FORMAT,
-        "rules": pos.rules.to_json(),
+        "rules": _rules_json(pos.rules),
         "round": pos.round,
         "deal": pos.deal,
         "dealer": pos.dealer,

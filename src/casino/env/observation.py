@@ -146,115 +146,108 @@ _OFF = {name: f.offset for name, f in FIELDS.items()}
 
 
 def _seat_fields(rules: Rules, seat: int) -> tuple[tuple[int, ...], tuple[int, ...],
-                                                  list[int], list[float]]:
+                                                  tuple[int, ...]]:
     """What depends only on the ruleset and the observing seat: each seat's relative
-    place, each seat's own offset in the piles, and the ``seats`` and ``side`` entries
-    (indices and values). Kept per ruleset and seat (a few dozen in all)."""
-    key = (rules, seat)
+    place, each seat's offset in the piles, and the ``seats`` and ``side`` entries that
+    are 1. Kept per Rules object and seat, found by the object's identity (hashing a
+    Rules value reads its dozens of fields, at every step), the object kept with them
+    so that its id is not reused."""
+    key = (id(rules), seat)
     got = _SEAT_FIELDS.get(key)
-    if got is None:
+    if got is None or got[0] is not rules:
+        if len(_SEAT_FIELDS) > 256:
+            _SEAT_FIELDS.clear()
         n = rules.players
         rel = tuple((s - seat) % n for s in range(n))
         piles = tuple(_OFF["piles"] + r * 52 for r in rel)
         side = rules.team_of(seat)
-        ix = [_OFF["seats"] + rel[s] for s in range(n)]
-        ix += [_OFF["side"] + rel[s] for s in range(n) if rules.team_of(s) == side]
-        got = _SEAT_FIELDS[key] = (rel, piles, ix, [1.0] * len(ix))
-    return got
+        ones = [_OFF["seats"] + rel[s] for s in range(n)]
+        ones += [_OFF["side"] + rel[s] for s in range(n) if rules.team_of(s) == side]
+        got = _SEAT_FIELDS[key] = (rules, rel, piles, tuple(ones))
+    return got[1:]
 
 
-_SEAT_FIELDS: dict[tuple[Rules, int], tuple[tuple[int, ...], tuple[int, ...], list[int],
-                                            list[float]]] = {}
-
-
+_SEAT_FIELDS: dict[tuple[int, int], tuple[Rules, tuple[int, ...], tuple[int, ...],
+                                          tuple[int, ...]]] = {}
 def encode_position(pos: Position, seat: int) -> NDArray[np.float32]:
     """The array of what ``seat`` sees of ``pos``: the whole position or its observation
     (``Position.observe(seat)``) give the same array, since only the seat's own hand is
     read and every other hand is only counted (so is the stock). The env encodes the
     whole position and makes no observed position.
 
-    The cards (hand, table, builds, piles, set aside) are gathered as indices, and the
-    other numbers as indices with their values, and set by one indexed assignment (two
-    decks: the cards counted by ``np.bincount`` first, since a card may be twice in one
-    field). The env
-    builds one array per step, so this is on every learner's path
-    (benchmarks/env_speed.py); ``tests/test_env.py`` checks it against the plain
-    field-by-field encoding."""
+    The small whole numbers (card counts, one-hots, sizes, build values: all below 256)
+    are written one by one into a ``bytearray``, turned into float32 by one numpy call;
+    the few others (scores, the round and deal, points, carry) are then set where not 0.
+    numpy's per-call costs (an index array, a value array, a fancy assignment) had been
+    a quarter of the engine's whole move (benchmarks/env_speed.py, on every learner's
+    path). ``tests/test_env_fast.py`` checks it against :func:`encode_plain`."""
     rules = pos.rules
-    n = rules.players
     off = _OFF
-    rel, pile_base, static_ix, static_w = _seat_fields(rules, seat)
+    rel, pile_base, ones = _seat_fields(rules, seat)
+    small = bytearray(SIZE)
+    for i in ones:
+        small[i] = 1
 
-    # What is counted.
-    idx: list[int] = []
+    # Cards are counted: two decks may put a card twice in one field.
     base = off["hand"]
-    idx += [base + c for c in pos.hand(seat)]
-    loose: list[int] = []
+    for c in pos.hand(seat):
+        small[base + c] += 1
     builds: list[Build] = []
+    base = off["loose"]
     for item in pos.table:
         if isinstance(item, int):
-            loose.append(item)
+            small[base + item] += 1
         else:
             builds.append(item)
-    base = off["loose"]
-    idx += [base + c for c in loose]
-    ix = list(static_ix)
-    w = list(static_w)
     if builds:
         if len(builds) > 1:
             builds.sort(key=lambda b: (b.value, rel[b.owner], b.cards))
         base = off["builds"]
         for b in builds[:MAX_BUILDS]:  # the rest left out: see the module's docstring
-            idx += [base + c for c in b.cards]
-            idx.append(base + 53 + rel[b.owner])
-            ix.append(base + 52)
-            w.append(b.value)
+            for c in b.cards:
+                small[base + c] += 1
+            small[base + 52] = b.value
+            small[base + 53 + rel[b.owner]] = 1
             base += BUILD_SIZE
     for s, pile in enumerate(pos.piles):
-        if pile:
-            base = pile_base[s]
-            idx += [base + c for c in pile]
-    if pos.set_aside:
-        base = off["set_aside"]
-        idx += [base + c for c in pos.set_aside]
-    for name, seats in (("sweeps", pos.sweeps), ("mulles", pos.mulles)):
-        if seats:
-            base = off[name]
-            for s in set(seats):
-                ix.append(base + rel[s])
-                w.append(seats.count(s))
-
-    # The other numbers, each at its own index.
+        base = pile_base[s]
+        for c in pile:
+            small[base + c] += 1
+    base = off["set_aside"]
+    for c in pos.set_aside:
+        small[base + c] += 1
+    base = off["sweeps"]
+    for s in pos.sweeps:
+        small[base + rel[s]] += 1
+    base = off["mulles"]
+    for s in pos.mulles:
+        small[base + rel[s]] += 1
     base = off["hand_sizes"]
-    scores_base = off["scores"]
     for s, h in enumerate(pos.hands):
-        r = rel[s]
-        ix.append(base + r)
-        w.append(h if isinstance(h, int) else len(h))
-        ix.append(scores_base + r)
-        w.append(pos.scores[s])
+        small[base + rel[s]] = h if isinstance(h, int) else len(h)
     stock = pos.stock
-    ix += [off["stock"], off["to_move"] + rel[pos.to_move], off["dealer"] + rel[pos.dealer],
-           off["round_deal"], off["round_deal"] + 1, off["carry"], off["carry"] + 1]
-    w += [stock if isinstance(stock, int) else len(stock), 1, 1, pos.round, pos.deal,
-          pos.carry.cards, pos.carry.spades]
+    small[off["stock"]] = stock if isinstance(stock, int) else len(stock)
+    small[off["to_move"] + rel[pos.to_move]] = 1
+    small[off["dealer"] + rel[pos.dealer]] = 1
     if pos.last_capture is not None:
-        ix.append(off["last_capture"] + rel[pos.last_capture])
-        w.append(1)
+        small[off["last_capture"] + rel[pos.last_capture]] = 1
     if pos.result is not None:
-        points = pos.result.points_by_seat(n)
+        small[off["over"]] = 1
+    out = np.frombuffer(small, dtype=np.uint8).astype(np.float32)
+
+    wide: list[tuple[int, int]] = [(off["round_deal"], pos.round),
+                                   (off["round_deal"] + 1, pos.deal),
+                                   (off["carry"], pos.carry.cards),
+                                   (off["carry"] + 1, pos.carry.spades)]
+    base = off["scores"]
+    wide += [(base + rel[s], v) for s, v in enumerate(pos.scores)]
+    if pos.result is not None:
+        points = pos.result.points_by_seat(rules.players)
         base = off["round_points"]
-        ix += [base + rel[s] for s in range(n)]
-        w += [points[rules.team_of(s)] for s in range(n)]
-        ix.append(off["over"])
-        w.append(1)
-    if rules.decks == 1:
-        # Every card is in one place once: each counted entry is 1.
-        out = np.zeros(SIZE, dtype=np.float32)
-        out[idx + ix] = [1] * len(idx) + w
-        return out
-    out = np.bincount(idx, minlength=SIZE).astype(np.float32)
-    out[ix] = w
+        wide += [(base + rel[s], points[rules.team_of(s)]) for s in rules.seats]
+    for i, v in wide:
+        if v:
+            out[i] = v
     return out
 
 
