@@ -60,8 +60,10 @@ _WORTH = tuple(worth(c) for c in range(CARDS))
 
 
 def _worth(cards: tuple[int, ...]) -> int:
-    table = _WORTH
-    return sum([table[c] if c < CARDS else worth(c) for c in cards])
+    try:
+        return sum(map(_WORTH.__getitem__, cards))
+    except IndexError:  # not a card id (made-up moves in tests): worked out
+        return sum(map(worth, cards))
 
 
 def canonical_key(move: Move) -> tuple[object, ...]:

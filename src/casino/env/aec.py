@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from casino.engine.codec import observation_json
 from casino.engine.match import Match
 from casino.engine.moves import Move
 from casino.engine.position import Position
@@ -260,7 +261,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         over = all(self.terminations.values())
         for agent in self.agents if over else (self.agent_selection,):
             seat = self._seat[agent]
-            info: dict[str, Any] = {"observation": pos.observation(seat)}
+            info: dict[str, Any] = {"observation": observation_json(pos, seat)}
             if pos.to_move == seat and pos.result is None:
                 info["moves"] = {a: str(m) for a, m in _actions(pos, seat).items()}
             self.infos[agent] = info
