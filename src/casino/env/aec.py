@@ -242,9 +242,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
             return _NO_ACTION
 
         def make() -> NDArray[np.int8]:
-            mask = np.zeros(ACTIONS, dtype=np.int8)
-            mask[list(_actions(pos, seat))] = 1
-            return mask
+            # Written into a bytearray that numpy then wraps: no index array to convert.
+            allowed = bytearray(ACTIONS)
+            for action in _actions(pos, seat):
+                allowed[action] = 1
+            return np.frombuffer(allowed, dtype=np.int8)
 
         return pos.memo("env.mask", make)
 
