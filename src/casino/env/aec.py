@@ -96,10 +96,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     ``rules`` is a preset name (options as keywords, as for ``Rules.preset``) or a
     :class:`Rules` value; ``players`` the number of seats (the preset's own when
-    ``None``); ``render_mode`` ``"human"`` (print) or ``"ansi"`` (return the text);
-    ``infos=False`` leaves every agent's info empty (no JSON observation, no moves'
-    texts), for learners that read only the array and the mask: steps are then
-    about half again as fast."""
+    ``None``); ``render_mode`` ``"human"`` (print) or ``"ansi"`` (return the text).
+    The agent to act gets its info (its JSON observation and its moves' texts), the
+    others an empty one until they are to act, and every agent its final observation
+    once the episode is over; ``infos=False`` leaves every info empty, for learners
+    that read only the array and the mask (steps about a tenth faster)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"],
                                           "name": "casino_v0", "is_parallelizable": False}
