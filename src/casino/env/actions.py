@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from casino.engine.legality import worth
+from casino.engine.legality import candidate_moves, worth
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import Position
 
@@ -105,7 +105,7 @@ def action_table(pos: Position) -> dict[int, Move]:
 def _table(pos: Position) -> dict[int, Move]:
     if pos.result is not None:
         return {}
-    listed = pos.candidate_moves()
+    listed = candidate_moves(pos)  # Position.candidate_moves, without its import
     by_card: dict[int, list[Move]] = {}
     for m in listed.moves:
         got = by_card.get(m.card)
