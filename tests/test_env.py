@@ -106,8 +106,14 @@ def test_observations_never_hold_another_seat_s_hidden_cards(rules: str,
             # The array's cards are exactly the cards the seat sees.
             assert _array_cards(array) == visible
             assert field(array, "hand").sum() == len(pos.hand(seat))
-            # It is a function of the observation's JSON alone.
+            # It is a function of the observation's JSON alone, which the agent to act
+            # gets in its info (the others' infos stay empty until they are to act).
             info = e.infos[agent]
+            if agent == e.agent_selection:
+                assert info["observation"] == pos.observation(seat)
+            else:
+                assert info == {}
+                info = {"observation": pos.observation(seat)}
             assert np.array_equal(encode(info["observation"], seat), array)
             # No card text in the infos that the seat cannot see.
             named = Counter(_card_id(t) for t in _CARD.findall(json.dumps(info)))

@@ -52,6 +52,11 @@ def card_text(c: int) -> str:
     return RANKS[c >> 2] + SUITS[c & 3]
 
 
+#: Each card id's :func:`card_text`, looked up rather than built where many are written
+#: at once (a position's JSON, every move's text at every step of the research env).
+CARD_TEXTS: tuple[str, ...] = tuple(card_text(c) for c in DECK)
+
+
 def card_symbol(c: int) -> str:
     """Text with the suit symbol and ``10``, for people: ``10♦``."""
     rank = "10" if c >> 2 == 9 else RANKS[c >> 2]

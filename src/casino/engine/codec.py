@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from casino.engine.builds import Build
-from casino.engine.cards import card_text, parse_card
+from casino.engine.cards import CARD_TEXTS, card_text, parse_card
 from casino.engine.errors import CardError, InvalidPosition, RulesError
 from casino.engine.rules import Rules, rules_from_json
 from casino.engine.scoring import Carry, Item, Result
@@ -36,13 +36,8 @@ OPTIONAL = ("set_aside", "result", "carry", "mulles")
 MAX_JSON = 1_000_000
 
 
-#: Each card id's text, looked up rather than built: a position's JSON names every
-#: card of every pile, and the research env writes one per seat at every step.
-_TEXT = tuple(card_text(c) for c in range(52))
-
-
 def _cards_json(cards: tuple[int, ...]) -> list[str]:
-    text = _TEXT
+    text = CARD_TEXTS
     return [text[c] for c in cards]
 
 
@@ -50,20 +45,48 @@ def _build_json(b: Build) -> dict[str, Any]:
     return {"value": b.value, "owner": b.owner, "groups": [_cards_json(g) for g in b.groups]}
 
 
-def position_to_json(pos: Position) -> dict[str, Any]:
+def _rules_json(rules: Rules) -> str | dict[str, Any]:
+    """``rules.to_json()``; a preset's name kept per Rules object, found by identity
+    (hashing a Rules value to look up its options reads its dozens of fields, and the
+    research env writes a JSON at every step). Options are written anew each time: the
+    dict is the caller's."""
+    got = _RULES_NAME.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1]
+    out = rules.to_json()
+    if isinstance(out, str):
+        if len(_RULES_NAME) > 256:
+            _RULES_NAME.clear()
+        _RULES_NAME[id(rules)] = (rules, out)
+    return out
+
+
+_RULES_NAME: dict[int, tuple[Rules, str]] = {}
+
+
+def position_to_json(pos: Position, seat: int | None = None) -> dict[str, Any]:
+    """The JSON form of ``pos``; with ``seat``, of its observation by that seat (what
+    ``pos.observe(seat)`` would write, without making that position)."""
+    if seat is None:
+        hands = [h if isinstance(h, int) else _cards_json(tuple(sorted(h))) for h in pos.hands]
+        stock = pos.stock if isinstance(pos.stock, int) else _cards_json(pos.stock)
+    else:
+        hands = [_cards_json(tuple(sorted(h))) if s == seat and not isinstance(h, int)
+                 else (h if isinstance(h, int) else len(h)) for s, h in enumerate(pos.hands)]
+        stock = pos.stock_size
     out: dict[str, Any] = {
         "format": FORMAT,
-        "rules": pos.rules.to_json(),
+        "rules": _rules_json(pos.rules),
         "round": pos.round,
         "deal": pos.deal,
         "dealer": pos.dealer,
         "to_move": pos.to_move,
-        "hands": [h if isinstance(h, int) else _cards_json(tuple(sorted(h))) for h in pos.hands],
-        "table": [card_text(i) if isinstance(i, int) else _build_json(i) for i in pos.table],
+        "hands": hands,
+        "table": [CARD_TEXTS[i] if isinstance(i, int) else _build_json(i) for i in pos.table],
         "piles": [_cards_json(p) for p in pos.piles],
         "sweeps": list(pos.sweeps),
         "last_capture": pos.last_capture,
-        "stock": pos.stock if isinstance(pos.stock, int) else _cards_json(pos.stock),
+        "stock": stock,
         "set_aside": _cards_json(pos.set_aside),
         "scores": list(pos.scores),
         "result": pos.result.to_json() if pos.result is not None else None,
@@ -76,7 +99,10 @@ def position_to_json(pos: Position) -> dict[str, Any]:
 
 
 def observation_json(pos: Position, seat: int) -> dict[str, Any]:
-    return position_to_json(pos.observe(seat))
+    """``position_to_json(pos.observe(seat))``, written straight from ``pos``."""
+    if not 0 <= seat < pos.rules.players:
+        raise ValueError(f"seat {seat} is not a seat of this {pos.rules.players}-player game")
+    return position_to_json(pos, seat)
 
 
 # ----------------------------------------------------------------------

@@ -271,6 +271,7 @@ class _Checker:
         d = self.rules.ace_sum_alt
         self.alt_delta = (d - self.rules.ace_sum) if d else 0
         self._sweepers: tuple[int, ...] | None = None
+        self._piece_of: dict[object, Callable[[int], Piece]] = {}
 
     # -- pieces: how a loose card takes part in a split ---------------------------
     def _values(self, x: int) -> tuple[int, ...]:
@@ -284,15 +285,27 @@ class _Checker:
     def capture_piece(self, card: int, *, optional: bool = False) -> Callable[[int], Piece]:
         keys = self.table.pair_played[card]
         pair_table = self.table.pair_table
-
-        def piece(x: int) -> Piece:
-            return Piece(self._values(x), pair_table[x] in keys, optional)
-        return piece
+        return self._pieces((keys, optional),
+                            lambda x: Piece(self._values(x), pair_table[x] in keys, optional))
 
     def build_piece(self, *, optional: bool = False) -> Callable[[int], Piece]:
-        def piece(x: int) -> Piece:
-            return Piece(self._values(x), False, optional)
-        return piece
+        return self._pieces(("build", optional),
+                            lambda x: Piece(self._values(x), False, optional))
+
+    def _pieces(self, key: object, make: Callable[[int], Piece]) -> Callable[[int], Piece]:
+        """``make`` with each card's Piece made once per checker: the split searches ask
+        for the same cards' pieces thousands of times on a crowded table."""
+        got = self._piece_of.get(key)
+        if got is None:
+            made: dict[int, Piece] = {}
+
+            def piece(x: int) -> Piece:
+                p = made.get(x)
+                if p is None:
+                    p = made[x] = make(x)
+                return p
+            got = self._piece_of[key] = piece
+        return got
 
     # -- the ownership rule (docs/rules.md §2.5) -----------------------------------
     def held(self, card: int) -> int:

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from casino.engine.builds import Build
-from casino.engine.cards import card_text, parse_card
+from casino.engine.cards import CARD_TEXTS, card_text, parse_card
 from casino.engine.errors import CardError, MalformedMove
 
 TRAIL, CAPTURE, BUILD, ADD, RAISE = "trail", "capture", "build", "add", "raise"
@@ -61,12 +61,13 @@ class Move:
 
 
 def _group_text(group: tuple[int, ...]) -> str:
-    return "+".join(card_text(c) for c in group)
+    text = CARD_TEXTS
+    return "+".join([text[c] for c in group])
 
 
 def move_text(move: Move) -> str:
     """The canonical text of a move."""
-    c = card_text(move.card)
+    c = CARD_TEXTS[move.card]
     if move.kind == TRAIL:
         return c
     if move.kind == CAPTURE:

@@ -151,7 +151,7 @@ class _Search:
     """
 
     __slots__ = ("counts", "deadline", "gain", "kinds", "memo", "min_group", "pool",
-                 "target")
+                 "steps", "target")
 
     def __init__(self, cards: Sequence[int], target: int, piece: Callable[[int], Piece],
                  min_group: int, score: Callable[[int], int] | None,
@@ -171,6 +171,10 @@ class _Search:
         self.pool = [sorted(by_kind[p], key=lambda c: (worth(c), c)) for p in order]
         self.counts = tuple(len(cs) for cs in self.pool)
         self.target = target
+        # Each kind's steps modulo the target (see _hopeless), worked out once: the
+        # search asks thousands of times on a crowded table.
+        self.steps = [tuple(sorted({v % target for v in p.values} | ({0} if p.alone else set())))
+                      for p in order] if target > 0 else []
         self.min_group = min_group
         # gain[j][k]: the score of covering the best k cards of kind j.
         self.gain = []
@@ -224,14 +228,12 @@ class _Search:
             return any(counts[j] and not self.kinds[j].alone for j in range(t, len(counts)))
         full = (1 << target) - 1
         residues = 1  # bit r: some choice of the cards so far adds up to r modulo target
+        steps_of = self.steps
         for j in range(t, len(counts)):
             k = counts[j]
             if not k:
                 continue
-            p = self.kinds[j]
-            steps = {v % target for v in p.values}
-            if p.alone:
-                steps.add(0)
+            steps = steps_of[j]
             if not steps:
                 return True  # a card that joins no group and cannot stand alone
             if len(steps) == 1:

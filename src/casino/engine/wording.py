@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from casino.engine.cards import card_symbol, card_text
+from casino.engine.cards import CARD_TEXTS, card_symbol
 
 if TYPE_CHECKING:
     from casino.engine.builds import Build
@@ -76,8 +76,10 @@ def build_notation(groups: Iterable[Iterable[int]], *, symbols: bool = False) ->
     The notation of moves and positions uses card text (``5d``); ``symbols``
     gives the same shape with suit symbols (``[5♦+3♠]``) for people to read.
     Groups come as the build keeps them (highest first within each group)."""
-    word = card_symbol if symbols else card_text
-    return "[" + " ".join("+".join(word(c) for c in g) for g in groups) + "]"
+    if symbols:
+        return "[" + " ".join("+".join(card_symbol(c) for c in g) for g in groups) + "]"
+    text = CARD_TEXTS
+    return "[" + " ".join(["+".join([text[c] for c in g]) for g in groups]) + "]"
 
 
 def build_words(b: Build, whose: str = "the", *, cards: bool = True,

@@ -39,8 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from casino.engine.builds import Build
-from casino.engine.legality import worth
+from casino.engine.legality import candidate_moves, worth
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import Position
 
@@ -55,17 +54,28 @@ _KIND_ORDER = {CAPTURE: 0, BUILD: 1, ADD: 2, RAISE: 3, TRAIL: 4}
 _SHARED = (CAPTURE, BUILD, ADD, RAISE)
 
 
-def _build_key(b: Build) -> tuple[int, int, tuple[int, ...]]:
-    return (b.value, b.owner, b.cards)
+#: Each card id's worth (:func:`casino.engine.legality.worth`), looked up: the key is
+#: made for every move of every step.
+_WORTH = tuple(worth(c) for c in range(CARDS))
+
+
+def _worth(cards: tuple[int, ...]) -> int:
+    try:
+        return sum(map(_WORTH.__getitem__, cards))
+    except IndexError:  # not a card id (made-up moves in tests): worked out
+        return sum(map(worth, cards))
 
 
 def canonical_key(move: Move) -> tuple[object, ...]:
     """The total order of one card's moves (see the module's docstring)."""
-    taken = len(move.loose) + sum(len(b.cards) for b in move.builds)
-    w = sum(worth(c) for c in move.loose) + sum(worth(c) for b in move.builds
-                                                for c in b.cards)
-    return (_KIND_ORDER[move.kind], -taken, -w, move.value, move.loose,
-            tuple(_build_key(b) for b in move.builds))
+    loose = move.loose
+    builds = move.builds
+    if not builds:
+        return (_KIND_ORDER[move.kind], -len(loose), -_worth(loose), move.value, loose, ())
+    taken = len(loose) + sum([len(b.cards) for b in builds])
+    w = _worth(loose) + sum([_worth(b.cards) for b in builds])
+    return (_KIND_ORDER[move.kind], -taken, -w, move.value, loose,
+            tuple([(b.value, b.owner, b.cards) for b in builds]))
 
 
 def keep(moves: Sequence[Move]) -> list[Move]:
@@ -95,13 +105,29 @@ def action_table(pos: Position) -> dict[int, Move]:
 def _table(pos: Position) -> dict[int, Move]:
     if pos.result is not None:
         return {}
+    listed = candidate_moves(pos)  # Position.candidate_moves, without its import
     by_card: dict[int, list[Move]] = {}
-    for m in pos.candidate_moves().moves:
-        by_card.setdefault(m.card, []).append(m)
+    for m in listed.moves:
+        got = by_card.get(m.card)
+        if got is None:
+            by_card[m.card] = [m]
+        else:
+            got.append(m)
     out: dict[int, Move] = {}
     for card in sorted(by_card):
-        for slot, m in enumerate(keep(by_card[card])):
-            out[card * SLOTS + slot] = m
+        moves = by_card[card]
+        base = card * SLOTS
+        if len(moves) == 1:
+            out[base] = moves[0]
+            continue
+        # A complete list is every legal move once (Position.legal_moves): nothing to
+        # drop, and at most SLOTS of them need only the sort.
+        if listed.complete and len(moves) <= SLOTS:
+            moves.sort(key=canonical_key)
+        else:
+            moves = keep(moves)
+        for slot, m in enumerate(moves):
+            out[base + slot] = m
     return out
 
 

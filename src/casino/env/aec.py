@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from casino.engine.codec import observation_json
 from casino.engine.match import Match
 from casino.engine.moves import Move
 from casino.engine.position import Position
@@ -73,13 +74,7 @@ def agent_name(seat: int) -> str:
 #: The mask of an agent that is not to move (read only).
 _NO_ACTION = np.zeros(ACTIONS, dtype=np.int8)
 _NO_ACTION.flags.writeable = False
-_SEEN_KEYS = tuple(f"env.seen.{seat}" for seat in range(8))
-
-
-def _seen(pos: Position, seat: int) -> Position:
-    """``pos.observe(seat)``, kept with ``pos``: a step reads it for the array and the
-    infos, and each would otherwise make its own."""
-    return pos.memo(_SEEN_KEYS[seat], lambda: pos.observe(seat))
+_ARRAY_KEYS = tuple(f"env.array.{seat}" for seat in range(8))
 
 
 def _actions(pos: Position, seat: int) -> dict[int, Move]:
@@ -101,10 +96,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     ``rules`` is a preset name (options as keywords, as for ``Rules.preset``) or a
     :class:`Rules` value; ``players`` the number of seats (the preset's own when
-    ``None``); ``render_mode`` ``"human"`` (print) or ``"ansi"`` (return the text);
-    ``infos=False`` leaves every agent's info empty (no JSON observation, no moves'
-    texts), for learners that read only the array and the mask: steps are then
-    about half again as fast."""
+    ``None``); ``render_mode`` ``"human"`` (print) or ``"ansi"`` (return the text).
+    The agent to act gets its info (its JSON observation and its moves' texts), the
+    others an empty one until they are to act, and every agent its final observation
+    once the episode is over; ``infos=False`` leaves every info empty, for learners
+    that read only the array and the mask (steps about a tenth faster)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"],
                                           "name": "casino_v0", "is_parallelizable": False}
@@ -163,10 +159,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         seat = self._seat[agent]
         pos = self.position
         # Copies of the arrays kept with the position: a learner may change what it gets.
-        seen = _seen(pos, seat)
-        return {"observation": seen.memo("env.array", lambda: encode_position(seen, seat)
-                                         ).copy(),
-                "action_mask": self._mask(pos, seat).copy()}
+        # The array is read from the whole position: encode_position reads only what the
+        # seat sees (its hand, the others' hand sizes), so no observed position is made.
+        array = pos.memo(_ARRAY_KEYS[seat], lambda: encode_position(pos, seat))
+        return {"observation": array.copy(), "action_mask": self._mask(pos, seat).copy()}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -247,24 +243,28 @@ class raw_env(AECEnv):  # type: ignore[misc]
             return _NO_ACTION
 
         def make() -> NDArray[np.int8]:
-            mask = np.zeros(ACTIONS, dtype=np.int8)
-            mask[list(_actions(pos, seat))] = 1
-            return mask
+            # Written into a bytearray that numpy then wraps: no index array to convert.
+            allowed = bytearray(ACTIONS)
+            for action in _actions(pos, seat):
+                allowed[action] = 1
+            return np.frombuffer(allowed, dtype=np.int8)
 
         return pos.memo("env.mask", make)
 
     def _update_infos(self) -> None:
+        """The info of the agent to act: its JSON observation and its moves' texts; every
+        other agent's info is empty until it is to act (PettingZoo's ``last()`` reads the
+        selected agent's). Once the episode is over, every agent gets its final JSON
+        observation. Writing the JSON of every seat at every step cost a quarter of a
+        step (docs/benchmarks.md, "The research environment")."""
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         if not self.json_infos:
-            # Writing each seat's JSON and the moves' texts costs about as much as the
-            # rest of a step together (benchmarks/env_speed.py).
-            self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
             return
         pos = self.position
-        self.infos = {}
-        for agent in self.agents:
+        over = all(self.terminations.values())
+        for agent in self.agents if over else (self.agent_selection,):
             seat = self._seat[agent]
-            seen = _seen(pos, seat)
-            info: dict[str, Any] = {"observation": seen.to_json()}
+            info: dict[str, Any] = {"observation": observation_json(pos, seat)}
             if pos.to_move == seat and pos.result is None:
                 info["moves"] = {a: str(m) for a, m in _actions(pos, seat).items()}
             self.infos[agent] = info

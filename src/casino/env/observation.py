@@ -1,7 +1,8 @@
 """The observation encoding: one seat's view as a fixed-size ``float32`` array.
 
-It is built from ``Position.observation(seat)`` alone (the JSON form with every other
-hand and the stock as counts; docs/position.md §1.4), read back into a position, so it
+It is a function of ``Position.observation(seat)`` alone (the JSON form with every
+other hand and the stock as counts; docs/position.md §1.4): :func:`encode` reads that
+JSON, and :func:`encode_position` reads of a position only what the seat sees, so it
 cannot hold a card the seat may not see. The same size serves every preset and player
 count (``SIZE`` = 1,094 numbers).
 
@@ -56,6 +57,7 @@ from numpy.typing import NDArray
 
 from casino.engine.builds import Build
 from casino.engine.position import Position
+from casino.engine.rules import Rules
 
 #: Room for this many seats in every per-seat field.
 SEATS = 4
@@ -143,68 +145,182 @@ def encode(observation: dict[str, Any], seat: int) -> NDArray[np.float32]:
 _OFF = {name: f.offset for name, f in FIELDS.items()}
 
 
-def encode_position(pos: Position, seat: int) -> NDArray[np.float32]:
-    """The array of an observed position (``Position.observe(seat)``): only what ``seat``
-    sees is read, and a hidden hand of another seat is only counted.
+def _seat_fields(rules: Rules, seat: int) -> tuple[tuple[int, ...], tuple[int, ...],
+                                                  tuple[int, ...]]:
+    """What depends only on the ruleset and the observing seat: each seat's relative
+    place, each seat's offset in the piles, and the ``seats`` and ``side`` entries that
+    are 1. Kept per Rules object and seat, found by the object's identity (hashing a
+    Rules value reads its dozens of fields, at every step), the object kept with them
+    so that its id is not reused."""
+    key = (id(rules), seat)
+    got = _SEAT_FIELDS.get(key)
+    if got is None or got[0] is not rules:
+        if len(_SEAT_FIELDS) > 256:
+            _SEAT_FIELDS.clear()
+        n = rules.players
+        rel = tuple((s - seat) % n for s in range(n))
+        piles = tuple(_OFF["piles"] + r * 52 for r in rel)
+        side = rules.team_of(seat)
+        ones = [_OFF["seats"] + rel[s] for s in range(n)]
+        ones += [_OFF["side"] + rel[s] for s in range(n) if rules.team_of(s) == side]
+        got = _SEAT_FIELDS[key] = (rules, rel, piles, tuple(ones))
+    return got[1:]
 
-    The cards (hand, table, builds, piles, set aside) are gathered as indices into the
-    array and counted at once by ``np.bincount``; the few other numbers are set one by
-    one at precomputed offsets. The env builds one array per step, so this is on every
-    learner's path (benchmarks/env_speed.py)."""
+
+_SEAT_FIELDS: dict[tuple[int, int], tuple[Rules, tuple[int, ...], tuple[int, ...],
+                                          tuple[int, ...]]] = {}
+def _pile_counts(pile: tuple[int, ...]) -> bytes:
+    """Each card id's count in ``pile`` (52 bytes). Kept per pile: a pile is the same
+    tuple from one capture of its seat to the next, and piles hold most of the cards an
+    array counts."""
+    got = _PILES.get(pile)
+    if got is None:
+        if len(_PILES) > 4096:
+            _PILES.clear()
+        counts = bytearray(52)
+        for c in pile:
+            counts[c] += 1
+        got = _PILES[pile] = bytes(counts)
+    return got
+
+
+_PILES: dict[tuple[int, ...], bytes] = {}
+
+
+def encode_position(pos: Position, seat: int) -> NDArray[np.float32]:
+    """The array of what ``seat`` sees of ``pos``: the whole position or its observation
+    (``Position.observe(seat)``) give the same array, since only the seat's own hand is
+    read and every other hand is only counted (so is the stock). The env encodes the
+    whole position and makes no observed position.
+
+    The small whole numbers (card counts, one-hots, sizes, build values: all below 256)
+    are written one by one into a ``bytearray`` (each pile's 52 counts at once, kept per
+    pile), turned into float32 by one numpy call;
+    the few others (scores, the round and deal, points, carry) are then set where not 0.
+    numpy's per-call costs (an index array, a value array, a fancy assignment) had been
+    a quarter of the engine's whole move (benchmarks/env_speed.py, on every learner's
+    path). ``tests/test_env_fast.py`` checks it against :func:`encode_plain`."""
+    rules = pos.rules
+    off = _OFF
+    rel, pile_base, ones = _seat_fields(rules, seat)
+    small = bytearray(SIZE)
+    for i in ones:
+        small[i] = 1
+
+    # Cards are counted: two decks may put a card twice in one field.
+    base = off["hand"]
+    for c in pos.hand(seat):
+        small[base + c] += 1
+    builds: list[Build] = []
+    base = off["loose"]
+    for item in pos.table:
+        if isinstance(item, int):
+            small[base + item] += 1
+        else:
+            builds.append(item)
+    if builds:
+        if len(builds) > 1:
+            builds.sort(key=lambda b: (b.value, rel[b.owner], b.cards))
+        base = off["builds"]
+        for b in builds[:MAX_BUILDS]:  # the rest left out: see the module's docstring
+            for c in b.cards:
+                small[base + c] += 1
+            small[base + 52] = b.value
+            small[base + 53 + rel[b.owner]] = 1
+            base += BUILD_SIZE
+    for s, pile in enumerate(pos.piles):
+        if pile:
+            base = pile_base[s]
+            small[base:base + 52] = _pile_counts(pile)
+    base = off["set_aside"]
+    for c in pos.set_aside:
+        small[base + c] += 1
+    base = off["sweeps"]
+    for s in pos.sweeps:
+        small[base + rel[s]] += 1
+    base = off["mulles"]
+    for s in pos.mulles:
+        small[base + rel[s]] += 1
+    base = off["hand_sizes"]
+    for s, h in enumerate(pos.hands):
+        small[base + rel[s]] = h if isinstance(h, int) else len(h)
+    stock = pos.stock
+    small[off["stock"]] = stock if isinstance(stock, int) else len(stock)
+    small[off["to_move"] + rel[pos.to_move]] = 1
+    small[off["dealer"] + rel[pos.dealer]] = 1
+    if pos.last_capture is not None:
+        small[off["last_capture"] + rel[pos.last_capture]] = 1
+    if pos.result is not None:
+        small[off["over"]] = 1
+    out = np.array(small, dtype=np.float32)
+
+    wide: list[tuple[int, int]] = [(off["round_deal"], pos.round),
+                                   (off["round_deal"] + 1, pos.deal),
+                                   (off["carry"], pos.carry.cards),
+                                   (off["carry"] + 1, pos.carry.spades)]
+    base = off["scores"]
+    wide += [(base + rel[s], v) for s, v in enumerate(pos.scores)]
+    if pos.result is not None:
+        points = pos.result.points_by_seat(rules.players)
+        base = off["round_points"]
+        wide += [(base + rel[s], points[rules.team_of(s)]) for s in rules.seats]
+    for i, v in wide:
+        if v:
+            out[i] = v
+    return out
+
+
+def encode_plain(pos: Position, seat: int) -> NDArray[np.float32]:
+    """The array of an observed position, field by field: the reference that
+    :func:`encode_position` is tested against (same entries, more slowly)."""
     rules = pos.rules
     n = rules.players
-    off = _OFF
+    out = np.zeros(SIZE, dtype=np.float32)
 
     def rel(s: int) -> int:
         return (s - seat) % n
 
-    idx: list[int] = []
-    base = off["hand"]
-    idx.extend(map(base.__add__, pos.hand(seat)))
-    base = off["loose"]
-    idx.extend(map(base.__add__, pos.loose))
-    builds: list[Build] = list(pos.builds)
-    if builds:
-        builds = sorted(builds, key=lambda b: (b.value, rel(b.owner), b.cards))
-        builds = builds[:MAX_BUILDS]  # the rest left out: see the module's docstring
-    extra: list[tuple[int, float]] = []
-    for i, b in enumerate(builds):
-        base = off["builds"] + i * BUILD_SIZE
-        idx.extend(map(base.__add__, b.cards))
-        extra.append((base + 52, b.value))
-        idx.append(base + 53 + rel(b.owner))
-    for s in range(n):
-        base = off["piles"] + rel(s) * 52
-        idx.extend(map(base.__add__, pos.piles[s]))
-    base = off["set_aside"]
-    idx.extend(map(base.__add__, pos.set_aside))
-    idx.extend(off["sweeps"] + rel(s) for s in pos.sweeps)
-    idx.extend(off["mulles"] + rel(s) for s in pos.mulles)
-    out = np.bincount(idx, minlength=SIZE).astype(np.float32) if idx else np.zeros(
-        SIZE, dtype=np.float32)
-    for i, v in extra:
-        out[i] = v
+    def put(name: str, i: int, v: float) -> None:
+        out[FIELDS[name].offset + i] += v
 
+    for c in pos.hand(seat):
+        put("hand", c, 1)
+    for c in pos.loose:
+        put("loose", c, 1)
+    builds = sorted(pos.builds, key=lambda b: (b.value, rel(b.owner), b.cards))
+    for i, b in enumerate(builds[:MAX_BUILDS]):
+        for c in b.cards:
+            put("builds", i * BUILD_SIZE + c, 1)
+        put("builds", i * BUILD_SIZE + 52, b.value)
+        put("builds", i * BUILD_SIZE + 53 + rel(b.owner), 1)
+    for s in range(n):
+        for c in pos.piles[s]:
+            put("piles", rel(s) * 52 + c, 1)
+    for c in pos.set_aside:
+        put("set_aside", c, 1)
+    for s in pos.sweeps:
+        put("sweeps", rel(s), 1)
+    for s in pos.mulles:
+        put("mulles", rel(s), 1)
     side = rules.team_of(seat)
     for s in range(n):
-        r = rel(s)
-        out[off["hand_sizes"] + r] = pos.hand_size(s)
-        out[off["scores"] + r] = pos.scores[s]
-        out[off["seats"] + r] = 1
+        put("hand_sizes", rel(s), pos.hand_size(s))
+        put("scores", rel(s), pos.scores[s])
+        put("seats", rel(s), 1)
         if rules.team_of(s) == side:
-            out[off["side"] + r] = 1
-    out[off["stock"]] = pos.stock_size
-    out[off["to_move"] + rel(pos.to_move)] = 1
-    out[off["dealer"] + rel(pos.dealer)] = 1
+            put("side", rel(s), 1)
+    put("stock", 0, pos.stock_size)
+    put("to_move", rel(pos.to_move), 1)
+    put("dealer", rel(pos.dealer), 1)
     if pos.last_capture is not None:
-        out[off["last_capture"] + rel(pos.last_capture)] = 1
-    out[off["round_deal"]] = pos.round
-    out[off["round_deal"] + 1] = pos.deal
+        put("last_capture", rel(pos.last_capture), 1)
+    put("round_deal", 0, pos.round)
+    put("round_deal", 1, pos.deal)
     if pos.result is not None:
         points = pos.result.points_by_seat(n)
         for s in range(n):
-            out[off["round_points"] + rel(s)] = points[rules.team_of(s)]
-        out[off["over"]] = 1
-    out[off["carry"]] = pos.carry.cards
-    out[off["carry"] + 1] = pos.carry.spades
+            put("round_points", rel(s), points[rules.team_of(s)])
+        put("over", 0, 1)
+    put("carry", 0, pos.carry.cards)
+    put("carry", 1, pos.carry.spades)
     return out

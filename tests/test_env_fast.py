@@ -1,0 +1,114 @@
+"""The research env's fast paths give exactly what the plain ways give.
+
+Over random games of every preset (and the player counts that change the game): the
+action table against one built by the documented canonical key with
+:func:`casino.engine.legality.worth` and :func:`casino.env.actions.keep`, the
+observation array against the field-by-field :func:`encode_plain`, and the infos
+against the engine's own JSON observation and move texts (docs/research.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from casino.engine.legality import worth
+from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.engine.position import Position
+from casino.engine.rules import PRESET_NAMES
+from casino.env import raw_env
+from casino.env.actions import SLOTS, action_table, canonical_key
+from casino.env.observation import encode_plain, encode_position, field
+
+TABLES = [(name, 2) for name in PRESET_NAMES] + [
+    ("kasino", 3), ("classic", 4), ("mulle", 4), ("tablic", 3), ("tablic", 4)]
+
+_KIND = {CAPTURE: 0, BUILD: 1, ADD: 2, RAISE: 3, TRAIL: 4}
+
+
+def _plain_key(m: Move) -> tuple[object, ...]:
+    """The canonical order as actions.py's docstring states it, computed plainly."""
+    taken = len(m.loose) + sum(len(b.cards) for b in m.builds)
+    w = sum(worth(c) for c in m.loose) + sum(worth(c) for b in m.builds for c in b.cards)
+    return (_KIND[m.kind], -taken, -w, m.value, m.loose,
+            tuple((b.value, b.owner, b.cards) for b in m.builds))
+
+
+def _plain_table(pos: Position) -> dict[int, Move]:
+    """Every card's moves sorted by the plain key, at most SLOTS of them kept (keep's
+    sharing out is checked on its own in test_env.py; here no card has more)."""
+    by_card: dict[int, list[Move]] = {}
+    for m in pos.candidate_moves().moves:
+        by_card.setdefault(m.card, []).append(m)
+    out: dict[int, Move] = {}
+    for card in sorted(by_card):
+        moves = sorted(dict.fromkeys(by_card[card]), key=_plain_key)
+        assert len(moves) <= SLOTS
+        for slot, m in enumerate(moves):
+            out[card * SLOTS + slot] = m
+    return out
+
+
+def _texts(table: dict[int, Move]) -> list[tuple[int, str, tuple[Any, ...]]]:
+    """What an action table shows: each action's move, text and groups."""
+    return [(a, str(m), m.groups) for a, m in table.items()]
+
+
+@pytest.mark.parametrize(("rules", "players"), TABLES)
+def test_the_fast_table_array_and_infos_are_the_plain_ones(rules: str, players: int) -> None:
+    e = raw_env(rules, players)
+    e.reset(seed=3)
+    rng = np.random.default_rng(3)
+    steps = 0
+    for agent in e.agent_iter():
+        obs, _, term, trunc, info = e.last()
+        pos = e.position
+        seat = int(agent.split("_")[1])
+        for s in range(pos.rules.players):
+            seen = pos.observe(s)
+            # The whole position and the observation encode alike; the JSON written
+            # straight from the position is the observed position's.
+            assert np.array_equal(encode_position(seen, s), encode_plain(seen, s))
+            assert np.array_equal(encode_position(pos, s), encode_plain(seen, s))
+            assert pos.observation(s) == seen.to_json()
+        if term or trunc:
+            # The episode is over: every agent gets its final observation, no moves.
+            assert info == {"observation": pos.observation(seat)}
+            e.step(None)
+            continue
+        table = action_table(pos)
+        assert _texts(table) == _texts(_plain_table(pos))
+        assert [canonical_key(m) for m in table.values()] == [
+            _plain_key(m) for m in table.values()]
+        assert info == {"observation": pos.observation(seat),
+                        "moves": {a: str(m) for a, m in table.items()}}
+        assert all(e.infos[a] == {} for a in e.agents if a != agent)
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+    assert steps > 20
+
+
+def test_the_array_of_a_two_deck_table_counts_both_copies() -> None:
+    e = raw_env("mulle")
+    e.reset(seed=1)
+    pos = e.position
+    twice = pos.observe(pos.to_move)
+    # The same card twice in one pile and in the table: counted, not just marked.
+    card = twice.loose[0]
+    twin = Position(**{**_fields(twice), "table": (*twice.table, card),
+                       "piles": ((card, card), *twice.piles[1:])})
+    got = encode_position(twin, pos.to_move)
+    assert np.array_equal(got, encode_plain(twin, pos.to_move))
+    assert field(got, "loose")[card] == 2
+    assert field(got, "piles").max() == 2
+
+
+def _fields(pos: Position) -> dict[str, Any]:
+    return {k: getattr(pos, k) for k in (
+        "rules", "round", "deal", "dealer", "to_move", "hands", "table", "piles",
+        "sweeps", "last_capture", "stock", "set_aside", "scores", "result", "carry",
+        "mulles")}
