@@ -5,6 +5,14 @@ For each preset at its default player count, three figures in moves (steps) per 
 
 - **engine**: ``bench_engine.random_round``, the engine benchmark's random rounds
   (``Match(preset, seed=s)``, uniformly random legal moves until the round is scored);
+- **bounded**: the engine alone on the env's own rounds (the same deals and moves):
+  at each step the mover's moves by ``Position.candidate_moves()``, the bounded move
+  generation the env (like the bots and the web game) must use, then the move played.
+  On a table of more than 12 loose cards that is a bounded selection, where
+  ``random_round``'s ``legal_moves()`` enumerates every move, in time exponential in
+  the table (cheaper on the 13 to 16 loose cards random play reaches, unbounded
+  beyond); and the rounds are the same ones the env is timed on, so how many crowded
+  tables the random play happens to make is the same on both sides;
 - **raw**: one episode (a round) of ``casino.env.raw_env(preset)``, reset with the
   same seed, every agent choosing uniformly among the actions its mask allows,
   through PettingZoo's loop (``agent_iter``, ``last``, ``step``), so the observation
@@ -14,8 +22,8 @@ For each preset at its default player count, three figures in moves (steps) per 
 - **wrapped**: the same as raw with ``casino.env.env(preset)``, PettingZoo's
   standard wrappers.
 
-``ratio`` is raw / engine and ``lean`` lean / engine: the environment's aim is at
-least half the engine's speed.
+``ratio`` is raw / engine, ``lean`` lean / engine and ``fair`` raw / bounded: the
+environment's aim is at least half the engine's speed.
 Each figure is the median of several timed repeats over the same seeds. Usage::
 
     .venv/bin/python benchmarks/env_speed.py [--quick] [--only NAME ...] [--profile NAME]
@@ -34,6 +42,8 @@ from typing import Any
 import numpy as np
 
 from bench_engine import machine, median_time, random_round
+from casino.engine.match import Match
+from casino.engine.moves import Move
 from casino.engine.rules import PRESET_NAMES
 from casino.env import env, raw_env
 
@@ -51,6 +61,30 @@ def env_round(e: Any, seed: int) -> int:
         e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
         n += 1
     return n
+
+
+def env_games(name: str, seeds: range) -> list[tuple[Match, list[Move]]]:
+    """The rounds the raw env plays for ``seeds`` (its deals and moves), to be played
+    again by the engine alone: a fresh Match of the same deal and the moves."""
+    e = raw_env(name, infos=False)
+    games = []
+    for seed in seeds:
+        env_round(e, seed)
+        played = e.unwrapped.match.current
+        games.append((Match(name, seed=random.Random(seed).randrange(2**63)),
+                      list(played.moves)))
+    return games
+
+
+def bounded_round(match: Match, moves: list[Move]) -> int:
+    """The engine alone on one of the env's rounds: at each step the mover's moves by
+    the bounded generation (``candidate_moves()``, as the env lists them), then the
+    env's move played. The number of moves."""
+    fresh = Match(match.rules, seed=match.seed)
+    for move in moves:
+        fresh.position.candidate_moves()
+        fresh.play(move)
+    return len(moves)
 
 
 def bench(play: Callable[[int], int], seeds: range, repeat: int) -> dict[str, Any]:
@@ -83,8 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{info['platform']}; {info['cpu']}; {info['cores']} cores")
     print(f"median of {repeat} repeats; rounds of seeds {seeds.start}..{seeds.stop - 1}")
     print()
-    print(f"{'preset':<12}{'moves':>7}{'engine/s':>10}{'raw/s':>9}{'lean/s':>9}"
-          f"{'wrapped/s':>11}{'ratio':>7}{'lean':>7}")
+    print(f"{'preset':<12}{'moves':>7}{'engine/s':>10}{'bounded/s':>11}{'raw/s':>9}"
+          f"{'lean/s':>9}{'wrapped/s':>11}{'ratio':>7}{'lean':>7}{'fair':>7}")
     names = [n for n in PRESET_NAMES if not args.only or n in args.only]
     for name in names:
         def engine_round(seed: int, name: str = name) -> int:
@@ -93,12 +127,19 @@ def main(argv: list[str] | None = None) -> int:
         def envs_round(e: Any) -> Callable[[int], int]:
             return lambda seed: env_round(e, seed)
 
+        games = dict(zip(seeds, env_games(name, seeds), strict=True))
+
+        def bounded(seed: int, games: dict[int, tuple[Match, list[Move]]] = games) -> int:
+            return bounded_round(*games[seed])
+
         eng = bench(engine_round, seeds, repeat)["moves_per_s"]
+        bnd = bench(bounded, seeds, repeat)["moves_per_s"]
         r = bench(envs_round(raw_env(name)), seeds, repeat)
         b = bench(envs_round(raw_env(name, infos=False)), seeds, repeat)["moves_per_s"]
         w = bench(envs_round(env(name)), seeds, repeat)["moves_per_s"]
-        print(f"{name:<12}{r['moves']:>7}{eng:>10,.0f}{r['moves_per_s']:>9,.0f}{b:>9,.0f}"
-              f"{w:>11,.0f}{r['moves_per_s'] / eng:>7.2f}{b / eng:>7.2f}")
+        print(f"{name:<12}{r['moves']:>7}{eng:>10,.0f}{bnd:>11,.0f}{r['moves_per_s']:>9,.0f}"
+              f"{b:>9,.0f}{w:>11,.0f}{r['moves_per_s'] / eng:>7.2f}{b / eng:>7.2f}"
+              f"{r['moves_per_s'] / bnd:>7.2f}", flush=True)
     return 0
 
 
