@@ -52,7 +52,7 @@ from casino.bots.knowledge import sample
 from casino.engine.builds import Build
 from casino.engine.cards import ACE, DIAMONDS, SPADES, card, rank_of, remove_cards
 from casino.engine.moves import CAPTURE, Move
-from casino.engine.position import Position, table_after
+from casino.engine.position import Position, double_sweep, leftovers_taker, table_after
 from casino.engine.scheme import is_spade
 
 #: Worth of a card in a pile, and its parts (the description's fixed numbers).
@@ -108,14 +108,11 @@ def margin_gain(pos: Position, move: Move, seat: int) -> float:
             g += sum(WORTH[c] for c in b.cards)
         if (len(pos.table) == len(move.loose) + len(move.builds)
                 and sweep_counts(pos, ends_round=last)):
-            double = (rules.double_sweep and len(pos.table) == 1 and not move.builds
-                      and move.loose == (move.card,))
-            g += 2 * SWEEP if double else SWEEP
+            g += 2 * SWEEP if double_sweep(pos, move) else SWEEP
         out += g if rules.team_of(mover) == ours else -g
         taker = mover
     if last:
-        if taker is None and rules.leftovers_no_capture == "dealer":
-            taker = pos.dealer
+        taker = leftovers_taker(pos, taker)
         if taker is not None:
             loose, _ = table_after(pos, move)
             left = sum(WORTH[c] for c in loose) + sum(WORTH[c] for c in pos.set_aside)

@@ -41,7 +41,7 @@ from functools import lru_cache, partial
 from casino.engine.builds import Build
 from casino.engine.movegen import TableSums, closure
 from casino.engine.moves import CAPTURE, Move
-from casino.engine.position import Position, table_after
+from casino.engine.position import Position, double_sweep, leftovers_taker, table_after
 from casino.engine.position import sweep_counts as engine_sweep_counts
 from casino.engine.rules import Rules
 from casino.engine.scheme import is_spade, scheme
@@ -250,9 +250,7 @@ def immediate_gain(pos: Position, move: Move, seat: int | None = None) -> float:
         g = 0.0
         left = len(pos.table) - len(move.loose) - len(move.builds)
         if left == 0 and sweep_counts(pos, ends_round=ends):
-            double = (rules.double_sweep and len(pos.table) == 1 and not move.builds
-                      and move.loose == (move.card,))
-            g += sweep_worth(rules, double)
+            g += sweep_worth(rules, double_sweep(pos, move))
         if rules.mulle_points and not move.builds and move.loose == (move.card,):
             g += rules.mulle_points
         extra[side] = g
@@ -260,8 +258,7 @@ def immediate_gain(pos: Position, move: Move, seat: int | None = None) -> float:
     if ends:
         # The round's last card: the leftovers (and Krypkasino's set-aside pictures)
         # go to the last capturer, with the last-capture point where one is scored.
-        if taker is None and rules.leftovers_no_capture == "dealer":
-            taker = pos.dealer
+        taker = leftovers_taker(pos, taker)
         if taker is not None:
             loose, _ = table_after(pos, move)
             t = rules.team_of(taker)

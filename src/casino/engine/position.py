@@ -255,9 +255,7 @@ class Position:
             last_capture = seat
             if not table and sweep_counts(self, ends_round=self.stock_size == 0
                                           and not any(_size(h) for h in hands)):
-                lone = len(self.table) == 1 and not move.builds
-                double = rules.double_sweep and lone and move.loose == (move.card,)
-                sweeps = sweeps + ((seat, seat) if double else (seat,))
+                sweeps = sweeps + ((seat, seat) if double_sweep(self, move) else (seat,))
             if (rules.mulle_points and not move.builds and move.loose == (move.card,)):
                 mulles = (*mulles, seat)
         return self._advance(hands, table, piles, sweeps, mulles, last_capture)
@@ -312,9 +310,7 @@ class Position:
         rules = self.rules
         if any(isinstance(item, Build) for item in table):
             raise AssertionError("a build survived the round: the ownership rule was broken")
-        taker = last_capture
-        if taker is None and rules.leftovers_no_capture == "dealer":
-            taker = self.dealer
+        taker = leftovers_taker(self, last_capture)
         set_aside = self.set_aside
         if taker is not None:
             rest = tuple(c for c in table if isinstance(c, int)) + set_aside
@@ -394,6 +390,21 @@ class Position:
             scores=tuple(scores) if scores is not None else (0,) * rules.players,
             carry=carry or Carry(),
         )
+
+
+def double_sweep(pos: Position, move: Move) -> bool:
+    """Whether ``move``, a sweep, counts twice: Krypkasino's pairing of the table's
+    lone card (docs/rules.md), one place for the engine and the bots' forecasts."""
+    return (pos.rules.double_sweep and len(pos.table) == 1 and not move.builds
+            and move.loose == (move.card,))
+
+
+def leftovers_taker(pos: Position, last_capture: int | None) -> int | None:
+    """Who takes the cards left on the table at the round's end: the last capturer,
+    else the dealer where the rules say so (else nobody)."""
+    if last_capture is None and pos.rules.leftovers_no_capture == "dealer":
+        return pos.dealer
+    return last_capture
 
 
 def _same_cards(move: Move, legal: Move) -> bool:
