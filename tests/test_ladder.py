@@ -3,27 +3,13 @@ journal, resumed without playing again, and reported from the journal alone."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.benchmark_scripts import load
 
-
-def _load() -> ModuleType:
-    sys.path.insert(0, str(ROOT / "benchmarks"))  # the script imports bench_engine
-    spec = importlib.util.spec_from_file_location("ladder", ROOT / "benchmarks" / "ladder.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-ladder = _load()
+ladder = load("ladder")
 
 
 def test_a_pairing_is_kept_resumed_and_reported(tmp_path: Path,

@@ -9,31 +9,22 @@ latencies depend on the machine.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
+
+from tests.benchmark_scripts import load
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "load_web.py"
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("load_web", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-load_web = _load()
+load_web = load("load_web")
 
 
 def test_percentiles_are_nearest_rank_in_milliseconds() -> None:
