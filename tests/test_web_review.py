@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from casino.web import create_app
-from casino.web.reviews import ReviewSetting
+from casino.web.reviews import ReviewSetting, _Job
 from casino.web.service import GameError, GameService
 from tests.web_helpers import FAST, db_url, finish_friends_game, new_game
 
@@ -60,6 +60,24 @@ def wait_done(client: TestClient, game: str, seat: int) -> dict[str, Any]:
         assert r.json()["status"] == "computing"
         time.sleep(0.05)
     raise AssertionError("the review never finished")
+
+
+def test_a_review_that_ends_while_the_database_answers_is_still_computing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The job stores its review and ends during the read that found nothing kept yet:
+    # the answer must not be "none" (a page would offer to start it again).
+    with reviewing(tmp_path) as client:
+        game = finished_game(client)
+        reviewer = service_of(client).reviewer
+        reviewer._jobs[(game, 0)] = _Job(game, 0, "testclient", time.monotonic())
+
+        def read(*_: object) -> None:
+            reviewer._jobs.pop((game, 0), None)  # the job ends while the database answers
+            return None
+
+        monkeypatch.setattr(reviewer.store, "load_review", read)
+        answer = client.portal.call(reviewer.answer, game, 0)  # type: ignore[union-attr]
+        assert answer["status"] == "computing"
 
 
 def test_a_finished_games_review_is_computed_once_and_kept(tmp_path: Path) -> None:

@@ -173,17 +173,24 @@ class Reviewer:
 
         A review whose computing failed is told once, as :class:`ReviewRefused`
         (asking again starts it again)."""
+        key = (game, seat)
+        # Looked at before the database is read: a job can store its review and end
+        # while the read is under way, and must not then look as if it never ran.
+        running = self._jobs.get(key)
         # The database is asked in a thread: no query holds up the event loop.
         kept = await asyncio.to_thread(self.store.load_review, game, seat, self.setting.key)
         if kept is not None:
             self.stats.kept += 1
             return {"status": DONE, "seat": seat, "review": json.loads(kept)}
-        job = self._jobs.get((game, seat))
+        job = self._jobs.get(key)
         if job is not None:
             return self._computing(job)
-        failure = self._failed.pop((game, seat), None)
+        failure = self._failed.pop(key, None)
         if failure is not None:
             raise ReviewRefused(failure, 503)
+        if running is not None:
+            # It ended during the read, after it: its review is kept now, for the next ask.
+            return self._computing(running)
         return {"status": NONE, "seat": seat}
 
     async def start(self, game: str, seat: int, record_text: str,
