@@ -182,3 +182,104 @@ def test_picked_cards_split_no_kind_in_two_for_the_search(
     for m in got.more:
         assert pos.is_legal(m) and set(picked) <= set(m.loose)
     assert settled.states < 10_000  # 2,829 when written
+
+
+def crowded_positions(name: str, count: int, seed: int) -> list[Position]:
+    """Positions of more than SMALL_TABLE loose cards from rounds where players mostly
+    trail (a random capture now and then), so tables fill as trailing fills them."""
+    from casino import Match
+    from casino.engine.legality import SMALL_TABLE
+
+    rng = random.Random(seed)
+    found: list[Position] = []
+    for _ in range(100):
+        if len(found) >= count:
+            break
+        match = Match(name, seed=rng.randrange(2**32))
+        while match.position.result is None and len(found) < count:
+            pos = match.position
+            if len(pos.loose) > SMALL_TABLE:
+                found.append(pos)
+            cands = pos.candidate_moves().moves
+            trails = [m for m in cands if m.kind == TRAIL]
+            match.play(rng.choice(trails if trails and rng.random() < 0.85 else cands))
+    return found
+
+
+@pytest.mark.parametrize("name", ["kasino", "casino", "classic", "tablic", "mulle"])
+def test_listing_within_a_budget_is_the_full_listing(name: str) -> None:
+    """Differential: where the budgeted enumeration finishes it gives exactly
+    ``legal_moves()``, in its order, and the candidate moves are that list, complete;
+    where it runs out, the bounded selection is made (``complete`` false)."""
+    from casino.engine.legality import LISTING_STEPS
+    from casino.engine.movegen import Budget, TooMuchWork, generate
+
+    listed = over = 0
+    for pos in crowded_positions(name, 30, seed=7):
+        budget = Budget(LISTING_STEPS)
+        try:
+            got = generate(pos.rules, pos.hand(pos.to_move), pos.loose, pos.builds,
+                           pos.to_move, budget)
+        except TooMuchWork:
+            over += 1
+            assert budget.used > LISTING_STEPS
+            assert not pos.candidate_moves().complete
+            continue
+        listed += 1
+        plain = generate(pos.rules, pos.hand(pos.to_move), pos.loose, pos.builds, pos.to_move)
+        assert got == plain
+        cands = pos.candidate_moves()
+        assert cands.complete and list(cands.moves) == plain
+        for card in set(pos.hand(pos.to_move)):
+            mine = pos.moves_of(card)
+            assert mine.complete and list(mine.moves) == [m for m in plain if m.card == card]
+    assert listed  # the budget lists some crowded tables of every preset
+
+
+@pytest.mark.parametrize(("name", "loose", "hand"), [
+    ("kasino", KASINO_27, "Td 8s 9c Ks"),
+    ("casino", MIXED_27, "Kd 3d Td 6h"),
+    ("tablic", KASINO_27, "Td 8s 9c Ks"),
+    ("krypkasino", MIXED_27, "Kd 3d Td 6h"),
+])
+def test_a_listing_that_runs_out_stops_and_is_not_tried_again(
+        name: str, loose: str, hand: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On 27 loose cards the enumeration would list hundreds of thousands of moves: the
+    budgeted one stops once its steps are spent (charged before the work, so the
+    structures it built stay within a small multiple of the budget), the position keeps
+    the answer, and the candidates are the bounded selection."""
+    from casino.engine import movegen
+    from casino.engine import position as position_module
+    from casino.engine.legality import LISTING_STEPS
+
+    pos = crowded(name, loose, hand)
+    budgets: list[movegen.Budget] = []
+    real = movegen.generate
+
+    def noted(*args: object) -> object:
+        assert isinstance(args[5], movegen.Budget)
+        budgets.append(args[5])
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(position_module, "generate", noted)
+    assert pos.moves_within(LISTING_STEPS) is None
+    assert len(budgets) == 1 and budgets[0].used > LISTING_STEPS
+    cands = pos.candidate_moves()
+    assert not cands.complete and cands.moves
+    assert pos.moves_within(LISTING_STEPS) is None
+    assert len(budgets) == 1  # kept on the position
+    for m in cands.moves:
+        assert pos.is_legal(m)
+
+
+def test_closure_charges_its_work_before_doing_it() -> None:
+    """A closure of many disjoint blocks has 2**n unions: with a budget it stops after
+    about twice its steps, never building the whole table."""
+    from casino.engine.movegen import Budget, TooMuchWork, closure
+
+    blocks = [1 << i for i in range(30)]
+    budget = Budget(1_000)
+    with pytest.raises(TooMuchWork, match="more than 1000 steps"):
+        closure(blocks, budget)
+    assert budget.used <= 2 * 1_000 + 2
+    assert len(closure(blocks[:8], Budget(1_000))) == 256

@@ -55,6 +55,12 @@ if TYPE_CHECKING:
 #: per value): lists of moves there are complete, not a selection.
 SMALL_TABLE = 12
 
+#: On a larger table the full enumeration is tried with this many steps
+#: (:class:`casino.engine.movegen.Budget`, about a millisecond or two of work); most
+#: tables of 13 to 20 loose cards that play reaches finish within it, and their lists
+#: are complete too. Past it, a bounded selection is made instead.
+LISTING_STEPS = 8_000
+
 _TEN_DIAMONDS, _TWO_SPADES = 9 * 4 + 3, 1 * 4 + 0
 
 
@@ -237,8 +243,9 @@ def candidate_moves(pos: Position) -> MoveList:
     table exactly :meth:`Position.legal_moves`, in its order."""
     if pos.result is not None:
         return MoveList((), True)
-    if is_small(pos):
-        return MoveList(tuple(pos.legal_moves()), True)
+    listed = listing(pos)
+    if listed is not None:
+        return MoveList(tuple(listed), True)
     c = checker(pos)
     moves: list[Move] = []
     complete = True
@@ -250,8 +257,18 @@ def candidate_moves(pos: Position) -> MoveList:
 
 
 def is_small(pos: Position) -> bool:
-    """Whether listing every legal move of ``pos`` is cheap (see :data:`SMALL_TABLE`)."""
-    return len(pos.loose) <= SMALL_TABLE
+    """Whether listing every legal move of ``pos`` is cheap: a table of at most
+    :data:`SMALL_TABLE` loose cards, or one whose listing finishes within
+    :data:`LISTING_STEPS` (tried once per position, and kept)."""
+    return listing(pos) is not None
+
+
+def listing(pos: Position) -> list[Move] | None:
+    """Every legal move of ``pos`` when listing them is cheap (:func:`is_small`), else
+    ``None``: the bounded selection is then made instead."""
+    if len(pos.loose) <= SMALL_TABLE:
+        return pos.legal_moves()
+    return pos.moves_within(LISTING_STEPS)
 
 
 class _Checker:
@@ -763,8 +780,9 @@ class _Checker:
     def moves_of(self, card: int) -> MoveList:
         if card not in self.hand:
             return MoveList((), True)
-        if len(self.loose) <= SMALL_TABLE:
-            return MoveList(tuple(m for m in self.pos.legal_moves() if m.card == card), True)
+        listed = listing(self.pos)
+        if listed is not None:
+            return MoveList(tuple(m for m in listed if m.card == card), True)
         return MoveList(tuple(ranked(self._selection(card))), False)
 
     def _selection(self, card: int) -> list[Move]:

@@ -27,6 +27,37 @@ Closure = dict[int, tuple[int, int]]
 Selection = tuple[int, list[int], Closure]
 
 
+class TooMuchWork(Exception):
+    """A :class:`Budget` ran out: listing every move would cost more than allowed."""
+
+
+class Budget:
+    """Steps the full enumeration may take before it gives up (:class:`TooMuchWork`).
+
+    A step is one entry looked at in the enumeration's tables: a subset of loose
+    cards, a union in a closure, a state of a depth-first walk, a (group, union)
+    pair tried for a build. Work is charged before the loop that does it, or at
+    most doubles between charges, so a listing that raises has done at most about
+    twice its budget. Counting steps rather than seconds keeps the answer the same
+    on every machine and under any load.
+    """
+
+    __slots__ = ("left", "steps")
+
+    def __init__(self, steps: int) -> None:
+        self.steps = steps
+        self.left = steps
+
+    def spend(self, n: int) -> None:
+        self.left -= n
+        if self.left < 0:
+            raise TooMuchWork(f"listing every move needs more than {self.steps} steps")
+
+    @property
+    def used(self) -> int:
+        return self.steps - self.left
+
+
 def _bits(mask: int) -> list[int]:
     out = []
     while mask:
@@ -36,7 +67,7 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def closure(blocks: Sequence[int]) -> Closure:
+def closure(blocks: Sequence[int], budget: Budget | None = None) -> Closure:
     """Every union of pairwise disjoint ``blocks`` (0 included), each mapped to
     ``(rest, block)``: one way it was formed, to recover a split.
 
@@ -49,6 +80,8 @@ def closure(blocks: Sequence[int]) -> Closure:
     if len(blocks) <= 24:
         order = [0]
         for b in blocks:
+            if budget is not None:
+                budget.spend(len(order))  # order at most doubles per block
             for idx in range(len(order)):
                 m = order[idx]
                 if not m & b:
@@ -73,6 +106,8 @@ def closure(blocks: Sequence[int]) -> Closure:
         if i >= n or (i, u) in seen:
             continue
         seen.add((i, u))
+        if budget is not None:
+            budget.spend(1 + len(buckets[i]))
         stack.append((i + 1, u))
         for b in buckets[i]:
             if not b & u:
@@ -96,11 +131,13 @@ def split(res: Closure, union: int) -> list[int]:
 class TableSums:
     """Subset sums of the loose cards of one table, and the closures built on them."""
 
-    __slots__ = ("_build_closures", "_cards", "_group", "_groups", "by_sum", "full", "loose",
-                 "maxv")
+    __slots__ = ("_build_closures", "_cards", "_group", "_groups", "budget", "by_sum", "full",
+                 "loose", "maxv")
 
-    def __init__(self, table: CardTable, loose: Sequence[int], maxv: int, alt_delta: int) -> None:
+    def __init__(self, table: CardTable, loose: Sequence[int], maxv: int, alt_delta: int,
+                 budget: Budget | None = None) -> None:
         self.loose = loose
+        self.budget = budget
         self.maxv = maxv
         by_sum: list[list[int]] = [[] for _ in range(maxv + 1)]
         sums = table.sum_value
@@ -115,6 +152,8 @@ class TableSums:
             a = 1 if alts[c] else 0
             bit = 1 << i
             limit = maxv - s
+            if budget is not None:
+                budget.spend(len(subsets))  # subsets at most doubles per card
             subsets.extend(
                 [(m | bit, b + s, k + a) for m, b, k in subsets if b <= limit]
             )
@@ -164,7 +203,8 @@ class TableSums:
         """Selections of loose cards that split into parts each adding up to ``v``."""
         res = self._build_closures.get(v)
         if res is None:
-            res = closure(self.by_sum[v]) if 0 < v <= self.maxv else {0: (0, 0)}
+            res = (closure(self.by_sum[v], self.budget) if 0 < v <= self.maxv
+                   else {0: (0, 0)})
             self._build_closures[v] = res
         return res
 
@@ -189,12 +229,12 @@ def _rest_of_hand(hand: Sequence[int], played: int) -> list[int]:
 
 
 def generate(rules: Rules, hand: Sequence[int], loose: Sequence[int],
-             builds: Sequence[Build], seat: int) -> list[Move]:
+             builds: Sequence[Build], seat: int, budget: Budget | None = None) -> list[Move]:
     """Every legal move of ``seat`` holding ``hand`` (each once): docs/rules.md
-    §2.4-2.5 and §3."""
+    §2.4-2.5 and §3. With a ``budget``, :class:`TooMuchWork` once it is spent."""
     table = rules.table
     alt_delta = (rules.ace_sum_alt - rules.ace_sum) if rules.ace_sum_alt else 0
-    sums = TableSums(table, loose, max(table.max_value, table.max_build), alt_delta)
+    sums = TableSums(table, loose, max(table.max_value, table.max_build), alt_delta, budget)
     owned = [j for j, b in enumerate(builds) if b.owner == seat]
     cards = sorted(set(hand))
     capture_cache: dict[tuple[tuple[int, ...], int, bool], Selection] = {}
@@ -208,12 +248,12 @@ def generate(rules: Rules, hand: Sequence[int], loose: Sequence[int],
 
     moves: list[Move] = []
     if rules.compulsory_capture or rules.forced_sweep:
-        return _compulsory(rules, table, hand, loose, sums, per_card)
+        return _compulsory(rules, table, hand, loose, sums, per_card, budget)
 
     for c, selections in per_card:
         rest = _rest_of_hand(hand, c)
         held = _held_mask(table, rest)
-        moves.extend(_captures(c, sums, builds, owned, held, selections))
+        moves.extend(_captures(c, sums, builds, owned, held, selections, budget))
         if rules.building and table.sum_value[c]:
             moves.extend(_new_builds(table, c, loose, builds, owned, held, sums))
             moves.extend(_onto_builds(rules, table, c, loose, builds, seat, owned, held, sums))
@@ -240,7 +280,7 @@ def _capture_selections(rules: Rules, table: CardTable, c: int, loose: Sequence[
             for p in pairs:
                 res[p] = (0, p)
         else:
-            res = closure(pairs)
+            res = closure(pairs, sums.budget)
         out.append((0, pairs, res))
         return out
     for v in table.played[c]:
@@ -249,14 +289,14 @@ def _capture_selections(rules: Rules, table: CardTable, c: int, loose: Sequence[
         if sel is None:
             groups = [m for m in sums.by_sum[v] if m & (m - 1)] if v <= sums.maxv else []
             blocks = pairs + groups
-            sel = (v, blocks, closure(blocks) if want_closure else {})
+            sel = (v, blocks, closure(blocks, sums.budget) if want_closure else {})
             cache[key] = sel
         out.append(sel)
     return out
 
 
 def _captures(c: int, sums: TableSums, builds: Sequence[Build], owned: list[int],
-              held: int, selections: list[Selection]) -> list[Move]:
+              held: int, selections: list[Selection], budget: Budget | None) -> list[Move]:
     """Captures (docs/rules.md §2.4): any non-empty selection of disjoint items of the
     played value."""
     moves: list[Move] = []
@@ -271,6 +311,8 @@ def _captures(c: int, sums: TableSums, builds: Sequence[Build], owned: list[int]
                     needed |= 1 << builds[j].value
             if not _holds_all(held, needed):
                 continue
+            if budget is not None:
+                budget.spend(len(res))
             bmask = sum(1 << j for j in taken)
             taken_builds = tuple(sorted(builds[j] for j in taken))
             for u in res:
@@ -313,6 +355,8 @@ def _new_builds(table: CardTable, c: int, loose: Sequence[int], builds: Sequence
         if not partners:
             continue
         res = sums.build_closure(v)
+        if sums.budget is not None:
+            sums.budget.spend(len(partners) * len(res))
         seen: set[int] = set()
         for g in partners:
             for u in res:
@@ -344,6 +388,8 @@ def _onto_builds(rules: Rules, table: CardTable, c: int, loose: Sequence[int],
             partners = _partner_sets(sums, v - sc)
             if partners:
                 res = sums.build_closure(v)
+                if sums.budget is not None:
+                    sums.budget.spend(len(partners) * len(res))
                 seen: set[int] = set()
                 for g in partners:
                     for u in res:
@@ -362,6 +408,8 @@ def _onto_builds(rules: Rules, table: CardTable, c: int, loose: Sequence[int],
         if w > table.max_build or not _holds_all(held, others | 1 << w):
             continue
         res = sums.build_closure(w)
+        if sums.budget is not None:
+            sums.budget.spend(len(res))
         for u in res:
             groups = ((c,), *sums.groups(res, u))
             moves.append(Move(RAISE, c, sums.cards(u), (b,), w, groups))
@@ -370,7 +418,7 @@ def _onto_builds(rules: Rules, table: CardTable, c: int, loose: Sequence[int],
 
 def _compulsory(rules: Rules, table: CardTable, hand: Sequence[int], loose: Sequence[int],
                 sums: TableSums, per_card: list[tuple[int, list[Selection]]],
-                ) -> list[Move]:
+                budget: Budget | None = None) -> list[Move]:
     """Krypkasino (docs/rules.md §3): forced sweep, compulsory maximal capture, else trail.
 
     Only for rulesets without builds (``rules._check`` enforces it), where every
@@ -387,8 +435,10 @@ def _compulsory(rules: Rules, table: CardTable, hand: Sequence[int], loose: Sequ
             if not blocks:
                 continue
             if exact:
-                unions, res = _maximal_unions(v, blocks, sum_of)
+                unions, res = _maximal_unions(v, blocks, sum_of, budget)
             else:
+                if budget is not None:
+                    budget.spend(len(res) * (1 + len(blocks)))
                 unions = [u for u in res if u]
                 if rules.compulsory_capture:
                     unions = [u for u in unions
@@ -417,8 +467,8 @@ def _compulsory(rules: Rules, table: CardTable, hand: Sequence[int], loose: Sequ
     return list(dict.fromkeys(moves))
 
 
-def _maximal_unions(v: int, blocks: Sequence[int],
-                    sum_of: Sequence[int]) -> tuple[list[int], Closure]:
+def _maximal_unions(v: int, blocks: Sequence[int], sum_of: Sequence[int],
+                    budget: Budget | None = None) -> tuple[list[int], Closure]:
     """Every inclusion-maximal capture (docs/rules.md K2) of a card of value ``v``, with
     one split each.
 
@@ -452,6 +502,8 @@ def _maximal_unions(v: int, blocks: Sequence[int],
         if (i, u) in seen:
             continue
         seen.add((i, u))
+        if budget is not None:
+            budget.spend(1 + len(buckets[i]))
         if not pair_mask >> i & 1:
             x = sum_of[i]
             if x:

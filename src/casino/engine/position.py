@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from casino.engine.builds import Build, mark_twins
 from casino.engine.cards import JACK, remove_cards
 from casino.engine.errors import CasinoError, IllegalMove
-from casino.engine.movegen import generate
+from casino.engine.movegen import Budget, TooMuchWork, generate
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.rules import Rules
 from casino.engine.scoring import Carry, Result, next_carry, round_items, settle
@@ -174,6 +174,27 @@ class Position:
                 moves = generate(self.rules, self.hand(self.to_move), self.loose,
                                  self.builds, self.to_move)
             self._cache["moves"] = moves
+        return list(moves)
+
+    def moves_within(self, steps: int) -> list[Move] | None:
+        """Every legal move, as :meth:`legal_moves` lists them, when the enumeration
+        finishes within ``steps`` steps (:class:`casino.engine.movegen.Budget`); else
+        ``None``. At most about twice ``steps`` is spent, whatever the table, and the
+        answer is kept: a listing found here is the one :meth:`legal_moves` returns."""
+        moves = self._cache.get("moves")
+        if moves is not None:
+            return list(moves)
+        if self._cache.get("over_steps", -1) >= steps:
+            return None
+        if self.result is not None:
+            return self.legal_moves()
+        try:
+            moves = generate(self.rules, self.hand(self.to_move), self.loose, self.builds,
+                             self.to_move, Budget(steps))
+        except TooMuchWork:
+            self._cache["over_steps"] = steps
+            return None
+        self._cache["moves"] = moves
         return list(moves)
 
     def is_legal(self, move: Move) -> bool:

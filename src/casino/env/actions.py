@@ -12,11 +12,11 @@ So ``ACTIONS = 52 * SLOTS = 3328`` whatever the ruleset, the players or the tabl
 
 **Which moves.** A card's moves are the engine's bounded move generation,
 :meth:`Position.moves_of <casino.engine.position.Position.moves_of>` (through
-:meth:`~casino.engine.position.Position.candidate_moves`): every legal move while the
-table holds at most 12 loose cards, and on a more crowded table the engine's bounded
-selection (the trail, the best capture of each value with and without the builds of
-that value, the smallest and a large build, addition and raise of each kind;
-docs/bounded.md). Work and size stay polynomial in the table.
+:meth:`~casino.engine.position.Position.candidate_moves`): every legal move where
+listing them is cheap (:func:`casino.engine.legality.is_small`), and on a more crowded
+table the engine's bounded selection (the trail, the best capture of each value with
+and without the builds of that value, the smallest and a large build, addition and
+raise of each kind; docs/bounded.md). Work and size stay polynomial in the table.
 
 **Canonical order.** Captures first, then new builds, additions, raises and the trail;
 within a kind, the moves taking or using the most cards first, then the most worth
