@@ -24,9 +24,12 @@ For each preset at its default player count, three figures in moves (steps) per 
 
 ``ratio`` is raw / engine, ``lean`` lean / engine and ``fair`` raw / bounded: the
 environment's aim is at least half the engine's speed.
-Each figure is the median of several timed repeats over the same seeds. Usage::
+Each speed is the median of several timed passes over the same seeds; the variants
+take turns within each repeat, and each ratio is the median of one repeat's ratios, so
+a load that drifts while the benchmark runs moves both sides of a ratio alike. Usage::
 
-    .venv/bin/python benchmarks/env_speed.py [--quick] [--only NAME ...] [--profile NAME]
+    .venv/bin/python benchmarks/env_speed.py [--quick] [--seeds N] [--only NAME ...]
+                                             [--profile NAME]
 """
 
 from __future__ import annotations
@@ -35,13 +38,15 @@ import argparse
 import cProfile
 import pstats
 import random
+import statistics
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from bench_engine import machine, median_time, random_round
+from bench_engine import machine, random_round
 from casino.engine.match import Match
 from casino.engine.moves import Move
 from casino.engine.rules import PRESET_NAMES
@@ -87,10 +92,27 @@ def bounded_round(match: Match, moves: list[Move]) -> int:
     return len(moves)
 
 
-def bench(play: Callable[[int], int], seeds: range, repeat: int) -> dict[str, Any]:
-    moves = sum(play(s) for s in seeds)  # also warms up
-    seconds = median_time(lambda: [play(s) for s in seeds], repeat)
-    return {"moves": moves, "seconds": seconds, "moves_per_s": moves / seconds}
+def interleaved(plays: dict[str, Callable[[int], int]], seeds: range, repeat: int
+                ) -> tuple[dict[str, int], dict[str, list[float]]]:
+    """Moves made and seconds taken by each variant over ``seeds``, ``repeat`` times,
+    the variants taking turns within each repeat: a machine whose load drifts slows
+    neighbouring passes alike, so ratios of one repeat's passes stay fair."""
+    moves = {k: sum(play(s) for s in seeds) for k, play in plays.items()}  # warms up
+    times: dict[str, list[float]] = {k: [] for k in plays}
+    for _ in range(repeat):
+        for k, play in plays.items():
+            start = time.perf_counter()
+            for s in seeds:
+                play(s)
+            times[k].append(time.perf_counter() - start)
+    return moves, times
+
+
+def paired_ratio(moves: dict[str, int], times: dict[str, list[float]], a: str, b: str
+                 ) -> float:
+    """The median over repeats of ``a``'s speed over ``b``'s in the same repeat."""
+    return statistics.median((moves[a] / ta) / (moves[b] / tb)
+                             for ta, tb in zip(times[a], times[b], strict=True))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,11 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a brief run (fewer seeds, repeats)")
     parser.add_argument("--only", nargs="*", metavar="NAME", help="presets to run")
     parser.add_argument("--repeat", type=int, help="timing repeats (median taken)")
+    parser.add_argument("--seeds", type=int, help="rounds of seeds 1..N (default 30; quick 3)")
     parser.add_argument("--profile", metavar="NAME",
                         help="instead, profile the raw env's random rounds of one preset")
     args = parser.parse_args(argv)
     repeat = args.repeat or (3 if args.quick else 5)
-    seeds = range(1, 4) if args.quick else range(1, 11)
+    seeds = range(1, 1 + (args.seeds or (3 if args.quick else 30)))
 
     if args.profile:
         e = raw_env(args.profile)
@@ -115,7 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     info = machine()
     print(f"casino {info['casino']} on {info['python']}")
     print(f"{info['platform']}; {info['cpu']}; {info['cores']} cores")
-    print(f"median of {repeat} repeats; rounds of seeds {seeds.start}..{seeds.stop - 1}")
+    print(f"{repeat} repeats, the variants taking turns in each; rounds of seeds "
+          f"{seeds.start}..{seeds.stop - 1}; speeds are medians, ratios medians of each "
+          "repeat's ratio")
     print()
     print(f"{'preset':<12}{'moves':>7}{'engine/s':>10}{'bounded/s':>11}{'raw/s':>9}"
           f"{'lean/s':>9}{'wrapped/s':>11}{'ratio':>7}{'lean':>7}{'fair':>7}")
@@ -132,14 +157,16 @@ def main(argv: list[str] | None = None) -> int:
         def bounded(seed: int, games: dict[int, tuple[Match, list[Move]]] = games) -> int:
             return bounded_round(*games[seed])
 
-        eng = bench(engine_round, seeds, repeat)["moves_per_s"]
-        bnd = bench(bounded, seeds, repeat)["moves_per_s"]
-        r = bench(envs_round(raw_env(name)), seeds, repeat)
-        b = bench(envs_round(raw_env(name, infos=False)), seeds, repeat)["moves_per_s"]
-        w = bench(envs_round(env(name)), seeds, repeat)["moves_per_s"]
-        print(f"{name:<12}{r['moves']:>7}{eng:>10,.0f}{bnd:>11,.0f}{r['moves_per_s']:>9,.0f}"
-              f"{b:>9,.0f}{w:>11,.0f}{r['moves_per_s'] / eng:>7.2f}{b / eng:>7.2f}"
-              f"{r['moves_per_s'] / bnd:>7.2f}", flush=True)
+        moves, times = interleaved({
+            "engine": engine_round, "bounded": bounded,
+            "raw": envs_round(raw_env(name)), "lean": envs_round(raw_env(name, infos=False)),
+            "wrapped": envs_round(env(name))}, seeds, repeat)
+        speed = {k: moves[k] / statistics.median(times[k]) for k in moves}
+        print(f"{name:<12}{moves['raw']:>7}{speed['engine']:>10,.0f}{speed['bounded']:>11,.0f}"
+              f"{speed['raw']:>9,.0f}{speed['lean']:>9,.0f}{speed['wrapped']:>11,.0f}"
+              f"{paired_ratio(moves, times, 'raw', 'engine'):>7.2f}"
+              f"{paired_ratio(moves, times, 'lean', 'engine'):>7.2f}"
+              f"{paired_ratio(moves, times, 'raw', 'bounded'):>7.2f}", flush=True)
     return 0
 
 

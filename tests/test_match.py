@@ -1,4 +1,4 @@
-"""Match.take_back: the undo a front end offers within a round."""
+"""Match: the undo a front end offers within a round, and playing listed moves."""
 
 from __future__ import annotations
 
@@ -55,3 +55,21 @@ def test_played_lists_every_move_with_the_positions_around_it() -> None:
     assert seat == match.current.movers[-1] and move == match.current.moves[-1]
     for (_, _, _, a), (_, b, _, _) in itertools.pairwise(played):
         assert a == b or b.round == a.round + 1
+
+
+def test_play_listed_records_what_play_records() -> None:
+    """``play_listed`` (a move from the position's own lists, not checked again) leaves
+    the match exactly as ``play`` does, and refuses once the round is over."""
+    from casino.engine.errors import IllegalMove
+
+    checked, listed = Match("kasino", seed=8), Match("kasino", seed=8)
+    while checked.position.result is None:
+        move = checked.position.candidate_moves().moves[-1]
+        checked.play(move)
+        listed.play_listed(move)
+        assert listed.position.to_json() == checked.position.to_json()
+    assert listed.current.moves == checked.current.moves
+    assert listed.current.movers == checked.current.movers
+    assert listed.current.result == checked.current.result
+    with pytest.raises(IllegalMove, match="the round is over"):
+        listed.play_listed(move)

@@ -118,10 +118,20 @@ class Match:
                               if not self.is_over else "the game is over")
         if isinstance(move, str):
             move = self.position.parse_move(move)
-        seat = self.position.to_move
-        new = self.position.play(move)
+        return self._record(move, self.position.play(move))
+
+    def play_listed(self, move: Move) -> Position:
+        """Play a move taken from this very position's own lists (``legal_moves()``,
+        ``candidate_moves()``, ``moves_of()``), without checking it again: for code
+        that plays many moves it listed itself (the research environment). Anything
+        else should call :meth:`play`."""
+        if self.position.result is not None:
+            raise IllegalMove("the round is over: start the next round first")
+        return self._record(move, self.position.successor(move))
+
+    def _record(self, move: Move, new: Position) -> Position:
         self.current.moves.append(move)
-        self.current.movers.append(seat)
+        self.current.movers.append(self.position.to_move)
         self.position = new
         if new.result is not None:
             self.current.result = new.result

@@ -175,17 +175,26 @@ class raw_env(AECEnv):  # type: ignore[misc]
         move = _actions(self.position, seat).get(int(action))
         if move is None:
             raise ValueError(f"{describe(int(action))} is not a legal move of {agent} now")
-        self.play_move(move)
+        self._play(move, listed=True)
 
     def play_move(self, move: Move) -> None:
-        """Play ``move`` (legal for the agent to move) as a step: what :meth:`step` does
-        once it has decoded its action. The Gymnasium wrapper's bots play through it,
-        since a bot may pick a move the action encoding does not number."""
+        """Play ``move`` (legal for the agent to move; checked) as a step: what
+        :meth:`step` does once it has decoded its action. The Gymnasium wrapper's bots
+        play through it, since a bot may pick a move the action encoding does not
+        number."""
+        self._play(move, listed=False)
+
+    def _play(self, move: Move, *, listed: bool) -> None:
+        """A step; a ``listed`` move comes from the position's own action table, so the
+        engine does not check it again (``Match.play_listed``)."""
         match = self._match()
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        match.play(move)
+        if listed:
+            match.play_listed(move)
+        else:
+            match.play(move)
         pos = match.position
         if pos.result is not None:
             if self.episode == "round":
