@@ -52,7 +52,14 @@ from casino.bots.knowledge import sample
 from casino.engine.builds import Build
 from casino.engine.cards import ACE, DIAMONDS, SPADES, card, rank_of, remove_cards
 from casino.engine.moves import CAPTURE, Move
-from casino.engine.position import Position, double_sweep, leftovers_taker, table_after
+from casino.engine.position import (
+    Position,
+    double_sweep,
+    leftovers_taker,
+    next_with_cards,
+    table_after,
+    twin_sweep,
+)
 from casino.engine.scheme import is_spade
 
 #: Worth of a card in a pile, and its parts (the description's fixed numbers).
@@ -153,9 +160,7 @@ class Tables:
             taken, whole = got
             v = taken + WORTH[c]
             if whole and sweep:
-                double = (rules.double_sweep and len(loose) == 1 and loose[0] == c
-                          and not builds)
-                v += 2 * SWEEP if double else SWEEP
+                v += 2 * SWEEP if twin_sweep(rules, loose, builds, c) else SWEEP
             if v > best:
                 best = v
         return best
@@ -163,15 +168,9 @@ class Tables:
 
 def next_mover(pos: Position, move: Move) -> int | None:
     """The seat to move after ``move`` in the current deal; None when it ends the deal."""
-    rules = pos.rules
     seat = pos.to_move
-    nxt = rules.next_seat(seat)
-    for _ in range(rules.players):
-        n = pos.hand_size(nxt) - (1 if nxt == seat else 0)
-        if n:
-            return nxt
-        nxt = rules.next_seat(nxt)
-    return None
+    sizes = [pos.hand_size(s) - (s == seat) for s in pos.rules.seats]
+    return next_with_cards(pos.rules, seat, sizes)
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,13 @@ from functools import lru_cache, partial
 from casino.engine.builds import Build
 from casino.engine.movegen import TableSums, closure
 from casino.engine.moves import CAPTURE, Move
-from casino.engine.position import Position, double_sweep, leftovers_taker, table_after
+from casino.engine.position import (
+    Position,
+    double_sweep,
+    leftovers_taker,
+    table_after,
+    twin_sweep,
+)
 from casino.engine.position import sweep_counts as engine_sweep_counts
 from casino.engine.rules import Rules
 from casino.engine.scheme import is_spade, scheme
@@ -414,8 +420,7 @@ class Captures:
         taken, whole = got
         out = taken + self.weights[c]
         if whole and self.sweep_on:
-            double = rules.double_sweep and len(self.loose) == 1 and self.loose[0] == c
-            out += sweep_worth(rules, double)
+            out += sweep_worth(rules, twin_sweep(rules, self.loose, self.builds, c))
         if mulle and not rules.compulsory_capture:
             out = max(out, self.weights[c] * 2 + mulle)
         return out

@@ -68,12 +68,12 @@ def position_to_json(pos: Position, seat: int | None = None) -> dict[str, Any]:
     """The JSON form of ``pos``; with ``seat``, of its observation by that seat (what
     ``pos.observe(seat)`` would write, without making that position)."""
     if seat is None:
-        hands = [h if isinstance(h, int) else _cards_json(tuple(sorted(h))) for h in pos.hands]
+        shown = pos.hands
         stock = pos.stock if isinstance(pos.stock, int) else _cards_json(pos.stock)
     else:
-        hands = [_cards_json(tuple(sorted(h))) if s == seat and not isinstance(h, int)
-                 else (h if isinstance(h, int) else len(h)) for s, h in enumerate(pos.hands)]
+        shown = pos.seen_hands(seat)
         stock = pos.stock_size
+    hands = [h if isinstance(h, int) else _cards_json(tuple(sorted(h))) for h in shown]
     out: dict[str, Any] = {
         "format": FORMAT,
         "rules": _rules_json(pos.rules),

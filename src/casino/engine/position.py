@@ -284,13 +284,10 @@ class Position:
     def _advance(self, hands: list[Hand], table: list[TableItem], piles: list[tuple[int, ...]],
                  sweeps: tuple[int, ...], mulles: tuple[int, ...],
                  last_capture: int | None) -> Position:
-        rules = self.rules
-        seat = rules.next_seat(self.to_move)
-        for _ in range(rules.players):
-            if _size(hands[seat]):
-                return self._with(hands, table, piles, sweeps, mulles, last_capture,
-                                  to_move=seat)
-            seat = rules.next_seat(seat)
+        seat = next_with_cards(self.rules, self.to_move, [_size(h) for h in hands])
+        if seat is not None:
+            return self._with(hands, table, piles, sweeps, mulles, last_capture,
+                              to_move=seat)
         # Every hand is empty: the next deal, or the end of the round.
         if self.stock_size:
             return self._next_deal(hands, table, piles, sweeps, mulles, last_capture)
@@ -372,12 +369,18 @@ class Position:
 
         return observation_json(self, seat)
 
+    def seen_hands(self, seat: int) -> tuple[Hand, ...]:
+        """The hands as ``seat`` sees them: its own cards, every other hand as a count.
+        The one place that decides it, for :meth:`observe` and for the writers that
+        work from the whole position without making the observation (the JSON of an
+        observation, the research environment's array)."""
+        return tuple(h if s == seat else _size(h) for s, h in enumerate(self.hands))
+
     def observe(self, seat: int) -> Position:
         """The observation of ``seat`` as a Position (hidden parts held as counts)."""
         if not 0 <= seat < self.rules.players:
             raise ValueError(f"seat {seat} is not a seat of this {self.rules.players}-player game")
-        hands = tuple(h if s == seat else _size(h) for s, h in enumerate(self.hands))
-        return self._with(hands, self.table, self.piles, self.sweeps, self.mulles,
+        return self._with(self.seen_hands(seat), self.table, self.piles, self.sweeps, self.mulles,
                           self.last_capture, stock=self.stock_size, result=self.result)
 
     def __str__(self) -> str:
@@ -415,9 +418,16 @@ class Position:
 
 def double_sweep(pos: Position, move: Move) -> bool:
     """Whether ``move``, a sweep, counts twice: Krypkasino's pairing of the table's
-    lone card (docs/rules.md), one place for the engine and the bots' forecasts."""
-    return (pos.rules.double_sweep and len(pos.table) == 1 and not move.builds
-            and move.loose == (move.card,))
+    lone card (docs/rules.md K4), one place for the engine and the bots' forecasts."""
+    return twin_sweep(pos.rules, pos.loose, pos.builds, move.card)
+
+
+def twin_sweep(rules: Rules, loose: Sequence[int], builds: Sequence[Build], card: int
+               ) -> bool:
+    """Whether ``card`` sweeping a table of these ``loose`` cards and ``builds`` is a
+    double sweep (K4): the table's one card, a loose one, taken by its identical twin.
+    For code that weighs a card against a table rather than a listed move."""
+    return rules.double_sweep and not builds and len(loose) == 1 and loose[0] == card
 
 
 def leftovers_taker(pos: Position, last_capture: int | None) -> int | None:
@@ -499,12 +509,20 @@ def _size(h: Hand) -> int:
 def first_with_cards(rules: Rules, dealer: int, hands: Sequence[Hand]) -> int:
     """The seat after the dealer leads each deal (docs/rules.md §2.2, §4, §5); skip
     empty hands."""
-    seat = rules.next_seat(dealer)
+    seat = next_with_cards(rules, dealer, [_size(h) for h in hands])
+    return rules.next_seat(dealer) if seat is None else seat
+
+
+def next_with_cards(rules: Rules, seat: int, sizes: Sequence[int]) -> int | None:
+    """The first seat after ``seat`` in playing order (``seat`` itself last) whose hand
+    of ``sizes[s]`` cards is not empty, or None when every hand is: who moves next in a
+    deal, and who leads the next one (the engine's and the bots' forecasts' one rule)."""
+    nxt = rules.next_seat(seat)
     for _ in range(rules.players):
-        if _size(hands[seat]):
-            return seat
-        seat = rules.next_seat(seat)
-    return rules.next_seat(dealer)
+        if sizes[nxt]:
+            return nxt
+        nxt = rules.next_seat(nxt)
+    return None
 
 
 def seat_order(rules: Rules, dealer: int) -> list[int]:

@@ -208,6 +208,7 @@ def encode_position(pos: Position, seat: int) -> NDArray[np.float32]:
         small[i] = 1
 
     # Cards are counted: two decks may put a card twice in one field.
+    seen = pos.seen_hands(seat)  # its own cards, the others' counts
     base = off["hand"]
     for c in pos.hand(seat):
         small[base + c] += 1
@@ -242,7 +243,7 @@ def encode_position(pos: Position, seat: int) -> NDArray[np.float32]:
     for s in pos.mulles:
         small[base + rel[s]] += 1
     base = off["hand_sizes"]
-    for s, h in enumerate(pos.hands):
+    for s, h in enumerate(seen):
         small[base + rel[s]] = h if isinstance(h, int) else len(h)
     stock = pos.stock
     small[off["stock"]] = stock if isinstance(stock, int) else len(stock)
