@@ -44,13 +44,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from bench_engine import machine, random_round
 from casino.engine.match import Match
 from casino.engine.moves import Move
 from casino.engine.rules import PRESET_NAMES
-from casino.env import env, raw_env
+from casino.env import allowed_actions, env, raw_env
 
 
 def env_round(e: Any, seed: int) -> int:
@@ -63,7 +61,7 @@ def env_round(e: Any, seed: int) -> int:
         if terminated or truncated:
             e.step(None)
             continue
-        e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        e.step(rng.choice(allowed_actions(obs["action_mask"])))
         n += 1
     return n
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from casino.env import SingleAgentEnv
+from casino.env import SingleAgentEnv, allowed_actions
 
 #: A policy: the environment (for the legal moves, if it wants them), the
 #: observation dict, and a generator; it returns an allowed action.
@@ -28,7 +28,7 @@ Policy = Callable[[SingleAgentEnv, dict[str, Any], np.random.Generator], int]
 
 
 def random_policy(g: SingleAgentEnv, obs: dict[str, Any], rng: np.random.Generator) -> int:
-    return int(rng.choice(np.flatnonzero(obs["action_mask"])))
+    return int(rng.choice(allowed_actions(obs["action_mask"])))
 
 
 def make_env(rules: str) -> SingleAgentEnv:

@@ -4,7 +4,8 @@ Over random games of every preset (and the player counts that change the game): 
 action table against one built by the documented canonical key with
 :func:`casino.engine.legality.worth` and :func:`casino.env.actions.keep`, the
 observation array against the field-by-field :func:`encode_plain`, and the infos
-against the engine's own JSON observation and move texts (docs/research.md).
+against the engine's own JSON observation and move texts (docs/research.md), and
+the mask reader `allowed_actions` against `np.flatnonzero`.
 """
 
 from __future__ import annotations
@@ -112,3 +113,42 @@ def _fields(pos: Position) -> dict[str, Any]:
         "rules", "round", "deal", "dealer", "to_move", "hands", "table", "piles",
         "sweeps", "last_capture", "stock", "set_aside", "scores", "result", "carry",
         "mulles")}
+
+
+def test_allowed_actions_reads_a_mask_as_flatnonzero_does() -> None:
+    """``allowed_actions`` (a boolean view of the int8 mask) lists exactly the actions
+    ``np.flatnonzero`` lists, in the same order, on random masks and the env's own; a
+    mask of another dtype is read the plain way."""
+    from casino.env import allowed_actions
+    from casino.env.actions import ACTIONS
+
+    rng = np.random.default_rng(5)
+    for density in (0.0, 0.001, 0.01, 0.5, 1.0):
+        mask = (rng.random(ACTIONS) < density).astype(np.int8)
+        assert allowed_actions(mask) == np.flatnonzero(mask).tolist()
+        assert allowed_actions(mask.astype(np.float32)) == np.flatnonzero(mask).tolist()
+    e = raw_env("casino")
+    e.reset(seed=3)
+    for _agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        got = allowed_actions(obs["action_mask"])
+        assert got == np.flatnonzero(obs["action_mask"]).tolist()
+        assert all(isinstance(a, int) for a in got)
+        e.step(None if term or trunc else got[len(got) // 2])
+
+
+def test_scores_that_do_not_fit_in_a_byte_are_encoded_exactly() -> None:
+    """A negative or large score (Krypkasino's penalties, a long game) takes the array's
+    slow path for numbers that do not fit in a byte: the same array as the plain one."""
+    import dataclasses
+
+    from casino.engine.match import Match
+
+    pos = Match("krypkasino", seed=2).position
+    for scores in ((-7, 300), (255, 256), (0, -1)):
+        odd = dataclasses.replace(pos, scores=scores)
+        for seat in (0, 1):
+            got = encode_position(odd, seat)
+            assert np.array_equal(got, encode_plain(odd.observe(seat), seat))
+            mine, theirs = scores[seat], scores[1 - seat]
+            assert field(got, "scores")[:2].tolist() == [float(mine), float(theirs)]

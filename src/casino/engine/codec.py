@@ -41,6 +41,21 @@ def _cards_json(cards: tuple[int, ...]) -> list[str]:
     return [text[c] for c in cards]
 
 
+def _pile_json(pile: tuple[int, ...]) -> list[str]:
+    """``_cards_json(pile)``, kept per pile: a pile is the same tuple from one capture of
+    its seat to the next, and the research env writes a JSON at every step. The list
+    returned is a fresh copy (the JSON is the caller's)."""
+    got = _PILE_TEXTS.get(pile)
+    if got is None:
+        if len(_PILE_TEXTS) > 4096:
+            _PILE_TEXTS.clear()
+        got = _PILE_TEXTS[pile] = _cards_json(pile)
+    return got[:]
+
+
+_PILE_TEXTS: dict[tuple[int, ...], list[str]] = {}
+
+
 def _build_json(b: Build) -> dict[str, Any]:
     return {"value": b.value, "owner": b.owner, "groups": [_cards_json(g) for g in b.groups]}
 
@@ -83,7 +98,7 @@ def position_to_json(pos: Position, seat: int | None = None) -> dict[str, Any]:
         "to_move": pos.to_move,
         "hands": hands,
         "table": [CARD_TEXTS[i] if isinstance(i, int) else _build_json(i) for i in pos.table],
-        "piles": [_cards_json(p) for p in pos.piles],
+        "piles": [_pile_json(p) for p in pos.piles],
         "sweeps": list(pos.sweeps),
         "last_capture": pos.last_capture,
         "stock": stock,

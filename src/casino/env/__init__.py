@@ -7,7 +7,7 @@ says how to use them. ``env`` and ``raw_env`` follow PettingZoo's conventions;
 
 from __future__ import annotations
 
-from casino.env.aec import env, raw_env
+from casino.env.aec import allowed_actions, env, raw_env
 from casino.env.single import SingleAgentEnv
 
-__all__ = ["SingleAgentEnv", "env", "raw_env"]
+__all__ = ["SingleAgentEnv", "allowed_actions", "env", "raw_env"]

@@ -77,6 +77,18 @@ _NO_ACTION.flags.writeable = False
 _ARRAY_KEYS = tuple(f"env.array.{seat}" for seat in range(8))
 
 
+def allowed_actions(mask: NDArray[Any]) -> list[int]:
+    """The actions an ``action_mask`` allows, in increasing order.
+
+    The same list as ``np.flatnonzero(mask).tolist()``, found about four times faster:
+    an int8 mask of 0s and 1s is read as booleans, and numpy finds the nonzero entries
+    of a boolean array far faster than of an int8 one (about 2 µs against 9 for the
+    3,328 entries, a tenth of a step of the environment)."""
+    if mask.dtype == np.int8 and mask.ndim == 1:
+        return list(mask.view(np.bool_).nonzero()[0].tolist())
+    return list(np.flatnonzero(mask).tolist())
+
+
 def _actions(pos: Position, seat: int) -> dict[int, Move]:
     """The allowed actions of ``seat`` (empty unless it is to move) with their moves.
 

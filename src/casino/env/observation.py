@@ -193,10 +193,11 @@ def encode_position(pos: Position, seat: int) -> NDArray[np.float32]:
     read and every other hand is only counted (so is the stock). The env encodes the
     whole position and makes no observed position.
 
-    The small whole numbers (card counts, one-hots, sizes, build values: all below 256)
-    are written one by one into a ``bytearray`` (each pile's 52 counts at once, kept per
-    pile), turned into float32 by one numpy call;
-    the few others (scores, the round and deal, points, carry) are then set where not 0.
+    The whole numbers (card counts, one-hots, sizes, build values, and the scores, the
+    round and deal, points and carry when they fit in a byte) are written one by one
+    into a ``bytearray`` (each pile's 52 counts at once, kept per pile), turned into
+    float32 by one numpy call; a number that does not fit (a negative or large score)
+    is then set in the float array.
     numpy's per-call costs (an index array, a value array, a fancy assignment) had been
     a quarter of the engine's whole move (benchmarks/env_speed.py, on every learner's
     path). ``tests/test_env_fast.py`` checks it against :func:`encode_plain`."""
@@ -253,8 +254,9 @@ def encode_position(pos: Position, seat: int) -> NDArray[np.float32]:
         small[off["last_capture"] + rel[pos.last_capture]] = 1
     if pos.result is not None:
         small[off["over"]] = 1
-    out = np.array(small, dtype=np.float32)
 
+    # The other numbers go in the bytearray too when they fit in a byte (nearly always);
+    # the rest (a negative or large score) are set in the float array afterwards.
     wide: list[tuple[int, int]] = [(off["round_deal"], pos.round),
                                    (off["round_deal"] + 1, pos.deal),
                                    (off["carry"], pos.carry.cards),
@@ -265,9 +267,15 @@ def encode_position(pos: Position, seat: int) -> NDArray[np.float32]:
         points = pos.result.points_by_seat(rules.players)
         base = off["round_points"]
         wide += [(base + rel[s], points[rules.team_of(s)]) for s in rules.seats]
+    large = []
     for i, v in wide:
-        if v:
-            out[i] = v
+        if 0 <= v < 256:
+            small[i] = v
+        else:
+            large.append((i, v))
+    out = np.array(small, dtype=np.float32)
+    for i, v in large:
+        out[i] = v
     return out
 
 
