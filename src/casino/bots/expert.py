@@ -31,6 +31,7 @@ from dataclasses import replace
 from casino.bots.base import EvaluatingBot, Limit
 from casino.bots.knowledge import knowledge, sample
 from casino.bots.solver import (
+    EXACT,
     Searcher,
     best_over_samples,
     card_weights,
@@ -47,6 +48,9 @@ from casino.engine.position import Position
 MAX_ROOT = 40
 #: Moves considered at most at inner nodes of the heuristic search.
 MAX_INNER = 25
+#: More than two players: the last deal is searched to the round's end in every
+#: sample once the hands hold at most this many cards together.
+ENDGAME_CARDS = 8
 
 
 def perfect_information(pos: Position) -> Position | None:
@@ -82,6 +86,28 @@ class ExpertBot(EvaluatingBot):
     samples = 6
     seconds = 0.5
     depth = 2
+    #: Depth with more than two players (see :meth:`depth_for`).
+    depth_multi = 1
+
+    def depth_for(self, pos: Position) -> int:
+        """Plies searched per sample.
+
+        Two players: :attr:`depth` (its move, the reply). More than two: one ply
+        (:attr:`depth_multi`), valued by :func:`~casino.bots.evaluation.estimate`,
+        which there counts every seat before the bot's next turn from what the bot
+        knows, not from the sample's guessed hands; a 2-ply search with one guessed
+        reply lost to careful play on three- and four-player tables even with six
+        samples (research/bots-log.md, issue 20 part 2). In the last deal, once the
+        hands hold at most :data:`ENDGAME_CARDS` cards, to the round's end: who
+        takes the leftovers decides much there, and more samples weigh it better.
+        """
+        rules = pos.rules
+        if rules.players == 2:
+            return self.depth
+        left = sum(pos.hand_size(s) for s in range(rules.players))
+        if pos.stock_size == 0 and left <= ENDGAME_CARDS:
+            return EXACT
+        return self.depth_multi
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
         start = time.perf_counter()
@@ -102,12 +128,13 @@ class ExpertBot(EvaluatingBot):
         cand = candidates(pos, moves)
         n = limit.iterations if limit.iterations is not None else self.samples
         evaluate = default_estimate(self.eval_params)
+        depth = self.depth_for(pos)
 
         def values(k: int, totals: list[float]) -> list[float]:
             # Every sample stops at the deadline, the first too.
             s = Searcher(seat, horizon="deal", evaluate=evaluate, terminal=game_value,
                          deadline=deadline, max_moves=MAX_INNER)
-            return s.values(sample(pos, self.rng), cand, self.depth)
+            return s.values(sample(pos, self.rng), cand, depth)
 
         def one_ply() -> Move:
             # Not even one sample completed (a crowded table, where each reply needs
