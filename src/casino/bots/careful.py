@@ -76,6 +76,7 @@ class _Turn:
         self.next_seat, self.next_size = self._next_player()
         self.opponent_next = (self.next_seat is not None
                               and self.rules.team_of(self.next_seat) != self.side)
+        self.threat_seats, self.threat_size = self._threats()
         self.final_player = self._plays_last()
         self._caps: dict[tuple[tuple[int, ...], tuple[Build, ...]], Captures] = {}
         self.sweep_on = self._next_sweep_counts()
@@ -99,6 +100,24 @@ class _Turn:
             return None, 0
         leader = rules.next_seat(self.pos.dealer)
         return leader, min(rules.deal_size, stock // rules.players or 1)
+
+    def _threats(self) -> tuple[tuple[int, ...], int]:
+        """The opponents who move before this seat's next turn or a partner's, and
+        their cards together: any of them may take what the move leaves (more than
+        two players; with two it is the next player). A new deal's leader alone."""
+        if not self.opponent_next or self.next_seat is None:
+            return (), 0
+        rules = self.rules
+        sizes = self._sizes_after()
+        if not sizes[self.next_seat]:
+            return (self.next_seat,), self.next_size
+        seats: list[int] = []
+        seat = self.next_seat
+        while seat != self.me and rules.team_of(seat) != self.side:
+            if sizes[seat]:
+                seats.append(seat)
+            seat = rules.next_seat(seat)
+        return tuple(seats), sum(sizes[s] for s in seats)
 
     def _plays_last(self) -> bool:
         """In the last deal: whether this seat plays the round's last card."""
@@ -132,15 +151,16 @@ class _Turn:
         return caps
 
     def take_chance(self, value: int) -> float:
-        """P(the next player holds a card that takes a build of ``value``)."""
-        if not self.opponent_next or self.next_seat is None:
+        """P(an opponent moving before this seat again holds a card that takes a build
+        of ``value``)."""
+        if not self.threat_seats:
             return 0.0
-        if value in self.know.must_hold.get(self.next_seat, ()):
+        if any(value in self.know.must_hold.get(s, ()) for s in self.threat_seats):
             return 1.0
         played = self.rules.table.played
         k = sum(1 for c in self.unseen if value in played[c])
         n = len(self.unseen)
-        return 1.0 - none_prob(n, min(self.next_size, n), k)
+        return 1.0 - none_prob(n, min(self.threat_size, n), k)
 
 
 class CarefulBot(Bot):
@@ -172,10 +192,11 @@ class CarefulBot(Bot):
         s = immediate_gain(pos, m, turn.me)
         loose, builds = table_after(pos, m)
         caps = turn.captures(loose, builds) if (loose or builds) else None
-        if caps is not None and turn.opponent_next and turn.next_seat is not None:
+        if caps is not None and turn.threat_seats:
             s -= REPLY * best_outcome(
-                caps, turn.unseen, hidden=True, hand_size=turn.next_size,
-                must_values=turn.know.must_hold.get(turn.next_seat, ()))
+                caps, turn.unseen, hidden=True, hand_size=turn.threat_size,
+                must_values=tuple(v for t in turn.threat_seats
+                                  for v in turn.know.must_hold.get(t, ())))
         for b in builds:
             if rules.team_of(b.owner) == turn.side:
                 worth = sum(turn.weights[c] for c in b.cards)
