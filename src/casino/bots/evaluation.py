@@ -537,6 +537,15 @@ class EvalParams:
     #: Share of the side to move's best immediate capture credited to it: it moves
     #: first, but the reply may undo part of the gain.
     tempo: float = 0.5
+    #: More than two seats (:func:`_multi_tempo`): the share of the best capture of
+    #: the side that moves first before the evaluated seat's next turn, and of the
+    #: side that moves after it. Careful play's one-ply weight of the reply (0.8)
+    #: measured best; crediting partners who move later lost (research/bots-log.md,
+    #: issue 20 part 2).
+    tempo_multi: float = 0.8
+    tempo_later: float = 0.0
+    #: Two players: the same fair tempo (:func:`_multi_tempo`) when the other is to move.
+    fair_tempo: bool = False
     #: How many cards on average move together in a capture. Majorities are decided
     #: by captures, not single cards, so the split of the remaining cards varies more
     #: than coin flips per card would: the variance is scaled by this factor (most
@@ -657,7 +666,9 @@ def estimate(pos: Position, seat: int, params: EvalParams = DEFAULT_PARAMS) -> f
             continue
         good[it.seat] += sign * it.points
     # Builds and who keeps them.
-    hands_known = all(not isinstance(h, int) for h in pos.hands)
+    # With more than two seats a search's sample guesses several hands: the build's
+    # fair share instead (as for the tempo, :func:`_multi_tempo`).
+    hands_known = rules.players == 2 and all(not isinstance(h, int) for h in pos.hands)
     counts = side_counts(pos)
     fcards = {t: float(n) for t, (n, _) in counts.items()}
     fspades = {t: float(s) for t, (_, s) in counts.items()}
@@ -682,7 +693,13 @@ def estimate(pos: Position, seat: int, params: EvalParams = DEFAULT_PARAMS) -> f
             good[t] += v
     # Tempo: the best the player to move can take now.
     mover = pos.to_move
-    if pos.loose or pos.builds:
+    if ((rules.players > 2 or params.fair_tempo) and (pos.loose or pos.builds)
+            and mover != seat):
+        # More than two seats: every seat before ``seat``'s next turn (_multi_tempo).
+        mine, theirs = _multi_tempo(pos, seat, params)
+        side = rules.team_of(seat)
+        good[side] += mine - theirs
+    elif pos.loose or pos.builds:
         caps = _table_captures(pos)
         h = pos.hands[mover]
         if not isinstance(h, int):
@@ -702,6 +719,55 @@ def estimate(pos: Position, seat: int, params: EvalParams = DEFAULT_PARAMS) -> f
     side = rules.team_of(seat)
     others = [v for t, v in good.items() if t != side]
     return good[side] - (max(others) if others else 0.0)
+
+
+def _movers_before(pos: Position, seat: int) -> list[int]:
+    """The seats holding cards that move from ``pos.to_move`` until ``seat``'s next turn."""
+    rules = pos.rules
+    out: list[int] = []
+    s = pos.to_move
+    for _ in range(rules.players):
+        if s == seat:
+            break
+        if pos.hand_size(s):
+            out.append(s)
+        s = rules.next_seat(s)
+    return out
+
+
+def _multi_tempo(pos: Position, seat: int, params: EvalParams) -> tuple[float, float]:
+    """The tempo term with more than two seats, when ``seat`` is not to move: (what
+    its partners can expect to take, what its opponents can) before its next turn.
+
+    Two-seat tempo looks only at the player to move, which in a search's sample is a
+    guessed hand: at a 2-ply horizon of a four-player game that is the root's partner
+    (partnerships) or a third player, so leaving a point card looked good or free.
+    Here every seat before the root's next turn counts, each side's hands pooled
+    (any of them may take the card), and from the root seat's knowledge, not the
+    sample's guess (fair expectations: :func:`best_outcome` over the unseen cards).
+    The side that moves first gets ``params.tempo_multi`` of its best; the other
+    ``params.tempo_later`` of it (the table may have changed by then).
+    """
+    rules = pos.rules
+    movers = _movers_before(pos, seat)
+    if not movers:
+        return 0.0, 0.0
+    from casino.bots.knowledge import knowledge
+
+    k = pos.memo(f"eval_know{seat}", lambda: knowledge(pos, seat))
+    caps = _table_captures(pos)
+    side = rules.team_of(seat)
+    out = {True: 0.0, False: 0.0}
+    for friend in (True, False):
+        group = [s for s in movers if (rules.team_of(s) == side) == friend]
+        if not group:
+            continue
+        size = sum(pos.hand_size(s) for s in group)
+        must = tuple(v for s in group for v in k.must_hold.get(s, ()))
+        best = best_outcome(caps, k.unseen, hidden=True, hand_size=size, must_values=must)
+        first = rules.team_of(movers[0]) == side
+        out[friend] = (params.tempo_multi if first == friend else params.tempo_later) * best
+    return out[True], out[False]
 
 
 # ----------------------------------------------------------------------

@@ -29,8 +29,6 @@ import time
 from dataclasses import replace
 
 from casino.bots.base import EvaluatingBot, Limit
-from casino.bots.careful import CarefulBot
-from casino.bots.evaluation import EvalParams
 from casino.bots.knowledge import knowledge, sample
 from casino.bots.solver import (
     EXACT,
@@ -88,18 +86,28 @@ class ExpertBot(EvaluatingBot):
     samples = 6
     seconds = 0.5
     depth = 2
-    def __init__(self, seed: int | None = None, *,
-                 eval_params: EvalParams | None = None) -> None:
-        super().__init__(seed, eval_params=eval_params)
-        self._careful = CarefulBot()
-        self._careful.rng = self.rng
+    #: Depth with more than two players (see :meth:`depth_for`).
+    depth_multi = 1
 
-    def endgame(self, pos: Position) -> bool:
-        """More than two players, last deal, the hands holding at most
-        :data:`ENDGAME_CARDS` cards together: searched to the round's end per sample."""
+    def depth_for(self, pos: Position) -> int:
+        """Plies searched per sample.
+
+        Two players: :attr:`depth` (its move, the reply). More than two: one ply
+        (:attr:`depth_multi`), valued by :func:`~casino.bots.evaluation.estimate`,
+        which there counts every seat before the bot's next turn from what the bot
+        knows, not from the sample's guessed hands; a 2-ply search with one guessed
+        reply lost to careful play on three- and four-player tables even with six
+        samples (research/bots-log.md, issue 20 part 2). In the last deal, once the
+        hands hold at most :data:`ENDGAME_CARDS` cards, to the round's end: who
+        takes the leftovers decides much there, and more samples weigh it better.
+        """
         rules = pos.rules
+        if rules.players == 2:
+            return self.depth
         left = sum(pos.hand_size(s) for s in range(rules.players))
-        return rules.players > 2 and pos.stock_size == 0 and left <= ENDGAME_CARDS
+        if pos.stock_size == 0 and left <= ENDGAME_CARDS:
+            return EXACT
+        return self.depth_multi
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
         start = time.perf_counter()
@@ -112,9 +120,6 @@ class ExpertBot(EvaluatingBot):
         if full is not None:
             r = search(full, seat, horizon="round", terminal=game_value, deadline=deadline)
             return r.move
-        if pos.rules.players > 2 and not self.endgame(pos):
-            # Careful play's judgment (research/bots-log.md, issue 20 part 2).
-            return self._careful.pick(pos, moves, limit)
         return self._lookahead(pos, moves, limit, deadline)
 
     def _lookahead(self, pos: Position, moves: list[Move], limit: Limit,
@@ -123,7 +128,7 @@ class ExpertBot(EvaluatingBot):
         cand = candidates(pos, moves)
         n = limit.iterations if limit.iterations is not None else self.samples
         evaluate = default_estimate(self.eval_params)
-        depth = EXACT if self.endgame(pos) else self.depth
+        depth = self.depth_for(pos)
 
         def values(k: int, totals: list[float]) -> list[float]:
             # Every sample stops at the deadline, the first too.
