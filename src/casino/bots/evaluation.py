@@ -633,12 +633,15 @@ def estimate(pos: Position, seat: int, params: EvalParams = DEFAULT_PARAMS) -> f
        Owned builds count toward their owner's pile (weighted as in 3).
     3. *Builds*: the owner holds a card of the build's value (docs/rules.md §2.5) and will take
        it, so its cards' own points are credited to the owner, times the chance it
-       is not taken away first (``params.build_keep``, or from the hands when known).
+       is not taken away first (``params.build_keep``, or from the hands when known
+       with two players; with more a sample guesses several hands, so the fair share).
     4. *Tempo*: the side to move can take something from the table at once: a
        share (``params.tempo``) of its best capture's points, from its hand if known,
        else the expectation over the cards it may hold (:func:`best_outcome`). This
        is the "what the opponent can take next turn" term, counted against
        ``seat`` when the opponent is to move.
+       With more than two players, and ``seat`` not to move, every seat before
+       ``seat``'s next turn counts, from ``seat``'s knowledge (:func:`_multi_tempo`).
     """
     if pos.result is not None:
         return value(pos, seat)
