@@ -760,6 +760,7 @@ def _multi_tempo(pos: Position, seat: int, params: EvalParams) -> tuple[float, f
     k = pos.memo(f"eval_know{seat}", lambda: knowledge(pos, seat))
     caps = _table_captures(pos)
     side = rules.team_of(seat)
+    first = rules.team_of(movers[0]) == side
     out = {True: 0.0, False: 0.0}
     for friend in (True, False):
         group = [s for s in movers if (rules.team_of(s) == side) == friend]
@@ -768,7 +769,6 @@ def _multi_tempo(pos: Position, seat: int, params: EvalParams) -> tuple[float, f
         size = sum(pos.hand_size(s) for s in group)
         must = tuple(v for s in group for v in k.must_hold.get(s, ()))
         best = best_outcome(caps, k.unseen, hidden=True, hand_size=size, must_values=must)
-        first = rules.team_of(movers[0]) == side
         out[friend] = (params.tempo_multi if first == friend else params.tempo_later) * best
     return out[True], out[False]
 

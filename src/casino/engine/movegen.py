@@ -248,12 +248,12 @@ def generate(rules: Rules, hand: Sequence[int], loose: Sequence[int],
 
     moves: list[Move] = []
     if rules.compulsory_capture or rules.forced_sweep:
-        return _compulsory(rules, table, hand, loose, sums, per_card, budget)
+        return _compulsory(rules, table, hand, loose, sums, per_card)
 
     for c, selections in per_card:
         rest = _rest_of_hand(hand, c)
         held = _held_mask(table, rest)
-        moves.extend(_captures(c, sums, builds, owned, held, selections, budget))
+        moves.extend(_captures(c, sums, builds, owned, held, selections))
         if rules.building and table.sum_value[c]:
             moves.extend(_new_builds(table, c, loose, builds, owned, held, sums))
             moves.extend(_onto_builds(rules, table, c, loose, builds, seat, owned, held, sums))
@@ -296,9 +296,10 @@ def _capture_selections(rules: Rules, table: CardTable, c: int, loose: Sequence[
 
 
 def _captures(c: int, sums: TableSums, builds: Sequence[Build], owned: list[int],
-              held: int, selections: list[Selection], budget: Budget | None) -> list[Move]:
+              held: int, selections: list[Selection]) -> list[Move]:
     """Captures (docs/rules.md §2.4): any non-empty selection of disjoint items of the
     played value."""
+    budget = sums.budget
     moves: list[Move] = []
     seen: set[tuple[int, int]] = set()
     for v, _, res in selections:
@@ -418,12 +419,13 @@ def _onto_builds(rules: Rules, table: CardTable, c: int, loose: Sequence[int],
 
 def _compulsory(rules: Rules, table: CardTable, hand: Sequence[int], loose: Sequence[int],
                 sums: TableSums, per_card: list[tuple[int, list[Selection]]],
-                budget: Budget | None = None) -> list[Move]:
+                ) -> list[Move]:
     """Krypkasino (docs/rules.md §3): forced sweep, compulsory maximal capture, else trail.
 
     Only for rulesets without builds (``rules._check`` enforces it), where every
     capture is a selection of loose cards and trailing is never forbidden otherwise.
     """
+    budget = sums.budget
     full = (1 << len(loose)) - 1
     sum_of = [table.sum_value[c] for c in loose]
     exact = rules.compulsory_capture and not rules.ace_sum_alt

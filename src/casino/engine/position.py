@@ -168,11 +168,7 @@ class Position:
         :meth:`moves_of` and :meth:`candidate_moves`."""
         moves = self._cache.get("moves")
         if moves is None:
-            if self.result is not None:
-                moves = []
-            else:
-                moves = generate(self.rules, self.hand(self.to_move), self.loose,
-                                 self.builds, self.to_move)
+            moves = [] if self.result is not None else self._generate(None)
             self._cache["moves"] = moves
         return list(moves)
 
@@ -189,13 +185,16 @@ class Position:
         if self.result is not None:
             return self.legal_moves()
         try:
-            moves = generate(self.rules, self.hand(self.to_move), self.loose, self.builds,
-                             self.to_move, Budget(steps))
+            moves = self._generate(Budget(steps))
         except TooMuchWork:
             self._cache["over_steps"] = steps
             return None
         self._cache["moves"] = moves
         return list(moves)
+
+    def _generate(self, budget: Budget | None) -> list[Move]:
+        return generate(self.rules, self.hand(self.to_move), self.loose, self.builds,
+                        self.to_move, budget)
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal, checked on its own (polynomial in the table)."""
