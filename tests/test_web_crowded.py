@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from casino.web.limits import Limits
 from tests.web_clients import SAFETY, Tab, browsers, fresh_address, opened, run
 from tests.web_helpers import Served
 
@@ -64,6 +65,9 @@ def test_both_people_trail_until_the_table_is_full_and_every_turn_is_answered(
             tabs = [await opened(stack, b, game) for b in (ann, bo)]
             side = await opened(stack, other, computer_game)
             for t in (*tabs, side):
+                # The server answers faster than the 20 messages a second a connection
+                # may send; a person never plays that fast, so the test keeps under it.
+                t.pace = 1.25 / Limits().messages_per_second
                 await t.hello()
             sizes: list[int] = []
             largest_table = 0

@@ -214,6 +214,8 @@ def test_export_import_and_a_shared_link(base: str, context: BrowserContext,
     page.click("#new-button")
     page.wait_for_selector("#setup:not([hidden])")
     page.set_input_files("#setup .import-file", str(path))
+    # The hidden sheet still holds the old rows: wait for it to show the import.
+    page.wait_for_selector("#sheet:not([hidden])")
     wait_rounds(page, 2)
     assert totals_shown(page) == want
 

@@ -112,8 +112,18 @@ class Tab:
     view: dict[str, Any] = field(default_factory=dict)
     pings: int = 0
     received: list[dict[str, Any]] = field(default_factory=list)
+    #: Least seconds between two sends, for a test that plays as fast as the server
+    #: answers but must stay under the per-connection message rate (0: no pacing).
+    pace: float = 0.0
+    sent_at: float = -1e9
 
     async def send(self, message: dict[str, Any]) -> None:
+        if self.pace:
+            loop = asyncio.get_running_loop()
+            wait = self.sent_at + self.pace - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.sent_at = loop.time()
         await self.ws.send(json.dumps(message))
 
     async def next(self) -> dict[str, Any]:

@@ -473,16 +473,22 @@
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   }
 
+  // Two imports can be in flight at once (a second file chosen before the server read
+  // the first); only the last one chosen may change the pad or the alert.
+  let imports = 0;
+
   async function importFile(ev) {
     const file = ev.target.files && ev.target.files[0];
     ev.target.value = "";
     if (!file) return;
+    const ticket = ++imports;
     let pad;
     try { pad = JSON.parse(await file.text()); } catch {
-      alertLine(`${file.name} is not a score pad: it is not JSON.`);
+      if (ticket === imports) alertLine(`${file.name} is not a score pad: it is not JSON.`);
       return;
     }
     const res = await call("POST", "/api/scorepad/view", { pad });
+    if (ticket !== imports) return;
     if (!res.ok) { alertLine(`${file.name} is not a score pad this page can read: ${res.error.error}`); return; }
     alertLine("");
     if (state.pad) localStorage.setItem(BACKUP, JSON.stringify(state.pad));
