@@ -386,10 +386,16 @@ def test_cli_arena_plays_a_level_with_its_own_limit(tmp_path: Path) -> None:
 
 
 def test_a_level_name_makes_the_levels_bot() -> None:
-    from casino.bots.levels import LEVELS
+    from casino.bots.levels import LEVELS, TablesBot
 
     for name, level in LEVELS.items():
-        assert type(make_bot(f"level:{name}", seed=1)) is BOTS[level.bot]
+        bot = make_bot(f"level:{name}", seed=1)
+        if level.twins is None:
+            assert type(bot) is BOTS[level.bot]
+        else:  # it plays another way with two decks
+            assert isinstance(bot, TablesBot)
+            assert {type(b) for b in bot.bots.values()} == {BOTS[level.bot],
+                                                           BOTS[level.twins.bot]}
     with pytest.raises(ValueError, match="unknown level 'level:oracle'"):
         make_bot("level:oracle")
 

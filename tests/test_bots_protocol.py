@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -117,6 +118,7 @@ def test_levels_map_onto_the_ladder_and_never_offer_an_oracle() -> None:
         assert level.bot in BOTS and "oracle" not in level.bot
         bot, limit = make_level(name, seed=1)
         assert bot.name == level.bot and limit == level.limit
+        assert level.twins is None or level.twins.bot in BOTS
     with pytest.raises(ValueError, match="beginner"):
         make_level("grandmaster")
 
@@ -144,3 +146,39 @@ def test_medium_and_hard_are_one_bot_weighing_one_and_six_guesses_at_the_hidden_
         move = bot.choose(pos.observation(pos.to_move), limit)
         assert move in pos.legal_moves()
         assert len(drawn) == guesses, level
+
+
+def test_with_two_decks_medium_and_hard_weigh_six_and_24_guesses(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A guessed hand is a poorer likeness with two decks, and medium on one guess lost
+    to easy there; so with two decks medium weighs six guesses and hard 24, and on a
+    one-deck table both play as before. The arena's journal records the way played."""
+    import casino.bots.expert as expert_module
+    from casino.bots.levels import LEVELS, make_level
+    from casino.engine.rules import Rules
+    from casino.measure.arena import Journal
+
+    drawn: list[int] = []
+
+    def counting_sample(pos: Position, rng: random.Random) -> Position:
+        drawn.append(1)
+        return sample(pos, rng)
+
+    monkeypatch.setattr(expert_module, "sample", counting_sample)
+    for preset, guesses in (("mulle", (6, 24)), ("krypkasino", (6, 24)), ("casino", (1, 6))):
+        pos = next(p for p in round_positions(preset, 2, seed=4)
+                   if p.stock_size and len(p.candidate_moves().moves) > 1)
+        for level, want in zip(("medium", "hard"), guesses, strict=True):
+            drawn.clear()
+            bot, limit = make_level(level, seed=1)
+            assert bot.name == "expert"
+            # Seconds to spare, so that only the samples decide (a slow machine's
+            # deadline would cut them short).
+            move = bot.choose(pos.observation(pos.to_move), replace(limit, seconds=60))
+            assert move in pos.legal_moves()
+            assert len(drawn) == want, (preset, level)
+    book = Journal("unused.jsonl", Rules.preset("mulle"), 1)
+    row = book.definition(("level:medium", "level:hard", LEVELS["medium"].limit,
+                           LEVELS["hard"].limit))
+    assert row["bots"] == ["expert", "expert"]
+    assert [lim["iterations"] for lim in row["limits"]] == [6, 24]

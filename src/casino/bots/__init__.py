@@ -65,7 +65,11 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     ValueError naming the known ones otherwise."""
     check_name(name)
     level = level_of(name)
-    return BOTS[level.bot if level is not None else name](seed)
+    if level is not None:
+        from casino.bots.levels import level_bot
+
+        return level_bot(level, seed)
+    return BOTS[name](seed)
 
 
 __all__ = ["BOTS", "LEVEL_PREFIX", "Bot", "Limit", "RandomBot", "check_name", "level_of",

@@ -8,19 +8,43 @@ are never offered here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from casino.bots.base import Bot, Limit
+from casino.engine.moves import Move
+from casino.engine.position import Position
+from casino.engine.rules import Rules
+
+
+@dataclass(frozen=True)
+class Play:
+    """How a level plays on the tables of two decks: another bot and its samples (the
+    level's seconds stay)."""
+
+    bot: str
+    iterations: int | None
 
 
 @dataclass(frozen=True)
 class Level:
-    """A player-facing level: which bot, with which limit, and a line for the menu."""
+    """A player-facing level: which bot, with which limit, and a line for the menu.
+
+    ``twins``: with two decks shuffled together (Krypkasino, Mulle) the level plays
+    this way instead, because there the usual way does not keep the levels in order
+    (research/bots-log.md, "Two decks").
+    """
 
     name: str
     bot: str
     limit: Limit
     blurb: str
+    twins: Play | None = None
+
+    def on(self, rules: Rules) -> tuple[str, Limit]:
+        """The bot and limit this level plays with on a table of ``rules``."""
+        if self.twins is not None and rules.decks > 1:
+            return self.twins.bot, replace(self.limit, iterations=self.twins.iterations)
+        return self.bot, self.limit
 
 
 LEVELS: dict[str, Level] = {
@@ -33,12 +57,18 @@ LEVELS: dict[str, Level] = {
     # that only a long last-deal solve reaches), so a level plays alike on any
     # machine. (pimc with 12 samples, the old hard, was too close to pimc with 30
     # to tell apart in 1,000 games: research/bots-log.md, "The player levels".)
+    # With two decks a guessed hand is a poorer likeness of the real one (twice the
+    # unseen cards, and a mulle or a double sweep hangs on one identical twin):
+    # medium on one guess lost to easy there, so both weigh more guesses.
     "medium": Level("medium", "expert", Limit(iterations=1, seconds=0.5),
                     "counts every card and plays the last deal perfectly, "
-                    "but bets everything on one guess at your hand"),
+                    "but bets everything on one guess at your hand "
+                    "(six guesses with two decks)",
+                    twins=Play("expert", 6)),
     "hard": Level("hard", "expert", Limit(iterations=6, seconds=0.5),
                   "the same card counter, weighing six guesses at your hand "
-                  "before each move"),
+                  "before each move (24 with two decks)",
+                  twins=Play("expert", 24)),
     # The issue bounds the expert level's think time (median < 0.3 s, p95 < 1 s):
     # pimc stops at its deadline, so 0.8 s keeps the p95 under the bound.
     "expert": Level("expert", "pimc", Limit(iterations=30, seconds=0.8),
@@ -49,11 +79,39 @@ LEVELS: dict[str, Level] = {
 
 def make_level(level: str, seed: int | None = None) -> tuple[Bot, Limit]:
     """The bot and limit of a player level; ValueError naming the levels otherwise."""
-    from casino.bots import make_bot
-
     try:
         lv = LEVELS[level]
     except KeyError:
         raise ValueError(f"unknown level {level!r}; the levels are "
                          f"{', '.join(LEVELS)}") from None
-    return make_bot(lv.bot, seed), lv.limit
+    return level_bot(lv, seed), lv.limit
+
+
+class TablesBot(Bot):
+    """The bot of a level that plays another way with two decks (:attr:`Level.twins`).
+
+    It chooses by the observed position's rules at every move, so one level's bot
+    serves any table, as the web game and the arena use it."""
+
+    def __init__(self, level: Level, seed: int | None = None) -> None:
+        from casino.bots import make_bot
+
+        super().__init__(seed)
+        self.level = level
+        self.bots = {name: make_bot(name, seed)
+                     for name in (level.bot, level.twins.bot if level.twins else level.bot)}
+        self.name = self.bots[level.bot].name
+
+    def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
+        # The seconds left are the caller's; the samples are the table's.
+        name, own = self.level.on(pos.rules)
+        return self.bots[name].pick(pos, moves, replace(limit, iterations=own.iterations))
+
+
+def level_bot(level: Level, seed: int | None = None) -> Bot:
+    """The bot that plays ``level`` (its limit is ``level.limit``)."""
+    from casino.bots import make_bot
+
+    if level.twins is None:
+        return make_bot(level.bot, seed)
+    return TablesBot(level, seed)

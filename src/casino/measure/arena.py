@@ -525,11 +525,15 @@ class Journal:
     def definition(self, spec: Spec) -> dict[str, Any]:
         """What a line of pairing ``spec`` records besides its deal and games."""
         a, b, la, lb = spec
-        bots = []
-        for name in (a, b):
+        bots, limits = [], []
+        for name, limit in ((a, la), (b, lb)):
             level = level_of(name)
-            bots.append(level.bot if level is not None else name)
-        return {"a": a, "b": b, "bots": bots, "limits": [limit_json(la), limit_json(lb)],
+            # A level records the bot and limit it plays with on these rules (with
+            # two decks some levels play another way: Level.twins).
+            bot, limit = level.on(self.rules) if level is not None else (name, limit)
+            bots.append(bot)
+            limits.append(limit_json(limit))
+        return {"a": a, "b": b, "bots": bots, "limits": limits,
                 "rules": self.rules.to_json(), "max_rounds": self.max_rounds}
 
     def rows(self) -> list[dict[str, Any]]:
