@@ -201,6 +201,9 @@ def test_6_tablic_plays_anticlockwise() -> None:
         match.play(match.legal_moves()[-1])
         order.append(match.position.to_move)
     assert order == [3, 2, 1, 0]
+    # The one walk round the table that the forecasts share goes the same way.
+    assert rules.playing_order(3) == (3, 2, 1, 0)
+    assert preset("classic", players=4).playing_order(3) == (3, 0, 1, 2)
 
 
 def test_6_tablic_deals_anticlockwise() -> None:

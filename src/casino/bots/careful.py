@@ -31,6 +31,7 @@ so it stays fast on crowded Finnish tables.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import takewhile
 
 from casino.bots.base import Bot, Limit
 from casino.bots.evaluation import (
@@ -111,13 +112,10 @@ class _Turn:
         sizes = self._sizes_after()
         if not sizes[self.next_seat]:
             return (self.next_seat,), self.next_size
-        seats: list[int] = []
-        seat = self.next_seat
-        while seat != self.me and rules.team_of(seat) != self.side:
-            if sizes[seat]:
-                seats.append(seat)
-            seat = rules.next_seat(seat)
-        return tuple(seats), sum(sizes[s] for s in seats)
+        before = takewhile(lambda s: s != self.me and rules.team_of(s) != self.side,
+                           rules.playing_order(self.next_seat))
+        seats = tuple(s for s in before if sizes[s])
+        return seats, sum(sizes[s] for s in seats)
 
     def _plays_last(self) -> bool:
         """In the last deal: whether this seat plays the round's last card."""

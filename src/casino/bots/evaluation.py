@@ -37,6 +37,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache, partial
+from itertools import takewhile
 
 from casino.engine.builds import Build
 from casino.engine.movegen import TableSums, closure
@@ -726,16 +727,8 @@ def estimate(pos: Position, seat: int, params: EvalParams = DEFAULT_PARAMS) -> f
 
 def _movers_before(pos: Position, seat: int) -> list[int]:
     """The seats holding cards that move from ``pos.to_move`` until ``seat``'s next turn."""
-    rules = pos.rules
-    out: list[int] = []
-    s = pos.to_move
-    for _ in range(rules.players):
-        if s == seat:
-            break
-        if pos.hand_size(s):
-            out.append(s)
-        s = rules.next_seat(s)
-    return out
+    before = takewhile(lambda s: s != seat, pos.rules.playing_order(pos.to_move))
+    return [s for s in before if pos.hand_size(s)]
 
 
 def _multi_tempo(pos: Position, seat: int, params: EvalParams) -> tuple[float, float]:

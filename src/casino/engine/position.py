@@ -516,22 +516,12 @@ def next_with_cards(rules: Rules, seat: int, sizes: Sequence[int]) -> int | None
     """The first seat after ``seat`` in playing order (``seat`` itself last) whose hand
     of ``sizes[s]`` cards is not empty, or None when every hand is: who moves next in a
     deal, and who leads the next one (the engine's and the bots' forecasts' one rule)."""
-    nxt = rules.next_seat(seat)
-    for _ in range(rules.players):
-        if sizes[nxt]:
-            return nxt
-        nxt = rules.next_seat(nxt)
-    return None
+    return next((s for s in rules.playing_order(rules.next_seat(seat)) if sizes[s]), None)
 
 
 def seat_order(rules: Rules, dealer: int) -> list[int]:
     """Seats in dealing order: the seat after the dealer first, the dealer last."""
-    order = []
-    seat = dealer
-    for _ in range(rules.players):
-        seat = rules.next_seat(seat)
-        order.append(seat)
-    return order
+    return list(rules.playing_order(rules.next_seat(dealer)))
 
 
 def deal_packets(rules: Rules, dealer: int, stock: tuple[int, ...],

@@ -165,6 +165,12 @@ class Rules:
     def next_seat(self, seat: int) -> int:
         return (seat + self.direction) % self.players
 
+    def playing_order(self, first: int) -> tuple[int, ...]:
+        """Every seat once in playing order, ``first`` first: the one walk round the
+        table that the engine's and the bots' forecasts share (each stops where it
+        needs to)."""
+        return tuple((first + k * self.direction) % self.players for k in range(self.players))
+
     def options(self) -> dict[str, Any]:
         """The fields that differ from the preset's own, for JSON and records."""
         return {k: list(v) if isinstance(v, tuple) else v for k, v in _differences(self)}
