@@ -98,8 +98,8 @@ class TablesBot(Bot):
 
         super().__init__(seed)
         self.level = level
-        self.bots = {name: make_bot(name, seed)
-                     for name in (level.bot, level.twins.bot if level.twins else level.bot)}
+        names = {level.bot} | ({level.twins.bot} if level.twins else set())
+        self.bots = {name: make_bot(name, seed) for name in names}
         self.name = self.bots[level.bot].name
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
