@@ -594,3 +594,34 @@ def test_cli_also_adds_a_pairing_to_a_ladder(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     pairs = [(p["a"], p["b"]) for p in json.loads(out.read_text())["pairings"]]
     assert pairs == [("random", "greedy"), ("greedy", "careful"), ("careful", "random")]
+
+
+def test_with_several_jobs_each_pair_is_kept_as_it_finishes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A journal must hold what an interrupted run played: with several workers the
+    first pair to finish is handed on while the others still play. Here the second
+    pair waits until the first has been handed on (threads stand in for processes)."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    handed = threading.Event()
+    real = arena._play_pair
+
+    def play(task: arena._Task) -> tuple[int, int, GameRecord, GameRecord]:
+        if task.index == 1:
+            # A net against a hang, not a measure: without streaming this never comes.
+            assert handed.wait(60), "the first pair was not handed on before the last ended"
+        return real(task)
+
+    monkeypatch.setattr(arena, "ProcessPoolExecutor", ThreadPoolExecutor)
+    monkeypatch.setattr(arena, "_play_pair", play)
+    tasks = [arena._Task(0, i, ("random", "random"), CASINO, s, (Limit(), Limit()), 1)
+             for i, s in enumerate(game_seeds(11, 2))]
+    kept: list[int] = []
+
+    def keep(pair: arena.PairDone) -> None:
+        kept.append(pair[1])
+        handed.set()
+
+    out = arena._execute(tasks, 2, False, keep)
+    assert kept == [0, 1] and [p[1] for p in out] == [0, 1]

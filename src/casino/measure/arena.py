@@ -56,7 +56,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import FIRST_EXCEPTION, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -477,16 +477,16 @@ def _execute(tasks: list[_Task], jobs: int, progress: bool,
                 # a process while another thread runs is asking for a held lock.
                 if bar:
                     bar.start()
-                while pending:
-                    done, pending = wait(pending, return_when=FIRST_EXCEPTION)
-                    for fut in done:
-                        exc = fut.exception()
-                        if exc is not None:
-                            for other in pending:
-                                other.cancel()
-                            raise exc
-                        out.append(fut.result())
-                        advance()
+                # Each pair is kept as it finishes (not when all have: a journal must
+                # hold what an interrupted run played).
+                for fut in as_completed(pending):
+                    exc = fut.exception()
+                    if exc is not None:
+                        for other in pending:
+                            other.cancel()
+                        raise exc
+                    out.append(fut.result())
+                    advance()
     finally:
         if bar:
             bar.stop()
