@@ -883,8 +883,10 @@ def arena_command(
         seed = random.SystemRandom().getrandbits(32)
     seeds = game_seeds(seed, games)
     given = Limit(seconds=seconds, iterations=iterations)
-    # A level plays with its own limit, as players meet it; the options set the bots'.
-    limits = {b: level.limit if (level := level_of(b)) is not None else given for b in bots}
+    # A level plays with its own limit on these rules, as players meet it (with two
+    # decks some levels weigh more samples); the options set the bots'.
+    limits = {b: level.on(ruleset)[1] if (level := level_of(b)) is not None else given
+              for b in bots}
     if progress is None:
         progress = sys.stderr.isatty()
     try:
