@@ -398,12 +398,11 @@ def test_a_level_name_makes_the_levels_bot() -> None:
 
     for name, level in LEVELS.items():
         bot = make_bot(f"level:{name}", seed=1)
-        if level.twins is None:
+        if level.twin_samples is None:
             assert type(bot) is BOTS[level.bot]
-        else:  # it plays another way with two decks
+        else:  # it weighs another number of samples with two decks
             assert isinstance(bot, TablesBot)
-            assert {type(b) for b in bot.bots.values()} == {BOTS[level.bot],
-                                                           BOTS[level.twins.bot]}
+            assert type(bot.bot) is BOTS[level.bot]
     with pytest.raises(ValueError, match="unknown level 'level:oracle'"):
         make_bot("level:oracle")
 

@@ -17,20 +17,12 @@ from casino.engine.rules import Rules
 
 
 @dataclass(frozen=True)
-class Play:
-    """How a level plays on the tables of two decks: another bot and its samples (the
-    level's seconds stay)."""
-
-    bot: str
-    iterations: int | None
-
-
-@dataclass(frozen=True)
 class Level:
     """A player-facing level: which bot, with which limit, and a line for the menu.
 
-    ``twins``: with two decks shuffled together (Krypkasino, Mulle) the level plays
-    this way instead, because there the usual way does not keep the levels in order
+    ``twin_samples``: with two decks shuffled together (Krypkasino, Mulle) the bot
+    weighs this many samples instead of ``limit.iterations`` (the seconds stay),
+    because there the usual count does not keep the levels in order
     (research/bots-log.md, "Two decks").
     """
 
@@ -38,12 +30,12 @@ class Level:
     bot: str
     limit: Limit
     blurb: str
-    twins: Play | None = None
+    twin_samples: int | None = None
 
     def on(self, rules: Rules) -> tuple[str, Limit]:
         """The bot and limit this level plays with on a table of ``rules``."""
-        if self.twins is not None and rules.decks > 1:
-            return self.twins.bot, replace(self.limit, iterations=self.twins.iterations)
+        if self.twin_samples is not None and rules.decks > 1:
+            return self.bot, replace(self.limit, iterations=self.twin_samples)
         return self.bot, self.limit
 
 
@@ -64,11 +56,11 @@ LEVELS: dict[str, Level] = {
                     "counts every card and plays the last deal perfectly, "
                     "but bets everything on one guess at your hand "
                     "(six guesses with two decks)",
-                    twins=Play("expert", 6)),
+                    twin_samples=6),
     "hard": Level("hard", "expert", Limit(iterations=6, seconds=0.5),
                   "the same card counter, weighing six guesses at your hand "
                   "before each move (24 with two decks)",
-                  twins=Play("expert", 24)),
+                  twin_samples=24),
     # The issue bounds the expert level's think time (median < 0.3 s, p95 < 1 s):
     # pimc stops at its deadline, so 0.8 s keeps the p95 under the bound.
     "expert": Level("expert", "pimc", Limit(iterations=30, seconds=0.8),
@@ -88,30 +80,30 @@ def make_level(level: str, seed: int | None = None) -> tuple[Bot, Limit]:
 
 
 class TablesBot(Bot):
-    """The bot of a level that plays another way with two decks (:attr:`Level.twins`).
+    """The bot of a level that weighs another number of samples with two decks
+    (:attr:`Level.twin_samples`).
 
-    It chooses by the observed position's rules at every move, so one level's bot
-    serves any table, as the web game and the arena use it."""
+    It reads the observed position's rules at every move, so one level's bot serves
+    any table, as the web game and the arena use it."""
 
     def __init__(self, level: Level, seed: int | None = None) -> None:
         from casino.bots import make_bot
 
         super().__init__(seed)
         self.level = level
-        names = {level.bot} | ({level.twins.bot} if level.twins else set())
-        self.bots = {name: make_bot(name, seed) for name in names}
-        self.name = self.bots[level.bot].name
+        self.bot = make_bot(level.bot, seed)
+        self.name = self.bot.name
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
         # The seconds left are the caller's; the samples are the table's.
-        name, own = self.level.on(pos.rules)
-        return self.bots[name].pick(pos, moves, replace(limit, iterations=own.iterations))
+        _, own = self.level.on(pos.rules)
+        return self.bot.pick(pos, moves, replace(limit, iterations=own.iterations))
 
 
 def level_bot(level: Level, seed: int | None = None) -> Bot:
     """The bot that plays ``level`` (its limit is ``level.limit``)."""
     from casino.bots import make_bot
 
-    if level.twins is None:
+    if level.twin_samples is None:
         return make_bot(level.bot, seed)
     return TablesBot(level, seed)

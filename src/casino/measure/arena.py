@@ -529,7 +529,7 @@ class Journal:
         for name, limit in ((a, la), (b, lb)):
             level = level_of(name)
             # A level records the bot and limit it plays with on these rules (with
-            # two decks some levels play another way: Level.twins).
+            # two decks some levels weigh more samples: Level.twin_samples).
             bot, limit = level.on(self.rules) if level is not None else (name, limit)
             bots.append(bot)
             limits.append(limit_json(limit))
