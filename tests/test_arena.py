@@ -398,11 +398,14 @@ def test_a_level_name_makes_the_levels_bot() -> None:
 
     for name, level in LEVELS.items():
         bot = make_bot(f"level:{name}", seed=1)
-        if level.twin_samples is None:
+        if not level.varies:
             assert type(bot) is BOTS[level.bot]
-        else:  # it weighs another number of samples with two decks
+        else:  # it plays otherwise on some tables
             assert isinstance(bot, TablesBot)
             assert type(bot.bot) is BOTS[level.bot]
+            assert {type(b) for b in bot.bots.values()} == {
+                BOTS[level.on(preset(p, players=n))[0]]
+                for p in ("kasino", "mulle") for n in (2, 3, 4)}
     with pytest.raises(ValueError, match="unknown level 'level:oracle'"):
         make_bot("level:oracle")
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from casino import Match, Position
 from casino.bots import BOTS, Limit, make_bot
 from casino.bots.knowledge import knowledge, sample
+from casino.engine.moves import Move
 from tests.variant_positions import round_positions
 
 CASES = [("casino", 2), ("krypkasino", 2), ("kasino", 3), ("classic", 4), ("royal", 2),
@@ -182,3 +184,38 @@ def test_with_two_decks_medium_and_hard_weigh_six_and_24_guesses(
                            LEVELS["hard"].limit))
     assert row["bots"] == ["expert", "expert"]
     assert [lim["iterations"] for lim in row["limits"]] == [6, 24]
+
+
+def test_with_three_or_four_players_the_expert_level_is_the_card_counter(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At three and four players pimc's guessed four plies cost over the level's
+    median think time and were no better than the card counter, so there the expert
+    level plays the card counter with its 30 guesses; with two it stays pimc. The
+    arena's journal records the bot played."""
+    from casino.bots.expert import ExpertBot
+    from casino.bots.levels import LEVELS, make_level
+    from casino.bots.pimc import PimcBot
+    from casino.engine.rules import Rules
+    from casino.measure.arena import Journal
+
+    played: list[str] = []
+    for cls in (ExpertBot, PimcBot):
+        def spy(self: Any, pos: Position, moves: list[Move], limit: Limit,
+                pick: Any = cls.pick) -> Move:
+            played.append(f"{self.name} {limit.iterations}")
+            return pick(self, pos, moves, limit)
+        monkeypatch.setattr(cls, "pick", spy)
+    bot, limit = make_level("expert", seed=1)
+    for preset, players, want in (("kasino", 4, "expert 30"), ("classic", 3, "expert 30"),
+                                  ("mulle", 3, "expert 30"), ("kasino", 2, "pimc 30")):
+        pos = next(p for p in round_positions(preset, players, seed=4)
+                   if p.stock_size and len(p.candidate_moves().moves) > 1)
+        played.clear()
+        move = bot.choose(pos.observation(pos.to_move), limit)
+        assert move in pos.legal_moves()
+        assert played == [want], (preset, players)
+    book = Journal("unused.jsonl", Rules.preset("kasino", players=4), 1)
+    row = book.definition(("level:expert", "level:hard", LEVELS["expert"].limit,
+                           LEVELS["hard"].limit))
+    assert row["bots"] == ["expert", "expert"]
+    assert [lim["iterations"] for lim in row["limits"]] == [30, 6]

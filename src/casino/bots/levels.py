@@ -24,6 +24,11 @@ class Level:
     weighs this many samples instead of ``limit.iterations`` (the seconds stay),
     because there the usual count does not keep the levels in order
     (research/bots-log.md, "Two decks").
+
+    ``seats_bot``: (players, bot) pairs: at a table of that many players the level
+    plays that bot, with the same limit, because there the usual bot plays worse
+    or slower than it should (research/bots-log.md, "The expert level at three and
+    four players").
     """
 
     name: str
@@ -31,12 +36,19 @@ class Level:
     limit: Limit
     blurb: str
     twin_samples: int | None = None
+    seats_bot: tuple[tuple[int, str], ...] = ()
 
     def on(self, rules: Rules) -> tuple[str, Limit]:
         """The bot and limit this level plays with on a table of ``rules``."""
+        bot = dict(self.seats_bot).get(rules.players, self.bot)
         if self.twin_samples is not None and rules.decks > 1:
-            return self.bot, replace(self.limit, iterations=self.twin_samples)
-        return self.bot, self.limit
+            return bot, replace(self.limit, iterations=self.twin_samples)
+        return bot, self.limit
+
+    @property
+    def varies(self) -> bool:
+        """Whether the level plays another bot or limit on some tables."""
+        return self.twin_samples is not None or bool(self.seats_bot)
 
 
 LEVELS: dict[str, Level] = {
@@ -63,9 +75,16 @@ LEVELS: dict[str, Level] = {
                   twin_samples=24),
     # The issue bounds the expert level's think time (median < 0.3 s, p95 < 1 s):
     # pimc stops at its deadline, so 0.8 s keeps the p95 under the bound.
+    # With three or four players pimc's four plies on guessed hands cost a median
+    # 0.24-0.6 s a move and were no better than hard's card counter (one-round
+    # pairs: kasino 4 -0.84, classic 4 -0.15, kasino 3 +0.09, classic 3 +0.94 a
+    # round), so there the level is the card counter weighing 30 guesses in the
+    # last deal (research/bots-log.md, "The expert level at three and four players").
     "expert": Level("expert", "pimc", Limit(iterations=30, seconds=0.8),
                     "searches thirty sampled deals four moves ahead, "
-                    "the last deal to its end"),
+                    "the last deal to its end (with three or four players: "
+                    "the card counter, weighing thirty guesses)",
+                    seats_bot=((3, "expert"), (4, "expert"))),
 }
 
 
@@ -80,8 +99,9 @@ def make_level(level: str, seed: int | None = None) -> tuple[Bot, Limit]:
 
 
 class TablesBot(Bot):
-    """The bot of a level that weighs another number of samples with two decks
-    (:attr:`Level.twin_samples`).
+    """The bot of a level that plays otherwise on some tables: another number of
+    samples with two decks (:attr:`Level.twin_samples`), another bot at some table
+    sizes (:attr:`Level.seats_bot`).
 
     It reads the observed position's rules at every move, so one level's bot serves
     any table, as the web game and the arena use it."""
@@ -91,19 +111,21 @@ class TablesBot(Bot):
 
         super().__init__(seed)
         self.level = level
-        self.bot = make_bot(level.bot, seed)
+        names = dict.fromkeys((level.bot, *(b for _, b in level.seats_bot)))
+        self.bots = {b: make_bot(b, seed) for b in names}
+        self.bot = self.bots[level.bot]
         self.name = self.bot.name
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
-        # The seconds left are the caller's; the samples are the table's.
-        _, own = self.level.on(pos.rules)
-        return self.bot.pick(pos, moves, replace(limit, iterations=own.iterations))
+        # The seconds left are the caller's; the bot and samples are the table's.
+        name, own = self.level.on(pos.rules)
+        return self.bots[name].pick(pos, moves, replace(limit, iterations=own.iterations))
 
 
 def level_bot(level: Level, seed: int | None = None) -> Bot:
     """The bot that plays ``level`` (its limit is ``level.limit``)."""
     from casino.bots import make_bot
 
-    if level.twin_samples is None:
+    if not level.varies:
         return make_bot(level.bot, seed)
     return TablesBot(level, seed)
