@@ -203,7 +203,8 @@ def test_with_three_or_four_players_the_expert_level_is_the_card_counter(
         def spy(self: Any, pos: Position, moves: list[Move], limit: Limit,
                 pick: Any = cls.pick) -> Move:
             played.append(f"{self.name} {limit.iterations}")
-            return pick(self, pos, moves, limit)
+            move: Move = pick(self, pos, moves, limit)
+            return move
         monkeypatch.setattr(cls, "pick", spy)
     bot, limit = make_level("expert", seed=1)
     for preset, players, want in (("kasino", 4, "expert 30"), ("classic", 3, "expert 30"),
