@@ -402,7 +402,7 @@ def test_a_level_name_makes_the_levels_bot() -> None:
             assert type(bot) is BOTS[level.bot]
         else:  # it plays otherwise on some tables
             assert isinstance(bot, TablesBot)
-            assert type(bot.bot) is BOTS[level.bot]
+            assert type(bot.bots[level.bot]) is BOTS[level.bot]
             assert {type(b) for b in bot.bots.values()} == {
                 BOTS[level.on(preset(p, players=n))[0]]
                 for p in ("kasino", "mulle") for n in (2, 3, 4)}

@@ -113,8 +113,7 @@ class TablesBot(Bot):
         self.level = level
         names = dict.fromkeys((level.bot, *(b for _, b in level.seats_bot)))
         self.bots = {b: make_bot(b, seed) for b in names}
-        self.bot = self.bots[level.bot]
-        self.name = self.bot.name
+        self.name = self.bots[level.bot].name
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
         # The seconds left are the caller's; the bot and samples are the table's.

@@ -528,8 +528,9 @@ class Journal:
         bots, limits = [], []
         for name, limit in ((a, la), (b, lb)):
             level = level_of(name)
-            # A level records the bot and limit it plays with on these rules (with
-            # two decks some levels weigh more samples: Level.twin_samples).
+            # A level records the bot and limit it plays with on these rules (some
+            # levels weigh more samples with two decks, or play another bot at
+            # three or four players: Level.on).
             bot, limit = level.on(self.rules) if level is not None else (name, limit)
             bots.append(bot)
             limits.append(limit_json(limit))
