@@ -220,3 +220,31 @@ def test_with_three_or_four_players_the_expert_level_is_the_card_counter(
                            LEVELS["hard"].limit))
     assert row["bots"] == ["expert", "expert"]
     assert [lim["iterations"] for lim in row["limits"]] == [30, 6]
+
+
+def test_a_table_with_a_shorter_limit_caps_the_levels_seconds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A level may think for less at some table sizes (``Level.seats``); the web game,
+    the terminal and the helper pass the level's usual limit, so the table's seconds
+    must cap it there, and only there."""
+    from casino.bots.expert import ExpertBot
+    from casino.bots.levels import Level, TablesBot
+
+    seen: list[Limit] = []
+
+    def spy(self: Any, pos: Position, moves: list[Move], limit: Limit) -> Move:
+        seen.append(limit)
+        return moves[0]
+    monkeypatch.setattr(ExpertBot, "pick", spy)
+    level = Level("test", "expert", Limit(iterations=30, seconds=0.8), "a test level",
+                  seats=((3, "expert", Limit(iterations=2, seconds=0.2)),))
+    bot = TablesBot(level, seed=1)
+    for players, given, most, iterations in ((3, 0.8, 0.2, 2), (3, 0.1, 0.1, 2),
+                                             (2, 60.0, 60.0, 30)):
+        pos = next(p for p in round_positions("classic", players, seed=4)
+                   if len(p.candidate_moves().moves) > 1)
+        seen.clear()
+        bot.choose(pos.observation(pos.to_move), Limit(iterations=30, seconds=given))
+        assert len(seen) == 1 and seen[0].iterations == iterations
+        assert seen[0].seconds is not None and seen[0].seconds <= most
+        assert most < 1 or seen[0].seconds > 1  # uncapped where the table has no limit

@@ -8,6 +8,7 @@ are never offered here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from casino.bots.base import Bot, Limit
@@ -25,8 +26,8 @@ class Level:
     because there the usual count does not keep the levels in order
     (research/bots-log.md, "Two decks").
 
-    ``seats_bot``: (players, bot) pairs: at a table of that many players the level
-    plays that bot, with the same limit, because there the usual bot plays worse
+    ``seats``: (players, bot, limit) triples: at a table of that many players the
+    level plays that bot with that limit, because there the usual one plays worse
     or slower than it should (research/bots-log.md, "The expert level at three and
     four players").
     """
@@ -36,19 +37,20 @@ class Level:
     limit: Limit
     blurb: str
     twin_samples: int | None = None
-    seats_bot: tuple[tuple[int, str], ...] = ()
+    seats: tuple[tuple[int, str, Limit], ...] = ()
 
     def on(self, rules: Rules) -> tuple[str, Limit]:
         """The bot and limit this level plays with on a table of ``rules``."""
-        bot = dict(self.seats_bot).get(rules.players, self.bot)
+        bot, limit = next(((b, lim) for n, b, lim in self.seats if n == rules.players),
+                          (self.bot, self.limit))
         if self.twin_samples is not None and rules.decks > 1:
-            return bot, replace(self.limit, iterations=self.twin_samples)
-        return bot, self.limit
+            return bot, replace(limit, iterations=self.twin_samples)
+        return bot, limit
 
     @property
     def varies(self) -> bool:
         """Whether the level plays another bot or limit on some tables."""
-        return self.twin_samples is not None or bool(self.seats_bot)
+        return self.twin_samples is not None or bool(self.seats)
 
 
 LEVELS: dict[str, Level] = {
@@ -84,7 +86,8 @@ LEVELS: dict[str, Level] = {
                     "searches thirty sampled deals four moves ahead, "
                     "the last deal to its end (with three or four players: "
                     "the card counter, weighing thirty guesses)",
-                    seats_bot=((3, "expert"), (4, "expert"))),
+                    seats=((3, "expert", Limit(iterations=30, seconds=0.8)),
+                           (4, "expert", Limit(iterations=30, seconds=0.8)))),
 }
 
 
@@ -101,7 +104,7 @@ def make_level(level: str, seed: int | None = None) -> tuple[Bot, Limit]:
 class TablesBot(Bot):
     """The bot of a level that plays otherwise on some tables: another number of
     samples with two decks (:attr:`Level.twin_samples`), another bot at some table
-    sizes (:attr:`Level.seats_bot`).
+    sizes (:attr:`Level.seats`).
 
     It reads the observed position's rules at every move, so one level's bot serves
     any table, as the web game and the arena use it."""
@@ -111,14 +114,25 @@ class TablesBot(Bot):
 
         super().__init__(seed)
         self.level = level
-        names = dict.fromkeys((level.bot, *(b for _, b in level.seats_bot)))
+        names = dict.fromkeys((level.bot, *(b for _, b, _ in level.seats)))
         self.bots = {b: make_bot(b, seed) for b in names}
         self.name = self.bots[level.bot].name
 
+    def decide(self, pos: Position, limit: Limit,
+               chooser: Callable[[Position, list[Move], Limit], Move],
+               start: float | None = None) -> Move:
+        # The samples are the table's. The seconds are the caller's (the level's
+        # limit, or what a clock leaves), except that a table where the level thinks
+        # for less than its usual limit caps them there.
+        own, usual = self.level.on(pos.rules)[1], self.level.limit.seconds
+        seconds = limit.seconds
+        if own.seconds is not None and (usual is None or own.seconds < usual):
+            seconds = own.seconds if seconds is None else min(seconds, own.seconds)
+        return super().decide(pos, Limit(seconds=seconds, iterations=own.iterations),
+                              chooser, start)
+
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
-        # The seconds left are the caller's; the bot and samples are the table's.
-        name, own = self.level.on(pos.rules)
-        return self.bots[name].pick(pos, moves, replace(limit, iterations=own.iterations))
+        return self.bots[self.level.on(pos.rules)[0]].pick(pos, moves, limit)
 
 
 def level_bot(level: Level, seed: int | None = None) -> Bot:
