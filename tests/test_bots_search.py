@@ -15,9 +15,9 @@ import pytest
 from casino import Match, Move, Position
 from casino.bots import BOTS, Limit, make_bot
 from casino.bots.evaluation import DEFAULT_PARAMS, deal_start_estimate, estimate
-from casino.bots.expert import perfect_information
+from casino.bots.expert import ENDGAME_CARDS, ExpertBot, OnePlyBot, perfect_information
 from casino.bots.pimc import PimcOracle
-from casino.bots.solver import game_value, solve
+from casino.bots.solver import EXACT, game_value, solve
 from tests.variant_positions import pos, round_positions
 
 CASES = [("casino", 2), ("krypkasino", 2), ("kasino", 3), ("kasino", 4), ("classic", 4),
@@ -36,7 +36,7 @@ def last_deals(name: str, seeds: range, cards: int = 3) -> Iterator[Position]:
                 break
 
 
-@pytest.mark.parametrize("bot_name", ["expert", "pimc"])
+@pytest.mark.parametrize("bot_name", ["expert", "one-ply", "pimc"])
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_search_bot_returns_a_legal_move_on_every_preset(bot_name: str, name: str,
                                                          players: int) -> None:
@@ -74,6 +74,30 @@ def test_expert_plays_the_last_deal_exactly(name: str) -> None:
     assert checked >= 6
 
 
+def test_one_ply_does_not_solve_the_last_deal_that_expert_solves() -> None:
+    # Three players: expert searches the last few cards to the round's end in every
+    # sample, one-ply stays one ply.
+    checked = 0
+    for seed in range(4):
+        for p in round_positions("classic", 3, seed, every=1):
+            left = sum(p.hand_size(s) for s in range(3))
+            if p.stock_size == 0 and left <= ENDGAME_CARDS:
+                obs = p.observe(p.to_move)
+                assert ExpertBot().depth_for(obs) == EXACT
+                assert OnePlyBot().depth_for(obs) == 1
+                checked += 1
+    assert checked >= 4
+    # Two players: where expert plays every last deal exactly, one-ply misses some.
+    bot = make_bot("one-ply", seed=5)
+    missed = 0
+    for p in last_deals("casino", range(12)):
+        seat = p.to_move
+        _, best = solve(p, seat, terminal=game_value)
+        move = bot.choose(p.observation(seat), Limit(seconds=60))
+        missed += solve(p.successor(move), seat, terminal=game_value)[1] != best
+    assert missed >= 1
+
+
 @pytest.mark.parametrize("name", ["casino", "royal"])
 def test_pimc_with_one_sample_in_the_last_deal_finds_the_solver_value(name: str) -> None:
     bot = make_bot("pimc", seed=6)
@@ -98,7 +122,7 @@ def test_oracle_refuses_observations_and_plays_full_positions() -> None:
 
 
 def test_search_bots_are_registered() -> None:
-    assert {"expert", "pimc", "pimc-oracle"} <= set(BOTS)
+    assert {"expert", "one-ply", "pimc", "pimc-oracle"} <= set(BOTS)
 
 
 @pytest.mark.parametrize(("name", "players"), [("casino", 2), ("kasino", 4), ("tablic", 2)])

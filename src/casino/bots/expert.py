@@ -90,6 +90,8 @@ class ExpertBot(EvaluatingBot):
     depth = 2
     #: Depth with more than two players (see :meth:`depth_for`).
     depth_multi = 1
+    #: Whether the last deal is searched to the round's end (see :meth:`depth_for`).
+    solves_last_deal = True
 
     def depth_for(self, pos: Position) -> int:
         """Plies searched per sample.
@@ -108,7 +110,7 @@ class ExpertBot(EvaluatingBot):
         if rules.players == 2:
             return self.depth
         left = sum(pos.hand_size(s) for s in range(rules.players))
-        if pos.stock_size == 0 and left <= ENDGAME_CARDS:
+        if self.solves_last_deal and pos.stock_size == 0 and left <= ENDGAME_CARDS:
             return EXACT
         return self.depth_multi
 
@@ -119,7 +121,7 @@ class ExpertBot(EvaluatingBot):
         seat = pos.to_move
         # Every sample shares the observer's hand and table: its moves are these.
         remember_moves(pos, moves)
-        full = perfect_information(pos)
+        full = perfect_information(pos) if self.solves_last_deal else None
         if full is not None:
             r = search(full, seat, horizon="round", terminal=game_value, deadline=deadline)
             return r.move
@@ -151,4 +153,19 @@ class ExpertBot(EvaluatingBot):
         return best_over_samples(cand, n, deadline, values, one_ply)
 
 
-__all__ = ["ExpertBot", "candidates", "perfect_information"]
+
+class OnePlyBot(ExpertBot):
+    """``expert`` one fair ply deep on every move, the last deal included.
+
+    The card counter's evaluation without any search: what separates the
+    three-player ``medium`` level from ``hard``, which is the same player solving
+    the last deal (research/bots-log.md, "A step between medium and hard at three
+    players").
+    """
+
+    name = "one-ply"
+    depth = 1
+    solves_last_deal = False
+
+
+__all__ = ["ExpertBot", "OnePlyBot", "candidates", "perfect_information"]
