@@ -153,14 +153,12 @@ class ExpertBot(EvaluatingBot):
         return best_over_samples(cand, n, deadline, values, one_ply)
 
 
-
 class OnePlyBot(ExpertBot):
     """``expert`` one fair ply deep on every move, the last deal included.
 
-    The card counter's evaluation without any search: what separates the
-    three-player ``medium`` level from ``hard``, which is the same player solving
-    the last deal (research/bots-log.md, "A step between medium and hard at three
-    players").
+    The card counter's evaluation without any search: a candidate for a step below
+    ``hard`` at three players, where ``medium`` and ``hard`` now differ only in the
+    last deal's samples. No level plays it yet.
     """
 
     name = "one-ply"

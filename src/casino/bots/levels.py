@@ -77,13 +77,12 @@ LEVELS: dict[str, Level] = {
                   twin_samples=24),
     # The issue bounds the expert level's think time (median < 0.3 s, p95 < 1 s):
     # pimc stops at its deadline, so 0.8 s keeps the p95 under the bound.
-    # With three or four players pimc's four plies on guessed hands cost a median
-    # 0.24-0.6 s a move and were no better than hard's card counter (one-round
-    # pairs: kasino 4 -0.84, classic 4 -0.15, kasino 3 +0.09, classic 3 +0.94 a
-    # round), so there the level is the card counter weighing 30 guesses in the
-    # last deal (research/bots-log.md, "The expert level at three and four players").
-    # At three players pimc within 0.4 s (median 0.22 s) beat hard in 400 classic-3
-    # games (56.0%) and stays the level there.
+    # With four players pimc's four plies on guessed hands cost a median 0.24-0.6 s
+    # a move and were no better than hard's card counter (one-round pairs: kasino 4
+    # -0.84, classic 4 -0.15 a round), so there the level is the card counter
+    # weighing 30 guesses in the last deal (research/bots-log.md, "The expert level
+    # at three and four players"). With three, pimc within 0.4 s (median 0.22 s)
+    # beat hard in 400 classic-3 games (56.0%), so there it stays pimc, capped.
     "expert": Level("expert", "pimc", Limit(iterations=30, seconds=0.8),
                     "searches thirty sampled deals four moves ahead, "
                     "the last deal to its end (with three players within 0.4 s; "
