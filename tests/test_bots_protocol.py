@@ -222,6 +222,33 @@ def test_with_four_players_the_expert_level_is_the_card_counter(
     assert [lim["iterations"] for lim in row["limits"]] == [30, 6]
 
 
+def test_with_three_players_the_medium_level_searches_only_the_last_cards(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At three players one guess already gets the card counter's exact last deal, so
+    medium there could not be told from hard; it plays ``last-card`` instead, and the
+    usual one-guess card counter at two and four players."""
+    from casino.bots.expert import ExpertBot
+    from casino.bots.levels import make_level
+
+    played: list[str] = []
+
+    def spy(self: Any, pos: Position, moves: list[Move], limit: Limit,
+            pick: Any = ExpertBot.pick) -> Move:
+        played.append(f"{self.name} {limit.iterations}")
+        move: Move = pick(self, pos, moves, limit)
+        return move
+    monkeypatch.setattr(ExpertBot, "pick", spy)
+    bot, limit = make_level("medium", seed=1)
+    for preset, players, want in (("classic", 3, "last-card 1"), ("kasino", 4, "expert 1"),
+                                  ("kasino", 2, "expert 1"), ("mulle", 3, "last-card 6")):
+        pos = next(p for p in round_positions(preset, players, seed=4)
+                   if p.stock_size and len(p.candidate_moves().moves) > 1)
+        played.clear()
+        move = bot.choose(pos.observation(pos.to_move), limit)
+        assert move in pos.legal_moves()
+        assert played == [want], (preset, players)
+
+
 def test_a_table_with_a_shorter_limit_caps_the_levels_seconds(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A level may think for less at some table sizes (``Level.seats``); the web game,

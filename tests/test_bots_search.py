@@ -15,7 +15,13 @@ import pytest
 from casino import Match, Move, Position
 from casino.bots import BOTS, Limit, make_bot
 from casino.bots.evaluation import DEFAULT_PARAMS, deal_start_estimate, estimate
-from casino.bots.expert import ENDGAME_CARDS, ExpertBot, OnePlyBot, perfect_information
+from casino.bots.expert import (
+    ENDGAME_CARDS,
+    ExpertBot,
+    LastCardBot,
+    OnePlyBot,
+    perfect_information,
+)
 from casino.bots.pimc import PimcOracle
 from casino.bots.solver import EXACT, game_value, solve
 from tests.variant_positions import pos, round_positions
@@ -36,7 +42,7 @@ def last_deals(name: str, seeds: range, cards: int = 3) -> Iterator[Position]:
                 break
 
 
-@pytest.mark.parametrize("bot_name", ["expert", "one-ply", "pimc"])
+@pytest.mark.parametrize("bot_name", ["expert", "one-ply", "last-card", "pimc"])
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_search_bot_returns_a_legal_move_on_every_preset(bot_name: str, name: str,
                                                          players: int) -> None:
@@ -98,6 +104,23 @@ def test_one_ply_does_not_solve_the_last_deal_that_expert_solves() -> None:
     assert missed >= 1
 
 
+def test_last_card_searches_exactly_only_once_each_hand_holds_one_card() -> None:
+    # Three players: between one-ply (no search) and expert (the last eight cards).
+    depths: dict[int, set[int]] = {}
+    for seed in range(4):
+        for p in round_positions("classic", 3, seed, every=1):
+            if p.stock_size == 0:
+                obs = p.observe(p.to_move)
+                most = max(p.hand_size(s) for s in range(3))
+                depths.setdefault(most, set()).add(LastCardBot().depth_for(obs))
+    assert depths[1] == {EXACT}
+    assert depths[2] == depths[3] == {1}
+    left = {sum(p.hand_size(s) for s in range(3))
+            for seed in range(4) for p in round_positions("classic", 3, seed, every=1)
+            if p.stock_size == 0 and max(p.hand_size(s) for s in range(3)) == 2}
+    assert min(left) <= ENDGAME_CARDS  # where expert already searches exactly
+
+
 @pytest.mark.parametrize("name", ["casino", "royal"])
 def test_pimc_with_one_sample_in_the_last_deal_finds_the_solver_value(name: str) -> None:
     bot = make_bot("pimc", seed=6)
@@ -122,7 +145,7 @@ def test_oracle_refuses_observations_and_plays_full_positions() -> None:
 
 
 def test_search_bots_are_registered() -> None:
-    assert {"expert", "one-ply", "pimc", "pimc-oracle"} <= set(BOTS)
+    assert {"expert", "one-ply", "last-card", "pimc", "pimc-oracle"} <= set(BOTS)
 
 
 @pytest.mark.parametrize(("name", "players"), [("casino", 2), ("kasino", 4), ("tablic", 2)])

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from casino.bots.base import Bot, Limit
 from casino.bots.careful import CarefulBot
 from casino.bots.counter import CounterBot
-from casino.bots.expert import ExpertBot, OnePlyBot
+from casino.bots.expert import ExpertBot, LastCardBot, OnePlyBot
 from casino.bots.greedy import GreedyBot
 from casino.bots.ismcts import IsmctsBot, IsmctsOracle
 from casino.bots.levels import LEVELS, Level
@@ -27,6 +27,7 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "careful": CarefulBot,
     "expert": ExpertBot,
     "one-ply": OnePlyBot,
+    "last-card": LastCardBot,
     "pimc": PimcBot,
     "pimc-oracle": PimcOracle,
     "ismcts": IsmctsBot,

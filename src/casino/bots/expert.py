@@ -106,13 +106,15 @@ class ExpertBot(EvaluatingBot):
         takes the leftovers decides much there (+0.5 a round v careful's move on
         classic-3, little on the four-player tables).
         """
-        rules = pos.rules
-        if rules.players == 2:
+        if pos.rules.players == 2:
             return self.depth
-        left = sum(pos.hand_size(s) for s in range(rules.players))
-        if self.solves_last_deal and pos.stock_size == 0 and left <= ENDGAME_CARDS:
-            return EXACT
-        return self.depth_multi
+        return EXACT if self.in_endgame(pos) else self.depth_multi
+
+    def in_endgame(self, pos: Position) -> bool:
+        """More than two players: whether the last deal is searched to the round's end
+        from here, once the hands hold at most :data:`ENDGAME_CARDS` cards."""
+        left = sum(pos.hand_size(s) for s in range(pos.rules.players))
+        return self.solves_last_deal and pos.stock_size == 0 and left <= ENDGAME_CARDS
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
         start = time.perf_counter()
@@ -166,4 +168,24 @@ class OnePlyBot(ExpertBot):
     solves_last_deal = False
 
 
-__all__ = ["ExpertBot", "OnePlyBot", "candidates", "perfect_information"]
+class LastCardBot(ExpertBot):
+    """``expert`` one ply deep, searching exactly only once each hand is down to its
+    last card: the ``medium`` level at three players.
+
+    There the card counter's exact search of the last deal's final eight cards is
+    most of what ``hard`` has over ``easy``, so ``medium`` (the same bot with fewer
+    samples) could not be told from ``hard``, and ``one-ply``, with no search at
+    all, could not be told from ``easy``. Searching only the last round of plays
+    sits between the two (research/bots-log.md, "A medium between easy and hard at
+    three players"). With two players it plays the last deal exactly, as ``expert``.
+    """
+
+    name = "last-card"
+    depth = 1
+
+    def in_endgame(self, pos: Position) -> bool:
+        return pos.stock_size == 0 and all(
+            pos.hand_size(s) <= 1 for s in range(pos.rules.players))
+
+
+__all__ = ["ExpertBot", "LastCardBot", "OnePlyBot", "candidates", "perfect_information"]

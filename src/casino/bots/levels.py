@@ -66,11 +66,17 @@ LEVELS: dict[str, Level] = {
     # With two decks a guessed hand is a poorer likeness of the real one (twice the
     # unseen cards, and a mulle or a double sweep hangs on one identical twin):
     # medium on one guess lost to easy there, so both weigh more guesses.
+    # With three players the card counter's gain over easy is its exact search of the
+    # last deal, which one guess already gets, so there medium searches only each
+    # hand's last card (research/bots-log.md, "A medium between easy and hard at
+    # three players").
     "medium": Level("medium", "expert", Limit(iterations=1, seconds=0.5),
                     "counts every card and plays the last deal perfectly, "
                     "but bets everything on one guess at your hand "
-                    "(six guesses with two decks)",
-                    twin_samples=6),
+                    "(six guesses with two decks; with three players it looks "
+                    "ahead only at the last card of each hand)",
+                    twin_samples=6,
+                    seats=((3, "last-card", Limit(iterations=1, seconds=0.5)),)),
     "hard": Level("hard", "expert", Limit(iterations=6, seconds=0.5),
                   "the same card counter, weighing six guesses at your hand "
                   "before each move (24 with two decks)",
