@@ -186,17 +186,13 @@ def test_with_two_decks_medium_and_hard_weigh_six_and_24_guesses(
     assert [lim["iterations"] for lim in row["limits"]] == [6, 24]
 
 
-def test_with_four_players_the_expert_level_is_the_card_counter(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """At four players pimc's guessed four plies cost over the level's median think
-    time and were no better than the card counter, so there the expert level plays
-    the card counter with its 30 guesses; with two and three it is pimc (0.4 s at
-    three). The arena's journal records the bot played."""
+def played_by_level(monkeypatch: pytest.MonkeyPatch, level: str,
+                    tables: tuple[tuple[str, int], ...]) -> list[str]:
+    """Which bot, with how many samples, ``level`` played one move with on each
+    table (preset, players)."""
     from casino.bots.expert import ExpertBot
-    from casino.bots.levels import LEVELS, make_level
+    from casino.bots.levels import make_level
     from casino.bots.pimc import PimcBot
-    from casino.engine.rules import Rules
-    from casino.measure.arena import Journal
 
     played: list[str] = []
     for cls in (ExpertBot, PimcBot):
@@ -206,19 +202,33 @@ def test_with_four_players_the_expert_level_is_the_card_counter(
             move: Move = pick(self, pos, moves, limit)
             return move
         monkeypatch.setattr(cls, "pick", spy)
-    bot, limit = make_level("expert", seed=1)
-    for preset, players, want in (("kasino", 4, "expert 30"), ("classic", 3, "pimc 30"),
-                                  ("mulle", 3, "pimc 30"), ("kasino", 2, "pimc 30")):
+    bot, limit = make_level(level, seed=1)
+    for preset, players in tables:
         pos = next(p for p in round_positions(preset, players, seed=4)
                    if p.stock_size and len(p.candidate_moves().moves) > 1)
-        played.clear()
         move = bot.choose(pos.observation(pos.to_move), limit)
         assert move in pos.legal_moves()
-        assert played == [want], (preset, players)
+    return played
+
+
+def test_with_four_players_the_expert_level_is_the_long_endgame_card_counter(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At four players pimc's guessed four plies cost over the level's median think
+    time and were no better than the card counter, so there the expert level plays
+    the card counter with its 30 guesses (searching the last twelve cards exactly);
+    with two and three it is pimc (0.4 s at three). The arena's journal records the
+    bot played."""
+    from casino.bots.levels import LEVELS
+    from casino.engine.rules import Rules
+    from casino.measure.arena import Journal
+
+    tables = (("kasino", 4), ("classic", 3), ("mulle", 3), ("kasino", 2))
+    assert played_by_level(monkeypatch, "expert", tables) == [
+        "long-endgame 30", "pimc 30", "pimc 30", "pimc 30"]
     book = Journal("unused.jsonl", Rules.preset("kasino", players=4), 1)
     row = book.definition(("level:expert", "level:hard", LEVELS["expert"].limit,
                            LEVELS["hard"].limit))
-    assert row["bots"] == ["expert", "expert"]
+    assert row["bots"] == ["long-endgame", "expert"]
     assert [lim["iterations"] for lim in row["limits"]] == [30, 6]
 
 
@@ -227,26 +237,9 @@ def test_with_three_players_the_medium_level_searches_only_the_last_cards(
     """At three players one guess already gets the card counter's exact last deal, so
     medium there could not be told from hard; it plays ``last-card`` instead, and the
     usual one-guess card counter at two and four players."""
-    from casino.bots.expert import ExpertBot
-    from casino.bots.levels import make_level
-
-    played: list[str] = []
-
-    def spy(self: Any, pos: Position, moves: list[Move], limit: Limit,
-            pick: Any = ExpertBot.pick) -> Move:
-        played.append(f"{self.name} {limit.iterations}")
-        move: Move = pick(self, pos, moves, limit)
-        return move
-    monkeypatch.setattr(ExpertBot, "pick", spy)
-    bot, limit = make_level("medium", seed=1)
-    for preset, players, want in (("classic", 3, "last-card 1"), ("kasino", 4, "expert 1"),
-                                  ("kasino", 2, "expert 1"), ("mulle", 3, "last-card 6")):
-        pos = next(p for p in round_positions(preset, players, seed=4)
-                   if p.stock_size and len(p.candidate_moves().moves) > 1)
-        played.clear()
-        move = bot.choose(pos.observation(pos.to_move), limit)
-        assert move in pos.legal_moves()
-        assert played == [want], (preset, players)
+    tables = (("classic", 3), ("kasino", 4), ("kasino", 2), ("mulle", 3))
+    assert played_by_level(monkeypatch, "medium", tables) == [
+        "last-card 1", "expert 1", "expert 1", "last-card 6"]
 
 
 def test_a_table_with_a_shorter_limit_caps_the_levels_seconds(

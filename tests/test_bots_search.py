@@ -17,8 +17,10 @@ from casino.bots import BOTS, Limit, make_bot
 from casino.bots.evaluation import DEFAULT_PARAMS, deal_start_estimate, estimate
 from casino.bots.expert import (
     ENDGAME_CARDS,
+    LONG_ENDGAME_CARDS,
     ExpertBot,
     LastCardBot,
+    LongEndgameBot,
     OnePlyBot,
     perfect_information,
 )
@@ -42,7 +44,8 @@ def last_deals(name: str, seeds: range, cards: int = 3) -> Iterator[Position]:
                 break
 
 
-@pytest.mark.parametrize("bot_name", ["expert", "one-ply", "last-card", "pimc"])
+@pytest.mark.parametrize("bot_name", ["expert", "one-ply", "last-card", "long-endgame",
+                                      "pimc"])
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_search_bot_returns_a_legal_move_on_every_preset(bot_name: str, name: str,
                                                          players: int) -> None:
@@ -121,6 +124,22 @@ def test_last_card_searches_exactly_only_once_each_hand_holds_one_card() -> None
     assert min(left) <= ENDGAME_CARDS  # where expert already searches exactly
 
 
+def test_long_endgame_searches_the_last_deal_from_twelve_cards() -> None:
+    # Four players: expert searches exactly from eight cards left, long-endgame from
+    # twelve (the last deal's first round of plays done).
+    seen: set[tuple[int, int]] = set()
+    for seed in range(3):
+        for p in round_positions("classic", 4, seed, every=1):
+            if p.stock_size == 0:
+                obs = p.observe(p.to_move)
+                left = sum(p.hand_size(s) for s in range(4))
+                long, usual = LongEndgameBot().depth_for(obs), ExpertBot().depth_for(obs)
+                assert long == (EXACT if left <= LONG_ENDGAME_CARDS else 1)
+                assert usual == (EXACT if left <= ENDGAME_CARDS else 1)
+                seen.add((long, usual))
+    assert seen == {(1, 1), (EXACT, 1), (EXACT, EXACT)}
+
+
 @pytest.mark.parametrize("name", ["casino", "royal"])
 def test_pimc_with_one_sample_in_the_last_deal_finds_the_solver_value(name: str) -> None:
     bot = make_bot("pimc", seed=6)
@@ -145,7 +164,7 @@ def test_oracle_refuses_observations_and_plays_full_positions() -> None:
 
 
 def test_search_bots_are_registered() -> None:
-    assert {"expert", "one-ply", "last-card", "pimc", "pimc-oracle"} <= set(BOTS)
+    assert {"expert", "one-ply", "last-card", "long-endgame", "pimc", "pimc-oracle"} <= set(BOTS)
 
 
 @pytest.mark.parametrize(("name", "players"), [("casino", 2), ("kasino", 4), ("tablic", 2)])

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from casino.bots.base import Bot, Limit
 from casino.bots.careful import CarefulBot
 from casino.bots.counter import CounterBot
-from casino.bots.expert import ExpertBot, LastCardBot, OnePlyBot
+from casino.bots.expert import ExpertBot, LastCardBot, LongEndgameBot, OnePlyBot
 from casino.bots.greedy import GreedyBot
 from casino.bots.ismcts import IsmctsBot, IsmctsOracle
 from casino.bots.levels import LEVELS, Level
@@ -28,6 +28,7 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "expert": ExpertBot,
     "one-ply": OnePlyBot,
     "last-card": LastCardBot,
+    "long-endgame": LongEndgameBot,
     "pimc": PimcBot,
     "pimc-oracle": PimcOracle,
     "ismcts": IsmctsBot,
