@@ -124,8 +124,8 @@ def test_last_card_searches_exactly_only_once_each_hand_holds_one_card() -> None
     assert min(left) <= ENDGAME_CARDS  # where expert already searches exactly
 
 
-def test_long_endgame_searches_the_last_deal_from_twelve_cards() -> None:
-    # Four players: expert searches exactly from eight cards left, long-endgame from
+def test_long_endgame_searches_the_last_deal_from_twelve_cards_in_partnerships() -> None:
+    # Four players in partnerships: expert searches exactly from eight cards left, long-endgame from
     # twelve (the last deal's first round of plays done).
     seen: set[tuple[int, int]] = set()
     for seed in range(3):
@@ -138,6 +138,14 @@ def test_long_endgame_searches_the_last_deal_from_twelve_cards() -> None:
                 assert usual == (EXACT if left <= ENDGAME_CARDS else 1)
                 seen.add((long, usual))
     assert seen == {(1, 1), (EXACT, 1), (EXACT, EXACT)}
+    # Each for themselves (kasino with four) the search is paranoid: it stays expert's.
+    between = 0
+    for p in round_positions("kasino", 4, 0, every=1):
+        obs = p.observe(p.to_move)
+        assert LongEndgameBot().depth_for(obs) == ExpertBot().depth_for(obs)
+        left = sum(p.hand_size(s) for s in range(4))
+        between += p.stock_size == 0 and ENDGAME_CARDS < left <= LONG_ENDGAME_CARDS
+    assert between >= 4
 
 
 @pytest.mark.parametrize("name", ["casino", "royal"])

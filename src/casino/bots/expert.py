@@ -199,13 +199,19 @@ class LongEndgameBot(ExpertBot):
     cards (classic-4, 400 games, 51.0%); the exact search from the first round of
     the last deal's plays on gains more (research/bots-log.md, "A longer endgame
     for the four-player expert level"). The search per guess costs about 0.3 s at
-    its start, so the level's seconds cap how many guesses it weighs there. With
-    two players it plays as ``expert``.
+    its start, so the level's seconds cap how many guesses it weighs there.
+
+    Only in partnerships: with three or four each for themselves the search is
+    paranoid (every other seat plays against the bot), a poor likeness of rivals
+    who each play for their own points, and searching it longer lost to ``hard``
+    on kasino-4; there, and with two players, it plays as ``expert``.
     """
 
     name = "long-endgame"
 
     def in_endgame(self, pos: Position) -> bool:
+        if not pos.rules.partnerships:
+            return super().in_endgame(pos)
         left = sum(pos.hand_size(s) for s in range(pos.rules.players))
         return pos.stock_size == 0 and left <= LONG_ENDGAME_CARDS
 

@@ -86,8 +86,8 @@ LEVELS: dict[str, Level] = {
     # With four players pimc's four plies on guessed hands cost a median 0.24-0.6 s
     # a move and were no better than hard's card counter (one-round pairs: kasino 4
     # -0.84, classic 4 -0.15 a round), so there the level is the card counter
-    # weighing 30 guesses in the last deal, searched exactly from twelve cards left
-    # (research/bots-log.md, "The expert level at three and four players" and "A
+    # weighing 30 guesses in the last deal, in partnerships searched exactly from
+    # twelve cards left (research/bots-log.md, "The expert level at three and four players" and "A
     # longer endgame for the four-player expert level"). With three, pimc within
     # 0.4 s (median 0.22 s) beat hard in 400 classic-3 games (56.0%), so there it
     # stays pimc, capped.
@@ -95,7 +95,7 @@ LEVELS: dict[str, Level] = {
                     "searches thirty sampled deals four moves ahead, "
                     "the last deal to its end (with three players within 0.4 s; "
                     "with four: the card counter, weighing thirty guesses "
-                    "over the last deal's last twelve cards)",
+                    "at the last deal)",
                     seats=((3, "pimc", Limit(iterations=30, seconds=0.4)),
                            (4, "long-endgame", Limit(iterations=30, seconds=0.8)))),
 }
