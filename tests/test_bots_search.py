@@ -125,8 +125,8 @@ def test_last_card_searches_exactly_only_once_each_hand_holds_one_card() -> None
 
 
 def test_long_endgame_searches_the_last_deal_from_twelve_cards_in_partnerships() -> None:
-    # Four players in partnerships: expert searches exactly from eight cards left, long-endgame from
-    # twelve (the last deal's first round of plays done).
+    # Four players in partnerships: expert searches exactly from eight cards left,
+    # long-endgame from twelve (the last deal's first round of plays done).
     seen: set[tuple[int, int]] = set()
     for seed in range(3):
         for p in round_positions("classic", 4, seed, every=1):

@@ -45,6 +45,7 @@ from casino.bots.solver import (
 )
 from casino.engine.moves import Move
 from casino.engine.position import Position
+from casino.engine.rules import Rules
 
 #: Root moves considered at most (a huge Finnish capture list is cut to the best-looking).
 MAX_ROOT = 40
@@ -112,11 +113,16 @@ class ExpertBot(EvaluatingBot):
             return self.depth
         return EXACT if self.in_endgame(pos) else self.depth_multi
 
+    def endgame_cards(self, rules: Rules) -> int:
+        """The cards left in the hands from which the last deal is searched exactly."""
+        return ENDGAME_CARDS
+
     def in_endgame(self, pos: Position) -> bool:
         """More than two players: whether the last deal is searched to the round's end
-        from here, once the hands hold at most :data:`ENDGAME_CARDS` cards."""
+        from here, once the hands hold at most :meth:`endgame_cards` cards."""
         left = sum(pos.hand_size(s) for s in range(pos.rules.players))
-        return self.solves_last_deal and pos.stock_size == 0 and left <= ENDGAME_CARDS
+        return (self.solves_last_deal and pos.stock_size == 0
+                and left <= self.endgame_cards(pos.rules))
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
         start = time.perf_counter()
@@ -160,9 +166,9 @@ class ExpertBot(EvaluatingBot):
 class OnePlyBot(ExpertBot):
     """``expert`` one fair ply deep on every move, the last deal included.
 
-    The card counter's evaluation without any search: a candidate for a step below
-    ``hard`` at three players, where ``medium`` and ``hard`` now differ only in the
-    last deal's samples. No level plays it yet.
+    The card counter's evaluation without any search, not even of the last plies:
+    the floor against which :class:`LastCardBot`'s short search was measured. No
+    level plays it.
     """
 
     name = "one-ply"
@@ -209,11 +215,8 @@ class LongEndgameBot(ExpertBot):
 
     name = "long-endgame"
 
-    def in_endgame(self, pos: Position) -> bool:
-        if not pos.rules.partnerships:
-            return super().in_endgame(pos)
-        left = sum(pos.hand_size(s) for s in range(pos.rules.players))
-        return pos.stock_size == 0 and left <= LONG_ENDGAME_CARDS
+    def endgame_cards(self, rules: Rules) -> int:
+        return LONG_ENDGAME_CARDS if rules.partnerships else ENDGAME_CARDS
 
 
 __all__ = ["ExpertBot", "LastCardBot", "LongEndgameBot", "OnePlyBot", "candidates",

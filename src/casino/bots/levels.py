@@ -87,8 +87,8 @@ LEVELS: dict[str, Level] = {
     # a move and were no better than hard's card counter (one-round pairs: kasino 4
     # -0.84, classic 4 -0.15 a round), so there the level is the card counter
     # weighing 30 guesses in the last deal, in partnerships searched exactly from
-    # twelve cards left (research/bots-log.md, "The expert level at three and four players" and "A
-    # longer endgame for the four-player expert level"). With three, pimc within
+    # twelve cards left (research/bots-log.md, "The expert level at three and four
+    # players" and "A longer endgame for the four-player expert level"). With three, pimc within
     # 0.4 s (median 0.22 s) beat hard in 400 classic-3 games (56.0%), so there it
     # stays pimc, capped.
     "expert": Level("expert", "pimc", Limit(iterations=30, seconds=0.8),
