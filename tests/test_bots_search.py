@@ -260,3 +260,82 @@ def test_pimc_caps_its_depth_and_the_oracle_copies_the_fair_search(
     oracle.choose_full(p, SMALL)
     assert seen["max_depth"] == pimc.PimcBot.max_depth
     assert seen["evaluate"] is getattr(evaluation, pimc.PimcBot.leaf_eval)
+
+
+def _swap_hidden_hand(pos: Position, seat: int) -> Position:
+    """``pos`` with ``seat``'s hand traded for as many cards from the stock: a deal the
+    other player cannot tell from ``pos``."""
+    from dataclasses import replace
+
+    hand, stock = pos.hand(seat), pos.stock
+    assert isinstance(stock, tuple) and len(stock) >= len(hand)
+    hands = list(pos.hands)
+    hands[seat] = tuple(sorted(stock[:len(hand)]))
+    return replace(pos, hands=tuple(hands), stock=tuple(hand) + stock[len(hand):])
+
+
+def _duel_replies(name: str) -> Iterator[tuple[Position, int]]:
+    """Two-player positions after a move of the seat that searches, the other to
+    reply, in a deal that leaves stock enough to trade that seat's hand for."""
+    for seed in range(6):
+        for p in round_positions(name, 2, seed, every=5):
+            if p.stock_size < 8 or p.result is not None:
+                continue
+            seat = p.to_move
+            for m in p.legal_moves()[:3]:
+                after = p.successor(m)
+                if (after.deal == p.deal and after.to_move != seat
+                        and after.hand_size(seat) and len(after.legal_moves()) > 1):
+                    yield after, seat
+
+
+@pytest.mark.parametrize("name", ["krypkasino", "mulle"])
+def test_fair_reply_is_chosen_without_the_hand_the_replier_cannot_see(name: str) -> None:
+    """``fair-reply``'s opponent chooses from its own view, so every deal that differs
+    only in the searcher's hand (and the stock) gets the same reply; a plain search's
+    minimum, which sees that hand, does not, which is what the bot corrects."""
+    from casino.bots.fair_reply import FairReplySearcher
+    from casino.bots.solver import Searcher, default_estimate
+
+    evaluate = default_estimate()
+    checked = plain_differs = 0
+    for after, seat in _duel_replies(name):
+        other = _swap_hidden_hand(after, seat)
+        fair = [FairReplySearcher(seat, evaluate=evaluate).fair_reply(p) for p in (after, other)]
+        assert fair[0] == fair[1]
+        plain = []
+        for p in (after, other):
+            s = Searcher(seat, horizon="deal", evaluate=evaluate, terminal=game_value)
+            s._prepare(p)
+            values = {r: s.alphabeta(p.successor(r), 0, -1e18, 1e18) for r in p.legal_moves()}
+            plain.append(min(values, key=values.__getitem__))
+        plain_differs += plain[0] != plain[1]
+        checked += 1
+    assert checked >= 20
+    assert plain_differs > 0
+
+
+def test_fair_reply_values_the_true_deal_after_the_fair_reply() -> None:
+    """The value kept for a root move is the sample's true one after the reply the
+    opponent chose from its view, and the search is the usual one at three players."""
+    from casino.bots.fair_reply import FairReplySearcher
+    from casino.bots.solver import Searcher, default_estimate
+
+    evaluate = default_estimate()
+    p = next(q for q in round_positions("krypkasino", 2, 3, every=4)
+             if q.stock_size >= 8 and len(q.legal_moves()) > 2)
+    seat, moves = p.to_move, p.legal_moves()
+    s = FairReplySearcher(seat, evaluate=evaluate)
+    got = s.values(p, moves, 2)
+    for m, v in zip(moves, got, strict=True):
+        after = p.successor(m)
+        if after.to_move == seat or after.deal != p.deal:
+            continue
+        check = FairReplySearcher(seat, evaluate=evaluate)
+        check._prepare(p)
+        reply = check.fair_reply(after)
+        assert v == check.alphabeta(after.successor(reply), 0, -1e18, 1e18)
+    q = next(q for q in round_positions("classic", 3, 3, every=4) if q.stock_size)
+    plain = Searcher(q.to_move, horizon="deal", evaluate=evaluate, terminal=game_value)
+    assert (FairReplySearcher(q.to_move, evaluate=evaluate).values(q, q.legal_moves(), 2)
+            == plain.values(q, q.legal_moves(), 2))

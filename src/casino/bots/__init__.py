@@ -13,6 +13,7 @@ from casino.bots.base import Bot, Limit
 from casino.bots.careful import CarefulBot
 from casino.bots.counter import CounterBot
 from casino.bots.expert import ExpertBot, LastCardBot, LongEndgameBot, OnePlyBot
+from casino.bots.fair_reply import FairReplyBot
 from casino.bots.greedy import GreedyBot
 from casino.bots.ismcts import IsmctsBot, IsmctsOracle
 from casino.bots.levels import LEVELS, Level
@@ -29,6 +30,7 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "one-ply": OnePlyBot,
     "last-card": LastCardBot,
     "long-endgame": LongEndgameBot,
+    "fair-reply": FairReplyBot,
     "pimc": PimcBot,
     "pimc-oracle": PimcOracle,
     "ismcts": IsmctsBot,

@@ -34,6 +34,7 @@ from casino.bots.base import EvaluatingBot, Limit
 from casino.bots.knowledge import knowledge, sample
 from casino.bots.solver import (
     EXACT,
+    Evaluator,
     Searcher,
     best_over_samples,
     card_weights,
@@ -137,6 +138,11 @@ class ExpertBot(EvaluatingBot):
             return r.move
         return self._lookahead(pos, moves, limit, deadline)
 
+    def searcher(self, seat: int, evaluate: Evaluator, deadline: float) -> Searcher:
+        """The search of one sample before the last deal, to the deal's end at most."""
+        return Searcher(seat, horizon="deal", evaluate=evaluate, terminal=game_value,
+                        deadline=deadline, max_moves=MAX_INNER)
+
     def _lookahead(self, pos: Position, moves: list[Move], limit: Limit,
                    deadline: float) -> Move:
         seat = pos.to_move
@@ -147,9 +153,8 @@ class ExpertBot(EvaluatingBot):
 
         def values(k: int, totals: list[float]) -> list[float]:
             # Every sample stops at the deadline, the first too.
-            s = Searcher(seat, horizon="deal", evaluate=evaluate, terminal=game_value,
-                         deadline=deadline, max_moves=MAX_INNER)
-            return s.values(sample(pos, self.rng), cand, depth)
+            return self.searcher(seat, evaluate, deadline).values(
+                sample(pos, self.rng), cand, depth)
 
         def one_ply() -> Move:
             # Not even one sample completed (a crowded table, where each reply needs
