@@ -30,10 +30,6 @@ class Level:
     level plays that bot with that limit, because there the usual one plays worse
     or slower than it should (research/bots-log.md, "The expert level at three and
     four players").
-
-    ``twin_duel``: (bot, limit): two players with two decks play this instead of
-    all the above, where the usual bot does not keep the levels apart
-    (research/bots-log.md, "An opponent who cannot see the hand").
     """
 
     name: str
@@ -42,12 +38,9 @@ class Level:
     blurb: str
     twin_samples: int | None = None
     seats: tuple[tuple[int, str, Limit], ...] = ()
-    twin_duel: tuple[str, Limit] | None = None
 
     def on(self, rules: Rules) -> tuple[str, Limit]:
         """The bot and limit this level plays with on a table of ``rules``."""
-        if self.twin_duel is not None and rules.decks > 1 and rules.players == 2:
-            return self.twin_duel
         bot, limit = next(((b, lim) for n, b, lim in self.seats if n == rules.players),
                           (self.bot, self.limit))
         if self.twin_samples is not None and rules.decks > 1:
@@ -57,7 +50,7 @@ class Level:
     @property
     def varies(self) -> bool:
         """Whether the level plays another bot or limit on some tables."""
-        return self.twin_samples is not None or bool(self.seats) or self.twin_duel is not None
+        return self.twin_samples is not None or bool(self.seats)
 
 
 LEVELS: dict[str, Level] = {
@@ -131,8 +124,7 @@ class TablesBot(Bot):
 
         super().__init__(seed)
         self.level = level
-        names = dict.fromkeys((level.bot, *(b for _, b, _ in level.seats),
-                               *(level.twin_duel[:1] if level.twin_duel else ())))
+        names = dict.fromkeys((level.bot, *(b for _, b, _ in level.seats)))
         self.bots = {b: make_bot(b, seed) for b in names}
         self.name = self.bots[level.bot].name
 
