@@ -211,25 +211,33 @@ def played_by_level(monkeypatch: pytest.MonkeyPatch, level: str,
     return played
 
 
-def test_with_four_players_the_expert_level_is_the_long_endgame_card_counter(
+def test_the_expert_level_plays_long_endgame_at_four_and_fair_reply_on_krypkasino(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """At four players pimc's guessed four plies cost over the level's median think
     time and were no better than the card counter, so there the expert level plays
-    the card counter with its 30 guesses (searching the last twelve cards exactly);
-    with two and three it is pimc (0.4 s at three). The arena's journal records the
-    bot played."""
+    the card counter with its 30 guesses (searching the last twelve cards exactly).
+    On Krypkasino (two players, forced sweeps) pimc did not separate from hard and
+    ``fair-reply`` with 24 guesses did, so there the level plays that. Elsewhere, with
+    two and three players, it is pimc (0.4 s at three). The arena's journal records
+    the bot played."""
     from casino.bots.levels import LEVELS
     from casino.engine.rules import Rules
     from casino.measure.arena import Journal
 
-    tables = (("kasino", 4), ("classic", 3), ("mulle", 3), ("kasino", 2))
+    tables = (("kasino", 4), ("classic", 3), ("mulle", 3), ("kasino", 2),
+              ("krypkasino", 2), ("mulle", 2))
     assert played_by_level(monkeypatch, "expert", tables) == [
-        "long-endgame 30", "pimc 30", "pimc 30", "pimc 30"]
+        "long-endgame 30", "pimc 30", "pimc 30", "pimc 30", "fair-reply 24", "pimc 30"]
     book = Journal("unused.jsonl", Rules.preset("kasino", players=4), 1)
     row = book.definition(("level:expert", "level:hard", LEVELS["expert"].limit,
                            LEVELS["hard"].limit))
     assert row["bots"] == ["long-endgame", "expert"]
     assert [lim["iterations"] for lim in row["limits"]] == [30, 6]
+    book = Journal("unused.jsonl", Rules.preset("krypkasino"), 1)
+    row = book.definition(("level:expert", "level:hard", LEVELS["expert"].limit,
+                           LEVELS["hard"].limit))
+    assert row["bots"] == ["fair-reply", "expert"]
+    assert [lim["iterations"] for lim in row["limits"]] == [24, 24]
 
 
 def test_with_three_players_the_medium_level_searches_only_the_last_cards(

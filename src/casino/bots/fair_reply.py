@@ -15,9 +15,11 @@ one worst for the bot in that view is taken, and the value the bot keeps is the
 sample's true one after that reply. Everything else, the last deal solved exactly
 included, is ``expert``'s.
 
-It is a benchmark bot, not a level. With 24 guesses, as ``hard`` weighs with two
-decks, it beat ``hard`` in 400 Krypkasino games (56.5% [51.6%, 61.3%]) but not in
-400 Mulle games (48.8%); an earlier form of the idea in ``pimc``
+It is the ``expert`` level on Krypkasino (two players, forced sweeps) only. With
+24 guesses, as ``hard`` weighs with two decks, it beat ``hard`` in 400 Krypkasino
+games (56.5% [51.6%, 61.3%]), which ``pimc`` did not, and was level with ``pimc``
+there (48.5% of 400); it gained nothing in 400 Mulle games (48.8% against
+``hard``). An earlier form of the idea in ``pimc``
 (searching only the replies that look best without the hand) measured no gain on
 the one-deck house rules (research/bots-log.md, "An opponent who cannot see the
 hand").
