@@ -228,16 +228,13 @@ def test_the_expert_level_plays_long_endgame_at_four_and_fair_reply_on_krypkasin
               ("krypkasino", 2), ("mulle", 2))
     assert played_by_level(monkeypatch, "expert", tables) == [
         "long-endgame 30", "pimc 30", "pimc 30", "pimc 30", "fair-reply 24", "pimc 30"]
-    book = Journal("unused.jsonl", Rules.preset("kasino", players=4), 1)
-    row = book.definition(("level:expert", "level:hard", LEVELS["expert"].limit,
-                           LEVELS["hard"].limit))
-    assert row["bots"] == ["long-endgame", "expert"]
-    assert [lim["iterations"] for lim in row["limits"]] == [30, 6]
-    book = Journal("unused.jsonl", Rules.preset("krypkasino"), 1)
-    row = book.definition(("level:expert", "level:hard", LEVELS["expert"].limit,
-                           LEVELS["hard"].limit))
-    assert row["bots"] == ["fair-reply", "expert"]
-    assert [lim["iterations"] for lim in row["limits"]] == [24, 24]
+    for rules, bots, iterations in (
+            (Rules.preset("kasino", players=4), ["long-endgame", "expert"], [30, 6]),
+            (Rules.preset("krypkasino"), ["fair-reply", "expert"], [24, 24])):
+        row = Journal("unused.jsonl", rules, 1).definition(
+            ("level:expert", "level:hard", LEVELS["expert"].limit, LEVELS["hard"].limit))
+        assert row["bots"] == bots
+        assert [lim["iterations"] for lim in row["limits"]] == iterations
 
 
 def test_with_three_players_the_medium_level_searches_only_the_last_cards(

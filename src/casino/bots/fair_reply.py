@@ -20,9 +20,9 @@ It is the ``expert`` level on Krypkasino (two players, forced sweeps) only. With
 games (56.5% [51.6%, 61.3%]), which ``pimc`` did not, and was level with ``pimc``
 there (48.5% of 400), at a third of its p95 think time. The edge is small: against
 ``medium`` it won 52.5% of 400, and with six guesses it gains nothing. It gained
-nothing in 400 Mulle games either (48.8% against ``hard``). An earlier form of the idea in ``pimc``
-(searching only the replies that look best without the hand) measured no gain on
-the one-deck house rules (research/bots-log.md, "An opponent who cannot see the
+nothing in 400 Mulle games either (48.8% against ``hard``). An earlier form of the
+idea in ``pimc`` (searching only the replies that look best without the hand)
+measured no gain on the one-deck house rules (research/bots-log.md, "An opponent who cannot see the
 hand").
 """
 

@@ -62,6 +62,12 @@ class Level:
         return (self.twin_samples is not None or bool(self.seats)
                 or self.forced_sweep_duel is not None)
 
+    @property
+    def bots(self) -> tuple[str, ...]:
+        """Every bot the level plays on some table, its usual one first."""
+        duel = (self.forced_sweep_duel[0],) if self.forced_sweep_duel else ()
+        return tuple(dict.fromkeys((self.bot, *(b for _, b, _ in self.seats), *duel)))
+
 
 LEVELS: dict[str, Level] = {
     "beginner": Level("beginner", "greedy", Limit(),
@@ -141,9 +147,7 @@ class TablesBot(Bot):
 
         super().__init__(seed)
         self.level = level
-        duel = (level.forced_sweep_duel[0],) if level.forced_sweep_duel else ()
-        names = dict.fromkeys((level.bot, *(b for _, b, _ in level.seats), *duel))
-        self.bots = {b: make_bot(b, seed) for b in names}
+        self.bots = {b: make_bot(b, seed) for b in level.bots}
         self.name = self.bots[level.bot].name
 
     def decide(self, pos: Position, limit: Limit,
