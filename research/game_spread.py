@@ -30,28 +30,14 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from statistics import NormalDist
 
 from casino.measure.stats import Z95, wilson
 
 #: The chance of a run showing a separation that is there (the power asked for).
 POWER = 0.8
-
-
-def phi(x: float) -> float:
-    """The standard normal distribution function."""
-    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
-
-
-def phi_inverse(p: float) -> float:
-    """The standard normal quantile, by bisection (precise to 1e-9)."""
-    lo, hi = -10.0, 10.0
-    while hi - lo > 1e-9:
-        mid = (lo + hi) / 2
-        if phi(mid) < p:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
+#: The standard normal distribution, for the model of a game's total margin.
+NORMAL = NormalDist()
 
 
 @dataclass(frozen=True)
@@ -72,7 +58,7 @@ class Spread:
 
     def predicted_share(self, margin: float) -> float:
         """The share of games a mean edge of ``margin`` a round wins, in the model."""
-        return phi(margin * self.rounds_per_game / self.game_sd)
+        return NORMAL.cdf(margin * self.rounds_per_game / self.game_sd)
 
     def margin_needed(self, games: int, power: float = POWER) -> float:
         """The edge a round that separates in ``games`` games with chance ``power``.
@@ -80,8 +66,8 @@ class Spread:
         The share won must clear 50% by 1.96 standard errors in a run of ``games``
         games at least ``power`` of the time: a true share of about
         ``0.5 + (1.96 + z_power) / (2 √games)``; the model turns it into points."""
-        share = 0.5 + (Z95 + phi_inverse(power)) * 0.5 / math.sqrt(games)
-        return phi_inverse(share) * self.game_sd / self.rounds_per_game
+        share = 0.5 + (Z95 + NORMAL.inv_cdf(power)) * 0.5 / math.sqrt(games)
+        return NORMAL.inv_cdf(share) * self.game_sd / self.rounds_per_game
 
 
 def read_journal(path: Path) -> Spread:
