@@ -13,7 +13,9 @@ positive favours side A) is roughly normal, with the spread measured in the
 journal; A wins the game when that total is positive, so a mean edge of ``m``
 points a round over ``R`` rounds a game wins a share ``Φ(m R / σ)`` of games. The
 script prints that prediction beside the share the journal holds, as a check of
-the model on the table. Usage, from the repository root::
+the model on the table, and how many games went to the side with no more points
+than the other (the model's blind spot: a game to a target scored in counting
+order goes to whoever reaches the target first in that order). Usage, from the repository root::
 
     .venv/bin/python -m research.game_spread benchmarks/ladder/*.jsonl
     .venv/bin/python -m research.game_spread --games 800 run.jsonl
@@ -51,6 +53,9 @@ class Spread:
     margin: float
     round_sd: float
     game_sd: float
+    #: Games won by the side that finished with no more points than the other: a
+    #: game to a target in counting order (Mulle) can go to the side behind on points.
+    won_behind: int = 0
 
     @property
     def rounds_per_game(self) -> float:
@@ -76,6 +81,7 @@ def read_journal(path: Path) -> Spread:
     round_margins: list[float] = []
     game_totals: list[float] = []
     won = 0.0
+    won_behind = 0
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
             row = json.loads(line)
@@ -86,12 +92,16 @@ def read_journal(path: Path) -> Spread:
             round_margins.extend(game["margins"])
             game_totals.append(float(sum(game["margins"])))
             won += 1.0 if game["winner"] == "A" else 0.5 if game["winner"] is None else 0.0
+            if game["winner"] is not None and "scores" in game:
+                by_seat = list(zip(game["scores"], game["seats"], strict=True))
+                mine = max(p for p, s in by_seat if s == game["winner"])
+                won_behind += mine <= max(p for p, s in by_seat if s != game["winner"])
     if len(game_totals) < 2:
         raise ValueError(f"{path}: fewer than two games")
     return Spread(name=path.name, games=len(game_totals), won=won, rounds=rounds,
                   margin=statistics.fmean(round_margins),
                   round_sd=statistics.stdev(round_margins),
-                  game_sd=statistics.stdev(game_totals))
+                  game_sd=statistics.stdev(game_totals), won_behind=won_behind)
 
 
 def report(spread: Spread, games: int) -> str:
@@ -105,6 +115,7 @@ def report(spread: Spread, games: int) -> str:
         f"  games won by A: {100 * spread.won / spread.games:.1f}% "
         f"[{100 * share.low:.1f}, {100 * share.high:.1f}]; the model at this margin: "
         f"{100 * spread.predicted_share(spread.margin):.1f}%",
+        f"  games won with no more points than the loser: {spread.won_behind}",
         f"  to separate in {games} games ({100 * POWER:.0f}% of runs): about "
         f"{spread.margin_needed(games):+.2f} a round",
     ])

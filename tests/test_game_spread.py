@@ -13,14 +13,16 @@ import pytest
 from research import game_spread
 
 
-def _game(margins: list[int], winner: str | None) -> dict[str, object]:
-    return {"rounds": len(margins), "margins": margins, "winner": winner}
+def _game(margins: list[int], winner: str | None,
+          scores: tuple[int, int] = (21, 10)) -> dict[str, object]:
+    return {"rounds": len(margins), "margins": margins, "winner": winner,
+            "seats": ["A", "B"], "scores": list(scores)}
 
 
 def test_a_journal_gives_games_rounds_and_spreads(tmp_path: Path) -> None:
     path = tmp_path / "run.jsonl"
-    rows = [{"a": "x", "games": [_game([4], "A"), _game([-2, 6], "A")]},
-            {"a": "x", "games": [_game([-4], "B"), _game([0, 0], None)]}]
+    rows = [{"a": "x", "games": [_game([4], "A"), _game([-2, 6], "A", (22, 25))]},
+            {"a": "x", "games": [_game([-4], "B", (10, 21)), _game([0, 0], None)]}]
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n{\"torn", encoding="utf-8")
     s = game_spread.read_journal(path)
     assert s.games == 4 and s.won == 2.5
@@ -28,6 +30,8 @@ def test_a_journal_gives_games_rounds_and_spreads(tmp_path: Path) -> None:
     # Round margins 4, -2, 6, -4, 0, 0: mean 4/6; game totals 4, 4, -4, 0.
     assert s.margin == pytest.approx(4 / 6)
     assert s.game_sd == pytest.approx(math.sqrt((3**2 + 3**2 + 5**2 + 1**2) / 3))
+    # The second game went to A with 22 points against 25: reached first in counting order.
+    assert s.won_behind == 1
     assert "4 games" in game_spread.report(s, 400)
 
 
