@@ -15,7 +15,8 @@ points a round over ``R`` rounds a game wins a share ``Φ(m R / σ)`` of games. 
 script prints that prediction beside the share the journal holds, as a check of
 the model on the table, and how many games went to the side with no more points
 than the other (the model's blind spot: a game to a target scored in counting
-order goes to whoever reaches the target first in that order). Usage, from the repository root::
+order goes to whoever reaches the target first in that order). Usage, from the
+repository root::
 
     .venv/bin/python -m research.game_spread benchmarks/ladder/*.jsonl
     .venv/bin/python -m research.game_spread --games 800 run.jsonl
@@ -25,7 +26,6 @@ order goes to whoever reaches the target first in that order). Usage, from the r
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import statistics
 import sys
@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from statistics import NormalDist
 
+from casino.measure.arena import GameRecord, journal_rows
 from casino.measure.stats import Z95, wilson
 
 #: The chance of a run showing a separation that is there (the power asked for).
@@ -82,20 +83,16 @@ def read_journal(path: Path) -> Spread:
     game_totals: list[float] = []
     won = 0.0
     won_behind = 0
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a torn last line: the arena ignores it too
-        for game in row.get("games", []):
-            rounds[game["rounds"]] += 1
-            round_margins.extend(game["margins"])
-            game_totals.append(float(sum(game["margins"])))
-            won += 1.0 if game["winner"] == "A" else 0.5 if game["winner"] is None else 0.0
-            if game["winner"] is not None and "scores" in game:
-                by_seat = list(zip(game["scores"], game["seats"], strict=True))
-                mine = max(p for p, s in by_seat if s == game["winner"])
-                won_behind += mine <= max(p for p, s in by_seat if s != game["winner"])
+    for row in journal_rows(path):
+        for game in map(GameRecord.from_json, row["games"]):
+            rounds[game.rounds] += 1
+            round_margins.extend(game.margins)
+            game_totals.append(float(sum(game.margins)))
+            won += game.score("A")
+            if game.winner is not None:
+                by_seat = list(zip(game.scores, game.seats, strict=True))
+                mine = max(p for p, s in by_seat if s == game.winner)
+                won_behind += mine <= max(p for p, s in by_seat if s != game.winner)
     if len(game_totals) < 2:
         raise ValueError(f"{path}: fewer than two games")
     return Spread(name=path.name, games=len(game_totals), won=won, rounds=rounds,

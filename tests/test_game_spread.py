@@ -10,19 +10,23 @@ from pathlib import Path
 
 import pytest
 
+from casino.measure.arena import JOURNAL_FORMAT
 from research import game_spread
 
 
 def _game(margins: list[int], winner: str | None,
           scores: tuple[int, int] = (21, 10)) -> dict[str, object]:
-    return {"rounds": len(margins), "margins": margins, "winner": winner,
-            "seats": ["A", "B"], "scores": list(scores)}
+    return {"seed": 1, "mirror": 0, "first_dealer": 0, "seats": ["A", "B"],
+            "winner": winner, "scores": list(scores), "rounds": len(margins),
+            "points": [[0, 0] for _ in margins], "margins": margins,
+            "decks": ["" for _ in margins], "moves": 0}
 
 
 def test_a_journal_gives_games_rounds_and_spreads(tmp_path: Path) -> None:
     path = tmp_path / "run.jsonl"
-    rows = [{"a": "x", "games": [_game([4], "A"), _game([-2, 6], "A", (22, 25))]},
-            {"a": "x", "games": [_game([-4], "B", (10, 21)), _game([0, 0], None)]}]
+    rows = [{"format": JOURNAL_FORMAT, "games": [_game([4], "A"), _game([-2, 6], "A", (22, 25))]},
+            {"format": JOURNAL_FORMAT, "games": [_game([-4], "B", (10, 21)),
+                                                 _game([0, 0], None)]}]
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n{\"torn", encoding="utf-8")
     s = game_spread.read_journal(path)
     assert s.games == 4 and s.won == 2.5
@@ -42,7 +46,7 @@ def test_the_step_needed_is_the_model_turned_round() -> None:
     # 400 games at 80% power: a true share of 0.5 + (1.96 + 0.8416) / 40 = 0.5700.
     assert s.predicted_share(need) == pytest.approx(0.5 + (1.959964 + 0.841621) / 40, abs=1e-6)
     assert need == pytest.approx(10.0 * game_spread.NORMAL.inv_cdf(0.57004) / 2, abs=1e-3)
-    # Four times the games halve the share's margin over 50%.
+    # More games tell a smaller edge.
     assert s.margin_needed(1600) < need
 
 

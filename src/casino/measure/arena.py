@@ -502,6 +502,23 @@ def _check_names(names: Sequence[str]) -> None:
 Spec = tuple[str, str, Limit, Limit]
 
 
+def journal_rows(path: Path | str) -> list[dict[str, Any]]:
+    """The lines of a journal (:class:`Journal`) that read as pairs, in file order;
+    none if there is no file yet. A torn or foreign line is skipped."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(row, dict) and row.get("format") == JOURNAL_FORMAT:
+            out.append(row)
+    return out
+
+
 class Journal:
     """The finished mirrored pairs of a run, kept in a file as they are played.
 
@@ -539,17 +556,7 @@ class Journal:
 
     def rows(self) -> list[dict[str, Any]]:
         """The file's lines that read as pairs (none if there is no file yet)."""
-        if not self.path.exists():
-            return []
-        out = []
-        for line in self.path.read_text(encoding="utf-8").splitlines():
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(row, dict) and row.get("format") == JOURNAL_FORMAT:
-                out.append(row)
-        return out
+        return journal_rows(self.path)
 
     def played(self, specs: Sequence[Spec],
                seeds: Sequence[int]) -> dict[tuple[int, int], tuple[GameRecord, GameRecord]]:
