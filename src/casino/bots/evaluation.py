@@ -39,6 +39,7 @@ from dataclasses import dataclass, fields
 from functools import lru_cache, partial
 from itertools import takewhile
 
+from casino.bots.race import race_value
 from casino.engine.builds import Build
 from casino.engine.movegen import TableSums, closure
 from casino.engine.moves import CAPTURE, Move
@@ -567,6 +568,13 @@ class EvalParams:
     #: leftovers, so leading costs about a point.
     deal_start: tuple[float, float, float] = (0.8, 0.7, 0.0)
     deal_start_last: tuple[float, float, float] = (1.2, 0.6, -1.1)
+    #: Where the first to the target in counting order wins (Mulle, house rules):
+    #: this many points times the side's chance to win the game this round less the
+    #: other's (:func:`casino.bots.race.race_value`); 0 plays for the round's margin
+    #: alone. ``race_mulles`` and ``race_sweeps``: how many a side makes in a round.
+    race_win: float = 0.0
+    race_mulles: float = 2.2
+    race_sweeps: float = 2.0
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -722,7 +730,11 @@ def estimate(pos: Position, seat: int, params: EvalParams = DEFAULT_PARAMS) -> f
         good[rules.team_of(mover)] += params.tempo * best
     side = rules.team_of(seat)
     others = [v for t, v in good.items() if t != side]
-    return good[side] - (max(others) if others else 0.0)
+    margin = good[side] - (max(others) if others else 0.0)
+    if params.race_win:
+        margin += race_value(pos, seat, params.race_win, mulles_a_round=params.race_mulles,
+                             sweeps_a_round=params.race_sweeps, build_keep=params.build_keep)
+    return margin
 
 
 def _movers_before(pos: Position, seat: int) -> list[int]:
