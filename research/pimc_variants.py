@@ -1,9 +1,11 @@
 """Paired experiments on the ``pimc`` bot's settings against ``expert`` (issue 3).
 
 Runs a variant of a bot (its class attributes changed with ``--set NAME=VALUE``)
-against an opponent on mirrored deals, one-round games by default, both sides at
-the ``expert`` level's limit, and prints the margin per round with its 95%
-interval and the variant's think time. Runs on the same ``--seed`` play the same
+against an opponent on mirrored deals, one-round games of house rules by default
+(``--rules``, ``--max-rounds 50`` for whole games), both sides at the ``expert``
+level's limit (an opponent ``level:NAME`` at its level's own), and prints the
+games won and the margin per round with their 95% intervals and the variant's
+think time. Runs on the same ``--seed`` play the same
 deals with the same bot seeds, so two variants can be compared pair by pair
 (``--out`` keeps each game's margins; ``--paired A.json B.json`` compares two
 runs). Examples (research/bots-log.md quotes their figures), from the repository root::
@@ -13,6 +15,9 @@ runs). Examples (research/bots-log.md quotes their figures), from the repository
     .venv/bin/python -m research.pimc_variants pimc --out shipped.json
     .venv/bin/python -m research.pimc_variants --paired shipped.json full.json
     .venv/bin/python -m research.pimc_variants pimc-oracle --set fair.max_depth=None
+    .venv/bin/python -m research.pimc_variants expert --eval race_win=8 \\
+        --opponent level:hard --rules mulle --max-rounds 50 --pairs 100 --seed 31 \\
+        --iterations 24 --seconds 0.5 --resume race8.jsonl   # whole games of Mulle
 
 ``VALUE`` is ``None``, a number, or else a string. ``fair.NAME`` changes the
 ``pimc-oracle``'s copy of the fair bot's settings. ``--eval NAME=VALUE`` makes
@@ -30,8 +35,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from casino.bots import BOTS, Limit
-from casino.engine.rules import preset
+from casino.bots import BOTS, Limit, level_of
+from casino.engine.rules import PRESET_NAMES, preset
 from casino.measure.arena import game_seeds, run_pairing
 from research import eval_overrides
 
@@ -96,6 +101,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="the opponent's limit, when not the same as the bot's")
     ap.add_argument("--opponent-iterations", type=int, default=None)
     ap.add_argument("--max-rounds", type=int, default=1)
+    ap.add_argument("--rules", default="casino", choices=PRESET_NAMES,
+                    help="the preset played (default: house rules)")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--resume", default=None, metavar="JSONL",
+                    help="keep each pair in this journal as it finishes, and play only "
+                         "the pairs it does not hold yet")
     ap.add_argument("--out", default=None)
     ap.add_argument("--paired", nargs=2, default=None, metavar="JSON")
     args = ap.parse_args(argv)
@@ -113,18 +124,26 @@ def main(argv: list[str] | None = None) -> int:
         BOTS[label] = factory
         name = label
     limit = Limit(seconds=args.seconds, iterations=args.iterations)
-    other = limit
+    try:
+        level = level_of(args.opponent)
+    except ValueError as exc:
+        ap.error(str(exc))
+    other = limit if level is None else level.limit
     if args.opponent_seconds is not None or args.opponent_iterations is not None:
         other = Limit(seconds=args.opponent_seconds, iterations=args.opponent_iterations)
     start = time.perf_counter()
-    r = run_pairing(name, args.opponent, preset("casino"), game_seeds(args.seed, args.pairs),
-                    limit, other, jobs=1, max_rounds=args.max_rounds)
+    r = run_pairing(name, args.opponent, preset(args.rules), game_seeds(args.seed, args.pairs),
+                    limit, other, jobs=args.jobs, max_rounds=args.max_rounds,
+                    journal=args.resume)
     pr = r.pairings[0]
     m = pr.margin()
+    won = pr.score_a()
     assert m is not None
     t = pr.think("A")
-    print(f"{name} v {args.opponent}: margin per round {m.value:+.2f} [{m.low:+.2f}, "
-          f"{m.high:+.2f}]; think median {t.median * 1000:.0f} ms, p95 {t.p95 * 1000:.0f} ms, "
+    print(f"{name} v {args.opponent} ({args.rules}): games won {won.value:.1%} "
+          f"[{won.low:.1%}, {won.high:.1%}] of {len(pr.games)}; margin per round "
+          f"{m.value:+.2f} [{m.low:+.2f}, {m.high:+.2f}]; think median "
+          f"{t.median * 1000:.0f} ms, p95 {t.p95 * 1000:.0f} ms, "
           f"max {t.max * 1000:.0f} ms; {time.perf_counter() - start:.0f} s")
     if args.out:
         Path(args.out).write_text(json.dumps({"command": sys.argv,
