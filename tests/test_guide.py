@@ -145,7 +145,8 @@ def test_the_guide_follows_a_change_of_the_scoring_scheme(
     """Change every item's points in the scheme the scorer reads, and the guide changes
     with it: the points it states and those of its worked example."""
     build = scheme_module._build
-    monkeypatch.setattr(scheme_module, "_MEMO", {})
+    # A memo of its own, so the perturbed schemes do not outlive the test.
+    monkeypatch.setattr(scheme, "memo", {})
     monkeypatch.setattr(scheme_module, "_build", lambda rules: _perturbed(build(rules)))
     rules = preset(name)
     sch = scheme(rules)

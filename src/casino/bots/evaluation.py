@@ -41,6 +41,7 @@ from itertools import takewhile
 
 from casino.bots.race import race_value
 from casino.engine.builds import Build
+from casino.engine.memo import per_rules
 from casino.engine.movegen import TableSums, closure
 from casino.engine.moves import CAPTURE, Move
 from casino.engine.position import (
@@ -98,19 +99,10 @@ def direct_points(rules: Rules, c: int) -> float:
     return pts
 
 
-_DIRECT: dict[int, tuple[Rules, tuple[float, ...]]] = {}
-
-
+@per_rules
 def _direct_table(rules: Rules) -> tuple[float, ...]:
-    """:func:`direct_points` of every card, memoised by the Rules object's identity
-    (hashing a Rules value field by field costs more than the lookup saves)."""
-    got = _DIRECT.get(id(rules))
-    if got is None or got[0] is not rules:
-        if len(_DIRECT) > 256:
-            _DIRECT.clear()
-        got = (rules, tuple(direct_points(rules, c) for c in range(52)))
-        _DIRECT[id(rules)] = got
-    return got[1]
+    """:func:`direct_points` of every card, kept per ruleset."""
+    return tuple(direct_points(rules, c) for c in range(52))
 
 
 @dataclass(frozen=True)

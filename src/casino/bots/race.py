@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from casino.engine.memo import per_rules
 from casino.engine.position import Position
 from casino.engine.rules import Rules
 from casino.engine.scheme import (
@@ -64,9 +65,7 @@ class Phase:
     besides: tuple[int, ...] = ()
 
 
-_PHASES: dict[int, tuple[Rules, tuple[Phase, ...]]] = {}
-
-
+@per_rules
 def phases(rules: Rules) -> tuple[Phase, ...]:
     """The counting order of ``rules`` as phases; empty where the game is not a race
     in counting order (another win rule, or penalties).
@@ -77,16 +76,6 @@ def phases(rules: Rules) -> tuple[Phase, ...]:
     >>> phases(Rules.preset("classic"))
     ()
     """
-    got = _PHASES.get(id(rules))
-    if got is None or got[0] is not rules:
-        if len(_PHASES) > 256:
-            _PHASES.clear()
-        got = (rules, _build(rules))
-        _PHASES[id(rules)] = got
-    return got[1]
-
-
-def _build(rules: Rules) -> tuple[Phase, ...]:
     sch = scheme(rules)
     if rules.win_rule != "counting-order" or sch.penalty:
         return ()

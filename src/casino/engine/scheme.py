@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from casino.engine.cards import ACE, CLUBS, DIAMONDS, JACK, KING, QUEEN, SPADES, card, card_text
+from casino.engine.memo import per_rules
 
 if TYPE_CHECKING:
     from casino.engine.rules import Rules
@@ -144,9 +145,7 @@ _KRYPKASINO_PENALTIES = (CardPoints(TEN_DIAMONDS, 3), CardPoints(TWO_SPADES, 2),
                          CardPoints(ACES[0], 2), *(CardPoints(a, 1) for a in ACES[1:]))
 
 
-_MEMO: dict[int, tuple[Rules, Scheme]] = {}
-
-
+@per_rules
 def scheme(rules: Rules) -> Scheme:
     """The scoring items of ``rules`` in counting order; items the ruleset makes
     worth nothing are left out (Krypkasino's sweeps, and Finnish most spades, are
@@ -155,13 +154,7 @@ def scheme(rules: Rules) -> Scheme:
     Memoised by the Rules object's identity: the scorer calls this for every round
     a bot plays out, and hashing a Rules value field by field costs more than
     building the scheme."""
-    got = _MEMO.get(id(rules))
-    if got is None or got[0] is not rules:
-        if len(_MEMO) > 256:
-            _MEMO.clear()
-        got = (rules, _build(rules))
-        _MEMO[id(rules)] = got
-    return got[1]
+    return _build(rules)
 
 
 def _build(rules: Rules) -> Scheme:
