@@ -406,7 +406,7 @@ def test_a_level_name_makes_the_levels_bot() -> None:
             assert {type(b) for b in bot.bots.values()} == {
                 BOTS[level.on(preset(p, players=n))[0]]
                 for p, n in (("kasino", 2), ("kasino", 3), ("kasino", 4), ("mulle", 2),
-                             ("mulle", 3), ("mulle", 4), ("krypkasino", 2))}
+                             ("mulle", 3), ("mulle", 4), ("krypkasino", 2), ("tablic", 2))}
     with pytest.raises(ValueError, match="unknown level 'level:oracle'"):
         make_bot("level:oracle")
 

@@ -217,20 +217,23 @@ def test_the_expert_level_plays_long_endgame_at_four_and_fair_reply_on_krypkasin
     time and were no better than the card counter, so there the expert level plays
     the card counter with its 30 guesses (searching the last twelve cards exactly).
     On Krypkasino (two players, forced sweeps) pimc did not separate from hard and
-    ``fair-reply`` with 24 guesses did, so there the level plays that. Elsewhere, with
-    two and three players, it is pimc (0.4 s at three). The arena's journal records
-    the bot played."""
+    ``fair-reply`` with 24 guesses did, so there the level plays that. On Tablić (six
+    cards a hand) pimc's plies fill its time, and the card counter weighing 60
+    guesses played better, so there it plays that. Elsewhere, with two and three
+    players, it is pimc (0.4 s at three). The arena's journal records the bot played."""
     from casino.bots.levels import LEVELS
     from casino.engine.rules import Rules
     from casino.measure.arena import Journal
 
     tables = (("kasino", 4), ("classic", 3), ("mulle", 3), ("kasino", 2),
-              ("krypkasino", 2), ("mulle", 2))
+              ("krypkasino", 2), ("mulle", 2), ("tablic", 2), ("tablic", 3))
     assert played_by_level(monkeypatch, "expert", tables) == [
-        "long-endgame 30", "pimc 30", "pimc 30", "pimc 30", "fair-reply 24", "pimc 30"]
+        "long-endgame 30", "pimc 30", "pimc 30", "pimc 30", "fair-reply 24", "pimc 30",
+        "expert 60", "pimc 30"]
     for rules, bots, iterations in (
             (Rules.preset("kasino", players=4), ["long-endgame", "expert"], [30, 6]),
-            (Rules.preset("krypkasino"), ["fair-reply", "expert"], [24, 24])):
+            (Rules.preset("krypkasino"), ["fair-reply", "expert"], [24, 24]),
+            (Rules.preset("tablic"), ["expert", "expert"], [60, 6])):
         row = Journal("unused.jsonl", rules, 1).definition(
             ("level:expert", "level:hard", LEVELS["expert"].limit, LEVELS["hard"].limit))
         assert row["bots"] == bots
@@ -273,3 +276,20 @@ def test_a_table_with_a_shorter_limit_caps_the_levels_seconds(
         assert len(seen) == 1 and seen[0].iterations == iterations
         assert seen[0].seconds is not None and seen[0].seconds <= most
         assert most < 1 or seen[0].seconds > 1  # uncapped where the table has no limit
+
+
+def test_a_level_plays_its_hands_bot_where_hands_hold_that_many_cards() -> None:
+    """``Level.hands`` picks the bot by the cards of a hand (Tablić deals six), after
+    ``seats`` (by players) and the forced-sweep duel, which say more about a table."""
+    from casino.bots.levels import Level
+    from casino.engine.rules import Rules
+
+    six = Limit(iterations=60, seconds=0.8)
+    three = Limit(iterations=30, seconds=0.4)
+    level = Level("test", "pimc", Limit(iterations=30, seconds=0.8), "a test level",
+                  seats=((3, "pimc", three),), hands=((6, "expert", six),))
+    assert level.varies and level.bots == ("pimc", "expert")
+    assert level.on(Rules.preset("tablic")) == ("expert", six)
+    assert level.on(Rules.preset("tablic", players=3)) == ("pimc", three)
+    assert level.on(Rules.preset("casino")) == ("pimc", level.limit)
+    assert level.on(Rules.preset("casino", deal_size=6)) == ("expert", six)

@@ -36,6 +36,11 @@ class Level:
     searched opponent who sees it is the poorest likeness of a real one
     (research/bots-log.md, "An opponent who cannot see the hand"). It takes
     precedence over ``twin_samples``.
+
+    ``hands``: (cards a hand, bot, limit) triples: on a table whose later deals give
+    each player that many cards (Tablić's six), and no entry of ``seats`` or
+    ``forced_sweep_duel`` applies, the level plays that bot with that limit
+    (research/bots-log.md, "The expert level on Tablić").
     """
 
     name: str
@@ -45,13 +50,15 @@ class Level:
     twin_samples: int | None = None
     seats: tuple[tuple[int, str, Limit], ...] = ()
     forced_sweep_duel: tuple[str, Limit] | None = None
+    hands: tuple[tuple[int, str, Limit], ...] = ()
 
     def on(self, rules: Rules) -> tuple[str, Limit]:
         """The bot and limit this level plays with on a table of ``rules``."""
         if self.forced_sweep_duel is not None and rules.forced_sweep and rules.players == 2:
             return self.forced_sweep_duel
         bot, limit = next(((b, lim) for n, b, lim in self.seats if n == rules.players),
-                          (self.bot, self.limit))
+                          next(((b, lim) for n, b, lim in self.hands
+                                if n == rules.deal_size), (self.bot, self.limit)))
         if self.twin_samples is not None and rules.decks > 1:
             return bot, replace(limit, iterations=self.twin_samples)
         return bot, limit
@@ -59,14 +66,15 @@ class Level:
     @property
     def varies(self) -> bool:
         """Whether the level plays another bot or limit on some tables."""
-        return (self.twin_samples is not None or bool(self.seats)
+        return (self.twin_samples is not None or bool(self.seats) or bool(self.hands)
                 or self.forced_sweep_duel is not None)
 
     @property
     def bots(self) -> tuple[str, ...]:
         """Every bot the level plays on some table, its usual one first."""
         duel = (self.forced_sweep_duel[0],) if self.forced_sweep_duel else ()
-        return tuple(dict.fromkeys((self.bot, *(b for _, b, _ in self.seats), *duel)))
+        return tuple(dict.fromkeys((self.bot, *(b for _, b, _ in self.seats),
+                                    *(b for _, b, _ in self.hands), *duel)))
 
 
 LEVELS: dict[str, Level] = {
@@ -112,15 +120,21 @@ LEVELS: dict[str, Level] = {
     # replies without seeing the bot's hand, did (56.5% of 400) and was level with
     # pimc (48.5% [43.6, 53.4] of 400) at a third of its p95 think time
     # (research/bots-log.md, "An opponent who cannot see the hand").
+    # On Tablić (two players, six cards a hand) pimc's four plies over six-card hands
+    # fill its 0.8 s and gained +0.28 a round over hard in 128 games; the card
+    # counter weighing 60 guesses gained +1.10 in its first 44 (research/bots-log.md,
+    # "The expert level on Tablić").
     "expert": Level("expert", "pimc", Limit(iterations=30, seconds=0.8),
                     "searches thirty sampled deals four moves ahead, "
                     "the last deal to its end (with three players within 0.4 s; "
                     "with four: the card counter, weighing thirty guesses "
                     "at the last deal; on Krypkasino: the card counter weighing "
-                    "24 guesses, whose guessed opponent cannot see its hand)",
+                    "24 guesses, whose guessed opponent cannot see its hand; "
+                    "on Tablić: the card counter weighing 60 guesses)",
                     seats=((3, "pimc", Limit(iterations=30, seconds=0.4)),
                            (4, "long-endgame", Limit(iterations=30, seconds=0.8))),
-                    forced_sweep_duel=("fair-reply", Limit(iterations=24, seconds=0.5))),
+                    forced_sweep_duel=("fair-reply", Limit(iterations=24, seconds=0.5)),
+                    hands=((6, "expert", Limit(iterations=60, seconds=0.8)),)),
 }
 
 
