@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from casino.bots import BOTS
@@ -35,3 +37,25 @@ def test_thinking_with_passes_the_constants_to_one_bot() -> None:
     assert eval_overrides.thinking_with(BOTS["expert"], EvalParams()) is BOTS["expert"]
     with pytest.raises(ValueError, match="does not evaluate"):
         eval_overrides.thinking_with(BOTS["greedy"], params)
+
+
+def test_pimc_variants_plays_a_variant_on_another_preset_against_a_level(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--rules``, a ``level:NAME`` opponent and ``--resume``: a resumed run plays
+    nothing new and reports the same games."""
+    from casino.measure.arena import journal_rows
+    from research import pimc_variants
+
+    journal = tmp_path / "run.jsonl"
+    argv = ["careful", "--opponent", "level:beginner", "--rules", "mulle", "--pairs", "2",
+            "--seed", "4", "--resume", str(journal)]
+    assert pimc_variants.main(argv) == 0
+    first = capsys.readouterr().out
+    assert "careful v level:beginner (mulle): games won" in first and "of 4;" in first
+    rows = journal_rows(journal)
+    assert len(rows) == 2 and rows[0]["bots"] == ["careful", "greedy"]
+    assert pimc_variants.main(argv) == 0
+    again = capsys.readouterr().out
+    assert again.split("; think")[0] == first.split("; think")[0]
+    with pytest.raises(SystemExit):
+        pimc_variants.main(["careful", "--opponent", "level:grandmaster"])
