@@ -33,12 +33,12 @@ works out what a card could take from a given table, which careful play and
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache, partial
 from itertools import takewhile
 
+from casino.bots.odds import majority_expectation
 from casino.bots.race import race_value
 from casino.engine.builds import Build
 from casino.engine.memo import per_rules
@@ -578,40 +578,6 @@ class EvalParams:
 DEFAULT_PARAMS = EvalParams()
 
 
-def _phi(x: float) -> float:
-    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
-
-
-def _majority_expectation(counts: dict[int, float], total: int, points: float,
-                          clump: float) -> dict[int, float]:
-    """Expected points of each side for a majority of ``total`` cards given what each
-    has (possibly fractional), modelling the remaining cards' split as a normal
-    random walk: P(win) = Φ(lead / σ), σ² = remaining × clump. Clinched items go whole
-    to their side; with nothing left the exact rule (a tie scores nothing) applies."""
-    remaining = max(total - sum(counts.values()), 0.0)
-    out = {t: 0.0 for t in counts}
-    for t, c in counts.items():
-        if c > total / 2:
-            out[t] = points
-            return out
-    if remaining <= 1e-9:
-        best = max(counts.values())
-        leaders = [t for t, c in counts.items() if c == best]
-        if len(leaders) == 1:
-            out[leaders[0]] = points
-        return out
-    sigma = math.sqrt(remaining * clump)
-    ps = {}
-    for t, c in counts.items():
-        other = max((v for u, v in counts.items() if u != t), default=0.0)
-        ps[t] = _phi((c - other) / sigma)
-    s = sum(ps.values())
-    scale = 1.0 / s if s > 1.0 else 1.0
-    for t, p in ps.items():
-        out[t] = points * p * scale
-    return out
-
-
 def _table_captures(pos: Position) -> Captures:
     """The :class:`Captures` of ``pos``'s table for its next move (kept with the position)."""
     return pos.memo("eval_caps", lambda: Captures(
@@ -628,7 +594,7 @@ def estimate(pos: Position, seat: int, params: EvalParams = DEFAULT_PARAMS) -> f
        round's items (:func:`casino.engine.scoring.round_items`) less the majorities and
        the last-capture point: cards with their own points, sweeps, mulles,
        Krypkasino's penalties and sweep swings.
-    2. *Majorities by how decided they are* (:func:`_majority_expectation`): a
+    2. *Majorities by how decided they are* (:func:`casino.bots.odds.majority_expectation`): a
        side with 20 cards against 15 and 17 still to come is a clear favourite
        for the 3 points, more than 5/27 of them; a clinched majority is whole.
        Owned builds count toward their owner's pile (weighted as in 3).
@@ -690,7 +656,7 @@ def estimate(pos: Position, seat: int, params: EvalParams = DEFAULT_PARAMS) -> f
         fcards[owner] += keep * (len(b.cards) + 1)
         fspades[owner] += keep * sum(1 for c in b.cards if is_spade(c))
     for m in majority_specs:
-        got = _majority_expectation(fspades if m.spades_only else fcards, m.total, m.points,
+        got = majority_expectation(fspades if m.spades_only else fcards, m.total, m.points,
                                     params.clump_spades if m.spades_only
                                     else params.clump_cards)
         for t, v in got.items():

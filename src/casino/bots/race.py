@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from casino.bots.odds import majority_expectation, phi
 from casino.engine.memo import per_rules
 from casino.engine.position import Position
 from casino.engine.rules import Rules
@@ -96,28 +97,6 @@ def phases(rules: Rules) -> tuple[Phase, ...]:
     return tuple(out)
 
 
-def _phi(x: float) -> float:
-    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
-
-
-def _majority_chances(counts: dict[int, float], total: int, clump: float) -> dict[int, float]:
-    """Each side's chance to take a majority of ``total`` cards, ``counts`` taken so
-    far (the same random walk as the evaluation's majorities)."""
-    for t, c in counts.items():
-        if c > total / 2:
-            return {u: float(u == t) for u in counts}
-    remaining = max(total - sum(counts.values()), 0.0)
-    if remaining <= 1e-9:
-        best = max(counts.values())
-        leaders = [t for t, c in counts.items() if c == best]
-        return {t: float(len(leaders) == 1 and t == leaders[0]) for t in counts}
-    sigma = math.sqrt(remaining * clump)
-    ps = {t: _phi((c - max(v for u, v in counts.items() if u != t)) / sigma)
-          for t, c in counts.items()}
-    s = sum(ps.values())
-    return {t: p / s for t, p in ps.items()} if s > 1.0 else ps
-
-
 def race(pos: Position, *, mulles_a_round: float = 2.2, sweeps_a_round: float = 2.0,
          build_keep: float = 0.75) -> dict[int, float]:
     """Each side's chance to win the game in this round, by the counting-order race
@@ -154,7 +133,7 @@ def race(pos: Position, *, mulles_a_round: float = 2.2, sweeps_a_round: float = 
         reached = {}
         for t in teams:
             gap = mean[t] - (target - 0.5)
-            f = _phi(gap / math.sqrt(var[t])) if var[t] > 1e-12 else float(gap > 0)
+            f = phi(gap / math.sqrt(var[t])) if var[t] > 1e-12 else float(gap > 0)
             reached[t] = max(f, reached_before[t])
         for t in teams:
             now = reached[t] - reached_before[t]
@@ -171,22 +150,12 @@ def race(pos: Position, *, mulles_a_round: float = 2.2, sweeps_a_round: float = 
 
 def _banked(rules: Rules, sweeps: Sequence[int],
             mulles: Sequence[int]) -> dict[int, dict[str, float]]:
-    """Each side's sweep and mulle points so far."""
+    """Each side's sweep and mulle points so far, as the scorer counts them."""
     out = {t: {"sweep": 0.0, "mulle": 0.0} for t in rules.teams}
-    if not sweeps and not mulles:
-        return out
-    entry = next((i for i in scheme(rules).items if isinstance(i, Sweeps)), None)
-    if entry is not None and (entry.cancel or entry.previous_loses):
-        # Sweeps that knock each other down: the scorer says which stand.
+    if sweeps or mulles:
         for it in round_items(rules, [() for _ in range(rules.players)], sweeps, mulles):
-            if it.item in ("sweep", "mulle"):
+            if it.item in out[it.seat]:
                 out[it.seat][it.item] += it.points
-        return out
-    for kind, seats in (("sweep", sweeps), ("mulle", mulles)):
-        worth = next((float(i.points) for i in scheme(rules).items
-                      if isinstance(i, Sweeps if kind == "sweep" else Mulles)), 0.0)
-        for s in seats:
-            out[rules.team_of(s)][kind] += worth
     return out
 
 
@@ -207,7 +176,8 @@ def _add_phase(ph: Phase, rules: Rules, piles: dict[int, Counter[int]],
         total = 13 * rules.decks if spades else rules.deck_size
         for t, cards in owned:
             counts[t] += build_keep * sum(1 for c in cards if not spades or is_spade(c))
-        for t, chance in _majority_chances(counts, total, 1.5 if spades else 2.5).items():
+        chances = majority_expectation(counts, total, 1.0, 1.5 if spades else 2.5)
+        for t, chance in chances.items():
             mean[t] += pts * chance
             var[t] += pts * pts * chance * (1.0 - chance)
         return

@@ -22,8 +22,7 @@ KEPT = 256
 
 
 class per_rules(Generic[T]):  # lower case: used as a decorator, like lru_cache
-    """``make`` computed once per ``Rules`` object (by identity); ``cache_clear()``
-    forgets every value (a test that changes what ``make`` reads)."""
+    """``make`` computed once per ``Rules`` object (by identity)."""
 
     def __init__(self, make: Callable[[Rules], T]) -> None:
         self.make = make
@@ -38,9 +37,6 @@ class per_rules(Generic[T]):  # lower case: used as a decorator, like lru_cache
             got = (rules, self.make(rules))
             self.memo[id(rules)] = got
         return got[1]
-
-    def cache_clear(self) -> None:
-        self.memo.clear()
 
 
 __all__ = ["per_rules"]
