@@ -1,4 +1,4 @@
-"""The heuristic rungs of the ladder (greedy, careful) and the evaluation they share.
+"""The heuristic rungs of the ladder (greedy, hasty, unwary, careful) and the evaluation they share.
 
 Hand-made positions check the behaviour each rung promises; games of every
 preset check that they always return a legal move from an observation; a short
@@ -14,7 +14,7 @@ import pytest
 from casino import Position
 from casino.bots import BOTS, make_bot
 from casino.bots.base import Bot
-from casino.bots.careful import CarefulBot
+from casino.bots.careful import CarefulBot, HastyBot, UnwaryBot
 from casino.bots.evaluation import (
     Captures,
     best_outcome,
@@ -165,7 +165,8 @@ def test_estimate_and_gain_run_on_every_preset(rules: str) -> None:
 
 def test_greedy_and_careful_are_registered_in_ladder_order() -> None:
     names = list(BOTS)
-    assert names.index("random") < names.index("greedy") < names.index("careful")
+    assert (names.index("random") < names.index("greedy") < names.index("hasty")
+            < names.index("unwary") < names.index("careful"))
     assert isinstance(make_bot("greedy", 1), GreedyBot)
     assert isinstance(make_bot("careful", 1), CarefulBot)
 
@@ -236,11 +237,31 @@ def test_careful_sheds_a_penalty_card_in_krypkasino() -> None:
     assert choose(CarefulBot(0), p) == "Td"
 
 
+def test_unwary_takes_a_card_more_where_careful_leaves_no_sweep() -> None:
+    # The played Ace (14) takes Ac alone or Kd+Ac; the second leaves a lone 6 that any
+    # of the three unseen sixes sweeps. careful weighs that threat at 0.8 and gives up
+    # the King; unwary weighs it at 0.15, and the extra card is worth more to it.
+    p = pos("casino", ["As 8h", "Jh Jd Qh Qd"], "6c Kd Ac")
+    for seed in range(4):
+        assert choose(CarefulBot(seed), p) == "As x Ac"
+        assert choose(UnwaryBot(seed), p) == "As x Kd+Ac"
+
+
+def test_hasty_builds_what_the_unseen_cards_can_take() -> None:
+    # Building 12 with the Queen in hand is credited to its owner; careful and unwary
+    # see three unseen Queens that may take the build first and take the 2 instead.
+    p = pos("casino", ["Qc 2d", "Jh Jd Qh Qd"], "2c 8c Kc")
+    for seed in range(4):
+        assert choose(CarefulBot(seed), p) == "2d x 2c"
+        assert choose(UnwaryBot(seed), p) == "2d x 2c"
+        assert choose(HastyBot(seed), p) == "2d+8c+2c =12"
+
+
 # ----------------------------------------------------------------------
 # Every preset, from observations, always legal
 
 
-@pytest.mark.parametrize("name", ["greedy", "careful"])
+@pytest.mark.parametrize("name", ["greedy", "hasty", "unwary", "careful"])
 @pytest.mark.parametrize(("rules", "players"), [
     *((r, None) for r in PRESET_NAMES),
     ("kasino", 3), ("kasino", 4), ("classic", 3), ("classic", 4), ("tablic", 4),

@@ -167,7 +167,7 @@ def test_with_two_decks_medium_and_hard_weigh_six_and_24_guesses(
         return sample(pos, rng)
 
     monkeypatch.setattr(expert_module, "sample", counting_sample)
-    for preset, guesses in (("mulle", (6, 24)), ("krypkasino", (6, 24)), ("casino", (1, 6))):
+    for preset, guesses in (("mulle", (6, 24)), ("casino", (1, 6))):
         pos = next(p for p in round_positions(preset, 2, seed=4)
                    if p.stock_size and len(p.candidate_moves().moves) > 1)
         for level, want in zip(("medium", "hard"), guesses, strict=True):
@@ -232,12 +232,38 @@ def test_the_expert_level_plays_long_endgame_at_four_and_fair_reply_on_krypkasin
         "expert 60", "pimc 30"]
     for rules, bots, iterations in (
             (Rules.preset("kasino", players=4), ["long-endgame", "expert"], [30, 6]),
-            (Rules.preset("krypkasino"), ["fair-reply", "expert"], [24, 24]),
+            (Rules.preset("krypkasino"), ["fair-reply", "careful"], [24, None]),
             (Rules.preset("tablic"), ["expert", "expert"], [60, 6])):
         row = Journal("unused.jsonl", rules, 1).definition(
             ("level:expert", "level:hard", LEVELS["expert"].limit, LEVELS["hard"].limit))
         assert row["bots"] == bots
         assert [lim["iterations"] for lim in row["limits"]] == iterations
+
+
+def test_on_krypkasino_the_levels_below_expert_are_the_club_player_weighing_less() -> None:
+    """On Krypkasino the card counter's guesses did not tell medium from hard, and the
+    fair search stands far above careful; so there easy, medium and hard are careful
+    weighing the next player's capture at 0.02, 0.15 and 0.8, and the journal
+    records the bot each level played."""
+    from casino.bots.levels import LEVELS
+    from casino.engine.rules import Rules
+    from casino.measure.arena import Journal
+
+    kryp = Rules.preset("krypkasino")
+    assert [LEVELS[n].on(kryp)[0] for n in LEVELS] == [
+        "greedy", "hasty", "unwary", "careful", "fair-reply"]
+    # Only the forced-sweep duel: Mulle (two decks, no forced sweep) and three
+    # players keep the usual bots.
+    assert LEVELS["easy"].on(Rules.preset("mulle")) == ("careful", Limit())
+    assert LEVELS["hard"].on(Rules.preset("mulle"))[0] == "expert"
+    row = Journal("unused.jsonl", kryp, 1).definition(
+        ("level:medium", "level:easy", LEVELS["medium"].limit, LEVELS["easy"].limit))
+    assert row["bots"] == ["unwary", "hasty"]
+    bot = make_bot("level:hard", seed=1)
+    pos = next(p for p in round_positions("krypkasino", 2, seed=4)
+               if p.stock_size and len(p.candidate_moves().moves) > 1)
+    want = make_bot("careful", seed=1).choose(pos.observation(pos.to_move))
+    assert bot.choose(pos.observation(pos.to_move), LEVELS["hard"].limit) == want
 
 
 def test_with_three_players_the_medium_level_searches_only_the_last_cards(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from casino.bots.base import Bot, Limit
-from casino.bots.careful import CarefulBot
+from casino.bots.careful import CarefulBot, HastyBot, UnwaryBot
 from casino.bots.counter import CounterBot
 from casino.bots.expert import ExpertBot, LastCardBot, LongEndgameBot, OnePlyBot
 from casino.bots.fair_reply import FairReplyBot
@@ -25,6 +25,8 @@ from casino.bots.searcher import SearcherBot
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "hasty": HastyBot,
+    "unwary": UnwaryBot,
     "careful": CarefulBot,
     "expert": ExpertBot,
     "one-ply": OnePlyBot,

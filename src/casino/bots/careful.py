@@ -30,6 +30,7 @@ so it stays fast on crowded Finnish tables.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from itertools import takewhile
 
@@ -66,14 +67,14 @@ LAST = 0.5
 class _Turn:
     """What one decision needs, worked out once: knowledge, weights, the next player."""
 
-    def __init__(self, pos: Position) -> None:
+    def __init__(self, pos: Position, remembers: bool = True) -> None:
         self.pos = pos
         self.rules = pos.rules
         self.me = pos.to_move
         self.side = self.rules.team_of(self.me)
         self.know: Knowledge = knowledge(pos)
         self.weights = card_weights(pos)
-        self.unseen = self.know.unseen
+        self.unseen = self.know.unseen if remembers else _forgotten(pos)
         self.next_seat, self.next_size = self._next_player()
         self.opponent_next = (self.next_seat is not None
                               and self.rules.team_of(self.next_seat) != self.side)
@@ -165,33 +166,43 @@ class CarefulBot(Bot):
     """Greedy gain, less what the next player can take, plus club-player rules."""
 
     name = "careful"
+    #: Weight of the next player's expected best capture (:data:`REPLY`); a class
+    #: attribute so that a level may play a less careful variant.
+    reply: float = REPLY
+    #: The share of moves on which it weighs what it leaves at all (1: every move).
+    heed: float = 1.0
+    #: Whether it remembers the captured cards (else every card out of its hand and
+    #: off the table may be anywhere).
+    remembers: bool = True
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
-        turn = _Turn(pos)
+        turn = _Turn(pos, self.remembers)
         cands = shortlist(moves, CANDIDATES)
         if not scheme(pos.rules).penalty:
             # Never trail a card with points of its own while any other move will do.
             others = [m for m in cands
                       if not (m.kind == TRAIL and direct_points(pos.rules, m.card) > 0)]
             cands = others or cands
+        reply = self.reply if self.heed >= 1 or self.rng.random() < self.heed else 0.0
         best: list[Move] = []
         best_key: tuple[float, float] | None = None
         for m in cands:
-            key = (round(self.score(turn, m), 6), -round(turn.weights[m.card], 6))
+            key = (round(self.score(turn, m, reply), 6), -round(turn.weights[m.card], 6))
             if best_key is None or key > best_key:
                 best, best_key = [m], key
             elif key == best_key:
                 best.append(m)
         return self.rng.choice(best)
 
-    def score(self, turn: _Turn, m: Move) -> float:
-        """The move's value in margin points (documented in the module docstring)."""
+    def score(self, turn: _Turn, m: Move, reply: float = REPLY) -> float:
+        """The move's value in margin points (documented in the module docstring),
+        the next player's best capture weighed at ``reply``."""
         pos, rules = turn.pos, turn.rules
         s = immediate_gain(pos, m, turn.me)
         loose, builds = table_after(pos, m)
         caps = turn.captures(loose, builds) if (loose or builds) else None
         if caps is not None and turn.threat_seats:
-            s -= REPLY * best_outcome(
+            s -= reply * best_outcome(
                 caps, turn.unseen, hidden=True, hand_size=turn.threat_size,
                 must_values=tuple(v for t in turn.threat_seats
                                   for v in turn.know.must_hold.get(t, ())))
@@ -208,7 +219,37 @@ class CarefulBot(Bot):
         return s
 
 
+def _forgotten(pos: Position) -> tuple[int, ...]:
+    """What a player who forgets the captured cards takes to be unseen: the decks less
+    its hand and the table."""
+    left = Counter(c for _ in range(pos.rules.decks) for c in range(52))
+    left.subtract(pos.hand(pos.to_move))
+    for item in pos.table:
+        left.subtract(item.cards if isinstance(item, Build) else (item,))
+    return tuple(sorted(left.elements()))
+
+
 def _rest(hand: Sequence[int], card: int) -> list[int]:
     rest = list(hand)
     rest.remove(card)
     return rest
+
+
+class UnwaryBot(CarefulBot):
+    """``careful`` that weighs the next player's best capture at 0.15, not 0.8: it
+    gives up a small gain now for a large threat only. A rung between the two below
+    and ``careful`` where they are far apart (Krypkasino: research/bots-log.md,
+    "Krypkasino: the levels spread below careful")."""
+
+    name = "unwary"
+    reply = 0.15
+
+
+class HastyBot(CarefulBot):
+    """``careful`` that weighs the next player's best capture at 0.02: it looks at
+    the table it leaves only to choose among moves that gain alike (which card to
+    trail), never giving up a point now to deny one later."""
+
+    name = "hasty"
+    reply = 0.02
+
