@@ -385,11 +385,11 @@ def test_cli_arena_plays_a_level_with_its_own_limit(tmp_path: Path) -> None:
     assert pairing["limit_b"] == {"seconds": None, "iterations": 3}
     # With two decks the level's samples are the ones it plays with there.
     result = runner.invoke(app, ["arena", "level:medium", "greedy", "--games", "1", "--seed", "2",
-                                 "--rules", "mulle", "--max-rounds", "1", "--out", str(out),
-                                 "--bootstrap", "10"])
+                                 "--rules", "mulle", "--players", "3", "--max-rounds", "1",
+                                 "--out", str(out), "--bootstrap", "10"])
     assert result.exit_code == 0, result.output
     pairing = json.loads(out.read_text(encoding="utf-8"))["pairings"][0]
-    assert pairing["limit_a"] == limit_json(LEVELS["medium"].on(preset("mulle"))[1])
+    assert pairing["limit_a"] == limit_json(LEVELS["medium"].on(preset("mulle", players=3))[1])
     assert pairing["limit_a"]["iterations"] == 6
 
 

@@ -8,13 +8,14 @@ mirrored run checks the ladder's order on casino rules.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
 from casino import Position
 from casino.bots import BOTS, make_bot
 from casino.bots.base import Bot
-from casino.bots.careful import CarefulBot, HastyBot, UnwaryBot
+from casino.bots.careful import CarefulBot, DistractedBot, HastyBot, HeedlessBot, UnwaryBot
 from casino.bots.evaluation import (
     Captures,
     best_outcome,
@@ -247,6 +248,26 @@ def test_unwary_takes_a_card_more_where_careful_leaves_no_sweep() -> None:
         assert choose(UnwaryBot(seed), p) == "As x Kd+Ac"
 
 
+def test_heedless_never_weighs_what_it_leaves_and_distracted_on_half_its_moves() -> None:
+    p = pos("casino", ["As 8h", "Jh Jd Qh Qd"], "6c Kd Ac")
+    for seed in range(4):
+        assert choose(HeedlessBot(seed), p) == "As x Kd+Ac"
+    seen = Counter(choose(DistractedBot(seed), p) for seed in range(40))
+    assert set(seen) == {"As x Ac", "As x Kd+Ac"}
+    assert 10 <= seen["As x Ac"] <= 30
+
+
+def test_a_careful_player_who_forgets_the_captured_cards_fears_what_is_gone() -> None:
+    # The last deal, every other card in a pile: the other hand can only be 2h Tc,
+    # neither of which takes anything trailing the 7 leaves. One who forgets the
+    # captured cards (remembers=False) fears any card of the deck, and plays otherwise.
+    p = pos("casino", ["7c 9h", "2h Tc"], "4s Ac", fill="piles", fill_seat=1)
+    forgetful = type("Forgetful", (CarefulBot,), {"remembers": False})
+    for seed in range(4):
+        assert choose(CarefulBot(seed), p) == "7c"
+        assert choose(forgetful(seed), p) == "9h"
+
+
 def test_hasty_builds_what_the_unseen_cards_can_take() -> None:
     # Building 12 with the Queen in hand is credited to its owner; careful and unwary
     # see three unseen Queens that may take the build first and take the 2 instead.
@@ -261,7 +282,8 @@ def test_hasty_builds_what_the_unseen_cards_can_take() -> None:
 # Every preset, from observations, always legal
 
 
-@pytest.mark.parametrize("name", ["greedy", "hasty", "unwary", "careful"])
+@pytest.mark.parametrize("name", ["greedy", "heedless", "hasty", "distracted", "unwary",
+                                  "careful"])
 @pytest.mark.parametrize(("rules", "players"), [
     *((r, None) for r in PRESET_NAMES),
     ("kasino", 3), ("kasino", 4), ("classic", 3), ("classic", 4), ("tablic", 4),

@@ -154,7 +154,8 @@ def test_with_two_decks_medium_and_hard_weigh_six_and_24_guesses(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A guessed hand is a poorer likeness with two decks, and medium on one guess lost
     to easy there; so with two decks medium weighs six guesses and hard 24, and on a
-    one-deck table both play as before. The arena's journal records the way played."""
+    one-deck table both play as before. The arena's journal records the way played.
+    (On Krypkasino and two-player Mulle the levels play other bots: tests below.)"""
     import casino.bots.expert as expert_module
     from casino.bots.levels import LEVELS, make_level
     from casino.engine.rules import Rules
@@ -167,9 +168,12 @@ def test_with_two_decks_medium_and_hard_weigh_six_and_24_guesses(
         return sample(pos, rng)
 
     monkeypatch.setattr(expert_module, "sample", counting_sample)
-    for preset, guesses in (("mulle", (6, 24)), ("casino", (1, 6))):
-        pos = next(p for p in round_positions(preset, 2, seed=4)
-                   if p.stock_size and len(p.candidate_moves().moves) > 1)
+    for decks, guesses in ((2, (6, 24)), (1, (1, 6))):
+        match = Match(Rules.preset("casino", decks=decks), seed=4)
+        while not (match.position.stock_size
+                   and len(match.position.candidate_moves().moves) > 1):
+            match.play(match.position.legal_moves()[0])
+        pos = match.position
         for level, want in zip(("medium", "hard"), guesses, strict=True):
             drawn.clear()
             bot, limit = make_level(level, seed=1)
@@ -178,8 +182,8 @@ def test_with_two_decks_medium_and_hard_weigh_six_and_24_guesses(
             # deadline would cut them short).
             move = bot.choose(pos.observation(pos.to_move), replace(limit, seconds=60))
             assert move in pos.legal_moves()
-            assert len(drawn) == want, (preset, level)
-    book = Journal("unused.jsonl", Rules.preset("mulle"), 1)
+            assert len(drawn) == want, (decks, level)
+    book = Journal("unused.jsonl", Rules.preset("casino", decks=2), 1)
     row = book.definition(("level:medium", "level:hard", LEVELS["medium"].limit,
                            LEVELS["hard"].limit))
     assert row["bots"] == ["expert", "expert"]
@@ -252,10 +256,8 @@ def test_on_krypkasino_the_levels_below_expert_are_the_club_player_weighing_less
     kryp = Rules.preset("krypkasino")
     assert [LEVELS[n].on(kryp)[0] for n in LEVELS] == [
         "greedy", "hasty", "unwary", "careful", "fair-reply"]
-    # Only the forced-sweep duel: Mulle (two decks, no forced sweep) and three
-    # players keep the usual bots.
-    assert LEVELS["easy"].on(Rules.preset("mulle")) == ("careful", Limit())
-    assert LEVELS["hard"].on(Rules.preset("mulle"))[0] == "expert"
+    # Only the forced-sweep duel: three players keep the usual bots.
+    assert LEVELS["easy"].on(Rules.preset("kasino", players=3)) == ("careful", Limit())
     row = Journal("unused.jsonl", kryp, 1).definition(
         ("level:medium", "level:easy", LEVELS["medium"].limit, LEVELS["easy"].limit))
     assert row["bots"] == ["unwary", "hasty"]
@@ -264,6 +266,22 @@ def test_on_krypkasino_the_levels_below_expert_are_the_club_player_weighing_less
                if p.stock_size and len(p.candidate_moves().moves) > 1)
     want = make_bot("careful", seed=1).choose(pos.observation(pos.to_move))
     assert bot.choose(pos.observation(pos.to_move), LEVELS["hard"].limit) == want
+
+
+def test_on_mulle_the_levels_below_expert_are_the_club_player_heeding_less() -> None:
+    """On Mulle the card counter's guesses did not tell the levels apart and pimc
+    stands far above careful; there any weight on what it leaves plays like careful,
+    so easy never weighs it and medium on half its moves. With three players Mulle
+    keeps the usual levels."""
+    from casino.bots.levels import LEVELS
+    from casino.engine.rules import Rules
+
+    mulle = Rules.preset("mulle")
+    assert [LEVELS[n].on(mulle)[0] for n in LEVELS] == [
+        "greedy", "heedless", "distracted", "careful", "pimc"]
+    three = Rules.preset("mulle", players=3)
+    assert [LEVELS[n].on(three)[0] for n in LEVELS] == [
+        "greedy", "careful", "last-card", "expert", "pimc"]
 
 
 def test_with_three_players_the_medium_level_searches_only_the_last_cards(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from casino.bots.base import Bot, Limit
-from casino.bots.careful import CarefulBot, HastyBot, UnwaryBot
+from casino.bots.careful import CarefulBot, DistractedBot, HastyBot, HeedlessBot, UnwaryBot
 from casino.bots.counter import CounterBot
 from casino.bots.expert import ExpertBot, LastCardBot, LongEndgameBot, OnePlyBot
 from casino.bots.fair_reply import FairReplyBot
@@ -25,7 +25,9 @@ from casino.bots.searcher import SearcherBot
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "heedless": HeedlessBot,
     "hasty": HastyBot,
+    "distracted": DistractedBot,
     "unwary": UnwaryBot,
     "careful": CarefulBot,
     "expert": ExpertBot,

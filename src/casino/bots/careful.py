@@ -23,6 +23,11 @@
   when the mover plays the round's last card, it keeps a card that can still
   capture for that turn.
 
+Weaker variants weigh the next player's capture less (``reply``: ``hasty``,
+``unwary``), on only some moves (``heed``: ``distracted``) or not at all
+(``heedless``). They are the lower levels on the tables where the levels spread
+below ``careful`` (Krypkasino, Mulle: :mod:`casino.bots.levels`).
+
 It sees only its observation. Per move it scores at most a shortlist of
 candidates (:func:`casino.bots.greedy.shortlist`), each with one table analysis,
 so it stays fast on crowded Finnish tables.
@@ -233,6 +238,26 @@ def _rest(hand: Sequence[int], card: int) -> list[int]:
     rest = list(hand)
     rest.remove(card)
     return rest
+
+
+class DistractedBot(CarefulBot):
+    """``careful`` that weighs what it leaves the next player on half its moves, chosen
+    by chance, and on the others plays as :class:`HeedlessBot`: the lapses of a
+    player who knows to look and sometimes does not. A rung between the two on Mulle,
+    where no weight between them falls between them (research/bots-log.md, "Mulle:
+    the levels spread below careful")."""
+
+    name = "distracted"
+    heed = 0.5
+
+
+class HeedlessBot(CarefulBot):
+    """``careful``'s club rules (never trail a card with points, credit its own
+    builds, keep a capturing card for the last turn) without weighing what it leaves
+    the next player at all."""
+
+    name = "heedless"
+    reply = 0.0
 
 
 class UnwaryBot(CarefulBot):

@@ -37,6 +37,12 @@ class Level:
     (research/bots-log.md, "An opponent who cannot see the hand"). It takes
     precedence over ``twin_samples``.
 
+    ``mulle_duel``: (bot, limit) on a two-player table where a card taking its
+    identical twin alone scores a mulle (Mulle): there the card counter's guesses
+    could not be told apart and ``pimc`` stands far above ``careful``, so the levels
+    below it spread under ``careful`` (research/bots-log.md, "Mulle: the levels
+    spread below careful"). After ``forced_sweep_duel``, before ``twin_samples``.
+
     ``hands``: (cards a hand, bot, limit) triples: on a table whose later deals give
     each player that many cards (Tablić's six), and no entry of ``seats`` or
     ``forced_sweep_duel`` applies, the level plays that bot with that limit
@@ -50,12 +56,15 @@ class Level:
     twin_samples: int | None = None
     seats: tuple[tuple[int, str, Limit], ...] = ()
     forced_sweep_duel: tuple[str, Limit] | None = None
+    mulle_duel: tuple[str, Limit] | None = None
     hands: tuple[tuple[int, str, Limit], ...] = ()
 
     def on(self, rules: Rules) -> tuple[str, Limit]:
         """The bot and limit this level plays with on a table of ``rules``."""
         if self.forced_sweep_duel is not None and rules.forced_sweep and rules.players == 2:
             return self.forced_sweep_duel
+        if self.mulle_duel is not None and rules.mulle_points and rules.players == 2:
+            return self.mulle_duel
         bot, limit = next(((b, lim) for n, b, lim in self.seats if n == rules.players),
                           next(((b, lim) for n, b, lim in self.hands
                                 if n == rules.deal_size), (self.bot, self.limit)))
@@ -67,12 +76,12 @@ class Level:
     def varies(self) -> bool:
         """Whether the level plays another bot or limit on some tables."""
         return (self.twin_samples is not None or bool(self.seats) or bool(self.hands)
-                or self.forced_sweep_duel is not None)
+                or self.forced_sweep_duel is not None or self.mulle_duel is not None)
 
     @property
     def bots(self) -> tuple[str, ...]:
         """Every bot the level plays on some table, its usual one first."""
-        duel = (self.forced_sweep_duel[0],) if self.forced_sweep_duel else ()
+        duel = tuple(d[0] for d in (self.forced_sweep_duel, self.mulle_duel) if d)
         return tuple(dict.fromkeys((self.bot, *(b for _, b, _ in self.seats),
                                     *(b for _, b, _ in self.hands), *duel)))
 
@@ -84,12 +93,15 @@ LEVELS: dict[str, Level] = {
     # careful (fair-reply won 65.2% of 400 games against it) while the card counter's
     # guesses do not tell apart, so there the levels spread below careful instead:
     # careful weighing the next player's capture less (research/bots-log.md,
-    # "Krypkasino: the levels spread below careful").
+    # "Krypkasino: the levels spread below careful"). The same on Mulle (pimc won
+    # 58.8% of 400 against careful), where any weight above 0 plays like careful:
+    # there the rungs are careful heeding what it leaves on half its moves, and
+    # never ("Mulle: the levels spread below careful").
     "easy": Level("easy", "careful", Limit(),
                   "a sensible club player: guards its Aces and casinos, avoids leaving sweeps "
                   "(on Krypkasino: looks at what it leaves only to choose among "
-                  "equal moves)",
-                  forced_sweep_duel=("hasty", Limit())),
+                  "equal moves; on Mulle: never looks at what it leaves)",
+                  forced_sweep_duel=("hasty", Limit()), mulle_duel=("heedless", Limit())),
     # medium and hard are the same bot; what separates them is how many guesses at
     # the hidden hand it weighs. Samples are counted, not timed (the 0.5 s is a cap
     # that only a long last-deal solve reaches), so a level plays alike on any
@@ -107,15 +119,18 @@ LEVELS: dict[str, Level] = {
                     "but bets everything on one guess at your hand "
                     "(six guesses with two decks; with three players it looks "
                     "ahead only at the last card of each hand; on Krypkasino: the "
-                    "club player, fearing what it leaves only a little)",
+                    "club player, fearing what it leaves only a little; on Mulle: "
+                    "the club player, looking at what it leaves on half its moves)",
                     twin_samples=6,
                     seats=((3, "last-card", Limit(iterations=1, seconds=0.5)),),
-                    forced_sweep_duel=("unwary", Limit())),
+                    forced_sweep_duel=("unwary", Limit()),
+                    mulle_duel=("distracted", Limit())),
     "hard": Level("hard", "expert", Limit(iterations=6, seconds=0.5),
                   "the same card counter, weighing six guesses at your hand "
-                  "before each move (24 with two decks; on Krypkasino: the "
-                  "sensible club player)",
-                  twin_samples=24, forced_sweep_duel=("careful", Limit())),
+                  "before each move (24 with two decks; on Krypkasino and Mulle: "
+                  "the sensible club player)",
+                  twin_samples=24, forced_sweep_duel=("careful", Limit()),
+                  mulle_duel=("careful", Limit())),
     # The issue bounds the expert level's think time (median < 0.3 s, p95 < 1 s):
     # pimc stops at its deadline, so 0.8 s keeps the p95 under the bound.
     # With four players pimc's four plies on guessed hands cost a median 0.24-0.6 s
