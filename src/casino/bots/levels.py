@@ -3,8 +3,8 @@
 The weaker levels are the rule-based bots rather than noisy strong ones, so that
 they make the mistakes people make (grabbing points now, missing what the
 table leaves) instead of random ones; the one that errs by chance (Mulle's
-``medium``, ``distracted``) errs as people do, missing what it leaves on some moves. The oracle bots, which see every card,
-are never offered here.
+``medium``, ``distracted``) errs as people do, missing what it leaves on some
+moves. The oracle bots, which see every card, are never offered here.
 """
 
 from __future__ import annotations
