@@ -35,7 +35,6 @@ so it stays fast on crowded Finnish tables.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from itertools import takewhile
 
@@ -79,7 +78,7 @@ class _Turn:
         self.side = self.rules.team_of(self.me)
         self.know: Knowledge = knowledge(pos)
         self.weights = card_weights(pos)
-        self.unseen = self.know.unseen if remembers else _forgotten(pos)
+        self.unseen = self.know.unseen if remembers else _forgotten(pos, self.know)
         self.next_seat, self.next_size = self._next_player()
         self.opponent_next = (self.next_seat is not None
                               and self.rules.team_of(self.next_seat) != self.side)
@@ -224,14 +223,11 @@ class CarefulBot(Bot):
         return s
 
 
-def _forgotten(pos: Position) -> tuple[int, ...]:
-    """What a player who forgets the captured cards takes to be unseen: the decks less
-    its hand and the table."""
-    left = Counter(c for _ in range(pos.rules.decks) for c in range(52))
-    left.subtract(pos.hand(pos.to_move))
-    for item in pos.table:
-        left.subtract(item.cards if isinstance(item, Build) else (item,))
-    return tuple(sorted(left.elements()))
+def _forgotten(pos: Position, know: Knowledge) -> tuple[int, ...]:
+    """What a player who forgets the captured cards takes to be unseen: what it cannot
+    see, and the cards in the piles and set aside as well."""
+    return tuple(sorted((*know.unseen, *(c for pile in pos.piles for c in pile),
+                         *pos.set_aside)))
 
 
 def _rest(hand: Sequence[int], card: int) -> list[int]:
@@ -277,4 +273,3 @@ class HastyBot(CarefulBot):
 
     name = "hasty"
     reply = 0.02
-

@@ -657,8 +657,8 @@ def estimate(pos: Position, seat: int, params: EvalParams = DEFAULT_PARAMS) -> f
         fspades[owner] += keep * sum(1 for c in b.cards if is_spade(c))
     for m in majority_specs:
         got = majority_expectation(fspades if m.spades_only else fcards, m.total, m.points,
-                                    params.clump_spades if m.spades_only
-                                    else params.clump_cards)
+                                   params.clump_spades if m.spades_only
+                                   else params.clump_cards)
         for t, v in got.items():
             good[t] += v
     # Tempo: the best the player to move can take now.
