@@ -34,6 +34,7 @@ from casino.engine.cards import card_text  # noqa: E402
 from casino.tools.helper import position, setup_from_json  # noqa: E402
 from casino.tools.scorepad import RoundEntry, ScorePad  # noqa: E402
 from casino.web.app import create_app  # noqa: E402
+from casino.web.limits import Limits  # noqa: E402
 from casino.words.shortlist import MAX_SHOWN  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
@@ -44,7 +45,11 @@ WAIT_MS = 20_000
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("tools") / "casino.db"
-    app = create_app(f"sqlite:///{db}", pool_workers=0, hint_level="beginner")
+    # The helper's plays are what is checked here, not its deadline (test_web_workers
+    # stops a slow job): a judged three-player Mulle table takes about a second on an
+    # idle machine, several on a loaded one, so the deadline is made far from it.
+    limits = Limits(helper_seconds=120.0)
+    app = create_app(f"sqlite:///{db}", pool_workers=0, hint_level="beginner", limits=limits)
     with serving(app) as (url, _loop):
         yield url
 
