@@ -15,7 +15,14 @@ import pytest
 from casino import Position
 from casino.bots import BOTS, make_bot
 from casino.bots.base import Bot
-from casino.bots.careful import CarefulBot, DistractedBot, HastyBot, HeedlessBot, UnwaryBot
+from casino.bots.careful import (
+    CarefulBot,
+    ClosingBot,
+    DistractedBot,
+    HastyBot,
+    HeedlessBot,
+    UnwaryBot,
+)
 from casino.bots.evaluation import (
     Captures,
     best_outcome,
@@ -25,9 +32,11 @@ from casino.bots.evaluation import (
     immediate_gain,
     value,
 )
+from casino.bots.expert import perfect_information
 from casino.bots.greedy import GreedyBot, shortlist
+from casino.bots.solver import game_value, search
 from casino.engine.match import Match
-from casino.engine.moves import CAPTURE, TRAIL
+from casino.engine.moves import CAPTURE, TRAIL, Move
 from casino.engine.rules import PRESET_NAMES, preset
 from tests.variant_positions import pos
 
@@ -278,12 +287,44 @@ def test_hasty_builds_what_the_unseen_cards_can_take() -> None:
         assert choose(HastyBot(seed), p) == "2d+8c+2c =12"
 
 
+def test_closing_plays_the_last_four_cards_exactly_for_the_game() -> None:
+    # Random two-player games of house rules: wherever the stock is empty and the hands
+    # hold four cards or fewer, closing's move is worth the exact search's best (for
+    # the game), careful's is sometimes worth less, and before that the two agree.
+    exact = careful_short = earlier = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        m = Match("casino", seed=seed)
+        while m.position.result is None:
+            p = m.position
+            seen = p.observe(p.to_move)
+            closing, careful = ClosingBot(seed).choose(seen), CarefulBot(seed).choose(seen)
+            if p.stock_size or p.hand_size(0) + p.hand_size(1) > 4:
+                earlier += 1
+                assert closing == careful
+            elif len(p.legal_moves()) > 1:
+                full = perfect_information(seen)
+                assert full is not None
+
+                def worth(move: Move, full: Position = full) -> float:
+                    return search(full, horizon="round", terminal=game_value,
+                                  moves=[move]).value
+
+                best = search(full, horizon="round", terminal=game_value).value
+                assert worth(closing) == pytest.approx(best)
+                exact += 1
+                careful_short += worth(careful) < best - 1e-9
+            m.play(rng.choice(m.legal_moves()))
+    assert exact > 40 and earlier > 500
+    assert careful_short >= 1
+
+
 # ----------------------------------------------------------------------
 # Every preset, from observations, always legal
 
 
 @pytest.mark.parametrize("name", ["greedy", "heedless", "hasty", "distracted", "unwary",
-                                  "careful"])
+                                  "careful", "closing"])
 @pytest.mark.parametrize(("rules", "players"), [
     *((r, None) for r in PRESET_NAMES),
     ("kasino", 3), ("kasino", 4), ("classic", 3), ("classic", 4), ("tablic", 4),

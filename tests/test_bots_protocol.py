@@ -271,14 +271,15 @@ def test_on_krypkasino_the_levels_below_expert_are_the_club_player_weighing_less
 def test_on_mulle_the_levels_below_expert_are_the_club_player_heeding_less() -> None:
     """On Mulle the card counter's guesses did not tell the levels apart and pimc
     stands far above careful; there any weight on what it leaves plays like careful,
-    so easy never weighs it and medium on half its moves. With three players Mulle
-    keeps the usual levels."""
+    so easy never weighs it and medium on half its moves, and hard is the club player
+    who plays the round's last four cards exactly. With three players Mulle keeps the
+    usual levels."""
     from casino.bots.levels import LEVELS
     from casino.engine.rules import Rules
 
     mulle = Rules.preset("mulle")
     assert [LEVELS[n].on(mulle)[0] for n in LEVELS] == [
-        "greedy", "heedless", "distracted", "careful", "pimc"]
+        "greedy", "heedless", "distracted", "closing", "pimc"]
     three = Rules.preset("mulle", players=3)
     assert [LEVELS[n].on(three)[0] for n in LEVELS] == [
         "greedy", "careful", "last-card", "expert", "pimc"]

@@ -10,7 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from casino.bots.base import Bot, Limit
-from casino.bots.careful import CarefulBot, DistractedBot, HastyBot, HeedlessBot, UnwaryBot
+from casino.bots.careful import (
+    CarefulBot,
+    ClosingBot,
+    DistractedBot,
+    HastyBot,
+    HeedlessBot,
+    UnwaryBot,
+)
 from casino.bots.counter import CounterBot
 from casino.bots.expert import ExpertBot, LastCardBot, LongEndgameBot, OnePlyBot
 from casino.bots.fair_reply import FairReplyBot
@@ -30,6 +37,7 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "distracted": DistractedBot,
     "unwary": UnwaryBot,
     "careful": CarefulBot,
+    "closing": ClosingBot,
     "expert": ExpertBot,
     "one-ply": OnePlyBot,
     "last-card": LastCardBot,

@@ -26,7 +26,9 @@
 Weaker variants weigh the next player's capture less (``reply``: ``hasty``,
 ``unwary``), on only some moves (``heed``: ``distracted``) or not at all
 (``heedless``). They are the lower levels on the tables where the levels spread
-below ``careful`` (Krypkasino, Mulle: :mod:`casino.bots.levels`).
+below ``careful`` (Krypkasino, Mulle: :mod:`casino.bots.levels`). One stronger
+variant, ``closing``, plays a two-player round's last four cards exactly
+(``exact_cards``): Mulle's ``hard``.
 
 It sees only its observation. Per move it scores at most a shortlist of
 candidates (:func:`casino.bots.greedy.shortlist`), each with one table analysis,
@@ -35,6 +37,7 @@ so it stays fast on crowded Finnish tables.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from itertools import takewhile
 
@@ -48,8 +51,10 @@ from casino.bots.evaluation import (
     none_prob,
     table_after,
 )
+from casino.bots.expert import perfect_information
 from casino.bots.greedy import shortlist
 from casino.bots.knowledge import Knowledge, knowledge
+from casino.bots.solver import game_value, search
 from casino.engine.builds import Build
 from casino.engine.moves import TRAIL, Move
 from casino.engine.position import Position
@@ -66,6 +71,9 @@ BUILD = 0.9
 SHED = 0.3
 #: Credit (times the table's weight) for keeping a card that can make the last capture.
 LAST = 0.5
+#: Seconds the exact search of the last cards (:attr:`CarefulBot.exact_cards`) may take
+#: when the bot is given no limit.
+EXACT_SECONDS = 0.5
 
 
 class _Turn:
@@ -178,8 +186,18 @@ class CarefulBot(Bot):
     #: Whether it remembers the captured cards (else every card out of its hand and
     #: off the table may be anywhere).
     remembers: bool = True
+    #: Two players, the stock empty: once the hands hold at most this many cards
+    #: between them, it plays the rest exactly, for the game (0: never).
+    exact_cards: int = 0
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
+        if self.exact_cards and self._exact_now(pos):
+            full = perfect_information(pos)
+            if full is not None:
+                deadline = (limit.deadline() if limit.seconds is not None
+                            else time.perf_counter() + EXACT_SECONDS)
+                return search(full, pos.to_move, horizon="round", terminal=game_value,
+                              deadline=deadline).move
         turn = _Turn(pos, self.remembers)
         cands = shortlist(moves, CANDIDATES)
         if not scheme(pos.rules).penalty:
@@ -197,6 +215,10 @@ class CarefulBot(Bot):
             elif key == best_key:
                 best.append(m)
         return self.rng.choice(best)
+
+    def _exact_now(self, pos: Position) -> bool:
+        return (pos.rules.players == 2 and pos.stock_size == 0
+                and pos.hand_size(0) + pos.hand_size(1) <= self.exact_cards)
 
     def score(self, turn: _Turn, m: Move, reply: float = REPLY) -> float:
         """The move's value in margin points (documented in the module docstring),
@@ -273,3 +295,15 @@ class HastyBot(CarefulBot):
 
     name = "hasty"
     reply = 0.02
+
+
+class ClosingBot(CarefulBot):
+    """``careful`` that plays the last four cards of a two-player round exactly, for
+    the game: once the stock is empty and the hands hold four cards between them,
+    every card is known and the few plays left are searched to the round's end.
+    Who takes the leftovers and the last points decides many a Mulle game, and a
+    player who counts the cards gets those right (research/bots-log.md, "Mulle: a
+    hard level that closes the round")."""
+
+    name = "closing"
+    exact_cards = 4
