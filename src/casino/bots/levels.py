@@ -41,8 +41,10 @@ class Level:
     ``mulle_duel``: (bot, limit) on a two-player table where a card taking its
     identical twin alone scores a mulle (Mulle): there the card counter's guesses
     could not be told apart and ``pimc`` stands far above ``careful``, so the levels
-    below it spread under ``careful`` (research/bots-log.md, "Mulle: the levels
-    spread below careful"). After ``forced_sweep_duel``, before ``twin_samples``.
+    below it are the club player's variants, ``hard`` the one that plays the last
+    four cards exactly (research/bots-log.md, "Mulle: the levels spread below
+    careful", "Mulle: a hard level that closes the round"). After
+    ``forced_sweep_duel``, before ``twin_samples``.
 
     ``hands``: (cards a hand, bot, limit) triples: on a table whose later deals give
     each player that many cards (Tablić's six), and no entry of ``seats`` or
