@@ -51,10 +51,9 @@ from casino.bots.evaluation import (
     none_prob,
     table_after,
 )
-from casino.bots.expert import perfect_information
+from casino.bots.expert import solve_known
 from casino.bots.greedy import shortlist
 from casino.bots.knowledge import Knowledge, knowledge
-from casino.bots.solver import game_value, search
 from casino.engine.builds import Build
 from casino.engine.moves import TRAIL, Move
 from casino.engine.position import Position
@@ -192,12 +191,11 @@ class CarefulBot(Bot):
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
         if self.exact_cards and self._exact_now(pos):
-            full = perfect_information(pos)
-            if full is not None:
-                deadline = (limit.deadline() if limit.seconds is not None
-                            else time.perf_counter() + EXACT_SECONDS)
-                return search(full, pos.to_move, horizon="round", terminal=game_value,
-                              deadline=deadline).move
+            deadline = (limit.deadline() if limit.seconds is not None
+                        else time.perf_counter() + EXACT_SECONDS)
+            known = solve_known(pos, moves, deadline)
+            if known is not None:
+                return known
         turn = _Turn(pos, self.remembers)
         cands = shortlist(moves, CANDIDATES)
         if not scheme(pos.rules).penalty:

@@ -78,6 +78,18 @@ def perfect_information(pos: Position) -> Position | None:
     return replace(pos, hands=tuple(hands), stock=())
 
 
+def solve_known(pos: Position, moves: list[Move], deadline: float | None) -> Move | None:
+    """The exact move, for the game, when every card's place can be deduced
+    (:func:`perfect_information`), else ``None``: the rest of the round searched
+    within ``deadline``, its root moves the bot's own ``moves``."""
+    full = perfect_information(pos)
+    if full is None:
+        return None
+    remember_moves(pos, moves)
+    return search(full, pos.to_move, horizon="round", terminal=game_value,
+                  deadline=deadline).move
+
+
 def candidates(pos: Position, moves: list[Move], cap: int = MAX_ROOT) -> list[Move]:
     """At most ``cap`` moves, the best-looking first (keeps per-move work bounded)."""
     if len(moves) <= cap:
@@ -129,13 +141,12 @@ class ExpertBot(EvaluatingBot):
         start = time.perf_counter()
         budget = limit.seconds if limit.seconds is not None else self.seconds
         deadline = start + budget
-        seat = pos.to_move
+        if self.solves_last_deal:
+            known = solve_known(pos, moves, deadline)
+            if known is not None:
+                return known
         # Every sample shares the observer's hand and table: its moves are these.
         remember_moves(pos, moves)
-        full = perfect_information(pos) if self.solves_last_deal else None
-        if full is not None:
-            r = search(full, seat, horizon="round", terminal=game_value, deadline=deadline)
-            return r.move
         return self._lookahead(pos, moves, limit, deadline)
 
     def searcher(self, seat: int, evaluate: Evaluator, deadline: float) -> Searcher:
@@ -225,4 +236,4 @@ class LongEndgameBot(ExpertBot):
 
 
 __all__ = ["ExpertBot", "LastCardBot", "LongEndgameBot", "OnePlyBot", "candidates",
-           "perfect_information"]
+           "perfect_information", "solve_known"]

@@ -53,15 +53,12 @@ from casino.bots.counter import (
     ranked,
     sampled_scores,
 )
-from casino.bots.expert import perfect_information
+from casino.bots.expert import solve_known
 from casino.bots.knowledge import sample
 from casino.bots.solver import (
     SearchAborted,
     best_over_samples,
-    game_value,
     ordered_moves,
-    remember_moves,
-    search,
 )
 from casino.engine.legality import SMALL_TABLE
 from casino.engine.moves import Move
@@ -124,12 +121,9 @@ class SearcherBot(Bot):
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
         deadline = limit.deadline()
         self.last_worlds = 0
-        full = perfect_information(pos)
-        if full is not None:
-            # Every card's place is known: the exact solve (its root moves are these).
-            remember_moves(pos, moves)
-            return search(full, pos.to_move, horizon="round", terminal=game_value,
-                          deadline=deadline).move
+        known = solve_known(pos, moves, deadline)
+        if known is not None:  # every card's place is known: the exact solve
+            return known
         tables = Tables()
         scores = sampled_scores(pos, moves, self, self.samples, deadline, tables)
         top = [moves[i] for i in ranked(moves, scores)[:self.top]]
