@@ -2,7 +2,7 @@
 
 Runs a variant of a bot (its class attributes changed with ``--set NAME=VALUE``)
 against an opponent on mirrored deals, one-round games of house rules by default
-(``--rules``, ``--max-rounds 50`` for whole games), both sides at the ``expert``
+(``--rules``, ``--players``, ``--max-rounds 50`` for whole games), both sides at the ``expert``
 level's limit (an opponent ``level:NAME`` at its level's own), and prints the
 games won and the margin per round with their 95% intervals and the variant's
 think time. Runs on the same ``--seed`` play the same
@@ -103,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-rounds", type=int, default=1)
     ap.add_argument("--rules", default="casino", choices=PRESET_NAMES,
                     help="the preset played (default: house rules)")
+    ap.add_argument("--players", type=int, default=None,
+                    help="players at the table (default: the preset's usual)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--resume", default=None, metavar="JSONL",
                     help="keep each pair in this journal as it finishes, and play only "
@@ -131,8 +133,12 @@ def main(argv: list[str] | None = None) -> int:
     other = limit if level is None else level.limit
     if args.opponent_seconds is not None or args.opponent_iterations is not None:
         other = Limit(seconds=args.opponent_seconds, iterations=args.opponent_iterations)
+    try:
+        rules = preset(args.rules, players=args.players)
+    except ValueError as exc:
+        ap.error(str(exc))
     start = time.perf_counter()
-    r = run_pairing(name, args.opponent, preset(args.rules), game_seeds(args.seed, args.pairs),
+    r = run_pairing(name, args.opponent, rules, game_seeds(args.seed, args.pairs),
                     limit, other, jobs=args.jobs, max_rounds=args.max_rounds,
                     journal=args.resume)
     pr = r.pairings[0]
@@ -140,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     won = pr.score_a()
     assert m is not None
     t = pr.think("A")
-    print(f"{name} v {args.opponent} ({args.rules}): games won {won.value:.1%} "
+    print(f"{name} v {args.opponent} ({args.rules}, {rules.players} players): "
+          f"games won {won.value:.1%} "
           f"[{won.low:.1%}, {won.high:.1%}] of {len(pr.games)}; margin per round "
           f"{m.value:+.2f} [{m.low:+.2f}, {m.high:+.2f}]; think median "
           f"{t.median * 1000:.0f} ms, p95 {t.p95 * 1000:.0f} ms, "

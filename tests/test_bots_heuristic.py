@@ -19,8 +19,10 @@ from casino.bots.careful import (
     CarefulBot,
     ClosingBot,
     DistractedBot,
+    GlancingBot,
     HastyBot,
     HeedlessBot,
+    ObliviousBot,
     UnwaryBot,
 )
 from casino.bots.evaluation import (
@@ -33,7 +35,7 @@ from casino.bots.evaluation import (
     value,
 )
 from casino.bots.expert import perfect_information
-from casino.bots.greedy import GreedyBot, shortlist
+from casino.bots.greedy import GreedyBot, noticed, shortlist
 from casino.bots.solver import game_value, search
 from casino.engine.match import Match
 from casino.engine.moves import CAPTURE, TRAIL, Move
@@ -175,6 +177,8 @@ def test_estimate_and_gain_run_on_every_preset(rules: str) -> None:
 
 def test_greedy_and_careful_are_registered_in_ladder_order() -> None:
     names = list(BOTS)
+    assert (names.index("oblivious") < names.index("dozy") < names.index("absent-minded")
+            < names.index("glancing") < names.index("careful"))
     assert (names.index("random") < names.index("greedy") < names.index("hasty")
             < names.index("unwary") < names.index("careful"))
     assert isinstance(make_bot("greedy", 1), GreedyBot)
@@ -264,6 +268,22 @@ def test_heedless_never_weighs_what_it_leaves_and_distracted_on_half_its_moves()
     seen = Counter(choose(DistractedBot(seed), p) for seed in range(40))
     assert set(seen) == {"As x Ac", "As x Kd+Ac"}
     assert 10 <= seen["As x Ac"] <= 30
+
+
+def test_the_inattentive_club_players_notice_each_capture_by_chance() -> None:
+    # One capture on offer, the 10 of diamonds: careful always takes it; a player
+    # noticing 70% (glancing) or 20% (oblivious) of its captures takes it that often,
+    # trailing otherwise.
+    p = pos("casino", ["Tc 4c", "Jh Jd Qh Qd"], "Td 9h")
+    assert {choose(CarefulBot(seed), p) for seed in range(10)} == {"Tc x Td"}
+    taken = {cls: sum(choose(cls(seed), p) == "Tc x Td" for seed in range(200))
+             for cls in (GlancingBot, ObliviousBot)}
+    assert 115 <= taken[GlancingBot] <= 165
+    assert 20 <= taken[ObliviousBot] <= 60
+    # A player who notices nothing still moves: with only captures legal it sees them all.
+    caps = [m for m in p.legal_moves() if m.kind == CAPTURE]
+    assert noticed(caps, 0.0, random.Random(1)) == caps
+    assert all(m.kind == TRAIL for m in noticed(p.legal_moves(), 0.0, random.Random(1)))
 
 
 def test_a_careful_player_who_forgets_the_captured_cards_fears_what_is_gone() -> None:

@@ -235,7 +235,7 @@ def test_the_expert_level_plays_long_endgame_at_four_and_fair_reply_on_krypkasin
         "long-endgame 30", "pimc 30", "pimc 30", "pimc 30", "fair-reply 24", "pimc 30",
         "expert 60", "pimc 30"]
     for rules, bots, iterations in (
-            (Rules.preset("kasino", players=4), ["long-endgame", "expert"], [30, 6]),
+            (Rules.preset("kasino", players=4), ["long-endgame", "glancing"], [30, None]),
             (Rules.preset("krypkasino"), ["fair-reply", "careful"], [24, None]),
             (Rules.preset("tablic"), ["expert", "expert"], [60, 6])):
         row = Journal("unused.jsonl", rules, 1).definition(
@@ -285,12 +285,46 @@ def test_on_mulle_the_levels_below_expert_are_the_club_player_heeding_less() -> 
         "greedy", "careful", "last-card", "expert", "pimc"]
 
 
+def test_with_four_players_each_for_themselves_the_levels_are_careful_noticing_less(
+) -> None:
+    """With four players each for themselves every fair player above careful is level
+    with it, so the levels below the card counter are the club player noticing 70%,
+    50%, 35% and 20% of its captures; in partnerships the usual levels stay. The
+    journal records the bot each level played, and a level's move is that bot's."""
+    from casino.bots.careful import CarefulBot
+    from casino.bots.levels import LEVELS
+    from casino.engine.rules import Rules
+    from casino.measure.arena import Journal
+
+    for rules in (Rules.preset("kasino", players=4), Rules.preset("mulle", players=4)):
+        assert [LEVELS[n].on(rules)[0] for n in LEVELS] == [
+            "oblivious", "dozy", "absent-minded", "glancing", "long-endgame"]
+    partners = Rules.preset("classic", players=4)
+    assert [LEVELS[n].on(partners)[0] for n in LEVELS] == [
+        "greedy", "careful", "expert", "expert", "long-endgame"]
+    notices = {}
+    for name in ("oblivious", "dozy", "absent-minded", "glancing", "careful"):
+        bot = make_bot(name)
+        assert isinstance(bot, CarefulBot)
+        notices[name] = bot.notice
+    assert list(notices.values()) == [0.2, 0.35, 0.5, 0.7, 1]
+    kasino4 = Rules.preset("kasino", players=4)
+    row = Journal("unused.jsonl", kasino4, 1).definition(
+        ("level:easy", "level:beginner", LEVELS["easy"].limit, LEVELS["beginner"].limit))
+    assert row["bots"] == ["dozy", "oblivious"]
+    pos = next(p for p in round_positions("kasino", 4, seed=4)
+               if p.stock_size and len(p.candidate_moves().moves) > 1)
+    want = make_bot("glancing", seed=1).choose(pos.observation(pos.to_move))
+    bot = make_bot("level:hard", seed=1)
+    assert bot.choose(pos.observation(pos.to_move), LEVELS["hard"].limit) == want
+
+
 def test_with_three_players_the_medium_level_searches_only_the_last_cards(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """At three players one guess already gets the card counter's exact last deal, so
     medium there could not be told from hard; it plays ``last-card`` instead, and the
-    usual one-guess card counter at two and four players."""
-    tables = (("classic", 3), ("kasino", 4), ("kasino", 2), ("mulle", 3))
+    usual one-guess card counter at two players and at four in partnerships."""
+    tables = (("classic", 3), ("classic", 4), ("kasino", 2), ("mulle", 3))
     assert played_by_level(monkeypatch, "medium", tables) == [
         "last-card 1", "expert 1", "expert 1", "last-card 6"]
 

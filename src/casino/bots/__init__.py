@@ -11,11 +11,15 @@ from collections.abc import Callable
 
 from casino.bots.base import Bot, Limit
 from casino.bots.careful import (
+    AbsentMindedBot,
     CarefulBot,
     ClosingBot,
     DistractedBot,
+    DozyBot,
+    GlancingBot,
     HastyBot,
     HeedlessBot,
+    ObliviousBot,
     UnwaryBot,
 )
 from casino.bots.counter import CounterBot
@@ -32,6 +36,10 @@ from casino.bots.searcher import SearcherBot
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "oblivious": ObliviousBot,
+    "dozy": DozyBot,
+    "absent-minded": AbsentMindedBot,
+    "glancing": GlancingBot,
     "heedless": HeedlessBot,
     "hasty": HastyBot,
     "distracted": DistractedBot,

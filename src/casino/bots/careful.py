@@ -52,7 +52,7 @@ from casino.bots.evaluation import (
     table_after,
 )
 from casino.bots.expert import solve_known
-from casino.bots.greedy import shortlist
+from casino.bots.greedy import noticed, shortlist
 from casino.bots.knowledge import Knowledge, knowledge
 from casino.engine.builds import Build
 from casino.engine.moves import TRAIL, Move
@@ -188,6 +188,8 @@ class CarefulBot(Bot):
     #: Two players, the stock empty: once the hands hold at most this many cards
     #: between them, it plays the rest exactly, for the game (0: never).
     exact_cards: int = 0
+    #: The share of its captures it notices, each by chance (1: every one).
+    notice: float = 1.0
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
         if self.exact_cards and self._exact_now(pos):
@@ -197,7 +199,7 @@ class CarefulBot(Bot):
             if known is not None:
                 return known
         turn = _Turn(pos, self.remembers)
-        cands = shortlist(moves, CANDIDATES)
+        cands = noticed(shortlist(moves, CANDIDATES), self.notice, self.rng)
         if not scheme(pos.rules).penalty:
             # Never trail a card with points of its own while any other move will do.
             others = [m for m in cands
@@ -305,3 +307,40 @@ class ClosingBot(CarefulBot):
 
     name = "closing"
     exact_cards = 4
+
+
+class GlancingBot(CarefulBot):
+    """``careful`` that notices each of its captures by chance, seven in ten: the
+    club player who sometimes overlooks a take. With four players each for
+    themselves, where every fair player above ``careful`` is level with it, the
+    levels below the card counter are this player noticing less and less
+    (research/bots-log.md, "Four players each for themselves: the levels spread
+    below careful"); the ``hard`` level there."""
+
+    name = "glancing"
+    notice = 0.7
+
+
+class AbsentMindedBot(CarefulBot):
+    """``careful`` noticing half its captures; the ``medium`` level with four
+    players each for themselves."""
+
+    name = "absent-minded"
+    notice = 0.5
+
+
+class DozyBot(CarefulBot):
+    """``careful`` noticing about one capture in three (0.35); the ``easy`` level
+    with four players each for themselves."""
+
+    name = "dozy"
+    notice = 0.35
+
+
+class ObliviousBot(CarefulBot):
+    """``careful`` noticing one capture in five, trailing instead: a newcomer who
+    has yet to learn to look; the ``beginner`` level with four players each for
+    themselves."""
+
+    name = "oblivious"
+    notice = 0.2

@@ -11,6 +11,7 @@ an Ace or leave a table the opponent sweeps, which is what ``careful`` fixes.
 from __future__ import annotations
 
 import heapq
+import random
 from collections.abc import Sequence
 
 from casino.bots.base import Bot, Limit
@@ -62,6 +63,15 @@ def shortlist(moves: Sequence[Move], limit: int = SHORTLIST) -> list[Move]:
     return list(dict.fromkeys(out))
 
 
+def noticed(moves: list[Move], share: float, rng: random.Random) -> list[Move]:
+    """The moves a player sees who notices each capture by chance, ``share`` of them
+    (1: every one); every other move is seen. All of them when it sees nothing."""
+    if share >= 1:
+        return moves
+    seen = [m for m in moves if m.kind != CAPTURE or rng.random() < share]
+    return seen or moves
+
+
 def keep_value(pos: Position, card: int) -> float:
     """How much a card is worth keeping in hand: its weight (own points and majority
     shares; Krypkasino: minus its penalty, so penalty cards are shed first)."""
@@ -72,13 +82,15 @@ class GreedyBot(Bot):
     """Best immediate gain; ties to the cheapest card played, then at random."""
 
     name = "greedy"
+    #: The share of its captures it notices, each by chance (1: every one).
+    notice: float = 1.0
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
         seat = pos.to_move
         weights = card_weights(pos)
         best: list[Move] = []
         best_key: tuple[float, float] | None = None
-        for m in shortlist(moves):
+        for m in noticed(shortlist(moves), self.notice, self.rng):
             key = (round(immediate_gain(pos, m, seat), 9), -round(weights[m.card], 9))
             if best_key is None or key > best_key:
                 best, best_key = [m], key

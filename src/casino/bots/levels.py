@@ -46,6 +46,15 @@ class Level:
     careful", "Mulle: a hard level that closes the round"). After
     ``forced_sweep_duel``, before ``twin_samples``.
 
+    ``crowd``: (bot, limit) at a table of four players each for themselves: there
+    each seat plays a quarter of the moves and most of a round's result is the deal,
+    every fair player above ``careful`` is level with it, and even one that sees
+    every card wins only +0.45 points a round more; so the levels below the card
+    counter are the club player noticing fewer and fewer of its captures
+    (research/bots-log.md, "How much room the three- and four-player tables leave",
+    "Four players each for themselves: the levels spread below careful"). Before
+    ``seats``.
+
     ``hands``: (cards a hand, bot, limit) triples: on a table whose later deals give
     each player that many cards (Tablić's six), and no entry of ``seats`` or
     ``forced_sweep_duel`` applies, the level plays that bot with that limit
@@ -60,6 +69,7 @@ class Level:
     seats: tuple[tuple[int, str, Limit], ...] = ()
     forced_sweep_duel: tuple[str, Limit] | None = None
     mulle_duel: tuple[str, Limit] | None = None
+    crowd: tuple[str, Limit] | None = None
     hands: tuple[tuple[int, str, Limit], ...] = ()
 
     def on(self, rules: Rules) -> tuple[str, Limit]:
@@ -68,6 +78,8 @@ class Level:
             return self.forced_sweep_duel
         if self.mulle_duel is not None and rules.mulle_points and rules.players == 2:
             return self.mulle_duel
+        if self.crowd is not None and rules.players == 4 and not rules.partnerships:
+            return self.crowd
         bot, limit = next(((b, lim) for n, b, lim in self.seats if n == rules.players),
                           next(((b, lim) for n, b, lim in self.hands
                                 if n == rules.deal_size), (self.bot, self.limit)))
@@ -79,19 +91,24 @@ class Level:
     def varies(self) -> bool:
         """Whether the level plays another bot or limit on some tables."""
         return (self.twin_samples is not None or bool(self.seats) or bool(self.hands)
-                or self.forced_sweep_duel is not None or self.mulle_duel is not None)
+                or self.forced_sweep_duel is not None or self.mulle_duel is not None
+                or self.crowd is not None)
 
     @property
     def bots(self) -> tuple[str, ...]:
         """Every bot the level plays on some table, its usual one first."""
-        duel = tuple(d[0] for d in (self.forced_sweep_duel, self.mulle_duel) if d)
+        duel = tuple(d[0] for d in (self.forced_sweep_duel, self.mulle_duel, self.crowd)
+                     if d)
         return tuple(dict.fromkeys((self.bot, *(b for _, b, _ in self.seats),
                                     *(b for _, b, _ in self.hands), *duel)))
 
 
 LEVELS: dict[str, Level] = {
     "beginner": Level("beginner", "greedy", Limit(),
-                      "takes the most it can right now, and plans nothing"),
+                      "takes the most it can right now, and plans nothing "
+                      "(with four players each for themselves: the club player "
+                      "who spots one capture in five)",
+                      crowd=("oblivious", Limit())),
     # On Krypkasino (two players, forced sweeps) the fair search stands far above
     # careful (fair-reply won 65.2% of 400 games against it) while the card counter's
     # guesses do not tell apart, so there the levels spread below careful instead:
@@ -105,8 +122,11 @@ LEVELS: dict[str, Level] = {
     "easy": Level("easy", "careful", Limit(),
                   "a sensible club player: guards its Aces and casinos, avoids leaving sweeps "
                   "(on Krypkasino: looks at what it leaves only to choose among "
-                  "equal moves; on Mulle: never looks at what it leaves)",
-                  forced_sweep_duel=("hasty", Limit()), mulle_duel=("heedless", Limit())),
+                  "equal moves; on Mulle: never looks at what it leaves; with four "
+                  "players each for themselves: the club player overlooking two "
+                  "captures in three)",
+                  forced_sweep_duel=("hasty", Limit()), mulle_duel=("heedless", Limit()),
+                  crowd=("dozy", Limit())),
     # medium and hard are the same bot; what separates them is how many guesses at
     # the hidden hand it weighs. Samples are counted, not timed (the 0.5 s is a cap
     # that only a long last-deal solve reaches), so a level plays alike on any
@@ -125,18 +145,23 @@ LEVELS: dict[str, Level] = {
                     "(six guesses with two decks; with three players it looks "
                     "ahead only at the last card of each hand; on Krypkasino: the "
                     "club player, fearing what it leaves only a little; on Mulle: "
-                    "the club player, looking at what it leaves on half its moves)",
+                    "the club player, looking at what it leaves on half its moves; "
+                    "with four players each for themselves: the club player "
+                    "overlooking half its captures)",
                     twin_samples=6,
                     seats=((3, "last-card", Limit(iterations=1, seconds=0.5)),),
                     forced_sweep_duel=("unwary", Limit()),
-                    mulle_duel=("distracted", Limit())),
+                    mulle_duel=("distracted", Limit()),
+                    crowd=("absent-minded", Limit())),
     "hard": Level("hard", "expert", Limit(iterations=6, seconds=0.5),
                   "the same card counter, weighing six guesses at your hand "
                   "before each move (24 with two decks; on Krypkasino: the "
                   "sensible club player; on Mulle: the club player who plays "
-                  "the round's last four cards perfectly)",
+                  "the round's last four cards perfectly; with four players each "
+                  "for themselves: the club player overlooking three captures "
+                  "in ten)",
                   twin_samples=24, forced_sweep_duel=("careful", Limit()),
-                  mulle_duel=("closing", Limit())),
+                  mulle_duel=("closing", Limit()), crowd=("glancing", Limit())),
     # The issue bounds the expert level's think time (median < 0.3 s, p95 < 1 s):
     # pimc stops at its deadline, so 0.8 s keeps the p95 under the bound.
     # With four players pimc's four plies on guessed hands cost a median 0.24-0.6 s
