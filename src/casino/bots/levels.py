@@ -2,9 +2,10 @@
 
 The weaker levels are the rule-based bots rather than noisy strong ones, so that
 they make the mistakes people make (grabbing points now, missing what the
-table leaves) instead of random ones; the one that errs by chance (Mulle's
-``medium``, ``distracted``) errs as people do, missing what it leaves on some
-moves. The oracle bots, which see every card, are never offered here.
+table leaves) instead of random ones; the ones that err by chance err as people
+do: Mulle's ``medium`` (``distracted``) misses what it leaves on some moves, and
+with four players each for themselves the levels below ``expert`` overlook some
+of their captures. The oracle bots, which see every card, are never offered here.
 """
 
 from __future__ import annotations
