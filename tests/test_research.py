@@ -41,8 +41,8 @@ def test_thinking_with_passes_the_constants_to_one_bot() -> None:
 
 def test_pimc_variants_plays_a_variant_on_another_preset_against_a_level(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """``--rules``, a ``level:NAME`` opponent and ``--resume``: a resumed run plays
-    nothing new and reports the same games."""
+    """``--rules``, ``--players``, a ``level:NAME`` opponent and ``--resume``: a resumed
+    run plays nothing new and reports the same games."""
     from casino.measure.arena import journal_rows
     from research import pimc_variants
 
@@ -51,7 +51,8 @@ def test_pimc_variants_plays_a_variant_on_another_preset_against_a_level(
             "--seed", "4", "--resume", str(journal)]
     assert pimc_variants.main(argv) == 0
     first = capsys.readouterr().out
-    assert "careful v level:beginner (mulle): games won" in first and "of 4;" in first
+    assert "careful v level:beginner (mulle, 2 players): games won" in first
+    assert "of 4;" in first
     rows = journal_rows(journal)
     assert len(rows) == 2 and rows[0]["bots"] == ["careful", "greedy"]
     assert pimc_variants.main(argv) == 0
@@ -59,3 +60,12 @@ def test_pimc_variants_plays_a_variant_on_another_preset_against_a_level(
     assert again.split("; think")[0] == first.split("; think")[0]
     with pytest.raises(SystemExit):
         pimc_variants.main(["careful", "--opponent", "level:grandmaster"])
+    # --players: at four each for themselves the beginner level is oblivious.
+    four = tmp_path / "four.jsonl"
+    assert pimc_variants.main(["careful", "--opponent", "level:beginner", "--rules", "mulle",
+                               "--players", "4", "--pairs", "1", "--seed", "4",
+                               "--resume", str(four)]) == 0
+    assert "(mulle, 4 players)" in capsys.readouterr().out
+    assert journal_rows(four)[0]["bots"] == ["careful", "oblivious"]
+    with pytest.raises(SystemExit):
+        pimc_variants.main(["careful", "--rules", "mulle", "--players", "9"])
