@@ -180,7 +180,7 @@ LEVELS: dict[str, Level] = {
     # (research/bots-log.md, "An opponent who cannot see the hand").
     # On Tablić (two players, six cards a hand) pimc's four plies over six-card hands
     # fill its 0.8 s and gained +0.28 a round over hard in 128 games; the card
-    # counter weighing 60 guesses won 64.9% of 276 games, +1.11 (research/bots-log.md,
+    # counter weighing 60 guesses won 67.2% of 400 games, +1.18 (research/bots-log.md,
     # "The expert level on Tablić").
     "expert": Level("expert", "pimc", Limit(iterations=30, seconds=0.8),
                     "searches thirty sampled deals four moves ahead, "
