@@ -23,6 +23,9 @@ CODE_PATHS := $(wildcard src tests benchmarks research examples)
 PYTEST_JOBS ?= $(shell n=$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1); echo $$((n + 1)))
 PYTEST_PARALLEL := -n $(PYTEST_JOBS) --dist loadfile
 
+# The compiled core's C sources (setup.py builds casino.engine._core from every .c there).
+CORE_SOURCES := $(wildcard src/ccore/*.c src/ccore/*.h)
+
 # Python keeps compiled modules (and pytest its rewritten test modules) in __pycache__.
 # Some environments turn that off (PYTHONDONTWRITEBYTECODE); then every test worker and
 # every command a test starts compiles the package and the tests anew, about 7 s of CPU
@@ -48,7 +51,8 @@ define run_pytest
 	exit $$rc
 endef
 
-.PHONY: venv test test-slow test-postgres run lint typecheck browser bench clean distclean
+.PHONY: venv core test test-slow test-postgres test-pure run lint typecheck browser bench clean \
+	distclean
 
 venv: $(STAMP)
 
@@ -66,10 +70,27 @@ $(BIN)/python:
 	rm -rf $(VENV); \
 	"$$py" -m venv $(VENV)
 
-$(STAMP): $(BIN)/python pyproject.toml constraints.txt
-	$(BIN)/python -m pip install --quiet --upgrade pip -c constraints.txt
-	$(BIN)/python -m pip install --quiet -e '.[all,test]' -c constraints.txt
+# The editable install also builds the compiled core, casino.engine._core, in place
+# (src/casino/engine/_core.*.so) from src/ccore/, so a change there reinstalls; without a
+# working C compiler it installs all the same and the engine is pure Python. setuptools,
+# which builds it, is pinned in the venv (for make core) and in the build environment.
+$(STAMP): $(BIN)/python pyproject.toml setup.py constraints.txt $(CORE_SOURCES)
+	$(BIN)/python -m pip install --quiet --upgrade pip setuptools -c constraints.txt
+	$(BIN)/python -m pip install --quiet -e '.[all,test]' -c constraints.txt \
+		--build-constraint constraints.txt
 	@touch $@
+
+# Rebuild only the compiled core in place after a change to src/ccore/: quicker than the
+# reinstall make venv would do (which it spares: the install is then up to date). Fails,
+# with the compiler's words, when the core does not build.
+core:
+	@if [ ! -f $(STAMP) ] || [ -n "$$(find pyproject.toml setup.py constraints.txt -newer $(STAMP))" ]; \
+		then $(MAKE) --no-print-directory venv; fi
+	rm -f src/casino/engine/_core.*.so build/lib.*/casino/engine/_core.*.so
+	$(BIN)/python setup.py --quiet build_ext --inplace
+	@CASINO_CORE=on $(BIN)/python -c 'from casino.engine import core; import sys; \
+		print("make: engine:", core.engine_name()); sys.exit(core.module() is None)'
+	@touch $(STAMP)
 
 # ruff, then the layout's import contract (pyproject.toml [tool.importlinter]: the engine
 # imports nothing else of the project and nothing third-party, nothing imports a front end).
