@@ -26,15 +26,20 @@ class BuildExt(build_ext):
         super().build_extensions()
 
 
+#: Every C source of the core: files added to src/ccore/ are built without listing them.
+SOURCES = sorted(glob("src/ccore/*.c"))
+
 setup(
+    # No sources (a tree without src/ccore/), no extension: linking nothing would give an
+    # empty module that cannot be imported.
     ext_modules=[
         Extension(
             "casino.engine._core",
-            sources=sorted(glob("src/ccore/*.c")),
+            sources=SOURCES,
             include_dirs=["src/ccore"],
             depends=sorted(glob("src/ccore/*.h")),
             optional=True,
         ),
-    ],
+    ] if SOURCES else [],
     cmdclass={"build_ext": BuildExt},
 )
