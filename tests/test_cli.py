@@ -17,6 +17,7 @@ import pytest
 
 from casino import PRESET_NAMES, Match, Position, __version__
 from casino.cli import app
+from casino.engine.core import engine_name
 from casino.engine.record import load_record, write_record
 from casino.words.narrate import item_words
 from tests.cli_helpers import run, runner
@@ -33,9 +34,10 @@ def assert_error(code: int, out: str, err: str, message: str) -> None:
 
 
 def test_version() -> None:
+    """The version, then which engine answers (casino.engine.core)."""
     code, out, _ = run("--version")
     assert code == 0
-    assert out.strip() == f"casino {__version__}"
+    assert out.splitlines() == [f"casino {__version__}", f"engine: {engine_name()}"]
 
 
 def test_console_script_entry_point_runs() -> None:
@@ -44,7 +46,14 @@ def test_console_script_entry_point_runs() -> None:
     cmd = [str(script)] if script.exists() else [sys.executable, "-m", "casino"]
     done = subprocess.run([*cmd, "--version"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0
-    assert done.stdout.strip() == f"casino {__version__}"
+    assert done.stdout.splitlines() == [f"casino {__version__}", f"engine: {engine_name()}"]
+
+
+def test_version_says_when_the_core_is_switched_off() -> None:
+    done = subprocess.run([sys.executable, "-m", "casino", "--version"], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "CASINO_CORE": "off"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1] == "engine: pure Python (CASINO_CORE=off)"
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)

@@ -135,15 +135,20 @@ def fail_file(exc: OSError | UnicodeDecodeError, path: str | Path,
 
 
 def _version(value: bool) -> None:
+    """The version, and which engine answers (``compiled core (C)`` or ``pure Python
+    (...)`` saying why)."""
     if value:
+        from casino.engine.core import engine_name
+
         typer.echo(f"casino {__version__}")
+        typer.echo(f"engine: {engine_name()}")
         raise typer.Exit()
 
 
 @app.callback()
 def root(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                          help="Print the version and exit.")] = False,
+                                          help="Print the version and the engine, and exit.")] = False,
 ) -> None:
     """Casino and its family of fishing card games."""
 
