@@ -147,8 +147,9 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def root(
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                          help="Print the version and the engine, and exit.")] = False,
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True,
+        help="Print the version and the engine, and exit.")] = False,
 ) -> None:
     """Casino and its family of fishing card games."""
 
