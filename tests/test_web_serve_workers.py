@@ -22,6 +22,7 @@ from sqlalchemy import create_engine, text
 from typer import Typer
 from typer.testing import CliRunner
 
+from casino.engine.core import engine_name
 from casino.web.limits import Limits
 from casino.web.serving import ENV, ServeSettings, trusted_proxies, worker_app
 from casino.web.store import database_url
@@ -184,6 +185,9 @@ def test_forwarded_addresses_are_believed_only_from_the_named_proxy(tmp_path: Pa
         assert post_game(base, source="127.0.0.9", forwarded_for="203.0.113.8") == 429
     log = (tmp_path / "server-S.log").read_text(errors="replace")
     assert "203.0.113.5" in log  # the access log names the client, not the proxy
+    # The start-up line says where the games are and which engine answers.
+    started = [line for line in log.splitlines() if line.startswith("casino: games are stored")]
+    assert len(started) == 1 and started[0].endswith(f"; engine: {engine_name()}"), started
 
 
 def test_without_the_option_no_forwarded_address_is_believed(tmp_path: Path) -> None:
@@ -216,7 +220,7 @@ def test_two_workers_serve_the_lobby_and_share_the_games(tmp_path: Path) -> None
                 assert tab.get(f"/game/{game}").status_code == 200
     text_ = (tmp_path / "server-S.log").read_text(errors="replace")
     assert text_.count("Started server process") == 2, text_
-    assert "served by 2 processes" in text_
+    assert f"served by 2 processes; engine: {engine_name()}" in text_
 
 
 def waiting_for_lock(url: str, key: int) -> bool:

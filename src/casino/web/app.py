@@ -755,6 +755,9 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
     proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (none by
     default: a client could otherwise claim any address and escape its limits).
 
+    Its start-up line, on standard error, says where the games are stored and which
+    engine answers (``engine: compiled core (C)``, or pure Python and why).
+
     Anything that stops the server from starting (SQLite with several workers, a
     database that cannot be opened, a SQLite database another process serves, a
     proxy that is no address) raises ValueError with words, for the command to
@@ -766,6 +769,7 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
     import uvicorn
     from sqlalchemy.exc import SQLAlchemyError
 
+    from casino.engine.core import engine_name
     from casino.web.serving import ENV, ServeSettings, trusted_proxies
     from casino.web.single import claim_sqlite, refuse_several
 
@@ -795,7 +799,7 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
                              limits=limits)
         except (SQLAlchemyError, ImportError) as e:
             raise unopened(e) from None
-        print(f"casino: games are stored in {shown}", file=sys.stderr)
+        print(f"casino: games are stored in {shown}; engine: {engine_name()}", file=sys.stderr)
         install_log_redaction()  # create_app did; said again where the access log is switched on
         uvicorn.run(app, **run)
         return
@@ -807,7 +811,7 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
         raise unopened(e) from None
     os.environ[ENV] = ServeSettings(url, pool_workers=pool_workers, bot_pause=bot_pause,
                                     limits=limits or Limits()).to_json()
-    print(f"casino: games are stored in {shown}, served by {workers} processes",
-          file=sys.stderr)
+    print(f"casino: games are stored in {shown}, served by {workers} processes; "
+          f"engine: {engine_name()}", file=sys.stderr)
     install_log_redaction()
     uvicorn.run("casino.web.serving:worker_app", factory=True, workers=workers, **run)
