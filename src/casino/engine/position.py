@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from casino.engine.builds import Build, mark_twins
 from casino.engine.cards import JACK, remove_cards
+from casino.engine.core import generate
 from casino.engine.errors import CasinoError, IllegalMove
-from casino.engine.movegen import Budget, TooMuchWork, generate
+from casino.engine.movegen import Budget, TooMuchWork
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.rules import Rules
 from casino.engine.scoring import Carry, Result, next_carry, round_items, settle

@@ -1,0 +1,189 @@
+"""The compiled core is held equal to the Python engine, and its boundary is safe.
+
+The pure-Python generator (:func:`casino.engine.movegen.generate`) is the reference: on
+random and crowded positions of every preset and player count the core must list the
+same moves in the same order, shown with the same groups, and spend the same steps
+against a budget. benchmarks/core_equal.py runs the million; here a sample (a larger
+one is marked slow, for CI). Whatever a caller passes, the core answers or raises a
+Python exception: it never crashes the process.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from itertools import islice
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from casino import Match, Position, preset
+from casino.engine import core, movegen
+from casino.engine.builds import Build
+from casino.engine.moves import TRAIL, Move
+from tests.benchmark_scripts import load
+
+equal = load("core_equal")
+
+compiled = pytest.mark.skipif(core.module() is None,
+                              reason=f"no compiled core here: {core.engine_name()}")
+
+
+def test_the_core_is_built_wherever_the_tests_run_in_ci() -> None:
+    """CI builds the core (make test installs it); only the run with the core switched off
+    plays in pure Python."""
+    if os.environ.get("CI") != "true" or os.environ.get(core.SWITCH):
+        pytest.skip("only CI promises a compiler")
+    assert core.module() is not None, core.engine_name()
+
+
+def test_the_switch_turns_the_core_off() -> None:
+    env = {**os.environ, core.SWITCH: "off"}
+    out = subprocess.run(
+        [sys.executable, "-c", "from casino.engine import core; print(core.engine_name())"],
+        env=env, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "pure Python (CASINO_CORE=off)"
+
+
+def _sample(per_table: int, seed: int) -> Iterator[tuple[str, Position, int | None]]:
+    """``per_table`` positions of every table, from rounds of the three styles in turn
+    (random, growing, crowded: the seed decides), each round cut to a tenth of them."""
+    for index, rules in enumerate(equal.tables()):
+        count = 0
+        s = seed + 997 * index
+        while count < per_table:
+            for pos, steps in islice(equal.positions(rules, s), max(1, per_table // 10)):
+                count += 1
+                yield equal.label(rules), pos, steps
+            s += 1
+
+
+def _compare(per_table: int, seed: int) -> None:
+    bad = []
+    count = 0
+    for name, pos, steps in _sample(per_table, seed):
+        count += 1
+        problem = equal.differs(pos, steps)
+        if problem is not None:
+            bad.append(f"{name}: {problem}\n{pos.to_json()}")
+    assert count >= per_table * len(equal.tables())
+    assert not bad, "\n".join(bad[:5])
+
+
+@compiled
+def test_the_core_lists_the_same_moves_as_python_on_every_preset() -> None:
+    """Random, growing and crowded positions of every preset and player count: the same
+    moves, in the same order, with the same groups, and the same budget decisions."""
+    _compare(per_table=60, seed=11)
+
+
+@compiled
+@pytest.mark.slow
+def test_the_core_lists_the_same_moves_as_python_on_many_positions() -> None:
+    _compare(per_table=1500, seed=1_000)
+
+
+@compiled
+def test_a_budget_runs_out_in_the_core_where_it_does_in_python() -> None:
+    """A crowded Finnish table: a small budget runs out in both, a large one in neither,
+    and the steps left agree, so bounded work is bounded the same way."""
+    pos = _crowded_kasino()
+    for steps in (10, 1_000, 100_000, 10_000_000):
+        assert equal.listing(pos, steps, compiled=True) == equal.listing(pos, steps,
+                                                                          compiled=False)
+    assert equal.listing(pos, 10, compiled=True)[0] is None
+    assert pos.moves_within(10) is None
+
+
+def _crowded_kasino() -> Position:
+    match = Match("kasino", seed=11)
+    while len(match.position.loose) < 18 or match.position.to_move != 0:
+        pos = match.position
+        match.play(Move(TRAIL, pos.hand(pos.to_move)[0]))
+    return match.position
+
+
+def test_a_table_beyond_the_cores_masks_is_listed_by_python() -> None:
+    """Two decks can lay more than 64 loose cards: the Python engine answers there, with
+    the same budget rule."""
+    rules = preset("mulle")
+    loose = tuple(sorted(list(range(52)) + list(range(14))))  # 66 loose cards
+    pos = Position(rules=rules, round=1, deal=9, dealer=1, to_move=0, hands=((51,), ()),
+                   table=loose, piles=((), ()), scores=(0, 0))
+    want = equal.listing(pos, 5_000, compiled=False)
+    assert equal.listing(pos, 5_000, compiled=True) == want
+
+
+# ----------------------------------------------------------------------
+# The boundary: a corrupted call gets a Python exception, never a crash
+
+
+def _rules_capsule() -> object:
+    return core._tables(preset("casino"))
+
+
+@compiled
+@pytest.mark.parametrize(("hand", "loose", "builds", "seat", "error"), [
+    ((52,), (), (), 0, ValueError),
+    ((-1,), (), (), 0, ValueError),
+    ((1,), (3.5,), (), 0, TypeError),
+    ((1,), (True,), (), 0, TypeError),
+    ([1], (), (), 0, TypeError),
+    ((1,), (), (Build(99, 0, (1, 2)),), 0, ValueError),
+    ((1,), (), (Build(8, 7, (1, 2)),), 0, ValueError),
+    ((1,), (), ("not a build",), 0, AttributeError),
+    ((1,), (), (), 9, ValueError),
+])
+def test_a_corrupted_call_is_refused_with_an_exception(
+        hand: object, loose: object, builds: object, seat: int,
+        error: type[Exception]) -> None:
+    module = core.module()
+    assert module is not None
+    with pytest.raises(error):
+        module.generate(_rules_capsule(), hand, loose, builds, seat, -1)
+
+
+@compiled
+def test_the_core_refuses_what_is_not_a_ruleset() -> None:
+    module = core.module()
+    assert module is not None
+    with pytest.raises(ValueError):
+        module.generate(object(), (1,), (), (), 0, -1)
+    table = preset("casino").table
+    with pytest.raises(ValueError):
+        module.make_rules(table.played[:51], table.sum_value, table.sum_alt,
+                          table.pair_played, table.pair_table, table.holds, table.face_one,
+                          14, 14, 0, False, True, True, False, False, False)
+    with pytest.raises(ValueError):
+        module.make_rules(table.played, table.sum_value, table.sum_alt, table.pair_played,
+                          table.pair_table, table.holds, table.face_one, 99, 14, 0, False,
+                          True, True, False, False, False)
+
+
+_junk = st.one_of(st.integers(-3, 60), st.none(), st.text(max_size=2), st.floats(),
+                  st.booleans())
+
+
+@compiled
+@settings(max_examples=300, deadline=None)
+@given(hand=st.lists(_junk, max_size=8).map(tuple),
+       loose=st.lists(_junk, max_size=20).map(tuple),
+       seat=st.integers(-2, 6), steps=st.integers(-5, 5_000))
+def test_fuzzing_the_boundary_gives_answers_or_exceptions(
+        hand: tuple[object, ...], loose: tuple[object, ...], seat: int, steps: int) -> None:
+    module = core.module()
+    assert module is not None
+    try:
+        got = module.generate(_rules_capsule(), hand, loose, (), seat, steps)
+    except (TypeError, ValueError):
+        return
+    moves, left = got
+    assert moves is None or all(isinstance(m, Move) for m in moves)
+    assert isinstance(left, int)
+    if moves is not None and all(isinstance(c, int) for c in hand + loose):
+        budget = movegen.Budget(steps) if steps >= 0 else None
+        want = movegen.generate(preset("casino"), hand, loose, (), seat, budget)  # type: ignore[arg-type]
+        assert [(m, m.groups) for m in moves] == [(m, m.groups) for m in want]
