@@ -63,7 +63,8 @@ def load_suite(name: str) -> list[Position]:
 
 def suite_names() -> list[str]:
     """The suite files, presets first in their usual order, then the crowded ones."""
-    found = {p.stem for p in SUITE_DIR.glob("*.json")}
+    # crowded-tables.json is benchmarks/crowded.py's suite of hands and tables, not positions
+    found = {p.stem for p in SUITE_DIR.glob("*.json")} - {"crowded-tables"}
     ordered = [n for n in PRESET_NAMES if n in found]
     return ordered + sorted(found - set(ordered))
 
