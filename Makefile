@@ -118,6 +118,7 @@ test: lint typecheck browser
 	$(call run_pytest,-q $(PYTEST_PARALLEL) $(PYTEST_MARK))
 ifeq ($(CI),true)
 	@$(MAKE) --no-print-directory test-postgres
+	@$(MAKE) --no-print-directory test-pure
 endif
 
 # The web server's tests once more against a real PostgreSQL server, which .ci/postgres
@@ -129,6 +130,19 @@ test-postgres: venv
 		tests/test_web_seats.py tests/test_web_fairplay.py tests/test_web_guard.py \
 		tests/test_web_moved_on.py tests/test_web_fanout.py tests/test_web_cluster.py \
 		tests/test_web_serve_workers.py
+
+# The engine's, the bots' and the teaching tools' tests once more with the compiled core
+# switched off (CASINO_CORE=off), so the pure-Python engine, the reference, stays tested
+# as it is played where no compiler is. CI runs it in make test.
+PURE_TESTS := $(wildcard tests/test_rules_*.py tests/test_legality.py tests/test_perft.py \
+	tests/test_match.py tests/test_reference.py tests/test_partition.py tests/test_fuzz.py \
+	tests/test_notation.py tests/test_bots_*.py tests/test_solver.py tests/test_hint.py \
+	tests/test_review.py tests/test_lesson.py tests/test_core.py)
+
+test-pure: venv
+	@echo "make: engine, bot and teaching tests with CASINO_CORE=off"
+	CASINO_CORE=off $(BIN)/pytest -q -p no:cacheprovider $(PYTEST_PARALLEL) -m "not slow" \
+		$(PURE_TESTS)
 
 test-slow: venv
 	$(call run_pytest,-q $(PYTEST_PARALLEL) -m slow)
