@@ -2,7 +2,9 @@
 
 The pure-Python engine is the reference: on every position this script makes, the
 core must list the same legal moves in the same order, shown with the same groups,
-and spend the same steps against a budget (running out exactly where Python does).
+and spend the same steps against a budget (running out exactly where Python does);
+and the position after one of those moves (dealing the next deal, or ending and
+scoring the round, where it does) must be the engine's.
 Positions come from random rounds of every preset and player count, played three ways
 (uniformly random moves; trailing and building often, so tables grow and builds pile
 up; and with extra loose cards dealt onto the table, crowded tables of 13 to 30 loose
@@ -63,18 +65,27 @@ def _pick(moves: list[Move], rng: random.Random, style: str) -> Move:
 
 
 def _crowd(pos: Position, rng: random.Random) -> Position:
-    """``pos`` with cards the mover cannot see (the stock, other hands) dealt onto the
-    table until 13 to 30 lie loose: a crowded table of the same game."""
-    hidden: list[int] = list(pos.stock) if isinstance(pos.stock, tuple) else []
-    for seat, hand in enumerate(pos.hands):
-        if seat != pos.to_move and isinstance(hand, tuple):
-            hidden.extend(hand)
-    rng.shuffle(hidden)
+    """``pos`` with cards the mover cannot see (the stock's, then the hands' of seats that
+    own no build) moved onto the table until 13 to 30 lie loose: a crowded table of the
+    same game, every card still in one place."""
     want = rng.randint(13, 30) - len(pos.loose)
-    if want <= 0 or not hidden:
+    stock = list(pos.stock) if isinstance(pos.stock, tuple) else []
+    hands = [list(h) if isinstance(h, tuple) else h for h in pos.hands]
+    extra: list[int] = []
+    while len(extra) < want and stock:
+        extra.append(stock.pop(rng.randrange(len(stock))))
+    owners = {b.owner for b in pos.builds}  # their hands must keep their builds' values
+    others = [s for s, h in enumerate(hands)
+              if s != pos.to_move and s not in owners and isinstance(h, list)]
+    while len(extra) < want and any(hands[s] for s in others):
+        s = rng.choice([s for s in others if hands[s]])
+        hand = hands[s]
+        assert isinstance(hand, list)
+        extra.append(hand.pop(rng.randrange(len(hand))))
+    if not extra:
         return pos
-    extra = tuple(hidden[:want])
-    return replace(pos, table=pos.table + extra)
+    return replace(pos, table=pos.table + tuple(extra), stock=tuple(stock),
+                   hands=tuple(tuple(h) if isinstance(h, list) else h for h in hands))
 
 
 def positions(rules: Rules, seed: int) -> Iterator[tuple[Position, int | None]]:
@@ -127,6 +138,49 @@ def differs(pos: Position, steps: int | None) -> str | None:
     return f"{len(want[0])} moves from Python, {len(got[0])} from the core"
 
 
+def engine_state(pos: Position) -> tuple[object, ...]:
+    """``pos`` written as the core writes a position (``_core.successor``): the parts the
+    core reads, builds as (value, owner, cards, multiple), piles sorted, then whether the
+    round is over, its points by side and the game's winner (-1: none)."""
+    res = pos.result
+    points = res.points_by_seat(pos.rules.players) if res else [0] * pos.rules.players
+    return (
+        pos.to_move, pos.dealer, -1 if pos.last_capture is None else pos.last_capture,
+        pos.deal, pos.round, pos.hands, pos.loose,
+        tuple((b.value, b.owner, b.cards, b.multiple) for b in pos.builds),
+        tuple(tuple(sorted(p)) for p in pos.piles), pos.sweeps, pos.mulles, pos.stock,
+        pos.set_aside, pos.scores, pos.carry.cards, pos.carry.spades, res is not None,
+        tuple(points[t] for t in pos.rules.teams),
+        -1 if res is None or res.winner is None else res.winner,
+    )
+
+
+def successor_differs(pos: Position, moves: list[Move], index: int) -> str | None:
+    """What differs between the core's position after ``moves[index]`` (the legal moves
+    of ``pos`` in order) and the engine's, or ``None``; a round's end compares the
+    points and the winner too."""
+    module = core.module()
+    assert module is not None
+    got = module.successor(core._tables(pos.rules), core.state_of(pos), index)
+    if got is NotImplemented:
+        return None
+    want = engine_state(pos.successor(moves[index]))
+    if got == want:
+        return None
+    return f"after {moves[index]}: the core {got}, the engine {want}"
+
+
+def check(pos: Position, steps: int | None, pick: int) -> str | None:
+    """What differs on ``pos``: its listing (:func:`differs`), then the position after
+    one of its moves (the ``pick``-th, wrapped round), or ``None``."""
+    problem = differs(pos, steps)
+    if problem is None and fits(pos) and not isinstance(pos.stock, int):
+        moves = pos.moves_within(steps) if steps is not None else pos.legal_moves()
+        if moves:
+            problem = successor_differs(pos, moves, pick * 7919 % len(moves))
+    return problem
+
+
 def fits(pos: Position) -> bool:
     """Whether the core holds ``pos`` (else the Python engine answers for it)."""
     return len(pos.loose) <= 64 and len(pos.builds) <= 24
@@ -148,7 +202,7 @@ def run(task: tuple[int, int, int]) -> tuple[Counter[str], Counter[str], list[st
             done[name] += 1
             if not fits(pos):
                 python_only[name] += 1
-            problem = differs(pos, steps)
+            problem = check(pos, steps, done[name])
             if problem is not None:
                 bad.append(f"{name} seed {seed}: {problem}\n  {pos.to_json()}")
         seed += 1

@@ -11,6 +11,7 @@ Python exception: it never crashes the process.
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -21,6 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from casino import Match, Position, preset
+from casino.bots import evaluation
+from casino.bots.solver import Searcher, game_value
 from casino.engine import core, movegen
 from casino.engine.builds import Build
 from casino.engine.moves import TRAIL, Move
@@ -66,7 +69,7 @@ def _compare(per_table: int, seed: int) -> None:
     count = 0
     for name, pos, steps in _sample(per_table, seed):
         count += 1
-        problem = equal.differs(pos, steps)
+        problem = equal.check(pos, steps, count)
         if problem is not None:
             bad.append(f"{name}: {problem}\n{pos.to_json()}")
     assert count >= per_table * len(equal.tables())
@@ -76,7 +79,9 @@ def _compare(per_table: int, seed: int) -> None:
 @compiled
 def test_the_core_lists_the_same_moves_as_python_on_every_preset() -> None:
     """Random, growing and crowded positions of every preset and player count: the same
-    moves, in the same order, with the same groups, and the same budget decisions."""
+    moves, in the same order, with the same groups, and the same budget decisions; and
+    the same position after one of them (the next deal dealt, the round ended and
+    scored, where the move does so)."""
     _compare(per_table=60, seed=11)
 
 
@@ -104,6 +109,43 @@ def _crowded_kasino() -> Position:
         pos = match.position
         match.play(Move(TRAIL, pos.hand(pos.to_move)[0]))
     return match.position
+
+
+def _last_deals(per_table: int) -> Iterator[Position]:
+    """Positions of every table's last deal with at most eight cards in hand."""
+    for rules in equal.tables():
+        found = 0
+        seed = 0
+        while found < per_table:
+            match = Match(rules, seed=seed)
+            rng = random.Random(seed)
+            while match.position.result is None:
+                pos = match.position
+                if pos.stock_size == 0 and sum(pos.hand_size(s) for s in rules.seats) <= 8:
+                    found += 1
+                    yield pos
+                moves = pos.moves_within(20_000) or list(pos.candidate_moves().moves)
+                match.play(rng.choice(moves))
+            seed += 1
+
+
+@compiled
+def test_the_cores_exact_search_values_every_move_as_the_python_searcher_does() -> None:
+    """The rest of the round searched exactly, for the game and for the round's margin:
+    every root move's value equals :class:`~casino.bots.solver.Searcher`'s."""
+    checked = 0
+    for k, pos in enumerate(_last_deals(4)):
+        moves = list(pos.candidate_moves().moves)
+        game = k % 2 == 0
+        searcher = Searcher(pos.to_move, horizon="round",
+                            terminal=game_value if game else evaluation.value)
+        want = searcher.values(pos, moves)
+        got = core.solve(pos, moves, game=game, every_value=True)
+        assert got == want, (pos.to_json(), moves)
+        best = core.solve(pos, moves, game=game)
+        assert best is not None and max(best) == max(want)
+        checked += 1
+    assert checked >= 4 * len(equal.tables())
 
 
 def test_a_table_beyond_the_cores_masks_is_listed_by_python() -> None:

@@ -20,6 +20,11 @@
 #define MAX_LOOSE 64   /* loose cards a mask holds */
 #define MAX_BUILDS 24  /* builds on one table the core takes (far beyond play) */
 #define MAX_HAND 64
+#define MAX_BUILD_CARDS 32  /* cards in one build */
+#define MAX_SEATS 4
+#define MAX_STOCK 104
+#define MAX_SEQ 64          /* sweeps or mulles in one round */
+#define MAX_ITEMS 32        /* scoring items of a scheme (Tablić has 22) */
 
 typedef uint64_t mask_t;
 
@@ -38,13 +43,35 @@ typedef struct {
     int alt_delta;    /* ace_sum_alt - ace_sum, or 0 */
     int ace_alt;      /* ace_sum_alt is set */
     int building, raise_own, compulsory, cardinality, forced_sweep;
+    /* play and scoring (make_rules' ``play`` and ``scheme``) */
+    int players, partnerships, direction, deal_size, set_aside_pictures, double_sweep,
+        mulle_points, no_sweep_last_deal, sweep_limit /* -1: none */, last_card_sweep,
+        leftovers_dealer, win_rule /* 0 counting-order, 1 higher-total, 2 lower-after */,
+        target, games_per_match, penalty;
+    int nitems;
+    int item[MAX_ITEMS][5];     /* code and four numbers: see SCHEME_* */
+    uint64_t besides[MAX_ITEMS];
+    double weight[NCARDS];      /* move ordering: a card's rough worth */
+    uint64_t salt;              /* this ruleset's own, in the search's keys */
 } CoreRules;
+
+/* The scheme's items (casino.engine.scheme), in counting order. */
+enum {
+    SCHEME_MAJORITY = 1,    /* what (0 cards, 1 spades), points, ties (0 lost, 1 carry,
+                               2 split-or-carry), carries */
+    SCHEME_CARD = 2,        /* card, points */
+    SCHEME_EACH_SPADE = 3,  /* points, by_seat; besides[] the spades left out */
+    SCHEME_SPADES_ABOVE = 4,/* count */
+    SCHEME_SWEEPS = 5,      /* points, cancel, previous_loses */
+    SCHEME_MULLES = 6,      /* points */
+    SCHEME_LAST = 7,        /* points */
+};
 
 /* A build as the generator sees it; ident is the first build equal to it (value,
  * owner and cards), so that moves on equal builds are one move, as in Python. */
 typedef struct {
     int value, owner, multiple, ncards, ident;
-    int cards[MAX_LOOSE];
+    int cards[MAX_BUILD_CARDS];
 } CoreBuild;
 
 /* ---- an arena: everything one call allocates, freed at once ---- */
@@ -95,6 +122,79 @@ typedef struct {
     jmp_buf fail;
     EmitFn emit; void *emit_ctx;
 } Gen;
+
+/* ---- a whole position (casino.engine.position.Position, every card known) ---- */
+
+typedef struct {
+    int8_t value, owner, multiple, ncards;
+    uint8_t cards[MAX_BUILD_CARDS];  /* sorted */
+} SBuild;
+
+typedef struct {
+    int8_t to_move, dealer, last_capture /* -1: none */, over, winner /* -1: none */;
+    int16_t deal, round;
+    uint8_t nhand[MAX_SEATS];
+    uint8_t hand[MAX_SEATS][MAX_HAND];  /* sorted */
+    uint8_t nloose;
+    uint8_t loose[MAX_LOOSE];           /* in table order */
+    uint8_t nbuilds;
+    SBuild builds[MAX_BUILDS];          /* in table order */
+    uint8_t pile[MAX_SEATS][NCARDS];    /* copies of each card in each seat's pile */
+    int16_t npile[MAX_SEATS];
+    uint8_t nsweeps, sweeps[MAX_SEQ];
+    uint8_t nmulles, mulles[MAX_SEQ];
+    uint8_t nstock, stock[MAX_STOCK];   /* top first */
+    uint8_t nset_aside, set_aside[MAX_STOCK];
+    int32_t scores[MAX_SEATS];
+    int32_t carry_cards, carry_spades;
+    int32_t points[MAX_SEATS];          /* the finished round's items, by side */
+} State;
+
+/* A move the search plays: what apply needs of casino.engine.moves.Move. */
+typedef struct {
+    int8_t kind, card, value, nbuilds, ngroups;
+    int8_t builds[4];                   /* indices into the state's builds */
+    mask_t loose;                       /* places in the state's loose cards */
+    double order;                       /* the static ordering key (solver.order_key) */
+} SMove;
+
+/* state.c */
+void state_apply(const CoreRules *r, State *s, const SMove *m);
+void state_score(const CoreRules *r, State *s);
+/* The round's items so far (or at its end), by side: the scorer's totals. */
+void state_items(const CoreRules *r, const State *s, int32_t *points, int *winner,
+                 int32_t *scores);
+int team_of(const CoreRules *r, int seat);
+int nteams(const CoreRules *r);
+
+/* search.c */
+#define MAX_MOVES_AT_NODE 100000    /* beyond: the search leaves the position to Python */
+#define NODE_STEPS 200000           /* movegen steps at one node, likewise */
+
+enum { SEARCH_DONE = 0, SEARCH_OUT_OF_TIME = 1, SEARCH_TOO_BIG = 2, SEARCH_NO_MEMORY = 3 };
+enum { TERMINAL_ROUND = 0, TERMINAL_GAME = 1 };
+
+typedef struct {
+    const CoreRules *rules;
+    int seat, terminal;
+    long long nodes, max_nodes;       /* max_nodes < 0: none */
+    double deadline;                  /* monotonic seconds; <= 0: none */
+    int status;
+    jmp_buf stop;
+    SMove *stack;                     /* the moves of the nodes on the path (malloc'ed) */
+    size_t top, cap;
+} Search;
+
+/* The moves of the player to move in ``s``, in the engine's order: *out (malloc'ed,
+ * the caller frees it) and their number, or -1 (too big: steps or masks). */
+int state_moves(const CoreRules *r, const State *s, SMove **out);
+/* Sort moves by the static order (stable, highest first). */
+void order_moves(SMove *moves, int n);
+/* The value of ``s`` for the root seat's side, searched to the round's end. */
+double search_value(Search *S, const State *s, double alpha, double beta);
+double monotonic_seconds(void);
+/* Make the transposition table (once); 0 when there is no memory for it. */
+int search_ready(void);
 
 /* Every legal move, in the order of casino.engine.movegen.generate, each once (the
  * emitter is called only for a move not emitted before). Returns a GEN_ code. */

@@ -8,6 +8,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core.h"
@@ -64,6 +65,88 @@ static void rules_free(PyObject *capsule) {
     PyMem_Free(p);
 }
 
+/* play = (players, partnerships, direction, deal_size, set_aside_pictures, double_sweep,
+ *         mulle_points, no_sweep_last_deal, sweep_limit (-1: none), last_card_sweep,
+ *         leftovers_dealer, win_rule (0 counting-order, 1 higher-total, 2 lower-after-games),
+ *         target, games_per_match, penalty)
+ * scheme = ((code, a, b, c, d, besides_mask), ...) in counting order (SCHEME_* in core.h)
+ * weights = 52 floats: the search's move ordering (solver.card_weights) */
+static int read_play(PyObject *play, PyObject *scheme, PyObject *weights, CoreRules *r) {
+    int v[15];
+    if (scheme == NULL || weights == NULL) {
+        PyErr_SetString(PyExc_TypeError, "the play numbers need the scheme and the weights");
+        return -1;
+    }
+    if (PyTuple_GET_SIZE(play) != 15 ||
+        int_tuple(play, v, 15, -1, 1000000, "a play number") != 15) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "play holds 15 numbers");
+        return -1;
+    }
+    if (v[0] < 2 || v[0] > MAX_SEATS || (v[2] != 1 && v[2] != -1) || v[3] < 1 ||
+        v[3] > MAX_HAND || v[11] < 0 || v[11] > 2 || v[13] < 1) {
+        PyErr_SetString(PyExc_ValueError, "a play number is out of range");
+        return -1;
+    }
+    r->players = v[0];
+    r->partnerships = v[1];
+    r->direction = v[2];
+    r->deal_size = v[3];
+    r->set_aside_pictures = v[4];
+    r->double_sweep = v[5];
+    r->mulle_points = v[6];
+    r->no_sweep_last_deal = v[7];
+    r->sweep_limit = v[8];
+    r->last_card_sweep = v[9];
+    r->leftovers_dealer = v[10];
+    r->win_rule = v[11];
+    r->target = v[12];
+    r->games_per_match = v[13];
+    r->penalty = v[14];
+    if (r->partnerships && r->players != 4) {
+        PyErr_SetString(PyExc_ValueError, "partnerships need four players");
+        return -1;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(scheme);
+    if (n > MAX_ITEMS) {
+        PyErr_SetString(PyExc_ValueError, "too many scoring items");
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *item = PyTuple_GET_ITEM(scheme, k);
+        int iv[5];
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 6) {
+            PyErr_SetString(PyExc_ValueError, "a scoring item is six numbers");
+            return -1;
+        }
+        for (int i = 0; i < 5; i++) {
+            long x;
+            if (small_int(PyTuple_GET_ITEM(item, i), -1000, 1000, "a scoring number", &x) < 0)
+                return -1;
+            iv[i] = (int)x;
+        }
+        if (iv[0] < SCHEME_MAJORITY || iv[0] > SCHEME_LAST ||
+            (iv[0] == SCHEME_CARD && (iv[1] < 0 || iv[1] >= NCARDS))) {
+            PyErr_SetString(PyExc_ValueError, "a scoring item is out of range");
+            return -1;
+        }
+        unsigned long long mask = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(item, 5));
+        if (mask == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+        memcpy(r->item[k], iv, sizeof(iv));
+        r->besides[k] = mask;
+    }
+    r->nitems = (int)n;
+    if (PyTuple_GET_SIZE(weights) != NCARDS) {
+        PyErr_SetString(PyExc_ValueError, "the weights are one number per card");
+        return -1;
+    }
+    for (int c = 0; c < NCARDS; c++) {
+        double w = PyFloat_AsDouble(PyTuple_GET_ITEM(weights, c));
+        if (w == -1.0 && PyErr_Occurred()) return -1;
+        r->weight[c] = w;
+    }
+    return 0;
+}
+
 /* make_rules(played, sum_value, sum_alt, pair_played, pair_table, holds, face_one,
  *            max_value, max_build, alt_delta, ace_alt, building, raise_own, compulsory,
  *            cardinality, forced_sweep) -> capsule
@@ -71,14 +154,16 @@ static void rules_free(PyObject *capsule) {
 static PyObject *make_rules(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *played, *sum_value, *sum_alt, *pair_played, *pair_table, *holds, *face_one;
+    PyObject *play = NULL, *scheme = NULL, *weights = NULL;
     int max_value, max_build, alt_delta, ace_alt, building, raise_own, compulsory, cardinality,
         forced_sweep;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!iiiippppp:make_rules", &PyTuple_Type, &played,
-                          &PyTuple_Type, &sum_value, &PyTuple_Type, &sum_alt, &PyTuple_Type,
-                          &pair_played, &PyTuple_Type, &pair_table, &PyTuple_Type, &holds,
-                          &PyTuple_Type, &face_one, &max_value, &max_build, &alt_delta,
-                          &ace_alt, &building, &raise_own, &compulsory, &cardinality,
-                          &forced_sweep))
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!iiiippppp|O!O!O!:make_rules", &PyTuple_Type,
+                          &played, &PyTuple_Type, &sum_value, &PyTuple_Type, &sum_alt,
+                          &PyTuple_Type, &pair_played, &PyTuple_Type, &pair_table,
+                          &PyTuple_Type, &holds, &PyTuple_Type, &face_one, &max_value,
+                          &max_build, &alt_delta, &ace_alt, &building, &raise_own, &compulsory,
+                          &cardinality, &forced_sweep, &PyTuple_Type, &play, &PyTuple_Type,
+                          &scheme, &PyTuple_Type, &weights))
         return NULL;
     PyObject *tables[] = {played, sum_value, sum_alt, pair_played, pair_table, holds, face_one};
     for (int k = 0; k < 7; k++) {
@@ -131,6 +216,15 @@ static PyObject *make_rules(PyObject *self, PyObject *args) {
     r->compulsory = compulsory;
     r->cardinality = cardinality;
     r->forced_sweep = forced_sweep;
+    r->players = 2;
+    r->direction = 1;
+    r->deal_size = 4;
+    r->sweep_limit = -1;
+    if (play != NULL && read_play(play, scheme, weights, r) < 0) goto fail;
+    /* A position means another thing under other rules: the transposition table, kept
+     * from one search to the next, tells them apart by this number. */
+    static uint64_t made = 0;
+    r->salt = ++made;
     PyObject *capsule = PyCapsule_New(r, RULES_CAPSULE, rules_free);
     if (capsule == NULL) PyMem_Free(r);
     return capsule;
@@ -269,7 +363,8 @@ fail:
     return -1;
 }
 
-/* Read the table's builds: value, owner, cards, and whether multiple (groups > 1). */
+/* Read the table's builds: value, owner, cards, and whether multiple (groups > 1).
+ * -1 with an exception set; -2 when a build has more cards than the core holds. */
 static int read_builds(PyObject *builds, CoreBuild *out, int seats) {
     Py_ssize_t nb = PyTuple_GET_SIZE(builds);
     for (Py_ssize_t j = 0; j < nb; j++) {
@@ -283,8 +378,13 @@ static int read_builds(PyObject *builds, CoreBuild *out, int seats) {
         long value, owner;
         if (gs != NULL && small_int(v, 1, MAX_VALUES, "a build's value", &value) == 0 &&
             small_int(o, 0, seats - 1, "a build's owner", &owner) == 0) {
-            int n = int_tuple(cs, cb->cards, MAX_LOOSE, 0, NCARDS - 1, "a build's cards");
-            if (n >= 0) {
+            int n = (PyTuple_Check(cs) && PyTuple_GET_SIZE(cs) > MAX_BUILD_CARDS)
+                        ? -2
+                        : int_tuple(cs, cb->cards, MAX_BUILD_CARDS, 0, NCARDS - 1,
+                                    "a build's cards");
+            if (n == -2) {
+                rc = -2;
+            } else if (n >= 0) {
                 if (!PyTuple_Check(gs)) {
                     PyErr_SetString(PyExc_TypeError, "a build's groups must be a tuple");
                 } else {
@@ -300,7 +400,7 @@ static int read_builds(PyObject *builds, CoreBuild *out, int seats) {
         Py_XDECREF(o);
         Py_XDECREF(cs);
         Py_XDECREF(gs);
-        if (rc < 0) return -1;
+        if (rc < 0) return rc;
         cb->ident = (int)j;
         for (Py_ssize_t k = 0; k < j; k++) {
             const CoreBuild *e = &out[k];
@@ -347,7 +447,9 @@ static PyObject *generate(PyObject *self, PyObject *args) {
     if (nh < 0) return NULL;
     int nl = int_tuple(loose, loose_cards, MAX_LOOSE, 0, NCARDS - 1, "a loose card");
     if (nl < 0) return NULL;
-    if (read_builds(builds, cb, 4) < 0) return NULL;
+    int rb = read_builds(builds, cb, 4);
+    if (rb == -2) Py_RETURN_NOTIMPLEMENTED;
+    if (rb < 0) return NULL;
     for (int j = 0; j < (int)PyTuple_GET_SIZE(builds); j++) {
         if (cb[j].value > r->maxv) Py_RETURN_NOTIMPLEMENTED;
     }
@@ -384,6 +486,336 @@ static PyObject *generate(PyObject *self, PyObject *args) {
     return result;
 }
 
+
+/* ---------------------------------------------------------------- whole positions */
+
+static int card_list(PyObject *o, uint8_t *out, int max, const char *what) {
+    int buf[MAX_STOCK + MAX_STOCK];
+    if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) > max) return -2;
+    int n = int_tuple(o, buf, max, 0, NCARDS - 1, what);
+    if (n < 0) return -1;
+    for (int i = 0; i < n; i++) out[i] = (uint8_t)buf[i];
+    return n;
+}
+
+static int seat_list(PyObject *o, uint8_t *out, int max, int players, const char *what) {
+    int buf[MAX_SEQ];
+    if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) > max) return -2;
+    int n = int_tuple(o, buf, max, 0, players - 1, what);
+    if (n < 0) return -1;
+    for (int i = 0; i < n; i++) out[i] = (uint8_t)buf[i];
+    return n;
+}
+
+/* A position as casino/engine/core.py's state_of writes it:
+ * (to_move, dealer, last_capture (-1: none), deal, round, hands, loose, builds, piles,
+ *  sweeps, mulles, stock, set_aside, scores, carry_cards, carry_spades).
+ * 0; -1 with an exception; -2 when it is beyond the core's sizes. */
+static int parse_state(PyObject *t, const CoreRules *r, State *s) {
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 16) {
+        PyErr_SetString(PyExc_TypeError, "a state is a tuple of 16 parts");
+        return -1;
+    }
+    memset(s, 0, sizeof(*s));
+    long v;
+    int P = r->players;
+    if (small_int(PyTuple_GET_ITEM(t, 0), 0, P - 1, "the seat to move", &v) < 0) return -1;
+    s->to_move = (int8_t)v;
+    if (small_int(PyTuple_GET_ITEM(t, 1), 0, P - 1, "the dealer", &v) < 0) return -1;
+    s->dealer = (int8_t)v;
+    if (small_int(PyTuple_GET_ITEM(t, 2), -1, P - 1, "the last capturer", &v) < 0) return -1;
+    s->last_capture = (int8_t)v;
+    if (small_int(PyTuple_GET_ITEM(t, 3), 0, 30000, "the deal", &v) < 0) return -1;
+    s->deal = (int16_t)v;
+    if (small_int(PyTuple_GET_ITEM(t, 4), 0, 30000, "the round", &v) < 0) return -1;
+    s->round = (int16_t)v;
+    s->winner = -1;
+    PyObject *hands = PyTuple_GET_ITEM(t, 5), *piles = PyTuple_GET_ITEM(t, 8);
+    PyObject *scores = PyTuple_GET_ITEM(t, 13);
+    if (!PyTuple_Check(hands) || PyTuple_GET_SIZE(hands) != P || !PyTuple_Check(piles) ||
+        PyTuple_GET_SIZE(piles) != P || !PyTuple_Check(scores) || PyTuple_GET_SIZE(scores) != P) {
+        PyErr_SetString(PyExc_ValueError, "hands, piles and scores need one entry per seat");
+        return -1;
+    }
+    int n;
+    for (int seat = 0; seat < P; seat++) {
+        n = card_list(PyTuple_GET_ITEM(hands, seat), s->hand[seat], MAX_HAND, "a card in hand");
+        if (n < 0) return n;
+        s->nhand[seat] = (uint8_t)n;
+        uint8_t pile[MAX_STOCK];
+        n = card_list(PyTuple_GET_ITEM(piles, seat), pile, MAX_STOCK, "a card in a pile");
+        if (n < 0) return n;
+        for (int i = 0; i < n; i++) s->pile[seat][pile[i]]++;
+        s->npile[seat] = (int16_t)n;
+        if (small_int(PyTuple_GET_ITEM(scores, seat), -1000000, 1000000, "a score", &v) < 0)
+            return -1;
+        s->scores[seat] = (int32_t)v;
+    }
+    n = card_list(PyTuple_GET_ITEM(t, 6), s->loose, MAX_LOOSE, "a loose card");
+    if (n < 0) return n;
+    s->nloose = (uint8_t)n;
+    PyObject *builds = PyTuple_GET_ITEM(t, 7);
+    if (!PyTuple_Check(builds)) {
+        PyErr_SetString(PyExc_TypeError, "builds must be a tuple");
+        return -1;
+    }
+    if (PyTuple_GET_SIZE(builds) > MAX_BUILDS) return -2;
+    CoreBuild cb[MAX_BUILDS];
+    int rb = read_builds(builds, cb, P);
+    if (rb < 0) return rb;
+    s->nbuilds = (uint8_t)PyTuple_GET_SIZE(builds);
+    for (int j = 0; j < s->nbuilds; j++) {
+        if (cb[j].value > r->maxv) return -2;
+        s->builds[j].value = (int8_t)cb[j].value;
+        s->builds[j].owner = (int8_t)cb[j].owner;
+        s->builds[j].multiple = (int8_t)cb[j].multiple;
+        s->builds[j].ncards = (int8_t)cb[j].ncards;
+        for (int i = 0; i < cb[j].ncards; i++) s->builds[j].cards[i] = (uint8_t)cb[j].cards[i];
+    }
+    n = seat_list(PyTuple_GET_ITEM(t, 9), s->sweeps, MAX_SEQ - 2, P, "a sweeper");
+    if (n < 0) return n;
+    s->nsweeps = (uint8_t)n;
+    n = seat_list(PyTuple_GET_ITEM(t, 10), s->mulles, MAX_SEQ - 2, P, "a mulle's maker");
+    if (n < 0) return n;
+    s->nmulles = (uint8_t)n;
+    n = card_list(PyTuple_GET_ITEM(t, 11), s->stock, MAX_STOCK, "a card in the stock");
+    if (n < 0) return n;
+    s->nstock = (uint8_t)n;
+    n = card_list(PyTuple_GET_ITEM(t, 12), s->set_aside, MAX_STOCK, "a card set aside");
+    if (n < 0) return n;
+    s->nset_aside = (uint8_t)n;
+    if (small_int(PyTuple_GET_ITEM(t, 14), -1000, 1000, "carried points", &v) < 0) return -1;
+    s->carry_cards = (int32_t)v;
+    if (small_int(PyTuple_GET_ITEM(t, 15), -1000, 1000, "carried points", &v) < 0) return -1;
+    s->carry_spades = (int32_t)v;
+    /* The sizes a round can reach: the rest is refused rather than overrun. */
+    int total = s->nloose + s->nstock + s->nset_aside;
+    for (int seat = 0; seat < P; seat++) total += s->nhand[seat] + s->npile[seat];
+    for (int j = 0; j < s->nbuilds; j++) total += s->builds[j].ncards;
+    if (total > MAX_STOCK) {
+        PyErr_SetString(PyExc_ValueError, "a position holds at most 104 cards");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *bytes_tuple(const uint8_t *a, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL) return NULL;
+    for (int i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, Py_NewRef(card_ints[a[i]]));
+    return t;
+}
+
+static PyObject *seats_tuple(const uint8_t *a, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(a[i]);
+        if (x == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, x);
+    }
+    return t;
+}
+
+static PyObject *ints_tuple(const int32_t *a, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(a[i]);
+        if (x == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, x);
+    }
+    return t;
+}
+
+/* The state as a tuple of the same parts, builds as (value, owner, cards, multiple) and
+ * piles as sorted tuples, then whether the round is over, its points by side and the
+ * winner (-1: none): what tests/test_core.py compares with the engine's successor. */
+static PyObject *state_tuple(const CoreRules *r, const State *s) {
+    int P = r->players;
+    PyObject *hands = PyTuple_New(P), *piles = PyTuple_New(P), *builds = PyTuple_New(s->nbuilds);
+    if (!hands || !piles || !builds) goto fail;
+    for (int seat = 0; seat < P; seat++) {
+        PyObject *h = bytes_tuple(s->hand[seat], s->nhand[seat]);
+        if (h == NULL) goto fail;
+        PyTuple_SET_ITEM(hands, seat, h);
+        uint8_t cards[MAX_STOCK];
+        int n = 0;
+        for (int c = 0; c < NCARDS; c++)
+            for (int k = 0; k < s->pile[seat][c]; k++) cards[n++] = (uint8_t)c;
+        PyObject *p = bytes_tuple(cards, n);
+        if (p == NULL) goto fail;
+        PyTuple_SET_ITEM(piles, seat, p);
+    }
+    for (int j = 0; j < s->nbuilds; j++) {
+        const SBuild *b = &s->builds[j];
+        PyObject *cs = bytes_tuple(b->cards, b->ncards);
+        if (cs == NULL) goto fail;
+        PyObject *bt = Py_BuildValue("(iiNO)", b->value, b->owner, cs,
+                                     b->multiple ? Py_True : Py_False);
+        if (bt == NULL) goto fail;
+        PyTuple_SET_ITEM(builds, j, bt);
+    }
+    int32_t scores[MAX_SEATS];
+    for (int t = 0; t < P; t++) scores[t] = s->scores[t];
+    return Py_BuildValue("(iiiiiNNNNNNNNNiiONi)", s->to_move, s->dealer, s->last_capture, s->deal,
+                         s->round, hands, bytes_tuple(s->loose, s->nloose), builds, piles,
+                         seats_tuple(s->sweeps, s->nsweeps), seats_tuple(s->mulles, s->nmulles),
+                         bytes_tuple(s->stock, s->nstock),
+                         bytes_tuple(s->set_aside, s->nset_aside), ints_tuple(scores, P),
+                         s->carry_cards, s->carry_spades, s->over ? Py_True : Py_False,
+                         ints_tuple(s->points, nteams(r)), s->winner);
+fail:
+    Py_XDECREF(hands);
+    Py_XDECREF(piles);
+    Py_XDECREF(builds);
+    return NULL;
+}
+
+static CoreRules *rules_of(PyObject *capsule, int need_play) {
+    CoreRules *r = (CoreRules *)PyCapsule_GetPointer(capsule, RULES_CAPSULE);
+    if (r != NULL && need_play && r->nitems == 0 && r->penalty == 0 && r->target == 0) {
+        PyErr_SetString(PyExc_ValueError, "these rules were made without their play numbers");
+        return NULL;
+    }
+    return r;
+}
+
+/* successor(rules, state, index) -> state: the position after the index-th legal move
+ * (in the engine's order), as state_tuple writes it; NotImplemented beyond the core. */
+static PyObject *successor(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *st;
+    int index;
+    if (!PyArg_ParseTuple(args, "OOi:successor", &capsule, &st, &index)) return NULL;
+    CoreRules *r = rules_of(capsule, 1);
+    if (r == NULL) return NULL;
+    State s;
+    int rc = parse_state(st, r, &s);
+    if (rc == -2) Py_RETURN_NOTIMPLEMENTED;
+    if (rc < 0) return NULL;
+    SMove *moves;
+    int n = state_moves(r, &s, &moves);
+    if (n < 0) Py_RETURN_NOTIMPLEMENTED;
+    if (index < 0 || index >= n) {
+        free(moves);
+        PyErr_Format(PyExc_IndexError, "there are %d legal moves, not %d", n, index + 1);
+        return NULL;
+    }
+    state_apply(r, &s, &moves[index]);
+    free(moves);
+    return state_tuple(r, &s);
+}
+
+/* solve(rules, state, seat, terminal, roots, seconds, max_nodes, full_window)
+ *     -> (values, nodes, status)
+ *
+ * The rest of the round searched exactly from a whole position, for ``seat``'s side:
+ * the value of each root move named by its index in the engine's order (``roots``).
+ * ``terminal`` 0: the round's margin, 1: the game (solver.game_value). ``full_window``:
+ * every root move's exact value (the judge); else the best is exact and the others are
+ * bounds that prove them no better (a bot's choice). ``seconds`` <= 0 and ``max_nodes``
+ * < 0: no limit. status 0: done; 1: out of time or nodes (values None); 2: a position
+ * beyond the core's sizes was met (values None: ask Python). */
+static PyObject *solve(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *st, *roots;
+    int seat, terminal, full_window;
+    double seconds;
+    long long max_nodes;
+    if (!PyArg_ParseTuple(args, "OOiiO!dLp:solve", &capsule, &st, &seat, &terminal,
+                          &PyTuple_Type, &roots, &seconds, &max_nodes, &full_window))
+        return NULL;
+    CoreRules *r = rules_of(capsule, 1);
+    if (r == NULL) return NULL;
+    if (seat < 0 || seat >= r->players || terminal < 0 || terminal > 1) {
+        PyErr_SetString(PyExc_ValueError, "a seat of the game and a terminal of 0 or 1");
+        return NULL;
+    }
+    static State s;  /* a State is large; the GIL makes a static one safe */
+    int rc = parse_state(st, r, &s);
+    if (rc == -2) return Py_BuildValue("(Oii)", Py_None, 0, SEARCH_TOO_BIG);
+    if (rc < 0) return NULL;
+    if (s.to_move != seat) {
+        PyErr_SetString(PyExc_ValueError, "the root seat must be the one to move");
+        return NULL;
+    }
+    if (!search_ready()) return PyErr_NoMemory();
+    SMove *moves;
+    int n = state_moves(r, &s, &moves);
+    if (n < 0) return Py_BuildValue("(Oii)", Py_None, 0, SEARCH_TOO_BIG);
+    Py_ssize_t nr = PyTuple_GET_SIZE(roots);
+    int *idx = (int *)malloc((size_t)(nr ? nr : 1) * sizeof(int));
+    double *vals = (double *)malloc((size_t)(nr ? nr : 1) * sizeof(double));
+    if (idx == NULL || vals == NULL) {
+        free(moves);
+        free(idx);
+        free(vals);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < nr; i++) {
+        long v;
+        if (small_int(PyTuple_GET_ITEM(roots, i), 0, n - 1, "a root move's index", &v) < 0) {
+            free(moves);
+            free(idx);
+            free(vals);
+            return NULL;
+        }
+        idx[i] = (int)v;
+    }
+    Search S;
+    memset(&S, 0, sizeof(S));
+    S.rules = r;
+    S.seat = seat;
+    S.terminal = terminal;
+    S.max_nodes = max_nodes;
+    S.deadline = seconds > 0 ? monotonic_seconds() + seconds : 0;
+    int status = setjmp(S.stop);
+    if (status == 0) {
+        double best = -1e300;
+        for (Py_ssize_t i = 0; i < nr; i++) {
+            State child = s;
+            state_apply(r, &child, &moves[idx[i]]);
+            double alpha = full_window ? -1e300 : best;
+            vals[i] = search_value(&S, &child, alpha, 1e300);
+            if (vals[i] > best) best = vals[i];
+        }
+    }
+    free(moves);
+    free(S.stack);
+    PyObject *out;
+    if (status == 0) {
+        PyObject *list = PyList_New(nr);
+        if (list == NULL) {
+            free(idx);
+            free(vals);
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < nr; i++) {
+            PyObject *x = PyFloat_FromDouble(vals[i]);
+            if (x == NULL) {
+                Py_DECREF(list);
+                free(idx);
+                free(vals);
+                return NULL;
+            }
+            PyList_SET_ITEM(list, i, x);
+        }
+        out = Py_BuildValue("(NLi)", list, S.nodes, 0);
+    } else {
+        out = Py_BuildValue("(OLi)", Py_None, S.nodes, status == SEARCH_NO_MEMORY ? 2 : status);
+    }
+    free(idx);
+    free(vals);
+    return out;
+}
+
 static int count_move(void *vctx, const Found *f) {
     (void)f;
     (*(long long *)vctx)++;
@@ -416,7 +848,9 @@ static PyObject *count_moves(PyObject *self, PyObject *args) {
     if (nh < 0) return NULL;
     int nl = int_tuple(loose, loose_cards, MAX_LOOSE, 0, NCARDS - 1, "a loose card");
     if (nl < 0) return NULL;
-    if (read_builds(builds, cb, 4) < 0) return NULL;
+    int rb = read_builds(builds, cb, 4);
+    if (rb == -2) Py_RETURN_NOTIMPLEMENTED;
+    if (rb < 0) return NULL;
     long long total = 0;
     for (int k = 0; k < repeat; k++) {
         Gen g;
@@ -444,6 +878,10 @@ static PyMethodDef core_methods[] = {
     {"bind", bind, METH_VARARGS, "Bind the Move type and the names of the kinds of move."},
     {"generate", generate, METH_VARARGS,
      "Every legal move, as casino.engine.movegen.generate lists them."},
+    {"successor", successor, METH_VARARGS,
+     "The position after the index-th legal move, as a tuple (for the tests)."},
+    {"solve", solve, METH_VARARGS,
+     "The rest of the round searched exactly: the value of each root move."},
     {"count_moves", count_moves, METH_VARARGS,
      "The legal moves counted inside the core, for the benchmarks."},
     {NULL, NULL, 0, NULL},

@@ -18,8 +18,11 @@ for the whole process, so the same program can be run both ways::
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
+from functools import lru_cache
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from casino.engine import movegen
 from casino.engine.builds import Build
@@ -27,6 +30,20 @@ from casino.engine.memo import per_rules
 from casino.engine.movegen import Budget, TooMuchWork
 from casino.engine.moves import KINDS, Move
 from casino.engine.rules import Rules
+from casino.engine.scheme import (
+    CardPoints,
+    EachSpade,
+    Majority,
+    Mulles,
+    ScoringItem,
+    SpadesAbove,
+    Sweeps,
+    is_spade,
+    scheme,
+)
+
+if TYPE_CHECKING:
+    from casino.engine.position import Position
 
 #: The environment variable that turns the core off.
 SWITCH = "CASINO_CORE"
@@ -68,9 +85,20 @@ def engine_name() -> str:
 
 
 def _card_tables(rules: Rules) -> object:
-    """The ruleset's numbers as the core holds them (a capsule), made once per ruleset."""
+    """The ruleset as the core holds it (a capsule), made once per ruleset: the card
+    tables of :class:`~casino.engine.rules.CardTable`, the numbers of play, the scoring
+    scheme in counting order and the search's ordering weights."""
     table = rules.table
     alt = rules.ace_sum_alt
+    sch = scheme(rules)
+    play = (
+        rules.players, int(rules.partnerships), rules.direction, rules.deal_size,
+        int(rules.set_aside_pictures), int(rules.double_sweep), rules.mulle_points,
+        int(rules.no_sweep_last_deal), -1 if rules.sweep_limit is None else rules.sweep_limit,
+        int(rules.last_card_sweep), int(rules.leftovers_no_capture == "dealer"),
+        _WIN_RULES.index(rules.win_rule), rules.target, rules.games_per_match,
+        int(sch.penalty),
+    )
     assert _MODULE is not None
     return _MODULE.make_rules(
         table.played, table.sum_value, table.sum_alt,
@@ -79,7 +107,40 @@ def _card_tables(rules: Rules) -> object:
         (alt - rules.ace_sum) if alt else 0, bool(alt), rules.building,
         rules.raise_own_build, rules.compulsory_capture,
         rules.maximal_capture == "cardinality", rules.forced_sweep,
+        play, tuple(_scheme_item(i) for i in sch.items), order_weights(),
     )
+
+
+_WIN_RULES = ("counting-order", "higher-total", "lower-after-games")
+_TIES = ("lost", "carry", "split-or-carry")
+
+
+def _scheme_item(item: ScoringItem) -> tuple[int, int, int, int, int, int]:
+    """One scoring item as the core reads it: (code, four numbers, a mask of cards)."""
+    if isinstance(item, Majority):
+        return (1, int(item.what == "spades"), item.points, _TIES.index(item.ties),
+                int(item.carries), 0)
+    if isinstance(item, CardPoints):
+        return (2, item.card, item.points, 0, 0, 0)
+    if isinstance(item, EachSpade):
+        return (3, item.points, int(item.by_seat), 0, 0, sum(1 << c for c in item.besides))
+    if isinstance(item, SpadesAbove):
+        return (4, item.count, 0, 0, 0, 0)
+    if isinstance(item, Sweeps):
+        return (5, item.points, int(item.cancel), int(item.previous_loses), 0, 0)
+    if isinstance(item, Mulles):
+        return (6, item.points, 0, 0, 0, 0)
+    return (7, item.points, 0, 0, 0, 0)  # LastCapture, the last kind
+
+
+@lru_cache(maxsize=1)
+def order_weights() -> tuple[float, ...]:
+    """A rough worth of each card for ordering a search's moves: 1, plus its points under
+    the house rules, plus 0.3 for a spade, whatever the ruleset (the order only speeds a
+    search up; this is the order the searches were tuned with). One table for the
+    Python searcher (:func:`casino.bots.solver.card_weights`) and the core."""
+    house = scheme(Rules())
+    return tuple(1.0 + house.points_of(c) + (0.3 if is_spade(c) else 0.0) for c in range(52))
 
 
 _tables = per_rules(_card_tables)
@@ -104,6 +165,53 @@ def generate(rules: Rules, hand: Sequence[int], loose: Sequence[int],
         if moves is None:
             raise TooMuchWork(f"listing every move needs more than {budget.steps} steps")
     return moves  # type: ignore[no-any-return]
+
+
+# ----------------------------------------------------------------------
+# Whole positions and the exact search
+
+
+def state_of(pos: Position) -> tuple[object, ...]:
+    """A whole position (every hand and the stock known) as the core reads it."""
+    carry = pos.carry
+    return (
+        pos.to_move, pos.dealer, -1 if pos.last_capture is None else pos.last_capture,
+        pos.deal, pos.round, pos.hands, pos.loose, pos.builds, pos.piles, pos.sweeps,
+        pos.mulles, pos.stock, pos.set_aside, pos.scores, carry.cards, carry.spades,
+    )
+
+
+def solve(pos: Position, moves: Sequence[Move], *, game: bool = True,
+          deadline: float | None = None, max_nodes: int | None = None,
+          every_value: bool = False) -> list[float] | None:
+    """The value of each of ``moves`` for the player to move of the whole position
+    ``pos``, the rest of the round searched exactly by the core (as
+    :class:`casino.bots.solver.Searcher` with ``horizon="round"`` does): the round's
+    margin, or with ``game`` :func:`casino.bots.solver.game_value`'s (a won or lost game
+    weighs 1000 more). ``every_value``: each move's exact value; else the best move's
+    is exact and the others only as good as needed to prove them no better.
+
+    ``None`` when the core cannot answer: none is built, the position is beyond its
+    sizes, a move is not legal here, or ``deadline`` (a ``time.perf_counter()`` value)
+    or ``max_nodes`` ran out first."""
+    if _MODULE is None or pos.result is not None or isinstance(pos.stock, int):
+        return None
+    if any(isinstance(h, int) for h in pos.hands):
+        return None
+    legal = generate(pos.rules, pos.hand(pos.to_move), pos.loose, pos.builds, pos.to_move)
+    index = {m: i for i, m in enumerate(legal)}
+    roots = tuple(index.get(m, -1) for m in moves)
+    if -1 in roots:
+        return None
+    seconds = 0.0
+    if deadline is not None:
+        seconds = deadline - time.perf_counter()
+        if seconds <= 0:
+            return None
+    values, _nodes, status = _MODULE.solve(
+        _tables(pos.rules), state_of(pos), pos.to_move, int(game), roots, seconds,
+        -1 if max_nodes is None else max_nodes, every_value)
+    return values if status == 0 else None
 
 
 if _MODULE is not None:
