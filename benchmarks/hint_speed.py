@@ -32,8 +32,8 @@ from casino.engine.match import Match
 from casino.engine.moves import TRAIL, Move
 from casino.engine.position import Position
 from casino.engine.rules import PRESET_NAMES, player_counts, preset
-from casino.teach.hint import HINT_BUDGET, HINT_SAMPLES, advise
-from casino.teach.judge import Budget
+from casino.teach.hint import advise
+from casino.teach.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget
 
 
 def round_times(name: str, players: int, seed: int, samples: int,
@@ -52,7 +52,7 @@ def round_times(name: str, players: int, seed: int, samples: int,
             found = seen.candidate_moves()
             if not (found.complete and len(found.moves) <= 1):
                 t = time.process_time()
-                advise(seen, seed=seed, samples=samples, budget=budget)
+                advise(seen, samples=samples, budget=budget)
                 times.append(time.process_time() - t)
         match.play(bots[seat].choose(pos.observation(seat), limit))
         pos = match.position
@@ -95,9 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--presets", nargs="+", default=list(PRESET_NAMES))
     ap.add_argument("--rounds", type=int, default=1, help="rounds per preset (seeds 1, 2...)")
     ap.add_argument("--seed", type=int, default=1, help="the first round's seed")
-    ap.add_argument("--samples", type=int, default=HINT_SAMPLES)
-    ap.add_argument("--depth", type=int, default=HINT_BUDGET.depth)
-    ap.add_argument("--nodes", type=int, default=HINT_BUDGET.nodes)
+    ap.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
+    ap.add_argument("--depth", type=int, default=DEFAULT_BUDGET.depth)
+    ap.add_argument("--nodes", type=int, default=DEFAULT_BUDGET.nodes)
     ap.add_argument("--most", action="store_true", help="also the most players of each preset")
     args = ap.parse_args(argv)
     budget = Budget(depth=args.depth, nodes=args.nodes)
@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
                for n, loose in ((24, table24), (27, table24 + " 7c 7d 7h"))]
     for label, pos in tables:
         t = time.process_time()
-        a = advise(pos.observe(0), seed=args.seed, samples=args.samples, budget=budget)
+        a = advise(pos.observe(0), samples=args.samples, budget=budget)
         print(f"{label:<19} {len(a.plays):>5} "
               f"{stats([time.process_time() - t])}  (crowded table, plays ranked)")
     return 0

@@ -9,7 +9,7 @@ time per round: CPU time of this process (one core: the review is single-threade
 and CPU time does not count the other programs sharing the machine) and wall time.
 The issue's target is 30 s per two-player round at the default setting. Last, the
 distribution of the costs of the expert's decisions, which the grade thresholds are
-set against (docs/review.md).
+set against (docs/review.md), and the share of each grade they get.
 
 Usage::
 
@@ -24,24 +24,26 @@ import os
 import platform
 import sys
 import time
+from collections import Counter
 
 from casino.bots import make_bot
 from casino.bots.base import Limit
 from casino.engine.match import Match
 from casino.engine.rules import PRESET_NAMES, preset
-from casino.teach.judge import Budget
+from casino.teach.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget
 from casino.teach.review import (
-    DEFAULT_BUDGET,
-    DEFAULT_SAMPLES,
+    ABOUT_AS_GOOD,
     DEFAULT_THRESHOLDS,
+    GOOD,
+    GRADES,
     judge_decision,
 )
 
 
 def one_round(name: str, seed: int, seat: int, samples: int, budget: Budget,
-              costs: list[float]) -> tuple[int, float, float]:
+              costs: list[float], grades: Counter[str]) -> tuple[int, float, float]:
     """Decisions judged, CPU seconds and wall seconds for ``seat`` in one round; each
-    decision's cost is added to ``costs``."""
+    decision's cost is added to ``costs`` and its grade counted in ``grades``."""
     rules = preset(name, players=2)
     match = Match(rules, seed=seed)
     bots = [make_bot("expert", seed * 10 + s) for s in range(2)]
@@ -61,8 +63,9 @@ def one_round(name: str, seed: int, seat: int, samples: int, budget: Budget,
         found = before.observe(seat).candidate_moves()
         if found.complete and len(found.moves) <= 1:
             continue  # forced: the review does not judge it
-        d = judge_decision(before, move, ply=ply, samples=samples, seed=seed, limit=budget)
+        d = judge_decision(before, move, ply=ply, samples=samples, limit=budget)
         costs.append(d.cost)
+        grades[d.verdict] += 1
         judged += 1
     return judged, time.process_time() - cpu, time.perf_counter() - wall
 
@@ -84,14 +87,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'preset':<11} {'rounds':>6} {'decisions':>9} {'cpu s/round':>11} "
           f"{'max':>6} {'wall s/round':>12}")
     costs: list[float] = []
+    grades: Counter[str] = Counter()
     for name in args.presets:
-        rows = [one_round(name, args.seed + k, 0, args.samples, budget, costs)
+        rows = [one_round(name, args.seed + k, 0, args.samples, budget, costs, grades)
                 for k in range(args.rounds)]
         n = len(rows)
         print(f"{name:<11} {n:>6} {sum(r[0] for r in rows) / n:>9.1f} "
               f"{sum(r[1] for r in rows) / n:>11.1f} {max(r[1] for r in rows):>6.1f} "
               f"{sum(r[2] for r in rows) / n:>12.1f}", flush=True)
     print(cost_lines(costs))
+    total = sum(grades.values()) or 1
+    print("graded (by the lower end of the cost's interval): " + ", ".join(
+        f"{g} {grades[g] / total:.1%}" for g in (GOOD, ABOUT_AS_GOOD, *GRADES[1:])))
     return 0
 
 

@@ -13,7 +13,6 @@ moves, found without listing every move.
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import random
 from collections import Counter
@@ -415,19 +414,18 @@ def test_the_plays_are_ranked_by_the_judge_best_first_with_their_reasons() -> No
 
     setup = setup_from_text("casino", "9c 4c 5h [5d+3s]=8:1", "9d 2s 8c")
     plain = analyse(setup, None)
-    judged = analyse(setup, None, 3, rank=functools.partial(rank_plays, seed=3))
+    judged = analyse(setup, None, 3, rank=rank_plays)
     assert judged.judged and not plain.judged
     assert {o.text for o in judged.options} == {o.text for o in plain.options}
     values = [o.value for o in judged.options]
     assert None not in values and values == sorted(values, reverse=True)  # type: ignore
-    advice = advise(position(setup), seed=3)  # the same judgement, from the same view
+    advice = advise(position(setup))  # the same judgement, from the same view
     assert [o.text for o in judged.options] == [p.move for p in advice.plays]
     assert [o.reason for o in judged.options] == [p.reason for p in advice.plays]
     assert all(o.reason and o.reason.startswith("It takes") for o in judged.options)
     assert judged.to_json()["moves"][0]["reason"] == advice.best.reason
     # One card's plays: judged too, those using exactly the picked items still first.
-    nine = analyse(setup, None, 3, card=parse_hand("9d")[0], using=(1, 2),
-                   rank=functools.partial(rank_plays, seed=3))
+    nine = analyse(setup, None, 3, card=parse_hand("9d")[0], using=(1, 2), rank=rank_plays)
     assert [o.text for o in nine.options] == ["9d x 5h+4c", "9d x 9c 5h+4c"]
     assert all(o.reason for o in nine.options)
 

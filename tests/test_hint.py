@@ -20,13 +20,12 @@ from casino.play.session import HUMAN, GameSession
 from casino.teach.hint import (
     EFFORT,
     Advice,
-    advice_rng,
     advise,
     advise_job,
     rank_plays,
     session_hint,
 )
-from casino.teach.judge import MAX_CANDIDATES, Budget, fair_deals
+from casino.teach.judge import MAX_CANDIDATES, Budget, deals_rng, fair_deals
 from tests.crowded_tables import KASINO_24, crowded, forbid_enumeration
 
 QUICK = Budget(depth=4, nodes=300)
@@ -105,7 +104,7 @@ def test_the_reply_named_is_legal_for_the_next_player_on_a_sampled_deal() -> Non
     pos = mid_deal()
     seen = pos.observe(0)
     advice = advise(seen, seed=5, samples=4, budget=QUICK)
-    deals, known = fair_deals(seen, 4, advice_rng(5))
+    deals, known = fair_deals(seen, 4, deals_rng(seen, 5))
     assert not known and len(deals) == advice.samples
     checked = 0
     for play in advice.plays:
@@ -160,8 +159,8 @@ def test_a_crowded_table_is_judged_within_bounds(monkeypatch: pytest.MonkeyPatch
     assert 1 < len(advice.plays) <= MAX_CANDIDATES and not advice.complete
     assert advice.known  # the last deal of two players: every card is deduced
     assert all(p.reason for p in advice.plays)
-    ranked = rank_plays(pos.observe(0), None, None, seed=0)
-    assert [str(m) for m, _, _ in ranked] == [p.move for p in advise(pos, seed=0).plays]
+    ranked = rank_plays(pos.observe(0), None, None)
+    assert [str(m) for m, _, _ in ranked] == [p.move for p in advise(pos).plays]
 
 
 def test_the_hint_of_a_session_is_its_best_play(tmp_path: object) -> None:

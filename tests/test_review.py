@@ -22,11 +22,9 @@ from casino.engine.position import Position
 from casino.engine.record import Record, read_record, write_record
 from casino.engine.rules import preset
 from casino.teach import judge as judge_module
-from casino.teach.judge import Budget, candidate_moves
+from casino.teach.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget, candidate_moves
 from casino.teach.review import (
     BLUNDER,
-    DEFAULT_BUDGET,
-    DEFAULT_SAMPLES,
     GOOD,
     GRADES,
     INACCURACY,
@@ -98,8 +96,8 @@ def test_grades_use_only_the_seats_observation() -> None:
     played = candidate_moves(pos.observe(0))[0]
     a = judge_decision(pos, played, samples=4, seed=1, limit=SMALL)
     b = judge_decision(alt, played, samples=4, seed=1, limit=SMALL)
-    fair = ("preferred", "cost", "spread", "grade", "options", "margin", "depth",
-            "samples", "position")
+    fair = ("preferred", "cost", "spread", "low", "high", "grade", "verdict", "options",
+            "margin", "depth", "samples", "position")
     assert {k: getattr(a, k) for k in fair} == {k: getattr(b, k) for k in fair}
     # The hidden cards decide: seeing them, the judge prefers another move on the true
     # deal than the fair one, and the hindsight differs between the two deals.
@@ -131,6 +129,7 @@ def test_the_last_deal_of_two_players_is_judged_once(game: Record) -> None:
                if p.is_last_deal and s == 0 and len(candidate_moves(p.observe(0))) > 1)
     d = judge_decision(rnd.positions[ply], rnd.moves[ply], ply=ply, samples=4, limit=SMALL)
     assert d.samples == 1 and d.spread == 0 and d.last_deal
+    assert d.low == d.cost == d.high  # exact: the interval is the cost itself
     # The one deal the seat could deduce is the true one: the hindsight is the judgement.
     assert d.hindsight.cost == d.cost and d.hindsight.best == d.preferred
 
@@ -153,7 +152,9 @@ def test_every_decision_of_the_seat_is_judged_or_forced(game: Record,
     moves = sum(1 for rnd in game.rounds for s in rnd.movers if s == 0)
     assert len(reviewed.decisions) + reviewed.forced == moves
     for d in reviewed.decisions:
-        assert d.grade in GRADES and d.grade == reviewed.thresholds.grade(d.cost)
+        # Graded by the lower end of the cost's interval.
+        assert d.grade in GRADES and d.grade == reviewed.thresholds.grade(d.low)
+        assert d.low <= d.cost <= d.high
         assert d.cost >= 0 and d.spread >= 0 and d.hindsight.cost >= 0
         assert d.preferred == d.options[0].move  # the best mean first
         assert any(o.move == d.move for o in d.options)
@@ -173,7 +174,11 @@ def test_the_summary(reviewed: Review) -> None:
     costs = [reviewed.decisions[i].cost for i in reviewed.costliest]
     assert costs == sorted(costs, reverse=True) and len(reviewed.costliest) <= 3
     assert all(c > 0 for c in costs)
-    assert max((d.cost for d in reviewed.decisions), default=0) == (costs[0] if costs else 0)
+    # The costliest of those that surely cost something (the interval above zero): a
+    # cost within the judge's noise is no advice.
+    assert all(reviewed.decisions[i].low > 0 for i in reviewed.costliest)
+    sure = [d.cost for d in reviewed.decisions if d.low > 0]
+    assert max(sure, default=0) == (costs[0] if costs else 0)
     for i, text in zip(reviewed.costliest, reviewed.advice, strict=True):
         d = reviewed.decisions[i]
         assert d.preferred_words in text and d.words in text
@@ -181,13 +186,15 @@ def test_the_summary(reviewed: Review) -> None:
 
 def test_the_json_round_trips(reviewed: Review) -> None:
     data = json.loads(json.dumps(reviewed.to_json()))
-    assert data["format"] == "casino-review/1"
+    assert data["format"] == "casino-review/2"
     assert isinstance(data["decisions"][0]["position"], dict)  # an object, for front ends
     assert Review.from_json(data) == reviewed
-    with pytest.raises(ValueError, match="casino-review/1"):
+    with pytest.raises(ValueError, match="casino-review/2"):
         Review.from_json({"format": "something else"})
-    with pytest.raises(ValueError, match="casino-review/1"):
-        Review.from_json({"format": "casino-review/1"})
+    with pytest.raises(ValueError, match="casino-review/2"):
+        Review.from_json({"format": "casino-review/2"})
+    with pytest.raises(ValueError, match="casino-review/2"):  # graded by older rules
+        Review.from_json({**data, "format": "casino-review/1"})
 
 
 def test_thresholds() -> None:
@@ -207,8 +214,8 @@ def test_leaves_words() -> None:
 def test_refuses_what_cannot_be_reviewed(game: Record) -> None:
     with pytest.raises(ReviewError, match="seat 2 is not a seat"):
         review(game, 2)
-    with pytest.raises(ReviewError, match="one sampled deal"):
-        review(game, 0, samples=0)
+    with pytest.raises(ReviewError, match="2 sampled deals or more"):
+        review(game, 0, samples=1)  # one deal cannot tell its own noise
     unfinished = read_record(write_record(Match(preset("casino"), seed=4)))
     with pytest.raises(ReviewError, match="not finished"):
         review(unfinished, 0)
@@ -219,7 +226,7 @@ def test_a_crowded_table_is_judged_without_listing_every_move(
     match = crowded_kasino_match()
     pos = match.position
     forbid_enumeration(monkeypatch)
-    d = judge_decision(pos, Move(TRAIL, pos.hand(0)[0]), samples=1,
+    d = judge_decision(pos, Move(TRAIL, pos.hand(0)[0]), samples=2,
                        limit=Budget(depth=2, nodes=100))
     assert d.grade in GRADES and len(d.options) <= 6
 
@@ -235,7 +242,7 @@ def test_other_presets_review(name: str, players: int) -> None:
     # themselves and of two partnerships (nothing is deduced there, every decision is
     # sampled): the review runs. Finnish Kasino of two is the fast variant.
     g = bots_game(name, seed=2, players=players)
-    r = review(g, 1, samples=1, limit=Budget(depth=2, nodes=100))
+    r = review(g, 1, samples=2, limit=Budget(depth=2, nodes=100))
     assert r.decisions and r.seat == 1
 
 
@@ -249,7 +256,7 @@ def test_the_cli_defaults_are_the_reviews() -> None:
     assert DEFAULT_BUDGET.nodes == cli_review.NODES
 
 
-FAST = ("--samples", "1", "--depth", "2", "--nodes", "100")
+FAST = ("--samples", "2", "--depth", "2", "--nodes", "100")
 
 
 def test_cli_reviews_a_demo_game(tmp_path: Path) -> None:
@@ -293,5 +300,5 @@ def test_cli_errors(tmp_path: Path) -> None:
     done.write_text(write_record(bots_game()), encoding="utf-8")
     code, _, err = run("review", str(done), "--seat", "5")
     assert code == 2 and "seat 5 is not a seat" in err
-    code, _, err = run("review", str(done), "--samples", "0")
+    code, _, err = run("review", str(done), "--samples", "1")
     assert code == 2

@@ -28,7 +28,7 @@ from tests.tui_helpers import beginner_session, on_top, play_on
 S = TypeVar("S", bound=Screen[Any])
 
 #: Little work, so the test is quick; the screen shows whatever the review says.
-LIGHT: dict[str, Any] = {"samples": 1, "seed": 3, "limit": Budget(depth=2, nodes=60)}
+LIGHT: dict[str, Any] = {"samples": 2, "seed": 3, "limit": Budget(depth=2, nodes=60)}
 
 
 def text(screen: ReviewScreen, selector: str) -> str:

@@ -93,7 +93,7 @@ def test_a_finished_games_review_is_computed_once_and_kept(tmp_path: Path) -> No
         got = wait_done(client, game, 0)
         assert got["code"] == 200 and got["status"] == "done", got
         review = got["review"]
-        assert review["format"] == "casino-review/1" and review["seat"] == 0
+        assert review["format"] == "casino-review/2" and review["seat"] == 0
         assert review["name"] == "Ann" and review["samples"] == SMALL.samples
         assert review["decisions"] and all(d["grade"] in ("good", "inaccuracy", "mistake",
                                                           "blunder")

@@ -17,7 +17,6 @@ quick.
 from __future__ import annotations
 
 import contextlib
-import functools
 import sys
 from typing import TYPE_CHECKING, Annotated, TextIO
 
@@ -138,13 +137,15 @@ def _opponents(text: str | None) -> list[int] | None:
     return [int(p) for p in parts]
 
 
-def ranker(seed: int, judge: bool = True) -> Rank | None:
-    """The helper's judge (the hints' ranking, ``casino.teach.hint.rank_plays``), or None."""
+def ranker(judge: bool = True) -> Rank | None:
+    """The helper's judge (the hints' ranking, ``casino.teach.hint.rank_plays``), or None.
+    It is not seeded by ``--seed`` (the computer player's): its deals come from the
+    position, as a hint's do, so that the helper ranks first the play a hint would give."""
     if not judge:
         return None
     from casino.teach.hint import rank_plays
 
-    return functools.partial(rank_plays, seed=seed)
+    return rank_plays
 
 
 def interactive(rules: Rules, stdin: TextIO, stdout: TextIO, level: str | None,
@@ -154,7 +155,7 @@ def interactive(rules: Rules, stdin: TextIO, stdout: TextIO, level: str | None,
 
     console = LineConsole(stdin, stdout)
     with contextlib.suppress(Stopped):  # a quit word or the end of the input, at any prompt
-        _ask_and_show(console, rules, level, seed, limit, ranker(seed, judge))
+        _ask_and_show(console, rules, level, seed, limit, ranker(judge))
 
 
 def _ask_and_show(console: LineConsole, rules: Rules, level: str | None, seed: int,
@@ -272,7 +273,7 @@ def helper_command(
             raise HelperError("using: give --card too: the card that plays with them")
         result = analyse(setup, use_level, seed, card=picked,
                          using=parse_using(setup.table, using) if using else (),
-                         limit=limit, rank=ranker(seed, judge))
+                         limit=limit, rank=ranker(judge))
     except CasinoError as exc:
         typer.echo(f"casino: {exc}", err=True)
         raise typer.Exit(2) from None

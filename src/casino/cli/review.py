@@ -1,11 +1,11 @@
 """``casino review RECORD``: a finished game's decisions of one seat, judged and graded.
 
 ``casino review game.rec --seat 0`` prints each judged decision of the seat (its move,
-the grade, what it cost against the preferred move with the spread over the sampled
-deals, the expected round margin after it with the big swings marked, and the cost
+the grade, what it cost against the preferred move with the cost's interval over the
+sampled deals, the expected round margin after it with the big swings marked, and the cost
 in hindsight on the true deal), then the three costliest decisions in words and the
 totals by kind of move. A progress bar goes to standard error; ``--json`` prints the
-review as JSON (``casino-review/1``) instead. All the work is
+review as JSON (``casino-review/2``) instead. All the work is
 :mod:`casino.teach.review`; docs/review.md says how it judges.
 
 The engine and the review are imported inside the command, so that registering it
@@ -40,10 +40,12 @@ def review_command(
         "--seat", help="The seat to review (default: the one person at the table, "
                        "else seat 0).")] = None,
     samples: Annotated[int, typer.Option(
-        "--samples", min=1, help="Deals of the hidden cards each decision is judged "
-                                 "on.")] = SAMPLES,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the sampled deals (the same "
-                                                     "seed gives the same review).")] = 0,
+        "--samples", min=2, help="Deals of the hidden cards each decision is judged "
+                                 "on (2 or more: the grades weigh their noise).")] = SAMPLES,
+    seed: Annotated[int, typer.Option("--seed", help="Mixed into each decision's deals, "
+                                                     "which are drawn from what the seat "
+                                                     "saw: 0 judges the deals a hint "
+                                                     "judged there.")] = 0,
     depth: Annotated[int, typer.Option(
         "--depth", min=1, help="Plies the judge searches at most (to the deal's end).")] = DEPTH,
     nodes: Annotated[int, typer.Option(

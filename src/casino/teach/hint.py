@@ -4,10 +4,12 @@
 position: it observes whatever it is given again, so hidden cards cannot reach it)
 and:
 
-* values the bounded candidate moves (:func:`casino.teach.judge.candidate_moves`)
-  on K deals of the hidden cards sampled consistently with the observation, each
-  with the judge's search, as the post-game review does (:mod:`casino.teach.review`);
-  the plays are ranked by their mean value, the expected round margin after them;
+* judges the decision with the one judgement the post-game review and the move helper
+  use too (:func:`casino.teach.judge.judgement`): the bounded candidate moves valued on
+  K deals of the hidden cards sampled consistently with the observation, from a seed
+  derived from the observation itself, each with the judge's search; the plays are
+  ranked by their mean value, the expected round margin after them. So the play ranked
+  first is the move the review of that decision prefers, judged on the same deals;
 * says for each play **what it takes and scores now**: the cards it takes, those
   of them that score by themselves (the ruleset's scoring data,
   :func:`casino.engine.scheme.scheme`), a sweep where the engine scores one, and
@@ -25,8 +27,9 @@ and:
   number: how far behind the best), with its spread over the deals.
 
 Everything is bounded (at most :data:`~casino.teach.judge.MAX_CANDIDATES` plays,
-a budget of work per search, bounded replies), and the samples come from a
-generator seeded by ``seed`` only, so the same seed gives the same advice. The
+a budget of work per search, bounded replies), and the samples come from the
+observation (mixed with ``seed``, 0 by default, as the review's), so the same
+observation gives the same advice. The
 result is a frozen, JSON-able value (:meth:`Advice.to_json`) with the reason of
 each play in words (:attr:`RankedPlay.reason`): the web game's hint, the
 terminal game's hint and the move helper show it.
@@ -35,7 +38,6 @@ terminal game's hint and the move helper show it.
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -49,34 +51,29 @@ from casino.engine.scheme import scheme
 from casino.engine.wording import build_words, listing, plural, table_item_words
 from casino.play.session import BotJob, GameSession
 from casino.teach.judge import (
+    DEFAULT_BUDGET,
+    DEFAULT_SAMPLES,
     MAX_CANDIDATES,
     Budget,
-    candidate_moves,
-    fair_deals,
-    judge_deals,
+    judgement,
 )
-from casino.teach.review import DEFAULT_BUDGET, DEFAULT_SAMPLES, leaves_words, rounded, stdev
+from casino.teach.review import leaves_words, rounded
 from casino.words.narrate import move_phrase, point_cards_label, sweep_words
 
 FORMAT = "casino-advice/1"
 
-#: Deals of the hidden cards a hint judges, by default: the review's, so that a hint
-#: and the review of the same decision agree.
-HINT_SAMPLES = DEFAULT_SAMPLES
-#: The judge's budget per deal for a hint, the review's: docs/benchmarks.md has what
-#: a hint costs on every preset (at most about a second and a half on one core at a
-#: normal table, under two on a crowded one).
-HINT_BUDGET = DEFAULT_BUDGET
-
 #: How hard a hint thinks at each player level (the web server's and the terminal
 #: game's ``hint_level``): deals judged and the judge's budget per deal. The expert
-#: level, the default, is the full hint; the others are quicker and rougher.
+#: level, the default, is the shared judgement (the review's and the move helper's:
+#: :data:`casino.teach.judge.DEFAULT_SAMPLES`, :data:`~casino.teach.judge.DEFAULT_BUDGET`),
+#: so its hint is the review's preferred move; the others are quicker and rougher, and
+#: the review may prefer another move than theirs.
 EFFORT: dict[str, tuple[int, Budget]] = {
     "beginner": (1, Budget(depth=2, nodes=100)),
     "easy": (2, Budget(depth=4, nodes=200)),
     "medium": (3, Budget(depth=6, nodes=400)),
     "hard": (4, Budget(depth=8, nodes=800)),
-    "expert": (HINT_SAMPLES, HINT_BUDGET),
+    "expert": (DEFAULT_SAMPLES, DEFAULT_BUDGET),
 }
 
 #: Decimals kept of every value.
@@ -191,22 +188,19 @@ class Advice:
 # Advising
 
 
-def advice_rng(seed: int) -> random.Random:
-    """The generator of a hint's samples: its seed only."""
-    return random.Random(f"hint:{seed}")
-
-
-def advise(pos: Position, *, seed: int = 0, samples: int = HINT_SAMPLES,
-           budget: Budget = HINT_BUDGET, extra: Move | None = None,
+def advise(pos: Position, *, seed: int = 0, samples: int = DEFAULT_SAMPLES,
+           budget: Budget = DEFAULT_BUDGET, extra: Move | None = None,
            moves: Sequence[Move] | None = None) -> Advice:
     """The plays of ``pos``'s player to move, ranked by the fair judgement, with reasons.
 
     ``pos`` is that player's observation (a full position is observed first, so
     nothing hidden from the player is used). The plays are ``moves`` when given (at
     most :data:`~casino.teach.judge.MAX_CANDIDATES` of them are judged), else the
-    bounded candidates, with ``extra`` among them (the move helper's computer pick).
-    ``samples`` deals of the hidden cards from :func:`advice_rng` (``seed``) are
-    judged with ``budget`` each."""
+    bounded candidates; ``extra`` is judged too, apart on the same deals when it is not
+    among them (the move helper's computer pick), so it changes nothing of the others'
+    values. It is :func:`casino.teach.judge.judgement`: ``samples`` deals of the hidden
+    cards drawn from the observation and ``seed`` (0, the default, is the review's),
+    each judged with ``budget``."""
     return _advise(pos, seed, samples, budget, extra, moves)[0]
 
 
@@ -217,20 +211,14 @@ def _advise(pos: Position, seed: int, samples: int, budget: Budget, extra: Move 
         raise ValueError(f"a hint judges one sampled deal or more, not {samples}")
     seat = pos.to_move
     seen = pos.observe(seat)
-    if moves is not None:
-        cand = list(dict.fromkeys(moves))
-        complete = False
-    else:
-        cand = candidate_moves(seen, extra)
+    j = judgement(seen, extra, moves=moves, samples=samples, budget=budget, seed=seed)
+    cand = j.moves
+    complete = False
+    if moves is None:
         found = seen.candidate_moves()
         complete = found.complete and len(cand) == len(found.moves)
-    if not cand:
-        raise ValueError("the player to move has no card to play")
-    deals, known = fair_deals(seen, samples, advice_rng(seed))
-    tables, depth = judge_deals(deals, cand, samples, budget, known)
-    k = len(tables)
-    means = [sum(t[i] for t in tables) / k for i in range(len(cand))]
-    order = sorted(range(len(cand)), key=lambda i: (-means[i], i))
+    means = j.means
+    order = j.order
     best = order[0]
     second = order[1] if len(order) > 1 else None
     plays = []
@@ -239,22 +227,23 @@ def _advise(pos: Position, seed: int, samples: int, budget: Budget, extra: Move 
         if rival is None:
             margin, spread = 0.0, 0.0
         else:
-            diffs = [t[i] - t[rival] for t in tables]
-            margin, spread = sum(diffs) / k, stdev(diffs)
-        plays.append(_ranked(seen, deals, cand[i], means[i], margin, spread,
+            diff = j.difference(i, rival)
+            margin, spread = diff.mean, diff.spread
+        plays.append(_ranked(seen, j.deals, cand[i], means[i], margin, spread,
                              None if rival is None else cand[rival], i == best))
-    advice = Advice(rules=seen.rules.name, seat=seat, seed=seed, samples=k, known=known,
-                    budget_depth=budget.depth, nodes=budget.nodes, depth=depth,
-                    complete=complete, plays=tuple(plays))
+    advice = Advice(rules=seen.rules.name, seat=seat, seed=seed, samples=j.samples,
+                    known=j.known, budget_depth=budget.depth, nodes=budget.nodes,
+                    depth=j.depth, complete=complete, plays=tuple(plays))
     return advice, [cand[i] for i in order]
 
 
 def advise_job(job: BotJob) -> Advice:
     """The advice for a hint job (:meth:`casino.play.session.GameSession.hint_job`):
-    its observation, its seed, and the effort of its level (:data:`EFFORT`)."""
+    its observation and the effort of its level (:data:`EFFORT`). The job's seed is not
+    used: the deals come from the observation, so that the hint is the judgement the
+    review of this decision makes."""
     samples, budget = EFFORT.get(job.level, EFFORT["expert"])
-    return advise(Position.from_json(job.observation), seed=job.seed, samples=samples,
-                  budget=budget)
+    return advise(Position.from_json(job.observation), samples=samples, budget=budget)
 
 
 def session_hint(session: GameSession, seat: int | None = None) -> tuple[Move, Advice]:
@@ -268,16 +257,15 @@ def session_hint(session: GameSession, seat: int | None = None) -> tuple[Move, A
     return view.parse_move(advice.best.move), advice
 
 
-def rank_plays(pos: Position, moves: Sequence[Move] | None = None, extra: Move | None = None,
-               *, seed: int = 0) -> list[tuple[Move, float, str]]:
+def rank_plays(pos: Position, moves: Sequence[Move] | None = None,
+               extra: Move | None = None) -> list[tuple[Move, float, str]]:
     """The move helper's judge (``casino.tools.helper.Rank``): :func:`advise` on the
-    observation ``pos``, as (move, value, reason), best first. ``moves``: judge these
-    (the first :data:`~casino.teach.judge.MAX_CANDIDATES` of them), else the bounded
-    candidates with ``extra``."""
+    observation ``pos``, as (move, value, reason), best first: the hint's own judgement
+    (its deals, its budget), so that the helper's first play is the hint's. ``moves``:
+    judge these (the first :data:`~casino.teach.judge.MAX_CANDIDATES` of them), else
+    the bounded candidates; and ``extra``."""
     plays = list(moves)[:MAX_CANDIDATES] if moves is not None else None
-    if plays is not None and extra is not None and extra not in plays:
-        plays.append(extra)
-    advice, ranked = _advise(pos, seed, HINT_SAMPLES, HINT_BUDGET, extra, plays)
+    advice, ranked = _advise(pos, 0, DEFAULT_SAMPLES, DEFAULT_BUDGET, extra, plays)
     return [(m, p.value, p.reason) for m, p in zip(ranked, advice.plays, strict=True)]
 
 
@@ -459,12 +447,9 @@ def card_symbol_of(text: str) -> str:
 __all__ = [
     "EFFORT",
     "FORMAT",
-    "HINT_BUDGET",
-    "HINT_SAMPLES",
     "Advice",
     "RankedPlay",
     "Reply",
-    "advice_rng",
     "advise",
     "advise_job",
     "points_words",

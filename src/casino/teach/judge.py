@@ -1,10 +1,21 @@
-"""The judge: what a move is worth, by a search that sees every card of a full position.
+"""The judge: what a move is worth, by a search that sees every card of a full position,
+and the one judgement of a decision that the hint, the review and the move helper share.
 
-A post-game review (:mod:`casino.teach.review`) values a player's candidate moves
-twice. *Fairly*: on K deals of the hidden cards sampled consistently with what the
-player saw (:func:`casino.bots.knowledge.sample`), each valued by the judge, so that
-the move with the best mean is the one the strongest fair search prefers. And, once
-the game is over, *in hindsight*: on the true deal, which the record holds.
+A decision is judged *fairly* (:func:`judgement`): the player's candidate moves valued
+on K deals of the hidden cards sampled consistently with what the player saw
+(:func:`casino.bots.knowledge.sample`), each valued by the judge, so that the move
+with the best mean is the one the strongest fair search prefers. The hint
+(:mod:`casino.teach.hint`) names that move, the move helper ranks by those means, and
+the post-game review (:mod:`casino.teach.review`) measures the move played against it,
+and once the game is over values the moves *in hindsight* too: on the true deal, which
+the record holds.
+
+**One judgement, not three.** The deals are drawn from a seed derived from the
+observation itself (:func:`observation_seed`: a stable hash of what the player sees), so
+at the same observation the hint, the helper and the review judge the same candidates on
+the very same deals with the same budget (:data:`DEFAULT_SAMPLES`,
+:data:`DEFAULT_BUDGET`): the hint's move is the review's preferred move there, and a
+player who follows the hint is never told by the review that it cost something.
 
 The judge is alpha-beta to the end of the current deal (:class:`~casino.bots.solver.Searcher`
 with ``horizon="deal"``), standing on :func:`casino.bots.evaluation.deal_start_estimate`
@@ -13,14 +24,19 @@ of work and looks at a bounded number of moves per node, so a crowded table cost
 polynomial work: it deepens from one ply (each candidate's successor evaluated, which
 generates no moves and always completes) two plies at a time, and the deepest
 iteration finished within the budget gives the values. The budget counts nodes and
-evaluations, not seconds, so the same seed gives the same values on any machine.
+evaluations, not seconds, so the same observation gives the same values on any machine.
 
 The judge is not the truth (it too stops at the deal's end, and its opponents see the
-judged player's hand in every sample), but it is one yardstick for every decision.
+judged player's hand in every sample), and with a few deals its means are noisy: a
+difference between two moves comes with its standard error (:class:`Difference`), which
+the review grades by.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,6 +56,16 @@ MAX_INNER = 25
 #: What one new evaluation counts for in a search's budget, in interior nodes: it
 #: costs several times a node (a millisecond on a Tablić deal of six cards a hand).
 EVALUATION_COST = 4
+#: A difference's interval is its mean ± this many standard errors, and the review grades
+#: a cost by the interval's lower end: a move is graded worse than good only when its
+#: cost is above a threshold by two standard errors. Why 2: for a mean of roughly
+#: normal differences, a move whose true cost is below the threshold is then graded
+#: worse at most about once in 44 (the one-sided 2.3% of 2 standard errors), while a
+#: blunder of several points still stands clear of noise of a point or so. With 8 deals
+#: Student's t would ask for 2.4 for the same odds, but the preferred move, the best
+#: mean of several, already flatters the cost a little upward: the round figure is
+#: kept, and it stays one constant.
+INTERVAL = 2.0
 
 
 @dataclass(frozen=True)
@@ -56,6 +82,17 @@ class Budget:
             raise ValueError(f"the judge searches one ply or more, not {self.depth}")
         if self.nodes < 1:
             raise ValueError(f"a node budget is one node or more, not {self.nodes}")
+
+
+#: Deals of the hidden cards a decision is judged on: the hint's, the review's and the move
+#: helper's, one figure so that they judge alike and raising it is one line.
+DEFAULT_SAMPLES = 8
+#: The judge's budget per deal for the hint, the review and the helper alike: 8 plies (a
+#: whole 4-card deal of two players) and the work that keeps a hint quick (a median of
+#: a tenth to a third of a second, at most about a second and a half on one core) and a
+#: two-player round's review within 30 s on one core (docs/benchmarks.md,
+#: docs/review.md). The hint sets it: it is asked for during a game, the review after.
+DEFAULT_BUDGET = Budget(depth=8, nodes=1500)
 
 
 def candidate_moves(pos: Position, played: Move | None = None,
@@ -111,56 +148,176 @@ def judge_depth(pos: Position, moves: Sequence[Move],
     return values, done
 
 
-def fair_tables(seen: Position, moves: Sequence[Move], samples: int, rng: random.Random,
-                budget: Budget = Budget()) -> list[list[float]]:
-    """The judge's value of each of ``moves`` on ``samples`` deals of the hidden cards
-    consistent with ``seen``, the observation of the player to move (one row per deal).
+def canonical(seen: Position) -> Position:
+    """What the player to move at ``seen`` observes, in one form whatever the path it
+    came by: the observation as its JSON reads back (casino-position/1), with the hands
+    and piles in card order. A game's live position keeps its piles in the order of the
+    captures and a hand in the order dealt, while a hint job carries the observation as
+    JSON: judged as they stand, the two would give other candidates' order and other
+    deals for the same observation."""
+    return Position.from_json(seen.observe(seen.to_move).to_json())
 
-    When the observer can deduce every card (two players, stock empty: the unseen
-    cards are the other hand), there is one deal, judged once."""
-    return fair_judgement(seen, moves, samples, rng, budget)[0]
+
+def observation_seed(seen: Position, seed: int = 0) -> int:
+    """The seed of the deals judged at ``seen``: a stable hash (SHA-256) of what the
+    player to move observes there, its canonical JSON (:func:`canonical`, keys sorted),
+    mixed with ``seed``.
+
+    The position is observed first, so two full positions that differ only in cards
+    hidden from that player give the same seed: nothing hidden reaches the deals.
+    Python's ``hash()`` is salted per process and would give other deals in every
+    process; this gives the same on any machine, so the hint at a position and the
+    review of that decision sample the very same deals (``seed`` 0, the default of
+    both)."""
+    view = canonical(seen).to_json()
+    text = json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    digest = hashlib.sha256(f"casino-judgement:{seed}:{text}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
-def fair_judgement(seen: Position, moves: Sequence[Move], samples: int, rng: random.Random,
-                   budget: Budget = Budget()) -> tuple[list[list[float]], int, bool]:
-    """:func:`fair_tables`, the shallowest depth any of its searches reached, and
-    whether the observer could deduce every card (then the one deal is the true one,
-    and it is searched with the work of all the samples: the last deal is judged
-    exactly more often, for the time the samples would have taken)."""
-    deals, known = fair_deals(seen, samples, rng)
-    tables, depth = judge_deals(deals, moves, samples, budget, known)
-    return tables, depth, known
+def deals_rng(seen: Position, seed: int = 0) -> random.Random:
+    """The generator of the deals judged at ``seen`` (:func:`observation_seed`)."""
+    return random.Random(observation_seed(seen, seed))
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A paired difference of two moves' values over the deals judged: its ``mean``, its
+    ``spread`` (the standard deviation of the per-deal differences), the standard error
+    of the mean (``se``: ``spread / sqrt(deals)``; 0 when the one deal judged is the
+    one the player could deduce, whose values are exact; infinite for one sampled deal,
+    which cannot tell its own noise) and the interval ``mean ± INTERVAL · se``
+    (``low`` to ``high``)."""
+
+    mean: float
+    spread: float
+    se: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One decision judged: the moves, the deals of the hidden cards, and the judge's
+    value of each move on each deal (``tables``: one row per deal, in ``moves``' order).
+
+    ``moves[:candidates]`` were searched together, as every hint, review and helper
+    ranking searches them; the moves after them (the move played, or a play the caller
+    wants among them, when it is not a candidate) were each valued apart on the same
+    deals, so that they change nothing of the candidates' values. ``known``: the
+    player could deduce every card, and the one deal is the true one. ``depth`` is the
+    shallowest depth any search reached."""
+
+    seen: Position
+    moves: tuple[Move, ...]
+    candidates: int
+    deals: tuple[Position, ...]
+    tables: tuple[tuple[float, ...], ...]
+    known: bool
+    depth: int
+
+    @property
+    def samples(self) -> int:
+        """The deals judged (one when ``known``)."""
+        return len(self.tables)
+
+    @property
+    def means(self) -> tuple[float, ...]:
+        """Each move's mean value over the deals: the expected round margin after it."""
+        k = len(self.tables)
+        return tuple(sum(t[i] for t in self.tables) / k for i in range(len(self.moves)))
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """The moves' indices, best mean first (ties: the earlier move first)."""
+        means = self.means
+        return tuple(sorted(range(len(self.moves)), key=lambda i: (-means[i], i)))
+
+    @property
+    def preferred(self) -> int:
+        """The index of the preferred move: the best mean (the hint's move)."""
+        return self.order[0]
+
+    def difference(self, i: int, j: int) -> Difference:
+        """Move ``i``'s value less move ``j``'s, paired deal by deal."""
+        diffs = [t[i] - t[j] for t in self.tables]
+        k = len(diffs)
+        mean = sum(diffs) / k
+        spread = stdev(diffs)
+        se = 0.0 if self.known else spread / math.sqrt(k) if k > 1 else math.inf
+        return Difference(mean, spread, se, mean - INTERVAL * se, mean + INTERVAL * se)
+
+    def cost(self, i: int) -> Difference:
+        """What move ``i`` costs against the preferred move: the preferred move's value
+        less move ``i``'s, paired deal by deal (0 for the preferred move itself)."""
+        return self.difference(self.preferred, i)
+
+
+def judgement(seen: Position, played: Move | None = None, *,
+              moves: Sequence[Move] | None = None, samples: int = DEFAULT_SAMPLES,
+              budget: Budget = DEFAULT_BUDGET, seed: int = 0) -> Judgement:
+    """The one judgement of a decision, which the hint, the review and the move
+    helper's ranking all call, so that they agree: at the same observation they judge
+    the same candidates on the same deals with the same budget, and the hint's move is
+    the review's preferred move there.
+
+    ``seen`` is the observation of the player to move (a full position is observed
+    first: nothing hidden is used; :func:`canonical`). The moves are ``moves`` when given, else the
+    bounded candidates (:func:`candidate_moves`); ``played``, when not among them, is
+    valued apart on the same deals (:class:`Judgement`). ``samples`` deals of the
+    hidden cards come from :func:`deals_rng` (the observation and ``seed``), or the one
+    deal the player can deduce, searched with the work of all of them; each search
+    has ``budget``."""
+    if samples < 1:
+        raise ValueError(f"a judgement judges one sampled deal or more, not {samples}")
+    seen = canonical(seen)
+    cand = list(dict.fromkeys(moves)) if moves is not None else candidate_moves(seen)
+    if not cand:
+        raise ValueError("the player to move has no card to play")
+    extra = [played] if played is not None and played not in cand else []
+    deals, known = fair_deals(seen, samples, deals_rng(seen, seed))
+    whole = Budget(depth=budget.depth, nodes=budget.nodes * samples) if known else budget
+    tables: list[tuple[float, ...]] = []
+    depth = budget.depth
+    for deal in deals:
+        values, reached = judge_moves(deal, cand, extra, whole)
+        tables.append(tuple(values))
+        depth = min(depth, reached)
+    return Judgement(seen=seen, moves=(*cand, *extra), candidates=len(cand),
+                     deals=tuple(deals), tables=tuple(tables), known=known, depth=depth)
+
+
+def judge_moves(pos: Position, moves: Sequence[Move], extra: Sequence[Move],
+                budget: Budget) -> tuple[list[float], int]:
+    """The values of ``moves`` and then of ``extra`` on the full position ``pos``, and
+    the depth reached: ``moves`` searched together (:func:`judge_depth`), each of
+    ``extra`` apart, to the depth ``moves`` reached, so that a move the hint does not
+    judge (the move played, off the candidates) changes nothing of the others' values:
+    their search shares one budget, which one more move would share too."""
+    values, reached = judge_depth(pos, moves, budget)
+    for move in extra:
+        values += judge_depth(pos, [move], Budget(depth=reached, nodes=budget.nodes))[0]
+    return values, reached
 
 
 def fair_deals(seen: Position, samples: int,
                rng: random.Random) -> tuple[list[Position], bool]:
-    """The full positions :func:`fair_judgement` judges: ``samples`` deals of the hidden
+    """The full positions a :func:`judgement` judges: ``samples`` deals of the hidden
     cards consistent with ``seen`` (drawn from ``rng``), or the one deal the observer
-    can deduce, and whether it could (then the list holds that deal only).
-
-    Apart so that a caller may look at the same deals the judge valued (the hint's
-    next-player replies, :mod:`casino.teach.hint`)."""
+    can deduce, and whether it could (then the list holds that deal only: two players,
+    the stock empty, the unseen cards are the other hand)."""
     full = perfect_information(seen)
     if full is not None:
         return [full], True
     return [sample(seen, rng) for _ in range(max(1, samples))], False
 
 
-def judge_deals(deals: Sequence[Position], moves: Sequence[Move], samples: int,
-                budget: Budget, known: bool) -> tuple[list[list[float]], int]:
-    """The judge's values of ``moves`` on each of ``deals`` (:func:`fair_deals`) and the
-    shallowest depth reached; a ``known`` deal is searched with the work of ``samples``."""
-    if known:
-        whole = Budget(depth=budget.depth, nodes=budget.nodes * max(1, samples))
-        values, reached = judge_depth(deals[0], moves, whole)
-        return [values], reached
-    tables: list[list[float]] = []
-    depth = budget.depth
-    for deal in deals:
-        values, reached = judge_depth(deal, moves, budget)
-        tables.append(values)
-        depth = min(depth, reached)
-    return tables, depth
+def stdev(xs: Sequence[float]) -> float:
+    """The sample standard deviation (0 for fewer than two values)."""
+    if len(xs) < 2:
+        return 0.0
+    mean = sum(xs) / len(xs)
+    return math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1))
 
 
 def information_value(tables: Sequence[Sequence[float]],
@@ -184,16 +341,24 @@ def information_value(tables: Sequence[Sequence[float]],
 
 
 __all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_SAMPLES",
     "EVALUATION_COST",
+    "INTERVAL",
     "MAX_CANDIDATES",
     "MAX_INNER",
     "Budget",
+    "Difference",
+    "Judgement",
     "candidate_moves",
+    "canonical",
+    "deals_rng",
     "fair_deals",
-    "fair_judgement",
-    "fair_tables",
     "information_value",
     "judge",
-    "judge_deals",
     "judge_depth",
+    "judge_moves",
+    "judgement",
+    "observation_seed",
+    "stdev",
 ]

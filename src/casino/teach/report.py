@@ -10,32 +10,59 @@ from collections.abc import Sequence
 
 from casino.engine.record import Record
 from casino.engine.wording import plural
-from casino.teach.review import BIG_SWING, Decision, Review
+from casino.teach.judge import INTERVAL
+from casino.teach.review import (
+    ABOUT_AS_GOOD,
+    BIG_SWING,
+    BLUNDER,
+    GOOD,
+    GRADES,
+    INACCURACY,
+    MISTAKE,
+    Decision,
+    Review,
+    cost_words,
+)
 
 #: The marks of a big swing of the expected margin (up, down).
 UP, DOWN = "▲", "▼"
 
 
+#: What a cost and its grade mean, under every report (and the terminal game's review).
+COST_NOTE = (f"cost: expected round points lost against the preferred move, and in brackets "
+             f"the interval the deals judged allow (± {INTERVAL:g} standard errors); a "
+             f"grade worse than good needs the whole interval at its threshold or above, "
+             f"and a good move whose interval reaches zero is {ABOUT_AS_GOOD} as the best.")
+
+
 def report_lines(r: Review, record: Record) -> list[str]:
     """The review as the terminal shows it."""
     counts = r.grade_counts()
+    about = sum(1 for d in r.decisions if d.verdict == ABOUT_AS_GOOD)
     who = r.name if r.name == f"seat {r.seat}" else f"{r.name} (seat {r.seat})"
+    deals = ("the same deals a hint there judged" if r.seed == 0 else
+             f"seed {r.seed}, so not the deals a hint there judged")
+    good = f"{counts[GOOD]} good" + (f" ({about} of them {ABOUT_AS_GOOD} as the best)"
+                                    if about else "")
     lines = [
         f"Review of {who}, {r.rules}, "
         f"{plural(len(record.rounds), 'round')}: {plural(len(r.decisions), 'decision')} "
         f"judged, {plural(r.forced, 'forced move')} not judged.",
         f"Each decision is judged from what seat {r.seat} saw then: {r.samples} deals of "
         f"the hidden cards consistent with it, each searched {r.depth} plies at most "
-        f"({r.nodes} nodes), seed {r.seed}.",
-        f"Grades: {counts['good']} good, "
-        f"{plural(counts['inaccuracy'], 'inaccuracy', 'inaccuracies')}, "
-        f"{plural(counts['mistake'], 'mistake')}, {plural(counts['blunder'], 'blunder')}; "
+        f"({r.nodes} nodes); {deals}.",
+        f"Grades: {good}, "
+        f"{plural(counts[INACCURACY], 'inaccuracy', 'inaccuracies')}, "
+        f"{plural(counts[MISTAKE], 'mistake')}, {plural(counts[BLUNDER], 'blunder')}; "
         f"{r.cost:.1f} expected points lost in all.",
     ]
     width = max((len(d.move) for d in r.decisions), default=4)
     better = max((len(d.preferred) for d in r.decisions if d.cost > 0), default=6)
-    head = (f"  {'move':>4} {'deal':>4}  {'played':<{width}}  {'grade':<10} {'cost':>5} "
-            f"{'±':>4}  {'better':<{better}}  {'margin':>6}    {'hindsight':>9}")
+    grades = max(len(w) for w in (*GRADES, ABOUT_AS_GOOD))
+    costs = {id(d): cost_words(d.cost, d.low, d.high) for d in r.decisions}
+    cw = max((len(c) for c in costs.values()), default=4)
+    head = (f"  {'move':>4} {'deal':>4}  {'played':<{width}}  {'grade':<{grades}} "
+            f"{'cost':<{cw}}  {'better':<{better}}  {'margin':>6}    {'hindsight':>9}")
     current = None
     for d in r.decisions:
         if d.round != current:
@@ -44,8 +71,8 @@ def report_lines(r: Review, record: Record) -> list[str]:
         mark = (UP if d.swing > 0 else DOWN) if d.big_swing else " "
         pref = d.preferred if d.cost > 0 else ""
         flags = " (computer)" if d.by_computer else " (hint)" if d.hinted else ""
-        lines.append(f"  {d.ply + 1:>4} {d.deal:>4}  {d.move:<{width}}  {d.grade:<10} "
-                     f"{d.cost:>5.2f} {d.spread:>4.1f}  {pref:<{better}}  "
+        lines.append(f"  {d.ply + 1:>4} {d.deal:>4}  {d.move:<{width}}  "
+                     f"{d.verdict:<{grades}} {costs[id(d)]:<{cw}}  {pref:<{better}}  "
                      f"{d.margin:>+6.1f} {mark}  {d.hindsight.cost:>9.2f}{flags}")
     if r.advice:
         lines += ["", "The costliest decisions:"]
@@ -54,13 +81,11 @@ def report_lines(r: Review, record: Record) -> list[str]:
     for t in r.totals:
         lines.append(f"  {t.kind:<10} {plural(t.decisions, 'decision'):>13}, "
                      f"{t.cost:5.2f} points lost")
-    lines += ["", f"cost: expected round points lost against the preferred move (± its "
-                  f"spread over the deals); margin: the seat's expected round margin "
+    lines += ["", COST_NOTE + f" margin: the seat's expected round margin "
                   f"after its move, {UP}{DOWN} a swing of {BIG_SWING:.0f} points or more since "
                   f"its previous decision; hindsight: the cost on the true deal, which "
                   f"the seat could not see."]
     return lines
-
 
 
 def margin_graph(decisions: Sequence[Decision], height: int = 6) -> list[str]:

@@ -5,14 +5,17 @@ seat that was a choice (a seat with one legal move is not judged) and, from **th
 seat's observation at that moment** only (its hand, the table, the piles, the counts
 of the other hands and the stock, and what builds tell about their owners' hands):
 
-* values the bounded candidate moves (:func:`casino.teach.judge.candidate_moves`)
-  on K deals of the hidden cards sampled consistently with the observation, each
-  with the judge's search (:mod:`casino.teach.judge`): the *preferred* move is the
-  one with the best mean;
+* judges the decision with the one judgement the hints and the move helper use too
+  (:func:`casino.teach.judge.judgement`): the bounded candidate moves valued on K deals
+  of the hidden cards sampled consistently with the observation, from a seed derived
+  from the observation itself, so the deals are the very ones a hint at that moment
+  judged; the *preferred* move, the best mean, is the hint's move there;
 * says what the played move *costs* against it: the mean over the deals of the
-  per-deal difference, in expected round points, with its spread (the standard
-  deviation of that difference over the deals), and grades it by
-  :class:`Thresholds` (good, inaccuracy, mistake, blunder);
+  per-deal difference, in expected round points, with its interval (the mean ± two
+  standard errors of that paired difference, :data:`casino.teach.judge.INTERVAL`), and
+  grades it by :class:`Thresholds` from the interval's **lower end**, so that a cost
+  within the judge's own noise is never graded an inaccuracy: a good move whose
+  interval reaches zero reads *about as good* (as the best), :func:`verdict`;
 * and, labelled *hindsight* because only the finished game can tell it, the cost
   on the true deal the record holds: the best move there less the played one.
 
@@ -22,9 +25,10 @@ three costliest decisions with the better move in words and totals the costs by
 kind of move (captures, builds, trails, and every move of the last deal).
 
 Every search has a budget of work and the candidates are bounded, so a crowded
-table costs polynomial work; the samples of each decision come from a generator
-seeded by the review's seed and the decision's place, so the same seed gives the
-same review, and a decision's grade does not depend on the other decisions'. The
+table costs polynomial work; the samples of each decision come from the decision's
+observation (mixed with the review's ``seed``, 0 by default: the hint's deals), so the
+same seed gives the same review, and a decision's grade does not depend on the other
+decisions'. The
 result is a frozen, JSON-able value (:meth:`Review.to_json`) that the command line,
 the web replay page and the terminal game's end screen can all draw.
 """
@@ -32,8 +36,6 @@ the web replay page and the terminal game's end screen can all draw.
 from __future__ import annotations
 
 import json
-import math
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -42,20 +44,28 @@ from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import Position, table_after
 from casino.engine.record import HINT, TAKEOVER, Record
 from casino.engine.wording import build_words, cards_words, listing, plural
-from casino.teach.judge import Budget, candidate_moves, fair_judgement, judge
+from casino.teach.judge import (
+    DEFAULT_BUDGET,
+    DEFAULT_SAMPLES,
+    Budget,
+    judge_moves,
+    judgement,
+)
 from casino.words.narrate import move_phrase
 
-FORMAT = "casino-review/1"
+#: Version 2: each decision's cost has its interval (``low``, ``high``) and its words
+#: (``verdict``), and the grade is taken from the interval's lower end.
+FORMAT = "casino-review/2"
 
-#: Deals of the hidden cards each decision is judged on, by default.
-DEFAULT_SAMPLES = 8
-#: The judge's default budget: 8 plies (a whole 4-card deal of two players) and the
-#: work per search that keeps a two-player round's review within 30 s on one core
-#: (docs/review.md has the figures for every preset).
-DEFAULT_BUDGET = Budget(depth=8, nodes=1500)
+#: Sampled deals a review judges at least: one deal cannot tell its own noise, and the
+#: grades stand on it.
+MIN_SAMPLES = 2
 
 GOOD, INACCURACY, MISTAKE, BLUNDER = "good", "inaccuracy", "mistake", "blunder"
 GRADES = (GOOD, INACCURACY, MISTAKE, BLUNDER)
+#: The words of a good move that the judge preferred another to by a cost within its
+#: own noise (the cost's interval reaches zero): the two cannot be told apart.
+ABOUT_AS_GOOD = "about as good"
 
 #: The per-kind totals' kinds: a build, an addition to a build and a raise are builds.
 KIND_OF = {CAPTURE: "captures", BUILD: "builds", ADD: "builds", RAISE: "builds",
@@ -79,8 +89,10 @@ class ReviewError(ValueError):
 class Thresholds:
     """The cost, in expected round points, from which a move is graded worse.
 
-    A cost below ``inaccuracy`` is good; from ``inaccuracy`` an inaccuracy, from
-    ``mistake`` a mistake, from ``blunder`` a blunder. docs/review.md says why
+    The cost graded is the lower end of the cost's interval (the mean less two
+    standard errors, :data:`casino.teach.judge.INTERVAL`), what the move surely costs
+    by the judge: below ``inaccuracy`` it is good; from ``inaccuracy`` an inaccuracy,
+    from ``mistake`` a mistake, from ``blunder`` a blunder. docs/review.md says why
     these numbers (the costs the review measures on the expert level's games)."""
 
     inaccuracy: float = 0.5
@@ -94,7 +106,8 @@ class Thresholds:
                              f"{self.blunder}")
 
     def grade(self, cost: float) -> str:
-        """The grade of a move that costs ``cost`` points against the preferred one."""
+        """The grade of a move that costs at least ``cost`` points against the preferred
+        one (the lower end of its cost's interval)."""
         if cost >= self.blunder:
             return BLUNDER
         if cost >= self.mistake:
@@ -134,8 +147,11 @@ class Decision:
     ``ply`` is the move's index in its round (0 for the round's first move),
     ``deal`` the deal it was played in. ``cost`` and ``spread`` are the mean and
     the standard deviation, over the ``samples`` deals judged, of the preferred
-    move's value less the played move's; ``depth`` is the shallowest search among
-    them (plies). ``margin`` is the seat's expected round margin after its move,
+    move's value less the played move's, ``low`` to ``high`` the cost's interval (the
+    mean ± two standard errors; the cost itself when the one deal judged is the one
+    the seat could deduce, whose values are exact); ``grade`` is taken from ``low``
+    and ``verdict`` is its words (:func:`verdict`). ``depth`` is the shallowest search
+    among them (plies). ``margin`` is the seat's expected round margin after its move,
     ``swing`` its change since the seat's previous judged decision of the round.
     ``position`` is the seat's observation before the move (casino-position/1
     JSON text: what the seat saw, the other hands as counts)."""
@@ -151,7 +167,10 @@ class Decision:
     preferred_words: str
     cost: float
     spread: float
+    low: float
+    high: float
     grade: str
+    verdict: str
     samples: int
     depth: int
     margin: float
@@ -278,9 +297,11 @@ def review(record: Record, seat: int, *, samples: int = DEFAULT_SAMPLES, seed: i
     """The review of ``seat``'s decisions in the finished game ``record``.
 
     ``samples`` deals of the hidden cards are judged at each decision, with the
-    judge's ``limit``; ``seed`` makes the samples (the same seed, the same review).
-    ReviewError for a game that is not over (a live game's review would tell one
-    seat what it cannot see yet) or a seat the game does not have."""
+    judge's ``limit``, drawn from the decision's observation mixed with ``seed`` (the
+    same seed, the same review; the default 0 draws the deals a hint at that decision
+    judged, :func:`casino.teach.judge.deals_rng`). ReviewError for a game that is not
+    over (a live game's review would tell one seat what it cannot see yet), a seat
+    the game does not have, or fewer than :data:`MIN_SAMPLES` deals."""
     rules = record.rules
     if not isinstance(seat, int) or not 0 <= seat < rules.players:
         raise ReviewError(f"seat {seat} is not a seat of this {rules.players}-player game: "
@@ -288,8 +309,7 @@ def review(record: Record, seat: int, *, samples: int = DEFAULT_SAMPLES, seed: i
     if not record.is_over:
         raise ReviewError("the game is not finished: only a finished game is reviewed "
                           "(a review tells what the other hands held)")
-    if samples < 1:
-        raise ReviewError(f"a review judges one sampled deal or more, not {samples}")
+    _check_samples(samples)
     spots, forced = _spots(record, seat)
     if progress is not None:
         progress(0, len(spots))
@@ -333,10 +353,10 @@ def _spots(record: Record, seat: int) -> tuple[list[_Spot], int]:
     return spots, forced
 
 
-def decision_rng(seed: int, round_number: int, ply: int) -> random.Random:
-    """The generator of one decision's samples: the review's seed and the decision's
-    place only, so a decision's samples do not depend on any other decision."""
-    return random.Random(f"review:{seed}:{round_number}:{ply}")
+def _check_samples(samples: int) -> None:
+    if samples < MIN_SAMPLES:
+        raise ReviewError(f"a review judges {MIN_SAMPLES} sampled deals or more (one deal "
+                          f"cannot tell its own noise), not {samples}")
 
 
 def judge_decision(pos: Position, played: Move, *, ply: int = 0,
@@ -347,36 +367,40 @@ def judge_decision(pos: Position, played: Move, *, ply: int = 0,
     """The judged decision of ``pos``'s mover, who played ``played``, ``ply`` moves into
     its round; ``pos`` is the true, full position (the game is over).
 
-    Everything but the hindsight is computed from ``pos.observe(mover)`` alone: the
-    candidates, the sampled deals (from :func:`decision_rng`), the preferred move, the
-    cost, its spread and the grade. Only :class:`Hindsight` is judged on ``pos``.
-    ``previous_margin`` is the mover's expected margin at its previous judged decision
-    of the round, for the swing."""
+    Everything but the hindsight is :func:`casino.teach.judge.judgement` of
+    ``pos.observe(mover)`` alone, the hint's own judgement at that moment (``seed`` 0):
+    the candidates, the sampled deals, the preferred move, the cost, its interval and
+    the grade. Only :class:`Hindsight` is judged on ``pos``. ``previous_margin`` is the
+    mover's expected margin at its previous judged decision of the round, for the
+    swing."""
+    _check_samples(samples)
     rules = pos.rules
     seen = pos.observe(pos.to_move)
-    cand = candidate_moves(seen, played)
-    tables, depth, known = fair_judgement(seen, cand, samples,
-                                          decision_rng(seed, pos.round, ply), limit)
-    k = len(tables)
-    means = [sum(t[i] for t in tables) / k for i in range(len(cand))]
-    best = max(range(len(cand)), key=lambda i: (means[i], -i))
+    j = judgement(seen, played, samples=samples, budget=limit, seed=seed)
+    cand = j.moves
+    means = j.means
+    best = j.preferred
     chosen = cand.index(played)
-    diffs = [t[best] - t[chosen] for t in tables]
-    cost = rounded(max(0.0, sum(diffs) / k))
+    c = j.cost(chosen)
+    cost, low, high = rounded(max(0.0, c.mean)), rounded(c.low), rounded(c.high)
+    grade = thresholds.grade(low)
     # Hindsight: the one place the true hidden cards are used (when the seat could
-    # deduce every card, the deal it judged is the true one).
-    true_values = tables[0] if known else judge(pos, cand, limit)
+    # deduce every card, the deal it judged is the true one), valued as the judgement
+    # values its deals.
+    true_values = list(j.tables[0]) if j.known else judge_moves(
+        pos, cand[:j.candidates], cand[j.candidates:], limit)[0]
     true_best = max(range(len(cand)), key=lambda i: (true_values[i], -i))
     margin = rounded(means[chosen])
     swing = rounded(margin - previous_margin) if previous_margin is not None else 0.0
-    order = sorted(range(len(cand)), key=lambda i: (-means[i], i))
+    order = list(j.order)
     kept = order[:OPTIONS_KEPT] + ([chosen] if chosen not in order[:OPTIONS_KEPT] else [])
     return Decision(
         round=pos.round, deal=pos.deal, ply=ply, move=str(played),
         words=move_phrase(played, rules), kind=played.kind, last_deal=pos.is_last_deal,
         preferred=str(cand[best]), preferred_words=move_phrase(cand[best], rules),
-        cost=cost, spread=rounded(stdev(diffs)), grade=thresholds.grade(cost), samples=k,
-        depth=depth, margin=margin, swing=swing, big_swing=abs(swing) >= BIG_SWING,
+        cost=cost, spread=rounded(c.spread), low=low, high=high, grade=grade,
+        verdict=verdict(grade, cost, low), samples=j.samples, depth=j.depth,
+        margin=margin, swing=swing, big_swing=abs(swing) >= BIG_SWING,
         hindsight=Hindsight(best=str(cand[true_best]),
                             best_words=move_phrase(cand[true_best], rules),
                             cost=rounded(max(0.0, true_values[true_best] - true_values[chosen]))),
@@ -385,6 +409,28 @@ def judge_decision(pos: Position, played: Move, *, ply: int = 0,
         leaves=leaves_words(seen, played), preferred_leaves=leaves_words(seen, cand[best]),
         hinted=hinted, by_computer=by_computer,
         position=json.dumps(seen.to_json(), separators=(",", ":"), ensure_ascii=False))
+
+
+def verdict(grade: str, cost: float, low: float) -> str:
+    """A decision's grade in words: the grade, except a good move that the judge
+    preferred another to (``cost`` above 0) by a cost whose interval reaches zero
+    (``low``): that one is :data:`ABOUT_AS_GOOD` as the best, the judge cannot tell
+    the two apart on the deals it judged."""
+    return ABOUT_AS_GOOD if grade == GOOD and cost > 0 and low <= 0 else grade
+
+
+def cost_words(cost: float, low: float, high: float) -> str:
+    """A cost with its interval, one decimal: ``1.4 (−0.3 to 3.1)``; the cost alone when
+    the interval is that one value (an exact judgement, or every deal alike)."""
+    if low == high:
+        return _signed(cost)
+    return f"{_signed(cost)} ({_signed(low)} to {_signed(high)})"
+
+
+def _signed(x: float) -> str:
+    """One decimal, with a minus sign (not a hyphen) below zero, and never ``-0.0``."""
+    text = f"{round(x, 1) + 0.0:.1f}"
+    return text.replace("-", "\u2212")
 
 
 def leaves_words(pos: Position, move: Move) -> str:
@@ -396,14 +442,6 @@ def leaves_words(pos: Position, move: Move) -> str:
     if not parts:
         return "clears the table"
     return "leaves " + listing(parts)
-
-
-def stdev(xs: Sequence[float]) -> float:
-    """The sample standard deviation (0 for fewer than two values)."""
-    if len(xs) < 2:
-        return 0.0
-    mean = sum(xs) / len(xs)
-    return math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1))
 
 
 def rounded(x: float) -> float:
@@ -419,7 +457,9 @@ def _summed(record: Record, seat: int, samples: int, seed: int, limit: Budget,
         counts = [sum(1 for d in mine if d.grade == g) for g in GRADES]
         totals.append(KindTotal(kind, len(mine), rounded(sum(d.cost for d in mine)),
                                 _four(counts)))
-    ranked = sorted((i for i, d in enumerate(decisions) if d.cost > 0),
+    # The costliest: those that surely cost something (the interval above zero); a cost
+    # within the judge's noise is no advice.
+    ranked = sorted((i for i, d in enumerate(decisions) if d.low > 0),
                     key=lambda i: (-decisions[i].cost, i))[:3]
     return Review(
         rules=record.rules.name, seat=seat, name=record.name(seat), samples=samples,
@@ -434,25 +474,30 @@ def _bucket(d: Decision) -> str:
 
 def advice(d: Decision) -> str:
     """The costliest decisions' sentence: what was played, what was better and by how
-    much, each move with what it leaves on the table."""
+    much (with the cost's interval), each move with what it leaves on the table."""
     points = plural(1, "point") if d.cost == 1 else f"{d.cost:.1f} points"
+    if d.samples == 1:
+        by = f"{points} better on the one deal the seat could deduce"
+    elif d.low == d.high:
+        by = f"{points} better on each of {d.samples} deals of the hidden cards"
+    else:
+        by = (f"{points} better on average, {_signed(d.low)} to {_signed(d.high)} over "
+              f"{d.samples} deals of the hidden cards")
     return (f"Round {d.round}, deal {d.deal}: you chose to {d.words}, which {d.leaves}; "
-            f"better to {d.preferred_words}, which {d.preferred_leaves} "
-            f"({points} better on average, ± {d.spread:.1f} over {d.samples} "
-            f"{'deal' if d.samples == 1 else 'deals'} of the hidden cards).")
+            f"better to {d.preferred_words}, which {d.preferred_leaves} ({by}).")
 
 
 __all__ = [
+    "ABOUT_AS_GOOD",
     "BIG_SWING",
     "BLUNDER",
-    "DEFAULT_BUDGET",
-    "DEFAULT_SAMPLES",
     "DEFAULT_THRESHOLDS",
     "FORMAT",
     "GOOD",
     "GRADES",
     "INACCURACY",
     "KINDS",
+    "MIN_SAMPLES",
     "MISTAKE",
     "Decision",
     "Hindsight",
@@ -462,9 +507,11 @@ __all__ = [
     "ReviewError",
     "Thresholds",
     "advice",
-    "decision_rng",
+    "cost_words",
     "default_seat",
     "judge_decision",
     "leaves_words",
     "review",
+    "rounded",
+    "verdict",
 ]

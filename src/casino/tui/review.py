@@ -26,9 +26,10 @@ from textual.widgets import DataTable, Footer, ProgressBar, Static
 from casino.engine.cards import card_symbol
 from casino.engine.codec import position_from_json
 from casino.engine.record import Record
-from casino.teach.judge import Budget
-from casino.teach.report import DOWN, UP, margin_graph, report_lines
-from casino.teach.review import DEFAULT_BUDGET, DEFAULT_SAMPLES, Decision, Review, review
+from casino.engine.wording import plural
+from casino.teach.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget
+from casino.teach.report import COST_NOTE, DOWN, UP, margin_graph, report_lines
+from casino.teach.review import Decision, Review, cost_words, review
 from casino.tui.plain import table_line
 
 
@@ -129,19 +130,21 @@ class ReviewScreen(Screen[None]):
         self.query_one("#review-status", Static).update(
             "↑/↓: a decision (the graph and the position follow).  Escape: back.")
         table = self.query_one(DataTable)
-        table.add_columns("rd", "move", "played", "grade", "cost", "±", "better",
+        table.add_columns("rd", "move", "played", "grade", "cost", "better",
                           "margin", "hindsight")
         for d in r.decisions:
             mark = (UP if d.swing > 0 else DOWN) if d.big_swing else ""
-            table.add_row(str(d.round), str(d.ply + 1), d.move, d.grade, f"{d.cost:.2f}",
-                          f"{d.spread:.1f}", d.preferred if d.cost > 0 else "",
+            table.add_row(str(d.round), str(d.ply + 1), d.move, d.verdict,
+                          cost_words(d.cost, d.low, d.high),
+                          d.preferred if d.cost > 0 else "",
                           f"{d.margin:+.1f}{mark}", f"{d.hindsight.cost:.2f}")
         advice = ["The costliest decisions:", *(f"{k}. {a}" for k, a in
                                                 enumerate(r.advice, start=1))] \
-            if r.advice else ["No decision cost anything worth a grade."]
+            if r.advice else ["No decision surely cost anything."]
         advice += ["", "By kind of move (the last deal's moves apart):"]
         advice += [f"{t.kind}: {t.decisions} decided, {t.cost:.2f} points lost"
                    for t in r.totals]
+        advice += ["", COST_NOTE]
         self.query_one("#review-advice", Static).update(
             Content("\n").join(Content(s) for s in advice))
         self.query_one("#review-body").display = True
@@ -175,7 +178,7 @@ class ReviewScreen(Screen[None]):
     def detail(self, d: Decision) -> list[str]:
         """What the seat saw before decision ``d``, what it played, the better move and
         the hindsight, in words."""
-        lines = [f"Round {d.round}, deal {d.deal}, move {d.ply + 1}: {d.grade}", ""]
+        lines = [f"Round {d.round}, deal {d.deal}, move {d.ply + 1}: {d.verdict}", ""]
         if d.position:
             view = position_from_json(json.loads(d.position))
             hand = view.hands[self.seat]
@@ -186,8 +189,8 @@ class ReviewScreen(Screen[None]):
         if d.cost > 0:
             lines += ["", f"Better: {d.preferred_words} ({d.preferred})",
                       f"  which {d.preferred_leaves}.",
-                      f"Cost: {d.cost:.2f} expected points (± {d.spread:.1f} over the "
-                      f"{d.samples} deals judged)."]
+                      f"Cost: {cost_words(d.cost, d.low, d.high)} expected points, over "
+                      f"the {plural(d.samples, 'deal')} judged."]
         else:
             lines += ["", "This was the move the judge prefers."]
         h = d.hindsight

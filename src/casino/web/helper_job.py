@@ -9,7 +9,6 @@ SQLAlchemy: a worker's start counts against the request's deadline
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from casino.teach.hint import rank_plays
@@ -18,14 +17,14 @@ from casino.tools.helper import HelperError, helper_json
 
 def judged_helper_json(req: dict[str, Any]) -> dict[str, Any]:
     """:func:`helper_json` with the plays ranked by the hints' judge, best first, each
-    with its reason (:func:`casino.teach.hint.rank_plays`, seeded by the request's seed);
-    ``"judge": false`` in the request lists them unjudged, the biggest captures first."""
+    with its reason (:func:`casino.teach.hint.rank_plays`: a hint's own judgement, its
+    deals drawn from the position, not from the request's seed, which is the computer
+    player's); ``"judge": false`` in the request lists them unjudged, the biggest
+    captures first."""
     req = dict(req)
     judge = req.pop("judge", True)
     if not isinstance(judge, bool):
         raise HelperError("judge: true or false")
     if not judge:
         return helper_json(req)
-    seed = req.get("seed", 0)
-    seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else 0
-    return helper_json(req, rank=functools.partial(rank_plays, seed=seed))
+    return helper_json(req, rank=rank_plays)

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from casino.engine.record import read_record
-from casino.teach.judge import Budget
-from casino.teach.review import DEFAULT_BUDGET, DEFAULT_SAMPLES, ReviewError, review
+from casino.teach.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget
+from casino.teach.review import FORMAT, MIN_SAMPLES, ReviewError, review
 from casino.web.limits import Limits
 from casino.web.store import Store
 from casino.web.workers import WorkerBusy, WorkerError, WorkerPool, WorkerTimeout, report
@@ -60,14 +60,19 @@ class ReviewSetting:
     nodes: int = DEFAULT_BUDGET.nodes
 
     def __post_init__(self) -> None:
-        if self.samples < 1:
-            raise ValueError(f"a review judges one sampled deal or more, not {self.samples}")
+        if self.samples < MIN_SAMPLES:
+            raise ValueError(f"a review judges {MIN_SAMPLES} sampled deals or more, "
+                             f"not {self.samples}")
         Budget(self.depth, self.nodes)  # its own checks
 
     @property
     def key(self) -> str:
-        """The setting as stored beside each review."""
-        return f"samples={self.samples} seed={self.seed} depth={self.depth} nodes={self.nodes}"
+        """The setting as stored beside each review, with the version of the review's
+        format: a review kept in an older one (judged and graded by older rules, and
+        drawn by older pages) is computed again. At most 64 characters (the column)."""
+        version = FORMAT.rsplit("/", 1)[-1]
+        return (f"samples={self.samples} seed={self.seed} depth={self.depth} "
+                f"nodes={self.nodes} review={version}")
 
 
 def review_job(record_text: str, seat: int, setting: ReviewSetting) -> str:

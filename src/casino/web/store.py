@@ -143,10 +143,11 @@ class LeaseRow(Base):
 
 
 class ReviewRow(Base):
-    """A finished game's post-game review of one seat (``casino-review/1`` JSON text),
+    """A finished game's post-game review of one seat (``casino-review`` JSON text),
     computed once and kept: a review costs seconds to minutes of a worker, and a finished
     game never changes. ``setting`` says what it was computed with (samples, seed, depth,
-    nodes): a review asked for with another setting is computed again and replaces it."""
+    nodes, the format's version): a review asked for with another setting is computed
+    again and replaces it."""
 
     __tablename__ = "reviews"
 

@@ -167,7 +167,7 @@
   }
 
   // ------------------------------------------------------------------
-  // The review: one seat's decisions judged by the server (casino-review/1), drawn as a
+  // The review: one seat's decisions judged by the server (casino-review/2), drawn as a
   // graph of the expected round margin and a list of graded moves; a move clicked shows
   // the position before it and the better move. Every sentence comes from the server's
   // review (the teach module's words); this page adds labels only.
@@ -185,10 +185,14 @@
     for (const c of children) if (c) node.append(c);
     return node;
   };
-  const points = (x) => (Number.isFinite(x) ? x.toFixed(1) : "–");
+  // One decimal, a minus sign below zero (as the review's own words write it).
+  const points = (x) => (Number.isFinite(x) ? (Math.round(x * 10) / 10 + 0).toFixed(1).replace("-", "\u2212") : "–");
+  // A cost with its interval, "1.4 (−0.3 to 3.1)"; the cost alone when the interval is
+  // that one value (as casino.teach.review.cost_words writes it).
+  const costText = (d) => (d.low === d.high ? points(d.cost) : `${points(d.cost)} (${points(d.low)} to ${points(d.high)})`);
 
   const review = (() => {
-    let current = null; // the review shown (casino-review/1 JSON)
+    let current = null; // the review shown (casino-review/2 JSON)
     let focused = null; // {index, step} of the decision clicked
     let asking = 0; // which request is current: a seat change or a new ask makes others stale
     let timer = null;
@@ -325,6 +329,13 @@
       return el("span", { class: `grade grade-${g}`, text: GRADE_LABEL[g] || g });
     }
 
+    // A decision's grade in the review's words (its verdict: "about as good" for a good
+    // move whose cost is within the judge's noise), coloured by its grade.
+    function verdict(d) {
+      const words = d.verdict || d.grade;
+      return el("span", { class: `grade grade-${d.grade}`, text: words[0].toUpperCase() + words.slice(1) });
+    }
+
     function swingMark(d) {
       if (!d.big_swing) return null;
       const up = d.swing > 0;
@@ -338,15 +349,16 @@
       $("review-focus").hidden = true;
       const counts = { good: 0, inaccuracy: 0, mistake: 0, blunder: 0 };
       for (const d of r.decisions) counts[d.grade] = (counts[d.grade] || 0) + 1;
+      const about = r.decisions.filter((d) => d.verdict && d.verdict !== d.grade);
       const lost = r.decisions.reduce((a, d) => a + d.cost, 0);
       fill($("review-summary"),
         el("strong", { text: r.name }), `: ${num(r.decisions.length)} decisions judged, ${num(r.forced)} forced. `,
-        Object.keys(GRADE_LABEL).map((g) => [grade(g), ` ${num(counts[g])} `]),
+        Object.keys(GRADE_LABEL).map((g) => [grade(g), ` ${num(counts[g])}${g === "good" && about.length ? ` (${num(about.length)} ${about[0].verdict})` : ""} `]),
         el("span", { class: "review-lost", text: `· ${points(lost)} points lost in all` }));
       drawGraph(r);
       fill($("review-advice"), r.advice.length
         ? r.advice.map((words, k) => el("li", {}, el("button", { type: "button", class: "review-link", text: words, onclick: () => focus(r.costliest[k]) })))
-        : el("li", { class: "muted", text: "No decision cost anything." }));
+        : el("li", { class: "muted", text: "No decision surely cost anything." }));
       const head = el("tr", {}, ["Kind", "Decisions", "Points lost", ...Object.values(GRADE_LABEL)].map((h) => el("th", { scope: "col", text: h })));
       fill($("review-totals"), el("thead", {}, head), el("tbody", {}, r.totals.map((t) =>
         el("tr", {}, el("th", { scope: "row", text: t.kind[0].toUpperCase() + t.kind.slice(1) }),
@@ -355,14 +367,14 @@
       fill($("review-moves"), r.decisions.map((d, i) => el("li", {},
         el("button", { type: "button", class: "review-move", dataset: { index: String(i) }, onclick: () => focus(i) },
           el("span", { class: "review-where muted", text: decisionLabel(d) }),
-          el("span", { class: "review-line" }, grade(d.grade), " ", el("span", { class: "review-words", text: d.words })),
-          el("span", { class: "review-cost", text: `Cost ${points(d.cost)} ± ${points(d.spread)}` }),
+          el("span", { class: "review-line" }, verdict(d), " ", el("span", { class: "review-words", text: d.words })),
+          el("span", { class: "review-cost", text: `Cost ${costText(d)}` }),
           d.grade !== "good" ? el("span", { class: "review-better", text: `Better: ${d.preferred_words}` }) : null,
           el("span", { class: "review-hindsight muted", text: `Hindsight: ${d.hindsight.cost > 0 ? `${d.hindsight.best_words} (cost ${points(d.hindsight.cost)})` : "best on the true deal"}` }),
           swingMark(d),
           d.hinted ? el("span", { class: "review-mark", text: "after a hint" }) : null,
           d.by_computer ? el("span", { class: "review-mark", text: "played by the computer" }) : null))));
-      $("review-setting").textContent = `Judged on ${num(r.samples)} sampled deals of the hidden cards a decision, searching ${num(r.depth)} moves deep with ${num(r.nodes)} nodes a search; seed ${num(r.seed)}.`;
+      $("review-setting").textContent = `Judged on ${num(r.samples)} sampled deals of the hidden cards a decision, searching ${num(r.depth)} moves deep with ${num(r.nodes)} nodes a search; ${r.seed === 0 ? "the same deals a hint there judged" : `seed ${num(r.seed)}`}. A cost's interval (in brackets) is what the deals judged allow; a move is graded worse than good only when the whole interval is at the grade's threshold or above.`;
       $("review-body").hidden = false;
     }
 
@@ -406,7 +418,7 @@
           svg.append(svgEl("text", { x: cx, y: d.swing > 0 ? cy - 9 : cy + 17, class: `swing-mark ${d.swing > 0 ? "up" : "down"}`, "text-anchor": "middle", text: d.swing > 0 ? "▲" : "▼" }));
         }
         const dot = svgEl("circle", { cx, cy, r: 6, class: `point grade-${d.grade}`, "data-index": i, onclick: () => focus(i) },
-          svgEl("title", { text: `${decisionLabel(d)}: ${d.words} (${GRADE_LABEL[d.grade] || d.grade}, margin ${points(d.margin)})` }));
+          svgEl("title", { text: `${decisionLabel(d)}: ${d.words} (${d.verdict || d.grade}, margin ${points(d.margin)})` }));
         svg.append(dot);
       });
       fill(box, svg);
@@ -430,8 +442,8 @@
       const box = $("review-focus");
       fill(box,
         el("p", { class: "muted", text: `${decisionLabel(d)} · ${current.name} to play · the position before the move` }),
-        el("p", {}, el("strong", { text: "Played: " }), `${d.words} (${d.leaves}) `, grade(d.grade),
-          ` cost ${points(d.cost)} ± ${points(d.spread)}`),
+        el("p", {}, el("strong", { text: "Played: " }), `${d.words} (${d.leaves}) `, verdict(d),
+          ` cost ${costText(d)}`),
         d.cost > 0
           ? el("p", { class: "review-better" }, el("strong", { text: "Better: " }), `${d.preferred_words} (${d.preferred_leaves})`)
           : el("p", { class: "review-better" }, el("strong", { text: "Better: " }), "none, this is the preferred move"),
