@@ -62,6 +62,20 @@ def wait_done(client: TestClient, game: str, seat: int) -> dict[str, Any]:
     raise AssertionError("the review never finished")
 
 
+def test_a_review_kept_in_an_older_format_is_computed_again(tmp_path: Path) -> None:
+    """A review kept before casino-review/2 (graded by the mean cost, its deals seeded
+    otherwise, without the cost's interval) is not served: the setting kept beside each
+    review names the format's version, so it is judged again at the current rules."""
+    with reviewing(tmp_path) as client:
+        game = finished_game(client)
+        store = service_of(client).reviewer.store
+        old = f"samples={SMALL.samples} seed={SMALL.seed} depth={SMALL.depth} nodes={SMALL.nodes}"
+        assert old != SMALL.key and SMALL.key.endswith("review=2") and len(SMALL.key) <= 64
+        store.save_review(game, 0, old, '{"format": "casino-review/1"}')
+        assert client.get(f"/api/games/{game}/review?seat=0").json() == {"status": "none",
+                                                                         "seat": 0}
+
+
 def test_a_review_that_ends_while_the_database_answers_is_still_computing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The job stores its review and ends during the read that found nothing kept yet:

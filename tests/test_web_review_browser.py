@@ -80,6 +80,16 @@ def test_the_review_of_a_finished_game_on_its_replay_page(server: LiveServer,
     assert page.locator(".review-move").count() == len(decisions)
     first = page.inner_text(".review-move >> nth=0")
     assert decisions[0]["words"] in first and "Hindsight" in first
+    # Each decision in the review's words (its verdict: "About as good" for a good move
+    # within the judge's noise) and its cost with the interval the deals allow.
+    labels = page.eval_on_selector_all(".review-move .review-line .grade",
+                                       "gs => gs.map(g => g.textContent)")
+    assert labels == [d["verdict"][0].upper() + d["verdict"][1:] for d in decisions]
+    costs = page.eval_on_selector_all(".review-move .review-cost",
+                                      "cs => cs.map(c => c.textContent)")
+    for d, text in zip(decisions, costs, strict=True):
+        assert text.startswith("Cost ")
+        assert (" to " in text) == (d["low"] != d["high"]), (d, text)
     assert page.eval_on_selector_all("#review-advice li", "ls => ls.map(l => l.textContent)") \
         == (review["advice"] or ["No decision surely cost anything."])
     assert page.locator("#review-totals tbody tr").count() == 4
