@@ -174,7 +174,7 @@ class Gate:
     def __call__(self, record: str, seat: int, setting: ReviewSetting) -> str:
         self.started += 1
         self.open.wait(30)
-        return json.dumps({"format": "casino-review/1", "seat": seat})
+        return json.dumps({"format": "casino-review/2", "seat": seat})
 
 
 def test_reviews_computing_at_once_are_bounded_per_address_and_across_the_server(
