@@ -17,12 +17,14 @@ UNIX_FLAGS = ["-O2", "-std=c11"]
 
 
 class BuildExt(build_ext):
-    """build_ext that adds the gcc/clang flags when the compiler is gcc/clang-like."""
+    """build_ext that adds the gcc/clang flags when the compiler is gcc/clang-like, and the
+    maths library the evaluation's normal distribution needs (erf, sqrt)."""
 
     def build_extensions(self) -> None:
         if self.compiler.compiler_type in ("unix", "mingw32", "cygwin"):
             for ext in self.extensions:
                 ext.extra_compile_args = [*ext.extra_compile_args, *UNIX_FLAGS]
+                ext.libraries = [*ext.libraries, "m"]
         super().build_extensions()
 
 

@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from casino import Match, Position, preset
+from casino.bots import compiled as bots_core
 from casino.bots import evaluation
 from casino.bots.solver import Searcher, game_value
 from casino.engine import core, movegen
@@ -146,6 +147,56 @@ def test_the_cores_exact_search_values_every_move_as_the_python_searcher_does() 
         assert best is not None and max(best) == max(want)
         checked += 1
     assert checked >= 4 * len(equal.tables())
+
+
+def _two_player_positions(rounds: int) -> Iterator[Position]:
+    """Every position of ``rounds`` random rounds of each two-player table."""
+    for rules in equal.tables():
+        if rules.players != 2:
+            continue
+        for seed in range(rounds):
+            match = Match(rules, seed=seed)
+            rng = random.Random(seed)
+            while match.position.result is None:
+                pos = match.position
+                yield pos
+                moves = pos.moves_within(20_000) or list(pos.candidate_moves().moves)
+                match.play(rng.choice(moves))
+
+
+@compiled
+def test_the_cores_evaluation_is_the_bots_evaluation() -> None:
+    """``estimate`` and ``deal_start_estimate`` of whole two-player positions of every
+    preset, from both seats: the core's equal the Python evaluation's."""
+    checked = 0
+    for pos in _two_player_positions(1):
+        assert bots_core.evaluation_ready(pos.rules)
+        for seat in (0, 1):
+            for deal_start in (True, False):
+                fn = evaluation.deal_start_estimate if deal_start else evaluation.estimate
+                got = core.evaluate(pos, seat, deal_start=deal_start)
+                assert got == pytest.approx(fn(pos, seat), abs=1e-9), pos.to_json()
+                checked += 1
+    assert checked > 1_000
+
+
+@compiled
+def test_the_cores_search_to_the_deals_end_values_every_move_as_python_does() -> None:
+    """The judge's search of one deal (to the deal's end, standing on
+    ``deal_start_estimate`` there): every root move's value equals the Python
+    searcher's, searched to the same horizon without a cap on the moves."""
+    checked = 0
+    for k, pos in enumerate(_two_player_positions(1)):
+        if sum(pos.hand_size(s) for s in (0, 1)) > 5 or k % 3:
+            continue
+        moves = list(pos.candidate_moves().moves)
+        searcher = Searcher(pos.to_move, horizon="deal",
+                            evaluate=evaluation.deal_start_estimate, terminal=evaluation.value)
+        want = searcher.values(pos, moves, 100)
+        got = bots_core.deal_values(pos, moves)
+        assert got == pytest.approx(want, abs=1e-9), (pos.to_json(), moves)
+        checked += 1
+    assert checked > 50
 
 
 def test_a_table_beyond_the_cores_masks_is_listed_by_python() -> None:

@@ -39,11 +39,13 @@ typedef struct {
     int pair_table[NCARDS];  /* -1: pairs with nothing */
     uint32_t holds[NCARDS];
     int face_one[NCARDS];
+    int kind[NCARDS];  /* the first card that plays and pairs exactly as this one */
     int max_value, max_build, maxv;
     int alt_delta;    /* ace_sum_alt - ace_sum, or 0 */
     int ace_alt;      /* ace_sum_alt is set */
     int building, raise_own, compulsory, cardinality, forced_sweep;
-    /* play and scoring (make_rules' ``play`` and ``scheme``) */
+    /* play and scoring (make_rules' ``play`` and ``scheme``); play_ready: they were given */
+    int play_ready;
     int players, partnerships, direction, deal_size, set_aside_pictures, double_sweep,
         mulle_points, no_sweep_last_deal, sweep_limit /* -1: none */, last_card_sweep,
         leftovers_dealer, win_rule /* 0 counting-order, 1 higher-total, 2 lower-after */,
@@ -53,6 +55,16 @@ typedef struct {
     uint64_t besides[MAX_ITEMS];
     double weight[NCARDS];      /* move ordering: a card's rough worth */
     uint64_t salt;              /* this ruleset's own, in the search's keys */
+    /* The bots' evaluation (casino.bots.evaluation.estimate and deal_start_estimate,
+     * two players, every hand known), set by set_evaluation; 0: not set. */
+    int eval_ready;
+    double direct[NCARDS];      /* evaluation.direct_points */
+    int cards_points;           /* the most-cards item's points, -1: none */
+    int spades_points;          /* the most-spades majority's, -1: none (evaluation.majorities) */
+    int spades_carries;
+    int deck_size, decks, sweep_points, casino_scoring;
+    double build_keep_safe, build_keep_threatened, tempo, clump_cards, clump_spades;
+    double deal_start[3], deal_start_last[3];
 } CoreRules;
 
 /* The scheme's items (casino.engine.scheme), in counting order. */
@@ -141,6 +153,7 @@ typedef struct {
     SBuild builds[MAX_BUILDS];          /* in table order */
     uint8_t pile[MAX_SEATS][NCARDS];    /* copies of each card in each seat's pile */
     int16_t npile[MAX_SEATS];
+    uint64_t pile_hash;                 /* pile_card_hash summed over every pile's cards */
     uint8_t nsweeps, sweeps[MAX_SEQ];
     uint8_t nmulles, mulles[MAX_SEQ];
     uint8_t nstock, stock[MAX_STOCK];   /* top first */
@@ -159,13 +172,21 @@ typedef struct {
 } SMove;
 
 /* state.c */
+/* A card in a seat's pile, as the search's keys count it (added up, so that a pile is a
+ * multiset), kept in State.pile_hash as cards reach the piles. */
+uint64_t pile_card_hash(int seat, int card);
 void state_apply(const CoreRules *r, State *s, const SMove *m);
 void state_score(const CoreRules *r, State *s);
 /* The round's items so far (or at its end), by side: the scorer's totals. */
 void state_items(const CoreRules *r, const State *s, int32_t *points, int *winner,
                  int32_t *scores);
+void state_banked(const CoreRules *r, const State *s, double *good);
 int team_of(const CoreRules *r, int seat);
 int nteams(const CoreRules *r);
+
+/* eval.c: the value of a whole position for ``seat``'s side, as
+ * evaluation.deal_start_estimate (deal_start) or evaluation.estimate computes it. */
+double evaluate(const CoreRules *r, const State *s, int seat, int deal_start);
 
 /* search.c */
 #define MAX_MOVES_AT_NODE 100000    /* beyond: the search leaves the position to Python */
@@ -174,9 +195,12 @@ int nteams(const CoreRules *r);
 enum { SEARCH_DONE = 0, SEARCH_OUT_OF_TIME = 1, SEARCH_TOO_BIG = 2, SEARCH_NO_MEMORY = 3 };
 enum { TERMINAL_ROUND = 0, TERMINAL_GAME = 1 };
 
+enum { HORIZON_ROUND = 0, HORIZON_DEAL = 1 };
+
 typedef struct {
     const CoreRules *rules;
     int seat, terminal;
+    int horizon, root_deal;           /* HORIZON_DEAL: the deal's end is evaluated */
     long long nodes, max_nodes;       /* max_nodes < 0: none */
     double deadline;                  /* monotonic seconds; <= 0: none */
     int status;

@@ -102,6 +102,7 @@ static int read_play(PyObject *play, PyObject *scheme, PyObject *weights, CoreRu
     r->target = v[12];
     r->games_per_match = v[13];
     r->penalty = v[14];
+    r->play_ready = 1;
     if (r->partnerships && r->players != 4) {
         PyErr_SetString(PyExc_ValueError, "partnerships need four players");
         return -1;
@@ -205,6 +206,18 @@ static PyObject *make_rules(PyObject *self, PyObject *args) {
         int one = PyObject_IsTrue(PyTuple_GET_ITEM(face_one, c));
         if (one < 0) goto fail;
         r->face_one[c] = one;
+    }
+    for (int c = 0; c < NCARDS; c++) {
+        r->kind[c] = c;
+        for (int d = 0; d < c; d++) {
+            if (r->nplayed[d] == r->nplayed[c] && r->npair[d] == r->npair[c] &&
+                r->face_one[d] == r->face_one[c] &&
+                !memcmp(r->played[d], r->played[c], sizeof(r->played[c])) &&
+                !memcmp(r->pair_keys[d], r->pair_keys[c], sizeof(r->pair_keys[c]))) {
+                r->kind[c] = d;
+                break;
+            }
+        }
     }
     r->max_value = max_value;
     r->max_build = max_build;
@@ -545,7 +558,10 @@ static int parse_state(PyObject *t, const CoreRules *r, State *s) {
         uint8_t pile[MAX_STOCK];
         n = card_list(PyTuple_GET_ITEM(piles, seat), pile, MAX_STOCK, "a card in a pile");
         if (n < 0) return n;
-        for (int i = 0; i < n; i++) s->pile[seat][pile[i]]++;
+        for (int i = 0; i < n; i++) {
+            s->pile[seat][pile[i]]++;
+            s->pile_hash += pile_card_hash(seat, pile[i]);
+        }
         s->npile[seat] = (int16_t)n;
         if (small_int(PyTuple_GET_ITEM(scores, seat), -1000000, 1000000, "a score", &v) < 0)
             return -1;
@@ -680,7 +696,7 @@ fail:
 
 static CoreRules *rules_of(PyObject *capsule, int need_play) {
     CoreRules *r = (CoreRules *)PyCapsule_GetPointer(capsule, RULES_CAPSULE);
-    if (r != NULL && need_play && r->nitems == 0 && r->penalty == 0 && r->target == 0) {
+    if (r != NULL && need_play && !r->play_ready) {
         PyErr_SetString(PyExc_ValueError, "these rules were made without their play numbers");
         return NULL;
     }
@@ -713,24 +729,30 @@ static PyObject *successor(PyObject *self, PyObject *args) {
     return state_tuple(r, &s);
 }
 
-/* solve(rules, state, seat, terminal, roots, seconds, max_nodes, full_window)
- *     -> (values, nodes, status)
+/* solve(rules, states, seat, terminal, roots, cap, seconds, max_nodes, horizon)
+ *     -> (rows, nodes, status)
  *
- * The rest of the round searched exactly from a whole position, for ``seat``'s side:
- * the value of each root move named by its index in the engine's order (``roots``).
- * ``terminal`` 0: the round's margin, 1: the game (solver.game_value). ``full_window``:
- * every root move's exact value (the judge); else the best is exact and the others are
- * bounds that prove them no better (a bot's choice). ``seconds`` <= 0 and ``max_nodes``
- * < 0: no limit. status 0: done; 1: out of time or nodes (values None); 2: a position
- * beyond the core's sizes was met (values None: ask Python). */
+ * Each of ``states`` (whole positions: the true one, or samples of the hidden cards that
+ * agree on what the mover sees) searched by the core for ``seat``, the player to move:
+ * one row per state, the value of each root move named by its index in the engine's
+ * order (``roots``; the same in every state, which share the mover's hand and the
+ * table). ``terminal`` 0: the round's margin, 1: the game (solver.game_value).
+ * ``horizon`` 0: to the round's end; 1: to the deal's end, evaluated there.
+ * ``cap`` < 0: every root move's exact value; else Searcher.values' loss cap: root
+ * moves in the order of their totals so far, each searched with the window
+ * (best - cap, +inf), so a move worse by cap or more gets a bound that proves it
+ * (cap 0: the best exactly, the others no better). ``seconds`` <= 0 and ``max_nodes``
+ * < 0: no limit. ``rows`` holds the states searched whole; status 0: every state;
+ * 1: the time or the nodes ran out; 2: a state beyond the core's sizes was met. */
 static PyObject *solve(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *capsule, *st, *roots;
-    int seat, terminal, full_window;
-    double seconds;
+    PyObject *capsule, *states, *roots;
+    int seat, terminal, horizon;
+    double cap, seconds;
     long long max_nodes;
-    if (!PyArg_ParseTuple(args, "OOiiO!dLp:solve", &capsule, &st, &seat, &terminal,
-                          &PyTuple_Type, &roots, &seconds, &max_nodes, &full_window))
+    if (!PyArg_ParseTuple(args, "OO!iiO!ddLi:solve", &capsule, &PyTuple_Type, &states, &seat,
+                          &terminal, &PyTuple_Type, &roots, &cap, &seconds, &max_nodes,
+                          &horizon))
         return NULL;
     CoreRules *r = rules_of(capsule, 1);
     if (r == NULL) return NULL;
@@ -738,82 +760,197 @@ static PyObject *solve(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "a seat of the game and a terminal of 0 or 1");
         return NULL;
     }
-    static State s;  /* a State is large; the GIL makes a static one safe */
-    int rc = parse_state(st, r, &s);
-    if (rc == -2) return Py_BuildValue("(Oii)", Py_None, 0, SEARCH_TOO_BIG);
-    if (rc < 0) return NULL;
-    if (s.to_move != seat) {
-        PyErr_SetString(PyExc_ValueError, "the root seat must be the one to move");
+    if (horizon != HORIZON_ROUND && horizon != HORIZON_DEAL) {
+        PyErr_SetString(PyExc_ValueError, "the horizon is 0 (the round) or 1 (the deal)");
+        return NULL;
+    }
+    if (horizon == HORIZON_DEAL && (!r->eval_ready || r->players != 2)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "a search to the deal's end needs the evaluation (two players)");
         return NULL;
     }
     if (!search_ready()) return PyErr_NoMemory();
-    SMove *moves;
-    int n = state_moves(r, &s, &moves);
-    if (n < 0) return Py_BuildValue("(Oii)", Py_None, 0, SEARCH_TOO_BIG);
-    Py_ssize_t nr = PyTuple_GET_SIZE(roots);
+    Py_ssize_t nr = PyTuple_GET_SIZE(roots), ns = PyTuple_GET_SIZE(states);
     int *idx = (int *)malloc((size_t)(nr ? nr : 1) * sizeof(int));
+    int *order = (int *)malloc((size_t)(nr ? nr : 1) * sizeof(int));
     double *vals = (double *)malloc((size_t)(nr ? nr : 1) * sizeof(double));
-    if (idx == NULL || vals == NULL) {
-        free(moves);
-        free(idx);
-        free(vals);
-        return PyErr_NoMemory();
+    double *totals = (double *)calloc((size_t)(nr ? nr : 1), sizeof(double));
+    PyObject *rows = PyList_New(0);
+    static State s;  /* a State is large; the GIL makes a static one safe */
+    SMove *moves = NULL;
+    Search S;
+    memset(&S, 0, sizeof(S));
+    int status = 0;
+    if (!idx || !order || !vals || !totals || !rows) {
+        PyErr_NoMemory();
+        goto error;
     }
     for (Py_ssize_t i = 0; i < nr; i++) {
         long v;
-        if (small_int(PyTuple_GET_ITEM(roots, i), 0, n - 1, "a root move's index", &v) < 0) {
-            free(moves);
-            free(idx);
-            free(vals);
-            return NULL;
-        }
+        if (small_int(PyTuple_GET_ITEM(roots, i), 0, 1 << 20, "a root move's index", &v) < 0)
+            goto error;
         idx[i] = (int)v;
+        order[i] = (int)i;
     }
-    Search S;
-    memset(&S, 0, sizeof(S));
     S.rules = r;
     S.seat = seat;
     S.terminal = terminal;
     S.max_nodes = max_nodes;
+    S.horizon = horizon;
     S.deadline = seconds > 0 ? monotonic_seconds() + seconds : 0;
-    int status = setjmp(S.stop);
-    if (status == 0) {
-        double best = -1e300;
-        for (Py_ssize_t i = 0; i < nr; i++) {
-            State child = s;
-            state_apply(r, &child, &moves[idx[i]]);
-            double alpha = full_window ? -1e300 : best;
-            vals[i] = search_value(&S, &child, alpha, 1e300);
-            if (vals[i] > best) best = vals[i];
+    for (volatile Py_ssize_t k = 0; k < ns && status == 0; k++) {
+        int rc = parse_state(PyTuple_GET_ITEM(states, k), r, &s);
+        if (rc == -2) {
+            status = SEARCH_TOO_BIG;
+            break;
         }
+        if (rc < 0) goto error;
+        if (s.to_move != seat || s.over) {
+            PyErr_SetString(PyExc_ValueError, "the root seat must be the one to move");
+            goto error;
+        }
+        int n = state_moves(r, &s, &moves);
+        if (n < 0) {
+            status = SEARCH_TOO_BIG;
+            break;
+        }
+        for (Py_ssize_t i = 0; i < nr; i++) {
+            if (idx[i] >= n) {
+                PyErr_Format(PyExc_ValueError, "there are %d legal moves, not %d", n, idx[i] + 1);
+                goto error;
+            }
+        }
+        S.root_deal = s.deal;
+        status = setjmp(S.stop);
+        if (status == 0) {
+            double best = -1e300;
+            for (Py_ssize_t j = 0; j < nr; j++) {
+                int i = order[j];
+                State child = s;
+                state_apply(r, &child, &moves[idx[i]]);
+                double alpha = cap < 0 ? -1e300 : best - cap;
+                vals[i] = search_value(&S, &child, alpha, 1e300);
+                if (vals[i] > best) best = vals[i];
+            }
+            PyObject *row = PyList_New(nr);
+            if (row == NULL) goto error;
+            for (Py_ssize_t i = 0; i < nr; i++) {
+                PyObject *x = PyFloat_FromDouble(vals[i]);
+                if (x == NULL) {
+                    Py_DECREF(row);
+                    goto error;
+                }
+                PyList_SET_ITEM(row, i, x);
+                totals[i] += vals[i];
+            }
+            int rc2 = PyList_Append(rows, row);
+            Py_DECREF(row);
+            if (rc2 < 0) goto error;
+            /* the next state searches the likely best first (stable, ties keep order) */
+            for (Py_ssize_t a = 1; a < nr; a++) {
+                int key = order[a];
+                Py_ssize_t b2 = a - 1;
+                while (b2 >= 0 && totals[order[b2]] < totals[key]) {
+                    order[b2 + 1] = order[b2];
+                    b2--;
+                }
+                order[b2 + 1] = key;
+            }
+        } else if (status == SEARCH_NO_MEMORY) {
+            status = SEARCH_TOO_BIG;
+        }
+        free(moves);
+        moves = NULL;
+        S.top = 0;
     }
+    free(S.stack);
+    free(idx);
+    free(order);
+    free(vals);
+    free(totals);
+    return Py_BuildValue("(NLi)", rows, S.nodes, status);
+error:
     free(moves);
     free(S.stack);
-    PyObject *out;
-    if (status == 0) {
-        PyObject *list = PyList_New(nr);
-        if (list == NULL) {
-            free(idx);
-            free(vals);
-            return NULL;
-        }
-        for (Py_ssize_t i = 0; i < nr; i++) {
-            PyObject *x = PyFloat_FromDouble(vals[i]);
-            if (x == NULL) {
-                Py_DECREF(list);
-                free(idx);
-                free(vals);
-                return NULL;
-            }
-            PyList_SET_ITEM(list, i, x);
-        }
-        out = Py_BuildValue("(NLi)", list, S.nodes, 0);
-    } else {
-        out = Py_BuildValue("(OLi)", Py_None, S.nodes, status == SEARCH_NO_MEMORY ? 2 : status);
-    }
     free(idx);
+    free(order);
     free(vals);
-    return out;
+    free(totals);
+    Py_XDECREF(rows);
+    return NULL;
+}
+
+/* set_evaluation(rules, direct, cards_points, spades_points, spades_carries, deck_size,
+ *                decks, sweep_points, casino_scoring, params)
+ * The bots' evaluation for this ruleset: evaluation.direct_points of every card, the
+ * majorities (-1: none), and params = (build_keep_safe, build_keep_threatened, tempo,
+ * clump_cards, clump_spades, *deal_start, *deal_start_last): 11 numbers. */
+static PyObject *set_evaluation(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *direct, *params;
+    int cards_points, spades_points, spades_carries, deck_size, decks, sweep_points, casino;
+    if (!PyArg_ParseTuple(args, "OO!iipiiipO!:set_evaluation", &capsule, &PyTuple_Type, &direct,
+                          &cards_points, &spades_points, &spades_carries, &deck_size, &decks,
+                          &sweep_points, &casino, &PyTuple_Type, &params))
+        return NULL;
+    CoreRules *r = rules_of(capsule, 1);
+    if (r == NULL) return NULL;
+    if (PyTuple_GET_SIZE(direct) != NCARDS || PyTuple_GET_SIZE(params) != 11) {
+        PyErr_SetString(PyExc_ValueError, "52 card points and 11 parameters");
+        return NULL;
+    }
+    double d[NCARDS], p[11];
+    for (int c = 0; c < NCARDS; c++) {
+        d[c] = PyFloat_AsDouble(PyTuple_GET_ITEM(direct, c));
+        if (d[c] == -1.0 && PyErr_Occurred()) return NULL;
+    }
+    for (int i = 0; i < 11; i++) {
+        p[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(params, i));
+        if (p[i] == -1.0 && PyErr_Occurred()) return NULL;
+    }
+    if (deck_size != 52 * decks || decks < 1 || decks > 2) {
+        PyErr_SetString(PyExc_ValueError, "a deck of 52 or 104 cards");
+        return NULL;
+    }
+    memcpy(r->direct, d, sizeof(d));
+    r->cards_points = cards_points;
+    r->spades_points = spades_points;
+    r->spades_carries = spades_carries;
+    r->deck_size = deck_size;
+    r->decks = decks;
+    r->sweep_points = sweep_points;
+    r->casino_scoring = casino;
+    r->build_keep_safe = p[0];
+    r->build_keep_threatened = p[1];
+    r->tempo = p[2];
+    r->clump_cards = p[3];
+    r->clump_spades = p[4];
+    for (int i = 0; i < 3; i++) {
+        r->deal_start[i] = p[5 + i];
+        r->deal_start_last[i] = p[8 + i];
+    }
+    r->eval_ready = 1;
+    Py_RETURN_NONE;
+}
+
+/* evaluate(rules, state, seat, deal_start) -> float: evaluation.estimate (or, with
+ * deal_start, deal_start_estimate) of a whole two-player position, for the tests. */
+static PyObject *evaluate_state(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *st;
+    int seat, deal_start;
+    if (!PyArg_ParseTuple(args, "OOip:evaluate", &capsule, &st, &seat, &deal_start)) return NULL;
+    CoreRules *r = rules_of(capsule, 1);
+    if (r == NULL) return NULL;
+    if (!r->eval_ready || r->players != 2 || seat < 0 || seat > 1) {
+        PyErr_SetString(PyExc_ValueError, "the evaluation is set for two players only");
+        return NULL;
+    }
+    static State s;
+    int rc = parse_state(st, r, &s);
+    if (rc == -2) Py_RETURN_NOTIMPLEMENTED;
+    if (rc < 0) return NULL;
+    return PyFloat_FromDouble(evaluate(r, &s, seat, deal_start));
 }
 
 static int count_move(void *vctx, const Found *f) {
@@ -882,6 +1019,10 @@ static PyMethodDef core_methods[] = {
      "The position after the index-th legal move, as a tuple (for the tests)."},
     {"solve", solve, METH_VARARGS,
      "The rest of the round searched exactly: the value of each root move."},
+    {"set_evaluation", set_evaluation, METH_VARARGS,
+     "The bots' evaluation for a ruleset (two players)."},
+    {"evaluate", evaluate_state, METH_VARARGS,
+     "The evaluation of a whole two-player position (for the tests)."},
     {"count_moves", count_moves, METH_VARARGS,
      "The legal moves counted inside the core, for the benchmarks."},
     {NULL, NULL, 0, NULL},
@@ -903,6 +1044,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyObject *m = PyModule_Create(&core_module);
     if (m == NULL) return NULL;
     if (PyModule_AddIntConstant(m, "ABI", CORE_ABI) < 0) goto fail;
+    if (PyModule_AddIntConstant(m, "NODE_STEPS", NODE_STEPS) < 0) goto fail;
     for (int c = 0; c < NCARDS; c++) {
         card_ints[c] = PyLong_FromLong(c);
         if (card_ints[c] == NULL) goto fail;

@@ -16,12 +16,21 @@
 
 #define CHUNK_SIZE (1 << 16)
 
+/* One chunk of the usual size is kept from call to call: a search generates moves at
+ * every node, and most tables need no more than it. */
+static Chunk *spare = NULL;
+
 void *arena_alloc(Arena *a, size_t size) {
     size = (size + 15) & ~(size_t)15;
     Chunk *c = a->head;
     if (c == NULL || c->used + size > c->size) {
         size_t want = size > CHUNK_SIZE ? size : CHUNK_SIZE;
-        c = (Chunk *)malloc(sizeof(Chunk) + want + 16);
+        if (want == CHUNK_SIZE && spare != NULL) {
+            c = spare;
+            spare = NULL;
+        } else {
+            c = (Chunk *)malloc(sizeof(Chunk) + want + 16);
+        }
         if (c == NULL) return NULL;
         c->size = want;
         c->used = 0;
@@ -39,7 +48,13 @@ void arena_free(Arena *a) {
     Chunk *c = a->head;
     while (c != NULL) {
         Chunk *next = c->next;
-        free(c);
+        if (spare == NULL && c->size == CHUNK_SIZE) {
+            c->used = 0;
+            c->next = NULL;
+            spare = c;
+        } else {
+            free(c);
+        }
         c = next;
     }
     a->head = NULL;

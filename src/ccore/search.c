@@ -167,19 +167,17 @@ static inline uint64_t z(int part, int a, int b) {
 /* The whole position, the root side and the terminal valuation, as one 64-bit key:
  * multisets hashed by adding each element's hash, sequences by position. */
 static uint64_t state_key(const Search *S, const State *s) {
-    uint64_t h = fmix((uint64_t)(S->seat * 8 + S->terminal * 2 + 1) * 0x9E3779B97F4A7C15ULL +
+    uint64_t h = fmix((uint64_t)(S->seat * 16 + S->terminal * 4 + S->horizon * 2 + 1) *
+                          0x9E3779B97F4A7C15ULL +
                       fmix(S->rules->salt));
     h += fmix(((uint64_t)s->to_move << 40) ^ ((uint64_t)(s->dealer + 1) << 32) ^
               ((uint64_t)(s->last_capture + 2) << 24) ^ ((uint64_t)s->deal << 8) ^
               (uint64_t)s->round);
     for (int t = 0; t < MAX_SEATS; t++) {
         for (int i = 0; i < s->nhand[t]; i++) h += z(1, t, s->hand[t][i]);
-        uint64_t p = 0;
-        for (int c = 0; c < NCARDS; c++)
-            if (s->pile[t][c]) p += fmix(z(2, t, c) * (uint64_t)s->pile[t][c] + 17);
-        h += fmix(p + (uint64_t)t);
         h += fmix((uint64_t)(int64_t)s->scores[t] * 31 + (uint64_t)t + 0x5151);
     }
+    h += fmix(s->pile_hash + 0x2545F4914F6CDD1DULL);
     for (int i = 0; i < s->nloose; i++) h += fmix(z(3, 0, s->loose[i]) + 0x33);
     for (int j = 0; j < s->nbuilds; j++) {
         const SBuild *b = &s->builds[j];
@@ -241,8 +239,25 @@ static void tick(Search *S) {
         longjmp(S->stop, SEARCH_OUT_OF_TIME);
 }
 
+/* A position past the deal's end, evaluated (and kept in the table under its own key,
+ * apart from the same position searched as a later search's own deal). */
+static double leaf_value(Search *S, const State *s) {
+    uint64_t key = state_key(S, s) ^ 0x5bd1e9955bd1e995ULL;
+    Entry *e = &table[key & (((uint64_t)1 << TT_BITS) - 1)];
+    if (e->used && e->key == key) return e->value;
+    if (S->deadline > 0 && monotonic_seconds() > S->deadline) longjmp(S->stop, SEARCH_OUT_OF_TIME);
+    double v = evaluate(S->rules, s, S->seat, 1);
+    e->key = key;
+    e->value = v;
+    e->best = -1;
+    e->flag = 0;
+    e->used = 1;
+    return v;
+}
+
 double search_value(Search *S, const State *s, double alpha, double beta) {
     if (s->over) return terminal_value(S, s);
+    if (S->horizon == HORIZON_DEAL && s->deal != S->root_deal) return leaf_value(S, s);
     tick(S);
     const CoreRules *r = S->rules;
     uint64_t key = state_key(S, s);

@@ -40,9 +40,19 @@ static void sort_bytes(uint8_t *a, int n) {
     }
 }
 
+uint64_t pile_card_hash(int seat, int card) {
+    uint64_t x = ((uint64_t)(seat + 1) << 32) ^ ((uint64_t)card * 0x9E3779B97F4A7C15ULL);
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    return x ^ (x >> 33);
+}
+
 static void to_pile(State *s, int seat, int card) {
     s->pile[seat][card]++;
     s->npile[seat]++;
+    s->pile_hash += pile_card_hash(seat, card);
 }
 
 /* sweep_counts: whether clearing the table now is a sweep (before the move: the stock
@@ -217,8 +227,10 @@ static int spades_of(const uint8_t *pile, uint64_t besides) {
     return n;
 }
 
-/* round_items: the round's items in counting order (only the side and the points). */
-static int round_items(const CoreRules *r, const State *s, Item *out) {
+/* round_items: the round's items in counting order (only the side and the points);
+ * ``banked``: without the majorities and the last capture, what can no longer change
+ * (the evaluation's banked points, with last_capture=None). */
+static int round_items(const CoreRules *r, const State *s, Item *out, int banked) {
     int n = 0, teams = nteams(r);
     int cards[MAX_SEATS] = {0}, spades[MAX_SEATS] = {0};
     for (int t = 0; t < r->players; t++) {
@@ -229,6 +241,7 @@ static int round_items(const CoreRules *r, const State *s, Item *out) {
         const int *it = r->item[k];
         switch (it[0]) {
         case SCHEME_MAJORITY: {
+            if (banked) break;
             const int *counts = it[1] == 0 ? cards : spades;
             int worth = it[2] + (it[1] == 0 ? s->carry_cards : it[4] ? s->carry_spades : 0);
             int best = -1, leaders = 0, leader = -1, second = -1;
@@ -307,7 +320,7 @@ static int round_items(const CoreRules *r, const State *s, Item *out) {
             for (int i = 0; i < s->nmulles; i++) out[n++] = (Item){team_of(r, s->mulles[i]), it[1]};
             break;
         case SCHEME_LAST:
-            if (s->last_capture >= 0) out[n++] = (Item){team_of(r, s->last_capture), it[1]};
+            if (!banked && s->last_capture >= 0) out[n++] = (Item){team_of(r, s->last_capture), it[1]};
             break;
         }
     }
@@ -318,7 +331,7 @@ static int round_items(const CoreRules *r, const State *s, Item *out) {
 void state_items(const CoreRules *r, const State *s, int32_t *points, int *winner,
                  int32_t *scores) {
     Item items[4 * MAX_SEQ + 8 * NCARDS];
-    int n = round_items(r, s, items);
+    int n = round_items(r, s, items, 0);
     int teams = nteams(r);
     int32_t totals[MAX_SEATS];
     for (int t = 0; t < teams; t++) {
@@ -367,4 +380,12 @@ void state_score(const CoreRules *r, State *s) {
     int32_t scores[MAX_SEATS];
     state_items(r, s, s->points, &winner, scores);
     s->winner = (int8_t)winner;
+}
+
+/* The evaluation's banked points by side, in good-for-the-side points (penalties
+ * turned): every item that cannot change any more. */
+void state_banked(const CoreRules *r, const State *s, double *good) {
+    Item items[4 * MAX_SEQ + 8 * NCARDS];
+    int n = round_items(r, s, items, 1);
+    for (int i = 0; i < n; i++) good[items[i].team] += (r->penalty ? -1.0 : 1.0) * items[i].points;
 }

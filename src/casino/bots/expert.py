@@ -44,6 +44,7 @@ from casino.bots.solver import (
     remember_moves,
     search,
 )
+from casino.engine import core
 from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.rules import Rules
@@ -85,6 +86,11 @@ def solve_known(pos: Position, moves: list[Move], deadline: float | None) -> Mov
     full = perfect_information(pos)
     if full is None:
         return None
+    weights = card_weights(pos.rules)
+    ordered = sorted(moves, key=lambda m: order_key(m, weights), reverse=True)
+    values = core.solve(full, ordered, game=True, deadline=deadline)
+    if values is not None:  # the compiled core's exact search, the same values
+        return ordered[max(range(len(ordered)), key=values.__getitem__)]
     remember_moves(pos, moves)
     return search(full, pos.to_move, horizon="round", terminal=game_value,
                   deadline=deadline).move

@@ -35,16 +35,15 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from casino.bots import evaluation
+from casino.engine.core import order_weights
 from casino.engine.legality import SMALL_TABLE
 from casino.engine.moves import CAPTURE, TRAIL, Move
 from casino.engine.partition import OutOfTime
 from casino.engine.partition import deadline as time_limit
 from casino.engine.position import Position
 from casino.engine.rules import Rules
-from casino.engine.scheme import is_spade, scheme
 
 #: ``(pos, seat) -> float``, higher better for ``seat``'s side.
 Evaluator = Callable[[Position, int], float]
@@ -90,18 +89,14 @@ def game_value(pos: Position, seat: int) -> float:
     return (WIN_VALUE if won else -WIN_VALUE) + margin
 
 
-@lru_cache(maxsize=64)
 def card_weights(rules: Rules) -> tuple[float, ...]:
     """A rough worth of each card for move ordering only (a card, plus its points).
 
-    The points are the house rules' (:func:`casino.engine.scheme.scheme` of the
-    default ruleset) whatever ``rules`` says: the order only speeds the search up, and
-    this is the order the solver was tuned and tested with."""
-    house = scheme(_HOUSE)
-    return tuple(1.0 + house.points_of(c) + (0.3 if is_spade(c) else 0.0) for c in range(52))
-
-
-_HOUSE = Rules()
+    The points are the house rules' whatever ``rules`` says
+    (:func:`casino.engine.core.order_weights`, the one table the compiled core orders
+    its search by too): the order only speeds the search up, and this is the order the
+    solver was tuned and tested with."""
+    return order_weights()
 
 
 def order_key(move: Move, weights: Sequence[float]) -> float:

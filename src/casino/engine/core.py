@@ -183,7 +183,7 @@ def state_of(pos: Position) -> tuple[object, ...]:
 
 def solve(pos: Position, moves: Sequence[Move], *, game: bool = True,
           deadline: float | None = None, max_nodes: int | None = None,
-          every_value: bool = False) -> list[float] | None:
+          every_value: bool = False, horizon: str = "round") -> list[float] | None:
     """The value of each of ``moves`` for the player to move of the whole position
     ``pos``, the rest of the round searched exactly by the core (as
     :class:`casino.bots.solver.Searcher` with ``horizon="round"`` does): the round's
@@ -191,14 +191,44 @@ def solve(pos: Position, moves: Sequence[Move], *, game: bool = True,
     weighs 1000 more). ``every_value``: each move's exact value; else the best move's
     is exact and the others only as good as needed to prove them no better.
 
+    ``horizon="deal"``: to the end of the current deal only, where the position is
+    valued by the evaluation handed over with :func:`set_evaluation` (the bots'
+    ``deal_start_estimate``; two players), and a round that ends is its margin.
+
     ``None`` when the core cannot answer: none is built, the position is beyond its
     sizes, a move is not legal here, or ``deadline`` (a ``time.perf_counter()`` value)
     or ``max_nodes`` ran out first."""
-    if _MODULE is None or pos.result is not None or isinstance(pos.stock, int):
+    rows = solve_each([pos], moves, game=game, deadline=deadline, max_nodes=max_nodes,
+                      cap=None if every_value else 0.0, horizon=horizon)
+    return rows[0] if rows else None
+
+
+def solve_each(positions: Sequence[Position], moves: Sequence[Move], *, game: bool = True,
+               deadline: float | None = None, max_nodes: int | None = None,
+               cap: float | None = None, horizon: str = "round") -> list[list[float]] | None:
+    """:func:`solve` on each of ``positions`` (whole positions that agree on what their
+    mover sees: samples of the hidden cards) in one call to the core, which keeps what
+    it learns from one to the next: one row of ``moves``' values per position searched
+    before ``deadline`` or ``max_nodes`` ran out (at least one, else ``None``).
+
+    ``cap`` ``None``: every value exact. Else :meth:`casino.bots.solver.Searcher.values`'
+    loss cap: the moves are searched in the order of their totals so far, and a move
+    ``cap`` or more worse than the best gets only a bound proving it (0: the best exact).
+    ``None`` too where the core cannot answer at all (see :func:`solve`), and where the
+    root's moves cannot be listed within the steps the core allows a node
+    (``_core.NODE_STEPS``, a crowded table: the searches in Python choose from a bounded
+    selection there)."""
+    if _MODULE is None or not positions:
         return None
-    if any(isinstance(h, int) for h in pos.hands):
+    first = positions[0]
+    if any(p.result is not None or isinstance(p.stock, int)
+           or any(isinstance(h, int) for h in p.hands) for p in positions):
         return None
-    legal = generate(pos.rules, pos.hand(pos.to_move), pos.loose, pos.builds, pos.to_move)
+    try:  # the root's moves as the core lists them at every node: within its steps
+        legal = generate(first.rules, first.hand(first.to_move), first.loose, first.builds,
+                         first.to_move, Budget(_MODULE.NODE_STEPS))
+    except TooMuchWork:
+        return None
     index = {m: i for i, m in enumerate(legal)}
     roots = tuple(index.get(m, -1) for m in moves)
     if -1 in roots:
@@ -208,10 +238,38 @@ def solve(pos: Position, moves: Sequence[Move], *, game: bool = True,
         seconds = deadline - time.perf_counter()
         if seconds <= 0:
             return None
-    values, _nodes, status = _MODULE.solve(
-        _tables(pos.rules), state_of(pos), pos.to_move, int(game), roots, seconds,
-        -1 if max_nodes is None else max_nodes, every_value)
-    return values if status == 0 else None
+    rows, _nodes, _status = _MODULE.solve(
+        _tables(first.rules), tuple(state_of(p) for p in positions), first.to_move,
+        int(game), roots, -1.0 if cap is None else cap, seconds,
+        -1 if max_nodes is None else max_nodes, _HORIZONS.index(horizon))
+    return rows or None
+
+
+_HORIZONS = ("round", "deal")
+
+
+def set_evaluation(rules: Rules, direct: Sequence[float], cards_points: int,
+                   spades_points: int, spades_carries: bool, params: Sequence[float]) -> bool:
+    """Hand the core the bots' evaluation for ``rules`` (two players): each card's own
+    points (``evaluation.direct_points``), the majorities' points (-1: none) and the
+    evaluation's constants (``casino.bots.compiled`` writes them). Whether the core took
+    it (``False``: no core, or not a two-player ruleset)."""
+    if _MODULE is None or rules.players != 2:
+        return False
+    _MODULE.set_evaluation(_tables(rules), tuple(direct), cards_points, spades_points,
+                           spades_carries, rules.deck_size, rules.decks, rules.sweep_points,
+                           rules.scoring == "casino", tuple(params))
+    return True
+
+
+def evaluate(pos: Position, seat: int, *, deal_start: bool = True) -> float | None:
+    """The core's evaluation of the whole two-player position ``pos`` for ``seat`` (set by
+    :func:`set_evaluation`), or ``None`` where it cannot hold the position (or the
+    round is over: then the result says it)."""
+    if _MODULE is None or pos.result is not None:
+        return None
+    got = _MODULE.evaluate(_tables(pos.rules), state_of(pos), seat, deal_start)
+    return None if got is NotImplemented else float(got)
 
 
 if _MODULE is not None:
