@@ -262,12 +262,12 @@ def judgement(seen: Position, played: Move | None = None, *,
     the review's preferred move there.
 
     ``seen`` is the observation of the player to move (a full position is observed
-    first: nothing hidden is used; :func:`canonical`). The moves are ``moves`` when given, else the
-    bounded candidates (:func:`candidate_moves`); ``played``, when not among them, is
-    valued apart on the same deals (:class:`Judgement`). ``samples`` deals of the
-    hidden cards come from :func:`deals_rng` (the observation and ``seed``), or the one
-    deal the player can deduce, searched with the work of all of them; each search
-    has ``budget``."""
+    first, :func:`canonical`: nothing hidden is used). The moves are ``moves`` when
+    given, else the bounded candidates (:func:`candidate_moves`); ``played``, when not
+    among them, is valued apart on the same deals (:class:`Judgement`). ``samples``
+    deals of the hidden cards come from :func:`deals_rng` (the observation and
+    ``seed``), or the one deal the player can deduce, searched with the work of all of
+    them; each search has ``budget``."""
     if samples < 1:
         raise ValueError(f"a judgement judges one sampled deal or more, not {samples}")
     seen = canonical(seen)
