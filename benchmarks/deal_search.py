@@ -17,10 +17,19 @@ time of this process), the nodes searched and per second, and a digest of every
 value and best move found (equal digests: the same answers, so two versions of the
 search compare on the digest first).
 
+With ``--decisions`` it times whole decisions instead, the two engines side by side
+on the same positions and samples: at each position, the ``--samples`` sampled deals
+searched by the Python searcher one by one, and by the compiled core in one call
+(:func:`casino.bots.compiled.sampled_values`, every value exact, the same search); the
+median and 95th percentile seconds a decision (wall time), and whether every value
+agreed. ``--python-samples`` searches only that many of them in Python (its decision
+time is scaled up to the full count), since the Python search takes seconds a sample.
+
 Usage::
 
     .venv/bin/python benchmarks/deal_search.py [--presets casino classic] [--seeds 3]
         [--samples 4] [--profile]
+    .venv/bin/python benchmarks/deal_search.py --decisions --samples 32 --python-samples 4
 """
 
 from __future__ import annotations
@@ -35,10 +44,12 @@ import time
 
 from bench_engine import machine
 from casino import Match, Position
+from casino.bots import compiled as bots_core
 from casino.bots import evaluation, solver
 from casino.bots.expert import candidates
 from casino.bots.knowledge import sample
 from casino.bots.solver import EXACT, Searcher, game_value
+from casino.engine import core
 from casino.engine.moves import Move
 
 
@@ -102,6 +113,42 @@ def run(presets: list[str], seeds: int, samples: int, max_moves: int | None) -> 
               f"{nodes} nodes, {nodes / total:8.0f} nodes/s, digest {digest.hexdigest()[:12]}")
 
 
+def decisions(presets: list[str], seeds: int, samples: int, python_samples: int) -> None:
+    """Whole decisions of ``samples`` sampled deals: the core in one call against the
+    Python searcher, on the same positions and samples (see the module's notes)."""
+    for preset in presets:
+        core_times: list[float] = []
+        python_times: list[float] = []
+        agree = True
+        positions = [p for seed in range(1, seeds + 1) for p in deal_starts(preset, seed)]
+        for i, pos in enumerate(positions):
+            moves = root_moves(pos)
+            rng = random.Random(1000 + i)
+            seen = pos.observe(pos.to_move)
+            deals = [sample(seen, rng) for _ in range(samples)]
+            start = time.perf_counter()
+            rows = bots_core.sampled_values(deals, moves, game=True)
+            core_times.append(time.perf_counter() - start)
+            if rows is None:
+                print(f"{preset}: the core cannot search this position; left to Python")
+                continue
+            start = time.perf_counter()
+            for k in range(python_samples):
+                solver._MOVE_CACHE.clear()
+                vals, _, _ = search_one(deals[k], moves, None)
+                agree = agree and all(abs(a - b) < 1e-9 for a, b in zip(vals, rows[k],
+                                                                          strict=True))
+            python_times.append((time.perf_counter() - start) * samples / python_samples)
+        for name, times in (("core", core_times), ("python", python_times)):
+            times.sort()
+            p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+            print(f"{preset:10s} {name:6s} {len(times):3d} decisions of {samples} samples: "
+                  f"median {statistics.median(times):7.3f} s, p95 {p95:7.3f} s")
+        ratio = statistics.median(python_times) / statistics.median(core_times)
+        print(f"{preset:10s} the core {ratio:.0f} times as fast (medians); values "
+              f"{'agree' if agree else 'DIFFER'}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Seconds per sample of the full-deal search.")
     parser.add_argument("--presets", nargs="*", default=["casino", "classic"])
@@ -110,11 +157,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-moves", type=int, default=None,
                         help="replies searched at most per node (default: all, as the judge)")
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions")
+    parser.add_argument("--decisions", action="store_true",
+                        help="time whole decisions, the core against Python")
+    parser.add_argument("--python-samples", type=int, default=4,
+                        help="with --decisions: samples searched in Python a decision")
     args = parser.parse_args(argv)
     info = machine()
     print(f"casino {info['casino']} on {info['python']}, {info['cpu']} "
           f"({info['cores']} cores), {info['platform']}")
-    if args.profile:
+    if args.decisions:
+        print(f"engine: {core.engine_name()}")
+        decisions(args.presets, args.seeds, args.samples, min(args.python_samples,
+                                                              args.samples))
+    elif args.profile:
         prof = cProfile.Profile()
         prof.enable()
         run(args.presets, args.seeds, args.samples, args.max_moves)
