@@ -26,11 +26,14 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from casino import Match, Position, __version__
+from casino.engine import core, movegen
+from casino.engine import position as position_module
 from casino.engine.rules import PRESET_NAMES
 
 HERE = Path(__file__).resolve().parent
@@ -84,6 +87,36 @@ def median_time(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
+@contextmanager
+def python_engine() -> Iterator[None]:
+    """Positions list their moves with the Python generator for the duration (as with
+    CASINO_CORE=off), so that both engines are timed side by side in one run."""
+    compiled = getattr(position_module, "generate")  # noqa: B009 (the name Position calls)
+    setattr(position_module, "generate", movegen.generate)  # noqa: B010
+    try:
+        yield
+    finally:
+        setattr(position_module, "generate", compiled)  # noqa: B010
+
+
+def inside_core(positions: list[Position], repeat: int) -> float | None:
+    """Positions per second generated inside the core (its moves counted, no Python
+    object made), or ``None`` without a core."""
+    module = core.module()
+    if module is None:
+        return None
+    calls = [(core._tables(p.rules), p.hand(p.to_move), p.loose, p.builds, p.to_move)
+             for p in positions]
+    inner = 20  # generations per call, so that the call's own cost is spread thin
+
+    def run() -> None:
+        for tables, hand, loose, builds, seat in calls:
+            module.count_moves(tables, hand, loose, builds, seat, inner)
+
+    run()
+    return len(positions) * inner / median_time(run, repeat)
+
+
 def bench_movegen(name: str, repeat: int) -> dict[str, Any]:
     positions = load_suite(name)
     counts = [fresh_moves(p) for p in positions]
@@ -94,6 +127,10 @@ def bench_movegen(name: str, repeat: int) -> dict[str, Any]:
 
     run()  # warm up (value tables, lru caches)
     seconds = median_time(run, repeat)
+    with python_engine():
+        run()
+        python_seconds = median_time(run, repeat)
+    inside = inside_core(positions, repeat)
     return {
         "positions": len(positions),
         "moves": sum(counts),
@@ -101,6 +138,8 @@ def bench_movegen(name: str, repeat: int) -> dict[str, Any]:
         "seconds": seconds,
         "positions_per_s": len(positions) / seconds,
         "moves_per_s": sum(counts) / seconds,
+        "python_positions_per_s": len(positions) / python_seconds,
+        "inside_core_positions_per_s": inside,
     }
 
 
@@ -140,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     info = machine()
     print(f"casino {info['casino']} on {info['python']}")
     print(f"{info['platform']}; {info['cpu']}; {info['cores']} cores")
+    print(f"engine: {core.engine_name()}")
     print(f"median of {repeat} repeats; random rounds use seeds {seeds.start}..{seeds.stop - 1}")
     print()
 
@@ -147,12 +187,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         names = [n for n in names if n in args.only]
     movegen: dict[str, Any] = {}
-    print(f"{'suite':<20}{'positions':>10}{'moves':>9}{'max':>6}{'pos/s':>11}{'moves/s':>12}")
+    print("pos/s: legal_moves() as it runs; python pos/s: with the Python generator, timed "
+          "beside it;\nx: the ratio; in core pos/s: generated inside the core, no Python "
+          "object made")
+    print(f"{'suite':<20}{'positions':>10}{'moves':>9}{'max':>6}{'pos/s':>11}{'moves/s':>12}"
+          f"{'python pos/s':>14}{'x':>6}{'in core pos/s':>15}")
     for name in names:
         r = bench_movegen(name, repeat)
         movegen[name] = r
+        inside = r["inside_core_positions_per_s"]
         print(f"{name:<20}{r['positions']:>10}{r['moves']:>9}{r['max_moves']:>6}"
-              f"{r['positions_per_s']:>11,.0f}{r['moves_per_s']:>12,.0f}")
+              f"{r['positions_per_s']:>11,.0f}{r['moves_per_s']:>12,.0f}"
+              f"{r['python_positions_per_s']:>14,.0f}"
+              f"{r['positions_per_s'] / r['python_positions_per_s']:>6.1f}"
+              f"{'-' if inside is None else f'{inside:,.0f}':>15}")
     print()
     rounds: dict[str, Any] = {}
     presets = [n for n in PRESET_NAMES if not args.only or n in args.only]

@@ -414,6 +414,18 @@ static int moveset_add(Gen *g, MoveSet *s, const uint8_t *key, size_t len) {
     return 1;
 }
 
+/* Insertion sort: the lists sorted per move are a few cards long. */
+static void sort_ints(int *a, int n) {
+    for (int i = 1; i < n; i++) {
+        int key = a[i], j = i - 1;
+        while (j >= 0 && a[j] > key) {
+            a[j + 1] = a[j];
+            j--;
+        }
+        a[j + 1] = key;
+    }
+}
+
 static int cmp_int(const void *a, const void *b) {
     int x = *(const int *)a, y = *(const int *)b;
     return (x > y) - (x < y);
@@ -427,7 +439,7 @@ static void emit(Gen *g, int kind, int card, mask_t loose, const int *builds, in
     int cards[MAX_LOOSE];
     int n = 0;
     for (mask_t m = loose; m; m &= m - 1) cards[n++] = g->loose[low_index(m)];
-    qsort(cards, (size_t)n, sizeof(int), cmp_int);
+    sort_ints(cards, n);
     size_t len = 0;
     key[len++] = (uint8_t)kind;
     key[len++] = (uint8_t)card;
@@ -569,7 +581,7 @@ typedef struct {
 static void group_of(Gen *g, mask_t m, Group *out) {
     int n = 0;
     for (mask_t x = m; x; x &= x - 1) out->cards[n++] = g->loose[low_index(x)];
-    qsort(out->cards, (size_t)n, sizeof(int), cmp_int);
+    sort_ints(out->cards, n);
     for (int i = 0; i < n / 2; i++) {
         int tmp = out->cards[i];
         out->cards[i] = out->cards[n - 1 - i];
