@@ -201,6 +201,7 @@ typedef struct {
     const CoreRules *rules;
     int seat, terminal;
     int horizon, root_deal;           /* HORIZON_DEAL: the deal's end is evaluated */
+    int max_moves;                    /* moves searched at most at an inner node, 0: all */
     long long nodes, max_nodes;       /* max_nodes < 0: none */
     double deadline;                  /* monotonic seconds; <= 0: none */
     int status;
@@ -215,7 +216,10 @@ int state_moves(const CoreRules *r, const State *s, SMove **out);
 /* Sort moves by the static order (stable, highest first). */
 void order_moves(SMove *moves, int n);
 /* The value of ``s`` for the root seat's side, searched to the round's end. */
-double search_value(Search *S, const State *s, double alpha, double beta);
+#define EXACT_DEPTH (1 << 20)
+/* The value of ``s`` for the root seat's side, searched ``depth`` plies (EXACT_DEPTH: to
+ * the horizon), the evaluation standing in where the depth runs out. */
+double search_value(Search *S, const State *s, double alpha, double beta, int depth);
 double monotonic_seconds(void);
 /* Make the transposition table (once); 0 when there is no memory for it. */
 int search_ready(void);

@@ -729,7 +729,8 @@ static PyObject *successor(PyObject *self, PyObject *args) {
     return state_tuple(r, &s);
 }
 
-/* solve(rules, states, seat, terminal, roots, cap, seconds, max_nodes, horizon)
+/* solve(rules, states, seat, terminal, roots, cap, seconds, max_nodes, horizon[, depth,
+ *       max_moves])
  *     -> (rows, nodes, status)
  *
  * Each of ``states`` (whole positions: the true one, or samples of the hidden cards that
@@ -737,7 +738,10 @@ static PyObject *successor(PyObject *self, PyObject *args) {
  * one row per state, the value of each root move named by its index in the engine's
  * order (``roots``; the same in every state, which share the mover's hand and the
  * table). ``terminal`` 0: the round's margin, 1: the game (solver.game_value).
- * ``horizon`` 0: to the round's end; 1: to the deal's end, evaluated there.
+ * ``horizon`` 0: to the round's end; 1: to the deal's end, evaluated there; ``depth``:
+ * plies at most from the root (the evaluation standing in past them; default: the
+ * horizon), as Searcher.values(pos, moves, depth); ``max_moves``: moves searched at
+ * most at an inner node (the table's best first, then the static order; 0: all).
  * ``cap`` < 0: every root move's exact value; else Searcher.values' loss cap: root
  * moves in the order of their totals so far, each searched with the window
  * (best - cap, +inf), so a move worse by cap or more gets a bound that proves it
@@ -747,13 +751,17 @@ static PyObject *successor(PyObject *self, PyObject *args) {
 static PyObject *solve(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *capsule, *states, *roots;
-    int seat, terminal, horizon;
+    int seat, terminal, horizon, depth = EXACT_DEPTH, max_moves = 0;
     double cap, seconds;
     long long max_nodes;
-    if (!PyArg_ParseTuple(args, "OO!iiO!ddLi:solve", &capsule, &PyTuple_Type, &states, &seat,
-                          &terminal, &PyTuple_Type, &roots, &cap, &seconds, &max_nodes,
-                          &horizon))
+    if (!PyArg_ParseTuple(args, "OO!iiO!ddLi|ii:solve", &capsule, &PyTuple_Type, &states,
+                          &seat, &terminal, &PyTuple_Type, &roots, &cap, &seconds, &max_nodes,
+                          &horizon, &depth, &max_moves))
         return NULL;
+    if (depth < 1 || max_moves < 0) {
+        PyErr_SetString(PyExc_ValueError, "a search is one ply deep or more, of 0 moves or more");
+        return NULL;
+    }
     CoreRules *r = rules_of(capsule, 1);
     if (r == NULL) return NULL;
     if (seat < 0 || seat >= r->players || terminal < 0 || terminal > 1) {
@@ -764,9 +772,10 @@ static PyObject *solve(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the horizon is 0 (the round) or 1 (the deal)");
         return NULL;
     }
-    if (horizon == HORIZON_DEAL && (!r->eval_ready || r->players != 2)) {
+    if ((horizon == HORIZON_DEAL || depth < EXACT_DEPTH) && (!r->eval_ready || r->players != 2)) {
         PyErr_SetString(PyExc_ValueError,
-                        "a search to the deal's end needs the evaluation (two players)");
+                        "a search to the deal's end or to a depth needs the evaluation "
+                        "(two players)");
         return NULL;
     }
     if (!search_ready()) return PyErr_NoMemory();
@@ -797,6 +806,7 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     S.terminal = terminal;
     S.max_nodes = max_nodes;
     S.horizon = horizon;
+    S.max_moves = max_moves;
     S.deadline = seconds > 0 ? monotonic_seconds() + seconds : 0;
     for (volatile Py_ssize_t k = 0; k < ns && status == 0; k++) {
         int rc = parse_state(PyTuple_GET_ITEM(states, k), r, &s);
@@ -829,7 +839,7 @@ static PyObject *solve(PyObject *self, PyObject *args) {
                 State child = s;
                 state_apply(r, &child, &moves[idx[i]]);
                 double alpha = cap < 0 ? -1e300 : best - cap;
-                vals[i] = search_value(&S, &child, alpha, 1e300);
+                vals[i] = search_value(&S, &child, alpha, 1e300, depth - 1);
                 if (vals[i] > best) best = vals[i];
             }
             PyObject *row = PyList_New(nr);
@@ -1045,6 +1055,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (m == NULL) return NULL;
     if (PyModule_AddIntConstant(m, "ABI", CORE_ABI) < 0) goto fail;
     if (PyModule_AddIntConstant(m, "NODE_STEPS", NODE_STEPS) < 0) goto fail;
+    if (PyModule_AddIntConstant(m, "EXACT_DEPTH", EXACT_DEPTH) < 0) goto fail;
     for (int c = 0; c < NCARDS; c++) {
         card_ints[c] = PyLong_FromLong(c);
         if (card_ints[c] == NULL) goto fail;

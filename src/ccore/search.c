@@ -167,7 +167,8 @@ static inline uint64_t z(int part, int a, int b) {
 /* The whole position, the root side and the terminal valuation, as one 64-bit key:
  * multisets hashed by adding each element's hash, sequences by position. */
 static uint64_t state_key(const Search *S, const State *s) {
-    uint64_t h = fmix((uint64_t)(S->seat * 16 + S->terminal * 4 + S->horizon * 2 + 1) *
+    uint64_t h = fmix((uint64_t)(S->seat * 16 + S->terminal * 4 + S->horizon * 2 + 1 +
+                                 ((uint64_t)S->max_moves << 8)) *
                           0x9E3779B97F4A7C15ULL +
                       fmix(S->rules->salt));
     h += fmix(((uint64_t)s->to_move << 40) ^ ((uint64_t)(s->dealer + 1) << 32) ^
@@ -201,6 +202,7 @@ typedef struct {
     uint64_t key;
     double value;
     int32_t best;   /* index of the best move in the static order, -1: none */
+    int32_t depth;  /* plies searched (EXACT_DEPTH: to the horizon) */
     int8_t flag;    /* 0 exact, 1 lower bound, 2 upper bound */
     int8_t used;
 } Entry;
@@ -250,23 +252,38 @@ static double leaf_value(Search *S, const State *s) {
     e->key = key;
     e->value = v;
     e->best = -1;
+    e->depth = EXACT_DEPTH;
     e->flag = 0;
     e->used = 1;
     return v;
 }
 
-double search_value(Search *S, const State *s, double alpha, double beta) {
+/* solver.plies_left: every card in a hand (and, for the round, in the stock) is played
+ * exactly once. */
+static int plies_left(const Search *S, const State *s) {
+    int n = 0;
+    for (int t = 0; t < MAX_SEATS; t++) n += s->nhand[t];
+    return S->horizon == HORIZON_ROUND ? n + s->nstock : n;
+}
+
+double search_value(Search *S, const State *s, double alpha, double beta, int depth) {
     if (s->over) return terminal_value(S, s);
     if (S->horizon == HORIZON_DEAL && s->deal != S->root_deal) return leaf_value(S, s);
+    if (depth >= plies_left(S, s))
+        depth = EXACT_DEPTH;
+    else if (depth <= 0)
+        return S->horizon == HORIZON_DEAL ? leaf_value(S, s) : evaluate(S->rules, s, S->seat, 1);
     tick(S);
     const CoreRules *r = S->rules;
     uint64_t key = state_key(S, s);
     Entry *e = &table[key & (((uint64_t)1 << TT_BITS) - 1)];
     int first = -1;
     if (e->used && e->key == key) {
-        if (e->flag == 0) return e->value;
-        if (e->flag == 1 && e->value >= beta) return e->value;
-        if (e->flag == 2 && e->value <= alpha) return e->value;
+        if (e->depth >= depth) {
+            if (e->flag == 0) return e->value;
+            if (e->flag == 1 && e->value >= beta) return e->value;
+            if (e->flag == 2 && e->value <= alpha) return e->value;
+        }
         first = e->best;
     }
     SMove *found;
@@ -294,13 +311,16 @@ double search_value(Search *S, const State *s, double alpha, double beta) {
     double best = maxing ? -1e300 : 1e300;
     int best_index = -1;
     State child;
+    int tried = 0;
     for (int k = -1; k < n; k++) {
-        /* the table's best move first, then the rest in order */
+        /* the table's best move first, then the rest in order (at most max_moves, as
+         * solver.ordered_moves cuts the list) */
         int i = k < 0 ? first : k;
         if (i < 0 || i >= n || (k >= 0 && i == first)) continue;
+        if (S->max_moves && tried++ >= S->max_moves) break;
         child = *s;
         state_apply(r, &child, &S->stack[base + (size_t)i]);
-        double v = search_value(S, &child, alpha, beta);
+        double v = search_value(S, &child, alpha, beta, depth - 1);
         if (maxing ? v > best : v < best) {
             best = v;
             best_index = i;
@@ -313,6 +333,7 @@ double search_value(Search *S, const State *s, double alpha, double beta) {
     e->key = key;
     e->value = best;
     e->best = best_index;
+    e->depth = depth;
     e->flag = (int8_t)(best <= a0 ? 2 : best >= b0 ? 1 : 0);
     e->used = 1;
     return best;

@@ -56,6 +56,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from casino.bots import compiled as bots_core
 from casino.bots import evaluation
 from casino.bots.base import EvaluatingBot, Limit
 from casino.bots.expert import MAX_INNER, candidates, perfect_information
@@ -153,14 +154,54 @@ class PimcBot(EvaluatingBot):
         n = limit.iterations if limit.iterations is not None else self.samples
         seconds = limit.seconds if limit.seconds is not None else self.seconds
         full = perfect_information(pos)
+        on_core = self._on_core(pos)
         if full is not None:
             # Nothing is hidden: one exact sample says all that N would.
             known = full
+            if on_core:
+                got = _core_choice(pos, moves, [known], seconds)
+                if got is not None:
+                    return got
             return pimc_choose(pos, moves, lambda: known, 1, seconds, max_inner=None)
         rng: random.Random = self.rng
+        if on_core:
+            # The compiled core searches every sample in one call, as the Python loop
+            # below would (the same values: tests/test_core.py), many times faster.
+            deals = [sample(pos, rng) for _ in range(max(1, n))]
+            got = _core_choice(pos, moves, deals, seconds, cap=self.cap,
+                               depth=self.max_depth, max_inner=MAX_INNER)
+            if got is not None:
+                return got
         return pimc_choose(pos, moves, lambda: sample(pos, rng), n, seconds,
                            min_plies=self.min_plies, cap=self.cap, max_depth=self.max_depth,
                            evaluate=evaluation.evaluator(self.leaf_eval, self.eval_params))
+
+
+    def _on_core(self, pos: Position) -> bool:
+        """Whether the compiled core can run this bot's search here: two players, the
+        shipped evaluation and constants, and no search past the deal's end."""
+        return (self.leaf_eval == "deal_start_estimate" and self.min_plies == 0
+                and self.eval_params == evaluation.DEFAULT_PARAMS
+                and bots_core.evaluation_ready(pos.rules))
+
+
+def _core_choice(pos: Position, moves: list[Move], deals: list[Position], seconds: float,
+                 *, cap: float | None = None, depth: int | None = None,
+                 max_inner: int | None = None) -> Move | None:
+    """:func:`pimc_choose` on the compiled core: the candidates' totals over the samples
+    searched within ``seconds`` (at least one), the best total's move; ``None`` where
+    the core cannot answer (the caller searches in Python)."""
+    deadline = time.perf_counter() + seconds
+    cand = candidates(pos, moves)
+    rows = bots_core.sampled_values(deals, cand, game=True, cap=cap, deadline=deadline,
+                                    depth=depth, max_moves=max_inner)
+    if rows is None:
+        return None
+    totals = [0.0] * len(cand)
+    for row in rows:
+        for i, v in enumerate(row):
+            totals[i] += v
+    return cand[max(range(len(cand)), key=lambda i: totals[i])]
 
 
 class PimcOracle(EvaluatingBot):
