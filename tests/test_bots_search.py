@@ -243,13 +243,15 @@ def test_pimc_caps_its_depth_and_the_oracle_copies_the_fair_search(
 
     monkeypatch.setattr(solver.Searcher, "values", spy)
     # With the compiled core the samples are searched there, to the same depth.
-    real_sampled = pimc.bots_core.sampled_values
+    from casino.bots import compiled
+
+    real_sampled = compiled.sampled_values
 
     def spy_core(*args: Any, depth: int | None = None, **kw: Any) -> Any:
         depths.append(solver.EXACT if depth is None else depth)
         return real_sampled(*args, depth=depth, **kw)
 
-    monkeypatch.setattr(pimc.bots_core, "sampled_values", spy_core)
+    monkeypatch.setattr(compiled, "sampled_values", spy_core)
     p = Match("casino", seed=3).position  # a deal's start: 8 plies to its end
     bot = make_bot("pimc", seed=2)
     assert isinstance(bot, pimc.PimcBot) and bot.max_depth == 4
