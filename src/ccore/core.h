@@ -223,6 +223,8 @@ double search_value(Search *S, const State *s, double alpha, double beta, int de
 double monotonic_seconds(void);
 /* Make the transposition table (once); 0 when there is no memory for it. */
 int search_ready(void);
+/* Forget what earlier searches stored: the next search depends on its inputs alone. */
+void search_forget(void);
 
 /* Every legal move, in the order of casino.engine.movegen.generate, each once (the
  * emitter is called only for a move not emitted before). Returns a GEN_ code. */

@@ -730,7 +730,7 @@ static PyObject *successor(PyObject *self, PyObject *args) {
 }
 
 /* solve(rules, states, seat, terminal, roots, cap, seconds, max_nodes, horizon[, depth,
- *       max_moves])
+ *       max_moves, fresh])
  *     -> (rows, nodes, status)
  *
  * Each of ``states`` (whole positions: the true one, or samples of the hidden cards that
@@ -742,6 +742,8 @@ static PyObject *successor(PyObject *self, PyObject *args) {
  * plies at most from the root (the evaluation standing in past them; default: the
  * horizon), as Searcher.values(pos, moves, depth); ``max_moves``: moves searched at
  * most at an inner node (the table's best first, then the static order; 0: all).
+ * ``fresh``: forget what earlier searches stored first, so that the nodes counted, and
+ * so where ``max_nodes`` stops, depend on this call alone (the values never do).
  * ``cap`` < 0: every root move's exact value; else Searcher.values' loss cap: root
  * moves in the order of their totals so far, each searched with the window
  * (best - cap, +inf), so a move worse by cap or more gets a bound that proves it
@@ -751,12 +753,12 @@ static PyObject *successor(PyObject *self, PyObject *args) {
 static PyObject *solve(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *capsule, *states, *roots;
-    int seat, terminal, horizon, depth = EXACT_DEPTH, max_moves = 0;
+    int seat, terminal, horizon, depth = EXACT_DEPTH, max_moves = 0, fresh = 0;
     double cap, seconds;
     long long max_nodes;
-    if (!PyArg_ParseTuple(args, "OO!iiO!ddLi|ii:solve", &capsule, &PyTuple_Type, &states,
+    if (!PyArg_ParseTuple(args, "OO!iiO!ddLi|iip:solve", &capsule, &PyTuple_Type, &states,
                           &seat, &terminal, &PyTuple_Type, &roots, &cap, &seconds, &max_nodes,
-                          &horizon, &depth, &max_moves))
+                          &horizon, &depth, &max_moves, &fresh))
         return NULL;
     if (depth < 1 || max_moves < 0) {
         PyErr_SetString(PyExc_ValueError, "a search is one ply deep or more, of 0 moves or more");
@@ -779,6 +781,7 @@ static PyObject *solve(PyObject *self, PyObject *args) {
         return NULL;
     }
     if (!search_ready()) return PyErr_NoMemory();
+    if (fresh) search_forget();
     Py_ssize_t nr = PyTuple_GET_SIZE(roots), ns = PyTuple_GET_SIZE(states);
     int *idx = (int *)malloc((size_t)(nr ? nr : 1) * sizeof(int));
     int *order = (int *)malloc((size_t)(nr ? nr : 1) * sizeof(int));

@@ -204,15 +204,26 @@ typedef struct {
     int32_t best;   /* index of the best move in the static order, -1: none */
     int32_t depth;  /* plies searched (EXACT_DEPTH: to the horizon) */
     int8_t flag;    /* 0 exact, 1 lower bound, 2 upper bound */
-    int8_t used;
+    uint8_t used;   /* the table's generation that wrote it (0: never written) */
 } Entry;
 
 #define TT_BITS 20
 static Entry *table = NULL;
+/* Entries of other generations count as empty: a search that must not depend on the
+ * searches before it (its node count decides where a node budget stops it) starts a new
+ * generation instead of clearing 24 MB. */
+static uint8_t generation = 1;
 
 static int tt_ready(void) {
     if (table == NULL) table = (Entry *)calloc((size_t)1 << TT_BITS, sizeof(Entry));
     return table != NULL;
+}
+
+void search_forget(void) {
+    if (++generation == 0) {  /* wrapped: the old generations' marks are cleared for real */
+        if (table != NULL) memset(table, 0, ((size_t)1 << TT_BITS) * sizeof(Entry));
+        generation = 1;
+    }
 }
 
 /* ---------------------------------------------------------------- the search */
@@ -246,7 +257,7 @@ static void tick(Search *S) {
 static double leaf_value(Search *S, const State *s) {
     uint64_t key = state_key(S, s) ^ 0x5bd1e9955bd1e995ULL;
     Entry *e = &table[key & (((uint64_t)1 << TT_BITS) - 1)];
-    if (e->used && e->key == key) return e->value;
+    if (e->used == generation && e->key == key) return e->value;
     if (S->deadline > 0 && monotonic_seconds() > S->deadline) longjmp(S->stop, SEARCH_OUT_OF_TIME);
     double v = evaluate(S->rules, s, S->seat, 1);
     e->key = key;
@@ -254,7 +265,7 @@ static double leaf_value(Search *S, const State *s) {
     e->best = -1;
     e->depth = EXACT_DEPTH;
     e->flag = 0;
-    e->used = 1;
+    e->used = generation;
     return v;
 }
 
@@ -278,7 +289,7 @@ double search_value(Search *S, const State *s, double alpha, double beta, int de
     uint64_t key = state_key(S, s);
     Entry *e = &table[key & (((uint64_t)1 << TT_BITS) - 1)];
     int first = -1;
-    if (e->used && e->key == key) {
+    if (e->used == generation && e->key == key) {
         if (e->depth >= depth) {
             if (e->flag == 0) return e->value;
             if (e->flag == 1 && e->value >= beta) return e->value;
@@ -335,7 +346,7 @@ double search_value(Search *S, const State *s, double alpha, double beta, int de
     e->best = best_index;
     e->depth = depth;
     e->flag = (int8_t)(best <= a0 ? 2 : best >= b0 ? 1 : 0);
-    e->used = 1;
+    e->used = generation;
     return best;
 }
 

@@ -59,18 +59,21 @@ def deal_values(full: Position, moves: Sequence[Move], *, deadline: float | None
 def sampled_values(deals: Sequence[Position], moves: Sequence[Move], *, game: bool = False,
                    cap: float | None = None, deadline: float | None = None,
                    max_nodes: int | None = None, depth: int | None = None,
-                   max_moves: int | None = None) -> list[list[float]] | None:
+                   max_moves: int | None = None,
+                   fresh: bool = False) -> list[list[float]] | None:
     """A whole decision in one call to the core: each of ``deals`` (sampled whole positions
     that agree on what the mover sees) searched to the end of its deal as
     :func:`deal_values` does, one row of ``moves``' values per deal searched before the
     deadline or the node budget ran out (``cap``: :func:`casino.engine.core.solve_each`'s
     loss cap; ``game``: a round that ends the game weighs the game; ``depth``: plies at
     most, the evaluation standing in past them; ``max_moves``: moves searched at most at
-    an inner node, the best-looking first). ``None`` where the core cannot answer."""
+    an inner node, the best-looking first; ``fresh``: where ``max_nodes`` stops depends on
+    this call alone). ``None`` where the core cannot answer."""
     if not deals or not evaluation_ready(deals[0].rules):
         return None
     return core.solve_each(deals, moves, game=game, deadline=deadline, max_nodes=max_nodes,
-                           cap=cap, horizon="deal", depth=depth, max_moves=max_moves)
+                           cap=cap, horizon="deal", depth=depth, max_moves=max_moves,
+                           fresh=fresh)
 
 
 __all__ = ["deal_values", "evaluation", "evaluation_ready", "sampled_values"]

@@ -206,8 +206,8 @@ def solve(pos: Position, moves: Sequence[Move], *, game: bool = True,
 def solve_each(positions: Sequence[Position], moves: Sequence[Move], *, game: bool = True,
                deadline: float | None = None, max_nodes: int | None = None,
                cap: float | None = None, horizon: str = "round",
-               depth: int | None = None,
-               max_moves: int | None = None) -> list[list[float]] | None:
+               depth: int | None = None, max_moves: int | None = None,
+               fresh: bool = False) -> list[list[float]] | None:
     """:func:`solve` on each of ``positions`` (whole positions that agree on what their
     mover sees: samples of the hidden cards) in one call to the core, which keeps what
     it learns from one to the next: one row of ``moves``' values per position searched
@@ -219,7 +219,9 @@ def solve_each(positions: Sequence[Position], moves: Sequence[Move], *, game: bo
     ``depth``: plies searched at most, the evaluation standing in past them (two
     players, as Searcher.values(pos, moves, depth); ``None``: to the horizon).
     ``max_moves``: moves searched at most at an inner node (Searcher's ``max_moves``: the
-    best-looking first; ``None``: every move).
+    best-looking first; ``None``: every move). ``fresh``: forget what earlier searches
+    stored, so that where ``max_nodes`` stops depends on this call alone (the values
+    never depend on them).
     ``None`` too where the core cannot answer at all (see :func:`solve`), and where the
     root's moves cannot be listed within the steps the core allows a node
     (``_core.NODE_STEPS``, a crowded table: the searches in Python choose from a bounded
@@ -248,7 +250,7 @@ def solve_each(positions: Sequence[Position], moves: Sequence[Move], *, game: bo
         _tables(first.rules), tuple(state_of(p) for p in positions), first.to_move,
         int(game), roots, -1.0 if cap is None else cap, seconds,
         -1 if max_nodes is None else max_nodes, _HORIZONS.index(horizon),
-        _MODULE.EXACT_DEPTH if depth is None else depth, max_moves or 0)
+        _MODULE.EXACT_DEPTH if depth is None else depth, max_moves or 0, fresh)
     return rows or None
 
 
