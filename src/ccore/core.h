@@ -191,6 +191,7 @@ double evaluate(const CoreRules *r, const State *s, int seat, int deal_start);
 /* search.c */
 #define MAX_MOVES_AT_NODE 100000    /* beyond: the search leaves the position to Python */
 #define NODE_STEPS 200000           /* movegen steps at one node, likewise */
+#define STEPS_PER_NODE 10           /* movegen steps a node of the node budget stands for */
 
 enum { SEARCH_DONE = 0, SEARCH_OUT_OF_TIME = 1, SEARCH_TOO_BIG = 2, SEARCH_NO_MEMORY = 3 };
 enum { TERMINAL_ROUND = 0, TERMINAL_GAME = 1 };
@@ -211,8 +212,9 @@ typedef struct {
 } Search;
 
 /* The moves of the player to move in ``s``, in the engine's order: *out (malloc'ed,
- * the caller frees it) and their number, or -1 (too big: steps or masks). */
-int state_moves(const CoreRules *r, const State *s, SMove **out);
+ * the caller frees it) and their number, or -1 (too big: steps or masks); *steps (when
+ * not NULL): the generator's steps spent. */
+int state_moves(const CoreRules *r, const State *s, SMove **out, long long *steps);
 /* Sort moves by the static order (stable, highest first). */
 void order_moves(SMove *moves, int n);
 /* The value of ``s`` for the root seat's side, searched to the round's end. */

@@ -717,7 +717,7 @@ static PyObject *successor(PyObject *self, PyObject *args) {
     if (rc == -2) Py_RETURN_NOTIMPLEMENTED;
     if (rc < 0) return NULL;
     SMove *moves;
-    int n = state_moves(r, &s, &moves);
+    int n = state_moves(r, &s, &moves, NULL);
     if (n < 0) Py_RETURN_NOTIMPLEMENTED;
     if (index < 0 || index >= n) {
         free(moves);
@@ -822,7 +822,7 @@ static PyObject *solve(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "the root seat must be the one to move");
             goto error;
         }
-        int n = state_moves(r, &s, &moves);
+        int n = state_moves(r, &s, &moves, NULL);
         if (n < 0) {
             status = SEARCH_TOO_BIG;
             break;

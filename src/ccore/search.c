@@ -88,7 +88,7 @@ static int collect(void *vctx, const Found *f) {
     return 0;
 }
 
-int state_moves(const CoreRules *r, const State *s, SMove **out) {
+int state_moves(const CoreRules *r, const State *s, SMove **out, long long *steps) {
     int hand[MAX_HAND], loose[MAX_LOOSE];
     CoreBuild builds[MAX_BUILDS];
     int seat = s->to_move;
@@ -127,6 +127,7 @@ int state_moves(const CoreRules *r, const State *s, SMove **out) {
     g.emit = collect;
     g.emit_ctx = &c;
     int code = core_generate(&g);
+    if (steps != NULL) *steps = NODE_STEPS - g.left;
     if (code != GEN_OK || c.overflow) {
         free(c.moves);
         *out = NULL;
@@ -298,8 +299,11 @@ double search_value(Search *S, const State *s, double alpha, double beta, int de
         first = e->best;
     }
     SMove *found;
-    int n = state_moves(r, s, &found);
+    long long steps;
+    int n = state_moves(r, s, &found, &steps);
     if (n < 0) longjmp(S->stop, SEARCH_TOO_BIG);
+    /* A crowded table's listing is work as a node is: it counts against the budget. */
+    S->nodes += steps / STEPS_PER_NODE;
     order_moves(found, n);
     /* The node's moves live on the search's own stack of moves, so that a stop (a
      * longjmp from below) leaves nothing to free but that stack, which the caller owns. */

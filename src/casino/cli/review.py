@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 #: The defaults, repeated here so that ``--help`` imports no engine (tests/test_review.py
 #: checks they are the review's own).
-SAMPLES = 8
+SAMPLES = 64
 DEPTH = 8
 NODES = 1500
 

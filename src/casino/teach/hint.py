@@ -16,7 +16,8 @@ and:
   what the move secures now by the bots' measure
   (:func:`casino.bots.evaluation.immediate_gain`: the points cards, the sweep or
   mulle, and the cards' share of the majorities still open);
-* **what it leaves the next player**: on each of the same sampled deals, the next
+* **what it leaves the next player**: on each of the first of the same sampled deals
+  (:data:`REPLY_DEALS`), the next
   player's best immediate reply after the play (among their bounded candidates,
   by the same measure of what a move secures now), reported as the mean worth of
   that best reply over the deals and the reply that was best most often, named by
@@ -54,6 +55,7 @@ from casino.teach.judge import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     MAX_CANDIDATES,
+    PYTHON_SAMPLES,
     Budget,
     judgement,
 )
@@ -78,6 +80,11 @@ EFFORT: dict[str, tuple[int, Budget]] = {
 
 #: Decimals kept of every value.
 DECIMALS = 3
+#: The deals on which the next player's best reply is looked for: the judgement's first
+#: ones. Each costs the next player's candidates and their immediate gains in Python,
+#: milliseconds a deal, so all of the judgement's 64 would make a hint slow; the reply
+#: reports how many deals it saw (:attr:`Reply.deals`).
+REPLY_DEALS = PYTHON_SAMPLES
 
 
 @dataclass(frozen=True)
@@ -286,7 +293,7 @@ def _ranked(seen: Position, deals: Sequence[Position], move: Move, value: float,
     points = [c for c in taken if sch.points_of(c)]
     card_points = sum(sch.points_of(c) for c in points)
     made = _sweeps_made(deals[0], move)
-    reply = _reply(deals, move)
+    reply = _reply(deals[:REPLY_DEALS], move)
     now = immediate_gain(seen, move)
     play = RankedPlay(
         move=str(move), words=move_phrase(move, rules), value=rounded(value),

@@ -41,6 +41,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from casino.bots import compiled as bots_core
 from casino.bots import evaluation
 from casino.bots.expert import candidates as expert_candidates
 from casino.bots.expert import perfect_information
@@ -85,8 +86,19 @@ class Budget:
 
 
 #: Deals of the hidden cards a decision is judged on: the hint's, the review's and the move
-#: helper's, one figure so that they judge alike and raising it is one line.
-DEFAULT_SAMPLES = 8
+#: helper's, one figure so that they judge alike and raising it is one line. The compiled
+#: core searches each of them to the deal's end exactly (:func:`core_tables`), so 64 fit
+#: a hint's time; where the Python judge answers (no core, or three or four players,
+#: whose evaluation the core does not hold) it weighs the first :data:`PYTHON_SAMPLES`.
+DEFAULT_SAMPLES = 64
+#: The deals the Python judge weighs at most: its budgeted search costs milliseconds a
+#: deal, and eight keep a hint within a third of a second (docs/hints.md).
+PYTHON_SAMPLES = 8
+#: The compiled core's work for one decision, in nodes, counted afresh for each: where it
+#: runs out the decision is judged on the deals searched whole before it (every deal,
+#: except on the largest tables: Tablić's first moves, crowded tables), so a hint stays
+#: within about a second and the same observation meets the same cut in every process.
+CORE_NODES = 400_000
 #: The judge's budget per deal for the hint, the review and the helper alike: 8 plies (a
 #: whole 4-card deal of two players) and the work that keeps a hint quick (a median of
 #: a tenth to a third of a second, at most about a second and a half on one core) and a
@@ -276,6 +288,13 @@ def judgement(seen: Position, played: Move | None = None, *,
         raise ValueError("the player to move has no card to play")
     extra = [played] if played is not None and played not in cand else []
     deals, known = fair_deals(seen, samples, deals_rng(seen, seed))
+    compiled = core_tables(deals, cand, extra)
+    if compiled is not None:
+        rows, searched = compiled
+        return Judgement(seen=seen, moves=(*cand, *extra), candidates=len(cand),
+                         deals=tuple(deals[:len(rows)]), tables=rows, known=known,
+                         depth=searched)
+    deals = deals[:PYTHON_SAMPLES]  # the same first deals: one generator draws them
     whole = Budget(depth=budget.depth, nodes=budget.nodes * samples) if known else budget
     tables: list[tuple[float, ...]] = []
     depth = budget.depth
@@ -285,6 +304,33 @@ def judgement(seen: Position, played: Move | None = None, *,
         depth = min(depth, reached)
     return Judgement(seen=seen, moves=(*cand, *extra), candidates=len(cand),
                      deals=tuple(deals), tables=tuple(tables), known=known, depth=depth)
+
+
+def core_tables(deals: Sequence[Position], moves: Sequence[Move], extra: Sequence[Move]
+                ) -> tuple[tuple[tuple[float, ...], ...], int] | None:
+    """The judge's search on the compiled core: every deal searched exactly to its end
+    (the round's end in the last deal), standing on ``deal_start_estimate`` past it,
+    every move's value exact (no cap on the moves, no depth), and the plies searched.
+
+    ``moves`` are searched first within :data:`CORE_NODES`, counted afresh, so the deals
+    searched whole depend on the deals and ``moves`` alone; each of ``extra`` (a move
+    played off the candidates) is then valued on those deals apart, so that a review,
+    which adds the move played, judges the candidates on the same deals as the hint.
+    ``None`` where the core cannot judge (none built, not two players, a table beyond
+    it, fewer than two deals searched whole when several were drawn, or an extra
+    move's search cut by the same budget): the Python judge answers there."""
+    rows = bots_core.sampled_values(deals, moves, max_nodes=CORE_NODES, fresh=True)
+    if rows is None or len(rows) < min(2, len(deals)):
+        return None
+    if extra:
+        more = bots_core.sampled_values(deals[:len(rows)], extra, max_nodes=CORE_NODES,
+                                        fresh=True)
+        if more is None or len(more) < len(rows):
+            return None
+        rows = [row + add for row, add in zip(rows, more, strict=True)]
+    full = deals[0]
+    searched = plies_left(full, "deal" if full.stock_size else "round")
+    return tuple(tuple(row) for row in rows), searched
 
 
 def judge_moves(pos: Position, moves: Sequence[Move], extra: Sequence[Move],
