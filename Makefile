@@ -137,7 +137,8 @@ test-postgres: venv
 PURE_TESTS := $(wildcard tests/test_rules_*.py tests/test_legality.py tests/test_perft.py \
 	tests/test_match.py tests/test_reference.py tests/test_partition.py tests/test_fuzz.py \
 	tests/test_notation.py tests/test_bots_*.py tests/test_solver.py tests/test_hint.py \
-	tests/test_review.py tests/test_lesson.py tests/test_core.py)
+	tests/test_review.py tests/test_one_judge.py tests/test_helper.py tests/test_lesson.py \
+	tests/test_yardstick.py tests/test_core.py)
 
 test-pure: venv
 	@echo "make: engine, bot and teaching tests with CASINO_CORE=off"
