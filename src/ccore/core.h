@@ -231,5 +231,8 @@ void search_forget(void);
 /* Every legal move, in the order of casino.engine.movegen.generate, each once (the
  * emitter is called only for a move not emitted before). Returns a GEN_ code. */
 int core_generate(Gen *g);
+/* The cards at the places of ``m`` among ``loose``, sorted (a move's identity): their
+ * number, written to ``out``. */
+int mask_cards(const int *loose, mask_t m, int *out);
 
 #endif

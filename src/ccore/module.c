@@ -320,16 +320,8 @@ static int emit_move(void *vctx, const Found *f) {
     PyObject *m = tp->tp_alloc(tp, 0);
     if (m == NULL) return -1;
     /* loose: the cards, sorted */
-    int cards[MAX_LOOSE], n = 0;
-    for (mask_t x = f->loose; x; x &= x - 1) cards[n++] = g->loose[__builtin_ctzll(x)];
-    for (int i = 1; i < n; i++) {
-        int key = cards[i], j = i - 1;
-        while (j >= 0 && cards[j] > key) {
-            cards[j + 1] = cards[j];
-            j--;
-        }
-        cards[j + 1] = key;
-    }
+    int cards[MAX_LOOSE];
+    int n = mask_cards(g->loose, f->loose, cards);
     PyObject *loose = n ? PyTuple_New(n) : Py_NewRef(empty_tuple);
     if (loose == NULL) goto fail;
     for (int i = 0; n && i < n; i++) PyTuple_SET_ITEM(loose, i, Py_NewRef(card_ints[cards[i]]));
@@ -622,7 +614,7 @@ static PyObject *bytes_tuple(const uint8_t *a, int n) {
     return t;
 }
 
-static PyObject *seats_tuple(const uint8_t *a, int n) {
+static PyObject *longs_tuple(const long *a, int n) {
     PyObject *t = PyTuple_New(n);
     if (t == NULL) return NULL;
     for (int i = 0; i < n; i++) {
@@ -636,18 +628,16 @@ static PyObject *seats_tuple(const uint8_t *a, int n) {
     return t;
 }
 
+static PyObject *seats_tuple(const uint8_t *a, int n) {
+    long xs[MAX_SEQ];
+    for (int i = 0; i < n; i++) xs[i] = a[i];
+    return longs_tuple(xs, n);
+}
+
 static PyObject *ints_tuple(const int32_t *a, int n) {
-    PyObject *t = PyTuple_New(n);
-    if (t == NULL) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *x = PyLong_FromLong(a[i]);
-        if (x == NULL) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, i, x);
-    }
-    return t;
+    long xs[MAX_SEATS];
+    for (int i = 0; i < n; i++) xs[i] = a[i];
+    return longs_tuple(xs, n);
 }
 
 /* The state as a tuple of the same parts, builds as (value, owner, cards, multiple) and

@@ -426,6 +426,13 @@ static void sort_ints(int *a, int n) {
     }
 }
 
+int mask_cards(const int *loose, mask_t m, int *out) {
+    int n = 0;
+    for (; m; m &= m - 1) out[n++] = loose[low_index(m)];
+    sort_ints(out, n);
+    return n;
+}
+
 static int cmp_int(const void *a, const void *b) {
     int x = *(const int *)a, y = *(const int *)b;
     return (x > y) - (x < y);
@@ -437,9 +444,7 @@ static void emit(Gen *g, int kind, int card, mask_t loose, const int *builds, in
                  int value, const mask_t *groups, int ngroups, int lead) {
     uint8_t key[4 + MAX_LOOSE + 1 + MAX_BUILDS];
     int cards[MAX_LOOSE];
-    int n = 0;
-    for (mask_t m = loose; m; m &= m - 1) cards[n++] = g->loose[low_index(m)];
-    sort_ints(cards, n);
+    int n = mask_cards(g->loose, loose, cards);
     size_t len = 0;
     key[len++] = (uint8_t)kind;
     key[len++] = (uint8_t)card;

@@ -28,6 +28,7 @@ double monotonic_seconds(void) {
 typedef struct {
     const CoreRules *r;
     const State *s;
+    const int *loose;  /* the state's loose cards as the generator reads them */
     SMove *moves;
     int n, cap;
     int overflow;
@@ -61,16 +62,8 @@ static int collect(void *vctx, const Found *f) {
     const double *w = c->r->weight;
     if (f->kind == 1) {
         double loose = 0.0;
-        int cards[MAX_LOOSE], n = 0;
-        for (mask_t x = f->loose; x; x &= x - 1) cards[n++] = c->s->loose[__builtin_ctzll(x)];
-        for (int i = 1; i < n; i++) {
-            int key = cards[i], j = i - 1;
-            while (j >= 0 && cards[j] > key) {
-                cards[j + 1] = cards[j];
-                j--;
-            }
-            cards[j + 1] = key;
-        }
+        int cards[MAX_LOOSE];
+        int n = mask_cards(c->loose, f->loose, cards);
         for (int i = 0; i < n; i++) loose += w[cards[i]];
         double taken = w[f->card] + loose;
         for (int b = 0; b < f->nbuilds; b++) {
@@ -112,7 +105,7 @@ int state_moves(const CoreRules *r, const State *s, SMove **out, long long *step
             }
         }
     }
-    Collect c = {r, s, NULL, 0, 0, 0};
+    Collect c = {r, s, loose, NULL, 0, 0, 0};
     Gen g;
     memset(&g, 0, sizeof(g));
     g.rules = r;
