@@ -1,6 +1,6 @@
 """The research environment's speed next to the engine's own: random rounds, per preset.
 
-For each preset at its default player count, three figures in moves (steps) per second
+For each preset at its default player count, these figures in moves (steps) per second
 (docs/benchmarks.md, "The research environment", explains them):
 
 - **engine**: ``bench_engine.random_round``, the engine benchmark's random rounds
@@ -20,10 +20,16 @@ For each preset at its default player count, three figures in moves (steps) per 
 - **lean**: the same with ``raw_env(preset, infos=False)``: no JSON observation and
   no moves' texts in the infos, only the array and the mask;
 - **wrapped**: the same as raw with ``casino.env.env(preset)``, PettingZoo's
-  standard wrappers.
+  standard wrappers;
+- **raw py**: raw again with the positions listing their moves by the Python
+  generator (``bench_engine.python_engine()``, as ``CASINO_CORE=off`` does for a
+  whole process), so that both engines are timed side by side in one run.
 
 ``ratio`` is raw / engine, ``lean`` lean / engine and ``fair`` raw / bounded: the
-environment's aim is at least half the engine's speed.
+environment's aim is at least half the engine's speed. ``core`` is raw / raw py, what
+the compiled core makes of the environment's speed (the aim: at least 2); it is
+about 1 where no core runs (``casino --version`` says which engine runs, and so
+does the heading).
 Each speed is the median of several timed passes over the same seeds; the variants
 take turns within each repeat, and each ratio is the median of one repeat's ratios, so
 a load that drifts while the benchmark runs moves both sides of a ratio alike. Usage::
@@ -44,7 +50,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench_engine import machine, random_round
+from bench_engine import machine, python_engine, random_round
+from casino.engine import core
 from casino.engine.match import Match
 from casino.engine.moves import Move
 from casino.engine.rules import PRESET_NAMES
@@ -88,6 +95,15 @@ def bounded_round(match: Match, moves: list[Move]) -> int:
         fresh.position.candidate_moves()
         fresh.play(move)
     return len(moves)
+
+
+def python_round(e: Any) -> Callable[[int], int]:
+    """``env_round`` on ``e`` with the Python move generator: the context is entered
+    per round (two attribute writes), so the other variants' turns keep the core."""
+    def play(seed: int) -> int:
+        with python_engine():
+            return env_round(e, seed)
+    return play
 
 
 def interleaved(plays: dict[str, Callable[[int], int]], seeds: range, repeat: int
@@ -134,14 +150,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     info = machine()
-    print(f"casino {info['casino']} on {info['python']}")
+    print(f"casino {info['casino']} on {info['python']}; engine: {core.engine_name()}")
     print(f"{info['platform']}; {info['cpu']}; {info['cores']} cores")
     print(f"{repeat} repeats, the variants taking turns in each; rounds of seeds "
           f"{seeds.start}..{seeds.stop - 1}; speeds are medians, ratios medians of each "
           "repeat's ratio")
     print()
     print(f"{'preset':<12}{'moves':>7}{'engine/s':>10}{'bounded/s':>11}{'raw/s':>9}"
-          f"{'lean/s':>9}{'wrapped/s':>11}{'ratio':>7}{'lean':>7}{'fair':>7}")
+          f"{'lean/s':>9}{'wrapped/s':>11}{'ratio':>7}{'lean':>7}{'fair':>7}"
+          f"{'raw py/s':>10}{'core':>6}")
     names = [n for n in PRESET_NAMES if not args.only or n in args.only]
     for name in names:
         def engine_round(seed: int, name: str = name) -> int:
@@ -158,13 +175,19 @@ def main(argv: list[str] | None = None) -> int:
         moves, times = interleaved({
             "engine": engine_round, "bounded": bounded,
             "raw": envs_round(raw_env(name)), "lean": envs_round(raw_env(name, infos=False)),
-            "wrapped": envs_round(env(name))}, seeds, repeat)
+            "wrapped": envs_round(env(name)), "raw py": python_round(raw_env(name))},
+            seeds, repeat)
+        if moves["raw py"] != moves["raw"]:  # the engines are held equal (tests/test_core.py)
+            print(f"{name}: the Python engine played other rounds than the core "
+                  f"({moves['raw py']} moves against {moves['raw']})", file=sys.stderr)
         speed = {k: moves[k] / statistics.median(times[k]) for k in moves}
         print(f"{name:<12}{moves['raw']:>7}{speed['engine']:>10,.0f}{speed['bounded']:>11,.0f}"
               f"{speed['raw']:>9,.0f}{speed['lean']:>9,.0f}{speed['wrapped']:>11,.0f}"
               f"{paired_ratio(moves, times, 'raw', 'engine'):>7.2f}"
               f"{paired_ratio(moves, times, 'lean', 'engine'):>7.2f}"
-              f"{paired_ratio(moves, times, 'raw', 'bounded'):>7.2f}", flush=True)
+              f"{paired_ratio(moves, times, 'raw', 'bounded'):>7.2f}"
+              f"{speed['raw py']:>10,.0f}"
+              f"{paired_ratio(moves, times, 'raw', 'raw py'):>6.2f}", flush=True)
     return 0
 
 
