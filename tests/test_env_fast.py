@@ -61,9 +61,19 @@ def _texts(table: dict[int, Move]) -> list[tuple[int, str, tuple[Any, ...]]]:
 
 @pytest.mark.parametrize(("rules", "players"), TABLES)
 def test_the_fast_table_array_and_infos_are_the_plain_ones(rules: str, players: int) -> None:
-    e = raw_env(rules, players)
-    e.reset(seed=3)
-    rng = np.random.default_rng(3)
+    """Two rounds (seeds 3 and 7) and most of a whole game (seed 11: later rounds, with
+    scores and carries), every position checked for every seat."""
+    steps = _check_episode(raw_env(rules, players), 3)
+    assert steps > 20
+    assert _check_episode(raw_env(rules, players), 7) > 20
+    assert _check_episode(raw_env(rules, players, episode="game"), 11, limit=400) > steps
+
+
+def _check_episode(e: raw_env, seed: int, limit: int | None = None) -> int:
+    """Play ``e`` from ``seed`` (at most ``limit`` steps), checking what it gives at each
+    step against the plain ways; the number of steps."""
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
     steps = 0
     for agent in e.agent_iter():
         obs, _, term, trunc, info = e.last()
@@ -71,11 +81,19 @@ def test_the_fast_table_array_and_infos_are_the_plain_ones(rules: str, players: 
         seat = int(agent.split("_")[1])
         for s in range(pos.rules.players):
             seen = pos.observe(s)
-            # The whole position and the observation encode alike; the JSON written
-            # straight from the position is the observed position's.
-            assert np.array_equal(encode_position(seen, s), encode_plain(seen, s))
-            assert np.array_equal(encode_position(pos, s), encode_plain(seen, s))
+            plain = encode_plain(seen, s)
+            # The whole position and the observation encode alike, and so does the env
+            # (from the bytes it keeps); the JSON written straight from the position is
+            # the observed position's.
+            assert np.array_equal(encode_position(seen, s), plain)
+            assert np.array_equal(encode_position(pos, s), plain)
+            got = e.observe(f"player_{s}")
+            assert got["observation"].dtype == np.float32
+            assert np.array_equal(got["observation"], plain)
+            if s != seat or term or trunc:
+                assert not got["action_mask"].any()
             assert pos.observation(s) == seen.to_json()
+        assert np.array_equal(obs["observation"], encode_plain(pos.observe(seat), seat))
         if term or trunc:
             # The episode is over: every agent gets its final observation, no moves.
             assert info == {"observation": pos.observation(seat)}
@@ -85,12 +103,16 @@ def test_the_fast_table_array_and_infos_are_the_plain_ones(rules: str, players: 
         assert _texts(table) == _texts(_plain_table(pos))
         assert [canonical_key(m) for m in table.values()] == [
             _plain_key(m) for m in table.values()]
+        assert np.flatnonzero(obs["action_mask"]).tolist() == sorted(table)
         assert info == {"observation": pos.observation(seat),
                         "moves": {a: str(m) for a, m in table.items()}}
+        assert list(info["moves"]) == list(table)
         assert all(e.infos[a] == {} for a in e.agents if a != agent)
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         steps += 1
-    assert steps > 20
+        if steps == limit:
+            break
+    return steps
 
 
 def test_the_array_of_a_two_deck_table_counts_both_copies() -> None:
@@ -139,16 +161,24 @@ def test_allowed_actions_reads_a_mask_as_flatnonzero_does() -> None:
 
 def test_scores_that_do_not_fit_in_a_byte_are_encoded_exactly() -> None:
     """A negative or large score (Krypkasino's penalties, a long game) takes the array's
-    slow path for numbers that do not fit in a byte: the same array as the plain one."""
+    slow path for numbers that do not fit in a byte: the same array as the plain one,
+    also once the round is scored (its points) and with a carry."""
     import dataclasses
 
     from casino.engine.match import Match
+    from casino.engine.scoring import Carry
 
     pos = Match("krypkasino", seed=2).position
-    for scores in ((-7, 300), (255, 256), (0, -1)):
-        odd = dataclasses.replace(pos, scores=scores)
-        for seat in (0, 1):
-            got = encode_position(odd, seat)
-            assert np.array_equal(got, encode_plain(odd.observe(seat), seat))
-            mine, theirs = scores[seat], scores[1 - seat]
-            assert field(got, "scores")[:2].tolist() == [float(mine), float(theirs)]
+    scored = Match("kasino", seed=2)
+    while scored.position.result is None:
+        scored.play(scored.position.legal_moves()[0])
+    for scores in ((-7, 300), (255, 256), (0, -1), (3, 4)):
+        for base in (pos, scored.position):
+            for carry in (Carry(), Carry(2, 1), Carry(0, 999)):
+                odd = dataclasses.replace(base, scores=scores, carry=carry)
+                for seat in (0, 1):
+                    got = encode_position(odd, seat)
+                    assert np.array_equal(got, encode_plain(odd.observe(seat), seat))
+                    mine, theirs = scores[seat], scores[1 - seat]
+                    assert field(got, "scores")[:2].tolist() == [float(mine), float(theirs)]
+                    assert field(got, "over")[0] == (base.result is not None)

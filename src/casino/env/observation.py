@@ -50,7 +50,7 @@ every build.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -143,139 +143,204 @@ def encode(observation: dict[str, Any], seat: int) -> NDArray[np.float32]:
 
 
 _OFF = {name: f.offset for name, f in FIELDS.items()}
+_HAND, _LOOSE, _BUILDS, _PILES_AT, _SET_ASIDE = (
+    _OFF["hand"], _OFF["loose"], _OFF["builds"], _OFF["piles"], _OFF["set_aside"])
+_SIZES, _STOCK, _SCORES, _ROUND, _POINTS, _OVER, _CARRY = (
+    _OFF["hand_sizes"], _OFF["stock"], _OFF["scores"], _OFF["round_deal"],
+    _OFF["round_points"], _OFF["over"], _OFF["carry"])
 
 
-def _seat_fields(rules: Rules, seat: int) -> tuple[tuple[int, ...], tuple[int, ...],
-                                                  tuple[int, ...]]:
-    """What depends only on the ruleset and the observing seat: each seat's relative
-    place, each seat's offset in the piles, and the ``seats`` and ``side`` entries that
-    are 1. Kept per Rules object and seat, found by the object's identity (hashing a
-    Rules value reads its dozens of fields, at every step), the object kept with them
-    so that its id is not reused."""
+class _Layout(NamedTuple):
+    """What depends only on the ruleset and the observing seat: the array's start (the
+    ``seats`` and ``side`` entries set), each seat's relative place, and each seat's
+    entry in the one-hot and per-seat count fields."""
+
+    start: bytes
+    rel: tuple[int, ...]
+    sweeps: tuple[int, ...]
+    mulles: tuple[int, ...]
+    to_move: tuple[int, ...]
+    dealer: tuple[int, ...]
+    last_capture: tuple[int, ...]
+
+
+def _layout(rules: Rules, seat: int) -> _Layout:
+    """The :class:`_Layout` of ``rules`` and ``seat``, kept per Rules object and seat,
+    found by the object's identity (hashing a Rules value reads its dozens of fields, at
+    every step), the object kept with it so that its id is not reused."""
     key = (id(rules), seat)
-    got = _SEAT_FIELDS.get(key)
+    got = _LAYOUTS.get(key)
     if got is None or got[0] is not rules:
-        if len(_SEAT_FIELDS) > 256:
-            _SEAT_FIELDS.clear()
+        if len(_LAYOUTS) > 256:
+            _LAYOUTS.clear()
         n = rules.players
         rel = tuple((s - seat) % n for s in range(n))
-        piles = tuple(_OFF["piles"] + r * 52 for r in rel)
+        start = bytearray(SIZE)
         side = rules.team_of(seat)
-        ones = [_OFF["seats"] + rel[s] for s in range(n)]
-        ones += [_OFF["side"] + rel[s] for s in range(n) if rules.team_of(s) == side]
-        got = _SEAT_FIELDS[key] = (rules, rel, piles, tuple(ones))
-    return got[1:]
+        for s in range(n):
+            start[_OFF["seats"] + rel[s]] = 1
+            if rules.team_of(s) == side:
+                start[_OFF["side"] + rel[s]] = 1
+
+        def at(name: str) -> tuple[int, ...]:
+            return tuple(_OFF[name] + r for r in rel)
+
+        got = _LAYOUTS[key] = (rules, _Layout(
+            bytes(start), rel, at("sweeps"), at("mulles"), at("to_move"), at("dealer"),
+            at("last_capture")))
+    return got[1]
 
 
-_SEAT_FIELDS: dict[tuple[int, int], tuple[Rules, tuple[int, ...], tuple[int, ...],
-                                          tuple[int, ...]]] = {}
-def _pile_counts(pile: tuple[int, ...]) -> bytes:
-    """Each card id's count in ``pile`` (52 bytes). Kept per pile: a pile is the same
-    tuple from one capture of its seat to the next, and piles hold most of the cards an
-    array counts."""
-    got = _PILES.get(pile)
+_LAYOUTS: dict[tuple[int, int], tuple[Rules, _Layout]] = {}
+
+
+def _counts(cards: tuple[int, ...]) -> bytes:
+    """Each card id's count in ``cards`` (52 bytes), kept per tuple: a pile is the same
+    tuple from one capture of its seat to the next (and Krypkasino's set-aside pictures
+    from one deal to the next), and piles hold most of the cards an array counts."""
+    got = _COUNTS.get(cards)
     if got is None:
-        if len(_PILES) > 4096:
-            _PILES.clear()
+        if len(_COUNTS) > 4096:
+            _COUNTS.clear()
         counts = bytearray(52)
-        for c in pile:
+        for c in cards:
             counts[c] += 1
-        got = _PILES[pile] = bytes(counts)
+        got = _COUNTS[cards] = bytes(counts)
     return got
 
 
-_PILES: dict[tuple[int, ...], bytes] = {}
+_COUNTS: dict[tuple[int, ...], bytes] = {}
 
 
 def encode_position(pos: Position, seat: int) -> NDArray[np.float32]:
     """The array of what ``seat`` sees of ``pos``: the whole position or its observation
     (``Position.observe(seat)``) give the same array, since only the seat's own hand is
     read and every other hand is only counted (so is the stock). The env encodes the
-    whole position and makes no observed position.
+    whole position and makes no observed position. ``tests/test_env_fast.py`` checks it
+    against :func:`encode_plain` on random games of every preset."""
+    return to_array(encode_bytes(pos, seat))
 
-    The whole numbers (card counts, one-hots, sizes, build values, and the scores, the
-    round and deal, points and carry when they fit in a byte) are written one by one
-    into a ``bytearray`` (each pile's 52 counts at once, kept per pile), turned into
-    float32 by one numpy call; a number that does not fit (a negative or large score)
-    is then set in the float array.
-    numpy's per-call costs (an index array, a value array, a fancy assignment) had been
-    a quarter of the engine's whole move (benchmarks/env_speed.py, on every learner's
-    path). ``tests/test_env_fast.py`` checks it against :func:`encode_plain`."""
+
+#: An encoded array before it is made float32: the entries that fit in a byte, and the
+#: entries that do not (index, value), to be set afterwards.
+Encoded = tuple[bytearray, list[tuple[int, int]]]
+
+
+def to_array(encoded: Encoded) -> NDArray[np.float32]:
+    """The float32 array of :func:`encode_bytes`' answer (a new array at each call)."""
+    small, large = encoded
+    out = np.array(small, dtype=np.float32)
+    for i, v in large:
+        out[i] = v
+    return out
+
+
+def encode_bytes(pos: Position, seat: int) -> Encoded:
+    """:func:`encode_position`'s entries, as a ``bytearray`` of the whole numbers that fit
+    in a byte (nearly all) and a list of the others (a negative or large score).
+
+    The array is made float32 from it by one numpy call (:func:`to_array`): numpy's
+    per-call costs (an index array, a value array, a fancy assignment) would be a
+    quarter of the engine's whole move, and each Python operation saved here is one of
+    every learner's steps (benchmarks/env_speed.py). So the bytearray starts as the
+    seat's :class:`_Layout` (the fields that depend only on the ruleset and the seat
+    already set), the fields kept in seat order are written at once with the seats
+    turned so that the observer comes first (the piles as each pile's 52 counts, kept
+    per pile), the cards one by one, and the other numbers are written as they are,
+    since a bytearray refuses a number that does not fit in a byte: only then are they
+    all listed for the float array."""
     rules = pos.rules
-    off = _OFF
-    rel, pile_base, ones = _seat_fields(rules, seat)
-    small = bytearray(SIZE)
-    for i in ones:
-        small[i] = 1
+    got = _LAYOUTS.get((id(rules), seat))
+    layout = got[1] if got is not None and got[0] is rules else _layout(rules, seat)
+    start, rel, sweeps_at, mulles_at, to_move_at, dealer_at, capture_at = layout
+    small = bytearray(start)
 
     # Cards are counted: two decks may put a card twice in one field.
-    seen = pos.seen_hands(seat)  # its own cards, the others' counts
-    base = off["hand"]
-    for c in pos.hand(seat):
-        small[base + c] += 1
+    hand = pos.hands[seat]
+    for c in hand if not isinstance(hand, int) else pos.hand(seat):  # hidden: it raises
+        small[_HAND + c] += 1
     builds: list[Build] = []
-    base = off["loose"]
     for item in pos.table:
         if isinstance(item, int):
-            small[base + item] += 1
+            small[_LOOSE + item] += 1
         else:
             builds.append(item)
     if builds:
         if len(builds) > 1:
             builds.sort(key=lambda b: (b.value, rel[b.owner], b.cards))
-        base = off["builds"]
+        at = _BUILDS
         for b in builds[:MAX_BUILDS]:  # the rest left out: see the module's docstring
             for c in b.cards:
-                small[base + c] += 1
-            small[base + 52] = b.value
-            small[base + 53 + rel[b.owner]] = 1
-            base += BUILD_SIZE
-    for s, pile in enumerate(pos.piles):
+                small[at + c] += 1
+            small[at + 52] = b.value
+            small[at + 53 + rel[b.owner]] = 1
+            at += BUILD_SIZE
+    # Per-seat fields in relative order: the observer's entry first, then the next seat's.
+    piles = pos.piles
+    hands = pos.hands
+    scores = pos.scores
+    if seat:
+        piles = piles[seat:] + piles[:seat]
+        hands = hands[seat:] + hands[:seat]
+        scores = scores[seat:] + scores[:seat]
+    get = _COUNTS.get
+    at = _PILES_AT
+    for pile in piles:
         if pile:
-            base = pile_base[s]
-            small[base:base + 52] = _pile_counts(pile)
-    base = off["set_aside"]
-    for c in pos.set_aside:
-        small[base + c] += 1
-    base = off["sweeps"]
+            small[at:at + 52] = get(pile) or _counts(pile)
+        at += 52
+    at = _SIZES
+    for h in hands:
+        small[at] = h if isinstance(h, int) else len(h)
+        at += 1
+    if pos.set_aside:
+        small[_SET_ASIDE:_SET_ASIDE + 52] = _counts(pos.set_aside)
     for s in pos.sweeps:
-        small[base + rel[s]] += 1
-    base = off["mulles"]
+        small[sweeps_at[s]] += 1
     for s in pos.mulles:
-        small[base + rel[s]] += 1
-    base = off["hand_sizes"]
-    for s, h in enumerate(seen):
-        small[base + rel[s]] = h if isinstance(h, int) else len(h)
+        small[mulles_at[s]] += 1
     stock = pos.stock
-    small[off["stock"]] = stock if isinstance(stock, int) else len(stock)
-    small[off["to_move"] + rel[pos.to_move]] = 1
-    small[off["dealer"] + rel[pos.dealer]] = 1
+    small[_STOCK] = stock if isinstance(stock, int) else len(stock)
+    small[to_move_at[pos.to_move]] = 1
+    small[dealer_at[pos.dealer]] = 1
     if pos.last_capture is not None:
-        small[off["last_capture"] + rel[pos.last_capture]] = 1
-    if pos.result is not None:
-        small[off["over"]] = 1
+        small[capture_at[pos.last_capture]] = 1
+    carry = pos.carry
+    over = pos.result is not None
+    if over:
+        small[_OVER] = 1
+    try:
+        small[_ROUND] = pos.round
+        small[_ROUND + 1] = pos.deal
+        small[_SCORES:_SCORES + len(scores)] = scores
+        if carry.cards or carry.spades:  # bool(carry), without the call
+            small[_CARRY] = carry.cards
+            small[_CARRY + 1] = carry.spades
+        if over:
+            small[_POINTS:_POINTS + rules.players] = _round_points(pos, seat)
+    except ValueError:  # a number that does not fit in a byte: all of them in the floats
+        return small, _numbers(pos, seat)
+    return small, []
 
-    # The other numbers go in the bytearray too when they fit in a byte (nearly always);
-    # the rest (a negative or large score) are set in the float array afterwards.
-    wide: list[tuple[int, int]] = [(off["round_deal"], pos.round),
-                                   (off["round_deal"] + 1, pos.deal),
-                                   (off["carry"], pos.carry.cards),
-                                   (off["carry"] + 1, pos.carry.spades)]
-    base = off["scores"]
-    wide += [(base + rel[s], v) for s, v in enumerate(pos.scores)]
+
+def _round_points(pos: Position, seat: int) -> tuple[int, ...]:
+    """Each seat's side's points in the scored round ``pos``, in relative order."""
+    assert pos.result is not None
+    rules = pos.rules
+    points = pos.result.points_by_seat(rules.players)
+    sides = tuple(points[rules.team_of(s)] for s in rules.seats)
+    return sides[seat:] + sides[:seat]
+
+
+def _numbers(pos: Position, seat: int) -> list[tuple[int, int]]:
+    """Every entry of the round and deal, the scores, the carry and the round's points,
+    with its index: where one of them does not fit in a byte."""
+    scores = pos.scores[seat:] + pos.scores[:seat]
+    out = [(_ROUND, pos.round), (_ROUND + 1, pos.deal), (_CARRY, pos.carry.cards),
+           (_CARRY + 1, pos.carry.spades)]
+    out += [(_SCORES + i, v) for i, v in enumerate(scores)]
     if pos.result is not None:
-        points = pos.result.points_by_seat(rules.players)
-        base = off["round_points"]
-        wide += [(base + rel[s], points[rules.team_of(s)]) for s in rules.seats]
-    large = []
-    for i, v in wide:
-        if 0 <= v < 256:
-            small[i] = v
-        else:
-            large.append((i, v))
-    out = np.array(small, dtype=np.float32)
-    for i, v in large:
-        out[i] = v
+        out += [(_POINTS + i, v) for i, v in enumerate(_round_points(pos, seat))]
     return out
 
 
