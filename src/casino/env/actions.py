@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from casino.engine.legality import candidate_moves, worth
+from casino.engine.legality import candidate_moves, listing, worth
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import Position
 
@@ -57,25 +57,35 @@ _SHARED = (CAPTURE, BUILD, ADD, RAISE)
 #: Each card id's worth (:func:`casino.engine.legality.worth`), looked up: the key is
 #: made for every move of every step.
 _WORTH = tuple(worth(c) for c in range(CARDS))
-
-
-def _worth(cards: tuple[int, ...]) -> int:
-    try:
-        return sum(map(_WORTH.__getitem__, cards))
-    except IndexError:  # not a card id (made-up moves in tests): worked out
-        return sum(map(worth, cards))
+_WORTH_OF = _WORTH.__getitem__
 
 
 def canonical_key(move: Move) -> tuple[object, ...]:
-    """The total order of one card's moves (see the module's docstring)."""
+    """The total order of one card's moves (see the module's docstring).
+
+    The worths are summed here, not by a helper: the key is made for several moves of
+    most steps, and a call is much of its cost."""
     loose = move.loose
     builds = move.builds
-    if not builds:
-        return (_KIND_ORDER[move.kind], -len(loose), -_worth(loose), move.value, loose, ())
-    taken = len(loose) + sum([len(b.cards) for b in builds])
-    w = _worth(loose) + sum([_worth(b.cards) for b in builds])
-    return (_KIND_ORDER[move.kind], -taken, -w, move.value, loose,
-            tuple([(b.value, b.owner, b.cards) for b in builds]))
+    try:
+        w = sum(map(_WORTH_OF, loose))
+        if builds:
+            taken = len(loose)
+            for b in builds:
+                taken += len(b.cards)
+                w += sum(map(_WORTH_OF, b.cards))
+            return (_KIND_ORDER[move.kind], -taken, -w, move.value, loose,
+                    tuple([(b.value, b.owner, b.cards) for b in builds]))
+    except IndexError:  # not a card id (made-up moves in tests): worked out
+        return _plain_key(move)
+    return (_KIND_ORDER[move.kind], -len(loose), -w, move.value, loose, ())
+
+
+def _plain_key(move: Move) -> tuple[object, ...]:
+    """:func:`canonical_key` with every worth worked out."""
+    cards = [*move.loose, *(c for b in move.builds for c in b.cards)]
+    return (_KIND_ORDER[move.kind], -len(cards), -sum(map(worth, cards)), move.value,
+            move.loose, tuple([(b.value, b.owner, b.cards) for b in move.builds]))
 
 
 def keep(moves: Sequence[Move]) -> list[Move]:
@@ -105,9 +115,15 @@ def action_table(pos: Position) -> dict[int, Move]:
 def _table(pos: Position) -> dict[int, Move]:
     if pos.result is not None:
         return {}
-    listed = candidate_moves(pos)  # Position.candidate_moves, without its import
+    # legality.listing is what candidate_moves lists on a table where every move is
+    # listed (nearly every table), without the copy into a MoveList.
+    moves: Sequence[Move] | None = listing(pos)
+    complete = True
+    if moves is None:
+        listed = candidate_moves(pos)  # Position.candidate_moves, without its import
+        moves, complete = listed.moves, listed.complete
     by_card: dict[int, list[Move]] = {}
-    for m in listed.moves:
+    for m in moves:
         got = by_card.get(m.card)
         if got is None:
             by_card[m.card] = [m]
@@ -115,20 +131,36 @@ def _table(pos: Position) -> dict[int, Move]:
             got.append(m)
     out: dict[int, Move] = {}
     for card in sorted(by_card):
-        moves = by_card[card]
+        ordered = by_card[card]
         base = card * SLOTS
-        if len(moves) == 1:
-            out[base] = moves[0]
+        if len(ordered) == 1:
+            out[base] = ordered[0]
             continue
         # A complete list is every legal move once (Position.legal_moves): nothing to
-        # drop, and at most SLOTS of them need only the sort.
-        if listed.complete and len(moves) <= SLOTS:
-            moves.sort(key=canonical_key)
+        # drop, and at most SLOTS of them need only the sort, or not even that when
+        # no two share a kind and the kinds come in order (a capture and the trail, the
+        # commonest pair): the kind decides the canonical order first.
+        if complete and len(ordered) <= SLOTS:
+            if not _kinds_in_order(ordered):
+                ordered.sort(key=canonical_key)
         else:
-            moves = keep(moves)
-        for slot, m in enumerate(moves):
+            ordered = keep(ordered)
+        for slot, m in enumerate(ordered):
             out[base + slot] = m
     return out
+
+
+def _kinds_in_order(moves: list[Move]) -> bool:
+    """Whether each move's kind comes strictly after the one before in the canonical
+    order (so the moves are in canonical order whatever else their keys hold)."""
+    rank = _KIND_ORDER
+    last = -1
+    for m in moves:
+        r = rank[m.kind]
+        if r <= last:
+            return False
+        last = r
+    return True
 
 
 def action_of(pos: Position, move: Move) -> int | None:
