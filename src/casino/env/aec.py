@@ -33,11 +33,11 @@ from pettingzoo.utils import wrappers
 
 from casino.engine.codec import observation_json
 from casino.engine.match import Match
-from casino.engine.moves import Move
+from casino.engine.moves import Move, move_text
 from casino.engine.position import Position
 from casino.engine.rules import Rules, preset
 from casino.env.actions import ACTIONS, action_table, describe
-from casino.env.observation import SIZE, bounds, encode_position
+from casino.env.observation import SIZE, Encoded, bounds, encode_bytes, to_array
 
 Episode = Literal["round", "game"]
 ObsDict = dict[str, NDArray[Any]]
@@ -74,7 +74,6 @@ def agent_name(seat: int) -> str:
 #: The mask of an agent that is not to move (read only).
 _NO_ACTION = np.zeros(ACTIONS, dtype=np.int8)
 _NO_ACTION.flags.writeable = False
-_ARRAY_KEYS = tuple(f"env.array.{seat}" for seat in range(8))
 
 
 def allowed_actions(mask: NDArray[Any]) -> list[int]:
@@ -89,17 +88,100 @@ def allowed_actions(mask: NDArray[Any]) -> list[int]:
     return list(np.flatnonzero(mask).tolist())
 
 
-def _actions(pos: Position, seat: int) -> dict[int, Move]:
-    """The allowed actions of ``seat`` (empty unless it is to move) with their moves.
+class _Now:
+    """What the env has derived from one position for its agents, each part made when
+    first asked: the mover's action table and mask, each seat's array.
 
-    Made from the whole position, which gives the mover exactly the moves of its own
+    The env keeps it for its position now (one attribute read a step) rather than in
+    ``Position.memo`` (a call and a closure per part and step; the action table itself
+    is still kept there, where :func:`action_table` finds it). The actions are listed
+    from the whole position, which gives the mover exactly the moves of its own
     observation (a mover's moves read only its hand, the table and the rules;
     tests/test_env.py checks the masks against the observation's legal moves): so the
-    position keeps the moves it lists, and the move an action plays is then checked
-    as legal by a look-up in them, not judged again."""
-    if pos.to_move != seat or pos.result is not None:
-        return {}
-    return action_table(pos)
+    position keeps the moves it lists, and the move an action plays is then checked as
+    legal by a look-up in them, not judged again."""
+
+    __slots__ = ("arrays", "mask", "mover", "pos", "table")
+
+    def __init__(self, pos: Position) -> None:
+        self.pos = pos
+        #: The seat whose actions there are: the seat to move, -1 once the round is over.
+        self.mover = pos.to_move if pos.result is None else -1
+        self.table: dict[int, Move] | None = None
+        self.mask: NDArray[np.int8] | None = None
+        self.arrays: dict[int, Encoded] = {}
+
+    def actions(self, seat: int) -> dict[int, Move]:
+        """The allowed actions of ``seat`` (empty unless it is to move) with their
+        moves (the dict kept: do not change it)."""
+        if seat != self.mover:
+            return {}
+        table = self.table
+        if table is None:
+            table = self.table = action_table(self.pos)
+        return table
+
+    def action_mask(self, seat: int) -> NDArray[np.int8]:
+        """The mask of ``seat`` (kept: do not change it)."""
+        if seat != self.mover:
+            return _NO_ACTION
+        mask = self.mask
+        if mask is None:
+            # Written into a bytearray that numpy then wraps: no index array to convert.
+            allowed = bytearray(ACTIONS)
+            for action in self.actions(seat):
+                allowed[action] = 1
+            mask = self.mask = np.frombuffer(allowed, dtype=np.int8)
+        return mask
+
+    def array(self, seat: int) -> NDArray[np.float32]:
+        """The array of ``seat``, a new one at each call. Its entries are kept as bytes
+        (``observation.encode_bytes``), from which one numpy call makes the array: a
+        learner gets an array of its own without a copy of a kept one. Read from the
+        whole position: the encoding reads only what the seat sees (its hand, the
+        others' hand sizes), so no observed position is made."""
+        encoded = self.arrays.get(seat)
+        if encoded is None:
+            encoded = self.arrays[seat] = encode_bytes(self.pos, seat)
+        return to_array(encoded)
+
+
+def _move_texts(table: dict[int, Move]) -> dict[int, str]:
+    """Each action's move text, ``str(move)``, for the infos.
+
+    A move's text (:func:`casino.engine.moves.move_text`) is written from its kind, card,
+    groups and value, and the text of the build it takes or changes, which is written
+    from the build's groups and, where it has a twin, its owner. The same move comes
+    back turn after turn while the table and the hand hold it (over half the moves of
+    random play, in every preset, and nearly all of them once a learner has played a
+    while): so its text is kept per those, and written once. A capture of several
+    builds is written each time. ``tests/test_env_fast.py`` checks the texts against
+    ``str(move)``."""
+    out: dict[int, str] = {}
+    texts = _TEXTS
+    for action, m in table.items():
+        builds = m.builds
+        if not builds:
+            key: tuple[object, ...] = (m.kind, m.card, m.groups, m.value)
+        elif len(builds) == 1:
+            b = builds[0]
+            key = (m.kind, m.card, m.groups, m.value, b.groups,
+                   b.owner if b.owner_shown else -1)
+        else:
+            out[action] = move_text(m)
+            continue
+        text = texts.get(key)
+        if text is None:
+            if len(texts) >= _TEXTS_KEPT:
+                texts.clear()
+            text = texts[key] = move_text(m)
+        out[action] = text
+    return out
+
+
+_TEXTS: dict[tuple[object, ...], str] = {}
+#: Texts kept at most before the store starts afresh (a few MB).
+_TEXTS_KEPT = 1 << 15
 
 
 # PettingZoo's AECEnv is untyped (Any) to mypy; the class name is PettingZoo's convention.
@@ -141,8 +223,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {a: observation_space() for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(ACTIONS) for a in self.possible_agents}
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        self._agent_of = tuple(self.possible_agents)  # seat -> agent
         self._rng: random.Random | None = None
         self.match: Match | None = None
+        self._now: _Now | None = None
 
     # -- PettingZoo's API -----------------------------------------------------------
 
@@ -164,17 +248,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.agent_selection = agent_name(self.match.position.to_move)
-        self._update_infos()
+        self.agent_selection = self._agent_of[self.match.position.to_move]
+        self._update_infos(False)
 
     def observe(self, agent: str) -> ObsDict:
         seat = self._seat[agent]
-        pos = self.position
-        # Copies of the arrays kept with the position: a learner may change what it gets.
-        # The array is read from the whole position: encode_position reads only what the
-        # seat sees (its hand, the others' hand sizes), so no observed position is made.
-        array = pos.memo(_ARRAY_KEYS[seat], lambda: encode_position(pos, seat))
-        return {"observation": array.copy(), "action_mask": self._mask(pos, seat).copy()}
+        now = self._derived()
+        # New arrays: a learner may change what it gets.
+        return {"observation": now.array(seat), "action_mask": now.action_mask(seat).copy()}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -183,8 +264,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} is to move: None is only for agents that are done")
-        seat = self._seat[agent]
-        move = _actions(self.position, seat).get(int(action))
+        move = self._derived().actions(self._seat[agent]).get(int(action))
         if move is None:
             raise ValueError(f"{describe(int(action))} is not a legal move of {agent} now")
         self._play(move, listed=True)
@@ -208,18 +288,23 @@ class raw_env(AECEnv):  # type: ignore[misc]
         else:
             match.play(move)
         pos = match.position
+        over = False
         if pos.result is not None:
             if self.episode == "round":
                 self._reward_round(pos)
-                self.terminations = dict.fromkeys(self.agents, True)
+                over = True
             elif match.is_over:
                 self._reward_game(match)
-                self.terminations = dict.fromkeys(self.agents, True)
+                over = True
             else:
-                match.next_round()
-        self.agent_selection = agent_name(match.position.to_move)
-        self._accumulate_rewards()
-        self._update_infos()
+                pos = match.next_round()
+        self.agent_selection = self._agent_of[pos.to_move]
+        if over:
+            self.terminations = dict.fromkeys(self.agents, True)
+            # Only an episode's end rewards; before it every reward and cumulative
+            # reward is 0.0, which adding would leave as it is.
+            self._accumulate_rewards()
+        self._update_infos(over)
         if self.render_mode == "human":
             self.render()
 
@@ -247,48 +332,44 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def legal_actions(self, agent: str) -> dict[int, Move]:
         """The allowed actions of ``agent`` with the moves they play (empty when it is
         not the agent's turn)."""
-        seat = self._seat[agent]
-        pos = self.position
-        if pos.to_move != seat or pos.result is not None:
-            return {}
-        return dict(_actions(pos, seat))
+        return dict(self._derived().actions(self._seat[agent]))
 
     def _match(self) -> Match:
         if self.match is None:
             raise RuntimeError("call reset() before using the environment")
         return self.match
 
-    def _mask(self, pos: Position, seat: int) -> NDArray[np.int8]:
-        """The mask of ``seat`` in ``pos``, kept with the position (do not change it)."""
-        if pos.to_move != seat or pos.result is not None:
-            return _NO_ACTION
+    def _derived(self) -> _Now:
+        """What is derived from the position now (made afresh once the position
+        changes, however it changed)."""
+        if self.match is None:
+            raise RuntimeError("call reset() before using the environment")
+        pos = self.match.position
+        now = self._now
+        if now is None or now.pos is not pos:
+            now = self._now = _Now(pos)
+        return now
 
-        def make() -> NDArray[np.int8]:
-            # Written into a bytearray that numpy then wraps: no index array to convert.
-            allowed = bytearray(ACTIONS)
-            for action in _actions(pos, seat):
-                allowed[action] = 1
-            return np.frombuffer(allowed, dtype=np.int8)
-
-        return pos.memo("env.mask", make)
-
-    def _update_infos(self) -> None:
+    def _update_infos(self, over: bool) -> None:
         """The info of the agent to act: its JSON observation and its moves' texts; every
         other agent's info is empty until it is to act (PettingZoo's ``last()`` reads the
-        selected agent's). Once the episode is over, every agent gets its final JSON
+        selected agent's). Once the episode is ``over``, every agent gets its final JSON
         observation. Writing the JSON of every seat at every step cost a quarter of a
         step (docs/benchmarks.md, "The research environment")."""
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        infos: dict[str, dict[str, Any]] = {}
+        for agent in self.agents:  # a loop: a comprehension is a call more
+            infos[agent] = {}
+        self.infos = infos
         if not self.json_infos:
             return
-        pos = self.position
-        over = all(self.terminations.values())
+        now = self._derived()
+        pos = now.pos
         for agent in self.agents if over else (self.agent_selection,):
             seat = self._seat[agent]
             info: dict[str, Any] = {"observation": observation_json(pos, seat)}
-            if pos.to_move == seat and pos.result is None:
-                info["moves"] = {a: str(m) for a, m in _actions(pos, seat).items()}
-            self.infos[agent] = info
+            if seat == now.mover:
+                info["moves"] = _move_texts(now.actions(seat))
+            infos[agent] = info
 
     def _reward_round(self, pos: Position) -> None:
         margins = round_margins(self.rules, pos)
