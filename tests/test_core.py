@@ -280,3 +280,77 @@ def test_fuzzing_the_boundary_gives_answers_or_exceptions(
         budget = movegen.Budget(steps) if steps >= 0 else None
         want = movegen.generate(preset("casino"), hand, loose, (), seat, budget)  # type: ignore[arg-type]
         assert [(m, m.groups) for m in moves] == [(m, m.groups) for m in want]
+
+
+# ----------------------------------------------------------------------
+# The best capture on a crowded table
+
+
+def _taken(move: Move) -> list[int]:
+    return [move.card, *move.loose, *(c for b in move.builds for c in b.cards)]
+
+
+@compiled
+@pytest.mark.parametrize("name", ["kasino", "tablic", "casino"])
+def test_a_crowded_tables_lists_hold_the_captures_taking_the_most_cards_and_points(
+        name: str) -> None:
+    """On tables of 16 to 22 loose cards, where the lists are a bounded selection, each
+    card's captures in the list include one taking as many cards as any legal capture of
+    that card, and one taking as many points (the full listing, within a large budget,
+    says how many)."""
+    from casino.engine.legality import LISTING_STEPS
+    from casino.engine.scheme import scheme
+
+    rules = preset(name)
+    points = scheme(rules).points_of
+    checked = 0
+    for seed in (2, 5, 8, 11, 14, 17):
+        for pos, _ in equal.positions(rules, seed):
+            if not 16 <= len(pos.loose) <= 22 or pos.moves_within(LISTING_STEPS) is not None:
+                continue
+            try:
+                full = movegen.generate(rules, pos.hand(pos.to_move), pos.loose, pos.builds,
+                                        pos.to_move, movegen.Budget(3_000_000))
+            except movegen.TooMuchWork:
+                continue
+            listed = pos.candidate_moves().moves
+            for card in set(pos.hand(pos.to_move)):
+                every = [m for m in full if m.card == card and m.is_capture]
+                if not every:
+                    continue
+                shown = [m for m in listed if m.card == card and m.is_capture]
+                checked += 1
+                most = max(len(_taken(m)) for m in every)
+                assert max(len(_taken(m)) for m in shown) == most, (pos.to_json(), card)
+                best = max(sum(map(points, _taken(m))) for m in every)
+                assert max(sum(map(points, _taken(m))) for m in shown) == best, pos.to_json()
+    assert checked >= 10
+
+
+@compiled
+def test_the_cores_best_capture_is_the_best_union_of_disjoint_groups() -> None:
+    """On random tables of up to 12 loose cards, the core's best capture of each value
+    scores what the best of every capture (movegen's closure of the pairs and groups)
+    scores."""
+    rng = random.Random(5)
+    for name in ("casino", "kasino", "tablic", "mulle", "classic"):
+        rules = preset(name)
+        table = rules.table
+        alt = (rules.ace_sum_alt - rules.ace_sum) if rules.ace_sum_alt else 0
+        for _ in range(60):
+            loose = rng.sample(range(52), rng.randint(2, 12))
+            card = rng.choice([c for c in range(52) if c not in loose])
+            scores = [rng.randint(0, 5) for _ in loose]
+            sums = movegen.TableSums(table, loose, max(table.max_value, table.max_build), alt)
+            keys = table.pair_played[card]
+            pairs = [1 << i for i, x in enumerate(loose) if table.pair_table[x] in keys]
+            for v in table.played[card] or (0,):
+                groups = [m for m in sums.by_sum[v] if m & (m - 1)] if 0 < v <= sums.maxv else []
+                unions = list(movegen.closure(pairs + groups))
+                if not table.played[card] and table.face_one[card]:
+                    unions = [0, *pairs]
+                want = max(sum(s for i, s in enumerate(scores) if u >> i & 1) for u in unions)
+                got = core.best_capture(rules, card, v, loose, scores, 10_000_000)
+                assert got is not None
+                score = sum(scores[loose.index(c)] for c in got)  # one deck: cards differ
+                assert score == want, (name, loose, card, v, scores, got)

@@ -231,6 +231,11 @@ void search_forget(void);
 /* Every legal move, in the order of casino.engine.movegen.generate, each once (the
  * emitter is called only for a move not emitted before). Returns a GEN_ code. */
 int core_generate(Gen *g);
+/* Of the captures of value ``v`` by ``card`` (pairs and groups of v among the loose cards,
+ * disjoint; a value-less face card: pairs, one at a time where it takes one), the one
+ * with the highest total ``score`` (one a loose card, by place), in *out (0: none
+ * scores above nothing). A GEN_ code; the budget (g->left) spent as the generator's. */
+int core_best_capture(Gen *g, int card, int v, const int *score, mask_t *out);
 /* The cards at the places of ``m`` among ``loose``, sorted (a move's identity): their
  * number, written to ``out``. */
 int mask_cards(const int *loose, mask_t m, int *out);

@@ -956,6 +956,53 @@ static PyObject *evaluate_state(PyObject *self, PyObject *args) {
     return PyFloat_FromDouble(evaluate(r, &s, seat, deal_start));
 }
 
+/* best_capture(rules, card, value, loose, scores, steps) -> (cards, steps_left)
+ *
+ * Of ``card``'s captures of ``value`` from the ``loose`` cards (builds aside), the one
+ * whose cards' ``scores`` (one number a loose card, by place) add up to the most: its
+ * loose cards, sorted (() when none scores above nothing), or None when ``steps`` (the
+ * generator's, < 0: none) ran out first; NotImplemented beyond the core's masks. */
+static PyObject *best_capture(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *loose, *scores;
+    int card, value;
+    long long steps;
+    if (!PyArg_ParseTuple(args, "OiiO!O!L:best_capture", &capsule, &card, &value,
+                          &PyTuple_Type, &loose, &PyTuple_Type, &scores, &steps))
+        return NULL;
+    CoreRules *r = rules_of(capsule, 0);
+    if (r == NULL) return NULL;
+    if (card < 0 || card >= NCARDS || value < 0 || value > MAX_VALUES) {
+        PyErr_SetString(PyExc_ValueError, "a card id and a value between 0 and 16");
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(loose) > MAX_LOOSE) Py_RETURN_NOTIMPLEMENTED;
+    int loose_cards[MAX_LOOSE], score[MAX_LOOSE];
+    int nl = int_tuple(loose, loose_cards, MAX_LOOSE, 0, NCARDS - 1, "a loose card");
+    if (nl < 0) return NULL;
+    if (PyTuple_GET_SIZE(scores) != nl) {
+        PyErr_SetString(PyExc_ValueError, "one score a loose card");
+        return NULL;
+    }
+    if (int_tuple(scores, score, MAX_LOOSE, -1000000, 1000000, "a score") < 0) return NULL;
+    Gen g;
+    memset(&g, 0, sizeof(g));
+    g.rules = r;
+    g.loose = loose_cards;
+    g.nloose = nl;
+    g.left = steps;
+    mask_t best = 0;
+    int code = core_best_capture(&g, card, value, score, &best);
+    if (code == GEN_NO_MEMORY) return PyErr_NoMemory();
+    if (code == GEN_OVER_BUDGET) return Py_BuildValue("(OL)", Py_None, g.left);
+    int cards[MAX_LOOSE];
+    int n = mask_cards(loose_cards, best, cards);
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL) return NULL;
+    for (int i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, Py_NewRef(card_ints[cards[i]]));
+    return Py_BuildValue("(NL)", t, g.budgeted ? g.left : -1LL);
+}
+
 static int count_move(void *vctx, const Found *f) {
     (void)f;
     (*(long long *)vctx)++;
@@ -1026,6 +1073,8 @@ static PyMethodDef core_methods[] = {
      "The bots' evaluation for a ruleset (two players)."},
     {"evaluate", evaluate_state, METH_VARARGS,
      "The evaluation of a whole two-player position (for the tests)."},
+    {"best_capture", best_capture, METH_VARARGS,
+     "The capture of a value whose cards score the most."},
     {"count_moves", count_moves, METH_VARARGS,
      "The legal moves counted inside the core, for the benchmarks."},
     {NULL, NULL, 0, NULL},

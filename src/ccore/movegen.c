@@ -984,3 +984,112 @@ int core_generate(Gen *g) {
     arena_free(&g->arena);
     return code;
 }
+
+/* ---------------------------------------------------------------- the best capture */
+
+typedef struct {
+    const mask_t *blocks[MAX_LOOSE];
+    size_t nblocks[MAX_LOOSE];
+    const int *score;     /* by place on the table */
+    mask_t coverable;     /* the places some block holds */
+    int n;
+    PairSet seen;
+    long best;
+    mask_t best_mask;
+} Best;
+
+static long mask_score(const Best *b, mask_t m) {
+    long s = 0;
+    for (; m; m &= m - 1) {
+        int x = b->score[low_index(m)];
+        if (x > 0) s += x;
+    }
+    return s;
+}
+
+/* Every union of disjoint blocks walked once, lowest undecided place first (the lowest
+ * card of a block, the best-scoring block first, or left out), pruned where even every
+ * card still free that a block could hold cannot beat the best found: the walk of
+ * closure, looking for one union only. */
+static void best_walk(Gen *g, Best *b, int i, mask_t used, long score) {
+    while (i < b->n && ((used >> i & 1) || !b->nblocks[i])) i++;
+    if (score > b->best) {
+        b->best = score;
+        b->best_mask = used;
+    }
+    if (i >= b->n) return;
+    mask_t free_from_i = b->coverable & ~used & (~(mask_t)0 << i);
+    if (score + mask_score(b, free_from_i) <= b->best) return;
+    if (!pairset_add(g, &b->seen, i, used)) return;
+    spend(g, 1 + (long long)b->nblocks[i]);
+    for (size_t k = 0; k < b->nblocks[i]; k++) {
+        mask_t blk = b->blocks[i][k];
+        if (blk & used) continue;
+        best_walk(g, b, i + 1, used | blk, score + mask_score(b, blk));
+    }
+    best_walk(g, b, i + 1, used, score);
+}
+
+int core_best_capture(Gen *g, int card, int v, const int *score, mask_t *out) {
+    g->arena.head = NULL;
+    g->budgeted = g->left >= 0;
+    volatile int found = 0;
+    int code = setjmp(g->fail);
+    if (code == 0) {
+        const CoreRules *r = g->rules;
+        TableSums *t = (TableSums *)alloc(g, sizeof(TableSums));
+        table_sums(g, t);
+        Best *b = (Best *)alloc(g, sizeof(Best));
+        memset(b, 0, sizeof(*b));
+        b->n = g->nloose;
+        b->score = score;
+        b->best = 0;
+        b->best_mask = 0;
+        Vec per[MAX_LOOSE];
+        memset(per, 0, sizeof(per));
+        for (int i = 0; i < g->nloose; i++) {
+            int pt = r->pair_table[g->loose[i]];
+            for (int k = 0; k < r->npair[card]; k++)
+                if (r->pair_keys[card][k] == pt) {
+                    vec_push(g, &per[i], (mask_t)1 << i);
+                    break;
+                }
+        }
+        if (!r->nplayed[card] && r->face_one[card]) {
+            /* one card of its rank per capture: the best such card */
+            for (int i = 0; i < g->nloose; i++)
+                if (per[i].n && score[i] > b->best) {
+                    b->best = score[i];
+                    b->best_mask = (mask_t)1 << i;
+                }
+        } else {
+            if (r->nplayed[card] && v >= 1 && v <= t->maxv) {
+                const Vec *bs = &t->by_sum[v];
+                for (size_t k = 0; k < bs->n; k++)
+                    if (bs->a[k] & (bs->a[k] - 1)) vec_push(g, &per[low_index(bs->a[k])], bs->a[k]);
+            }
+            for (int i = 0; i < g->nloose; i++) {
+                /* the best-scoring blocks first: a good union early prunes the rest */
+                mask_t *a = per[i].a;
+                for (size_t x = 1; x < per[i].n; x++) {
+                    mask_t key = a[x];
+                    long ks = mask_score(b, key);
+                    size_t y = x;
+                    while (y > 0 && mask_score(b, a[y - 1]) < ks) {
+                        a[y] = a[y - 1];
+                        y--;
+                    }
+                    a[y] = key;
+                }
+                for (size_t x = 0; x < per[i].n; x++) b->coverable |= a[x];
+                b->blocks[i] = a;
+                b->nblocks[i] = per[i].n;
+            }
+            best_walk(g, b, 0, 0, 0);
+        }
+        *out = b->best_mask;
+        found = 1;
+    }
+    arena_free(&g->arena);
+    return found ? GEN_OK : code;
+}

@@ -167,6 +167,22 @@ def generate(rules: Rules, hand: Sequence[int], loose: Sequence[int],
     return moves  # type: ignore[no-any-return]
 
 
+def best_capture(rules: Rules, card: int, value: int, loose: Sequence[int],
+                 scores: Sequence[int], steps: int) -> tuple[int, ...] | None:
+    """Of ``card``'s captures of ``value`` from the ``loose`` cards (builds aside: the
+    caller adds them), the one whose cards' ``scores`` (one a loose card, by place) add up
+    to the most, found exactly by the core within ``steps`` of its generator: its loose
+    cards, sorted (``()``: no capture scores above nothing), or ``None`` when no core is
+    built, the table is beyond it or the steps ran out (the bounded selection stands)."""
+    if _MODULE is None:
+        return None
+    got = _MODULE.best_capture(_tables(rules), card, value, tuple(loose), tuple(scores),
+                               steps)
+    if got is NotImplemented or got[0] is None:
+        return None
+    return got[0]  # type: ignore[no-any-return]
+
+
 # ----------------------------------------------------------------------
 # Whole positions and the exact search
 

@@ -43,10 +43,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from casino.engine import core
 from casino.engine.builds import Build
 from casino.engine.cards import ACE
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.partition import Piece, Split, best_split, fewest_group, has_block, has_group
+from casino.engine.scheme import scheme
 
 if TYPE_CHECKING:
     from casino.engine.position import Position
@@ -60,6 +62,10 @@ SMALL_TABLE = 12
 #: tables of 13 to 20 loose cards that play reaches finish within it, and their lists
 #: are complete too. Past it, a bounded selection is made instead.
 LISTING_STEPS = 8_000
+
+#: The compiled core's steps for each of a card's exact best captures on a crowded
+#: table (:meth:`_Checker.exact_best_captures`): about a millisecond of its work.
+BEST_CAPTURE_STEPS = 100_000
 
 _TEN_DIAMONDS, _TWO_SPADES = 9 * 4 + 3, 1 * 4 + 0
 
@@ -712,6 +718,27 @@ class _Checker:
         return best_split(self.loose, v, piece, min_group=2, score=score,
                           exact_best=count_first and self.compulsory)
 
+    def exact_best_captures(self, card: int, v: int, vbuilds: tuple[Build, ...]) -> list[Move]:
+        """The captures of value ``v`` taking the most cards, and those taking the most
+        points, found exactly by the compiled core within :data:`BEST_CAPTURE_STEPS`
+        (with the builds of that value and without, each checked legal): on a crowded
+        table the bounded split search can miss them. None where there is no core,
+        or its steps run out (the split search's capture stands)."""
+        points = scheme(self.rules).points_of
+        cards_first = [1000 + max(0, points(x)) for x in self.loose]
+        points_first = [1000 * max(0, points(x)) + 1 for x in self.loose]
+        out: list[Move] = []
+        for scores in (cards_first, points_first):
+            loose = core.best_capture(self.rules, card, v, self.loose, scores,
+                                      BEST_CAPTURE_STEPS)
+            if not loose:
+                continue
+            for taken in dict.fromkeys((vbuilds, ())):
+                legal = find(self.pos, Move(CAPTURE, card, loose, taken))
+                if legal is not None:
+                    out.append(legal)
+        return out
+
     def selected(self, card: int, loose: Sequence[int], builds: Sequence[Build]) -> Selected:
         loose = tuple(sorted(loose))
         picked = Counter(builds)
@@ -802,6 +829,8 @@ class _Checker:
                     continue
                 if loose or taken:
                     found.append(Move(CAPTURE, card, loose, taken))
+            if not self.compulsory:
+                found.extend(self.exact_best_captures(card, v, vbuilds))
         sc = self.table.sum_value[card]
         piece = self.build_piece()
         for v in opts.builds:
