@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from casino.engine.legality import candidate_moves, listing, worth
+from casino.engine.legality import SMALL_TABLE, candidate_moves, listing, worth
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import Position
 
@@ -116,8 +116,11 @@ def _table(pos: Position) -> dict[int, Move]:
     if pos.result is not None:
         return {}
     # legality.listing is what candidate_moves lists on a table where every move is
-    # listed (nearly every table), without the copy into a MoveList.
-    moves: Sequence[Move] | None = listing(pos)
+    # listed (nearly every table), without the copy into a MoveList; and on a table of
+    # at most SMALL_TABLE items, so of as many loose cards at most, that is
+    # pos.legal_moves(), asked without counting the loose cards first.
+    moves: Sequence[Move] | None = (pos.legal_moves() if len(pos.table) <= SMALL_TABLE
+                                    else listing(pos))
     complete = True
     if moves is None:
         listed = candidate_moves(pos)  # Position.candidate_moves, without its import
