@@ -182,3 +182,25 @@ def test_scores_that_do_not_fit_in_a_byte_are_encoded_exactly() -> None:
                     mine, theirs = scores[seat], scores[1 - seat]
                     assert field(got, "scores")[:2].tolist() == [float(mine), float(theirs)]
                     assert field(got, "over")[0] == (base.result is not None)
+
+
+def test_a_position_set_from_outside_is_seen_afresh() -> None:
+    """What the env derived from its position is made again once the position changes
+    without a step, as a tool that sets the match's position and asks for the infos does
+    (/work/shared/rl-checks' leak audit): the array, mask and infos are the new one's."""
+    import types
+
+    e = raw_env("casino")
+    e.reset(seed=1)
+    first = e.position
+    obs = e.observe(e.agent_selection)
+    e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    e.observe(e.agent_selection)  # made for the second position
+    e.match = types.SimpleNamespace(position=first)  # type: ignore[assignment] (as the tool does)
+    agent = e.agent_selection = f"player_{first.to_move}"
+    e._update_infos()
+    got = e.observe(agent)
+    assert np.array_equal(got["observation"], encode_plain(first.observe(first.to_move),
+                                                           first.to_move))
+    assert np.flatnonzero(got["action_mask"]).tolist() == sorted(action_table(first))
+    assert e.infos[agent]["observation"] == first.observation(first.to_move)

@@ -350,12 +350,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
             now = self._now = _Now(pos)
         return now
 
-    def _update_infos(self, over: bool) -> None:
+    def _update_infos(self, over: bool | None = None) -> None:
         """The info of the agent to act: its JSON observation and its moves' texts; every
         other agent's info is empty until it is to act (PettingZoo's ``last()`` reads the
-        selected agent's). Once the episode is ``over``, every agent gets its final JSON
-        observation. Writing the JSON of every seat at every step cost a quarter of a
-        step (docs/benchmarks.md, "The research environment")."""
+        selected agent's). Once the episode is ``over`` (``None``: every agent is
+        terminated), every agent gets its final JSON observation. Writing the JSON of
+        every seat at every step cost a quarter of a step (docs/benchmarks.md, "The
+        research environment")."""
+        if over is None:  # tools that set a position and ask for its infos (rl-checks)
+            over = all(self.terminations.values())
         infos: dict[str, dict[str, Any]] = {}
         for agent in self.agents:  # a loop: a comprehension is a call more
             infos[agent] = {}
