@@ -196,7 +196,8 @@ def test_a_position_set_from_outside_is_seen_afresh() -> None:
     obs = e.observe(e.agent_selection)
     e.step(int(np.flatnonzero(obs["action_mask"])[0]))
     e.observe(e.agent_selection)  # made for the second position
-    e.match = types.SimpleNamespace(position=first)  # type: ignore[assignment] (as the tool does)
+    # As the tool does: a stand-in holding only the position.
+    e.match = types.SimpleNamespace(position=first)  # type: ignore[assignment]
     agent = e.agent_selection = f"player_{first.to_move}"
     e._update_infos()
     got = e.observe(agent)
