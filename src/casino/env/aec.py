@@ -31,9 +31,10 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from casino.engine.cards import CARD_TEXTS
 from casino.engine.codec import observation_json
 from casino.engine.match import Match
-from casino.engine.moves import Move, move_text
+from casino.engine.moves import TRAIL, Move, move_text
 from casino.engine.position import Position
 from casino.engine.rules import Rules, preset
 from casino.env.actions import ACTIONS, action_table, describe
@@ -149,17 +150,21 @@ class _Now:
 def _move_texts(table: dict[int, Move]) -> dict[int, str]:
     """Each action's move text, ``str(move)``, for the infos.
 
-    A move's text (:func:`casino.engine.moves.move_text`) is written from its kind, card,
-    groups and value, and the text of the build it takes or changes, which is written
-    from the build's groups and, where it has a twin, its owner. The same move comes
-    back turn after turn while the table and the hand hold it (over half the moves of
-    random play, in every preset, and nearly all of them once a learner has played a
-    while): so its text is kept per those, and written once. A capture of several
-    builds is written each time. ``tests/test_env_fast.py`` checks the texts against
+    A trail's text is its card's. Any other move's text
+    (:func:`casino.engine.moves.move_text`) is written from its kind, card, groups and
+    value, and the text of the build it takes or changes, which is written from the
+    build's groups and, where it has a twin, its owner. The same move comes back turn
+    after turn while the table and the hand hold it (over half the moves of random
+    play, in every preset, and nearly all of them once a learner has played a while):
+    so its text is kept per those, and written once. A capture of several builds is
+    written each time. ``tests/test_env_fast.py`` checks the texts against
     ``str(move)``."""
     out: dict[int, str] = {}
     texts = _TEXTS
     for action, m in table.items():
+        if m.kind == TRAIL:  # a trail is written as its card (docs/notation.md)
+            out[action] = CARD_TEXTS[m.card]
+            continue
         builds = m.builds
         if not builds:
             key: tuple[object, ...] = (m.kind, m.card, m.groups, m.value)
