@@ -72,7 +72,7 @@ def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
-#: The mask of an agent that is not to move (read only).
+#: The mask of an agent that is not to move (read only; each mask starts as its copy).
 _NO_ACTION = np.zeros(ACTIONS, dtype=np.int8)
 _NO_ACTION.flags.writeable = False
 
@@ -91,7 +91,8 @@ def allowed_actions(mask: NDArray[Any]) -> list[int]:
 
 class _Now:
     """What the env has derived from one position for its agents, each part made when
-    first asked: the mover's action table and mask, each seat's array.
+    first asked: the mover's action table, each seat's array (as bytes), and from them
+    the masks and arrays each learner gets.
 
     The env keeps it for its position now (one attribute read a step) rather than in
     ``Position.memo`` (a call and a closure per part and step; the action table itself
@@ -102,14 +103,13 @@ class _Now:
     position keeps the moves it lists, and the move an action plays is then checked as
     legal by a look-up in them, not judged again."""
 
-    __slots__ = ("arrays", "mask", "mover", "pos", "table")
+    __slots__ = ("arrays", "mover", "pos", "table")
 
     def __init__(self, pos: Position) -> None:
         self.pos = pos
         #: The seat whose actions there are: the seat to move, -1 once the round is over.
         self.mover = pos.to_move if pos.result is None else -1
         self.table: dict[int, Move] | None = None
-        self.mask: NDArray[np.int8] | None = None
         self.arrays: dict[int, Encoded] = {}
 
     def actions(self, seat: int) -> dict[int, Move]:
@@ -123,16 +123,14 @@ class _Now:
         return table
 
     def action_mask(self, seat: int) -> NDArray[np.int8]:
-        """The mask of ``seat`` (kept: do not change it)."""
-        if seat != self.mover:
-            return _NO_ACTION
-        mask = self.mask
-        if mask is None:
-            # Written into a bytearray that numpy then wraps: no index array to convert.
-            allowed = bytearray(ACTIONS)
+        """The mask of ``seat``, a new array at each call: a copy of the empty mask with
+        the allowed actions set one by one, which costs less than keeping a mask and
+        copying it for each learner (a step's few actions against numpy's per-call
+        costs)."""
+        mask = _NO_ACTION.copy()
+        if seat == self.mover:
             for action in self.actions(seat):
-                allowed[action] = 1
-            mask = self.mask = np.frombuffer(allowed, dtype=np.int8)
+                mask[action] = 1
         return mask
 
     def array(self, seat: int) -> NDArray[np.float32]:
@@ -260,7 +258,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         seat = self._seat[agent]
         now = self._derived()
         # New arrays: a learner may change what it gets.
-        return {"observation": now.array(seat), "action_mask": now.action_mask(seat).copy()}
+        return {"observation": now.array(seat), "action_mask": now.action_mask(seat)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
