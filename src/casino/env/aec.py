@@ -83,7 +83,7 @@ def allowed_actions(mask: NDArray[Any]) -> list[int]:
     The same list as ``np.flatnonzero(mask).tolist()``, found about four times faster:
     an int8 mask of 0s and 1s is read as booleans, and numpy finds the nonzero entries
     of a boolean array far faster than of an int8 one (about 2 µs against 9 for the
-    3,328 entries, a tenth of a step of the environment)."""
+    3,328 entries, a sixth of a step of the environment)."""
     if mask.dtype == np.int8 and mask.ndim == 1:
         return list(mask.view(np.bool_).nonzero()[0].tolist())
     return list(np.flatnonzero(mask).tolist())
@@ -197,7 +197,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     The agent to act gets its info (its JSON observation and its moves' texts), the
     others an empty one until they are to act, and every agent its final observation
     once the episode is over; ``infos=False`` leaves every info empty, for learners
-    that read only the array and the mask (steps about a tenth faster)."""
+    that read only the array and the mask (a step about a quarter cheaper)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"],
                                           "name": "casino_v0", "is_parallelizable": False}
