@@ -27,13 +27,13 @@ from collections import Counter
 
 from casino.bots import make_bot
 from casino.bots.base import Limit
+from casino.bots.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget
 from casino.engine.cards import parse_card
 from casino.engine.match import Match
 from casino.engine.moves import TRAIL, Move
 from casino.engine.position import Position
 from casino.engine.rules import PRESET_NAMES, player_counts, preset
 from casino.teach.hint import advise
-from casino.teach.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget
 
 
 def round_times(name: str, players: int, seed: int, samples: int,

@@ -28,9 +28,9 @@ from collections import Counter
 
 from casino.bots import make_bot
 from casino.bots.base import Limit
+from casino.bots.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget
 from casino.engine.match import Match
 from casino.engine.rules import PRESET_NAMES, preset
-from casino.teach.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget
 from casino.teach.review import (
     ABOUT_AS_GOOD,
     DEFAULT_THRESHOLDS,

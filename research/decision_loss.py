@@ -31,7 +31,7 @@ deals; ``--pool`` reports several runs together.
 judge values, no game played, so two bots' losses compare decision by decision.
 
 The bracket (``information_value``) is the post-game review's own
-(:mod:`casino.teach.judge`); this script's judge differs from the review's in what it
+(:mod:`casino.bots.judge`); this script's judge differs from the review's in what it
 values a round's end at (the game, here) and in having no budget.
 
 The judge is not the truth (it too stops at the deal's end, and its opponent
@@ -50,26 +50,41 @@ from pathlib import Path
 from typing import Any
 
 from casino.bots import BOTS, Limit, evaluation, make_bot
+from casino.bots import compiled as bots_core
 from casino.bots.expert import candidates
+from casino.bots.judge import information_value
 from casino.bots.knowledge import sample
 from casino.bots.solver import Searcher, game_value, plies_left
 from casino.engine.match import Match
 from casino.engine.position import Position
 from casino.engine.rules import preset
 from casino.measure.arena import derive_seed, game_seeds
-from casino.teach.judge import information_value
 from research import eval_overrides
 from research.pimc_variants import variant
 
 
 def judge(pos: Any, moves: list[Any], depth: int) -> list[float]:
     """The value of each move on the true position ``pos`` for the player to move."""
-    seat = pos.to_move
-    d = max(1, min(depth, plies_left(pos, "deal")))
+    return judge_each([pos], moves, depth)[0]
+
+
+def judge_each(deals: list[Any], moves: list[Any], depth: int) -> list[list[float]]:
+    """:func:`judge` on each of ``deals`` (whole positions alike to their mover): on
+    the compiled core in one call where it searches them (the same values,
+    tests/test_core.py), else in Python deal by deal."""
+    first = deals[0]
+    d = max(1, min(depth, plies_left(first, "deal")))
     # The shipped constants, whatever the judged bot thinks with (--eval).
-    s = Searcher(seat, horizon="deal", evaluate=evaluation.deal_start_estimate,
-                 terminal=game_value, max_moves=None)
-    return s.values(pos, moves, d)
+    rows = bots_core.sampled_values(deals, moves, game=True,
+                                    depth=None if d == plies_left(first, "deal") else d)
+    if rows is not None and len(rows) == len(deals):
+        return rows
+    out = []
+    for pos in deals:
+        s = Searcher(pos.to_move, horizon="deal", evaluate=evaluation.deal_start_estimate,
+                     terminal=game_value, max_moves=None)
+        out.append(s.values(pos, moves, d))
+    return out
 
 
 def consistent_tables(pos: Any, cand: list[Any], args: argparse.Namespace,
@@ -77,7 +92,7 @@ def consistent_tables(pos: Any, cand: list[Any], args: argparse.Namespace,
     """The judge's value of each candidate in each of ``args.voi`` deals of the hidden
     cards consistent with what the player to move sees."""
     seen = pos.observe(pos.to_move)
-    return [judge(sample(seen, rng), cand, args.judge_depth) for _ in range(args.voi)]
+    return judge_each([sample(seen, rng) for _ in range(args.voi)], cand, args.judge_depth)
 
 
 def judged_bot(args: argparse.Namespace) -> Any:

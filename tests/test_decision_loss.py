@@ -1,13 +1,13 @@
 """The arithmetic of ``research/decision_loss.py``'s bracket on fixed data with
 answers worked out by hand (the long runs themselves are research, not tests). The
-bracket, ``information_value``, is the review's judge's (casino.teach.judge), which the
+bracket, ``information_value``, is the review's judge's (casino.bots.judge), which the
 script uses."""
 
 from __future__ import annotations
 
 import pytest
 
-from casino.teach.judge import information_value
+from casino.bots.judge import information_value
 from research import decision_loss
 
 

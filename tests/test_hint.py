@@ -12,6 +12,7 @@ import pytest
 
 from casino import Match, Position, preset
 from casino.bots.evaluation import immediate_gain
+from casino.bots.judge import MAX_CANDIDATES, Budget, deals_rng, fair_deals
 from casino.engine.builds import Build
 from casino.engine.cards import card_text, parse_card
 from casino.engine.moves import CAPTURE
@@ -25,7 +26,6 @@ from casino.teach.hint import (
     rank_plays,
     session_hint,
 )
-from casino.teach.judge import MAX_CANDIDATES, Budget, deals_rng, fair_deals
 from tests.crowded_tables import KASINO_24, crowded, forbid_enumeration
 
 QUICK = Budget(depth=4, nodes=300)

@@ -1,4 +1,4 @@
-"""One judge for the hint, the review and the move helper (casino.teach.judge.judgement).
+"""One judge for the hint, the review and the move helper (casino.bots.judge.judgement).
 
 At the same observation the three judge the same candidates on the same deals with the
 same budget: the deals' seed is derived from what the player sees, never from hidden
@@ -23,14 +23,9 @@ from pathlib import Path
 import pytest
 
 from casino import Match, Position, preset
-from casino.bots import make_bot
-from casino.engine.cards import parse_card
-from casino.engine.record import RESIGN, Note, Record, read_record, write_record
-from casino.engine.rules import PRESET_NAMES
-from casino.play.session import HUMAN, GameSession
-from casino.teach import review as review_module
-from casino.teach.hint import EFFORT, advise, rank_plays, session_hint
-from casino.teach.judge import (
+from casino.bots import Limit, make_bot
+from casino.bots import judge as judge_module
+from casino.bots.judge import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     Budget,
@@ -40,6 +35,14 @@ from casino.teach.judge import (
     judgement,
     observation_seed,
 )
+from casino.bots.levels import LEVELS, make_level
+from casino.engine import core as engine_core
+from casino.engine.cards import parse_card
+from casino.engine.record import RESIGN, Note, Record, read_record, write_record
+from casino.engine.rules import PRESET_NAMES
+from casino.play.session import HUMAN, GameSession
+from casino.teach import review as review_module
+from casino.teach.hint import EFFORT, advise, rank_plays, session_hint
 from casino.teach.review import (
     ABOUT_AS_GOOD,
     BLUNDER,
@@ -180,7 +183,7 @@ def test_the_seed_depends_only_on_the_observation() -> None:
 def test_the_seed_is_the_same_in_every_process() -> None:
     """A stable hash, not Python's salted ``hash()``: processes with other hash seeds
     (the web's workers, another machine) draw the same deals."""
-    code = ("from casino import Match; from casino.teach.judge import observation_seed; "
+    code = ("from casino import Match; from casino.bots.judge import observation_seed; "
             "p = Match('casino', seed=5).position; print(observation_seed(p))")
     seeds = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True, cwd=ROOT,
@@ -280,3 +283,52 @@ def test_a_game_without_hints_is_graded_by_the_same_rule() -> None:
         assert d.low <= d.cost <= d.high
         assert d.grade == r.thresholds.grade(d.low)
     assert all(r.decisions[i].low > 0 for i in r.costliest)
+
+
+# ----------------------------------------------------------------------
+# The expert level plays the judge's move
+
+
+needs_core = pytest.mark.skipif(not judge_module.bots_core.evaluation_ready(preset("casino")),
+                                reason=f"no compiled core here: {engine_core.engine_name()}")
+
+
+@needs_core
+@pytest.mark.parametrize("name", [
+    n if n in ("casino", "classic", "mulle") else pytest.param(n, marks=pytest.mark.slow)
+    for n in PRESET_NAMES if LEVELS["expert"].on(preset(n))[0] == "judge"])
+def test_the_expert_level_plays_the_hints_move(name: str) -> None:
+    """At two players with the core, the expert level's move is the hint's at every
+    decision the hint judges by sampled deals (the last deal is solved for the game)."""
+    match = Match(preset(name), seed=PRESET_NAMES.index(name) + 21)
+    bot, limit = make_level("expert", seed=1)
+    judged = 0
+    while match.position.result is None:
+        pos = match.position
+        move = bot.choose(pos.observation(pos.to_move), replace(limit, seconds=30.0))
+        if len(pos.legal_moves()) > 1 and pos.stock_size:
+            assert str(move) == advise(pos).best.move, (name, str(pos))
+            judged += 1
+        match.play(move)
+    assert judged >= 10
+
+
+@needs_core
+def test_a_deadline_that_cuts_the_judgement_falls_back_to_pimc() -> None:
+    pos = mid_deal()
+    seen = pos.observe(0)
+    assert judge_module.preferred_on_core(seen, deadline=0.0) is None
+    assert judge_module.preferred_on_core(seen) == judgement(seen).moves[
+        judgement(seen).preferred]
+    move = make_bot("judge", 3).choose(pos.observation(0), Limit(iterations=2, seconds=0.0))
+    assert pos.is_legal(move)
+
+
+def test_without_the_core_the_judge_bot_plays_pimc(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the core cannot judge, the bot is ``pimc`` with its own samples: the
+    expert level of the pure-Python engine."""
+    monkeypatch.setattr(judge_module.bots_core, "evaluation_ready", lambda rules: False)
+    pos = mid_deal()
+    limit = Limit(iterations=2, seconds=60.0)
+    assert (make_bot("judge", 5).choose(pos.observation(0), limit)
+            == make_bot("pimc", 5).choose(pos.observation(0), limit))

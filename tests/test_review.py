@@ -14,15 +14,15 @@ from pathlib import Path
 
 import pytest
 
+from casino.bots import judge as judge_module
 from casino.bots import knowledge, make_bot
+from casino.bots.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget, candidate_moves
 from casino.cli import review as cli_review
 from casino.engine.match import Match
 from casino.engine.moves import TRAIL, Move
 from casino.engine.position import Position
 from casino.engine.record import Record, read_record, write_record
 from casino.engine.rules import preset
-from casino.teach import judge as judge_module
-from casino.teach.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget, candidate_moves
 from casino.teach.review import (
     BLUNDER,
     GOOD,

@@ -14,9 +14,9 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Static
 
+from casino.bots.judge import Budget
 from casino.engine.record import read_record
 from casino.play.session import GameSession
-from casino.teach.judge import Budget
 from casino.teach.report import report_lines
 from casino.teach.review import review
 from casino.tui.app import CasinoApp

@@ -27,6 +27,7 @@ from casino.bots.expert import ExpertBot, LastCardBot, LongEndgameBot, OnePlyBot
 from casino.bots.fair_reply import FairReplyBot
 from casino.bots.greedy import GreedyBot
 from casino.bots.ismcts import IsmctsBot, IsmctsOracle
+from casino.bots.judge_bot import JudgeBot
 from casino.bots.levels import LEVELS, Level
 from casino.bots.pimc import PimcBot, PimcOracle
 from casino.bots.random_bot import RandomBot
@@ -53,6 +54,7 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "fair-reply": FairReplyBot,
     "pimc": PimcBot,
     "pimc-oracle": PimcOracle,
+    "judge": JudgeBot,
     "ismcts": IsmctsBot,
     "ismcts-oracle": IsmctsOracle,
     # The outside yardstick (docs/bots.md): benchmark opponents from a published

@@ -182,9 +182,15 @@ LEVELS: dict[str, Level] = {
     # fill its 0.8 s and gained +0.28 a round over hard in 128 games; the card
     # counter weighing 60 guesses won 67.2% of 400 games, +1.18 (research/bots-log.md,
     # "The expert level on Tablić").
-    "expert": Level("expert", "pimc", Limit(iterations=30, seconds=0.8),
-                    "searches thirty sampled deals four moves ahead, "
-                    "the last deal to its end (with three players within 0.4 s; "
+    # At two players, where the compiled core judges, the level plays the judge's move:
+    # the hint's, the review's preferred move, 64 sampled deals each searched to the
+    # deal's end (casino.bots.judge_bot); without the core, pimc's thirty samples of
+    # four plies (research/bots-log.md, "The expert level plays the judge's move").
+    "expert": Level("expert", "judge", Limit(iterations=30, seconds=0.8),
+                    "plays the move the hint names: 64 sampled deals, each searched "
+                    "to its end (without the compiled core: thirty deals, four "
+                    "moves ahead), the last deal to its end (with three players: "
+                    "thirty deals four moves ahead, within 0.4 s; "
                     "with four: the card counter, weighing thirty guesses "
                     "at the last deal; on Krypkasino: the card counter weighing "
                     "24 guesses, whose guessed opponent cannot see its hand; "

@@ -60,10 +60,10 @@ def review_command(
     graded, with the better move, the margin across the game and the hindsight."""
     import json
 
+    from casino.bots.judge import Budget
     from casino.cli import fail, fail_file
     from casino.engine.errors import InvalidRecord
     from casino.engine.record import load_record
-    from casino.teach.judge import Budget
     from casino.teach.report import report_lines
     from casino.teach.review import ReviewError, default_seat, review
 

@@ -5,7 +5,7 @@ position: it observes whatever it is given again, so hidden cards cannot reach i
 and:
 
 * judges the decision with the one judgement the post-game review and the move helper
-  use too (:func:`casino.teach.judge.judgement`): the bounded candidate moves valued on
+  use too (:func:`casino.bots.judge.judgement`): the bounded candidate moves valued on
   K deals of the hidden cards sampled consistently with the observation, from a seed
   derived from the observation itself, each with the judge's search; the plays are
   ranked by their mean value, the expected round margin after them. So the play ranked
@@ -27,7 +27,7 @@ and:
   best play, how much better it is than the next best; for the others, a negative
   number: how far behind the best), with its spread over the deals.
 
-Everything is bounded (at most :data:`~casino.teach.judge.MAX_CANDIDATES` plays,
+Everything is bounded (at most :data:`~casino.bots.judge.MAX_CANDIDATES` plays,
 a budget of work per search, bounded replies), and the samples come from the
 observation (mixed with ``seed``, 0 by default, as the review's), so the same
 observation gives the same advice. The
@@ -44,14 +44,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from casino.bots.evaluation import immediate_gain
-from casino.engine.builds import Build
-from casino.engine.cards import card_symbol, card_text, parse_card
-from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
-from casino.engine.position import Position
-from casino.engine.scheme import scheme
-from casino.engine.wording import build_words, listing, plural, table_item_words
-from casino.play.session import BotJob, GameSession
-from casino.teach.judge import (
+from casino.bots.judge import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     MAX_CANDIDATES,
@@ -59,6 +52,13 @@ from casino.teach.judge import (
     Budget,
     judgement,
 )
+from casino.engine.builds import Build
+from casino.engine.cards import card_symbol, card_text, parse_card
+from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.engine.position import Position
+from casino.engine.scheme import scheme
+from casino.engine.wording import build_words, listing, plural, table_item_words
+from casino.play.session import BotJob, GameSession
 from casino.teach.review import leaves_words, rounded
 from casino.words.narrate import move_phrase, point_cards_label, sweep_words
 
@@ -67,7 +67,7 @@ FORMAT = "casino-advice/1"
 #: How hard a hint thinks at each player level (the web server's and the terminal
 #: game's ``hint_level``): deals judged and the judge's budget per deal. The expert
 #: level, the default, is the shared judgement (the review's and the move helper's:
-#: :data:`casino.teach.judge.DEFAULT_SAMPLES`, :data:`~casino.teach.judge.DEFAULT_BUDGET`),
+#: :data:`casino.bots.judge.DEFAULT_SAMPLES`, :data:`~casino.bots.judge.DEFAULT_BUDGET`),
 #: so its hint is the review's preferred move; the others are quicker and rougher, and
 #: the review may prefer another move than theirs.
 EFFORT: dict[str, tuple[int, Budget]] = {
@@ -202,10 +202,10 @@ def advise(pos: Position, *, seed: int = 0, samples: int = DEFAULT_SAMPLES,
 
     ``pos`` is that player's observation (a full position is observed first, so
     nothing hidden from the player is used). The plays are ``moves`` when given (at
-    most :data:`~casino.teach.judge.MAX_CANDIDATES` of them are judged), else the
+    most :data:`~casino.bots.judge.MAX_CANDIDATES` of them are judged), else the
     bounded candidates; ``extra`` is judged too, apart on the same deals when it is not
     among them (the move helper's computer pick), so it changes nothing of the others'
-    values. It is :func:`casino.teach.judge.judgement`: ``samples`` deals of the hidden
+    values. It is :func:`casino.bots.judge.judgement`: ``samples`` deals of the hidden
     cards drawn from the observation and ``seed`` (0, the default, is the review's),
     each judged with ``budget``."""
     return _advise(pos, seed, samples, budget, extra, moves)[0]
@@ -269,7 +269,7 @@ def rank_plays(pos: Position, moves: Sequence[Move] | None = None,
     """The move helper's judge (``casino.tools.helper.Rank``): :func:`advise` on the
     observation ``pos``, as (move, value, reason), best first: the hint's own judgement
     (its deals, its budget), so that the helper's first play is the hint's. ``moves``:
-    judge these (the first :data:`~casino.teach.judge.MAX_CANDIDATES` of them), else
+    judge these (the first :data:`~casino.bots.judge.MAX_CANDIDATES` of them), else
     the bounded candidates; and ``extra``."""
     plays = list(moves)[:MAX_CANDIDATES] if moves is not None else None
     advice, ranked = _advise(pos, 0, DEFAULT_SAMPLES, DEFAULT_BUDGET, extra, plays)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from casino.bots.judge import INTERVAL
 from casino.engine.record import Record
 from casino.engine.wording import plural
-from casino.teach.judge import INTERVAL
 from casino.teach.review import (
     ABOUT_AS_GOOD,
     BIG_SWING,

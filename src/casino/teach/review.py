@@ -6,13 +6,13 @@ seat's observation at that moment** only (its hand, the table, the piles, the co
 of the other hands and the stock, and what builds tell about their owners' hands):
 
 * judges the decision with the one judgement the hints and the move helper use too
-  (:func:`casino.teach.judge.judgement`): the bounded candidate moves valued on K deals
+  (:func:`casino.bots.judge.judgement`): the bounded candidate moves valued on K deals
   of the hidden cards sampled consistently with the observation, from a seed derived
   from the observation itself, so the deals are the very ones a hint at that moment
   judged; the *preferred* move, the best mean, is the hint's move there;
 * says what the played move *costs* against it: the mean over the deals of the
   per-deal difference, in expected round points, with its interval (the mean ± two
-  standard errors of that paired difference, :data:`casino.teach.judge.INTERVAL`), and
+  standard errors of that paired difference, :data:`casino.bots.judge.INTERVAL`), and
   grades it by :class:`Thresholds` from the interval's **lower end**, so that a cost
   within the judge's own noise is never graded an inaccuracy: a good move whose
   interval reaches zero reads *about as good* (as the best), :func:`verdict`;
@@ -40,17 +40,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
-from casino.engine.position import Position, table_after
-from casino.engine.record import HINT, TAKEOVER, Record
-from casino.engine.wording import build_words, cards_words, listing, plural
-from casino.teach.judge import (
+from casino.bots.judge import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     Budget,
     judge_moves,
     judgement,
 )
+from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.engine.position import Position, table_after
+from casino.engine.record import HINT, TAKEOVER, Record
+from casino.engine.wording import build_words, cards_words, listing, plural
 from casino.words.narrate import move_phrase
 
 #: Version 2: each decision's cost has its interval (``low``, ``high``) and its words
@@ -90,7 +90,7 @@ class Thresholds:
     """The cost, in expected round points, from which a move is graded worse.
 
     The cost graded is the lower end of the cost's interval (the mean less two
-    standard errors, :data:`casino.teach.judge.INTERVAL`), what the move surely costs
+    standard errors, :data:`casino.bots.judge.INTERVAL`), what the move surely costs
     by the judge: below ``inaccuracy`` it is good; from ``inaccuracy`` an inaccuracy,
     from ``mistake`` a mistake, from ``blunder`` a blunder. docs/review.md says why
     these numbers (the costs the review measures on the expert level's games)."""
@@ -299,7 +299,7 @@ def review(record: Record, seat: int, *, samples: int = DEFAULT_SAMPLES, seed: i
     ``samples`` deals of the hidden cards are judged at each decision, with the
     judge's ``limit``, drawn from the decision's observation mixed with ``seed`` (the
     same seed, the same review; the default 0 draws the deals a hint at that decision
-    judged, :func:`casino.teach.judge.deals_rng`). ReviewError for a game that is not
+    judged, :func:`casino.bots.judge.deals_rng`). ReviewError for a game that is not
     over (a live game's review would tell one seat what it cannot see yet), a seat
     the game does not have, or fewer than :data:`MIN_SAMPLES` deals."""
     rules = record.rules
@@ -367,7 +367,7 @@ def judge_decision(pos: Position, played: Move, *, ply: int = 0,
     """The judged decision of ``pos``'s mover, who played ``played``, ``ply`` moves into
     its round; ``pos`` is the true, full position (the game is over).
 
-    Everything but the hindsight is :func:`casino.teach.judge.judgement` of
+    Everything but the hindsight is :func:`casino.bots.judge.judgement` of
     ``pos.observe(mover)`` alone, the hint's own judgement at that moment (``seed`` 0):
     the candidates, the sampled deals, the preferred move, the cost, its interval and
     the grade. Only :class:`Hindsight` is judged on ``pos``. ``previous_margin`` is the

@@ -23,11 +23,11 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 
+from casino.bots.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget
 from casino.engine.cards import card_symbol
 from casino.engine.codec import position_from_json
 from casino.engine.record import Record
 from casino.engine.wording import plural
-from casino.teach.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget
 from casino.teach.report import COST_NOTE, DOWN, UP, margin_graph, report_lines
 from casino.teach.review import Decision, Review, cost_words, review
 from casino.tui.plain import table_line

@@ -32,8 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from casino.bots.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget
 from casino.engine.record import read_record
-from casino.teach.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget
 from casino.teach.review import FORMAT, MIN_SAMPLES, ReviewError, review
 from casino.web.limits import Limits
 from casino.web.store import Store

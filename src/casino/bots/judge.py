@@ -280,20 +280,10 @@ def judgement(seen: Position, played: Move | None = None, *,
     deals of the hidden cards come from :func:`deals_rng` (the observation and
     ``seed``), or the one deal the player can deduce, searched with the work of all of
     them; each search has ``budget``."""
-    if samples < 1:
-        raise ValueError(f"a judgement judges one sampled deal or more, not {samples}")
-    seen = canonical(seen)
-    cand = list(dict.fromkeys(moves)) if moves is not None else candidate_moves(seen)
-    if not cand:
-        raise ValueError("the player to move has no card to play")
-    extra = [played] if played is not None and played not in cand else []
-    deals, known = fair_deals(seen, samples, deals_rng(seen, seed))
-    compiled = core_tables(deals, cand, extra)
+    seen, cand, extra, deals, known = decision(seen, played, moves, samples, seed)
+    compiled = core_judgement(seen, cand, extra, deals, known)
     if compiled is not None:
-        rows, searched = compiled
-        return Judgement(seen=seen, moves=(*cand, *extra), candidates=len(cand),
-                         deals=tuple(deals[:len(rows)]), tables=rows, known=known,
-                         depth=searched)
+        return compiled
     deals = deals[:PYTHON_SAMPLES]  # the same first deals: one generator draws them
     whole = Budget(depth=budget.depth, nodes=budget.nodes * samples) if known else budget
     tables: list[tuple[float, ...]] = []
@@ -306,7 +296,57 @@ def judgement(seen: Position, played: Move | None = None, *,
                      deals=tuple(deals), tables=tuple(tables), known=known, depth=depth)
 
 
-def core_tables(deals: Sequence[Position], moves: Sequence[Move], extra: Sequence[Move]
+def decision(seen: Position, played: Move | None, moves: Sequence[Move] | None,
+             samples: int, seed: int
+             ) -> tuple[Position, list[Move], list[Move], list[Position], bool]:
+    """What :func:`judgement` judges at ``seen``: the canonical observation, the
+    candidates (``moves``, or the bounded candidates), the move played when it is not
+    among them, the deals and whether the one deal is the true one. ValueError for no
+    deal asked or no card to play."""
+    if samples < 1:
+        raise ValueError(f"a judgement judges one sampled deal or more, not {samples}")
+    seen = canonical(seen)
+    cand = list(dict.fromkeys(moves)) if moves is not None else candidate_moves(seen)
+    if not cand:
+        raise ValueError("the player to move has no card to play")
+    extra = [played] if played is not None and played not in cand else []
+    deals, known = fair_deals(seen, samples, deals_rng(seen, seed))
+    return seen, cand, extra, deals, known
+
+
+def preferred_on_core(seen: Position, deadline: float | None = None) -> Move | None:
+    """The move :func:`judgement` prefers at ``seen`` with its defaults (the hint's
+    move there), judged on the compiled core alone, within ``deadline`` (a
+    ``time.perf_counter()`` value) as well as the node budget: the move the expert
+    level plays at two players (:class:`casino.bots.judge_bot.JudgeBot`). ``None``
+    where the core cannot judge, or the deadline left fewer than two deals searched:
+    the bot then plays its own search, never the Python judge, whose work no
+    deadline cuts."""
+    seen, cand, _, deals, known = decision(seen, None, None, DEFAULT_SAMPLES, 0)
+    judged = core_judgement(seen, cand, [], deals, known, deadline)
+    return None if judged is None else judged.moves[judged.preferred]
+
+
+def core_judgement(seen: Position, cand: Sequence[Move], extra: Sequence[Move],
+                   deals: Sequence[Position], known: bool,
+                   deadline: float | None = None) -> Judgement | None:
+    """:func:`judgement` on the compiled core (:func:`core_tables`) of the canonical
+    observation ``seen``: ``cand`` judged together and each of ``extra`` apart on
+    ``deals`` (the one true deal when ``known``), or ``None`` where the core cannot
+    judge. ``deadline`` (a ``time.perf_counter()`` value) cuts the deals searched
+    as the node budget does: the expert level's limit, never set by the hint or the
+    review, whose answers must not depend on the machine's speed."""
+    compiled = core_tables(deals, cand, extra, deadline)
+    if compiled is None:
+        return None
+    rows, searched = compiled
+    return Judgement(seen=seen, moves=(*cand, *extra), candidates=len(cand),
+                     deals=tuple(deals[:len(rows)]), tables=rows, known=known,
+                     depth=searched)
+
+
+def core_tables(deals: Sequence[Position], moves: Sequence[Move], extra: Sequence[Move],
+                deadline: float | None = None
                 ) -> tuple[tuple[tuple[float, ...], ...], int] | None:
     """The judge's search on the compiled core: every deal searched exactly to its end
     (the round's end in the last deal), standing on ``deal_start_estimate`` past it,
@@ -319,12 +359,13 @@ def core_tables(deals: Sequence[Position], moves: Sequence[Move], extra: Sequenc
     ``None`` where the core cannot judge (none built, not two players, a table beyond
     it, fewer than two deals searched whole when several were drawn, or an extra
     move's search cut by the same budget): the Python judge answers there."""
-    rows = bots_core.sampled_values(deals, moves, max_nodes=CORE_NODES, fresh=True)
+    rows = bots_core.sampled_values(deals, moves, max_nodes=CORE_NODES, fresh=True,
+                                    deadline=deadline)
     if rows is None or len(rows) < min(2, len(deals)):
         return None
     if extra:
         more = bots_core.sampled_values(deals[:len(rows)], extra, max_nodes=CORE_NODES,
-                                        fresh=True)
+                                        fresh=True, deadline=deadline)
         if more is None or len(more) < len(rows):
             return None
         rows = [row + add for row, add in zip(rows, more, strict=True)]
@@ -398,7 +439,9 @@ __all__ = [
     "Judgement",
     "candidate_moves",
     "canonical",
+    "core_judgement",
     "deals_rng",
+    "decision",
     "fair_deals",
     "information_value",
     "judge",
@@ -406,5 +449,6 @@ __all__ = [
     "judge_moves",
     "judgement",
     "observation_seed",
+    "preferred_on_core",
     "stdev",
 ]
