@@ -233,7 +233,8 @@ def test_the_expert_level_plays_long_endgame_at_four_and_fair_reply_on_krypkasin
     ``fair-reply`` with 24 guesses did, so there the level plays that. On Tablić (six
     cards a hand) pimc's plies fill its time, and the card counter weighing 60
     guesses played better, so there it plays that. Elsewhere it is the judge with two
-    players (the hint's move) and pimc with three (within 0.4 s). The arena's journal records the bot played."""
+    players (the hint's move) and pimc with three (within 0.4 s). The arena's journal
+    records the bot played."""
     from casino.bots.levels import LEVELS
     from casino.engine.rules import Rules
     from casino.measure.arena import Journal

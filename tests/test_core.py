@@ -181,6 +181,22 @@ def test_the_cores_evaluation_is_the_bots_evaluation() -> None:
 
 
 @compiled
+def test_a_ruleset_the_core_makes_afresh_gets_its_evaluation_again() -> None:
+    """The core's copy of a ruleset is kept per ruleset and made afresh once 256 others
+    have been seen; the evaluation handed to the old copy must follow to the new one,
+    or a search to the deal's end is refused (a hint or a review then failed)."""
+    match = Match(preset("mulle"), seed=2)
+    pos = match.position
+    moves = list(pos.candidate_moves().moves)
+    assert bots_core.evaluation_ready(pos.rules) and core.has_evaluation(pos.rules)
+    before = bots_core.deal_values(pos, moves)
+    core._tables.memo.clear()  # as after 256 other rulesets
+    assert not core.has_evaluation(pos.rules)
+    assert bots_core.evaluation_ready(pos.rules) and core.has_evaluation(pos.rules)
+    assert bots_core.deal_values(pos, moves) == before is not None
+
+
+@compiled
 def test_the_cores_search_to_the_deals_end_values_every_move_as_python_does() -> None:
     """The judge's search of one deal (to the deal's end, standing on
     ``deal_start_estimate`` there): every root move's value equals the Python

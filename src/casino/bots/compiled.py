@@ -16,19 +16,20 @@ from collections.abc import Sequence
 from casino.bots import evaluation
 from casino.bots.evaluation import DEFAULT_PARAMS, direct_points
 from casino.engine import core
-from casino.engine.memo import per_rules
 from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.rules import Rules
 from casino.engine.scheme import scheme
 
 
-@per_rules
 def evaluation_ready(rules: Rules) -> bool:
-    """Whether the core evaluates positions of ``rules`` (handing it the evaluation the
-    first time): a core is built and the ruleset has two players."""
+    """Whether the core evaluates positions of ``rules`` (handing it the evaluation
+    where it holds none yet: the first time, and again whenever the core's copy of the
+    ruleset was made afresh): a core is built and the ruleset has two players."""
     if core.module() is None or rules.players != 2:
         return False
+    if core.has_evaluation(rules):
+        return True
     sch = scheme(rules)
     cards = sch.majority("cards")
     spades = sch.majority("spades")

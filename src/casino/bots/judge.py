@@ -374,6 +374,19 @@ def core_tables(deals: Sequence[Position], moves: Sequence[Move], extra: Sequenc
     return tuple(tuple(row) for row in rows), searched
 
 
+def true_deal_values(pos: Position, moves: Sequence[Move], extra: Sequence[Move],
+                     budget: Budget = DEFAULT_BUDGET) -> list[float]:
+    """The values of ``moves`` and then of ``extra`` on the one full position ``pos``
+    (the true deal, which only a finished game's review may use), searched as a
+    judgement searches each of its deals: on the compiled core to the deal's end where
+    it can (:func:`core_tables`), else by the Python judge with ``budget``
+    (:func:`judge_moves`)."""
+    compiled = core_tables([pos], moves, extra)
+    if compiled is not None:
+        return list(compiled[0][0])
+    return judge_moves(pos, moves, extra, budget)[0]
+
+
 def judge_moves(pos: Position, moves: Sequence[Move], extra: Sequence[Move],
                 budget: Budget) -> tuple[list[float], int]:
     """The values of ``moves`` and then of ``extra`` on the full position ``pos``, and
@@ -451,4 +464,5 @@ __all__ = [
     "observation_seed",
     "preferred_on_core",
     "stdev",
+    "true_deal_values",
 ]

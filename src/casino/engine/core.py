@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from casino.engine import movegen
 from casino.engine.builds import Build
-from casino.engine.memo import per_rules
+from casino.engine.memo import KEPT, per_rules
 from casino.engine.movegen import Budget, TooMuchWork
 from casino.engine.moves import KINDS, Move
 from casino.engine.rules import Rules
@@ -281,10 +281,29 @@ def set_evaluation(rules: Rules, direct: Sequence[float], cards_points: int,
     it (``False``: no core, or not a two-player ruleset)."""
     if _MODULE is None or rules.players != 2:
         return False
-    _MODULE.set_evaluation(_tables(rules), tuple(direct), cards_points, spades_points,
+    tables = _tables(rules)
+    _MODULE.set_evaluation(tables, tuple(direct), cards_points, spades_points,
                            spades_carries, rules.deck_size, rules.decks, rules.sweep_points,
                            rules.scoring == "casino", tuple(params))
+    if len(_EVALUATED) > KEPT:
+        _EVALUATED.clear()
+    _EVALUATED[id(tables)] = tables
     return True
+
+
+#: The core's rulesets (by identity, each held beside its id) that hold an evaluation.
+#: Kept apart from the rulesets' own memo: that one starts afresh after 256 rulesets,
+#: and a ruleset made again holds no evaluation until it is handed over again.
+_EVALUATED: dict[int, object] = {}
+
+
+def has_evaluation(rules: Rules) -> bool:
+    """Whether the core holds an evaluation for ``rules`` (:func:`set_evaluation` was
+    called for the ruleset the core holds now)."""
+    if _MODULE is None or rules.players != 2:
+        return False
+    tables = _tables(rules)
+    return _EVALUATED.get(id(tables)) is tables
 
 
 def evaluate(pos: Position, seat: int, *, deal_start: bool = True) -> float | None:

@@ -44,8 +44,8 @@ from casino.bots.judge import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     Budget,
-    judge_moves,
     judgement,
+    true_deal_values,
 )
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import Position, table_after
@@ -387,8 +387,8 @@ def judge_decision(pos: Position, played: Move, *, ply: int = 0,
     # Hindsight: the one place the true hidden cards are used (when the seat could
     # deduce every card, the deal it judged is the true one), valued as the judgement
     # values its deals.
-    true_values = list(j.tables[0]) if j.known else judge_moves(
-        pos, cand[:j.candidates], cand[j.candidates:], limit)[0]
+    true_values = list(j.tables[0]) if j.known else true_deal_values(
+        pos, cand[:j.candidates], cand[j.candidates:], limit)
     true_best = max(range(len(cand)), key=lambda i: (true_values[i], -i))
     margin = rounded(means[chosen])
     swing = rounded(margin - previous_margin) if previous_margin is not None else 0.0
