@@ -33,6 +33,11 @@ from casino.tools.scorepad import (
     RoundEntry,
     ScorePad,
     ScorePadError,
+    _due,
+    _refuse_counts_and_most,
+    _refuse_unasked,
+    _refuse_unscored_spades,
+    _require_answers,
     apply_json,
     fields,
     representative_piles,
@@ -471,6 +476,99 @@ def test_no_round_after_the_game_is_over() -> None:
     assert pad.winner == 0
     with pytest.raises(ScorePadError, match="the game is over: Ann won"):
         pad.add_round(win)
+
+
+# ----------------------------------------------------------------------
+# The reconstruction step by step: what each part of representative_piles decides
+
+
+def refusal(call: Any, *args: Any) -> tuple[str, str | None] | None:
+    """The message and field a check refuses with, or None when it lets the entry by."""
+    try:
+        call(*args)
+    except ScorePadError as exc:
+        return str(exc), exc.field
+    return None
+
+
+def test_a_missing_answer_is_due_in_a_whole_entry_or_once_answered() -> None:
+    assert _due("cards", None)
+    assert _due("cards", {"cards", "spades"})
+    assert not _due("spades", {"cards"})
+
+
+def test_spades_in_a_form_the_ruleset_does_not_score_are_refused() -> None:
+    most = RoundEntry(most_spades=(0,))
+    counts = RoundEntry(spades=(6, 7))
+    assert refusal(_refuse_unscored_spades, preset("tablic"), counts) == (
+        "tablic does not score spades", "spades")
+    assert refusal(_refuse_unscored_spades, preset("krypkasino"), most) == (
+        "krypkasino does not score most spades: give each player's spades other than "
+        "2♠ and A♠ instead", "spades")
+    assert refusal(_refuse_unscored_spades, preset("spade"), most) == (
+        "in spade every spade counts: give the spades each player took, not just who "
+        "had most", "spades")
+    assert refusal(_refuse_unscored_spades, preset("spade"), counts) is None
+    assert refusal(_refuse_unscored_spades, preset("casino"), most) is None
+    assert refusal(_refuse_unscored_spades, preset("tablic"), RoundEntry()) is None
+
+
+def test_fields_the_ruleset_does_not_score_are_refused_not_dropped() -> None:
+    casino = preset("casino")
+    asked = {f.key for f in fields(casino)}
+    assert refusal(_refuse_unasked, casino, RoundEntry(mulles=(0,)), asked) == (
+        "casino does not score mulles", "mulles")
+    assert refusal(_refuse_unasked, casino, RoundEntry(last_capture=1), asked) == (
+        "casino does not score the last capture", "last_capture")
+    assert refusal(_refuse_unasked, casino, RoundEntry(other_spades=(3, 4)), asked) == (
+        "casino does not score other spades", "other_spades")
+    assert refusal(_refuse_unasked, casino, RoundEntry(sweeps=(0,)), asked) is None
+    quiet = preset("casino", sweep_points=0)
+    assert refusal(_refuse_unasked, quiet, RoundEntry(sweeps=(0,)),
+                   {f.key for f in fields(quiet)}) == ("casino does not score sweeps",
+                                                       "sweeps")
+    assert refusal(_refuse_unasked, quiet, RoundEntry(), {f.key for f in fields(quiet)}) is None
+    mulle = preset("mulle")
+    mulle_asked = {f.key for f in fields(mulle)}
+    assert refusal(_refuse_unasked, mulle, RoundEntry(most_cards=(0,)), mulle_asked) == (
+        "mulle does not score most cards", "cards")
+    assert refusal(_refuse_unasked, mulle, RoundEntry(mulles=(0,), last_capture=1),
+                   mulle_asked) is None
+
+
+def test_counts_and_who_had_most_are_not_both_given() -> None:
+    assert refusal(_refuse_counts_and_most, RoundEntry(cards=(30, 22), most_cards=(0,))) == (
+        "give the cards each side took or who had the most, not both", "cards")
+    assert refusal(_refuse_counts_and_most, RoundEntry(spades=(6, 7), most_spades=(1,))) == (
+        "give the spades each side took or who had the most, not both", "spades")
+    assert refusal(_refuse_counts_and_most,
+                   RoundEntry(cards=(30, 22), most_spades=(1,))) is None
+
+
+def test_each_count_the_ruleset_scores_is_required_once_due() -> None:
+    casino = preset("casino")
+    asked = {f.key for f in fields(casino)}
+    spades_only = RoundEntry(spades=(6, 7))
+    assert refusal(_require_answers, casino, spades_only, asked, None) == (
+        "enter the cards each side captured, or who had the most", "cards")
+    assert refusal(_require_answers, casino, spades_only, asked, {"spades"}) is None
+    assert refusal(_require_answers, casino, RoundEntry(most_cards=(0,)), asked, None) == (
+        "enter the spades each side captured, or who had the most", "spades")
+    spade = preset("spade")
+    assert refusal(_require_answers, spade, RoundEntry(cards=(30, 22)),
+                   {f.key for f in fields(spade)}, None) == (
+        "enter the spades each side captured", "spades")
+    kryp = preset("krypkasino")
+    kryp_asked = {f.key for f in fields(kryp)}
+    assert refusal(_require_answers, kryp, RoundEntry(), kryp_asked, None) == (
+        "enter each player's spades other than 2♠ and A♠", "other_spades")
+    assert refusal(_require_answers, kryp, RoundEntry(), kryp_asked, {"takers"}) is None
+    mulle = preset("mulle")
+    mulle_asked = {f.key for f in fields(mulle)}
+    assert refusal(_require_answers, mulle, RoundEntry(spades=(13, 13)), mulle_asked,
+                   None) == ("enter who made the last capture", "last_capture")
+    assert refusal(_require_answers, mulle, RoundEntry(most_spades=(0,), last_capture=0),
+                   mulle_asked, None) is None
 
 
 # ----------------------------------------------------------------------

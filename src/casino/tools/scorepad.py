@@ -462,6 +462,79 @@ def _named_multiset(rules: Rules) -> Counter[int]:
     return Counter({c: rules.decks for c in scoring_cards(rules)})
 
 
+def _due(key: str, answered: Collection[str] | None) -> bool:
+    """Whether a missing ``key`` is an error now: always in a whole entry; in one being
+    typed only once its field is answered, since the fields after it are not asked yet."""
+    return answered is None or key in answered
+
+
+def _refuse_unscored_spades(rules: Rules, entry: RoundEntry) -> None:
+    """Refuse spades given in a form ``rules`` does not score (any at all where spades
+    score nothing or only Krypkasino's other spades do; who had most where each spade
+    counts), saying what to give instead: a wrong form could not be turned into piles
+    that score as the table counted."""
+    spade_mode = _spade_mode(rules)
+    if spade_mode in ("none", "other") and (entry.spades is not None
+                                            or entry.most_spades is not None):
+        why = (": give each player's spades other than 2♠ and A♠ instead"
+               if spade_mode == "other" else "")
+        what = "spades" if entry.most_spades is None else "most spades"
+        raise ScorePadError(f"{rules.name} does not score {what}{why}", "spades")
+    if spade_mode == "counts" and entry.most_spades is not None:
+        raise ScorePadError(f"in {rules.name} every spade counts: give the spades each "
+                            "player took, not just who had most", "spades")
+
+
+def _refuse_unasked(rules: Rules, entry: RoundEntry, asked: Collection[str]) -> None:
+    """Refuse other spades, sweeps, mulles, the last capture or most cards where
+    ``rules`` does not score them (``asked``: the keys of :func:`fields`), rather
+    than drop them silently: the table counted something that does not count."""
+    for key, value, what in (("other_spades", entry.other_spades, "other spades"),
+                             ("sweeps", entry.sweeps, "sweeps"),
+                             ("mulles", entry.mulles, "mulles"),
+                             ("last_capture", entry.last_capture, "the last capture")):
+        if value is not None and value != () and key not in asked:
+            raise ScorePadError(f"{rules.name} does not score {what}", key)
+    if "cards" not in asked and entry.most_cards is not None:
+        raise ScorePadError(f"{rules.name} does not score most cards", "cards")
+
+
+def _refuse_counts_and_most(entry: RoundEntry) -> None:
+    """Refuse both the counts and who had most, of the cards or of the spades: the two
+    answer one question, and could disagree."""
+    if entry.cards is not None and entry.most_cards is not None:
+        raise ScorePadError("give the cards each side took or who had the most, not both",
+                            "cards")
+    if entry.spades is not None and entry.most_spades is not None:
+        raise ScorePadError("give the spades each side took or who had the most, not both",
+                            "spades")
+
+
+def _require_answers(rules: Rules, entry: RoundEntry, asked: Collection[str],
+                     answered: Collection[str] | None) -> None:
+    """Refuse an entry missing a count ``rules`` scores (the cards, the spades in the
+    form the ruleset asks for, the last capture) once it is due (:func:`_due`):
+    without it the round cannot be scored."""
+    spade_mode = _spade_mode(rules)
+    if ("cards" in asked and entry.cards is None and entry.most_cards is None
+            and _due("cards", answered)):
+        raise ScorePadError("enter the cards each side captured, or who had the most",
+                            "cards")
+    if (spade_mode == "counts-or-most" and entry.spades is None
+            and entry.most_spades is None and _due("spades", answered)):
+        raise ScorePadError("enter the spades each side captured, or who had the most",
+                            "spades")
+    if spade_mode == "counts" and entry.spades is None and _due("spades", answered):
+        raise ScorePadError("enter the spades each side captured", "spades")
+    if (spade_mode == "other" and entry.other_spades is None
+            and _due("other_spades", answered)):
+        raise ScorePadError("enter each player's spades other than 2♠ and A♠",
+                            "other_spades")
+    if ("last_capture" in asked and entry.last_capture is None
+            and _due("last_capture", answered)):
+        raise ScorePadError("enter who made the last capture", "last_capture")
+
+
 def representative_piles(rules: Rules, names: Sequence[str], entry: RoundEntry,
                          scores_before: Sequence[int] | None = None,
                          answered: Collection[str] | None = None) -> list[list[int]]:
@@ -481,55 +554,14 @@ def representative_piles(rules: Rules, names: Sequence[str], entry: RoundEntry,
     sides = _Sides(rules, names)
     k = len(sides.ids)
     exact = rules.leftovers_no_capture == "dealer"
-    asked = {f.key: f for f in fields(rules)}
+    asked = frozenset(f.key for f in fields(rules))
     spade_mode = _spade_mode(rules)
     deck = rules.deck_size
 
-    def due(key: str) -> bool:
-        """Whether a missing ``key`` is an error now (always, for a whole entry)."""
-        return answered is None or key in answered
-
-    # --- which fields are given, and may be -------------------------------
-    def refuse_unasked(key: str, value: object, what: str) -> None:
-        if value is not None and value != () and key not in asked:
-            raise ScorePadError(f"{rules.name} does not score {what}", key)
-
-    if spade_mode in ("none", "other") and (entry.spades is not None
-                                            or entry.most_spades is not None):
-        why = (": give each player's spades other than 2♠ and A♠ instead"
-               if spade_mode == "other" else "")
-        what = "spades" if entry.most_spades is None else "most spades"
-        raise ScorePadError(f"{rules.name} does not score {what}{why}", "spades")
-    if spade_mode == "counts" and entry.most_spades is not None:
-        raise ScorePadError(f"in {rules.name} every spade counts: give the spades each "
-                            "player took, not just who had most", "spades")
-    refuse_unasked("other_spades", entry.other_spades, "other spades")
-    refuse_unasked("sweeps", entry.sweeps, "sweeps")
-    refuse_unasked("mulles", entry.mulles, "mulles")
-    refuse_unasked("last_capture", entry.last_capture, "the last capture")
-    if "cards" not in asked and entry.most_cards is not None:
-        raise ScorePadError(f"{rules.name} does not score most cards", "cards")
-
-    if entry.cards is not None and entry.most_cards is not None:
-        raise ScorePadError("give the cards each side took or who had the most, not both",
-                            "cards")
-    if entry.spades is not None and entry.most_spades is not None:
-        raise ScorePadError("give the spades each side took or who had the most, not both",
-                            "spades")
-    if "cards" in asked and entry.cards is None and entry.most_cards is None and due("cards"):
-        raise ScorePadError("enter the cards each side captured, or who had the most",
-                            "cards")
-    if (spade_mode == "counts-or-most" and entry.spades is None
-            and entry.most_spades is None and due("spades")):
-        raise ScorePadError("enter the spades each side captured, or who had the most",
-                            "spades")
-    if spade_mode == "counts" and entry.spades is None and due("spades"):
-        raise ScorePadError("enter the spades each side captured", "spades")
-    if spade_mode == "other" and entry.other_spades is None and due("other_spades"):
-        raise ScorePadError("enter each player's spades other than 2♠ and A♠",
-                            "other_spades")
-    if "last_capture" in asked and entry.last_capture is None and due("last_capture"):
-        raise ScorePadError("enter who made the last capture", "last_capture")
+    _refuse_unscored_spades(rules, entry)
+    _refuse_unasked(rules, entry, asked)
+    _refuse_counts_and_most(entry)
+    _require_answers(rules, entry, asked, answered)
 
     # --- shapes -------------------------------------------------------------
     if entry.cards is not None:
@@ -571,7 +603,7 @@ def representative_piles(rules: Rules, names: Sequence[str], entry: RoundEntry,
             both = "both " if len(holder_sides) == 2 else ""
             raise ScorePadError(f"the {card_symbol(c)} is given to {both}{holders}, but "
                                 f"{there}", "takers")
-        if exact and given[c] < rules.decks and due("takers"):
+        if exact and given[c] < rules.decks and _due("takers", answered):
             copy = "" if rules.decks == 1 else (" (both copies)" if given[c] == 0
                                                  else " (the other copy)")
             raise ScorePadError(f"who took the {card_symbol(c)}{copy}?", "takers")
