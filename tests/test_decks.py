@@ -231,7 +231,7 @@ def test_an_unseeded_session_plays_and_saves_without_a_seed(tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch
                                                             ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    monkeypatch.setattr(time, "strftime", lambda fmt, *a: "20250102-030405")
+    monkeypatch.setattr(time, "strftime", lambda _fmt, *a: "20250102-030405")
     first = GameSession.new(preset("casino"), level="beginner")
     second = GameSession.new(preset("casino"), level="beginner")  # the same second
     assert first.match.seed is None

@@ -26,7 +26,7 @@ from casino.engine.rules import describe, preset
 from casino.play.session import HUMAN, GameSession
 from casino.play.standing import round_so_far, unseen
 from casino.tui.app import CasinoApp, QuitScreen
-from casino.tui.choice import attempt_text, chosen_words, options_for
+from casino.tui.choice import attempt_text, chosen_words
 from casino.tui.screens import RoundOverScreen, RulesScreen, SaveScreen
 from casino.tui.widgets import HAND_KEYS, TABLE_KEYS, CardFace, SeatPanel, option_words
 from casino.words.narrate import result_lines
@@ -434,21 +434,10 @@ def test_options_are_named_in_a_few_words() -> None:
                              groups=((c("2h"), c("6c")),))) == "add 6♣+2♥ to the 8-build"
 
 
-def test_options_fit_the_chosen_items_exact_ones_first() -> None:
+def test_the_chosen_items_in_words_and_as_move_text() -> None:
     c = parse_card
     eight = Build.make(8, 1, ((c("5d"), c("3c")),))
     table = (c("5h"), c("3s"), c("8c"), eight)
-    take_pair = Move("capture", c("8d"), (c("3s"), c("5h")), groups=((c("5h"), c("3s")),))
-    take_all = Move("capture", c("8d"), (c("3s"), c("5h"), c("8c")), (eight,),
-                    groups=((c("8c"),), (c("5h"), c("3s"))))
-    trail = Move("trail", c("8d"))
-    other = Move("trail", c("2c"))
-    moves = [trail, take_all, take_pair, other]
-    assert options_for(moves, c("8d"), table, []) == [take_all, take_pair, trail]
-    assert options_for(moves, c("8d"), table, [0]) == [take_all, take_pair]
-    assert options_for(moves, c("8d"), table, [1, 0]) == [take_pair, take_all]
-    assert options_for(moves, c("8d"), table, [3]) == [take_all]
-    assert options_for(moves, c("2c"), table, [0]) == []
     assert chosen_words(table, [2, 3]) == "8♣, the 8-build"
     assert attempt_text(c("8d"), table, [2, 3]) == "8d x 8c [5d+3c]"
     assert attempt_text(c("8d"), table, []) == "8d"

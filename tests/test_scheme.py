@@ -21,7 +21,7 @@ from casino.bots.evaluation import direct_points
 from casino.engine.cards import ACE, CLUBS, DIAMONDS, JACK, KING, QUEEN, SPADES, card, card_text
 from casino.engine.rules import Rules, Scoring, player_counts, preset
 from casino.engine.scheme import scheme
-from casino.engine.scoring import Carry, Item, point_cards, round_items
+from casino.engine.scoring import Carry, Item, next_carry, point_cards, round_items
 from casino.tools.scorepad import scoring_cards
 
 PRESETS = ("casino", "krypkasino", "kasino", "classic", "royal", "spade", "faces-all",
@@ -308,6 +308,8 @@ def test_round_items_as_before(name: str, stride: int) -> None:
         new = round_items(rules, piles, sweeps, mulles, last, carry)
         old = old_round_items(rules, piles, sweeps, mulles, last, carry)
         assert new == old, (rules, piles, sweeps, mulles, last, carry)
+        assert next_carry(rules, piles, carry) == _old_next_carry(rules, piles, carry), \
+            (rules, piles, carry)
 
 
 @pytest.mark.parametrize("name", PRESETS)

@@ -52,7 +52,6 @@ DEAL_SIZES: dict[str, tuple[int, int, int]] = {
 
 CARD_RE = re.compile(r"^[A2-9TJQK][schd]$")
 RANKS = "A23456789TJQK"
-TEN_D, TWO_S, TWO_C, JACK_S = 9 * 4 + 3, 1 * 4 + 0, 1 * 4 + 1, 10 * 4 + 0
 
 
 def card_id(text: str) -> int:

@@ -42,10 +42,6 @@ def stored(client: TestClient, gid: str) -> str:
     return str(client.app.state.store.load(gid).record)  # type: ignore[attr-defined]
 
 
-def version_of(client: TestClient, gid: str) -> int:
-    return int(client.app.state.service.games[gid].version)  # type: ignore[attr-defined]
-
-
 def sync(*seats: Seat, version: int) -> None:
     for s in seats:
         s.until_version(version)

@@ -72,12 +72,6 @@ def noticed(moves: list[Move], share: float, rng: random.Random) -> list[Move]:
     return seen or moves
 
 
-def keep_value(pos: Position, card: int) -> float:
-    """How much a card is worth keeping in hand: its weight (own points and majority
-    shares; Krypkasino: minus its penalty, so penalty cards are shed first)."""
-    return card_weights(pos)[card]
-
-
 class GreedyBot(Bot):
     """Best immediate gain; ties to the cheapest card played, then at random."""
 

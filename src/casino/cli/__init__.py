@@ -401,7 +401,7 @@ def _interrupt_flag() -> Iterator[Callable[[], bool]]:
     (the unfinished game can then be saved as a valid record)."""
     hit: list[bool] = []
 
-    def handler(signum: int, frame: object) -> None:
+    def handler(_signum: int, _frame: object) -> None:
         hit.append(True)
 
     import signal

@@ -107,10 +107,6 @@ def parse_cards(text: str) -> tuple[int, ...]:
     return tuple(parse_card(p) for p in parts)
 
 
-def sorted_cards(cards: Iterable[int]) -> tuple[int, ...]:
-    return tuple(sorted(cards))
-
-
 def remove_cards(hand: tuple[int, ...], taken: Iterable[int]) -> tuple[int, ...]:
     """``hand`` less one copy of each card of ``taken`` (which must all be there)."""
     rest = list(hand)

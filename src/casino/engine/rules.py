@@ -303,13 +303,13 @@ def card_table(rules: Rules) -> CardTable:
 # Presets
 
 
-def _casino(players: int = 2, **kw: Any) -> Rules:
+def _casino(players: int = 2) -> Rules:
     if players != 2:
         raise RulesError(f"casino is a game for 2 players, not {players}")
     return Rules(name="casino", players=2)
 
 
-def _krypkasino(players: int = 2, **kw: Any) -> Rules:
+def _krypkasino(players: int = 2) -> Rules:
     if players != 2:
         raise RulesError(f"krypkasino is a game for 2 players, not {players}")
     return Rules(
@@ -334,7 +334,7 @@ def _krypkasino(players: int = 2, **kw: Any) -> Rules:
     )
 
 
-def _kasino(players: int = 2, **kw: Any) -> Rules:
+def _kasino(players: int = 2) -> Rules:
     if players not in (2, 3, 4):
         raise RulesError(f"kasino is a game for 2 to 4 players, not {players}")
     return Rules(
@@ -354,7 +354,7 @@ def _kasino(players: int = 2, **kw: Any) -> Rules:
     )
 
 
-def _classic(players: int = 2, **kw: Any) -> Rules:
+def _classic(players: int = 2) -> Rules:
     if players not in (2, 3, 4):
         raise RulesError(f"classic is a game for 2, 3 or 4 players, not {players}")
     return Rules(
@@ -368,24 +368,24 @@ def _classic(players: int = 2, **kw: Any) -> Rules:
     )
 
 
-def _royal(players: int = 2, **kw: Any) -> Rules:
+def _royal(players: int = 2) -> Rules:
     base = _classic(players)
     return dataclasses.replace(
         base, name="royal", face_values=(11, 12, 13), face_capture="sum", ace_played=(1, 14)
     )
 
 
-def _spade(players: int = 2, **kw: Any) -> Rules:
+def _spade(players: int = 2) -> Rules:
     base = _classic(players)
     return dataclasses.replace(base, name="spade", scoring="spade", target=61)
 
 
-def _faces_all(players: int = 2, **kw: Any) -> Rules:
+def _faces_all(players: int = 2) -> Rules:
     base = _classic(players)
     return dataclasses.replace(base, name="faces-all", face_capture="all")
 
 
-def _mulle(players: int = 2, **kw: Any) -> Rules:
+def _mulle(players: int = 2) -> Rules:
     if players not in (2, 3, 4):
         raise RulesError(f"mulle is a game for 2 to 4 players, not {players}")
     return Rules(
@@ -405,7 +405,7 @@ def _mulle(players: int = 2, **kw: Any) -> Rules:
     )
 
 
-def _tablic(players: int = 2, **kw: Any) -> Rules:
+def _tablic(players: int = 2) -> Rules:
     if players not in (2, 3, 4):
         raise RulesError(f"tablic is a game for 2 to 4 players, not {players}")
     return Rules(

@@ -166,15 +166,6 @@ def _kinds_in_order(moves: list[Move]) -> bool:
     return True
 
 
-def action_of(pos: Position, move: Move) -> int | None:
-    """The action that plays ``move`` in ``pos``, or ``None`` if the encoding does not
-    hold it (an illegal move, or one of a card's moves beyond ``SLOTS``)."""
-    for action, m in action_table(pos).items():
-        if m == move:
-            return action
-    return None
-
-
 def describe(action: int) -> str:
     """``card 37 (Td), slot 2``: an action in words, for error messages."""
     from casino.engine.cards import card_text

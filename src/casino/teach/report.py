@@ -135,13 +135,3 @@ def _cell(value: float, bottom: float, top: float, step: float) -> str:
     lower = min(high, middle) - max(low, bottom) >= step / 4
     return "█" if upper and lower else "▀" if upper else "▄" if lower else " "
 
-
-def graph_lines(r: Review) -> list[str]:
-    """:func:`margin_graph` for each round of the review, under a heading."""
-    lines: list[str] = []
-    rounds = sorted({d.round for d in r.decisions})
-    for number in rounds:
-        ds = [d for d in r.decisions if d.round == number]
-        lines += [f"Round {number}: expected margin after each decision "
-                  f"({UP}{DOWN} a big swing)", *margin_graph(ds), ""]
-    return lines[:-1]

@@ -16,44 +16,14 @@ from collections.abc import Iterable, Sequence
 
 from casino.engine.builds import Build
 from casino.engine.cards import card_text
-from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
+from casino.engine.moves import Move
 from casino.engine.position import TableItem
 from casino.engine.wording import table_item_words
-
-#: Captures first, trails last: the order in which options are listed.
-KIND_ORDER = {CAPTURE: 0, BUILD: 1, ADD: 2, RAISE: 3, TRAIL: 4}
 
 
 def uses(move: Move) -> Counter[int | Build]:
     """The table items a move takes or builds on, as a multiset (two decks repeat cards)."""
     return Counter([*move.loose, *move.builds])
-
-
-def chosen(table: Sequence[TableItem], selected: Iterable[int]) -> Counter[int | Build]:
-    """The table items at the ``selected`` places, as a multiset."""
-    return Counter(table[i] for i in selected)
-
-
-def options_for(moves: Iterable[Move], card: int, table: Sequence[TableItem],
-                selected: Iterable[int]) -> list[Move]:
-    """The legal moves of ``card`` that use every selected item.
-
-    Those that use exactly the selected items come first (the one the person
-    most likely means), then by kind: captures, builds, adds, raises, trails.
-    With nothing selected the kind alone decides: the trail "uses exactly no
-    items", but a card that can take something should not be trailed by Enter.
-    """
-    want = chosen(table, selected)
-    found: list[tuple[int, int, Move]] = []
-    for m in moves:
-        if m.card != card:
-            continue
-        used = uses(m)
-        if used >= want:
-            exact = used == want and bool(want)
-            found.append((0 if exact else 1, KIND_ORDER.get(m.kind, 9), m))
-    found.sort(key=lambda t: (t[0], t[1]))
-    return [m for _, _, m in found]
 
 
 def chosen_words(table: Sequence[TableItem], selected: Iterable[int]) -> str:

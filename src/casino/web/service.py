@@ -239,7 +239,6 @@ class LiveGame:
         self.bot_task: asyncio.Task[None] | None = None
         #: The address whose player last acted here: the owner of its computers' thinking.
         self.driver = ""
-        self.last_used = time.monotonic()
         #: When the game last changed, and since when each person seat has had no open
         #: connection (monotonic seconds; a seat not seen since the game was loaded counts
         #: from then): together they say how long a person has been away on their turn.
@@ -779,7 +778,6 @@ class GameService:
             self._loading.pop(game_id, None)
         else:
             self.games.move_to_end(game_id)
-        game.last_used = time.monotonic()
         return game
 
     def _read(self, game_id: str, after: int = 0) -> tuple[StoredGame, GameSession,
