@@ -92,11 +92,25 @@ core:
 		print("make: engine:", core.engine_name()); sys.exit(core.module() is None)'
 	@touch $(STAMP)
 
+# Dead code: vulture over the linted folders, the tests included (a name only the tests use
+# is kept: the tests are its callers). --min-confidence 60 because vulture rates every unused
+# function, method, class, attribute and variable at 60%, and only unused arguments (100%)
+# and imports (90%, which ruff already finds) higher: any higher setting would miss every
+# dead function. At 60 its noise is the names a framework calls or reads by name (textual
+# handlers, OpenSpiel and Alembic hooks, autouse fixtures...): vulture_allowlist.py names
+# them, and functions registered by a decorator (FastAPI routes and handlers, typer
+# commands) are skipped by --ignore-decorators.
+DEAD_CODE_ALLOWLIST := vulture_allowlist.py
+DEAD_CODE_DECORATORS := @app.*,@router.*,@command
+
 # ruff, then the layout's import contract (pyproject.toml [tool.importlinter]: the engine
-# imports nothing else of the project and nothing third-party, nothing imports a front end).
+# imports nothing else of the project and nothing third-party, nothing imports a front end),
+# then the dead-code check.
 lint: venv
 	$(BIN)/ruff check $(CODE_PATHS)
 	$(BIN)/lint-imports
+	$(BIN)/vulture $(CODE_PATHS) $(DEAD_CODE_ALLOWLIST) --min-confidence 60 \
+		--ignore-decorators '$(DEAD_CODE_DECORATORS)'
 
 typecheck: venv
 	$(BIN)/mypy $(CODE_PATHS)
