@@ -33,11 +33,18 @@ from casino.tools.scorepad import (
     RoundEntry,
     ScorePad,
     ScorePadError,
+    _check_copies_taken,
+    _check_counts_entered,
+    _check_scoring_takers,
+    _check_seats,
+    _check_spades_within_cards,
+    _check_sweep_limit,
     _due,
     _refuse_counts_and_most,
     _refuse_unasked,
     _refuse_unscored_spades,
     _require_answers,
+    _Sides,
     apply_json,
     fields,
     representative_piles,
@@ -569,6 +576,108 @@ def test_each_count_the_ruleset_scores_is_required_once_due() -> None:
                    None) == ("enter who made the last capture", "last_capture")
     assert refusal(_require_answers, mulle, RoundEntry(most_spades=(0,), last_capture=0),
                    mulle_asked, None) is None
+
+
+def test_each_count_is_checked_on_its_own_cards_first() -> None:
+    casino = _Sides(preset("casino"), ("Ann", "Bob"))
+    assert refusal(_check_counts_entered, casino,
+                   RoundEntry(cards=(30, 23), spades=(14, 0)), True) == (
+        "the cards captured add up to 53, more than the 52 there are in casino", "cards")
+    assert refusal(_check_counts_entered, casino,
+                   RoundEntry(cards=(30, 22), spades=(14, 0)), True) == (
+        "the spades captured: Ann cannot have 14: there are only 13 in casino", "spades")
+    assert refusal(_check_counts_entered, casino, RoundEntry(most_cards=(0, 0)), True) == (
+        "most cards: a side is named twice", "cards")
+    assert refusal(_check_counts_entered, casino, RoundEntry(most_spades=(2,)), True) == (
+        "most spades: there is no player 2 (the players are 0, 1)", "spades")
+    assert refusal(_check_counts_entered, casino, RoundEntry(cards=(30, 20)), True) == (
+        "the cards captured add up to 50, but all 52 are taken by the end of a round of "
+        "casino: count again", "cards")
+    assert refusal(_check_counts_entered, casino, RoundEntry(cards=(30, 20)), False) is None
+    kryp = _Sides(preset("krypkasino"), ("Ann", "Bob"))
+    assert refusal(_check_counts_entered, kryp, RoundEntry(other_spades=(12, 11)), True) == (
+        "the spades other than 2♠ and A♠ add up to 23, more than the 22 there are in "
+        "krypkasino", "other_spades")
+    assert refusal(_check_counts_entered, kryp, RoundEntry(other_spades=(12, 10)),
+                   True) is None
+
+
+def test_a_side_cannot_have_more_spades_than_cards() -> None:
+    sides = _Sides(preset("casino"), ("Ann", "Bob"))
+    assert refusal(_check_spades_within_cards, sides,
+                   RoundEntry(cards=(47, 5), spades=(7, 6))) == (
+        "Bob cannot have 6 spades among 5 cards", "spades")
+    assert refusal(_check_spades_within_cards, sides,
+                   RoundEntry(cards=(47, 5), spades=(8, 5))) is None
+    assert refusal(_check_spades_within_cards, sides,
+                   RoundEntry(most_cards=(0,), spades=(7, 6))) is None
+
+
+def test_takers_are_given_for_scoring_cards_and_real_sides_only() -> None:
+    sides = _Sides(preset("casino"), ("Ann", "Bob"))
+    assert refusal(_check_scoring_takers, sides, RoundEntry.make(takers={"Kd": 0})) == (
+        "the K♦ scores nothing by itself in casino; the scoring cards are "
+        "10♦ 2♠ A♠ A♣ A♥ A♦", "takers")
+    assert refusal(_check_scoring_takers, sides, RoundEntry.make(takers={"Ad": 2})) == (
+        "the A♦: there is no player 2 (the players are 0, 1)", "takers")
+    assert refusal(_check_scoring_takers, sides, RoundEntry.make(takers=T)) is None
+    teams = _Sides(preset("classic", players=4), NAMES)
+    assert refusal(_check_scoring_takers, teams, RoundEntry.make(takers={"Ad": 3})) == (
+        "the A♦: there is no side 3 (the sides are 0, 1)", "takers")
+
+
+def test_each_copy_of_a_scoring_card_has_exactly_one_taker() -> None:
+    casino = _Sides(preset("casino"), ("Ann", "Bob"))
+
+    def copies(sides: _Sides, takers: dict[str, Any], exact: bool = True,
+               answered: set[str] | None = None) -> tuple[str, str | None] | None:
+        return refusal(_check_copies_taken, sides, RoundEntry.make(takers=takers), exact,
+                       answered)
+
+    assert copies(casino, {**T, "Td": [0, 0]}) == (
+        "the 10♦ is entered 2 times for Ann, but there is only one", "takers")
+    assert copies(casino, {**T, "Td": [0, 1]}) == (
+        "the 10♦ is given to both Ann and Bob, but there is only one", "takers")
+    assert copies(casino, {k: v for k, v in T.items() if k != "Ad"}) == (
+        "who took the A♦?", "takers")
+    assert copies(casino, {}, exact=False) is None
+    assert copies(casino, {}, answered={"cards"}) is None
+    assert copies(casino, T) is None
+    mulle = _Sides(preset("mulle"), ("Ann", "Bob"))
+    both = {c: [0, 1] for c in ("Td", "2s", "As", "Ac", "Ah", "Ad")}
+    assert copies(mulle, {**both, "Td": [0, 1, 1]}) == (
+        "the 10♦ is given to Ann and Bob and Bob, but there are only 2", "takers")
+    assert copies(mulle, {k: v for k, v in both.items() if k != "Td"}) == (
+        "who took the 10♦ (both copies)?", "takers")
+    assert copies(mulle, {**both, "Td": [1]}) == (
+        "who took the 10♦ (the other copy)?", "takers")
+    assert copies(mulle, both) is None
+
+
+def test_sweeps_mulles_and_the_last_capture_are_made_by_seats_at_the_table() -> None:
+    mulle = _Sides(preset("mulle", players=3), NAMES[:3])
+    assert refusal(_check_seats, mulle, RoundEntry(sweeps=(0, 3))) == (
+        "a sweep: seat 3 does not exist (seats are 0 to 2)", "sweeps")
+    assert refusal(_check_seats, mulle, RoundEntry(mulles=(-1,))) == (
+        "a mulle: seat -1 does not exist (seats are 0 to 2)", "mulles")
+    assert refusal(_check_seats, mulle, RoundEntry(last_capture=3)) == (
+        "the last capture: seat 3 does not exist (seats are 0 to 2)", "last_capture")
+    assert refusal(_check_seats, mulle, RoundEntry(sweeps=(2,), mulles=(1,),
+                                                   last_capture=0)) is None
+    teams = _Sides(preset("classic", players=4), NAMES)
+    assert refusal(_check_seats, teams, RoundEntry(sweeps=(3,))) is None
+
+
+def test_no_sweeps_once_someone_began_the_round_past_the_limit() -> None:
+    kasino = _Sides(preset("kasino", players=3), NAMES[:3])
+    sweeps = RoundEntry(sweeps=(0,))
+    assert refusal(_check_sweep_limit, kasino, sweeps, (5, 11, 12)) == (
+        "no sweeps count this round: Bob had more than 10 points when it began", "sweeps")
+    assert refusal(_check_sweep_limit, kasino, sweeps, (10, 10, 10)) is None
+    assert refusal(_check_sweep_limit, kasino, sweeps, None) is None
+    assert refusal(_check_sweep_limit, kasino, RoundEntry(), (5, 11, 12)) is None
+    casino = _Sides(preset("casino"), ("Ann", "Bob"))
+    assert refusal(_check_sweep_limit, casino, sweeps, (15, 20)) is None
 
 
 # ----------------------------------------------------------------------

@@ -535,6 +535,99 @@ def _require_answers(rules: Rules, entry: RoundEntry, asked: Collection[str],
         raise ScorePadError("enter who made the last capture", "last_capture")
 
 
+def _check_counts_entered(sides: _Sides, entry: RoundEntry, exact: bool) -> None:
+    """Check each count and each list of who had most on its own (one number per side
+    within what the decks hold, adding up to all of them where all are taken; leaders
+    that exist, each once) before any two are compared, so that the reason given is
+    the first thing wrong in the order the table counts."""
+    rules = sides.rules
+    if entry.cards is not None:
+        _check_counts(sides, entry.cards, "cards", "the cards captured", rules.deck_size,
+                      exact)
+    if entry.most_cards is not None:
+        _check_leaders(sides, entry.most_cards, "cards", "most cards")
+    if entry.spades is not None:
+        _check_counts(sides, entry.spades, "spades", "the spades captured",
+                      13 * rules.decks, exact)
+    if entry.most_spades is not None:
+        _check_leaders(sides, entry.most_spades, "spades", "most spades")
+    if entry.other_spades is not None:
+        _check_counts(sides, entry.other_spades, "other_spades",
+                      "the spades other than 2♠ and A♠", _other_spades(rules), exact)
+
+
+def _check_spades_within_cards(sides: _Sides, entry: RoundEntry) -> None:
+    """Refuse a side with more spades than cards: spades are among the cards it took."""
+    if entry.cards is not None and entry.spades is not None:
+        for side, c, s in zip(sides.ids, entry.cards, entry.spades, strict=True):
+            if s > c:
+                raise ScorePadError(f"{sides.side_name(side)} cannot have {s} spades among "
+                                    f"{_plural(c, 'card')}", "spades")
+
+
+def _check_scoring_takers(sides: _Sides, entry: RoundEntry) -> None:
+    """Refuse a taker given for a card that scores nothing by itself, or a taker that
+    is not a side of the game: only the scoring cards' takers are asked, and each goes
+    into its side's pile."""
+    rules = sides.rules
+    named = _named_multiset(rules)
+    for c, side in entry.takers:
+        if c not in named:
+            shown = " ".join(card_symbol(x) for x in scoring_cards(rules))
+            raise ScorePadError(f"the {card_symbol(c)} scores nothing by itself in "
+                                f"{rules.name}; the scoring cards are {shown}", "takers")
+        sides.check_side(side, "takers", f"the {card_symbol(c)}")
+
+
+def _check_copies_taken(sides: _Sides, entry: RoundEntry, exact: bool,
+                        answered: Collection[str] | None) -> None:
+    """Refuse more takers of a scoring card than the decks hold copies of it, and, where
+    every card is taken by the end of a round, fewer once the takers are due: each
+    copy is in exactly one pile, and its points go to that side."""
+    rules = sides.rules
+    given = Counter(c for c, _ in entry.takers)
+    for c in scoring_cards(rules):
+        if given[c] > rules.decks:
+            holder_sides = entry.takers_of(c)
+            there = ("there is only one" if rules.decks == 1
+                     else f"there are only {rules.decks}")
+            if len(set(holder_sides)) == 1:
+                raise ScorePadError(f"the {card_symbol(c)} is entered {given[c]} times for "
+                                    f"{sides.side_name(holder_sides[0])}, but {there}",
+                                    "takers")
+            holders = " and ".join(sides.side_name(s) for s in holder_sides)
+            both = "both " if len(holder_sides) == 2 else ""
+            raise ScorePadError(f"the {card_symbol(c)} is given to {both}{holders}, but "
+                                f"{there}", "takers")
+        if exact and given[c] < rules.decks and _due("takers", answered):
+            copy = "" if rules.decks == 1 else (" (both copies)" if given[c] == 0
+                                                 else " (the other copy)")
+            raise ScorePadError(f"who took the {card_symbol(c)}{copy}?", "takers")
+
+
+def _check_seats(sides: _Sides, entry: RoundEntry) -> None:
+    """Refuse a sweep, a mulle or a last capture by a seat that is not at the table:
+    these are made by a player, not a side, and score to that player's side."""
+    for what, seats in (("sweep", entry.sweeps), ("mulle", entry.mulles)):
+        for seat in seats:
+            sides.check_seat(seat, what + "s", f"a {what}")
+    if entry.last_capture is not None:
+        sides.check_seat(entry.last_capture, "last_capture", "the last capture")
+
+
+def _check_sweep_limit(sides: _Sides, entry: RoundEntry,
+                       scores_before: Sequence[int] | None) -> None:
+    """Refuse sweeps in a round that began with someone past the sweep limit (Finnish
+    Kasino: no sweeps then), naming the first such player; without the scores before
+    the round (``None``) there is nothing to check against."""
+    rules = sides.rules
+    if (entry.sweeps and rules.sweep_limit is not None and scores_before is not None
+            and any(s > rules.sweep_limit for s in scores_before)):
+        over = next(s for s, v in enumerate(scores_before) if v > rules.sweep_limit)
+        raise ScorePadError(f"no sweeps count this round: {sides.names[over]} had more "
+                            f"than {rules.sweep_limit} points when it began", "sweeps")
+
+
 def representative_piles(rules: Rules, names: Sequence[str], entry: RoundEntry,
                          scores_before: Sequence[int] | None = None,
                          answered: Collection[str] | None = None) -> list[list[int]]:
@@ -563,62 +656,16 @@ def representative_piles(rules: Rules, names: Sequence[str], entry: RoundEntry,
     _refuse_counts_and_most(entry)
     _require_answers(rules, entry, asked, answered)
 
-    # --- shapes -------------------------------------------------------------
-    if entry.cards is not None:
-        _check_counts(sides, entry.cards, "cards", "the cards captured", deck, exact)
-    if entry.most_cards is not None:
-        _check_leaders(sides, entry.most_cards, "cards", "most cards")
-    n_spades = 13 * rules.decks
-    if entry.spades is not None:
-        _check_counts(sides, entry.spades, "spades", "the spades captured", n_spades, exact)
-    if entry.most_spades is not None:
-        _check_leaders(sides, entry.most_spades, "spades", "most spades")
-    if entry.other_spades is not None:
-        _check_counts(sides, entry.other_spades, "other_spades",
-                      "the spades other than 2♠ and A♠", _other_spades(rules), exact)
-    if entry.cards is not None and entry.spades is not None:
-        for side, c, s in zip(sides.ids, entry.cards, entry.spades, strict=True):
-            if s > c:
-                raise ScorePadError(f"{sides.side_name(side)} cannot have {s} spades among "
-                                    f"{_plural(c, 'card')}", "spades")
-    named = _named_multiset(rules)
-    given: Counter[int] = Counter()
-    for c, side in entry.takers:
-        if c not in named:
-            shown = " ".join(card_symbol(x) for x in scoring_cards(rules))
-            raise ScorePadError(f"the {card_symbol(c)} scores nothing by itself in "
-                                f"{rules.name}; the scoring cards are {shown}", "takers")
-        sides.check_side(side, "takers", f"the {card_symbol(c)}")
-        given[c] += 1
-    for c in scoring_cards(rules):
-        if given[c] > rules.decks:
-            holder_sides = entry.takers_of(c)
-            there = ("there is only one" if rules.decks == 1
-                     else f"there are only {rules.decks}")
-            if len(set(holder_sides)) == 1:
-                raise ScorePadError(f"the {card_symbol(c)} is entered {given[c]} times for "
-                                    f"{sides.side_name(holder_sides[0])}, but {there}",
-                                    "takers")
-            holders = " and ".join(sides.side_name(s) for s in holder_sides)
-            both = "both " if len(holder_sides) == 2 else ""
-            raise ScorePadError(f"the {card_symbol(c)} is given to {both}{holders}, but "
-                                f"{there}", "takers")
-        if exact and given[c] < rules.decks and _due("takers", answered):
-            copy = "" if rules.decks == 1 else (" (both copies)" if given[c] == 0
-                                                 else " (the other copy)")
-            raise ScorePadError(f"who took the {card_symbol(c)}{copy}?", "takers")
-    for what, seats in (("sweep", entry.sweeps), ("mulle", entry.mulles)):
-        for seat in seats:
-            sides.check_seat(seat, what + "s", f"a {what}")
-    if entry.last_capture is not None:
-        sides.check_seat(entry.last_capture, "last_capture", "the last capture")
-    if (entry.sweeps and rules.sweep_limit is not None and scores_before is not None
-            and any(s > rules.sweep_limit for s in scores_before)):
-        over = next(s for s, v in enumerate(scores_before) if v > rules.sweep_limit)
-        raise ScorePadError(f"no sweeps count this round: {names[over]} had more than "
-                            f"{rules.sweep_limit} points when it began", "sweeps")
+    _check_counts_entered(sides, entry, exact)
+    _check_spades_within_cards(sides, entry)
+    _check_scoring_takers(sides, entry)
+    _check_copies_taken(sides, entry, exact, answered)
+    _check_seats(sides, entry)
+    _check_sweep_limit(sides, entry, scores_before)
 
     # --- build the piles ----------------------------------------------------
+    named = _named_multiset(rules)
+    n_spades = 13 * rules.decks
     piles: list[list[int]] = [[] for _ in rules.seats]
     for c, side in entry.takers:
         piles[side].append(c)
