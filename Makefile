@@ -105,12 +105,14 @@ DEAD_CODE_DECORATORS := @app.*,@router.*,@command
 
 # ruff, then the layout's import contract (pyproject.toml [tool.importlinter]: the engine
 # imports nothing else of the project and nothing third-party, nothing imports a front end),
-# then the dead-code check.
+# then the dead-code check, then the docstring-coverage floor of src/casino's public names
+# (interrogate; its settings and the floor are in pyproject.toml [tool.interrogate]).
 lint: venv
 	$(BIN)/ruff check $(CODE_PATHS)
 	$(BIN)/lint-imports
 	$(BIN)/vulture $(CODE_PATHS) $(DEAD_CODE_ALLOWLIST) --min-confidence 60 \
 		--ignore-decorators '$(DEAD_CODE_DECORATORS)'
+	$(BIN)/interrogate --config pyproject.toml src/casino
 
 typecheck: venv
 	$(BIN)/mypy $(CODE_PATHS)
