@@ -104,7 +104,8 @@ DEAD_CODE_ALLOWLIST := vulture_allowlist.py
 DEAD_CODE_DECORATORS := @app.*,@router.*,@command
 
 # ruff, then the layout's import contract (pyproject.toml [tool.importlinter]: the engine
-# imports nothing else of the project and nothing third-party, nothing imports a front end),
+# imports nothing else of the project and nothing third-party, nothing imports a front end,
+# the engine's three import circles cannot grow),
 # then the dead-code check, then the docstring-coverage floor of src/casino's public names
 # (interrogate; its settings and the floor are in pyproject.toml [tool.interrogate]).
 lint: venv
