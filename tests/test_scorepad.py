@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 from casino import Match, Position
 from casino.cli.scorepad import score_command
-from casino.engine.cards import card_text
+from casino.engine.cards import card_text, parse_cards
 from casino.engine.rules import PRESET_NAMES, Rules, player_counts, preset
 from casino.engine.scoring import Carry, next_carry, round_items, settle
 from casino.tools.scorepad import (
@@ -33,18 +33,30 @@ from casino.tools.scorepad import (
     RoundEntry,
     ScorePad,
     ScorePadError,
+    _card_counts_for_most,
+    _check_cards_for_sweeps_and_mulles,
     _check_copies_taken,
     _check_counts_entered,
+    _check_named_spades_fit,
+    _check_piles_within_counts,
     _check_scoring_takers,
     _check_seats,
     _check_spades_within_cards,
     _check_sweep_limit,
+    _deal,
+    _deal_cards,
+    _deal_spades,
     _due,
+    _free_cards,
     _refuse_counts_and_most,
     _refuse_unasked,
     _refuse_unscored_spades,
     _require_answers,
+    _scoring_card_piles,
     _Sides,
+    _spade_counts,
+    _spade_counts_for_most,
+    _spades_in,
     apply_json,
     fields,
     representative_piles,
@@ -678,6 +690,139 @@ def test_no_sweeps_once_someone_began_the_round_past_the_limit() -> None:
     assert refusal(_check_sweep_limit, kasino, RoundEntry(), (5, 11, 12)) is None
     casino = _Sides(preset("casino"), ("Ann", "Bob"))
     assert refusal(_check_sweep_limit, casino, sweeps, (15, 20)) is None
+
+
+def cards(text: str) -> list[int]:
+    return list(parse_cards(text))
+
+
+def test_spades_in_a_pile_are_counted() -> None:
+    assert _spades_in(cards("As Ad 2s Kc")) == 2
+    assert _spades_in([]) == 0
+
+
+def test_the_scoring_cards_go_to_their_takers_first_seat() -> None:
+    classic = preset("classic", players=4)
+    entry = RoundEntry.make(takers={"Td": 1, "As": 0, "2s": 1})
+    assert _scoring_card_piles(classic, entry) == [cards("As"), cards("2s Td"), [], []]
+    mulle = preset("mulle", players=3)
+    assert _scoring_card_piles(mulle, RoundEntry.make(takers={"Td": [2, 2]})) == [
+        [], [], cards("Td Td")]
+
+
+def test_the_free_cards_are_every_card_but_the_scoring_cards() -> None:
+    spades, others = _free_cards(preset("casino"))
+    assert spades == cards("3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks")
+    assert len(others) == 35 and others == sorted(others)
+    assert not set(others) & set(cards("Td Ac Ah Ad")) and not set(others) & set(spades)
+    two_decks, _ = _free_cards(preset("mulle"))
+    assert two_decks == sorted(spades * 2)
+
+
+def test_a_spade_count_holds_the_named_spades() -> None:
+    sides = _Sides(preset("casino"), ("Ann", "Bob"))
+    piles = [cards("Td"), cards("As 2s")]
+    assert refusal(_check_named_spades_fit, sides, (12, 1), piles) == (
+        "Bob took A♠ 2♠, so at least 2 spades, not 1", "spades")
+    assert refusal(_check_named_spades_fit, sides, (11, 2), piles) is None
+
+
+def test_spades_for_who_had_most_make_exactly_those_sides_lead() -> None:
+    sides = _Sides(preset("casino"), ("Ann", "Bob"))
+    empty: list[list[int]] = [[], []]
+    assert _spade_counts_for_most(sides, (0,), None, empty, True) == [7, 6]
+    assert _spade_counts_for_most(sides, (1,), None, empty, True) == [6, 7]
+    assert _spade_counts_for_most(sides, (0,), None, empty, False) == [1, 0]
+    assert _spade_counts_for_most(sides, (1,), None, [cards("As 2s"), []], True) == [6, 7]
+    assert _spade_counts_for_most(sides, (1,), None, [cards("As 2s"), []], False) == [2, 3]
+    assert refusal(_spade_counts_for_most, sides, (0, 1), None, empty, True) == (
+        "Ann and Bob cannot tie for the most spades: the 13 spades do not split that way "
+        "with the other counts entered", "spades")
+    assert refusal(_spade_counts_for_most, sides, (1,), (50, 3), [[], cards("Td")],
+                   True) == (
+        "Bob cannot have had the most spades with the other counts entered", "spades")
+
+
+def test_the_spade_counts_follow_the_form_given() -> None:
+    casino = _Sides(preset("casino"), ("Ann", "Bob"))
+    piles = [cards("2s"), cards("As")]
+    assert _spade_counts(casino, RoundEntry(spades=(6, 7)), piles, True) == [6, 7]
+    assert _spade_counts(casino, RoundEntry(most_spades=(0,)), piles, True) == [7, 6]
+    assert _spade_counts(casino, RoundEntry(cards=(26, 26)), piles, True) is None
+    assert refusal(_spade_counts, casino, RoundEntry(spades=(13, 0)), piles, True) == (
+        "Bob took A♠, so at least 1 spade, not 0", "spades")
+    kryp = _Sides(preset("krypkasino"), ("Ann", "Bob"))
+    assert _spade_counts(kryp, RoundEntry(other_spades=(10, 12)),
+                         [cards("2s 2s As"), cards("As")], True) == [13, 13]
+
+
+def test_dealing_takes_the_pool_in_order_side_by_side() -> None:
+    sides = _Sides(preset("casino", players=2), ("Ann", "Bob"))
+    piles = [cards("As"), []]
+    assert _deal(sides, piles, [2, 1], cards("2c 3c 4c 5c")) == cards("5c")
+    assert piles == [cards("As 2c 3c"), cards("4c")]
+
+
+def test_spades_are_dealt_to_their_counts_and_any_left_come_last() -> None:
+    sides = _Sides(preset("casino"), ("Ann", "Bob"))
+    piles = [cards("2s"), []]
+    rest = _deal_spades(sides, piles, [2, 1], cards("3s 4s 5s 6s"), cards("2c 3c"))
+    assert piles == [cards("2s 3s"), cards("4s")]
+    assert rest == cards("2c 3c 5s 6s")
+    piles = [cards("2s"), []]
+    assert _deal_spades(sides, piles, None, cards("3s 4s"), cards("2c 3c")) == cards(
+        "2c 3s 3c 4s")
+    assert piles == [cards("2s"), []]
+
+
+def test_the_piles_are_topped_up_to_the_card_counts() -> None:
+    sides = _Sides(preset("casino"), ("Ann", "Bob"))
+    piles = [cards("As"), cards("2s Td")]
+    pool = cards("2c 3c 4c 5c")
+    _deal_cards(sides, piles, (3, 3), pool)
+    assert piles == [cards("As 2c 3c"), cards("2s Td 4c")]
+    assert pool == cards("5c")
+
+
+def test_cards_for_who_had_most_make_exactly_those_sides_lead() -> None:
+    sides = _Sides(preset("casino"), ("Ann", "Bob"))
+    assert _card_counts_for_most(sides, (1,), [cards("As 2s Td"), []], True) == (25, 27)
+    assert _card_counts_for_most(sides, (0, 1), [[], []], True) == (26, 26)
+    assert _card_counts_for_most(sides, (0,), [[], cards("Td")], False) == (2, 1)
+    assert refusal(_card_counts_for_most, sides, (1,), [list(range(30)), []], True) == (
+        "Bob cannot have had the most cards with the scoring cards and spades entered",
+        "cards")
+
+
+def test_a_card_count_holds_the_cards_already_in_its_pile() -> None:
+    sides = _Sides(preset("casino"), ("Ann", "Bob"))
+    piles = [cards("As 2s"), cards("Td 3s 4s")]
+    assert refusal(_check_piles_within_counts, sides, (50, 2), piles) == (
+        "Bob captured 2 cards, but the scoring cards and spades entered for them make 3",
+        "cards")
+    assert refusal(_check_piles_within_counts, sides, (49, 3), piles) is None
+
+
+def test_each_sweep_and_mulle_needs_cards_captured() -> None:
+    casino = _Sides(preset("casino"), ("Ann", "Bob"))
+    assert refusal(_check_cards_for_sweeps_and_mulles, casino,
+                   RoundEntry(cards=(49, 3), sweeps=(1, 1))) == (
+        "Bob made 2 sweeps but captured only 3 cards", "sweeps")
+    assert refusal(_check_cards_for_sweeps_and_mulles, casino,
+                   RoundEntry(cards=(48, 4), sweeps=(1, 1))) is None
+    assert refusal(_check_cards_for_sweeps_and_mulles, casino,
+                   RoundEntry(most_cards=(0,), sweeps=(1, 1, 1))) is None
+    doubles = _Sides(preset("casino", double_sweep=True), ("Ann", "Bob"))
+    assert refusal(_check_cards_for_sweeps_and_mulles, doubles,
+                   RoundEntry(cards=(49, 3), sweeps=(1, 1, 1))) is None
+    mulles = _Sides(preset("casino", mulle_points=1), ("Ann", "Bob"))
+    assert refusal(_check_cards_for_sweeps_and_mulles, mulles,
+                   RoundEntry(cards=(51, 1), mulles=(1,))) == (
+        "Bob made 1 mulle but captured only 1 card", "mulles")
+    teams = _Sides(preset("classic", players=4), NAMES)
+    assert refusal(_check_cards_for_sweeps_and_mulles, teams,
+                   RoundEntry(cards=(49, 3), sweeps=(1, 3))) == (
+        "Bob & Dee made 2 sweeps but captured only 3 cards", "sweeps")
 
 
 # ----------------------------------------------------------------------

@@ -38,7 +38,6 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from casino.engine.cards import (
-    SPADES,
     card_symbol,
     card_text,
     parse_card,
@@ -46,7 +45,7 @@ from casino.engine.cards import (
 from casino.engine.codec import json_object
 from casino.engine.errors import CardError, CasinoError, RulesError
 from casino.engine.rules import Rules, player_counts, preset, rules_from_json
-from casino.engine.scheme import Sweeps, scheme
+from casino.engine.scheme import Sweeps, is_spade, scheme
 from casino.engine.scoring import (
     Carry,
     Item,
@@ -458,10 +457,6 @@ def _split_reason(leaders: tuple[int, ...], sides: _Sides, total: int, what: str
     return f"{who} cannot have had the most {what} {extra}"
 
 
-def _named_multiset(rules: Rules) -> Counter[int]:
-    return Counter({c: rules.decks for c in scoring_cards(rules)})
-
-
 def _due(key: str, answered: Collection[str] | None) -> bool:
     """Whether a missing ``key`` is an error now: always in a whole entry; in one being
     typed only once its field is answered, since the fields after it are not asked yet."""
@@ -570,7 +565,7 @@ def _check_scoring_takers(sides: _Sides, entry: RoundEntry) -> None:
     is not a side of the game: only the scoring cards' takers are asked, and each goes
     into its side's pile."""
     rules = sides.rules
-    named = _named_multiset(rules)
+    named = set(scoring_cards(rules))
     for c, side in entry.takers:
         if c not in named:
             shown = " ".join(card_symbol(x) for x in scoring_cards(rules))
@@ -628,6 +623,155 @@ def _check_sweep_limit(sides: _Sides, entry: RoundEntry,
                             f"than {rules.sweep_limit} points when it began", "sweeps")
 
 
+def _spades_in(pile: Iterable[int]) -> int:
+    """How many spades ``pile`` holds: what a spade count is checked and topped up
+    against."""
+    return sum(1 for c in pile if is_spade(c))
+
+
+def _scoring_card_piles(rules: Rules, entry: RoundEntry) -> list[list[int]]:
+    """One pile per seat, each side's scoring cards in its first seat's pile: the cards
+    the table named go to their takers before anything is chosen around them."""
+    piles: list[list[int]] = [[] for _ in rules.seats]
+    for c, side in entry.takers:
+        piles[side].append(c)
+    return piles
+
+
+def _free_cards(rules: Rules) -> tuple[list[int], list[int]]:
+    """The spades and the other cards (each sorted) that the counts are made up from:
+    every copy of every card except the scoring cards, which score by themselves and
+    so go only where a taker was entered."""
+    named = set(scoring_cards(rules))
+    free = [c for c in range(52) if c not in named for _ in range(rules.decks)]
+    return [c for c in free if is_spade(c)], [c for c in free if not is_spade(c)]
+
+
+def _check_named_spades_fit(sides: _Sides, spades: Counts,
+                            piles: Sequence[Sequence[int]]) -> None:
+    """Refuse a side's spade count below the spades among its scoring cards (2♠, A♠):
+    those are spades it took, so it cannot have fewer."""
+    for side, want in zip(sides.ids, spades, strict=True):
+        have = _spades_in(piles[side])
+        if have > want:
+            took = " ".join(card_symbol(c) for c in piles[side] if is_spade(c))
+            raise ScorePadError(f"{sides.side_name(side)} took {took}, so at least "
+                                f"{_plural(have, 'spade')}, not {want}", "spades")
+
+
+def _spade_counts_for_most(sides: _Sides, most_spades: tuple[int, ...],
+                           cards: Counts | None, piles: Sequence[Sequence[int]],
+                           exact: bool) -> list[int]:
+    """Spade counts in which exactly the sides said to have most spades lead: each at
+    least the spades among its scoring cards, and at most its ``cards`` (when entered)
+    less its other scoring cards. Who had most is all the table said, and any such
+    counts score alike."""
+    n_spades = 13 * sides.rules.decks
+    lows = [_spades_in(piles[s]) for s in sides.ids]
+    highs = ([c - sum(1 for x in piles[s] if not is_spade(x))
+              for s, c in zip(sides.ids, cards, strict=True)]
+             if cards is not None else [sides.rules.deck_size] * len(sides.ids))
+    got = _realize(lows, highs, n_spades, most_spades, exact)
+    if got is None:
+        raise ScorePadError(_split_reason(most_spades, sides, n_spades, "spades",
+                                          "with the other counts entered"), "spades")
+    return got
+
+
+def _spade_counts(sides: _Sides, entry: RoundEntry, piles: Sequence[Sequence[int]],
+                  exact: bool) -> list[int] | None:
+    """How many spades each side's pile is to hold, from the form the spades were given
+    in (Krypkasino's other spades, counts, or who had most); None where no spades are
+    given, and the spades then go with the other cards."""
+    if _spade_mode(sides.rules) == "other" and entry.other_spades is not None:
+        return [_spades_in(piles[s]) + o for s, o in zip(sides.ids, entry.other_spades,
+                                                          strict=True)]
+    if entry.spades is not None:
+        _check_named_spades_fit(sides, entry.spades, piles)
+        return list(entry.spades)
+    if entry.most_spades is not None:
+        return _spade_counts_for_most(sides, entry.most_spades, entry.cards, piles,
+                                      exact)
+    return None
+
+
+def _deal(sides: _Sides, piles: list[list[int]], needs: Sequence[int],
+          pool: list[int]) -> list[int]:
+    """Move the next ``needs[i]`` cards of ``pool`` to side ``i``'s pile, side by side,
+    and return the cards left. Of these cards the scoring reads only how many a pile
+    holds, and how many spades, so which go where does not matter; taking them in
+    order gives the same piles for the same entry."""
+    for side, need in zip(sides.ids, needs, strict=True):
+        piles[side].extend(pool[:need])
+        del pool[:need]
+    return pool
+
+
+def _deal_spades(sides: _Sides, piles: list[list[int]], spade_counts: Sequence[int] | None,
+                 spades: list[int], others: list[int]) -> list[int]:
+    """Top each pile up to its spade count from the free ``spades``, and return the pool
+    the card counts are then made up from: the other cards, with any spades left after
+    them so that a spade count stays as entered. With no spade counts every free card
+    is alike, and the pool is all of them in order."""
+    if spade_counts is None:
+        return sorted(others + spades)
+    needs = [want - _spades_in(piles[s]) for s, want in zip(sides.ids, spade_counts,
+                                                            strict=True)]
+    return others + _deal(sides, piles, needs, spades)  # no spades left, when all counted
+
+
+def _deal_cards(sides: _Sides, piles: list[list[int]], counts: Counts,
+                pool: list[int]) -> None:
+    """Top each pile up to its side's card ``counts`` from ``pool`` (the cards left
+    once the scoring cards and spades are placed): what a side captured besides them
+    is only counted, never named."""
+    _deal(sides, piles, [want - len(piles[s]) for s, want in zip(sides.ids, counts,
+                                                                 strict=True)], pool)
+
+
+def _card_counts_for_most(sides: _Sides, most_cards: tuple[int, ...],
+                          piles: Sequence[Sequence[int]], exact: bool) -> Counts:
+    """Card counts in which exactly the sides said to have most cards lead, each at least
+    the cards its pile already holds: who had most is all the table said, and any such
+    counts score alike."""
+    deck = sides.rules.deck_size
+    lows = [len(piles[s]) for s in sides.ids]
+    got = _realize(lows, [deck] * len(sides.ids), deck, most_cards, exact)
+    if got is None:
+        raise ScorePadError(_split_reason(most_cards, sides, deck, "cards",
+                                          "with the scoring cards and spades entered"),
+                            "cards")
+    return tuple(got)
+
+
+def _check_piles_within_counts(sides: _Sides, counts: Counts,
+                               piles: Sequence[Sequence[int]]) -> None:
+    """Refuse a card count below the cards its side's pile already holds (its scoring
+    cards and spades): those are among the cards it captured."""
+    for side, want in zip(sides.ids, counts, strict=True):
+        have = len(piles[side])
+        if have > want:
+            raise ScorePadError(
+                f"{sides.side_name(side)} captured {_plural(want, 'card')}, but the "
+                f"scoring cards and spades entered for them make {have}", "cards")
+
+
+def _check_cards_for_sweeps_and_mulles(sides: _Sides, entry: RoundEntry) -> None:
+    """Refuse a side whose counted cards are too few for the sweeps and mulles its
+    seats made: each takes at least two cards (a Krypkasino double sweep, recorded as
+    two sweeps, takes two: one each)."""
+    rules = sides.rules
+    if entry.cards is not None:
+        for what, seats in (("sweep", entry.sweeps), ("mulle", entry.mulles)):
+            made = Counter(rules.team_of(s) for s in seats)
+            for side, n in made.items():
+                per = 1 if rules.double_sweep and what == "sweep" else 2
+                if n * per > entry.cards[side]:
+                    raise ScorePadError(
+                        f"{sides.side_name(side)} made {_plural(n, what)} but captured only "
+                        f"{_plural(entry.cards[side], 'card')}", what + "s")
+
+
 def representative_piles(rules: Rules, names: Sequence[str], entry: RoundEntry,
                          scores_before: Sequence[int] | None = None,
                          answered: Collection[str] | None = None) -> list[list[int]]:
@@ -645,11 +789,8 @@ def representative_piles(rules: Rules, names: Sequence[str], entry: RoundEntry,
     good for the check).
     """
     sides = _Sides(rules, names)
-    k = len(sides.ids)
     exact = rules.leftovers_no_capture == "dealer"
     asked = frozenset(f.key for f in fields(rules))
-    spade_mode = _spade_mode(rules)
-    deck = rules.deck_size
 
     _refuse_unscored_spades(rules, entry)
     _refuse_unasked(rules, entry, asked)
@@ -663,83 +804,17 @@ def representative_piles(rules: Rules, names: Sequence[str], entry: RoundEntry,
     _check_seats(sides, entry)
     _check_sweep_limit(sides, entry, scores_before)
 
-    # --- build the piles ----------------------------------------------------
-    named = _named_multiset(rules)
-    n_spades = 13 * rules.decks
-    piles: list[list[int]] = [[] for _ in rules.seats]
-    for c, side in entry.takers:
-        piles[side].append(c)
-    pool: Counter[int] = Counter({c: rules.decks for c in range(52)})
-    pool.subtract(Counter(c for c, _ in entry.takers))
-    spade_pool = [c for c in sorted(pool.elements()) if c & 3 == SPADES and c not in named]
-    other_pool = [c for c in sorted(pool.elements()) if c & 3 != SPADES and c not in named]
-
-    def named_spades(side: int) -> int:
-        return sum(1 for c in piles[side] if c & 3 == SPADES)
-
+    piles = _scoring_card_piles(rules, entry)
+    spades, others = _free_cards(rules)
+    spade_counts = _spade_counts(sides, entry, piles, exact)
+    others = _deal_spades(sides, piles, spade_counts, spades, others)
     counts = entry.cards
-    spade_counts: list[int] | None = None
-    if spade_mode == "other" and entry.other_spades is not None:
-        spade_counts = [named_spades(s) + o for s, o in zip(sides.ids, entry.other_spades,
-                                                            strict=True)]
-    elif entry.spades is not None:
-        spade_counts = list(entry.spades)
-        for side, want in zip(sides.ids, spade_counts, strict=True):
-            have = named_spades(side)
-            if have > want:
-                took = " ".join(card_symbol(c) for c in piles[side] if c & 3 == SPADES)
-                raise ScorePadError(f"{sides.side_name(side)} took {took}, so at least "
-                                    f"{_plural(have, 'spade')}, not {want}", "spades")
-    elif entry.most_spades is not None:
-        lows = [named_spades(s) for s in sides.ids]
-        big = deck
-        highs = ([c - sum(1 for x in piles[s] if x & 3 != SPADES)
-                  for s, c in zip(sides.ids, counts, strict=True)]
-                 if counts is not None else [big] * k)
-        got = _realize(lows, highs, n_spades, entry.most_spades, exact)
-        if got is None:
-            raise ScorePadError(_split_reason(entry.most_spades, sides, n_spades, "spades",
-                                              "with the other counts entered"), "spades")
-        spade_counts = got
-    if spade_counts is not None:
-        for side, want in zip(sides.ids, spade_counts, strict=True):
-            need = want - named_spades(side)
-            piles[side].extend(spade_pool[:need])
-            del spade_pool[:need]
-        other_pool.extend(spade_pool)  # none, when every spade was counted
-    else:
-        other_pool = sorted(other_pool + spade_pool)
-
     if counts is None and entry.most_cards is not None:
-        lows = [len(piles[s]) for s in sides.ids]
-        got = _realize(lows, [deck] * k, deck, entry.most_cards, exact)
-        if got is None:
-            raise ScorePadError(_split_reason(entry.most_cards, sides, deck, "cards",
-                                              "with the scoring cards and spades entered"),
-                                "cards")
-        counts = tuple(got)
+        counts = _card_counts_for_most(sides, entry.most_cards, piles, exact)
     if counts is not None:
-        for side, want in zip(sides.ids, counts, strict=True):
-            have = len(piles[side])
-            if have > want:
-                raise ScorePadError(
-                    f"{sides.side_name(side)} captured {_plural(want, 'card')}, but the "
-                    f"scoring cards and spades entered for them make {have}", "cards")
-        for side, want in zip(sides.ids, counts, strict=True):
-            need = want - len(piles[side])
-            piles[side].extend(other_pool[:need])
-            del other_pool[:need]
-    if entry.cards is not None:
-        for what, seats in (("sweep", entry.sweeps), ("mulle", entry.mulles)):
-            made = Counter(rules.team_of(s) for s in seats)
-            for side, n in made.items():
-                # A sweep or a mulle takes at least two cards (a Krypkasino double sweep,
-                # recorded as two sweeps, takes two: one each).
-                per = 1 if rules.double_sweep and what == "sweep" else 2
-                if n * per > entry.cards[side]:
-                    raise ScorePadError(
-                        f"{sides.side_name(side)} made {_plural(n, what)} but captured only "
-                        f"{_plural(entry.cards[side], 'card')}", what + "s")
+        _check_piles_within_counts(sides, counts, piles)
+        _deal_cards(sides, piles, counts, others)
+    _check_cards_for_sweeps_and_mulles(sides, entry)
     return piles
 
 
