@@ -95,6 +95,8 @@ class MoveSuggester(Suggester):
         self._texts = texts
 
     async def get_suggestion(self, value: str) -> str | None:
+        """The first of the moment's move texts that begins with what is typed, in any case;
+        what is typed stays as typed and the rest is added."""
         typed = value.lstrip()
         if not typed:
             return None
@@ -166,6 +168,8 @@ class QuitScreen(ModalScreen[str]):
         self.saved = saved
 
     def compose(self) -> ComposeResult:
+        """The question, where the game is saved (or that quitting loses it), and the two
+        buttons."""
         if self.saved is not None:
             where = (f"The game is saved in {self.saved}: casino play --resume "
                      f"{self.saved} goes on with it.")
@@ -180,14 +184,18 @@ class QuitScreen(ModalScreen[str]):
                 yield Button("Keep playing (n)", id="quit-no", variant="primary")
 
     def on_key(self, event: events.Key) -> None:
+        """A suit right after ``q`` means a queen was being typed: close with ``type:`` and
+        the suit, for the move box."""
         if event.character is not None and event.character in SUIT_CHARS:
             event.stop()
             self.dismiss("type:" + event.character)
 
     def action_choose(self, choice: str) -> None:
+        """``y`` or Enter quits, ``n`` or Escape stays (the bindings name the choice)."""
         self.dismiss(choice)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        """A click on a button chooses as its key does."""
         self.dismiss("quit" if event.button.id == "quit-yes" else "stay")
 
 
@@ -258,6 +266,8 @@ class GameScreen(Screen[None]):
     # Layout
 
     def compose(self) -> ComposeResult:
+        """The turn bar on top; the board (seats, table, last move, hand, options, move box,
+        message) beside the side panel (the lesson, score, game, cards and move log)."""
         yield Static(id="turn")
         with Horizontal(id="main"):
             with Vertical(id="board"):
@@ -283,6 +293,8 @@ class GameScreen(Screen[None]):
         yield Footer()
 
     async def on_mount(self) -> None:
+        """Title the boxes, say the rules and the players, draw everything, and start: a
+        computer may lead."""
         options = self.query_one("#options", OptionList)
         options.can_focus = False
         self.query_one("#table").border_title = "Table"
@@ -302,6 +314,8 @@ class GameScreen(Screen[None]):
 
     @property
     def hand(self) -> tuple[int, ...]:
+        """The person's cards as the view shows them (none where it gives only their
+        number)."""
         h = self.view.hands[self.session.human]
         return h if isinstance(h, tuple) else ()
 
@@ -415,6 +429,8 @@ class GameScreen(Screen[None]):
         self.query_one("#log-box").display = tall or not shown
 
     def on_resize(self, event: events.Resize) -> None:
+        """A change of height may move the cards panel beside the move log or into its
+        place."""
         self._apply_side()
 
     def action_cards(self) -> None:
@@ -640,6 +656,8 @@ class GameScreen(Screen[None]):
         return self.options[index]
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Another option highlighted: the turn bar says what Enter plays now, and the frame
+        counts the options out of sight."""
         event.stop()
         event.option_list.call_after_refresh(self._mark_more)
         self._draw_turn()
@@ -688,6 +706,8 @@ class GameScreen(Screen[None]):
         self.update_choice()
 
     def reset_choice(self) -> None:
+        """Forget the picked card, the chosen items, the hint and the keys pressed: the next
+        choice starts afresh."""
         self.picked = None
         self.selected = []
         self.hint_move = None
@@ -762,12 +782,16 @@ class GameScreen(Screen[None]):
         self._draw_turn()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The move box took the focus: the turn bar says that keys now type a move."""
         self._draw_turn()
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        """The move box lost the focus: the turn bar says that keys pick cards again."""
         self._draw_turn()
 
     def on_item_clicked(self, event: ItemClicked) -> None:
+        """A click picks a card or a table item as its key would; it leaves an empty move
+        box, so that Enter plays what the clicks chose."""
         self.keyed = ""
         box = self.query_one("#move-input", Input)
         if box.has_focus and not box.value:
@@ -778,11 +802,14 @@ class GameScreen(Screen[None]):
             self.toggle(event.index)
 
     async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter or a click on an option plays it."""
         event.stop()
         if self._ready() and 0 <= event.option_index < len(self.options):
             await self.play(self.options[event.option_index])
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the move box plays the typed move; the box keeps the focus for the next
+        one."""
         event.stop()
         if not self._ready():
             return
@@ -813,6 +840,8 @@ class GameScreen(Screen[None]):
         self.update_choice()
 
     def action_cursor(self, step: int) -> None:
+        """Left and right: move the cursor along the hand, and the pick with it once a card
+        is picked."""
         if not self._ready() or not self.hand:
             return
         self.cursor = (self.cursor + step) % len(self.hand)
@@ -821,6 +850,7 @@ class GameScreen(Screen[None]):
         self.update_choice()
 
     def action_option(self, step: int) -> None:
+        """Up and down: move through the options, round from the last to the first."""
         box = self.query_one("#options", OptionList)
         if self.options:
             current = box.highlighted if box.highlighted is not None else -step
@@ -841,6 +871,7 @@ class GameScreen(Screen[None]):
             await self.play(chosen)
 
     def action_cancel(self) -> None:
+        """Escape: leave the move box, or else drop the choice being made."""
         if isinstance(self.focused, Input):
             self.set_focus(None)
             return
@@ -850,6 +881,7 @@ class GameScreen(Screen[None]):
             self.update_choice()
 
     def action_type_move(self) -> None:
+        """Tab: go to the move box, to type a move in notation."""
         self.query_one("#move-input", Input).focus()
 
     # ------------------------------------------------------------------
@@ -903,6 +935,9 @@ class GameScreen(Screen[None]):
         return version, move, advice.best.reason
 
     async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A computer's move or a hint is ready, or failed. A hint found for an earlier
+        position is dropped (``version`` tells); one shown is noted in the record and
+        picked, so Enter plays it."""
         worker = event.worker
         if worker.name == "computer":
             if event.state == WorkerState.SUCCESS:
@@ -977,6 +1012,8 @@ class GameScreen(Screen[None]):
     # Commands
 
     def action_hint(self) -> None:
+        """``?``: ask for a hint in a worker thread, since the judge takes its time; the
+        screen stays live."""
         if not self._ready():
             return
         self.say("Looking for the best move…", "hint")
@@ -984,6 +1021,8 @@ class GameScreen(Screen[None]):
                         thread=True, exclusive=True, exit_on_error=False)
 
     async def action_undo(self) -> None:
+        """``u``: take back the person's last move and the computers' moves after it, within
+        the current deal."""
         s = self.session
         if self.phase == "computer":
             self.say(f"Wait: {s.names[s.to_move]} is playing.")
@@ -1002,6 +1041,7 @@ class GameScreen(Screen[None]):
         self.advance()
 
     def action_save(self) -> None:
+        """``s``: ask where to save the game (the file it is saved in, if any, is offered)."""
         if self.phase == "computer":
             self.say("Wait for the computer's move, then save.")
             return
@@ -1021,6 +1061,7 @@ class GameScreen(Screen[None]):
         self.say(f"Saved to {path}; every move from now on is saved there too.")
 
     def action_rules(self) -> None:
+        """F1: the rules of this game and the keys, with its how-to-play guide."""
         rules = self.session.rules
         lines = describe(rules)
         saving = self.session.save_path is not None
@@ -1043,6 +1084,7 @@ class GameScreen(Screen[None]):
             self.say("Still playing.")
 
     async def on_table_area_width_changed(self, event: TableArea.WidthChanged) -> None:
+        """The table's width changed: lay its cards out again in rows that fit."""
         box = self.query_one("#table", TableArea)
         if box.content_region.width and box.content_region.width != self._table_width:
             await self._draw_table()
@@ -1068,6 +1110,8 @@ class CasinoApp(App[None]):
         self.game = GameScreen(session, new_game, pause=pause, lesson=lesson)
 
     def get_default_screen(self) -> Screen[Any]:
+        """The game screen, made in ``__init__`` so that callers and tests reach it as
+        ``app.game``."""
         return self.game
 
     async def action_quit(self) -> None:

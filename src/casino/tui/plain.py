@@ -120,6 +120,7 @@ class PlainGame:
     # Input and output
 
     def say(self, *lines: str) -> None:
+        """Print lines to the person (through the console, which also echoes piped input)."""
         self.console.say(*lines)
 
     def read(self, prompt: str) -> str:
@@ -188,6 +189,8 @@ class PlainGame:
             return False
 
     def stopped(self) -> str:
+        """The last words when the person stops: where the game is saved, so it can be
+        resumed, or that it was not."""
         where = self.session.save_path
         return "Stopped. " + (f"The game is saved in {where}." if where is not None
                               else "The game was not saved.")
@@ -593,6 +596,8 @@ def build_label(b: Build, names: Sequence[str], human: int) -> str:
 
 
 def score_line(s: GameSession, scores: Sequence[int]) -> str:
+    """The totals of each side and what wins: the target, or for penalty points that lower
+    is better."""
     rules = s.rules
     parts = ", ".join(f"{_team_name(s, t)} {scores[t]}" for t in rules.teams)
     if scheme(rules).penalty:

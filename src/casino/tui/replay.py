@@ -100,6 +100,8 @@ def move_step(number: int, seat: int, before: Position, move: Move, after: Posit
 
 
 def note_step(note: Note, position: Position, number: int, names: Sequence[str]) -> Step:
+    """A note of the record (a hint, a take-back, a resignation, a computer taking over)
+    as a step: said of its seat, "you" for the default name."""
     name = names[note.seat]
     return Step(NOTE, note.round, number, position, _sentence(note.words(name, you=name == YOU)),
                 seat=note.seat, note=note)
@@ -182,6 +184,7 @@ class Dump:
         self.pause = pause
 
     def echo(self, text: str = "") -> None:
+        """One line of the printed game."""
         self.out.write(text + "\n")
 
     def who(self, seat: int) -> str:
@@ -189,6 +192,8 @@ class Dump:
         return f"seat {seat} ({self.names[seat]})" if self.named else f"seat {seat}"
 
     def header(self, seed: int | None, first_dealer: int | None = None) -> None:
+        """The game's first lines: the rules in a line, the seats (named when the record
+        names them), and how the cards were shuffled."""
         self.echo(describe(self.rules)[0])
         players = (", ".join(f"{self.who(s)}" for s in self.rules.seats) if self.named
                    else plural(self.rules.players, "player"))

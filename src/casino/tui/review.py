@@ -70,6 +70,9 @@ class ReviewScreen(Screen[None]):
         self.names: tuple[str, ...] = tuple(names)
 
     def compose(self) -> ComposeResult:
+        """The title and the progress while the review is computed; then the graph and the
+        decisions on the left, and the chosen decision's words, the costliest decisions and
+        the totals scrolling on the right."""
         yield Static(f"Review of {self.names[self.seat]}'s decisions", id="review-title")
         yield Static("Judging each decision from what was seen then…", id="review-status")
         yield ProgressBar(id="review-progress", show_eta=False)
@@ -85,6 +88,8 @@ class ReviewScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        """Hide the body until the review is done, and compute it in a thread of its own: it
+        takes seconds to minutes, and the screen must stay live (Escape leaves at once)."""
         self.query_one("#review-body").display = False
         # A thread of its own: the review is a plain function of the record, and it
         # stops at its next decision once the person has left (``tick``).
@@ -156,6 +161,7 @@ class ReviewScreen(Screen[None]):
                 "Every move of this seat was forced: nothing to judge.")
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """The cursor moved to another decision: the graph and the position follow it."""
         self.highlight(event.cursor_row)
 
     def highlight(self, index: int) -> None:
@@ -200,6 +206,8 @@ class ReviewScreen(Screen[None]):
         return lines
 
     def action_close(self) -> None:
+        """Escape or ``q``: back to the end screen; a review still being computed stops at
+        its next decision."""
         self._gave_up = True
         self.dismiss(None)
 

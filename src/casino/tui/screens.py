@@ -69,6 +69,8 @@ class RulesScreen(ModalScreen[None]):
             self.keys.append("The game is saved after every move: quitting loses nothing.")
 
     def compose(self) -> ComposeResult:
+        """The rules, then the keys, then the preset's guide and its words, all in one
+        scrolling box: a small terminal shows a part at a time."""
         with Vertical(id="rules-box", classes="dialog"):
             yield Static(Content.styled(self.title_text, "bold"), classes="dialog-title")
             with VerticalScroll(id="rules-text"):
@@ -88,9 +90,11 @@ class RulesScreen(ModalScreen[None]):
             yield Button("Close (Esc)", id="close", variant="primary")
 
     def action_close(self) -> None:
+        """Escape, F1, ``q`` or Enter closes the screen: whatever key opened it closes it."""
         self.dismiss(None)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        """The only button is Close."""
         self.dismiss(None)
 
 
@@ -122,6 +126,9 @@ class RoundOverScreen(ModalScreen[str]):
         self.saved = saved
 
     def compose(self) -> ComposeResult:
+        """The items in counting order, the verdict, where the game is saved, and the
+        buttons this moment allows (the next round, or at the end play again and the
+        review), with Quit."""
         with Vertical(id="round-box", classes="dialog"):
             yield Static(Content.styled(self.title_text, "bold"), classes="dialog-title")
             body = Content("\n").join(Content(s) for s in self.lines)
@@ -140,6 +147,8 @@ class RoundOverScreen(ModalScreen[str]):
                 yield Button("Quit (q)", id="quit", variant="error")
 
     def action_choose_default(self) -> None:
+        """Enter: the next round, or at the game's end a new game when one can be made, else
+        quit."""
         if not self.game_over:
             self.dismiss("next")
         elif self.can_replay:
@@ -148,6 +157,9 @@ class RoundOverScreen(ModalScreen[str]):
             self.dismiss("quit")
 
     def action_choose(self, choice: str) -> None:
+        """A key's or a button's choice. ``again`` only at the game's end and where a new
+        game can be made; ``review`` opens the review over this screen instead of closing
+        it."""
         if choice == "again" and not (self.game_over and self.can_replay):
             return
         if choice == "review":
@@ -157,6 +169,7 @@ class RoundOverScreen(ModalScreen[str]):
         self.dismiss(choice)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        """A button chooses as its key does (its id is the choice)."""
         if event.button.id is not None:
             self.action_choose(event.button.id)
 
@@ -171,6 +184,7 @@ class SaveScreen(ModalScreen[str | None]):
         self.default = default
 
     def compose(self) -> ComposeResult:
+        """The file name to save to, offered for editing."""
         with Vertical(id="save-box", classes="dialog"):
             yield Static(Content.styled("Save the game as", "bold"), classes="dialog-title")
             yield Input(self.default, placeholder="a file name, e.g. mygame.rec", id="save-path")
@@ -178,9 +192,11 @@ class SaveScreen(ModalScreen[str | None]):
                                         "Escape cancels.", "dim"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter: save to the name typed; an empty name saves nothing."""
         event.stop()
         text = event.value.strip()
         self.dismiss(text or None)
 
     def action_cancel(self) -> None:
+        """Escape: nothing is saved."""
         self.dismiss(None)

@@ -85,6 +85,8 @@ class StartScreen(Screen[None]):
         self.folder = folder
 
     def compose(self) -> ComposeResult:
+        """A new game's form (rules, players, level, name) with its buttons, then the saved
+        games to continue, most recent first."""
         rules = [(describe(preset(n))[0], n) for n in PRESET_NAMES]
         levels = [(f"{name}: {lv.blurb}", name) for name, lv in LEVELS.items()]
         with VerticalScroll(id="start-box"):
@@ -124,6 +126,8 @@ class StartScreen(Screen[None]):
         return [Option(g.words(), id=str(i)) for i, g in enumerate(self.saved)]
 
     def on_select_changed(self, event: Select.Changed) -> None:
+        """Other rules chosen: offer their player counts, keeping the count chosen where the
+        rules allow it; a single count leaves nothing to choose."""
         if event.select.id != "start-rules" or not isinstance(event.value, str):
             return
         players = self.query_one("#start-players", Select)
@@ -135,6 +139,8 @@ class StartScreen(Screen[None]):
         self.query_one("#start-players").disabled = len(counts) == 1
 
     def on_mount(self) -> None:
+        """The house rules are played by two only: nothing to choose in Players until other
+        rules are."""
         self.query_one("#start-players").disabled = len(player_counts("casino")) == 1
 
     def choice(self) -> StartChoice:
@@ -153,6 +159,8 @@ class StartScreen(Screen[None]):
         return StartChoice(chosen.rules, 2, "beginner", chosen.name, lesson=True)
 
     def say(self, text: str) -> None:
+        """Say on the form why the chosen game cannot start (a bad name, a saved game that
+        cannot be read)."""
         self.query_one("#start-error", Static).update(Content.styled(text, "bold #ff7b72"))
 
     async def begin(self, choice: Callable[[], StartChoice]) -> None:
@@ -169,16 +177,20 @@ class StartScreen(Screen[None]):
         await app.push_screen(app.game)  # the game quits the app: it never comes back here
 
     async def action_start(self) -> None:
+        """Ctrl+S: start the new game chosen on the form."""
         await self.begin(self.choice)
 
     async def action_learn(self) -> None:
+        """Ctrl+L: start the guided first game of the rules chosen."""
         await self.begin(self.lesson_choice)
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the name box starts the new game, as a form's Enter does."""
         event.stop()
         await self.begin(self.choice)
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Start, Learn to play or Quit, as the keys do."""
         if event.button.id == "start-new":
             await self.begin(self.choice)
         elif event.button.id == "start-learn":
@@ -187,6 +199,7 @@ class StartScreen(Screen[None]):
             self.app.exit()
 
     async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """A saved game chosen: continue it (its record says its rules, players and levels)."""
         event.stop()
         if event.option.id is None:
             return
@@ -194,6 +207,7 @@ class StartScreen(Screen[None]):
         await self.begin(lambda: StartChoice(resume=game.path))
 
     def action_quit(self) -> None:
+        """Escape: quit without playing."""
         self.app.exit()
 
 
@@ -212,6 +226,7 @@ class StartApp(App[None]):
         self.game: GameScreen | None = None
 
     def get_default_screen(self) -> Screen[Any]:
+        """The start screen, made in ``__init__`` so that tests reach it as ``app.start``."""
         return self.start
 
     @property

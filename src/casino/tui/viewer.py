@@ -89,6 +89,8 @@ class SeatView(SeatBox):
         super().__init__(seat, classes="seat-view")
 
     def show(self, pos: Position, name: str, who: str, *, hidden: bool) -> None:
+        """Draw the seat at ``pos``: its hand face up, or its backs and count when the
+        record hides it (``hidden``, or a hand the position gives only as a number)."""
         seat = self.seat
         h = pos.hands[seat]
         count = pos.hand_size(seat)
@@ -113,6 +115,7 @@ class GoToRoundScreen(ModalScreen[int | None]):
         self.word = word
 
     def compose(self) -> ComposeResult:
+        """The round asked for, with the range of rounds the game has as its placeholder."""
         first, last = self.rounds[0], self.rounds[-1]
         with Vertical(id="goto-box", classes="dialog"):
             yield Static(Content.styled(f"Go to {self.word}", "bold"), classes="dialog-title")
@@ -122,6 +125,8 @@ class GoToRoundScreen(ModalScreen[int | None]):
                                         "cancels.", "dim"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter: go to the round typed when the game has it; otherwise say which rounds
+        there are and ask again."""
         event.stop()
         text = event.value.strip()
         first, last = self.rounds[0], self.rounds[-1]
@@ -135,6 +140,7 @@ class GoToRoundScreen(ModalScreen[int | None]):
                            "bold #ff7b72"))
 
     def action_cancel(self) -> None:
+        """Escape: stay where the viewer is."""
         self.dismiss(None)
 
 
@@ -192,6 +198,8 @@ class ViewerScreen(Screen[None]):
     # Layout
 
     def compose(self) -> ComposeResult:
+        """The bar (title, step, keys) and where the game is, over the board (seats, table,
+        the step in words) and the side (score and the round's log)."""
         yield Static(id="viewer-bar")
         yield Static(id="viewer-where")
         with Horizontal(id="viewer-main"):
@@ -205,6 +213,8 @@ class ViewerScreen(Screen[None]):
         yield Footer()
 
     async def on_mount(self) -> None:
+        """Make the seats' panels and draw the first step; a demo starts playing at its
+        newest step, since its game is being played now."""
         log = self.query_one("#viewer-log", OptionList)
         log.can_focus = False
         self.query_one("#viewer-score").border_title = "Score"
@@ -221,10 +231,12 @@ class ViewerScreen(Screen[None]):
 
     @property
     def step(self) -> Step | None:
+        """The step shown now (None until a demo's first step comes)."""
         return self.steps[self.index] if self.steps else None
 
     @property
     def rounds(self) -> list[int]:
+        """The numbers of the rounds the steps reach so far, in order."""
         return sorted({s.round for s in self.steps})
 
     def _round_start(self, number: int) -> int:
@@ -431,9 +443,12 @@ class ViewerScreen(Screen[None]):
         await self.draw()
 
     async def action_step(self, delta: int) -> None:
+        """Left and right: one step back or on (and stop playing)."""
         await self.go(self.index + delta)
 
     async def action_round(self, delta: int) -> None:
+        """Page up and down: the round's deal before or after; back from within a round goes
+        first to its own deal, on from the last round to the game's end."""
         step = self.step
         if step is None:
             return
@@ -449,9 +464,11 @@ class ViewerScreen(Screen[None]):
             await self.go(len(self.steps) - 1)
 
     async def action_jump(self, where: str) -> None:
+        """Home and End: the game's first step or its last."""
         await self.go(0 if where == "start" else len(self.steps) - 1)
 
     def action_goto(self) -> None:
+        """``g``: ask for a round's number and go to its deal."""
         if not self.steps:
             return
         self.app.push_screen(GoToRoundScreen(self.rounds, unit(self.rules).lower()),
@@ -462,6 +479,8 @@ class ViewerScreen(Screen[None]):
             await self.go(self._round_start(number))
 
     async def action_play(self) -> None:
+        """Space: play the steps one by one at the viewer's pace, or pause; at the end of a
+        recorded game it plays from the start again."""
         if self.playing:
             self._stop_timer()
             await self.draw()
@@ -478,17 +497,21 @@ class ViewerScreen(Screen[None]):
         return True
 
     async def action_reveal(self) -> None:
+        """``v``: show every hand, or again only the saved seat's view (a game that can
+        still be resumed)."""
         if self.hide_for is None:
             return
         self.reveal = not self.reveal
         await self.draw()
 
     def action_help(self) -> None:
+        """F1: the rules of the game's ruleset and the viewer's keys."""
         lines = describe(self.rules)
         self.app.push_screen(RulesScreen(f"Rules: {lines[0]}", lines[1:], keys=VIEWER_KEYS,
                                          keys_title="The viewer's keys"))
 
     def action_quit(self) -> None:
+        """``q`` or Escape: leave the viewer (a demo's game is saved by the command)."""
         self.app.exit()
 
     def _start_timer(self) -> None:
@@ -536,6 +559,7 @@ class ViewerScreen(Screen[None]):
         await self.draw()
 
     async def on_resize(self) -> None:
+        """A new width lays the table out again; a new height alone changes nothing drawn."""
         box = self.query_one("#viewer-table", VerticalScroll)
         if self.step is not None and box.content_region.width != self._drawn_width:
             await self.draw()
@@ -553,6 +577,7 @@ class ViewerApp(App[None]):
         self.viewer = screen
 
     def get_default_screen(self) -> Screen[Any]:
+        """The viewer's screen, made by the caller (a record's or a demo's)."""
         return self.viewer
 
 
@@ -594,6 +619,7 @@ class DemoPlayer:
         self._thread = threading.Thread(target=self._run, name="casino-demo", daemon=True)
 
     def start(self) -> None:
+        """Start playing in the thread (the viewer calls it once its screen is up)."""
         self._thread.start()
 
     def _emit(self, step: Step) -> None:
@@ -611,12 +637,16 @@ class DemoPlayer:
             self.finished = False
 
     def take(self) -> list[Step]:
+        """The steps played since the last call, taken away: each is handed to the viewer
+        once."""
         with self._lock:
             out, self._waiting = self._waiting, []
         return out
 
     @property
     def done(self) -> bool:
+        """Whether the game's thread has ended: played to its end, stopped, or failed
+        (:attr:`error`)."""
         return self.finished is not None
 
     def stop(self) -> bool:
@@ -640,6 +670,8 @@ class DemoViewer(ViewerScreen):
         self._finishing = False
 
     async def on_mount(self) -> None:
+        """Draw the empty viewer, start the game's thread, and collect its steps twenty
+        times a second."""
         await super().on_mount()
         self.player.start()
         self.set_interval(0.05, self._collect)

@@ -102,6 +102,8 @@ class CardFace(Widget):
         self.border_title = key
 
     def render(self) -> RenderResult:
+        """Rank and suit in the top left corner, the suit in the middle, rank and suit in
+        the bottom right, as a printed card has them."""
         sym = card_symbol(self.card)
         suit = SUIT_SYMBOLS[self.card & 3]
         inner = CARD_WIDTH - 2
@@ -109,6 +111,8 @@ class CardFace(Widget):
         return Content.styled("\n".join(lines), card_style(self.card))
 
     def on_click(self, event: events.Click) -> None:
+        """A click names the card by its zone and place: the screen treats it as the card's
+        key."""
         event.stop()
         self.post_message(ItemClicked(self.zone, self.index))
 
@@ -136,13 +140,16 @@ class BuildStack(Widget):
 
     @property
     def cell_width(self) -> int:
+        """The columns the stack takes in a table row (its width, set from its widest line)."""
         width = self.styles.width
         return int(width.value) if width is not None else CARD_WIDTH
 
     def render(self) -> RenderResult:
+        """The build's head (its value, and ``multiple``) over its groups."""
         return Content("\n").join(self.lines)
 
     def on_click(self, event: events.Click) -> None:
+        """A click names the build by its place on the table, as its key would."""
         event.stop()
         self.post_message(ItemClicked(self.zone, self.index))
 
@@ -154,6 +161,8 @@ class TableArea(VerticalScroll):
         """The table's width changed: its rows must be laid out again."""
 
     def on_resize(self, event: events.Resize) -> None:
+        """Say that the width changed: the items' rows depend on it, and only the screen
+        lays them out."""
         self.post_message(self.WidthChanged())
 
 
@@ -231,6 +240,9 @@ class SeatPanel(SeatBox):
         super().__init__(seat, classes="seat")
 
     def show(self, view: Position, names: Sequence[str], human: int, tally: Tally) -> None:
+        """Draw the seat in the person's ``view``: its role (you, partner, opponent), the
+        others' hands as backs (the person's own cards are in the hand box), and the point
+        cards of its pile, fitted to the panel."""
         rules = view.rules
         seat = self.seat
         if seat == human:
