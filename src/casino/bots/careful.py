@@ -192,6 +192,9 @@ class CarefulBot(Bot):
     notice: float = 1.0
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
+        """The candidate with the best :meth:`score`, ties to the cheapest card and then at
+        random; a point card is never trailed while another move will do, and once the
+        hands hold :attr:`exact_cards` or fewer the rest is played exactly."""
         if self.exact_cards and self._exact_now(pos):
             deadline = (limit.deadline() if limit.seconds is not None
                         else time.perf_counter() + EXACT_SECONDS)

@@ -277,6 +277,8 @@ class CounterBot(Bot):
     samples = SAMPLES
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
+        """The move with the best :func:`sampled_scores`: the reply averaged over
+        ``limit.iterations`` (else :attr:`samples`) samples of the hidden hands."""
         n = limit.iterations if limit.iterations is not None else self.samples
         scores = sampled_scores(pos, moves, self, n, limit.deadline(), Tables())
         return moves[best_index(moves, scores)]

@@ -420,6 +420,8 @@ class Captures:
         return out
 
     def sweeps(self, c: int) -> bool:
+        """Whether ``c``'s best capture clears the table (a sweep, where the rules score
+        one)."""
         got = self.info(c)
         return bool(got and got[1])
 

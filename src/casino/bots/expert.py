@@ -105,6 +105,9 @@ def candidates(pos: Position, moves: list[Move], cap: int = MAX_ROOT) -> list[Mo
 
 
 class ExpertBot(EvaluatingBot):
+    """Card memory, inference from builds, a shallow lookahead over samples of the hidden
+    cards, and the last deal solved exactly (see the module's notes): the ``medium`` and
+    ``hard`` levels, with one sample and with six."""
     name = "expert"
     #: Samples and seconds when the limit leaves them open.
     samples = 6
@@ -144,6 +147,8 @@ class ExpertBot(EvaluatingBot):
                 and left <= self.endgame_cards(pos.rules))
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
+        """The last deal solved when every card's place is known; else the lookahead over
+        samples, within ``limit.seconds`` (else :attr:`seconds`) from the call."""
         start = time.perf_counter()
         budget = limit.seconds if limit.seconds is not None else self.seconds
         deadline = start + budget
@@ -214,6 +219,8 @@ class LastCardBot(ExpertBot):
     depth = 1
 
     def in_endgame(self, pos: Position) -> bool:
+        """Only once the stock is out and every hand holds at most one card: the last round
+        of plays."""
         return pos.stock_size == 0 and all(
             pos.hand_size(s) <= 1 for s in range(pos.rules.players))
 
@@ -238,6 +245,8 @@ class LongEndgameBot(ExpertBot):
     name = "long-endgame"
 
     def endgame_cards(self, rules: Rules) -> int:
+        """Twelve cards in partnerships, where the longer search pays; eight elsewhere, as
+        ``expert``."""
         return LONG_ENDGAME_CARDS if rules.partnerships else ENDGAME_CARDS
 
 

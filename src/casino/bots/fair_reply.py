@@ -89,6 +89,9 @@ class FairReplySearcher(Searcher):
 
     def values(self, pos: Position, moves: Sequence[Move], depth: int = 2,
                cap: float | None = None, order: Sequence[int] | None = None) -> list[float]:
+        """Two plies at two players: each reply chosen by what the replier can see
+        (:meth:`fair_value`), valued on the sample's true deal; any other search is the
+        plain searcher's."""
         if depth != 2 or pos.rules.players != 2 or cap is not None:
             return super().values(pos, moves, depth, cap, order)
         self._prepare(pos)
@@ -103,9 +106,12 @@ class FairReplySearcher(Searcher):
 
 
 class FairReplyBot(ExpertBot):
+    """``expert`` whose guessed opponent replies without seeing the bot's hand (see the
+    module's notes): the ``expert`` level on Krypkasino."""
     name = "fair-reply"
 
     def searcher(self, seat: int, evaluate: Evaluator, deadline: float) -> Searcher:
+        """Each sample's search, with the fair reply."""
         return FairReplySearcher(seat, evaluate=evaluate, deadline=deadline,
                                  max_moves=MAX_INNER)
 

@@ -80,6 +80,8 @@ class GreedyBot(Bot):
     notice: float = 1.0
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
+        """The noticed move with the best immediate gain; ties to the card worth least to
+        keep, then at random."""
         seat = pos.to_move
         weights = card_weights(pos)
         best: list[Move] = []

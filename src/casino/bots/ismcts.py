@@ -193,6 +193,8 @@ class Node:
         self.total = 0.0
 
     def mean(self) -> float:
+        """The average reward of the node's visits, from the viewpoint of the seat that made
+        its move (0 unvisited)."""
         return self.total / self.visits if self.visits else 0.0
 
 
@@ -436,6 +438,7 @@ class IsmctsBot(EvaluatingBot):
         return move
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
+        """The move most visited by the search over samples of the hidden cards."""
         return self._search(pos, moves, limit)
 
 
@@ -451,6 +454,8 @@ class IsmctsOracle(IsmctsBot):
 
     def choose(self, observation: dict[str, Any] | Position,
                limit: Limit | None = None) -> Move:
+        """Refused: the oracle needs the full position (:meth:`choose_full`), which an
+        observation never is."""
         raise TypeError("the oracle sees every card and cannot play from an observation; "
                         "call choose_full with the full position")
 

@@ -40,6 +40,9 @@ class JudgeBot(PimcBot):
     name = "judge"
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
+        """The judgement's preferred move where the compiled core can judge (a small table,
+        something hidden); else, or when the core gives no answer in time, ``pimc``'s move
+        with the time left."""
         if (len(moves) > 1 and self._on_core(pos) and is_small(pos)
                 and perfect_information(pos) is None):
             start = time.perf_counter()

@@ -33,6 +33,7 @@ class Knowledge:
 
     @property
     def hidden_seats(self) -> tuple[int, ...]:
+        """The other seats that still hold cards: the hands whose cards a sample must guess."""
         return tuple(s for s, n in enumerate(self.hand_sizes) if s != self.seat and n)
 
 

@@ -234,6 +234,8 @@ class TablesBot(Bot):
         # The samples are the table's. The seconds are the caller's (the level's
         # limit, or what a clock leaves), except that a table where the level thinks
         # for less than its usual limit caps them there.
+        """The table's samples, and the caller's seconds, capped where the level thinks for
+        less at this table than its usual limit."""
         own, usual = self.level.on(pos.rules)[1], self.level.limit.seconds
         seconds = limit.seconds
         if own.seconds is not None and (usual is None or own.seconds < usual):
@@ -242,6 +244,7 @@ class TablesBot(Bot):
                               chooser, start)
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
+        """The move of the bot this level plays at the observed table."""
         return self.bots[self.level.on(pos.rules)[0]].pick(pos, moves, limit)
 
 

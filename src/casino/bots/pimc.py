@@ -138,6 +138,8 @@ def _order(totals: list[float]) -> list[int]:
 
 
 class PimcBot(EvaluatingBot):
+    """Perfect-information Monte Carlo: each sample of the hidden cards searched a few plies
+    with alpha-beta, each move's values summed over the samples (see the module's notes)."""
     name = "pimc"
     samples = 20
     seconds = 1.0
@@ -151,6 +153,8 @@ class PimcBot(EvaluatingBot):
     leaf_eval = "deal_start_estimate"
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
+        """The move with the best total over the samples done within the time (one exact
+        sample when nothing is hidden); on the compiled core where it can hold the position."""
         n = limit.iterations if limit.iterations is not None else self.samples
         seconds = limit.seconds if limit.seconds is not None else self.seconds
         full = perfect_information(pos)
@@ -215,10 +219,13 @@ class PimcOracle(EvaluatingBot):
     fair: type[PimcBot] = PimcBot
 
     def choose(self, observation: dict[str, Any] | Position, limit: Limit | None = None) -> Move:
+        """Refused: the oracle sees every card, so it plays only through
+        :meth:`choose_full`."""
         raise TypeError("pimc-oracle sees every card: call choose_full(position, limit), "
                         "it cannot play from an observation")
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
+        """Refused as :meth:`choose` is: only :meth:`choose_full` may call the search."""
         raise TypeError("pimc-oracle plays only through choose_full")
 
     def choose_full(self, pos: Position, limit: Limit | None = None) -> Move:

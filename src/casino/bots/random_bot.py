@@ -8,7 +8,9 @@ from casino.engine.position import Position
 
 
 class RandomBot(Bot):
+    """A legal move drawn uniformly: the floor any other bot must beat."""
     name = "random"
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
+        """Any of the candidate moves, with equal chances."""
         return self.rng.choice(moves)

@@ -119,6 +119,9 @@ class SearcherBot(Bot):
         self.last_worlds = 0
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
+        """The last deal solved when every card's place is known; else the counter's
+        :attr:`top` moves, each played out in :attr:`worlds` sampled worlds, the best total
+        winning (:attr:`last_worlds` counts the worlds completed)."""
         deadline = limit.deadline()
         self.last_worlds = 0
         known = solve_known(pos, moves, deadline)

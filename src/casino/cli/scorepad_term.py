@@ -70,6 +70,7 @@ class ScoreSession:
 
     # --- input and output ------------------------------------------------
     def say(self, *lines: str) -> None:
+        """Print lines (through the console, which also echoes piped input)."""
         self.console.say(*lines)
 
     def ask(self, prompt: str) -> str:
@@ -79,6 +80,8 @@ class ScoreSession:
     # --- setting up --------------------------------------------------------
     def setup(self, rules_name: str | None, players: int | None,
               names: Sequence[str] | None) -> ScorePad:
+        """A new pad: the ruleset, the number of players and their names, each asked until
+        it is one the rules allow (those given on the command line are not asked)."""
         while True:
             name = rules_name or self.ask(f"Ruleset ({', '.join(PRESET_NAMES)}) [casino]: ") \
                 or "casino"
@@ -119,6 +122,8 @@ class ScoreSession:
 
     # --- the loop ---------------------------------------------------------
     def run(self) -> None:
+        """Read commands until ``quit`` or the end of the input, after saying the game and
+        the totals so far."""
         assert self.pad is not None
         self.say(describe(self.pad.rules)[0] + ": " + self.versus())
         self.say("Type 'round' after each round to enter what the table counted "
@@ -138,10 +143,13 @@ class ScoreSession:
                 self.say("  (round not entered)")
 
     def versus(self) -> str:
+        """``Ann vs Bob``: the sides, partners named together."""
         assert self.pad is not None
         return " vs ".join(self.pad.side_name(s) for s in self.pad.sides)
 
     def command(self, line: str) -> None:
+        """Carry out one command line (``round``, ``fix N``, ``undo``, ``show N``, ``save``,
+        ``load``, ``help``...); an unknown word is refused, pointing to ``help``."""
         assert self.pad is not None
         word, _, arg = line.partition(" ")
         word = word.lower()
@@ -189,6 +197,8 @@ class ScoreSession:
             self.say(f"  unknown command {word!r}; type 'help' for the list")
 
     def round_number(self, arg: str) -> int | None:
+        """The index of the round numbered ``arg`` (from 1), or None after saying which
+        rounds there are."""
         assert self.pad is not None
         n = len(self.pad.rounds)
         if not arg.isdigit() or not 1 <= int(arg) <= n:
@@ -198,6 +208,8 @@ class ScoreSession:
         return int(arg) - 1
 
     def change(self, step: Callable[[ScorePad], ScorePad], done: str) -> bool:
+        """Apply ``step`` to the pad: refused in words and nothing changed, or say ``done``,
+        save, and show the totals. True when it changed."""
         assert self.pad is not None
         try:
             new = step(self.pad)
@@ -211,15 +223,20 @@ class ScoreSession:
         return True
 
     def winner_name(self) -> str:
+        """The winning side's name (the game must be over)."""
         assert self.pad is not None and self.pad.winner is not None
         return self.pad.side_name(self.pad.winner)
 
     # --- files -------------------------------------------------------------
     def autosave(self) -> None:
+        """Save after every change once the pad has a file, so that a closed terminal loses
+        nothing."""
         if self.file is not None:
             self.save(quiet=True)
 
     def save(self, quiet: bool = False) -> None:
+        """Write the pad to its file atomically; a file that cannot be written is named with
+        the reason, and the pad goes on."""
         assert self.pad is not None and self.file is not None
         try:
             write_pad(self.pad, self.file)
@@ -230,6 +247,8 @@ class ScoreSession:
             self.say(f"Saved to {self.file} (and after every change from now on).")
 
     def load(self, arg: str) -> None:
+        """Go on with the pad saved in the file ``arg``; one that cannot be read is refused
+        with the reason, the current pad kept."""
         if not arg:
             self.say("  load FILE: name the file")
             return
@@ -248,6 +267,8 @@ class ScoreSession:
 
     # --- showing -------------------------------------------------------------
     def show_totals(self) -> None:
+        """The totals table and the state of the game (the winner, or the goal and any
+        carry)."""
         assert self.pad is not None
         pad = self.pad
         if not pad.rounds:
@@ -257,11 +278,14 @@ class ScoreSession:
         self.say(status_words(pad))
 
     def show_round(self, index: int) -> None:
+        """Round ``index`` item by item in counting order."""
         assert self.pad is not None
         self.say(*round_lines(self.pad, index))
 
     # --- entering a round -----------------------------------------------------
     def enter_round(self, index: int | None) -> None:
+        """Ask what the table counted in a round, field by field, and add it (``index``
+        None) or replace round ``index``; ``back`` stops without a change."""
         assert self.pad is not None
         pad = self.pad
         old = pad.rounds[index] if index is not None else None
@@ -555,6 +579,8 @@ def _default_text(pad: ScorePad, fld: Field, old: RoundEntry) -> str | None:
 
 
 def carry_words(pad: ScorePad) -> str:
+    """Finnish Kasino's carried majorities in words: what is carried and that it counts
+    twice."""
     c = pad.carry
     parts = []
     if c.cards:
@@ -602,6 +628,7 @@ def totals_table(pad: ScorePad) -> list[str]:
 
 
 def status_words(pad: ScorePad) -> str:
+    """One line on the game: the winner, or the totals and what wins (with any carry)."""
     if pad.winner is not None:
         return f"Winner: {pad.side_name(pad.winner)}."
     totals = ", ".join(f"{pad.side_name(s)} {pad.totals[s]}" for s in pad.sides)
@@ -642,6 +669,7 @@ def pad_sheet(pad: ScorePad) -> list[str]:
 
 
 def read_pad(path: Path) -> ScorePad:
+    """The pad saved in ``path`` (ScorePadError says what is wrong with its contents)."""
     return ScorePad.from_json(path.read_text(encoding="utf-8"))
 
 

@@ -30,11 +30,15 @@ class Build:
 
     @staticmethod
     def make(value: int, owner: int, groups: tuple[tuple[int, ...], ...]) -> Build:
+        """The build of ``groups`` with its cards sorted and its groups in canonical order,
+        so that equal builds compare and hash equal however they were formed."""
         cards = tuple(sorted(c for g in groups for c in g))
         return Build(value, owner, cards, _canonical_groups(groups))
 
     @property
     def multiple(self) -> bool:
+        """Whether the build holds more than one group of its value (a multiple build, which
+        cannot be raised)."""
         return len(self.groups) > 1
 
     def text(self) -> str:

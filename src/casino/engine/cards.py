@@ -40,10 +40,13 @@ def card(rank: int, suit: int) -> int:
 
 
 def rank_of(c: int) -> int:
+    """The card's rank index, 0 for the Ace to 12 for the King (``card(rank, suit)``'s
+    inverse)."""
     return c >> 2
 
 
 def suit_of(c: int) -> int:
+    """The card's suit: :data:`SPADES`, :data:`CLUBS`, :data:`HEARTS` or :data:`DIAMONDS`."""
     return c & 3
 
 
@@ -98,6 +101,8 @@ def parse_card(text: str) -> int:
 
 
 def cards_text(cards: Iterable[int]) -> str:
+    """The cards' canonical texts separated by spaces (``Td 2s``), as :func:`parse_cards`
+    reads them."""
     return " ".join(card_text(c) for c in cards)
 
 

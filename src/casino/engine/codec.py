@@ -257,6 +257,9 @@ def json_object(obj: Any, what: str, error: Callable[[str], Exception],
 
 
 def position_from_json(obj: Any) -> Position:
+    """The position of a ``casino-position/1`` object or text (see docs/position.md);
+    InvalidPosition names the field that is wrong and why, so that a bad file is refused in
+    words."""
     from casino.engine.position import Position
 
     obj = json_object(obj, "a position", InvalidPosition, MAX_JSON)

@@ -122,6 +122,8 @@ def _assignments(refs: Sequence[BuildRef], builds: Sequence[Build]) -> list[tupl
 
 
 def resolve(pos: Position, text: str) -> Move:
+    """The legal move that ``text`` names in ``pos``, shown with the groups the text gives;
+    IllegalMove says why there is none, or which moves the text could mean."""
     spec = read_move(text)
     if pos.result is not None:
         raise IllegalMove("the round is over: no move can be played")

@@ -99,6 +99,7 @@ class CardOptions:
 
     @property
     def playable(self) -> bool:
+        """Whether the card has any legal move: the screens grey out a card that has none."""
         return bool(self.trail or self.captures or self.builds or self.adds or self.raises)
 
 

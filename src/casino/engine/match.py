@@ -75,6 +75,8 @@ class Match:
 
     # ------------------------------------------------------------------
     def shuffled_deck(self) -> tuple[int, ...]:
+        """A new deck (all of the rules' decks) shuffled by the match's generator: the
+        seeded one, or the operating system's."""
         deck = list(range(52)) * self.rules.decks
         self._rng.shuffle(deck)
         return tuple(deck)
@@ -89,6 +91,7 @@ class Match:
 
     @property
     def current(self) -> RoundLog:
+        """The round being played, or the last one played."""
         return self.rounds[-1]
 
     @property
@@ -99,10 +102,13 @@ class Match:
 
     @property
     def is_over(self) -> bool:
+        """Whether the game has a winner: no round may follow."""
         return self.winner is not None
 
     @property
     def scores(self) -> tuple[int, ...]:
+        """The totals: after the round's scoring when the round is over, else those it began
+        with."""
         result = self.position.result
         return result.scores if result is not None else self.position.scores
 

@@ -49,12 +49,14 @@ class Budget:
         self.left = steps
 
     def spend(self, n: int) -> None:
+        """Charge ``n`` steps; TooMuchWork once more than the budget is spent."""
         self.left -= n
         if self.left < 0:
             raise TooMuchWork(f"listing every move needs more than {self.steps} steps")
 
     @property
     def used(self) -> int:
+        """The steps charged so far."""
         return self.steps - self.left
 
 

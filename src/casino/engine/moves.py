@@ -57,6 +57,7 @@ class Move:
 
     @property
     def is_capture(self) -> bool:
+        """Whether the move takes cards from the table."""
         return self.kind == CAPTURE
 
 

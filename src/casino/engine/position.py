@@ -131,6 +131,7 @@ class Position:
 
     @property
     def builds(self) -> tuple[Build, ...]:
+        """The builds on the table, in table order (the loose cards left out)."""
         return tuple(b for b in self.table if isinstance(b, Build))
 
     @property
@@ -139,21 +140,26 @@ class Position:
         return self.result is not None
 
     def hand(self, seat: int) -> tuple[int, ...]:
+        """The cards ``seat`` holds; HiddenInformation where this position (an observation)
+        shows only their number."""
         h = self.hands[seat]
         if isinstance(h, int):
             raise HiddenInformation(f"seat {seat}'s hand is hidden in this position")
         return h
 
     def hand_size(self, seat: int) -> int:
+        """How many cards ``seat`` holds, hidden or not."""
         h = self.hands[seat]
         return h if isinstance(h, int) else len(h)
 
     @property
     def stock_size(self) -> int:
+        """How many cards are left to deal, hidden or not."""
         return self.stock if isinstance(self.stock, int) else len(self.stock)
 
     @property
     def is_last_deal(self) -> bool:
+        """Whether the stock is out: the hands now hold the round's last cards."""
         return self.stock_size == 0
 
     # ------------------------------------------------------------------
@@ -353,12 +359,16 @@ class Position:
     # JSON (docs/position.md)
 
     def to_json(self) -> dict[str, Any]:
+        """The ``casino-position/1`` JSON form, every card shown (:meth:`observation` hides
+        what a seat may not see)."""
         from casino.engine.codec import position_to_json
 
         return position_to_json(self)
 
     @staticmethod
     def from_json(obj: Any) -> Position:
+        """The position of a ``casino-position/1`` object or text; InvalidPosition says
+        which field is wrong and why."""
         from casino.engine.codec import position_from_json
 
         return position_from_json(obj)

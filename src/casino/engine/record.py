@@ -82,6 +82,7 @@ class Settings:
     takebacks: bool = True
 
     def line(self) -> str:
+        """The record's ``table`` line, as the reader reads it back."""
         return f"table hints={_on(self.hints)} takebacks={_on(self.takebacks)}"
 
     def words(self) -> str:
@@ -114,6 +115,8 @@ class Note:
     level: str = ""
 
     def line(self) -> str:
+        """The note's line in the record (a take-back counts the moves taken, a takeover
+        names the level), as the reader reads it back."""
         if self.kind == UNDO:
             return f"{UNDO} {self.seat} {len(self.taken)}"
         if self.kind == TAKEOVER:
@@ -215,6 +218,7 @@ class RecordRound:
 
     @property
     def start(self) -> Position:
+        """The round's first position, after its first deal."""
         return self.positions[0]
 
     @property
@@ -260,6 +264,7 @@ class Record:
 
     @property
     def is_over(self) -> bool:
+        """Whether the game was finished: won, or resigned."""
         return self.winner is not None or self.resigned is not None
 
     def name(self, seat: int) -> str:

@@ -140,14 +140,18 @@ class Rules:
 
     @property
     def deck_size(self) -> int:
+        """The cards in play: 52 for each deck."""
         return 52 * self.decks
 
     @property
     def seats(self) -> range:
+        """Every seat in seat order."""
         return range(self.players)
 
     @property
     def deals_per_round(self) -> int:
+        """How many deals a round has: the first (hands and table), then hands only until
+        the stock is out."""
         first = self.players * self.first_hand + self.first_table
         rest = self.deck_size - first
         per = self.players * self.deal_size
@@ -163,6 +167,7 @@ class Rules:
         return (0, 1) if self.partnerships else tuple(range(self.players))
 
     def next_seat(self, seat: int) -> int:
+        """The seat after ``seat`` in the direction of play (Tablić's goes the other way round)."""
         return (seat + self.direction) % self.players
 
     def playing_order(self, first: int) -> tuple[int, ...]:
@@ -184,6 +189,8 @@ class Rules:
 
     @property
     def table(self) -> CardTable:
+        """The per-card numbers of this ruleset (:func:`card_table`, kept for the last
+        rulesets asked)."""
         return card_table(self)
 
 
@@ -248,6 +255,8 @@ class CardTable:
 
 @lru_cache(maxsize=64)
 def card_table(rules: Rules) -> CardTable:
+    """Each card's values under ``rules`` (played, in a sum, as a pair, what it holds),
+    worked out once per ruleset: every legality check reads them."""
     played: list[tuple[int, ...]] = []
     sums: list[int] = []
     alts: list[int] = []

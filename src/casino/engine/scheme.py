@@ -33,6 +33,7 @@ TABLIC_COUNTERS = tuple(card(rank, suit) for rank in (ACE, KING, QUEEN, JACK, 9)
 
 
 def is_spade(c: int) -> bool:
+    """Whether ``c`` is a spade (the spade majorities and spade points count them)."""
     return c & 3 == SPADES
 
 
@@ -60,6 +61,7 @@ class CardPoints:
 
     @property
     def name(self) -> str:
+        """The card's canonical text, as the item is named in a round's score."""
         return card_text(self.card)
 
 
@@ -132,12 +134,16 @@ class Scheme:
         return total
 
     def majority(self, what: Literal["cards", "spades"]) -> Majority | None:
+        """The most-cards or most-spades item, or None when the ruleset scores none."""
         return next((i for i in self.items if isinstance(i, Majority) and i.what == what), None)
 
     def each_spade(self) -> EachSpade | None:
+        """The item that scores every spade, or None (only Spade Casino and Krypkasino have
+        one)."""
         return next((i for i in self.items if isinstance(i, EachSpade)), None)
 
     def spades_above(self) -> SpadesAbove | None:
+        """The item that scores the spades above 7 (Finnish Kasino's option), or None."""
         return next((i for i in self.items if isinstance(i, SpadesAbove)), None)
 
 

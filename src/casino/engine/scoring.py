@@ -44,6 +44,7 @@ class Item:
     points: int
 
     def to_json(self) -> dict[str, object]:
+        """The item as the JSON of a round's result gives it (docs/position.md)."""
         return {"item": self.item, "seat": self.seat, "points": self.points}
 
 
@@ -56,6 +57,7 @@ class Result:
     winner: int | None
 
     def to_json(self) -> dict[str, object]:
+        """The result as JSON: items in counting order, the new totals, the winner or null."""
         return {
             "items": [i.to_json() for i in self.items],
             "scores": list(self.scores),
@@ -63,6 +65,8 @@ class Result:
         }
 
     def points_by_seat(self, players: int) -> list[int]:
+        """The points each seat's items scored this round (a partnership's items go to its
+        first seat)."""
         out = [0] * players
         for i in self.items:
             out[i.seat] += i.points
@@ -81,6 +85,7 @@ class Carry:
 
 
 def team_piles(rules: Rules, piles: Sequence[Sequence[int]]) -> dict[int, list[int]]:
+    """Each side's captured cards together, by its first seat: partners score as one."""
     teams: dict[int, list[int]] = {t: [] for t in rules.teams}
     for seat, pile in enumerate(piles):
         teams[rules.team_of(seat)].extend(pile)

@@ -69,6 +69,7 @@ def round_margins(rules: Rules, pos: Position) -> list[float]:
 
 
 def agent_name(seat: int) -> str:
+    """The PettingZoo agent of ``seat``: ``player_0``, ``player_1``..."""
     return f"player_{seat}"
 
 
@@ -234,9 +235,13 @@ class raw_env(AECEnv):  # type: ignore[misc]
     # -- PettingZoo's API -----------------------------------------------------------
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The agent's observation space (the same for every agent): the array and the
+        action mask."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The agent's action space: ``card * 64 + slot`` (:mod:`casino.env.actions`), legal
+        ones given by the mask."""
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -255,12 +260,16 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._update_infos(False)
 
     def observe(self, agent: str) -> ObsDict:
+        """What ``agent`` sees now: the array of its observation and its action mask, new
+        arrays each call, so that a learner may change them."""
         seat = self._seat[agent]
         now = self._derived()
         # New arrays: a learner may change what it gets.
         return {"observation": now.array(seat), "action_mask": now.action_mask(seat)}
 
     def step(self, action: int | None) -> None:
+        """Play the action of the agent to move; an agent that is done steps with None. An
+        action the mask does not allow is refused with a ValueError that names it."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -323,6 +332,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return None
 
     def close(self) -> None:
+        """Nothing to release: the environment holds no window, file or process."""
         pass
 
     # -- what the env adds -------------------------------------------------------

@@ -131,10 +131,14 @@ class CasinoGame(pyspiel.Game):  # type: ignore[misc]
         self.episode = episode
 
     def new_initial_state(self) -> CasinoState:
+        """The state before the cut: chance picks the first dealer, then draws the deck card
+        by card."""
         return CasinoState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> CasinoObserver:
+        """The observer of one seat's view; observations (``perfect_recall=False``) unless
+        OpenSpiel asks for information states."""
         return CasinoObserver(
             iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
@@ -174,6 +178,7 @@ class CasinoState(pyspiel.State):  # type: ignore[misc]
 
     @property
     def first_dealer(self) -> int | None:
+        """The seat the cut made the first dealer (None before the cut)."""
         return self._p.first_dealer
 
     @property
@@ -189,6 +194,8 @@ class CasinoState(pyspiel.State):  # type: ignore[misc]
     # -- OpenSpiel's API ------------------------------------------------------------
 
     def current_player(self) -> int:
+        """The seat to move; chance while a deck is being drawn or a scored round awaits the
+        next; terminal at the episode's end."""
         p = self._p
         if self._terminal():
             return int(pyspiel.PlayerId.TERMINAL)
@@ -197,6 +204,8 @@ class CasinoState(pyspiel.State):  # type: ignore[misc]
         return p.position.to_move
 
     def is_terminal(self) -> bool:
+        """Whether the episode is over: the round scored, or with ``episode=game`` the game
+        won."""
         return self._terminal()
 
     def _terminal(self) -> bool:
@@ -212,6 +221,8 @@ class CasinoState(pyspiel.State):  # type: ignore[misc]
         return sorted(action_table(pos.observe(player)))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At the cut every seat with probability 1/players; then each card id with the
+        copies left over the cards left, as a draw without replacement."""
         p = self._p
         if p.first_dealer is None:
             n = p.rules.players
@@ -271,6 +282,9 @@ class CasinoState(pyspiel.State):  # type: ignore[misc]
         return describe(int(action))
 
     def returns(self) -> list[float]:
+        """Each seat's return at the end (0 before): its side's margin in the round, or with
+        ``episode=game`` +1 for the winners and -1/(sides - 1) for the others, so that they
+        sum to 0."""
         p = self._p
         n = p.rules.players
         if not self._terminal():
@@ -308,6 +322,7 @@ class CasinoState(pyspiel.State):  # type: ignore[misc]
                           for i, moves in enumerate(self._p.moves))
 
     def observed(self, seat: int) -> Position | None:
+        """What ``seat`` sees now (None before the first deal)."""
         pos = self._p.position
         return None if pos is None else pos.observe(seat)
 
@@ -340,6 +355,8 @@ class CasinoObserver:
                 self.dict[f.name] = self.tensor[f.offset:f.offset + f.size]
 
     def set_from(self, state: CasinoState, player: int) -> None:
+        """Fill the tensor with ``player``'s observation array (zeros before the first
+        deal); information states have no tensor."""
         if self.tensor is None:
             return
         seen = state.observed(player)
@@ -349,6 +366,8 @@ class CasinoObserver:
             self.tensor[:] = encode_position(seen, player)
 
     def string_from(self, state: CasinoState, player: int) -> str:
+        """The JSON of ``player``'s observation, and for information states the episode's
+        public moves after it."""
         text = state.observation_text(player)
         if self._recall:
             return f"{text}\nmoves: {state.history_text()}"

@@ -55,6 +55,8 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, int]):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[ObsDict, dict[str, Any]]:
+        """A new episode: the game dealt from ``seed`` (as the AEC environment's), the bots
+        seeded from it too, and played until the learner's first turn."""
         super().reset(seed=seed)
         self._illegal = False
         self.aec.reset(seed=seed)
@@ -65,6 +67,10 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, int]):
         return self.aec.observe(self.agent), self._info()
 
     def step(self, action: int) -> tuple[ObsDict, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Play the learner's action, then the bots' moves until its next turn or the end;
+        the reward is the learner's over all of them. An illegal action ends the episode
+        with :attr:`illegal_reward` instead of raising (PettingZoo's
+        ``TerminateIllegalWrapper`` does the same)."""
         if self._illegal or self.aec.terminations[self.agent]:
             raise RuntimeError("the episode is over: call reset()")
         if int(action) not in self.aec.legal_actions(self.agent):
@@ -79,6 +85,7 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, int]):
         return self.aec.observe(self.agent), reward, done, False, self._info()
 
     def render(self) -> str | None:
+        """The AEC environment's rendering: the whole position as text, in the render mode given."""
         return self.aec.render()
 
     def _bots_play(self) -> float:

@@ -109,6 +109,7 @@ def deck_digest(deck: Sequence[int]) -> str:
 
 
 def limit_json(limit: Limit) -> dict[str, float | int | None]:
+    """A bot's limit as the result file gives it (a limit left open is null)."""
     return {"seconds": limit.seconds, "iterations": limit.iterations}
 
 
@@ -160,6 +161,9 @@ class GameRecord:
             think=think)
 
     def to_json(self, times: bool = True) -> dict[str, Any]:
+        """The game as the result file keeps it, enough to replay it (decks and moves); with
+        ``times`` every think time, else only their count, total and longest (a long run's
+        file stays small)."""
         out: dict[str, Any] = {
             "seed": self.seed, "mirror": self.mirror, "first_dealer": self.first_dealer,
             "seats": self.seats, "winner": self.winner, "scores": self.scores,
@@ -278,12 +282,14 @@ class ThinkStats:
 
     @staticmethod
     def of(times: Sequence[float]) -> ThinkStats:
+        """The statistics of ``times`` (zeros for none)."""
         if not times:
             return ThinkStats(0, 0.0, 0.0, 0.0, 0.0)
         return ThinkStats(len(times), percentile(times, 50), percentile(times, 95),
                           max(times), math.fsum(times) / len(times))
 
     def to_json(self) -> dict[str, float | int]:
+        """The statistics as the result file gives them."""
         return {"decisions": self.decisions, "median": self.median, "p95": self.p95,
                 "max": self.max, "mean": self.mean}
 
@@ -300,18 +306,23 @@ class PairingResult:
 
     @property
     def pairs(self) -> list[tuple[GameRecord, GameRecord]]:
+        """The games two by two, each game with its mirror (the same deal, the bots' seats
+        swapped): the unit the intervals are clustered by."""
         return list(zip(self.games[0::2], self.games[1::2], strict=True))
 
     @property
     def wins_a(self) -> int:
+        """The games side A won."""
         return sum(g.winner == "A" for g in self.games)
 
     @property
     def wins_b(self) -> int:
+        """The games side B won."""
         return sum(g.winner == "B" for g in self.games)
 
     @property
     def undecided(self) -> int:
+        """The games left without a winner (stopped at the round limit)."""
         return sum(g.winner is None for g in self.games)
 
     @property
@@ -321,6 +332,7 @@ class PairingResult:
 
     @property
     def rounds(self) -> int:
+        """The rounds played in all the games."""
         return sum(g.rounds for g in self.games)
 
     def score_a(self) -> Estimate:
@@ -336,9 +348,12 @@ class PairingResult:
                               [g0.rounds + g1.rounds for g0, g1 in pairs])
 
     def think(self, side: Side) -> ThinkStats:
+        """The think times of ``side``'s decisions over all the games."""
         return ThinkStats.of([t for g in self.games for t in g.think.get(side, [])])
 
     def summary(self) -> dict[str, Any]:
+        """The pairing's numbers as the result file and the report give them: games, wins,
+        A's score and margin with their intervals, rounds, think times."""
         margin = self.margin()
         return {
             "games": len(self.games),
@@ -384,6 +399,8 @@ class ArenaResult:
 
     def to_json(self, *, command: Sequence[str] | None = None,
                 times: bool = True) -> dict[str, Any]:
+        """The whole run as the result file keeps it (``casino-arena`` format): the command,
+        every pairing with its games and summary, and the ratings with how they were made."""
         ratings = None
         if self.ratings is not None:
             r = self.ratings
@@ -424,6 +441,8 @@ class ArenaResult:
 
     def write_json(self, path: Path | str, *, command: Sequence[str] | None = None,
                    times: bool = True) -> None:
+        """Write :meth:`to_json` to ``path``, making its folders (``casino arena merge``
+        reads such files back)."""
         path = Path(path)
         if path.parent != Path():
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -431,6 +450,8 @@ class ArenaResult:
         path.write_text(text + "\n", encoding="utf-8")
 
     def plot(self, path: Path | str, title: str | None = None) -> None:
+        """Draw the ratings with their intervals to an image (``--plot``; needs matplotlib,
+        the ``arena`` extra)."""
         plot_ratings(self, path, title)
 
 

@@ -262,6 +262,7 @@ class GameSession:
 
     @property
     def rules(self) -> Rules:
+        """The ruleset being played."""
         return self.match.rules
 
     @property
@@ -282,10 +283,12 @@ class GameSession:
 
     @property
     def to_move(self) -> int:
+        """The seat whose turn it is."""
         return self.match.position.to_move
 
     @property
     def round_over(self) -> bool:
+        """Whether the round has been scored: the result is shown until :meth:`next_round`."""
         return self.match.position.result is not None
 
     @property
@@ -295,6 +298,7 @@ class GameSession:
 
     @property
     def game_over(self) -> bool:
+        """Whether the game is over: won by the cards, or by a resignation."""
         return self.match.is_over or self.resigned is not None
 
     @property
@@ -311,19 +315,24 @@ class GameSession:
 
     @property
     def scores_before_round(self) -> tuple[int, ...]:
+        """The totals the current round began with (the round's result is told against
+        them)."""
         return self.match.current.start.scores
 
     @property
     def human_to_move(self) -> bool:
+        """Whether a person is to move now (not between rounds, not after the end)."""
         return not self.round_over and not self.game_over \
             and self.players[self.to_move] == HUMAN
 
     @property
     def computer_to_move(self) -> bool:
+        """Whether a computer is to move now: the front end runs :meth:`computer_move`."""
         return not self.round_over and not self.game_over \
             and self.players[self.to_move] != HUMAN
 
     def level_of(self, seat: int) -> str | None:
+        """The level of the computer at ``seat``, or None for a person."""
         p = self.players[seat]
         return None if p == HUMAN else p
 
@@ -456,6 +465,8 @@ class GameSession:
         return None
 
     def may_hint(self, seat: int | None = None) -> bool:
+        """Whether ``seat`` (the person, by default) may have a hint now
+        (:meth:`why_no_hint` says why not)."""
         return self.why_no_hint(seat) is None
 
     def hint_job(self, seat: int | None = None) -> BotJob:
@@ -527,6 +538,8 @@ class GameSession:
         return span if isinstance(span, str) else None
 
     def may_undo(self, seat: int | None = None) -> bool:
+        """Whether ``seat`` (the person, by default) may take back a move now
+        (:meth:`why_no_undo` says why not)."""
         return self.why_no_undo(seat) is None
 
     @property
@@ -704,10 +717,13 @@ class SavedGame:
 
     @property
     def finished(self) -> bool:
+        """Whether the saved game was played to its end (won or resigned): nothing to
+        continue."""
         return self.record.is_over
 
     @property
     def moves(self) -> int:
+        """The moves the record holds, every round's."""
         return sum(len(r.moves) for r in self.record.rounds)
 
     def words(self) -> str:

@@ -48,6 +48,7 @@ class Unseen:
 
     @property
     def count(self) -> int:
+        """How many cards are unseen, copies counted."""
         return sum(self.cards.values())
 
     def by_suit(self) -> list[tuple[str, list[tuple[str, int]]]]:

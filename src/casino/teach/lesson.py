@@ -202,10 +202,12 @@ class Step:
 
     @property
     def glossary_url(self) -> str:
+        """Where the web game's glossary explains the step's word."""
         return f"/glossary#{self.anchor}"
 
     @property
     def guide_url(self) -> str:
+        """Where the web game shows the preset's how-to-play guide."""
         return f"/guide/{self.preset}"
 
     def lines(self, rules_key: str = "F1") -> list[str]:
@@ -218,6 +220,7 @@ class Step:
                 f"More: {rules_key} (the rules and the guide); casino glossary {self.term}"]
 
     def to_json(self) -> dict[str, Any]:
+        """The step as the web game's lesson panel reads it."""
         return {"kind": self.kind, "title": self.title, "text": self.text,
                 "general": self.general,
                 "move": self.move, "term": self.term, "glossary": self.glossary_url,

@@ -109,6 +109,7 @@ class Option:
     reason: str | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """The play as the web helper and ``casino helper --json`` give it."""
         return {"move": self.text, "kind": self.move.kind, "card": card_text(self.move.card),
                 "words": self.words, "best": self.best, "value": self.value,
                 "reason": self.reason}
@@ -142,6 +143,8 @@ class Analysis:
         return len(self.options) + self.more if self.complete else None
 
     def to_json(self) -> dict[str, Any]:
+        """The analysis as the web helper and ``casino helper --json`` give it: the
+        position, the plays shown, the pick, and what was left out."""
         return {
             "position": self.position.to_json(),
             "moves": [o.to_json() for o in self.options],

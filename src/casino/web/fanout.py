@@ -54,11 +54,14 @@ class Listener:
         self._ready = asyncio.Event()
 
     async def start(self) -> None:
+        """Start listening in a task of its own; return once the first LISTEN is in place
+        (or after 10 s), so that no change stored after this call is missed."""
         self._task = asyncio.get_running_loop().create_task(self._run())
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._ready.wait(), 10)
 
     async def close(self) -> None:
+        """Stop listening: cancel the task and wait for it."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(BaseException):

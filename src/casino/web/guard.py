@@ -117,6 +117,7 @@ class BodyTooBig(HTTPException):
 
 
 def too_big(limit: int) -> str:
+    """The words refusing a request body over ``limit`` bytes."""
     return f"the request is too big (at most {size_words(limit)})"
 
 
@@ -221,5 +222,7 @@ class GuardedFastAPI(FastAPI):
         super().__init__(**options)
 
     def build_middleware_stack(self) -> ASGIApp:
+        """Starlette's stack with the guard outside it, so that even the crash page carries
+        the headers and the size limit holds for every route."""
         return Guard(super().build_middleware_stack(), body_bytes=self.guard_body_bytes,
                      refusal=self.guard_refusal)

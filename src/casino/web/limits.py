@@ -211,6 +211,9 @@ class BucketsByKey:
         self._buckets: dict[str, TokenBucket] = {}
 
     def take(self, key: str) -> bool:
+        """Take a token from ``key``'s bucket (a new key starts full); False when it is
+        empty. Past ``max_keys`` keys the full buckets are forgotten first, so that many
+        addresses cannot fill the memory."""
         bucket = self._buckets.get(key)
         if bucket is None:
             if len(self._buckets) >= self.max_keys:

@@ -37,6 +37,8 @@ class RedactSecrets(logging.Filter):
     """Rewrites a record's message and arguments before any handler formats it."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record's message and arguments with the secrets hidden; the record is
+        always kept."""
         record.msg = _clean(record.msg)
         if isinstance(record.args, tuple):
             record.args = tuple(_clean(a) for a in record.args)

@@ -165,6 +165,8 @@ class Reviewer:
         return len(self._jobs)
 
     def close(self) -> None:
+        """Cancel the reviews being computed and stop the worker processes (at the server's
+        shutdown)."""
         for job in list(self._jobs.values()):
             if job.task is not None:
                 job.task.cancel()

@@ -30,6 +30,7 @@ LEGACY_AT_ONCE = 400
 
 
 def new_token() -> str:
+    """A new browser token: 24 random bytes, URL-safe, too many to guess."""
     return secrets.token_urlsafe(24)
 
 

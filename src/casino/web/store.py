@@ -60,6 +60,7 @@ WAITING, PLAYING, OVER = "waiting", "playing", "over"
 
 
 def now() -> dt.datetime:
+    """The time now in UTC: the database keeps aware times, never the server's local time."""
     return dt.datetime.now(dt.UTC)
 
 
@@ -69,6 +70,7 @@ def token_hash(token: str) -> str:
 
 
 class Base(DeclarativeBase):
+    """The tables' declarative base: its metadata is the schema the migrations build."""
     pass
 
 
@@ -170,6 +172,8 @@ class Event:
     words_you: str | None = None
 
     def to_json(self, viewer: int | None) -> dict[str, Any]:
+        """The event as a page's log shows it to ``viewer``: the words addressed to the seat
+        itself where it is that seat's ("You took")."""
         words = self.words_you if self.words_you and viewer == self.seat else self.words
         return {"n": self.n, "kind": self.kind, "seat": self.seat, "text": self.text,
                 "words": words}
@@ -312,6 +316,7 @@ class Store:
         self._save: Any = None
 
     def close(self) -> None:
+        """Close the database's connections (at the server's shutdown)."""
         self.engine.dispose()
 
     @contextmanager
@@ -487,6 +492,8 @@ class Store:
                                   .limit(limit)))
 
     def set_rematch(self, game_id: str, rematch: str) -> None:
+        """Note ``rematch`` as the game that follows ``game_id``, so that the other players
+        of a finished game find it."""
         with self._tx() as s:
             s.execute(update(GameRow).where(GameRow.id == game_id).values(rematch=rematch))
 

@@ -170,6 +170,8 @@ class Thinker:
         return self._thread
 
     def close(self) -> None:
+        """Cancel every job still waiting and stop the worker processes and the thread (at
+        the server's shutdown)."""
         for queue in (self._computers, self._hints):
             while (ticket := queue.pop()) is not None:
                 if not ticket.future.done():
