@@ -91,6 +91,9 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        """The server's life: the service starts hearing other processes' changes before the
+        first request, and at the end the helpers, the service and the database close in
+        that order."""
         await service.start()  # hears of other processes' changes (PostgreSQL)
         try:
             yield
@@ -144,20 +147,26 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
 
     @app.exception_handler(GameError)
     async def game_error(request: Request, exc: GameError) -> Response:
+        """A refusal of the game's (an illegal move, a full room...) in its own words and
+        status."""
         return _error(request, pages, exc.message, exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> Response:
+        """A request FastAPI could not read: said in words, never as its validation dump."""
         return _error(request, pages, "the request is not in the expected form", 422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """Starlette's errors (no such page, a method not allowed) in words."""
         words = {404: "there is no such page", 405: "that method is not allowed here"}
         return _error(request, pages, words.get(exc.status_code, str(exc.detail)),
                       exc.status_code)
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception) -> Response:
+        """A bug: logged with its traceback, and the browser told only that something went
+        wrong."""
         log.exception("unexpected error on %s", request.url.path)
         return _error(request, pages, "something went wrong on the server; try again", 500)
 
@@ -166,6 +175,8 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
 
     @app.get("/", response_class=HTMLResponse)
     async def lobby(request: Request) -> Response:
+        """The lobby: the rules and levels to start a game with, the open rooms, and the
+        browser's own games."""
         return pages.render("lobby.html", presets=preset_menu(), levels=list(LEVELS),
                             blurbs={name: lv.blurb for name, lv in LEVELS.items()},
                             default_level="medium",
@@ -173,6 +184,8 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
 
     @app.get("/game/{game_id}", response_class=HTMLResponse)
     async def game_page(request: Request, game_id: str) -> Response:
+        """A game's page for a browser that holds one of its seats; others are told they
+        have none (and where a finished game's record is)."""
         game = await service.get(game_id)
         if game is None:
             return pages.error("there is no such game", 404)
@@ -191,6 +204,8 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
     @app.get("/join/{game_id}/{code}")
     async def join(request: Request, game_id: str, code: str,
                    name: str | None = None) -> Response:
+        """An invite link: ask the friend's name first, then seat them and set their token
+        (a browser seated already goes straight to the game)."""
         game = await service.get(game_id)
         if game is not None and game.seat_of_any(seats.seat_tokens(request, game_id)) \
                 is not None:
@@ -225,6 +240,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
 
     @app.get("/rules/{name}", response_class=HTMLResponse)
     async def rules_page(name: str) -> Response:
+        """A ruleset's summary, its glossary words linked."""
         try:
             rules = preset(name)
         except RulesError as e:
@@ -259,6 +275,8 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
 
     @app.get("/records/{game_id}.rec")
     async def record_file(game_id: str) -> Response:
+        """A finished game's record to download (an unfinished one is not given: it would
+        show the hands)."""
         game = await _finished(service, game_id)
         return PlainTextResponse(
             game.session.record_text(),
@@ -267,6 +285,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
 
     @app.get("/records/{game_id}", response_class=HTMLResponse)
     async def replay_page(game_id: str) -> Response:
+        """The replay page of a finished game (it fetches the game from the API)."""
         await _finished(service, game_id)
         return pages.render("replay.html", game_id=game_id)
 
@@ -275,6 +294,9 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
 
     @app.post("/api/games", status_code=201)
     async def new_game(request: Request) -> Response:
+        """Create a game against the computer or a room (JSON: rules, players, level, mode,
+        name, people, hints, take-backs) and seat the browser; 201 with the game's address,
+        and a room's invite."""
         body = await json_object(request, service.limits.message_bytes, GameError)
         mode = body.get("mode", "computer")
         rules = body.get("rules", "casino")
@@ -305,10 +327,12 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
 
     @app.get("/api/games")
     async def list_games(request: Request) -> dict[str, Any]:
+        """The lobby's lists as JSON: the open rooms and the browser's own games."""
         return await service.db(service.lists, seats.browser_token(request))
 
     @app.get("/api/records/{game_id}")
     async def record_json(game_id: str) -> dict[str, Any]:
+        """A finished game's replay as JSON: every step, for the replay page."""
         game = await _finished(service, game_id)
         return replay_json(game)
 
@@ -332,6 +356,8 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
 
     @app.get("/svg/card/{text}.svg")
     async def card_picture(text: str, four: int = 0) -> Response:
+        """A card's drawing as SVG (``four=1``: four colours); any other spelling of a card
+        is redirected to its canonical text, so that each drawing has one address to cache."""
         try:
             c = parse_card(text)
         except CardError:
@@ -342,6 +368,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
 
     @app.get("/svg/back.svg")
     async def card_back() -> Response:
+        """The back of a card as SVG."""
         return _svg(svg.back_svg())
 
     # ------------------------------------------------------------------
@@ -349,6 +376,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
 
     @app.websocket("/ws/{game_id}")
     async def game_socket(ws: WebSocket, game_id: str) -> None:
+        """The WebSocket of a game: see :class:`GameSocket`."""
         await GameSocket(service, ws, game_id).run()
 
     return app
@@ -366,6 +394,8 @@ class Pages:
                                autoescape=select_autoescape(default=True, default_for_string=True))
 
     def render(self, template_name: str, /, **context: Any) -> HTMLResponse:
+        """The page of ``template_name`` with ``context``; a plain page saying so when the
+        web client's files are not installed, rather than a crash."""
         status = 200
         try:
             template = self.env.get_template(template_name)
@@ -376,6 +406,8 @@ class Pages:
         return HTMLResponse(template.render(**context), status_code=status)
 
     def error(self, message: str, status: int, title: str | None = None) -> HTMLResponse:
+        """The error page with ``message`` and ``status``; a plain one when the template is
+        missing."""
         try:
             template = self.env.get_template("error.html")
         except TemplateNotFound:
@@ -395,6 +427,8 @@ def _error(request: Request, pages: Pages, message: str, status: int) -> Respons
 
 
 def preset_menu() -> list[tuple[str, str, list[int]]]:
+    """Each preset's name, title and player counts, as the lobby's and the rules pages'
+    menus offer them."""
     return [(name, title(name), list(player_counts(name))) for name in PRESET_NAMES]
 
 
@@ -497,6 +531,8 @@ class GameSocket:
         await self.ws.close(code)
 
     async def run(self) -> None:
+        """Admit the connection (its origin, the game, a seat held, room for it), then read
+        and write until it closes; the seat's absence counts from then."""
         ws = self.ws
         await ws.accept()
         if not _same_origin(ws.headers):

@@ -139,6 +139,7 @@ def unstoppable(method: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, Coro
     """A method that changes a game: it runs :func:`to_the_end`."""
     @functools.wraps(method)
     async def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        """The method's work, run to its end even if the caller is cancelled."""
         return await to_the_end(method(*args, **kwargs))
     return run
 
@@ -194,6 +195,8 @@ class Client:
     stale: bool = False
 
     def notify(self) -> None:
+        """Queue one "send the state" marker, unless one waits already or the client has not
+        said hello: a slow reader gets one state, not a backlog."""
         if self.sent is not None and not self.marked:
             self.marked = True
             self.outbox.put_nowait(None)
@@ -204,6 +207,7 @@ class Client:
         self.notify()
 
     def send(self, message: dict[str, Any]) -> None:
+        """Queue ``message`` for the connection's writer (an error, a hint, a ping...)."""
         self.outbox.put_nowait(message)
 
     def close(self, code: int = 1012) -> None:
@@ -287,10 +291,13 @@ class LiveGame:
     # ------------------------------------------------------------------
     @property
     def version(self) -> int:
+        """The game's version: the number of its events. A request made at another version
+        is refused, since the game has moved on."""
         return len(self.events)
 
     @property
     def rules(self) -> Rules:
+        """The ruleset being played."""
         return self.session.rules
 
     def seat_of(self, token: str | None) -> int | None:
@@ -355,6 +362,7 @@ class LiveGame:
 
     @property
     def invite_url(self) -> str | None:
+        """The room's invite link (a path), or None for a game without one."""
         return f"/join/{self.id}/{self.invite}" if self.invite else None
 
     def offers_moves(self, seat: int) -> bool:
@@ -452,6 +460,8 @@ class LiveGame:
                 "view": self.view(client.seat)}
 
     def notify(self) -> None:
+        """Tell every connection that there is news, and look again at who is away on their
+        turn."""
         for c in self.clients:
             c.notify()
         self.service.watch(self)
@@ -518,6 +528,8 @@ class LiveGame:
             self._pending.extend(events)  # stored by the service's flush, before anyone is told
 
     def take_pending(self) -> list[Event]:
+        """The events made since the last call, taken away: the service's flush stores each
+        once."""
         events, self._pending = self._pending, []
         return events
 
@@ -688,6 +700,8 @@ class GameService:
         return self._selector
 
     async def close(self) -> None:
+        """At the server's shutdown: stop the timers and tasks, tell each connection that
+        its game is saved, then stop listening and thinking."""
         self.closed = True
         for game in self.games.values():
             game.forget_timer()
@@ -1080,6 +1094,9 @@ class GameService:
     @unstoppable
     async def play(self, game: LiveGame, seat: int, text: str,
                    version: int | None = None) -> None:
+        """Play ``seat``'s move in notation, at ``version`` when given (else the latest):
+        refused in words if the game moved on or is not being played, else stored, told, and
+        the computers set going."""
         async with game.lock:
             self._current(game, version)
             self._playing(game)
@@ -1201,6 +1218,8 @@ class GameService:
 
     @unstoppable
     async def next_round(self, game: LiveGame, seat: int, version: int | None = None) -> None:
+        """Deal the next round (any seat may, once the round is scored), stored and told;
+        refused when the game is over or the round is still being played."""
         async with game.lock:
             self._current(game, version)
             s = game.session
@@ -1536,6 +1555,8 @@ _ID = re.compile(r"[0-9a-f]{16}")
 
 
 def valid_id(game_id: str) -> bool:
+    """Whether ``game_id`` has the form of a game's id (16 hex digits): anything else is no
+    game, without a look at the database."""
     return bool(_ID.fullmatch(game_id))
 
 

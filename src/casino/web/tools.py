@@ -140,6 +140,8 @@ class ToolError(Exception):
         self.round = round
 
     def response(self) -> JSONResponse:
+        """The refusal as JSON: the words, and the field (and round) it is about, so that
+        the page marks the box to correct."""
         body: dict[str, Any] = {"error": self.message}
         if self.field is not None:
             body["field"] = self.field
@@ -172,6 +174,8 @@ def _presets() -> list[dict[str, Any]]:
 
 @router.get("/scorepad", response_class=HTMLResponse)
 async def scorepad_page() -> Response:
+    """The score pad's page: it keeps its pad in the browser and asks the server only to
+    calculate."""
     return _page("scorepad.html", choices=setup_choices(), rules_name="casino")
 
 
@@ -185,6 +189,8 @@ async def shared_scorepad_page(pad_id: str) -> Response:
 
 @router.get("/helper", response_class=HTMLResponse)
 async def helper_page() -> Response:
+    """The move helper's page, with every preset's set-up and the levels to pick the best
+    play with."""
     return _page("helper.html", presets=_presets(), levels=list(LEVELS), rules_name="casino")
 
 
@@ -244,6 +250,7 @@ def _read_pad(obj: Any) -> ScorePad:
 
 @router.get("/api/scorepad/setup")
 async def scorepad_setup() -> dict[str, Any]:
+    """The choices of a new pad: each preset with its player counts."""
     return {"choices": setup_choices()}
 
 
@@ -251,6 +258,7 @@ async def scorepad_setup() -> dict[str, Any]:
 async def scorepad_new(request: Request) -> Response:
     """``{"rules": "classic", "names": ["Ann", "Bob", "Cy", "Di"]}`` -> a blank pad."""
     def work(body: dict[str, Any]) -> dict[str, Any]:
+        """Check the rules and the names, and make the blank pad."""
         rules = body.get("rules", "casino")
         names = body.get("names")
         if not isinstance(rules, str) or rules not in PRESET_NAMES:
@@ -278,6 +286,7 @@ async def scorepad_apply(request: Request) -> Response:
     """``{"pad": PAD, "action": {"op": "add"|"replace"|"remove"|"undo", ...}}`` -> the
     new pad and its view, or 400 with the reason (the page keeps its pad)."""
     def work(body: dict[str, Any]) -> dict[str, Any]:
+        """Check the pad sent back, and apply the action to it."""
         pad = _read_pad(body.get("pad"))
         return _answer(apply_action(pad, body.get("action")))
 
@@ -321,6 +330,8 @@ async def scorepad_store(request: Request) -> Response:
     client = request.client.host if request.client else ""
 
     def work(body: dict[str, Any]) -> dict[str, Any]:
+        """Store the checked pad under a new id and secret, unless this address made too
+        many pads lately or the server keeps as many as it will."""
         text = _stored_text(body)
         if not _new_pads.take(client):
             raise ToolError("too many new score pads from here: wait a minute", 429)
@@ -343,6 +354,7 @@ async def scorepad_save(pad_id: str, request: Request) -> Response:
     engine = _engine(request)
 
     def work(body: dict[str, Any]) -> dict[str, Any]:
+        """Replace the stored pad, if the secret is its own."""
         text = _stored_text(body)
         with Session(engine) as s, s.begin():
             row = _check_secret(s.get(ScorePadRow, pad_id) if _PAD_ID.fullmatch(pad_id)
@@ -360,6 +372,7 @@ async def scorepad_load(pad_id: str, request: Request) -> Response:
     engine = _engine(request)
 
     def work() -> dict[str, Any]:
+        """The stored pad, if the secret is its own."""
         with Session(engine) as s:
             row = _check_secret(s.get(ScorePadRow, pad_id) if _PAD_ID.fullmatch(pad_id)
                                 else None, request)
@@ -412,6 +425,8 @@ class Helpers:
 
     @property
     def pool(self) -> WorkerPool:
+        """The worker pool, made on the first use (a server whose helper nobody uses starts
+        no process); refused once the server is closing."""
         with self._lock:
             if self._closed:
                 raise ToolError("the server is shutting down: try again in a moment", 503)
@@ -423,6 +438,8 @@ class Helpers:
             return self._pool
 
     def close(self) -> None:
+        """Stop the workers, and refuse any later request (the app's lifespan calls this at
+        shutdown)."""
         with self._lock:
             self._closed = True
             pool, self._pool = self._pool, None
@@ -482,6 +499,8 @@ async def helper(request: Request) -> Response:
     helpers = _helpers(request)
 
     def work(body: dict[str, Any]) -> dict[str, Any]:
+        """Check the request here, so that a mistake is answered without a worker, then
+        analyse it in one."""
         req = _helper_request(body)
         try:
             # A mistake is answered without a worker ("judge" is the page's, not the set-up's).

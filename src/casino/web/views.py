@@ -49,6 +49,8 @@ TITLES = {
 
 
 def title(rules_name: str) -> str:
+    """The ruleset's title for pages (``Krypkasino``, ``Tablić``); its name where it has
+    none."""
     return TITLES.get(rules_name, rules_name)
 
 
@@ -64,6 +66,8 @@ class LogItem:
     words_you: str
 
     def to_json(self, n: int, viewer: int | None) -> dict[str, Any]:
+        """The move as the ``viewer``'s log shows it, numbered ``n``: the words addressed to
+        the seat itself where it is that seat's move."""
         return {"n": n, "seat": self.seat, "text": self.text,
                 "words": self.words_you if viewer == self.seat else self.words,
                 "round": self.round, "deal": self.deal}
@@ -110,6 +114,7 @@ class Public:
 
 
 def table_json(view: Position) -> list[dict[str, Any]]:
+    """The table's items for the page, each with the id a move's ``uses`` names it by."""
     out: list[dict[str, Any]] = []
     for i, item in enumerate(view.table):
         if isinstance(item, Build):
@@ -157,6 +162,8 @@ def _capture_value(rules: Rules, move: Move) -> int | None:
 
 
 def legal_json(view: Position, moves: Sequence[Move]) -> list[dict[str, Any]]:
+    """The moves for the page: text, card, kind, the table items each uses, the value a
+    capture takes or a build announces, and its words."""
     out = []
     for m in moves:
         words = move_phrase(m, view.rules)
@@ -214,6 +221,8 @@ def result_json(rules: Rules, result: Result, scores_before: Sequence[int],
 
 
 def rules_json(rules: Rules) -> dict[str, Any]:
+    """What the page needs of the rules: name, title, seats and sides, whether points are
+    penalties, what the point cards are called, and the target (none in Krypkasino)."""
     return {"name": rules.name, "title": title(rules.name), "players": rules.players,
             "partnerships": rules.partnerships, "sides": sides(rules),
             "penalties": scheme(rules).penalty,

@@ -302,6 +302,7 @@ class WorkerPool:
 
     @property
     def closed(self) -> bool:
+        """Whether the pool was closed: it takes no more jobs."""
         return self._closed
 
     def _admit(self) -> None:

@@ -401,6 +401,8 @@ class Tally:
     label: str = "point cards"
 
     def words(self) -> str:
+        """``12 cards, 3 spades, 1 sweep; point cards A♠ 10♦``: the tally on one line of
+        plain text."""
         shown = " ".join(card_symbol(c) for c in self.point_cards)
         sweeps = f", {plural(self.sweeps, 'sweep')}" if self.sweeps else ""
         cards = plural(self.cards, "card")

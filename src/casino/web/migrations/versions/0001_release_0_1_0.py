@@ -18,6 +18,8 @@ depends_on = None
 
 
 def upgrade() -> None:
+    """Create what the database lacks of 0.1.0's tables and indexes (each only where
+    missing)."""
     op.create_table(
         "games",
         sa.Column("id", sa.String(32), primary_key=True),
@@ -72,5 +74,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    """Drop 0.1.0's tables, those that refer to others first: an empty database."""
     for table in ("scorepads", "events", "seats", "games"):
         op.drop_table(table)

@@ -18,6 +18,7 @@ depends_on = None
 
 
 def upgrade() -> None:
+    """Create the table of kept reviews."""
     op.create_table(
         "reviews",
         sa.Column("game", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
@@ -32,4 +33,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    """Drop the kept reviews: a server computes them again when asked."""
     op.drop_table("reviews")

@@ -20,6 +20,7 @@ depends_on = None
 
 
 def upgrade() -> None:
+    """Create the table of leases."""
     op.create_table(
         "leases",
         sa.Column("game", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
@@ -32,4 +33,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    """Drop the leases: with one server process, none is needed."""
     op.drop_table("leases")
