@@ -473,6 +473,27 @@ def test_bad_entries_are_refused_with_their_reason(what: str, entry: dict[str, A
     assert pad.to_json() == before
 
 
+# ----------------------------------------------------------------------
+# Leftovers to nobody (docs/rules.md §2.6, F3): only in a round without a capture
+
+
+def test_rules_F3_leftovers_to_nobody_with_every_card_counted_asks_the_takers() -> None:
+    """``leftovers_no_capture="nobody"`` (docs/rules.md §2.6, F3) leaves the leftovers
+    to nobody only when nobody captured: 26 and 26 cards counted, 6 and 7 spades, and
+    no takers cannot be scored (the pad used to make piles of 26 and 20 cards, giving
+    Ann most cards and most spades), so the pad asks who took the scoring cards."""
+    rules = preset("casino", leftovers_no_capture="nobody")
+    pad = ScorePad(rules, ("Ann", "Bob"))
+    before = pad.to_json()
+    with pytest.raises(ScorePadError) as err:
+        pad.add_round(RoundEntry.make(cards=[26, 26], spades=[6, 7]))
+    assert (str(err.value), err.value.field) == ("who took the 10♦?", "takers")
+    assert pad.to_json() == before
+    scored = pad.add_round(RoundEntry.make(cards=[26, 26], spades=[6, 7], takers=T))
+    assert [(i.item, i.seat) for i in scored.results[0].items][:2] == [("spades", 1),
+                                                                       ("Td", 0)]
+
+
 def test_bad_set_ups() -> None:
     with pytest.raises(ScorePadError, match="give 2 names, not 3"):
         ScorePad(preset("casino"), ("Ann", "Bob", "Cid"))

@@ -104,7 +104,8 @@ class Field:
     - ``seat``: one seat.
 
     ``total`` is what the counts of all sides add up to (every card is taken by the
-    end of a round).
+    end of a round; only a round without a capture whose leftovers go to nobody, F3,
+    has every count 0).
     """
 
     key: str
@@ -463,6 +464,31 @@ def _due(key: str, answered: Collection[str] | None) -> bool:
     return answered is None or key in answered
 
 
+def _every_card_taken(rules: Rules, entry: RoundEntry) -> bool:
+    """Whether every card ended the round in a side's pile, so that the counts must add
+    up to all the cards there are and each copy of each scoring card needs a taker (once
+    due).
+
+    Whoever made the last capture takes the leftovers (docs/rules.md §2.6). Only a round
+    in which nobody captured is different: its leftovers go to the dealer by default,
+    and to nobody with ``leftovers_no_capture="nobody"`` (F3), every pile then empty.
+    So under that option too, an entry that shows a capture (a count above 0, a side
+    with more cards or spades than another, a taker, a sweep, a mulle, a last capture)
+    is checked as under the default, and only one that shows none is the round without
+    a capture, whose piles are empty. Checked as a round with cards left over, an entry
+    with captures could leave a scoring card's taker open, or count more of some kind of
+    card than there are, and its piles would not score as the table counted: 26 and 26
+    cards and 6 and 7 spades with no takers would make piles of 26 and 20 cards, which
+    give Ann most cards and most spades."""
+    if rules.leftovers_no_capture == "dealer":
+        return True
+    counted = any(any(v) for v in (entry.cards, entry.spades, entry.other_spades) if v)
+    ahead = any(len(set(leaders)) < len(rules.teams)
+                for leaders in (entry.most_cards, entry.most_spades) if leaders)
+    made = bool(entry.takers or entry.sweeps or entry.mulles)
+    return counted or ahead or made or entry.last_capture is not None
+
+
 def _refuse_unscored_spades(rules: Rules, entry: RoundEntry) -> None:
     """Refuse spades given in a form ``rules`` does not score (any at all where spades
     score nothing or only Krypkasino's other spades do; who had most where each spade
@@ -789,7 +815,7 @@ def representative_piles(rules: Rules, names: Sequence[str], entry: RoundEntry,
     good for the check).
     """
     sides = _Sides(rules, names)
-    exact = rules.leftovers_no_capture == "dealer"
+    exact = _every_card_taken(rules, entry)
     asked = frozenset(f.key for f in fields(rules))
 
     _refuse_unscored_spades(rules, entry)
