@@ -11,6 +11,7 @@ trips and bad files are refused; and the terminal pad (``casino score``).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import random
 from collections.abc import Sequence
@@ -25,7 +26,7 @@ from typer.testing import CliRunner
 
 from casino import Match, Position
 from casino.cli.scorepad import score_command
-from casino.engine.cards import card_text, parse_cards
+from casino.engine.cards import card_symbol, card_text, parse_cards
 from casino.engine.rules import PRESET_NAMES, Rules, player_counts, preset
 from casino.engine.scoring import Carry, next_carry, round_items, settle
 from casino.tools.scorepad import (
@@ -47,6 +48,7 @@ from casino.tools.scorepad import (
     _deal_cards,
     _deal_spades,
     _due,
+    _every_card_taken,
     _free_cards,
     _refuse_counts_and_most,
     _refuse_unasked,
@@ -492,6 +494,133 @@ def test_rules_F3_leftovers_to_nobody_with_every_card_counted_asks_the_takers() 
     scored = pad.add_round(RoundEntry.make(cards=[26, 26], spades=[6, 7], takers=T))
     assert [(i.item, i.seat) for i in scored.results[0].items][:2] == [("spades", 1),
                                                                        ("Td", 0)]
+
+
+def nobody(name: str, players: int) -> Rules:
+    """The preset with the leftovers of a round without a capture left to nobody (F3)."""
+    return preset(name, players=players, leftovers_no_capture="nobody")
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=CONFIG_IDS)
+def test_rules_F3_leftovers_to_nobody_a_round_with_captures_is_counted_in_full(
+        name: str, players: int) -> None:
+    """Two decks, partnerships, every preset: with the leftovers left to nobody, a round
+    in which anyone captured still ends with every card in a pile (the last capturer
+    takes the leftovers), so a split of the whole deck scores as the scoring code reads
+    it, and the same entry with a scoring card's taker left out is asked for it, never
+    scored with that card left to nobody."""
+    rules = nobody(name, players)
+    names = NAMES[:players]
+    rng = random.Random(players)
+    deck = list(range(52)) * rules.decks
+    rng.shuffle(deck)
+    cuts = sorted(rng.sample(range(1, len(deck)), players - 1))
+    bounds = [0, *cuts, len(deck)]
+    piles = [deck[bounds[i]:bounds[i + 1]] for i in range(players)]
+    last = 0 if rules.last_capture_points else None
+    for most in (False, True):
+        entry = entry_from_piles(rules, piles, [], [], last, most)
+        rep = representative_piles(rules, names, entry)
+        assert (round_items(rules, rep, [], [], last, Carry())
+                == round_items(rules, piles, [], [], last, Carry()))
+        dropped = entry.takers[0]
+        short = dataclasses.replace(entry, takers=entry.takers[1:])
+        with pytest.raises(ScorePadError) as err:
+            representative_piles(rules, names, short)
+        assert err.value.field == "takers"
+        assert str(err.value).startswith(f"who took the {card_symbol(dropped[0])}")
+
+
+# Mulle scores the last capture, and the pad asks who made it: a round without one
+# cannot be entered there, whoever takes its leftovers.
+NO_LAST = [(name, n) for name, n in CONFIGS if not preset(name).last_capture_points]
+
+
+@pytest.mark.parametrize(("name", "players"), NO_LAST,
+                         ids=[f"{name}-{n}p" for name, n in NO_LAST])
+def test_rules_F3_leftovers_to_nobody_a_round_without_a_capture_scores_empty_piles(
+        name: str, players: int) -> None:
+    """The one round whose cards go to nobody: nobody captured, every count is 0, no
+    taker, sweep or mulle; its piles are empty, as the engine's are. The same entry is
+    refused where the dealer takes the leftovers."""
+    rules = nobody(name, players)
+    names = NAMES[:players]
+    counts = (0,) * len(rules.teams)
+    keys = {f.key for f in fields(rules)}
+    kw = {k: counts for k in ("cards", "spades", "other_spades") if k in keys}
+    rep = representative_piles(rules, names, RoundEntry(**kw))
+    assert rep == [[] for _ in rules.seats]
+    if "cards" in keys:
+        tied = RoundEntry(most_cards=rules.teams,
+                          **{k: v for k, v in kw.items() if k != "cards"})
+        assert representative_piles(rules, names, tied) == rep
+    with pytest.raises(ScorePadError, match="count again"):
+        representative_piles(preset(name, players=players), names, RoundEntry(**kw))
+
+
+NOBODY_CAPTURED: list[tuple[str, Rules, dict[str, Any], str, str]] = [
+    ("all cards, spades tied by most, takers given: Bob had 12 spades",
+     nobody("casino", 2), dict(cards=[26, 26], most_spades=[0, 1], takers=T), "spades",
+     "Ann and Bob cannot tie for the most spades"),
+    ("all cards but 6 spades: Bob had 10", nobody("casino", 2),
+     dict(cards=[26, 26], spades=[3, 3], takers=T), "spades",
+     "the spades captured add up to 6, but all 13 are taken"),
+    ("cards short of the deck", nobody("casino", 2),
+     dict(cards=[20, 20], spades=[6, 7], takers=T), "cards",
+     "the cards captured add up to 40, but all 52 are taken"),
+    ("cards short of the deck, no takers", nobody("casino", 2),
+     dict(cards=[20, 20], spades=[6, 5]), "cards",
+     "the cards captured add up to 40, but all 52 are taken"),
+    ("one side ahead on cards, no takers", nobody("casino", 2),
+     dict(most_cards=[0], spades=[0, 0]), "spades",
+     "the spades captured add up to 0, but all 13 are taken"),
+    ("partnerships: every card, no takers", nobody("classic", 4),
+     dict(cards=[26, 26], spades=[6, 7]), "takers", "who took the 10♦?"),
+    ("two decks: every spade, no takers (Ann had 13, Bob 9)", nobody("mulle", 2),
+     dict(spades=[13, 13], last_capture=0), "takers", "who took the 10♦ (both copies)?"),
+    ("two decks: spades short with a last capture", nobody("mulle", 2),
+     dict(spades=[10, 10], last_capture=0), "spades",
+     "the spades captured add up to 20, but all 26 are taken"),
+    ("Krypkasino: every other spade, no takers", nobody("krypkasino", 2),
+     dict(other_spades=[11, 11]), "takers", "who took the 10♦ (both copies)?"),
+    ("Krypkasino: a sweep, no takers", nobody("krypkasino", 2),
+     dict(other_spades=[0, 0], sweeps=[0]), "other_spades",
+     "the spades other than 2♠ and A♠ add up to 0, but all 22 are taken"),
+    ("Tablić: every card, one taker missing", nobody("tablic", 2),
+     dict(cards=[26, 26], takers={card_text(c): 0 for c in scoring_cards(preset("tablic"))
+                                  if card_text(c) != "2c"}), "takers", "who took the 2♣?"),
+]
+
+
+@pytest.mark.parametrize(("what", "rules", "entry", "field", "reason"), NOBODY_CAPTURED,
+                         ids=[b[0] for b in NOBODY_CAPTURED])
+def test_rules_F3_leftovers_to_nobody_an_entry_with_captures_is_checked_as_all_taken(
+        what: str, rules: Rules, entry: dict[str, Any], field: str, reason: str) -> None:
+    """Entries that show a capture but not every card taken, which the pad used to turn
+    into piles scoring otherwise than counted (noted in ``what``), or scoring cards left
+    to nobody although a side captured: each is refused with its reason."""
+    pad = ScorePad(rules, NAMES[:rules.players])
+    with pytest.raises(ScorePadError) as err:
+        pad.add_round(RoundEntry.make(**entry))
+    assert reason in str(err.value)
+    assert err.value.field == field
+
+
+def test_rules_F3_every_card_is_taken_unless_the_entry_shows_no_capture() -> None:
+    assert _every_card_taken(preset("casino"), RoundEntry())
+    three = nobody("classic", 3)
+    assert not _every_card_taken(three, RoundEntry())
+    assert not _every_card_taken(three, RoundEntry(cards=(0, 0, 0), spades=(0, 0, 0)))
+    assert not _every_card_taken(three, RoundEntry(most_cards=(0, 1, 2),
+                                                   most_spades=(2, 1, 0)))
+    for shown in (RoundEntry(cards=(0, 1, 0)), RoundEntry(spades=(0, 0, 1)),
+                  RoundEntry(most_cards=(0, 1)), RoundEntry(most_spades=(2,)),
+                  RoundEntry.make(takers={"Td": 2}), RoundEntry(sweeps=(1,)),
+                  RoundEntry(mulles=(0,)), RoundEntry(last_capture=0)):
+        assert _every_card_taken(three, shown), shown
+    kryp = nobody("krypkasino", 2)
+    assert not _every_card_taken(kryp, RoundEntry(other_spades=(0, 0)))
+    assert _every_card_taken(kryp, RoundEntry(other_spades=(0, 3)))
 
 
 def test_bad_set_ups() -> None:
