@@ -43,7 +43,7 @@ from tests.web_helpers import Served, db_url, guest, web
 
 with_timeout = pytest.mark.timeout(180)
 
-#: Close codes the server uses (casino/web/app.py), as the page reads them.
+#: Close codes the server uses (casino/web/routes/socket.py), as the page reads them.
 CLOSE_SILENT, CLOSE_TOO_FAST, CLOSE_RECONNECT = 4000, 4408, 1012
 
 

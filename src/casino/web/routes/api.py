@@ -1,0 +1,140 @@
+"""The web game's JSON API: new games and rooms, the lobby's lists, finished games'
+replays and their post-game reviews (docs/server.md). The game itself is played over
+the WebSocket (:mod:`casino.web.routes.socket`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from starlette.responses import Response
+
+from casino.engine.record import read_record
+from casino.teach.review import default_seat
+from casino.web import seats
+from casino.web.limits import json_object
+from casino.web.reviews import COMPUTING, DONE
+from casino.web.routes.context import Web, finished, whole
+from casino.web.service import GameError, LiveGame, resignation_words
+from casino.web.views import items_json, result_json, rules_json
+from casino.words.narrate import told_play
+
+router = APIRouter()
+
+
+@router.post("/api/games", status_code=201)
+async def new_game(request: Request, web: Web) -> Response:
+    """Create a game against the computer or a room (JSON: rules, players, level, mode,
+    name, people, hints, take-backs) and seat the browser; 201 with the game's address,
+    and a room's invite."""
+    service = web.service
+    body = await json_object(request, service.limits.message_bytes, GameError)
+    mode = body.get("mode", "computer")
+    rules = body.get("rules", "casino")
+    players = body.get("players", 2)
+    level = body.get("level", "medium")
+    people = body.get("people")
+    if not isinstance(rules, str) or not isinstance(level, str) \
+            or not isinstance(mode, str):
+        raise GameError("rules, level and mode are words, as \"casino\"")
+    if not whole(players) or (people is not None and not whole(people)):
+        raise GameError("players (and people) are whole numbers, as 2")
+    created = await service.db(
+        service.create, rules=rules, players=players, level=level, mode=mode,
+        name=body.get("name"),
+        public=body.get("public", False), people=people,
+        client=request.client.host if request.client else "",
+        token=seats.browser_token(request),
+        hints=body.get("hints"), takebacks=body.get("takebacks"))
+    game = await service.get(created.game)
+    if game is not None:
+        service.kick(game)
+    out = {"game": created.game, "url": f"/game/{created.game}"}
+    if created.invite:
+        out["invite"] = created.invite
+    response = JSONResponse(out, status_code=201)
+    seats.set_token(response, request, created.token)
+    return response
+
+
+@router.get("/api/games")
+async def list_games(request: Request, web: Web) -> dict[str, Any]:
+    """The lobby's lists as JSON: the open rooms and the browser's own games."""
+    return await web.service.db(web.service.lists, seats.browser_token(request))
+
+
+@router.get("/api/records/{game_id}")
+async def record_json(game_id: str, web: Web) -> dict[str, Any]:
+    """A finished game's replay as JSON: every step, for the replay page."""
+    game = await finished(web.service, game_id)
+    return replay_json(game)
+
+
+@router.post("/api/games/{game_id}/review")
+async def ask_review(request: Request, game_id: str, web: Web,
+                     seat: str | None = None) -> Response:
+    """Start computing a finished game's review of ``seat`` (docs/server.md): 200 with
+    the review when it is kept, else 202 "computing" (ask again with GET)."""
+    answer = await web.service.review(game_id, seat, start=True,
+                                      client=request.client.host if request.client else "")
+    return JSONResponse(answer, status_code=200 if answer["status"] == DONE else 202)
+
+
+@router.get("/api/games/{game_id}/review")
+async def get_review(game_id: str, web: Web, seat: str | None = None) -> Response:
+    """A finished game's review of ``seat``: 200 done (with it) or none yet, 202
+    computing; a review whose computing failed is said once (503)."""
+    answer = await web.service.review(game_id, seat)
+    return JSONResponse(answer, status_code=202 if answer["status"] == COMPUTING else 200)
+
+
+def replay_json(game: LiveGame) -> dict[str, Any]:
+    """A finished game move by move for the replay page: every position, every move.
+
+    ``positions[i + 1]`` follows ``moves[i]``. Where a round ends the next
+    round's deal is a step of its own (``kind: "deal"``, ``text: null``).
+    """
+    s = game.session
+    record = read_record(s.record_text())
+    rules = record.rules
+    positions: list[dict[str, Any]] = []
+    moves: list[dict[str, Any]] = []
+    starts: dict[int, int] = {}  # round number -> index of its first position
+    for rnd in record.rounds:
+        starts[rnd.number] = len(positions)
+        if positions:
+            moves.append({"kind": "deal", "round": rnd.number, "deal": 1, "seat": rnd.dealer,
+                          "text": None, "words": f"Round {rnd.number}: "
+                          f"{s.names[rnd.dealer]} deals"})
+        positions.append(rnd.start.to_json())
+        for k, (seat, move) in enumerate(zip(rnd.movers, rnd.moves, strict=True)):
+            before, after = rnd.positions[k], rnd.positions[k + 1]
+            moves.append({"kind": "move", "round": rnd.number, "deal": before.deal,
+                          "seat": seat, "text": str(move),
+                          "words": told_play(before, move, after, seat, s.names)})
+            positions.append(after.to_json())
+    rounds = [{"round": r.number, "items": items_json(rules, r.result, r.start.scores),
+               "scores": list(r.result.scores)} for r in record.rounds if r.result is not None]
+    last = record.rounds[-1]
+    result = (result_json(rules, last.result, last.start.scores, s.names)
+              if last.result is not None else None)
+    ended = resignation_words(s)
+    if ended is not None:
+        result = {**(result or {"items": [], "scores": list(last.position.scores)}),
+                  "winner": record.winner, "summary": ended}
+    notes = [{"kind": n.kind, "seat": n.seat, "round": n.round,
+              # a note of moves later taken back shows where the round's moves end
+              "position": starts[n.round] + min(n.moves, len(record.rounds[n.round - 1].moves)),
+              "words": n.words(s.names[n.seat])} for n in record.notes]
+    table = record.table
+    return {
+        # where each round's first position is, and the seat a review is of by default
+        "starts": {str(n): i for n, i in starts.items()}, "review_seat": default_seat(record),
+        "game": game.id, "rules": rules_json(rules), "names": list(s.names),
+        "players": list(s.players), "moves": moves, "positions": positions, "rounds": rounds,
+        "result": result, "winner": record.winner, "download": f"/records/{game.id}.rec",
+        "settings": ({"hints": table.hints, "takebacks": table.takebacks,
+                      "words": table.words()} if table is not None else None),
+        "notes": notes,
+    }

@@ -1,0 +1,145 @@
+"""The web game's HTML pages: the lobby, a game, invites and rematches, the rules, the
+glossary and the guides, and finished games' records and replays (docs/server.md)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse
+from starlette.responses import Response
+
+from casino.bots.levels import LEVELS
+from casino.engine.errors import RulesError
+from casino.engine.rules import describe, preset
+from casino.web import seats
+from casino.web.routes.context import Web, finished, preset_menu
+from casino.web.store import OVER
+from casino.web.views import title
+
+router = APIRouter()
+
+
+@router.get("/", response_class=HTMLResponse)
+async def lobby(request: Request, web: Web) -> Response:
+    """The lobby: the rules and levels to start a game with, the open rooms, and the
+    browser's own games."""
+    service = web.service
+    return web.pages.render("lobby.html", presets=preset_menu(), levels=list(LEVELS),
+                            blurbs={name: lv.blurb for name, lv in LEVELS.items()},
+                            default_level="medium",
+                            **await service.db(service.lists, seats.browser_token(request)))
+
+
+@router.get("/game/{game_id}", response_class=HTMLResponse)
+async def game_page(request: Request, game_id: str, web: Web) -> Response:
+    """A game's page for a browser that holds one of its seats; others are told they
+    have none (and where a finished game's record is)."""
+    game = await web.service.get(game_id)
+    if game is None:
+        return web.pages.error("there is no such game", 404)
+    seat = game.seat_of_any(seats.seat_tokens(request, game_id))
+    if seat is None:
+        msg = "You have no seat in this game."
+        if game.status == OVER:
+            msg += f" It is over: its record is at /records/{game_id}."
+        return web.pages.error(msg, 403, title="No seat")
+    from casino.words.glossary import kinds
+
+    return web.pages.render("game.html", game_id=game_id, rules_name=game.rules.name,
+                            rules_title=title(game.rules.name), seat=seat,
+                            words=kinds(game.rules.name))
+
+
+@router.get("/join/{game_id}/{code}")
+async def join(request: Request, game_id: str, code: str, web: Web,
+               name: str | None = None) -> Response:
+    """An invite link: ask the friend's name first, then seat them and set their token
+    (a browser seated already goes straight to the game)."""
+    service = web.service
+    game = await service.get(game_id)
+    if game is not None and game.seat_of_any(seats.seat_tokens(request, game_id)) \
+            is not None:
+        return RedirectResponse(f"/game/{game_id}", 303)  # already seated here
+    if name is None:
+        # Ask the friend's name first, so the table and the record show it.
+        room = await service.invited(game_id, code)
+        session = room.session
+        hosts = [n for seat, n in enumerate(session.names)
+                 if room.seats.get(seat) is not None]
+        return web.pages.render("join.html", rules_title=title(session.rules.name),
+                                rules_name=session.rules.name, hosts=hosts,
+                                players=session.rules.players)
+    token, _seat = await service.join(game_id, code, name, seats.browser_token(request))
+    response = RedirectResponse(f"/game/{game_id}", 303)
+    seats.set_token(response, request, token)
+    return response
+
+
+@router.get("/rematch/{old}/{new}")
+async def rematch(request: Request, old: str, new: str, web: Web) -> Response:
+    """Follow a rematch: whoever held a seat in the old game holds the same in the new."""
+    tokens = seats.seat_tokens(request, old)
+    game = await web.service.get(old)
+    if game is None or game.rematch != new:
+        return web.pages.error("there is no such rematch", 404)
+    seat = game.seat_of_any(tokens)
+    target = await web.service.get(new)
+    if seat is None or target is None or target.seat_of_any(tokens) != seat:
+        return web.pages.error("You had no seat in that game, so none in its rematch.", 403,
+                               title="No seat")
+    return RedirectResponse(f"/game/{new}", 303)
+
+
+@router.get("/rules/{name}", response_class=HTMLResponse)
+async def rules_page(name: str, web: Web) -> Response:
+    """A ruleset's summary, its glossary words linked."""
+    try:
+        rules = preset(name)
+    except RulesError as e:
+        return web.pages.error(str(e), 404)
+    from casino.words.glossary import link_all
+
+    lines = describe(rules)
+    # The summary's lines, each glossary word linked to /glossary at its first use.
+    return web.pages.render("rules.html", name=rules.name, title=title(rules.name),
+                            lines=lines, linked=link_all(lines[1:]), presets=preset_menu())
+
+
+@router.get("/glossary", response_class=HTMLResponse)
+async def glossary_page(web: Web) -> Response:
+    """The games' words, an anchor per entry (casino.words.glossary), as
+    docs/glossary.md has them."""
+    from casino.words.glossary import SECTIONS, TERMS, section_title
+
+    return web.pages.render("glossary.html", terms=TERMS,
+                            sections={s: section_title(s) for s in SECTIONS},
+                            titles={name: title(name) for name, _, _ in preset_menu()})
+
+
+@router.get("/guide/{name}", response_class=HTMLResponse)
+async def guide_page(name: str, web: Web) -> Response:
+    """How to play a ruleset, with its worked example (casino.words.guide)."""
+    from casino.words.guide import GUIDES, guide_html
+
+    if name not in GUIDES:
+        return web.pages.error(f"no guide for {name!r}; the guides are "
+                               f"{', '.join(GUIDES)}", 404)
+    return web.pages.render("guide.html", name=name, title=GUIDES[name].title,
+                            guide=guide_html(name))
+
+
+@router.get("/records/{game_id}.rec")
+async def record_file(game_id: str, web: Web) -> Response:
+    """A finished game's record to download (an unfinished one is not given: it would
+    show the hands)."""
+    game = await finished(web.service, game_id)
+    return PlainTextResponse(
+        game.session.record_text(),
+        media_type="text/plain; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="casino-{game_id}.rec"'})
+
+
+@router.get("/records/{game_id}", response_class=HTMLResponse)
+async def replay_page(game_id: str, web: Web) -> Response:
+    """The replay page of a finished game (it fetches the game from the API)."""
+    await finished(web.service, game_id)
+    return web.pages.render("replay.html", game_id=game_id)

@@ -1,0 +1,315 @@
+"""The game WebSocket, ``/ws/{game_id}``: one :class:`GameSocket` per connection.
+
+Every message is checked against the connection's seat, the turn and the rules
+(docs/server.md lists the messages); the game state only ever travels here, one
+seat's view at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from casino.engine.errors import CasinoError
+from casino.web import seats
+from casino.web.guard import same_origin as _same_origin
+from casino.web.limits import TokenBucket, address_key
+from casino.web.routes.context import Web
+from casino.web.routes.context import whole as _whole
+from casino.web.service import Client, GameError, GameService, LiveGame, OptionsJob
+
+log = logging.getLogger("casino.web")
+
+#: WebSocket close codes: a missing or forged seat, no such game, too many connections,
+#: another site's page; too many messages (the page waits before it reconnects); a
+#: connection silent past the heartbeat's deadline; and "reconnect now" (the game reloads).
+CLOSE_NO_SEAT, CLOSE_NO_GAME, CLOSE_LIMIT, CLOSE_ORIGIN = 4401, 4404, 4429, 4403
+CLOSE_TOO_FAST, CLOSE_SILENT, CLOSE_RECONNECT = 4408, 4000, 1012
+MESSAGE_TYPES = ("hello", "play", "options", "hint", "undo", "next_round", "rematch", "resign",
+                 "claim", "pong")
+
+router = APIRouter()
+
+
+@router.websocket("/ws/{game_id}")
+async def game_socket(ws: WebSocket, game_id: str, web: Web) -> None:
+    """The WebSocket of a game: see :class:`GameSocket`."""
+    await GameSocket(web.service, ws, game_id).run()
+
+
+class GameSocket:
+    """One client's connection: reads its messages, writes its states, errors and hints.
+
+    Reading and writing are two tasks, so a client slow to read never holds up
+    the game, and the game never waits on a client.
+    """
+
+    def __init__(self, service: GameService, ws: WebSocket, game_id: str) -> None:
+        self.service = service
+        self.ws = ws
+        self.game_id = game_id
+        self.limits = service.limits
+        self.bucket = TokenBucket(self.limits.messages_per_second, self.limits.message_burst)
+        #: Hints being thought of for this connection (kept so they are not collected).
+        self.hints: set[asyncio.Task[None]] = set()
+        #: The ``options`` request being worked out for this connection, and the latest
+        #: one waiting behind it (a newer request replaces it: only the last is answered).
+        self.options_task: asyncio.Task[None] | None = None
+        self.options_next: OptionsJob | None = None
+        self.refused = 0
+
+    async def _refuse(self, message: str, code: int) -> None:
+        await self.ws.send_json({"type": "error", "message": message})
+        await self.ws.close(code)
+
+    async def run(self) -> None:
+        """Admit the connection (its origin, the game, a seat held, room for it), then read
+        and write until it closes; the seat's absence counts from then."""
+        ws = self.ws
+        await ws.accept()
+        if not _same_origin(ws.headers):
+            await self._refuse("this game can only be played from its own site", CLOSE_ORIGIN)
+            return
+        game = await self.service.get(self.game_id)
+        if game is None:
+            await self._refuse("there is no such game", CLOSE_NO_GAME)
+            return
+        seat = game.seat_of_any(seats.seat_tokens(ws, self.game_id))
+        if seat is None:
+            await self._refuse("you have no seat in this game: your seat token is missing "
+                               "or wrong (open your invite link again)", CLOSE_NO_SEAT)
+            return
+        if len(game.clients) >= self.limits.connections_per_game:
+            await self._refuse("too many connections to this game; close other tabs",
+                               CLOSE_LIMIT)
+            return
+        # As the limits count it (IPv6: the /64): the owner of its game's computers' turns.
+        client = Client(seat, address=address_key(ws.client.host) if ws.client else "")
+        game.clients.add(client)
+        self.service.watch(game)  # a person back on their turn is no longer away
+        loop = asyncio.get_running_loop()
+        writer = loop.create_task(self._write(game, client))
+        heart = loop.create_task(self._heartbeat(client))
+        try:
+            await self._read(game, client)
+        finally:
+            heart.cancel()
+            if self.options_task is not None:
+                self.options_task.cancel()
+            game.clients.discard(client)
+            self.service.watch(game)  # the seat's absence counts from now
+            client.close(CLOSE_RECONNECT)
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(writer, 5)
+
+    async def _heartbeat(self, client: Client) -> None:
+        """A ``ping`` every ``heartbeat_seconds``: the page answers ``pong``.
+
+        Browsers do not show WebSocket-level pings to the page, so the page
+        could not tell a silently dropped connection from a quiet game; with
+        these it knows within two beats, and the server within
+        ``heartbeat_timeout`` (the reader closes a silent connection).
+        """
+        while True:
+            await asyncio.sleep(self.limits.heartbeat_seconds)
+            client.send({"type": "ping", "every": self.limits.heartbeat_seconds})
+
+    async def _write(self, game: LiveGame, client: Client) -> None:
+        try:
+            while True:
+                message = await client.outbox.get()
+                if message is None:
+                    try:
+                        message = await game.state_ready(client)
+                    except Exception:
+                        log.exception("could not build the view of game %s", game.id)
+                        message = _err("the server could not show the game; reload the page")
+                    if message is None:
+                        continue
+                elif message.get("type") == "close":
+                    if self.ws.client_state == WebSocketState.CONNECTED:
+                        with contextlib.suppress(Exception):
+                            await self.ws.close(int(message.get("code", CLOSE_RECONNECT)))
+                    return
+                await self.ws.send_json(message)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return
+
+    async def _read(self, game: LiveGame, client: Client) -> None:
+        ws = self.ws
+        while True:
+            try:
+                raw = await asyncio.wait_for(ws.receive(), self.limits.heartbeat_timeout)
+            except TimeoutError:
+                client.close(CLOSE_SILENT)  # no pong, no message: the connection is dead
+                return
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            if raw["type"] == "websocket.disconnect":
+                return
+            text = raw.get("text")
+            data = raw.get("bytes")
+            if text is None and data is not None:
+                try:
+                    text = data.decode("utf-8")
+                except UnicodeDecodeError:
+                    text = ""
+            size = len(text.encode("utf-8")) if text is not None else 0
+            if not self.bucket.take():
+                self.refused += 1
+                if self.refused > self.limits.refused_before_close:
+                    client.send({"type": "error", "message": "too many messages: this "
+                                 "connection is closed; the page reconnects in a while"})
+                    client.close(CLOSE_TOO_FAST)
+                    return
+                client.send({"type": "error", "message": "too many messages: at most "
+                             f"{self.limits.messages_per_second:g} a second; "
+                             "that one was ignored"})
+                continue
+            self.refused = 0  # only a flood without pause closes the connection
+            if size > self.limits.message_bytes:
+                client.send({"type": "error", "message": f"that message is too big (at most "
+                             f"{self.limits.message_bytes} bytes); it was ignored"})
+                continue
+            current = self.service.games.get(self.game_id)
+            if current is not game:  # dropped meanwhile: the client must reconnect
+                client.close(CLOSE_RECONNECT)
+                return
+            reply = await self.handle(game, client, text or "")
+            if reply is not None:
+                client.send(reply)
+
+    def _ask_options(self, game: LiveGame, client: Client, job: OptionsJob) -> None:
+        """Answer ``job`` after the request being worked out, if any: one at a time per
+        connection, and a request still waiting is replaced by a newer one (the page
+        only wants the answer for what is picked now)."""
+        self.options_next = job
+        if self.options_task is None:
+            self.options_task = asyncio.get_running_loop().create_task(
+                self._options(game, client))
+
+    async def _options(self, game: LiveGame, client: Client) -> None:
+        try:
+            while self.options_next is not None:
+                job, self.options_next = self.options_next, None
+                try:
+                    reply = await self.service.options(job)
+                except GameError as e:
+                    reply = _err(e.message)
+                except Exception:
+                    log.exception("options failed in game %s", game.id)
+                    reply = _err("that selection could not be worked out; pick again")
+                client.send(reply)
+        finally:
+            self.options_task = None
+
+    async def _hint(self, game: LiveGame, client: Client) -> None:
+        """Ask for a hint and send the answer (or why there is none) when it comes."""
+        try:
+            reply = await self.service.hint(game, client.seat, client.address)
+        except GameError as e:
+            reply = _err(e.message)
+        except CasinoError as e:
+            reply = _err(str(e))
+        except Exception:
+            log.exception("a hint failed in game %s", game.id)
+            reply = _err("no hint could be found just now; try again")
+        client.send(reply)
+
+    async def handle(self, game: LiveGame, client: Client, text: str) -> dict[str, Any] | None:
+        """One message: the reply to send (an error in words, or a hint), or None."""
+        try:
+            msg = json.loads(text)
+        except (ValueError, RecursionError):
+            return _err("that message is not valid JSON; send an object such as "
+                        "{\"type\": \"hello\", \"since\": 0}")
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            return _err("a message is a JSON object with a \"type\", such as "
+                        "{\"type\": \"hello\", \"since\": 0}")
+        kind = msg["type"]
+        seat = client.seat
+        try:
+            if kind == "hello":
+                since = msg.get("since", 0)
+                if not _whole(since) or since < 0:
+                    return _err("\"since\" is the last version you have: a whole number, "
+                                "0 at first")
+                view = await game.view_ready(seat)  # nothing awaited after this
+                start = since if since <= game.version else 0  # from another life: all
+                client.sent = game.version
+                return {"type": "state", "version": game.version,
+                        "events": [e.to_json(seat) for e in game.events[start:]],
+                        "view": view}
+            version = msg.get("version")
+            if version is not None and (not _whole(version) or version < 0):
+                return _err("\"version\" is the version of the game you saw: a whole number")
+            if kind == "pong":
+                return None
+            game.driver = client.address
+            if kind == "play":
+                move = msg.get("move")
+                if not isinstance(move, str) or not move.strip():
+                    return _err("a play needs a \"move\": the move's text, such as \"9d x 9c\"")
+                if len(move) > 200:
+                    return _err("that move text is far too long to be a move")
+                await self.service.play(game, seat, move, version)
+                return None
+            if kind == "options":
+                # Checked now (an error changes nothing), worked out aside: meanwhile this
+                # connection's other messages are still read.
+                job = self.service.read_options(game, seat, msg.get("card"), msg.get("uses"),
+                                                version)
+                self._ask_options(game, client, job)
+                return None
+            if kind == "hint":
+                # Thought of aside: a hint may wait for the pool (computers go first), and
+                # meanwhile this connection's moves must still be read.
+                task = asyncio.get_running_loop().create_task(self._hint(game, client))
+                self.hints.add(task)
+                task.add_done_callback(self.hints.discard)
+                return None
+            if kind == "undo":
+                await self.service.undo(game, seat, version)
+                return None
+            if kind == "next_round":
+                await self.service.next_round(game, seat, version)
+                return None
+            if kind == "rematch":
+                await self.service.rematch(game, seat)
+                return None
+            if kind == "resign":
+                await self.service.resign(game, seat)
+                return None
+            if kind == "claim":
+                target = msg.get("seat")
+                if not isinstance(target, int) or isinstance(target, bool) \
+                        or not 0 <= target < game.rules.players:
+                    return _err(f"a claim names the \"seat\" of the player who is away: a "
+                                f"seat number from 0 to {game.rules.players - 1}")
+                await self.service.claim(game, seat, target, version)
+                return None
+        except GameError as e:
+            if e.status == 409:
+                client.notify()  # a stale request: the fresh state follows the error
+            return _err(e.message)
+        except CasinoError as e:  # IllegalMove and friends: computed from the seat's view
+            return _err(str(e))
+        except Exception:
+            # Memory may be half-changed: drop the game, it reloads as committed.
+            log.exception("unexpected error in game %s on %r", game.id, kind)
+            self.service.drop(game)
+            return _err("something went wrong on the server; the game is reloaded as it "
+                        "was saved")
+        return _err(f"unknown message type {kind[:30]!r}; the types are "
+                    f"{', '.join(MESSAGE_TYPES)}")
+
+
+def _err(message: str) -> dict[str, Any]:
+    return {"type": "error", "message": message}
+
