@@ -33,9 +33,11 @@ import math
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from casino.bots import BOTS, Limit, level_of
+from casino.bots.careful import VARIANTS, Settings
+from casino.bots.careful import variant as careful_variant
 from casino.engine.rules import PRESET_NAMES, preset
 from casino.measure.arena import game_seeds, run_pairing
 from research import eval_overrides
@@ -68,7 +70,12 @@ def variant(name: str, sets: list[str]) -> str:
     if fair:
         attrs["fair"] = type("Fair", (base.fair,), fair)
     label = f"{name}[{','.join(sets)}]"
-    BOTS[label] = type("Variant", (base,), attrs)
+    if name in VARIANTS:
+        # The club player's variants are careful configured, not classes: the settings
+        # given join the variant's own.
+        BOTS[label] = careful_variant(name, cast(Settings, {**VARIANTS[name], **attrs}))
+    else:
+        BOTS[label] = type("Variant", (base,), attrs)
     return label
 
 

@@ -15,16 +15,7 @@ import pytest
 from casino import Position
 from casino.bots import BOTS, make_bot
 from casino.bots.base import Bot
-from casino.bots.careful import (
-    CarefulBot,
-    ClosingBot,
-    DistractedBot,
-    GlancingBot,
-    HastyBot,
-    HeedlessBot,
-    ObliviousBot,
-    UnwaryBot,
-)
+from casino.bots.careful import CarefulBot
 from casino.bots.evaluation import (
     Captures,
     best_outcome,
@@ -258,14 +249,14 @@ def test_unwary_takes_a_card_more_where_careful_leaves_no_sweep() -> None:
     p = pos("casino", ["As 8h", "Jh Jd Qh Qd"], "6c Kd Ac")
     for seed in range(4):
         assert choose(CarefulBot(seed), p) == "As x Ac"
-        assert choose(UnwaryBot(seed), p) == "As x Kd+Ac"
+        assert choose(make_bot("unwary", seed), p) == "As x Kd+Ac"
 
 
 def test_heedless_never_weighs_what_it_leaves_and_distracted_on_half_its_moves() -> None:
     p = pos("casino", ["As 8h", "Jh Jd Qh Qd"], "6c Kd Ac")
     for seed in range(4):
-        assert choose(HeedlessBot(seed), p) == "As x Kd+Ac"
-    seen = Counter(choose(DistractedBot(seed), p) for seed in range(40))
+        assert choose(make_bot("heedless", seed), p) == "As x Kd+Ac"
+    seen = Counter(choose(make_bot("distracted", seed), p) for seed in range(40))
     assert set(seen) == {"As x Ac", "As x Kd+Ac"}
     assert 10 <= seen["As x Ac"] <= 30
 
@@ -276,10 +267,10 @@ def test_the_inattentive_club_players_notice_each_capture_by_chance() -> None:
     # trailing otherwise.
     p = pos("casino", ["Tc 4c", "Jh Jd Qh Qd"], "Td 9h")
     assert {choose(CarefulBot(seed), p) for seed in range(10)} == {"Tc x Td"}
-    taken = {cls: sum(choose(cls(seed), p) == "Tc x Td" for seed in range(200))
-             for cls in (GlancingBot, ObliviousBot)}
-    assert 115 <= taken[GlancingBot] <= 165
-    assert 20 <= taken[ObliviousBot] <= 60
+    taken = {name: sum(choose(make_bot(name, seed), p) == "Tc x Td" for seed in range(200))
+             for name in ("glancing", "oblivious")}
+    assert 115 <= taken["glancing"] <= 165
+    assert 20 <= taken["oblivious"] <= 60
     # A player who notices nothing still moves: with only captures legal it sees them all.
     caps = [m for m in p.legal_moves() if m.kind == CAPTURE]
     assert noticed(caps, 0.0, random.Random(1)) == caps
@@ -291,10 +282,9 @@ def test_a_careful_player_who_forgets_the_captured_cards_fears_what_is_gone() ->
     # neither of which takes anything trailing the 7 leaves. One who forgets the
     # captured cards (remembers=False) fears any card of the deck, and plays otherwise.
     p = pos("casino", ["7c 9h", "2h Tc"], "4s Ac", fill="piles", fill_seat=1)
-    forgetful = type("Forgetful", (CarefulBot,), {"remembers": False})
     for seed in range(4):
         assert choose(CarefulBot(seed), p) == "7c"
-        assert choose(forgetful(seed), p) == "9h"
+        assert choose(CarefulBot(seed, remembers=False), p) == "9h"
 
 
 def test_hasty_builds_what_the_unseen_cards_can_take() -> None:
@@ -303,8 +293,8 @@ def test_hasty_builds_what_the_unseen_cards_can_take() -> None:
     p = pos("casino", ["Qc 2d", "Jh Jd Qh Qd"], "2c 8c Kc")
     for seed in range(4):
         assert choose(CarefulBot(seed), p) == "2d x 2c"
-        assert choose(UnwaryBot(seed), p) == "2d x 2c"
-        assert choose(HastyBot(seed), p) == "2d+8c+2c =12"
+        assert choose(make_bot("unwary", seed), p) == "2d x 2c"
+        assert choose(make_bot("hasty", seed), p) == "2d+8c+2c =12"
 
 
 def test_closing_plays_the_last_four_cards_exactly_for_the_game() -> None:
@@ -318,7 +308,7 @@ def test_closing_plays_the_last_four_cards_exactly_for_the_game() -> None:
         while m.position.result is None:
             p = m.position
             seen = p.observe(p.to_move)
-            closing, careful = ClosingBot(seed).choose(seen), CarefulBot(seed).choose(seen)
+            closing, careful = make_bot("closing", seed).choose(seen), CarefulBot(seed).choose(seen)
             if p.stock_size or p.hand_size(0) + p.hand_size(1) > 4:
                 earlier += 1
                 assert closing == careful

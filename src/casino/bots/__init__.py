@@ -10,18 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from casino.bots.base import Bot, Limit
-from casino.bots.careful import (
-    AbsentMindedBot,
-    CarefulBot,
-    ClosingBot,
-    DistractedBot,
-    DozyBot,
-    GlancingBot,
-    HastyBot,
-    HeedlessBot,
-    ObliviousBot,
-    UnwaryBot,
-)
+from casino.bots.careful import CarefulBot, variant
 from casino.bots.counter import CounterBot
 from casino.bots.expert import ExpertBot, LastCardBot, LongEndgameBot, OnePlyBot
 from casino.bots.fair_reply import FairReplyBot
@@ -33,20 +22,21 @@ from casino.bots.pimc import PimcBot, PimcOracle
 from casino.bots.random_bot import RandomBot
 from casino.bots.searcher import SearcherBot
 
-#: Ladder name -> constructor taking a seed.
+#: Ladder name -> constructor taking a seed. The club player's variants are ``careful``
+#: configured (:data:`casino.bots.careful.VARIANTS`), each called by its own name.
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
-    "oblivious": ObliviousBot,
-    "dozy": DozyBot,
-    "absent-minded": AbsentMindedBot,
-    "glancing": GlancingBot,
-    "heedless": HeedlessBot,
-    "hasty": HastyBot,
-    "distracted": DistractedBot,
-    "unwary": UnwaryBot,
+    "oblivious": variant("oblivious"),
+    "dozy": variant("dozy"),
+    "absent-minded": variant("absent-minded"),
+    "glancing": variant("glancing"),
+    "heedless": variant("heedless"),
+    "hasty": variant("hasty"),
+    "distracted": variant("distracted"),
+    "unwary": variant("unwary"),
     "careful": CarefulBot,
-    "closing": ClosingBot,
+    "closing": variant("closing"),
     "expert": ExpertBot,
     "one-ply": OnePlyBot,
     "last-card": LastCardBot,

@@ -23,12 +23,14 @@
   when the mover plays the round's last card, it keeps a card that can still
   capture for that turn.
 
-Weaker variants weigh the next player's capture less (``reply``: ``hasty``,
-``unwary``), on only some moves (``heed``: ``distracted``) or not at all
-(``heedless``). They are the lower levels on the tables where the levels spread
-below ``careful`` (Krypkasino, Mulle: :mod:`casino.bots.levels`). One stronger
-variant, ``closing``, plays a two-player round's last four cards exactly
-(``exact_cards``): Mulle's ``hard``.
+Its variants are this bot with other settings (:data:`VARIANTS`, built by
+:func:`variant`), not subclasses. Weaker ones weigh the next player's capture less
+(``reply``: ``hasty``, ``unwary``), on only some moves (``heed``: ``distracted``) or
+not at all (``heedless``), or overlook some of their captures (``notice``:
+``glancing`` down to ``oblivious``). They are the lower levels on the tables where
+the levels spread below ``careful`` (Krypkasino, Mulle, four players each for
+themselves: :mod:`casino.bots.levels`). One stronger variant, ``closing``, plays a
+two-player round's last four cards exactly (``exact_cards``): Mulle's ``hard``.
 
 It sees only its observation. Per move it scores at most a shortlist of
 candidates (:func:`casino.bots.greedy.shortlist`), each with one table analysis,
@@ -38,8 +40,9 @@ so it stays fast on crowded Finnish tables.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import takewhile
+from typing import TypedDict, Unpack
 
 from casino.bots.base import Bot, Limit
 from casino.bots.evaluation import (
@@ -73,6 +76,17 @@ LAST = 0.5
 #: Seconds the exact search of the last cards (:attr:`CarefulBot.exact_cards`) may take
 #: when the bot is given no limit.
 EXACT_SECONDS = 0.5
+
+
+class Settings(TypedDict, total=False):
+    """What a variant of the club player sets otherwise than ``careful``: the
+    attributes of :class:`CarefulBot` of the same names."""
+
+    reply: float
+    heed: float
+    remembers: bool
+    exact_cards: int
+    notice: float
 
 
 class _Turn:
@@ -177,8 +191,7 @@ class CarefulBot(Bot):
     """Greedy gain, less what the next player can take, plus club-player rules."""
 
     name = "careful"
-    #: Weight of the next player's expected best capture (:data:`REPLY`); a class
-    #: attribute so that a level may play a less careful variant.
+    #: Weight of the next player's expected best capture (:data:`REPLY`).
     reply: float = REPLY
     #: The share of moves on which it weighs what it leaves at all (1: every move).
     heed: float = 1.0
@@ -190,6 +203,17 @@ class CarefulBot(Bot):
     exact_cards: int = 0
     #: The share of its captures it notices, each by chance (1: every one).
     notice: float = 1.0
+
+    def __init__(self, seed: int | None = None, *, name: str | None = None,
+                 **settings: Unpack[Settings]) -> None:
+        """``careful``, or a variant of it: ``name`` and ``settings`` (see
+        :data:`VARIANTS`) replace the class's for this bot; what is not given stays
+        the class's, so a subclass that sets them (research's ``--set``) still counts."""
+        super().__init__(seed)
+        if name is not None:
+            self.name = name
+        for key, value in settings.items():
+            setattr(self, key, value)
 
     def pick(self, pos: Position, moves: list[Move], limit: Limit) -> Move:
         """The candidate with the best :meth:`score`, ties to the cheapest card and then at
@@ -261,89 +285,45 @@ def _rest(hand: Sequence[int], card: int) -> list[int]:
     return rest
 
 
-class DistractedBot(CarefulBot):
-    """``careful`` that weighs what it leaves the next player on half its moves, chosen
-    by chance, and on the others plays as :class:`HeedlessBot`: the lapses of a
-    player who knows to look and sometimes does not. A rung between the two on Mulle,
-    where no weight between them falls between them (research/bots-log.md, "Mulle:
-    the levels spread below careful")."""
-
-    name = "distracted"
-    heed = 0.5
-
-
-class HeedlessBot(CarefulBot):
-    """``careful``'s club rules (never trail a card with points, credit its own
-    builds, keep a capturing card for the last turn) without weighing what it leaves
-    the next player at all."""
-
-    name = "heedless"
-    reply = 0.0
-
-
-class UnwaryBot(CarefulBot):
-    """``careful`` that weighs the next player's best capture at 0.15, not 0.8: it
-    gives up a small gain now for a large threat only. A rung between the two below
-    and ``careful`` where they are far apart (Krypkasino: research/bots-log.md,
-    "Krypkasino: the levels spread below careful")."""
-
-    name = "unwary"
-    reply = 0.15
-
-
-class HastyBot(CarefulBot):
-    """``careful`` that weighs the next player's best capture at 0.02: it looks at
-    the table it leaves only to choose among moves that gain alike (which card to
-    trail), never giving up a point now to deny one later."""
-
-    name = "hasty"
-    reply = 0.02
+#: The club player's variants on the ladder: name -> what each sets otherwise. They are
+#: ``careful`` configured, not subclasses, so that each differs from it in these numbers
+#: alone; the levels that play them and why are in :mod:`casino.bots.levels`.
+VARIANTS: dict[str, Settings] = {
+    # Notices each of its captures by chance (trailing instead), as a club player who
+    # sometimes overlooks a take: one in five, a newcomer yet to learn to look ...
+    "oblivious": {"notice": 0.2},
+    # ... about one in three ...
+    "dozy": {"notice": 0.35},
+    # ... half ...
+    "absent-minded": {"notice": 0.5},
+    # ... seven in ten.
+    "glancing": {"notice": 0.7},
+    # The club rules (never trail a card with points, credit its own builds, keep a
+    # capturing card for the last turn) without weighing what it leaves at all.
+    "heedless": {"reply": 0.0},
+    # Looks at the table it leaves only to choose among moves that gain alike (which
+    # card to trail), never giving up a point now to deny one later.
+    "hasty": {"reply": 0.02},
+    # Weighs what it leaves on half its moves, chosen by chance, and plays as heedless
+    # on the others: the lapses of a player who knows to look and sometimes does not.
+    "distracted": {"heed": 0.5},
+    # Gives up a small gain now for a large threat only.
+    "unwary": {"reply": 0.15},
+    # Plays the last four cards of a two-player round exactly, for the game: once the
+    # stock is empty every card is known, and who takes the leftovers and the last
+    # points decides many a game.
+    "closing": {"exact_cards": 4},
+}
 
 
-class ClosingBot(CarefulBot):
-    """``careful`` that plays the last four cards of a two-player round exactly, for
-    the game: once the stock is empty and the hands hold four cards between them,
-    every card is known and the few plays left are searched to the round's end.
-    Who takes the leftovers and the last points decides many a Mulle game, and a
-    player who counts the cards gets those right (research/bots-log.md, "Mulle: a
-    hard level that closes the round")."""
+def variant(name: str, settings: Settings | None = None) -> Callable[[int | None], CarefulBot]:
+    """The constructor (seed -> bot) of the club player's variant ``name``: ``careful``
+    with that variant's :data:`VARIANTS` settings, or with ``settings`` when given
+    (research tries others under the variant's name). KeyError for an unknown name."""
+    chosen = VARIANTS[name] if settings is None else settings
 
-    name = "closing"
-    exact_cards = 4
+    def make(seed: int | None = None) -> CarefulBot:
+        """A ``careful`` playing as the variant, called by its name."""
+        return CarefulBot(seed, name=name, **chosen)
 
-
-class GlancingBot(CarefulBot):
-    """``careful`` that notices each of its captures by chance, seven in ten: the
-    club player who sometimes overlooks a take. With four players each for
-    themselves, where every fair player above ``careful`` is level with it, the
-    levels below the card counter are this player noticing less and less
-    (research/bots-log.md, "Four players each for themselves: the levels spread
-    below careful"); the ``hard`` level there."""
-
-    name = "glancing"
-    notice = 0.7
-
-
-class AbsentMindedBot(CarefulBot):
-    """``careful`` noticing half its captures; the ``medium`` level with four
-    players each for themselves."""
-
-    name = "absent-minded"
-    notice = 0.5
-
-
-class DozyBot(CarefulBot):
-    """``careful`` noticing about one capture in three (0.35); the ``easy`` level
-    with four players each for themselves."""
-
-    name = "dozy"
-    notice = 0.35
-
-
-class ObliviousBot(CarefulBot):
-    """``careful`` noticing one capture in five, trailing instead: a newcomer who
-    has yet to learn to look; the ``beginner`` level with four players each for
-    themselves."""
-
-    name = "oblivious"
-    notice = 0.2
+    return make
