@@ -18,7 +18,7 @@ from casino.engine.position import Position
 from casino.engine.record import Settings
 from casino.engine.rules import Rules, preset
 from casino.engine.scoring import Item, Result, settle
-from casino.web.service import _round_words
+from casino.web.live import _round_words
 from casino.web.views import (
     Public,
     build_view,

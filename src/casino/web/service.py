@@ -28,7 +28,6 @@ import asyncio
 import concurrent.futures
 import contextlib
 import datetime as dt
-import functools
 import hmac
 import json
 import logging
@@ -37,9 +36,9 @@ import secrets
 import threading
 import time
 from collections import OrderedDict, defaultdict
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, ParamSpec, TypeVar
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 from casino.bots.levels import LEVELS
 from casino.engine.builds import Build
@@ -48,29 +47,38 @@ from casino.engine.match import Match
 from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.record import (
-    RESIGN,
-    UNDO,
     Settings,
     match_from_record,
     read_record,
     write_record,
 )
-from casino.engine.rules import PRESET_NAMES, Rules, preset
-from casino.engine.wording import noun, plural
+from casino.engine.rules import PRESET_NAMES, preset
 from casino.play.session import (
     HINT_LEVEL,
     HUMAN,
     BotJob,
     GameSession,
     default_settings,
-    player_name,
     run_bot_job,
 )
 from casino.teach.hint import Advice
-from casino.teach.lesson import OPPONENT_LEVEL, lesson_match, session_step
+from casino.teach.lesson import OPPONENT_LEVEL, lesson_match
 from casino.teach.review import default_seat
+from casino.web.errors import MOVED_ON, GameError, clean_name
 from casino.web.fanout import Listener
 from casino.web.limits import BucketsByKey, Limits, address_key, network_key
+from casino.web.live import (
+    COMPUTER,
+    FRIENDS,
+    LESSON,
+    LiveGame,
+    _round_word,
+    duration_words,
+    replayed_log,
+    resignation_words,
+    to_the_end,
+    unstoppable,
+)
 from casino.web.reviews import Reviewer, ReviewRefused, ReviewSetting
 from casino.web.seats import new_token
 from casino.web.store import (
@@ -88,514 +96,29 @@ from casino.web.store import (
 from casino.web.thinking import HINT_BUSY, Busy, Thinker
 from casino.web.views import (
     LogItem,
-    Public,
-    RoundScore,
     SelectionError,
-    build_view,
     card_choices,
     legal_json,
     options_json,
     read_selection,
-    side_name,
-    total_text,
     unknown_choices,
     unknown_options,
 )
 from casino.web.workers import WorkerBusy, WorkerError, WorkerPool, WorkerTimeout
-from casino.words.narrate import YOU, move_phrase, told_play, winner_words
+from casino.words.narrate import YOU, move_phrase
 
 log = logging.getLogger("casino.web")
 
-COMPUTER, FRIENDS = "computer", "friends"
-#: A lesson (casino.teach.lesson): the guided first game against the beginner, from an
-#: arranged deck; its views carry the lesson's step, and it is kept out of the lobby's
-#: list of finished games (its deal is no secret, and it is no ordinary game).
-LESSON = "lesson"
+
+T = TypeVar("T")
+
 #: Addresses and networks whose waiting rooms are remembered at once (beyond: the
 #: longest-known is forgotten, and only the server-wide cap holds for it).
 MAX_ADDRESSES_REMEMBERED = 10_000
 
 
-T = TypeVar("T")
-P = ParamSpec("P")
-
-
-async def to_the_end(work: Coroutine[Any, Any, T]) -> T:
-    """Await ``work``, which runs to its end even if the caller is cancelled (a page
-    that closes mid-move): a change made in memory must be stored, told and followed
-    (the computers kicked), or dropped, never left half done."""
-    task = asyncio.ensure_future(work)
-    task.add_done_callback(_seen)
-    return await asyncio.shield(task)
-
-
-def _seen(task: asyncio.Future[Any]) -> None:
-    """Retrieve the end of a task whose caller may be gone (no "never retrieved")."""
-    if not task.cancelled():
-        task.exception()
-
-
-def unstoppable(method: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, Coroutine[Any, Any, T]]:
-    """A method that changes a game: it runs :func:`to_the_end`."""
-    @functools.wraps(method)
-    async def run(*args: P.args, **kwargs: P.kwargs) -> T:
-        """The method's work, run to its end even if the caller is cancelled."""
-        return await to_the_end(method(*args, **kwargs))
-    return run
-
 #: The kinds of lease (:meth:`GameService._leased`): a computer's move, a hint.
 COMPUTER_LEASE, HINT_LEASE = "computer", "hint"
-
-#: What a change made against an old version of a game is told (a move sent at once
-#: with another for the same turn, in this process or another).
-MOVED_ON = "the game has moved on: that was not played; here is the game as it stands"
-
-
-class GameError(Exception):
-    """A request that cannot be done, in words for the player; ``status`` for HTTP."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
-
-
-def clean_name(raw: object, default: str, limit: int) -> str:
-    """A player name fit for the table and the record (:func:`casino.play.session.player_name`),
-    refused in words for the player."""
-    if raw is not None and not isinstance(raw, str):
-        raise GameError("a name must be text")
-    try:
-        return player_name(raw, default, limit)
-    except ValueError as exc:
-        raise GameError(str(exc)) from None
-
-
-# ----------------------------------------------------------------------
-# Clients
-
-
-@dataclass(eq=False)
-class Client:
-    """One open connection of a seat: the messages waiting to be sent to it.
-
-    ``sent`` is the version the client has (None until it said hello); a
-    ``None`` in the outbox means "send the state if there is news".
-    """
-
-    seat: int
-    #: The client's address, as the limits count it (:func:`address_key`).
-    address: str = ""
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
-    sent: int | None = None
-    #: A "send the state" marker is in the outbox already (a slow reader gets one state
-    #: with every event it missed, not a backlog of states).
-    marked: bool = False
-    #: The view changed without a new version (someone went away or came back): send it.
-    stale: bool = False
-
-    def notify(self) -> None:
-        """Queue one "send the state" marker, unless one waits already or the client has not
-        said hello: a slow reader gets one state, not a backlog."""
-        if self.sent is not None and not self.marked:
-            self.marked = True
-            self.outbox.put_nowait(None)
-
-    def refresh(self) -> None:
-        """Send the state again even if the version is the same (the view changed)."""
-        self.stale = True
-        self.notify()
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue ``message`` for the connection's writer (an error, a hint, a ping...)."""
-        self.outbox.put_nowait(message)
-
-    def close(self, code: int = 1012) -> None:
-        """Close the connection once what is queued is sent (1012: "reconnect now")."""
-        self.outbox.put_nowait({"type": "close", "code": code})
-
-
-# ----------------------------------------------------------------------
-# A game in memory
-
-
-class LiveGame:
-    """A game in memory: its session, seats, public log and events, and its clients."""
-
-    def __init__(self, service: GameService, stored: StoredGame, session: GameSession,
-                 log_items: list[LogItem]) -> None:
-        self.service = service
-        self.id = stored.id
-        self.mode = stored.mode
-        self.level = stored.level
-        self.public = stored.public
-        self.invite = stored.invite
-        self.creator_seat = stored.creator_seat
-        self.rematch = stored.rematch
-        self.created = stored.created
-        self.status = stored.status
-        self.seats: dict[int, str | None] = {s: h for s, (_, h) in stored.seats.items()}
-        self.events: list[Event] = list(stored.events)
-        self.session = session
-        self.log = log_items
-        self.lock = asyncio.Lock()
-        self.clients: set[Client] = set()
-        self.bot_task: asyncio.Task[None] | None = None
-        #: The address whose player last acted here: the owner of its computers' thinking.
-        self.driver = ""
-        #: When the game last changed, and since when each person seat has had no open
-        #: connection (monotonic seconds; a seat not seen since the game was loaded counts
-        #: from then): together they say how long a person has been away on their turn.
-        self.changed_at = time.monotonic()
-        self.left_at: dict[int, float] = {seat: self.changed_at for seat in self.seats}
-        self.away_timer: asyncio.TimerHandle | None = None
-        #: The absence the views show now: (seat, how long in words), or None.
-        self.away_shown: tuple[int, str] | None = None
-        #: The choices (views.card_choices) of the seat to move for one position, worked
-        #: out in a worker: (position, seat, choices); and the job working them out.
-        self._choices: tuple[Position, int, dict[str, Any]] | None = None
-        self._choosing: tuple[Position, int, asyncio.Future[dict[str, Any]]] | None = None
-        self._pos = session.match.position
-        self._notes = len(session.notes)
-        self._pending: list[Event] = []
-        session.on_change = self._on_change
-        #: Clear while a change is being stored: no view of it may go out before it is.
-        self.settled = asyncio.Event()
-        self.settled.set()
-        #: Reading the game again after another process changed it (at most one at a time).
-        self.refreshing: asyncio.Task[None] | None = None
-        #: Another process held the computer's lease: look again when it runs out.
-        self.lease_timer: asyncio.TimerHandle | None = None
-
-    def reload(self, stored: StoredGame, session: GameSession, log_items: list[LogItem]) -> None:
-        """Take the stored game (changed by another process) in place of this one in
-        memory, keeping the connections, the lock and the timers. ``stored`` holds only
-        the events this one lacks (``Store.load(after=...)``)."""
-        self.session.on_change = None
-        self.status = stored.status
-        self.public = stored.public
-        self.invite = stored.invite
-        self.rematch = stored.rematch
-        self.seats = {s: h for s, (_, h) in stored.seats.items()}
-        self.events.extend(e for e in stored.events if e.n > len(self.events))
-        self.session = session
-        self.log = log_items
-        self._choices = None
-        self._choosing = None
-        self._pos = session.match.position
-        self._notes = len(session.notes)
-        self._pending = []
-        self.changed_at = time.monotonic()
-        session.on_change = self._on_change
-
-    # ------------------------------------------------------------------
-    @property
-    def version(self) -> int:
-        """The game's version: the number of its events. A request made at another version
-        is refused, since the game has moved on."""
-        return len(self.events)
-
-    @property
-    def rules(self) -> Rules:
-        """The ruleset being played."""
-        return self.session.rules
-
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat a token holds, compared in constant time; None for a forged one."""
-        if not token or len(token) > 200:
-            return None
-        digest = token_hash(token)
-        found = None
-        for seat, h in self.seats.items():
-            if h is not None and hmac.compare_digest(h, digest):
-                found = seat
-        return found
-
-    def seat_of_any(self, tokens: Sequence[str]) -> int | None:
-        """The seat the first of ``tokens`` that holds one holds (the browser's, an old one's)."""
-        for token in tokens:
-            seat = self.seat_of(token)
-            if seat is not None:
-                return seat
-        return None
-
-    def public_state(self, seat: int) -> Public:
-        """What everyone at the table may know (names, the log, finished rounds' scores,
-        the settings, who is away), and what ``seat`` may do."""
-        s = self.session
-        rounds = [RoundScore(r.number, r.start.scores, r.result)
-                  for r in s.match.rounds if r.result is not None]
-        waiting = self.status == WAITING
-        return Public(
-            game=self.id, version=self.version, status=self.status, names=s.names,
-            players=s.players, log=self.log, rounds=rounds,
-            can_undo=not waiting and s.may_undo(seat),
-            invite=self.invite_url if waiting else None,
-            rematch=f"/rematch/{self.id}/{self.rematch}" if self.rematch else None,
-            settings=s.settings, can_hint=not waiting and s.may_hint(seat),
-            resign_words=None if waiting else s.resign_words(seat),
-            ended=resignation_words(s), winner=s.winner, away=self.away_notice(seat),
-            seed=s.match.seed)
-
-    def away(self) -> tuple[int, float] | None:
-        """The person whose turn it is, if no connection of theirs is open: (seat, seconds away)."""
-        s = self.session
-        if self.status != PLAYING or not s.human_to_move:
-            return None
-        seat = s.to_move
-        if any(c.seat == seat for c in self.clients):
-            return None
-        since = max(self.changed_at, self.left_at.get(seat, self.changed_at))
-        return seat, time.monotonic() - since
-
-    def away_notice(self, viewer: int) -> dict[str, Any] | None:
-        """What the table is told of a person away on their turn past the limit."""
-        away = self.away()
-        limit = self.service.limits.abandon_after
-        if away is None or away[1] < limit:
-            return None
-        seat, seconds = away
-        name = self.session.names[seat]
-        return {"seat": seat, "name": name, "seconds": int(seconds),
-                "words": f"{name} has been away for {duration_words(seconds)}",
-                "can_claim": viewer != seat and self.session.players[viewer] == HUMAN}
-
-    @property
-    def invite_url(self) -> str | None:
-        """The room's invite link (a path), or None for a game without one."""
-        return f"/join/{self.id}/{self.invite}" if self.invite else None
-
-    def offers_moves(self, seat: int) -> bool:
-        """Whether ``seat`` is offered moves now (as the VIEW's ``your_turn`` says)."""
-        s = self.session
-        return (self.status == PLAYING and s.match.position.result is None
-                and s.to_move == seat and s.players[seat] == HUMAN)
-
-    def _ready_choices(self, seat: int) -> dict[str, Any] | None:
-        got = self._choices
-        if got is not None and got[0] is self.session.match.position and got[1] == seat:
-            return got[2]
-        return None
-
-    async def prepare(self, seat: int) -> None:
-        """Work out ``seat``'s choices for the position now, if it is their turn.
-
-        In the service's selection workers, under ``select_seconds``: a crowded table
-        can cost the engine real time, which must not stall the event loop. Every
-        connection of the seat waits for the same job, and a position's choices are
-        worked out once. When this returns (no await follows), :meth:`view` finds them.
-        """
-        for _ in range(3):
-            if not self.offers_moves(seat) or self._ready_choices(seat) is not None:
-                return
-            pos = self.session.match.position
-            pending = self._choosing
-            if pending is None or pending[0] is not pos or pending[1] != seat:
-                job = asyncio.ensure_future(self.service.choices_of(self.session.view_of(seat)))
-                pending = self._choosing = (pos, seat, job)
-            got = await asyncio.shield(pending[2])
-            if self._choosing is pending:
-                self._choosing = None
-            self._choices = (pos, seat, got)
-        # The game moved on under every try: say so rather than work it out here.
-        if self.offers_moves(seat) and self._ready_choices(seat) is None:
-            self._choices = (self.session.match.position, seat, unknown_choices(
-                self.session.view_of(seat), "the game moved on while your moves were "
-                "worked out"))
-
-    async def view_ready(self, seat: int) -> dict[str, Any]:
-        """:meth:`view` with its choices worked out first (:meth:`prepare`), of the
-        stored game: while a change is being stored, it waits for it. Nothing is
-        awaited between its return and the caller's reading of :attr:`version`."""
-        await self._ready(seat)
-        return self.view(seat)
-
-    async def _ready(self, seat: int) -> None:
-        """Wait until no change is being stored and ``seat``'s choices are worked out
-        for the position then (no await between its return and the caller's view)."""
-        while True:
-            await self.settled.wait()
-            await self.prepare(seat)
-            if self.settled.is_set():
-                return
-
-    def view(self, seat: int) -> dict[str, Any]:
-        """The VIEW of ``seat``: from its observation and the public facts only.
-
-        Its choices are those :meth:`prepare` worked out; without them (a caller that
-        did not prepare) they are worked out here, on the caller's thread.
-        """
-        view = build_view(self.session.view_of(seat), seat, self.public_state(seat),
-                          self._ready_choices(seat))
-        if view["invite"] is not None and seat != self.creator_seat:
-            view["invite"] = None
-        if self.status == WAITING:
-            free = sum(1 for h in self.seats.values() if h is None)
-            view["message"] = (f"Waiting for {free} more {noun(free, 'player')}: "
-                               f"share the invite link.")
-        elif self.session.players[seat] != HUMAN and self.status == PLAYING:
-            view["message"] = (f"The computer ({self.session.players[seat]}) plays your seat "
-                               "now: you are watching.")
-        # A lesson's step, from what this seat sees (session_step reads its observation).
-        view["lesson"] = (session_step(self.session, seat).to_json()
-                          if self.mode == LESSON else None)
-        return view
-
-    async def state_ready(self, client: Client) -> dict[str, Any] | None:
-        """:meth:`state_for`, the client's choices worked out first (:meth:`prepare`),
-        of a stored game: while a change is being stored, it waits for it."""
-        await self._ready(client.seat)
-        return self.state_for(client)
-
-    def state_for(self, client: Client) -> dict[str, Any] | None:
-        """The state message a client has not yet had (None when it is up to date)."""
-        client.marked = False
-        stale, client.stale = client.stale, False
-        since = client.sent or 0
-        if client.sent is not None and since >= self.version and not stale:
-            return None
-        events = [e.to_json(client.seat) for e in self.events[since:]]
-        client.sent = self.version
-        return {"type": "state", "version": self.version, "events": events,
-                "view": self.view(client.seat)}
-
-    def notify(self) -> None:
-        """Tell every connection that there is news, and look again at who is away on their
-        turn."""
-        for c in self.clients:
-            c.notify()
-        self.service.watch(self)
-
-    def forget_timer(self) -> None:
-        """Stop the game's timers (the away notice's, and the look at another process's
-        lease): the game is leaving memory, or the server is closing."""
-        if self.away_timer is not None:
-            self.away_timer.cancel()
-            self.away_timer = None
-        if self.lease_timer is not None:
-            self.lease_timer.cancel()
-            self.lease_timer = None
-
-    # ------------------------------------------------------------------
-    # The change hook: every change of the session becomes events and a commit
-
-    def _on_change(self, session: GameSession) -> None:
-        pos = session.match.position
-        events: list[Event] = []
-        n = self.version + len(self._pending)
-
-        def add(kind: str, seat: int | None, text: str | None, words: str,
-                words_you: str | None = None) -> None:
-            events.append(Event(n + len(events) + 1, kind, seat, text, words, words_you))
-
-        names = session.names
-        notes = session.notes[self._notes:]
-        self._notes = len(session.notes)
-        for note in notes:
-            if note.kind == UNDO:
-                del self.log[len(session.log):]
-            add(note.kind, note.seat, None, note.words(names[note.seat]),
-                note.words(names[note.seat], you=True))
-            if note.kind == RESIGN and session.resigned is not None:
-                add("game_over", session.winner, None, resignation_words(session) or "")
-        if len(session.log) > len(self.log):
-            new = session.log[len(self.log):]
-            before = self._pos
-            for k, entry in enumerate(new):
-                if len(new) > 1 or before.round != entry.round:
-                    before = _position_before(session.match, len(self.log) + k)
-                after = before.successor(entry.move)
-                item = log_item(entry.seat, before, entry.move, after, names)
-                self.log.append(item)
-                add("move", entry.seat, item.text, item.words, item.words_you)
-                before = after
-            result = pos.result
-            if result is not None and self._pos.result is None:
-                start = session.match.current.start.scores
-                add("round_end", None, None, _round_words(session, result.scores))
-                if result.winner is not None:
-                    add("game_over", result.winner, None,
-                        winner_words(result, session.rules, names, start))
-        elif pos.round > self._pos.round:
-            dealer = names[pos.dealer]
-            add("next_round", pos.dealer, None,
-                f"{_round_word(session.rules).capitalize()} {pos.round}: {dealer} deals")
-        self._pos = pos
-        if session.game_over:
-            self.status = OVER
-        if events:
-            self.changed_at = time.monotonic()
-            self._pending.extend(events)  # stored by the service's flush, before anyone is told
-
-    def take_pending(self) -> list[Event]:
-        """The events made since the last call, taken away: the service's flush stores each
-        once."""
-        events, self._pending = self._pending, []
-        return events
-
-
-def resignation_words(session: GameSession) -> str | None:
-    """"Ann resigned: Bob wins", when the game ended by a resignation (else None)."""
-    seat = session.resigned
-    if seat is None:
-        return None
-    names, rules, winner = session.names, session.rules, session.winner
-    if winner is None:
-        return (f"{names[seat]} resigned, the last person at the table: the game ends "
-                "without a winner")
-    side = [names[s] for s in rules.seats if rules.team_of(s) == rules.team_of(winner)]
-    verb = "win" if len(side) > 1 else "wins"
-    return f"{names[seat]} resigned: {' and '.join(side)} {verb}"
-
-
-def duration_words(seconds: float) -> str:
-    """``3 minutes``, ``1 minute``, ``less than a minute``: how long someone has been away.
-
-    Whole minutes, so the table's notice changes (and is sent again) once a minute.
-    """
-    minutes = int(seconds // 60)
-    if minutes == 0:
-        return "less than a minute"
-    return plural(minutes, "minute")
-
-
-def _round_word(rules: Rules) -> str:
-    return "game" if rules.scoring == "krypkasino" else "round"
-
-
-def _round_words(session: GameSession, scores: Sequence[int]) -> str:
-    rules = session.rules
-    # A side is named by all its players: partners share the points.
-    totals = ", ".join(f"{side_name(rules, session.names, t)} {total_text(scores[t])}"
-                       for t in rules.teams)
-    return f"{_round_word(rules).capitalize()} {session.match.position.round} is over: {totals}"
-
-
-def _position_before(match: Match, index: int) -> Position:
-    """The position before the ``index``-th move of the whole game (replayed)."""
-    k = 0
-    for rnd in match.rounds:
-        pos = rnd.start
-        for move in rnd.moves:
-            if k == index:
-                return pos
-            pos = pos.successor(move)
-            k += 1
-    raise IndexError(index)
-
-
-def replayed_log(session: GameSession) -> list[LogItem]:
-    """The public log of a game loaded from its record."""
-    return [log_item(seat, before, move, after, session.names)
-            for seat, before, move, after in session.match.played()]
-
-
-def log_item(seat: int, before: Position, move: Move, after: Position,
-             names: Sequence[str]) -> LogItem:
-    """A move for the public log, told to everyone and to the player who made it."""
-    return LogItem(before.round, before.deal, seat, str(move),
-                   told_play(before, move, after, seat, names),
-                   told_play(before, move, after, seat, names, reader=seat))
 
 
 # ----------------------------------------------------------------------
@@ -1586,6 +1109,6 @@ def _listed_json(g: Any, *, join: str | None = None, url: bool = False) -> dict[
             "winner": g.winner}
 
 
-__all__ = ["COMPUTER", "FRIENDS", "LESSON", "PRESET_NAMES", "Created", "GameError", "GameService",
-           "LiveGame", "OptionsJob", "clean_name", "duration_words",
+__all__ = ["COMPUTER", "FRIENDS", "LESSON", "MOVED_ON", "PRESET_NAMES", "Created", "GameError",
+           "GameService", "LiveGame", "OptionsJob", "clean_name", "duration_words",
            "resignation_words", "valid_id"]

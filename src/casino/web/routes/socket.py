@@ -18,11 +18,13 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from casino.engine.errors import CasinoError
 from casino.web import seats
+from casino.web.errors import GameError
 from casino.web.guard import same_origin as _same_origin
 from casino.web.limits import TokenBucket, address_key
+from casino.web.live import Client, LiveGame
 from casino.web.routes.context import Web
 from casino.web.routes.context import whole as _whole
-from casino.web.service import Client, GameError, GameService, LiveGame, OptionsJob
+from casino.web.service import GameService, OptionsJob
 
 log = logging.getLogger("casino.web")
 

@@ -1,0 +1,32 @@
+"""The game's refusals: :class:`GameError`, a request that cannot be done, in words for
+the player and with its HTTP status; the routes and the WebSocket turn it into a
+response or an error message, unchanged."""
+
+from __future__ import annotations
+
+from casino.play.session import player_name
+
+#: What a change made against an old version of a game is told (a move sent at once
+#: with another for the same turn, in this process or another).
+MOVED_ON = "the game has moved on: that was not played; here is the game as it stands"
+
+
+class GameError(Exception):
+    """A request that cannot be done, in words for the player; ``status`` for HTTP."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def clean_name(raw: object, default: str, limit: int) -> str:
+    """A player name fit for the table and the record (:func:`casino.play.session.player_name`),
+    refused in words for the player."""
+    if raw is not None and not isinstance(raw, str):
+        raise GameError("a name must be text")
+    try:
+        return player_name(raw, default, limit)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
+
