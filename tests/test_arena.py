@@ -513,14 +513,14 @@ def test_a_resume_file_played_otherwise_is_refused(tmp_path: Path) -> None:
 
 def test_a_resume_file_records_a_levels_bot_and_refuses_a_redefined_level(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from casino.bots.levels import LEVELS, Level
+    from casino.bots.levels import LEVELS, Level, Row, anywhere
 
-    monkeypatch.setitem(LEVELS, "easy", Level("easy", "random", Limit(), ""))
+    monkeypatch.setitem(LEVELS, "easy", Level("easy", "", (Row(anywhere, "random"),)))
     journal = tmp_path / "levels.jsonl"
     run_pairing("level:easy", "greedy", CASINO, [2], bootstrap=0, journal=journal)
     row = json.loads(journal.read_text(encoding="utf-8"))
     assert (row["a"], row["bots"]) == ("level:easy", ["random", "greedy"])
-    monkeypatch.setitem(LEVELS, "easy", Level("easy", "greedy", Limit(), ""))
+    monkeypatch.setitem(LEVELS, "easy", Level("easy", "", (Row(anywhere, "greedy"),)))
     with pytest.raises(ValueError, match=r"bots \['random', 'greedy'\]"):
         run_pairing("level:easy", "greedy", CASINO, [2], bootstrap=0, journal=journal)
 
@@ -576,10 +576,10 @@ def test_merged_result_files_add_up_their_games(tmp_path: Path) -> None:
 
 def test_cli_levels_plays_each_level_against_the_one_below(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from casino.bots.levels import LEVELS, Level
+    from casino.bots.levels import LEVELS, Level, Row, anywhere
 
     for name in LEVELS:   # stand-ins that play at once
-        monkeypatch.setitem(LEVELS, name, Level(name, "random", Limit(), ""))
+        monkeypatch.setitem(LEVELS, name, Level(name, "", (Row(anywhere, "random"),)))
     out = tmp_path / "levels.json"
     result = runner.invoke(app, ["arena", "--levels", "--games", "1", "--seed", "4",
                                  "--out", str(out), "--bootstrap", "20"])

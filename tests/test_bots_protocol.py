@@ -120,7 +120,7 @@ def test_levels_map_onto_the_ladder_and_never_offer_an_oracle() -> None:
         assert level.bot in BOTS and "oracle" not in level.bot
         bot, limit = make_level(name, seed=1)
         assert bot.name == level.bot and limit == level.limit
-        assert level.twin_samples is None or level.twin_samples > 0
+        assert all(r.limit.iterations is None or r.limit.iterations > 0 for r in level.rows)
     with pytest.raises(ValueError, match="beginner"):
         make_level("grandmaster")
 
@@ -341,11 +341,11 @@ def test_with_three_players_the_medium_level_searches_only_the_last_cards(
 
 def test_a_table_with_a_shorter_limit_caps_the_levels_seconds(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A level may think for less at some table sizes (``Level.seats``); the web game,
+    """A level may think for less at some table sizes (a row on ``players``); the web game,
     the terminal and the helper pass the level's usual limit, so the table's seconds
     must cap it there, and only there."""
     from casino.bots.expert import ExpertBot
-    from casino.bots.levels import Level, TablesBot
+    from casino.bots.levels import Level, Row, TablesBot, anywhere, players
 
     seen: list[Limit] = []
 
@@ -353,12 +353,13 @@ def test_a_table_with_a_shorter_limit_caps_the_levels_seconds(
         seen.append(limit)
         return moves[0]
     monkeypatch.setattr(ExpertBot, "pick", spy)
-    level = Level("test", "expert", Limit(iterations=30, seconds=0.8), "a test level",
-                  seats=((3, "expert", Limit(iterations=2, seconds=0.2)),))
+    level = Level("test", "a test level",
+                  (Row(players(3), "expert", Limit(iterations=2, seconds=0.2)),
+                   Row(anywhere, "expert", Limit(iterations=30, seconds=0.8))))
     bot = TablesBot(level, seed=1)
-    for players, given, most, iterations in ((3, 0.8, 0.2, 2), (3, 0.1, 0.1, 2),
-                                             (2, 60.0, 60.0, 30)):
-        pos = next(p for p in round_positions("classic", players, seed=4)
+    for seated, given, most, iterations in ((3, 0.8, 0.2, 2), (3, 0.1, 0.1, 2),
+                                            (2, 60.0, 60.0, 30)):
+        pos = next(p for p in round_positions("classic", seated, seed=4)
                    if len(p.candidate_moves().moves) > 1)
         seen.clear()
         bot.choose(pos.observation(pos.to_move), Limit(iterations=30, seconds=given))
@@ -368,15 +369,16 @@ def test_a_table_with_a_shorter_limit_caps_the_levels_seconds(
 
 
 def test_a_level_plays_its_hands_bot_where_hands_hold_that_many_cards() -> None:
-    """``Level.hands`` picks the bot by the cards of a hand (Tablić deals six), after
-    ``seats`` (by players) and the forced-sweep duel, which say more about a table."""
-    from casino.bots.levels import Level
+    """A row on ``cards_a_hand`` picks the bot by the cards of a hand (Tablić deals six),
+    below the row by players, which says more about a table."""
+    from casino.bots.levels import Level, Row, anywhere, cards_a_hand, players
     from casino.engine.rules import Rules
 
     six = Limit(iterations=60, seconds=0.8)
     three = Limit(iterations=30, seconds=0.4)
-    level = Level("test", "pimc", Limit(iterations=30, seconds=0.8), "a test level",
-                  seats=((3, "pimc", three),), hands=((6, "expert", six),))
+    level = Level("test", "a test level",
+                  (Row(players(3), "pimc", three), Row(cards_a_hand(6), "expert", six),
+                   Row(anywhere, "pimc", Limit(iterations=30, seconds=0.8))))
     assert level.varies and level.bots == ("pimc", "expert")
     assert level.on(Rules.preset("tablic")) == ("expert", six)
     assert level.on(Rules.preset("tablic", players=3)) == ("pimc", three)

@@ -6,141 +6,176 @@ table leaves) instead of random ones; the ones that err by chance err as people
 do: Mulle's ``medium`` (``distracted``) misses what it leaves on some moves, and
 with four players each for themselves the levels below ``expert`` overlook some
 of their captures. The oracle bots, which see every card, are never offered here.
+
+A level is a table of rows (:class:`Row`), read top to bottom: on a table of some
+rules the first row whose condition holds says the bot and limit, so which choice
+wins where two could apply is the order of the rows. The conditions are the named
+predicates on :class:`~casino.engine.rules.Rules` below. Each row of :data:`LEVELS`
+says in a line why it is there and names the section of research/bots-log.md
+("bots-log") with the measurements behind it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 
 from casino.bots.base import Bot, Limit
 from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.rules import Rules
 
+#: A condition on the rules of a table: whether a row of a level applies there.
+Condition = Callable[[Rules], bool]
+
+
+def anywhere(rules: Rules) -> bool:
+    """Every table: the last row of each level, its usual bot and limit, played where
+    no row above it applies."""
+    return True
+
+
+def two_with_forced_sweeps(rules: Rules) -> bool:
+    """Two players where a card that can sweep the table must (Krypkasino): there the
+    hidden hand decides the most."""
+    return rules.forced_sweep and rules.players == 2
+
+
+def two_with_mulles(rules: Rules) -> bool:
+    """Two players where a card taking its identical twin alone scores a mulle (Mulle
+    with two players)."""
+    return bool(rules.mulle_points) and rules.players == 2
+
+
+def four_each_for_themselves(rules: Rules) -> bool:
+    """Four players each for themselves (Kasino or Mulle with four; Classic with four
+    plays in partnerships): each seat plays a quarter of the moves, and most of a
+    round's result is the deal."""
+    return rules.players == 4 and not rules.partnerships
+
+
+def two_decks(rules: Rules) -> bool:
+    """Two decks shuffled together (Krypkasino, Mulle, any table with ``decks: 2``):
+    twice the unseen cards, and a mulle or a double sweep hangs on one twin."""
+    return rules.decks > 1
+
+
+def players(n: int) -> Condition:
+    """Tables of ``n`` players, in partnerships or not (three: Classic or Kasino with
+    three; four: with four)."""
+    def holds(rules: Rules) -> bool:
+        """Whether the table seats that many players."""
+        return rules.players == n
+    holds.__name__ = f"players({n})"
+    return holds
+
+
+def cards_a_hand(n: int) -> Condition:
+    """Tables whose later deals give each player ``n`` cards (six: Tablić)."""
+    def holds(rules: Rules) -> bool:
+        """Whether a deal gives each player that many cards."""
+        return rules.deal_size == n
+    holds.__name__ = f"cards_a_hand({n})"
+    return holds
+
+
+def all_of(*conditions: Condition) -> Condition:
+    """Tables where every one of ``conditions`` holds (three players with two decks)."""
+    def holds(rules: Rules) -> bool:
+        """Whether every condition holds on the table."""
+        return all(c(rules) for c in conditions)
+    holds.__name__ = " and ".join(c.__name__ for c in conditions)
+    return holds
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of a level: on a table where ``when`` holds (and no row above it does),
+    the level plays ``bot`` with ``limit``."""
+
+    when: Condition
+    bot: str
+    limit: Limit = field(default_factory=Limit)
+
 
 @dataclass(frozen=True)
 class Level:
-    """A player-facing level: which bot, with which limit, and a line for the menu.
+    """A player-facing level: a line for the menu, and its rows, read top to bottom.
 
-    ``twin_samples``: with two decks shuffled together (Krypkasino, Mulle) the bot
-    weighs this many samples instead of ``limit.iterations`` (the seconds stay),
-    because there the usual count does not keep the levels in order
-    (research/bots-log.md, "Two decks").
-
-    ``seats``: (players, bot, limit) triples: at a table of that many players the
-    level plays that bot with that limit, because there the usual one plays worse
-    or slower than it should (research/bots-log.md, "The expert level at three and
-    four players").
-
-    ``forced_sweep_duel``: (bot, limit) on a two-player table where a card that can
-    sweep the table must (Krypkasino): there the hidden hand matters most, and a
-    searched opponent who sees it is the poorest likeness of a real one
-    (research/bots-log.md, "An opponent who cannot see the hand"). It takes
-    precedence over ``twin_samples``.
-
-    ``mulle_duel``: (bot, limit) on a two-player table where a card taking its
-    identical twin alone scores a mulle (Mulle): there the card counter's guesses
-    could not be told apart and ``pimc`` stands far above ``careful``, so the levels
-    below it are the club player's variants, ``hard`` the one that plays the last
-    four cards exactly (research/bots-log.md, "Mulle: the levels spread below
-    careful", "Mulle: a hard level that closes the round"). After
-    ``forced_sweep_duel``, before ``twin_samples``.
-
-    ``crowd``: (bot, limit) at a table of four players each for themselves: there
-    each seat plays a quarter of the moves and most of a round's result is the deal,
-    every fair player above ``careful`` is level with it, and even one that sees
-    every card wins only +0.45 points a round more; so the levels below the card
-    counter are the club player noticing fewer and fewer of its captures
-    (research/bots-log.md, "How much room the three- and four-player tables leave",
-    "Four players each for themselves: the levels spread below careful"). Before
-    ``seats``.
-
-    ``hands``: (cards a hand, bot, limit) triples: on a table whose later deals give
-    each player that many cards (Tablić's six), and no entry of ``seats`` or
-    ``forced_sweep_duel`` applies, the level plays that bot with that limit
-    (research/bots-log.md, "The expert level on Tablić").
+    The last row holds :func:`anywhere`: it is the level's usual bot and limit
+    (:attr:`bot`, :attr:`limit`), what the menus, ``make_level`` and the journals
+    start from, and it makes sure every table has a row.
     """
 
     name: str
-    bot: str
-    limit: Limit
     blurb: str
-    twin_samples: int | None = None
-    seats: tuple[tuple[int, str, Limit], ...] = ()
-    forced_sweep_duel: tuple[str, Limit] | None = None
-    mulle_duel: tuple[str, Limit] | None = None
-    crowd: tuple[str, Limit] | None = None
-    hands: tuple[tuple[int, str, Limit], ...] = ()
+    rows: tuple[Row, ...]
+
+    def __post_init__(self) -> None:
+        """ValueError unless the last row is the usual one (:func:`anywhere`): without it
+        some table would have no bot."""
+        if not self.rows or self.rows[-1].when is not anywhere:
+            raise ValueError(f"level {self.name!r}: its last row must hold anywhere")
+
+    @property
+    def bot(self) -> str:
+        """The bot the level plays where no other row applies."""
+        return self.rows[-1].bot
+
+    @property
+    def limit(self) -> Limit:
+        """The limit the level plays with where no other row applies."""
+        return self.rows[-1].limit
 
     def on(self, rules: Rules) -> tuple[str, Limit]:
-        """The bot and limit this level plays with on a table of ``rules``."""
-        if self.forced_sweep_duel is not None and rules.forced_sweep and rules.players == 2:
-            return self.forced_sweep_duel
-        if self.mulle_duel is not None and rules.mulle_points and rules.players == 2:
-            return self.mulle_duel
-        if self.crowd is not None and rules.players == 4 and not rules.partnerships:
-            return self.crowd
-        bot, limit = next(((b, lim) for n, b, lim in self.seats if n == rules.players),
-                          next(((b, lim) for n, b, lim in self.hands
-                                if n == rules.deal_size), (self.bot, self.limit)))
-        if self.twin_samples is not None and rules.decks > 1:
-            return bot, replace(limit, iterations=self.twin_samples)
-        return bot, limit
+        """The bot and limit this level plays with on a table of ``rules``: the first
+        row whose condition holds there."""
+        row = next(r for r in self.rows if r.when(rules))
+        return row.bot, row.limit
 
     @property
     def varies(self) -> bool:
         """Whether the level plays another bot or limit on some tables."""
-        return (self.twin_samples is not None or bool(self.seats) or bool(self.hands)
-                or self.forced_sweep_duel is not None or self.mulle_duel is not None
-                or self.crowd is not None)
+        return len(self.rows) > 1
 
     @property
     def bots(self) -> tuple[str, ...]:
-        """Every bot the level plays on some table, its usual one first."""
-        duel = tuple(d[0] for d in (self.forced_sweep_duel, self.mulle_duel, self.crowd)
-                     if d)
-        return tuple(dict.fromkeys((self.bot, *(b for _, b, _ in self.seats),
-                                    *(b for _, b, _ in self.hands), *duel)))
+        """Every bot the level plays on some table, its usual one first, then the
+        others in the order of the rows."""
+        return tuple(dict.fromkeys((self.bot, *(r.bot for r in self.rows))))
 
+
+#: The usual limit of ``medium``: samples are counted, not timed, so that a level plays
+#: alike on any machine; the seconds cap only a long last-deal solve.
+ONE_GUESS = Limit(iterations=1, seconds=0.5)
 
 LEVELS: dict[str, Level] = {
-    "beginner": Level("beginner", "greedy", Limit(),
+    "beginner": Level("beginner",
                       "takes the most it can right now, and plans nothing "
                       "(with four players each for themselves: the club player "
-                      "who spots one capture in five)",
-                      crowd=("oblivious", Limit())),
-    # On Krypkasino (two players, forced sweeps) the fair search stands far above
-    # careful (fair-reply won 65.2% of 400 games against it) while the card counter's
-    # guesses do not tell apart, so there the levels spread below careful instead:
-    # careful weighing the next player's capture less (research/bots-log.md,
-    # "Krypkasino: the levels spread below careful"). The same on Mulle (pimc won
-    # 58.8% of 400 against careful), where any weight above 0 plays like careful:
-    # there the rungs are careful heeding what it leaves on half its moves, and
-    # never ("Mulle: the levels spread below careful"), and hard is careful playing
-    # the round's last four cards exactly, since careful itself won only 53.2% of 800
-    # against distracted ("Mulle: a hard level that closes the round").
-    "easy": Level("easy", "careful", Limit(),
+                      "who spots one capture in five)", (
+        # Fair players above careful are level there; the levels spread below careful
+        # (bots-log: "Four players each for themselves: the levels spread below careful").
+        Row(four_each_for_themselves, "oblivious"),
+        Row(anywhere, "greedy"),
+    )),
+    "easy": Level("easy",
                   "a sensible club player: guards its Aces and casinos, avoids leaving sweeps "
                   "(on Krypkasino: looks at what it leaves only to choose among "
                   "equal moves; on Mulle: never looks at what it leaves; with four "
                   "players each for themselves: the club player overlooking two "
-                  "captures in three)",
-                  forced_sweep_duel=("hasty", Limit()), mulle_duel=("heedless", Limit()),
-                  crowd=("dozy", Limit())),
-    # medium and hard are the same bot; what separates them is how many guesses at
-    # the hidden hand it weighs. Samples are counted, not timed (the 0.5 s is a cap
-    # that only a long last-deal solve reaches), so a level plays alike on any
-    # machine. (pimc with 12 samples, the old hard, was too close to pimc with 30
-    # to tell apart in 1,000 games: research/bots-log.md, "The player levels".)
-    # With two decks a guessed hand is a poorer likeness of the real one (twice the
-    # unseen cards, and a mulle or a double sweep hangs on one identical twin):
-    # medium on one guess lost to easy there, so both weigh more guesses.
-    # With three players the card counter's gain over easy is its exact search of the
-    # last deal, which one guess already gets, so there medium searches only each
-    # hand's last card (research/bots-log.md, "A medium between easy and hard at
-    # three players").
-    "medium": Level("medium", "expert", Limit(iterations=1, seconds=0.5),
+                  "captures in three)", (
+        # The card counter's guesses do not tell apart; the levels spread below careful
+        # (bots-log: "Krypkasino: the levels spread below careful").
+        Row(two_with_forced_sweeps, "hasty"),
+        # Any weight on what it leaves plays like careful; the rungs weigh it less often
+        # (bots-log: "Mulle: the levels spread below careful").
+        Row(two_with_mulles, "heedless"),
+        # (bots-log: "Four players each for themselves: the levels spread below careful")
+        Row(four_each_for_themselves, "dozy"),
+        Row(anywhere, "careful"),
+    )),
+    "medium": Level("medium",
                     "counts every card and plays the last deal perfectly, "
                     "but bets everything on one guess at your hand "
                     "(six guesses with two decks; with three players it looks "
@@ -148,45 +183,44 @@ LEVELS: dict[str, Level] = {
                     "club player, fearing what it leaves only a little; on Mulle: "
                     "the club player, looking at what it leaves on half its moves; "
                     "with four players each for themselves: the club player "
-                    "overlooking half its captures)",
-                    twin_samples=6,
-                    seats=((3, "last-card", Limit(iterations=1, seconds=0.5)),),
-                    forced_sweep_duel=("unwary", Limit()),
-                    mulle_duel=("distracted", Limit()),
-                    crowd=("absent-minded", Limit())),
-    "hard": Level("hard", "expert", Limit(iterations=6, seconds=0.5),
+                    "overlooking half its captures)", (
+        # (bots-log: "Krypkasino: the levels spread below careful")
+        Row(two_with_forced_sweeps, "unwary"),
+        # (bots-log: "Mulle: the levels spread below careful")
+        Row(two_with_mulles, "distracted"),
+        # (bots-log: "Four players each for themselves: the levels spread below careful")
+        Row(four_each_for_themselves, "absent-minded"),
+        # At three players one guess already gets the exact last deal, so medium searches
+        # only each hand's last card (bots-log: "A medium between easy and hard at three
+        # players"), with two decks weighing six guesses as below.
+        Row(all_of(players(3), two_decks), "last-card", Limit(iterations=6, seconds=0.5)),
+        Row(players(3), "last-card", ONE_GUESS),
+        # With two decks one guess lost to easy (bots-log: "Two decks").
+        Row(two_decks, "expert", Limit(iterations=6, seconds=0.5)),
+        # One guess against hard's six (bots-log: "The player levels").
+        Row(anywhere, "expert", ONE_GUESS),
+    )),
+    "hard": Level("hard",
                   "the same card counter, weighing six guesses at your hand "
                   "before each move (24 with two decks; on Krypkasino: the "
                   "sensible club player; on Mulle: the club player who plays "
                   "the round's last four cards perfectly; with four players each "
                   "for themselves: the club player overlooking three captures "
-                  "in ten)",
-                  twin_samples=24, forced_sweep_duel=("careful", Limit()),
-                  mulle_duel=("closing", Limit()), crowd=("glancing", Limit())),
-    # The issue bounds the expert level's think time (median < 0.3 s, p95 < 1 s):
-    # pimc stops at its deadline, so 0.8 s keeps the p95 under the bound.
-    # With four players pimc's four plies on guessed hands cost a median 0.24-0.6 s
-    # a move and were no better than hard's card counter (one-round pairs: kasino 4
-    # -0.84, classic 4 -0.15 a round), so there the level is the card counter
-    # weighing 30 guesses in the last deal, in partnerships searched exactly from
-    # twelve cards left (research/bots-log.md, "The expert level at three and four
-    # players" and "A longer endgame for the four-player expert level"). With three, pimc within
-    # 0.4 s (median 0.22 s) beat hard in 400 classic-3 games (56.0%), so there it
-    # stays pimc, capped.
-    # On Krypkasino (two players, forced sweeps) pimc did not separate from hard
-    # (51.7% of 400 games); fair-reply, the card counter whose guessed opponent
-    # replies without seeing the bot's hand, did (56.5% of 400) and was level with
-    # pimc (48.5% [43.6, 53.4] of 400) at a third of its p95 think time
-    # (research/bots-log.md, "An opponent who cannot see the hand").
-    # On Tablić (two players, six cards a hand) pimc's four plies over six-card hands
-    # fill its 0.8 s and gained +0.28 a round over hard in 128 games; the card
-    # counter weighing 60 guesses won 67.2% of 400 games, +1.18 (research/bots-log.md,
-    # "The expert level on Tablić").
-    # At two players, where the compiled core judges, the level plays the judge's move:
-    # the hint's, the review's preferred move, 64 sampled deals each searched to the
-    # deal's end (casino.bots.judge_bot); without the core, pimc's thirty samples of
-    # four plies (research/bots-log.md, "The expert level plays the judge's move").
-    "expert": Level("expert", "judge", Limit(iterations=30, seconds=0.8),
+                  "in ten)", (
+        # (bots-log: "Krypkasino: the levels spread below careful")
+        Row(two_with_forced_sweeps, "careful"),
+        # careful playing the round's last four cards exactly turns points into games
+        # (bots-log: "Mulle: a hard level that closes the round").
+        Row(two_with_mulles, "closing"),
+        # (bots-log: "Four players each for themselves: the levels spread below careful")
+        Row(four_each_for_themselves, "glancing"),
+        # (bots-log: "Two decks")
+        Row(two_decks, "expert", Limit(iterations=24, seconds=0.5)),
+        # pimc with twelve samples, the old hard, was not told from pimc with thirty
+        # (bots-log: "The player levels").
+        Row(anywhere, "expert", Limit(iterations=6, seconds=0.5)),
+    )),
+    "expert": Level("expert",
                     "plays the move the hint names: 64 sampled deals, each searched "
                     "to its end (without the compiled core: thirty deals, four "
                     "moves ahead), the last deal to its end (with three players: "
@@ -194,11 +228,24 @@ LEVELS: dict[str, Level] = {
                     "with four: the card counter, weighing thirty guesses "
                     "at the last deal; on Krypkasino: the card counter weighing "
                     "24 guesses, whose guessed opponent cannot see its hand; "
-                    "on Tablić: the card counter weighing 60 guesses)",
-                    seats=((3, "pimc", Limit(iterations=30, seconds=0.4)),
-                           (4, "long-endgame", Limit(iterations=30, seconds=0.8))),
-                    forced_sweep_duel=("fair-reply", Limit(iterations=24, seconds=0.5)),
-                    hands=((6, "expert", Limit(iterations=60, seconds=0.8)),)),
+                    "on Tablić: the card counter weighing 60 guesses)", (
+        # pimc did not separate from hard there; the card counter whose guessed opponent
+        # cannot see its hand did (bots-log: "An opponent who cannot see the hand").
+        Row(two_with_forced_sweeps, "fair-reply", Limit(iterations=24, seconds=0.5)),
+        # pimc within 0.4 s beats hard and keeps to the think-time bound (bots-log:
+        # "pimc within 0.4 s as the three-player expert level").
+        Row(players(3), "pimc", Limit(iterations=30, seconds=0.4)),
+        # pimc was slow and no better than hard; the card counter, its endgame searched
+        # longer (bots-log: "The expert level at three and four players", "A longer
+        # endgame for the four-player expert level").
+        Row(players(4), "long-endgame", Limit(iterations=30, seconds=0.8)),
+        # pimc's four plies over six-card hands fill its time (bots-log: "The expert
+        # level on Tablić").
+        Row(cards_a_hand(6), "expert", Limit(iterations=60, seconds=0.8)),
+        # The judge's move where the compiled core judges, else pimc; 0.8 s keeps the p95
+        # within the think-time bound (bots-log: "The expert level plays the judge's move").
+        Row(anywhere, "judge", Limit(iterations=30, seconds=0.8)),
+    )),
 }
 
 
@@ -213,9 +260,8 @@ def make_level(level: str, seed: int | None = None) -> tuple[Bot, Limit]:
 
 
 class TablesBot(Bot):
-    """The bot of a level that plays otherwise on some tables: another number of
-    samples with two decks (:attr:`Level.twin_samples`), another bot at some table
-    sizes (:attr:`Level.seats`).
+    """The bot of a level that plays otherwise on some tables (a level of more than one
+    row, :attr:`Level.varies`): another number of samples, or another bot.
 
     It reads the observed position's rules at every move, so one level's bot serves
     any table, as the web game and the arena use it."""
