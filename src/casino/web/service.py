@@ -25,7 +25,6 @@ their seat handed to a computer by another player (a claim).
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import datetime as dt
 import hmac
@@ -35,8 +34,8 @@ import re
 import secrets
 import threading
 import time
-from collections import OrderedDict, defaultdict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections import defaultdict
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -48,7 +47,6 @@ from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.record import (
     Settings,
-    match_from_record,
     read_record,
     write_record,
 )
@@ -57,7 +55,6 @@ from casino.play.session import (
     HINT_LEVEL,
     HUMAN,
     BotJob,
-    GameSession,
     default_settings,
     run_bot_job,
 )
@@ -89,13 +86,12 @@ from casino.web.store import (
     Lease,
     MovedOn,
     Store,
-    StoredGame,
     now,
     token_hash,
 )
+from casino.web.sync import LiveGames, valid_id
 from casino.web.thinking import HINT_BUSY, Busy, Thinker
 from casino.web.views import (
-    LogItem,
     SelectionError,
     card_choices,
     legal_json,
@@ -163,17 +159,14 @@ class GameService:
         self.pool_workers = pool_workers
         self.hint_level = hint_level
         self.bot_pause = bot_pause
-        self.games: OrderedDict[str, LiveGame] = OrderedDict()
         self.thinker = Thinker(pool_workers, hint_queue=self.limits.hint_queue,
                                hint_wait=self.limits.hint_wait,
                                job_timeout=self.limits.think_seconds,
                                memory_mb=self.limits.think_memory_mb)
         self._hint_buckets = BucketsByKey(self.limits.hints_per_minute / 60.0,
                                           self.limits.hint_burst)
-        self._loading: dict[str, asyncio.Lock] = {}
         self._create_buckets = BucketsByKey(self.limits.games_per_minute / 60.0,
                                             self.limits.games_burst)
-        self._tasks: set[asyncio.Task[None]] = set()
         #: The rooms each address and each network made (by :func:`address_key` and
         #: :func:`network_key`), while they may still wait.
         self._rooms_of: defaultdict[str, list[str]] = defaultdict(list)
@@ -181,35 +174,29 @@ class GameService:
         #: The post-game reviews of finished games (computed in workers of their own).
         self.reviewer = Reviewer(store, self.limits, processes=pool_workers > 0,
                                  setting=review_setting)
-        #: The threads that do the database's work (:meth:`db`), off the event loop.
-        self._db = concurrent.futures.ThreadPoolExecutor(self.limits.db_threads,
-                                                         thread_name_prefix="casino-db")
         #: Guards what :meth:`create` and :meth:`adopt` keep in memory: they run in the
         #: database threads.
         self._memory = threading.Lock()
-        #: Hears of other processes' changes (PostgreSQL; started by :meth:`start`).
-        self.listener: Listener | None = None
-        #: The changes heard of that this process had live, and read again.
-        self.refreshed = 0
         self.closed = False
+        #: The games in memory, kept as stored (sync.py), and its entries the other parts,
+        #: the routes and the tests use.
+        self.live = LiveGames(self)
+        self.games = self.live.games
+        self.start = self.live.start
+        self.db = self.live.db
+        self.get = self.live.get
+        self.flush = self.live.flush
+        self.drop = self.live.drop
 
     @property
-    def origin(self) -> str:
-        """This process's name in the database's leases and change notices."""
-        return self.store.origin
+    def listener(self) -> Listener | None:
+        """What hears of other processes' changes (PostgreSQL, once started), or None."""
+        return self.live.listener
 
-    async def start(self) -> None:
-        """Begin hearing of changes other processes store (on PostgreSQL only: a
-        SQLite database is served by one process)."""
-        if self.store.postgres and self.listener is None:
-            self.listener = Listener(self.store.url, self._heard, self._heard_nothing)
-            await self.listener.start()
-
-    async def db(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """``work(*args, **kwargs)`` in a database thread: the event loop goes on
-        serving everyone while a query waits on the database."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._db, lambda: work(*args, **kwargs))
+    @property
+    def refreshed(self) -> int:
+        """How many changes heard of this process had live, and read again."""
+        return self.live.refreshed
 
     @property
     def selector(self) -> WorkerPool:
@@ -228,187 +215,24 @@ class GameService:
         self.closed = True
         for game in self.games.values():
             game.forget_timer()
-        for task in list(self._tasks):
+        for task in list(self.live.tasks):
             task.cancel()
-        for task in list(self._tasks):
+        for task in list(self.live.tasks):
             with contextlib.suppress(BaseException):
                 await task
         for game in self.games.values():
             for c in game.clients:
                 c.send({"type": "error", "message": "the server is shutting down; your game "
                         "is saved: reload the page in a moment"})
-        if self.listener is not None:
-            await self.listener.close()
+        if self.live.listener is not None:
+            await self.live.listener.close()
         self.thinker.close()
         self.reviewer.close()
         if self._selector is not None:
             self._selector.close()
-        self._db.shutdown(wait=True)
+        self.live.shutdown()
 
     # ------------------------------------------------------------------
-    # Storage
-
-    async def flush(self, game: LiveGame) -> None:
-        """Store the game's change (its record, status, version and new events, in one
-        transaction), if it has one, before anyone is told of it; the caller holds the
-        game's lock. GameError, the game dropped from memory, when it cannot be."""
-        events = game.take_pending()
-        if not events:
-            return
-        s = game.session
-        game.settled.clear()
-        try:
-            await self.db(self.store.save, game.id, record=s.record_text(),
-                          status=game.status, version=len(game.events) + len(events),
-                          events=events, winner=s.winner)
-        except MovedOn:
-            # Another change was stored first (by another process): this one is not,
-            # and the game is read again as stored; its players here see the fresh state.
-            raise await self._moved_on(game) from None
-        except Exception:
-            log.exception("could not save game %s", game.id)
-            self.drop(game)
-            raise GameError("the server could not save that; nothing changed, try again",
-                            503) from None
-        finally:
-            game.settled.set()
-        game.events.extend(events)
-
-    def drop(self, game: LiveGame) -> None:
-        """Forget a game in memory (it reloads from the database when asked for); its
-        pages are told and reconnect."""
-        self._forget(game)
-        for c in game.clients:
-            c.send({"type": "error", "message": "the game was reloaded; reconnecting"})
-            c.close()
-
-    def _remember(self, game: LiveGame) -> None:
-        self.games[game.id] = game
-        self.games.move_to_end(game.id)
-        excess = len(self.games) - self.limits.live_games
-        if excess <= 0:
-            return
-        for g in list(self.games.values()):
-            if excess <= 0:
-                break
-            if g is not game and not g.clients and g.bot_task is None and not g.lock.locked():
-                self._forget(g)
-                excess -= 1
-
-    async def get(self, game_id: str) -> LiveGame | None:
-        """The game in memory, loaded from the database if need be; None if there is none."""
-        game = self.games.get(game_id)
-        if game is None:
-            if not _ID.fullmatch(game_id):
-                return None
-            lock = self._loading.setdefault(game_id, asyncio.Lock())
-            async with lock:
-                game = self.games.get(game_id)
-                if game is None:
-                    read = await self.db(self._read, game_id)
-                    if read is None:
-                        self._loading.pop(game_id, None)
-                        return None
-                    game = LiveGame(self, *read)
-                    self._remember(game)
-                    self.kick(game)
-            self._loading.pop(game_id, None)
-        else:
-            self.games.move_to_end(game_id)
-        return game
-
-    def _read(self, game_id: str, after: int = 0) -> tuple[StoredGame, GameSession,
-                                                          list[LogItem]] | None:
-        """The stored game (events above ``after``), its session and its public log, or
-        None: in a database thread (the replay of a long game costs time too)."""
-        stored = self.store.load(game_id, after=after)
-        if stored is None:
-            return None
-        record = read_record(stored.record)
-        players = record.players or (HUMAN,) * record.rules.players
-        # A record of an older server has no settings: the mode's defaults apply.
-        settings = record.table or default_settings(1 if stored.mode != FRIENDS else 2)
-        session = GameSession(match_from_record(record), players, record.names,
-                              hint_level=self.hint_level, settings=settings,
-                              notes=record.notes)
-        return stored, session, replayed_log(session)
-
-    # ------------------------------------------------------------------
-    # Changes stored by other processes
-
-    def _heard(self, game_id: str, version: int, origin: str) -> None:
-        """Another process stored a change of ``game_id`` (now at ``version``): a game
-        live here is read again, and its players here are sent the news."""
-        game = self.games.get(game_id)
-        if game is None or origin == self.origin or version < game.version or self.closed:
-            return
-        if not game.clients and game.bot_task is None and not game.lock.locked():
-            self._forget(game)  # nobody here to tell: it is read again when asked for
-            return
-        self._refresh(game)
-
-    def _heard_nothing(self) -> None:
-        """The listener was away and may have missed changes: read every live game again."""
-        for game in list(self.games.values()):
-            self._refresh(game)
-
-    def _refresh(self, game: LiveGame) -> None:
-        if game.refreshing is None:
-            task = asyncio.get_running_loop().create_task(self._reread(game))
-            game.refreshing = task
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-    async def _reread(self, game: LiveGame) -> None:
-        try:
-            async with game.lock:
-                if self.games.get(game.id) is not game:
-                    return
-                await self._catch_up(game)
-        except Exception:
-            log.exception("could not read game %s again; it reloads when asked for", game.id)
-            self.drop(game)
-        finally:
-            game.refreshing = None
-
-    async def _catch_up(self, game: LiveGame) -> None:
-        """Read the game again as stored, in place, and tell its players here (the
-        caller holds its lock); the caller drops the game if this fails."""
-        read = await self.db(self._read, game.id, game.version)
-        if read is None or read[0].version < game.version:
-            raise LookupError(f"game {game.id} is no longer stored as it was")
-        stored, session, log_items = read
-        rematch = game.rematch
-        game.reload(stored, session, log_items)
-        self.refreshed += 1
-        if game.rematch is not None and rematch is None:
-            for c in game.clients:
-                c.send({"type": "rematch", "url": f"/rematch/{game.id}/{game.rematch}",
-                        "game": game.rematch})
-        for c in game.clients:
-            c.refresh()  # the seats or the status may change at one version too
-        self.watch(game)
-        self.kick(game)  # its computer starts once the caller lets go of the lock
-
-    async def _moved_on(self, game: LiveGame) -> GameError:
-        """The answer to a change that another process's change beat to the database
-        (the caller holds the game's lock): the game is read again as stored, so the
-        sender and everyone here see the game as it stands; or, if it cannot be read,
-        dropped (its pages reconnect)."""
-        try:
-            await self._catch_up(game)
-        except Exception:
-            log.exception("could not read game %s again; it reloads when asked for", game.id)
-            self.drop(game)
-        return GameError(MOVED_ON, 409)
-
-    def _forget(self, game: LiveGame) -> None:
-        """Drop a game from memory, telling nobody (:meth:`drop` tells its pages)."""
-        if self.games.get(game.id) is game:
-            del self.games[game.id]
-        game.session.on_change = None
-        game.forget_timer()
-
     # ------------------------------------------------------------------
     # Creating and joining
 
@@ -561,7 +385,7 @@ class GameService:
                                    token_hash(token), record=s.record_text(), names=s.names,
                                    status=status, version=event.n, events=[event])
             except MovedOn:
-                raise await self._moved_on(game) from None
+                raise await self.live.moved_on(game) from None
             if not ok:
                 self.drop(game)
                 raise GameError("someone took that seat a moment ago: open the link again", 409)
@@ -601,7 +425,7 @@ class GameService:
                                   status=game.status, version=event.n, events=[event],
                                   winner=s.winner)
                 except MovedOn:
-                    raise await self._moved_on(game) from None
+                    raise await self.live.moved_on(game) from None
                 await self.db(self.store.set_rematch, game.id, new_id)
                 game.rematch = new_id
                 game.events.append(event)
@@ -918,8 +742,8 @@ class GameService:
             return
         task = asyncio.get_running_loop().create_task(self._computers(game))
         game.bot_task = task
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.live.tasks.add(task)
+        task.add_done_callback(self.live.tasks.discard)
 
     async def _computers(self, game: LiveGame) -> None:
         loop = asyncio.get_running_loop()
@@ -937,7 +761,7 @@ class GameService:
                         # Another process thinks for it: look again when its lease runs
                         # out (it died?). Or this one is behind: read the game again.
                         if lease.wait is None:
-                            self._refresh(game)
+                            self.live.refresh(game)
                         else:
                             self._look_again(game, lease.wait)
                         return
@@ -997,7 +821,7 @@ class GameService:
         async def take() -> Lease:
             try:
                 return await self.db(self.store.take_lease, game.id, kind, version,
-                                     self.origin, seconds)
+                                     self.live.origin, seconds)
             except Exception:
                 log.exception("could not take the %s lease of game %s", kind, game.id)
                 return Lease(False, 1.0)
@@ -1072,15 +896,6 @@ class GameService:
                 game.seats[seat] = new
             moved.append(game_id)
         return moved
-
-
-_ID = re.compile(r"[0-9a-f]{16}")
-
-
-def valid_id(game_id: str) -> bool:
-    """Whether ``game_id`` has the form of a game's id (16 hex digits): anything else is no
-    game, without a look at the database."""
-    return bool(_ID.fullmatch(game_id))
 
 
 def _names(seats: Sequence[str], first: str) -> list[str]:
