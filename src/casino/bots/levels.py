@@ -171,6 +171,7 @@ LEVELS: dict[str, Level] = {
         # Any weight on what it leaves plays like careful; the rungs weigh it less often
         # (bots-log: "Mulle: the levels spread below careful").
         Row(two_with_mulles, "heedless"),
+        # The club player noticing about a third of its captures
         # (bots-log: "Four players each for themselves: the levels spread below careful")
         Row(four_each_for_themselves, "dozy"),
         Row(anywhere, "careful"),
@@ -184,10 +185,13 @@ LEVELS: dict[str, Level] = {
                     "the club player, looking at what it leaves on half its moves; "
                     "with four players each for themselves: the club player "
                     "overlooking half its captures)", (
+        # The club player fearing what it leaves a little: between hasty and careful
         # (bots-log: "Krypkasino: the levels spread below careful")
         Row(two_with_forced_sweeps, "unwary"),
+        # careful looking at what it leaves on half its moves: between heedless and careful
         # (bots-log: "Mulle: the levels spread below careful")
         Row(two_with_mulles, "distracted"),
+        # The club player noticing half its captures
         # (bots-log: "Four players each for themselves: the levels spread below careful")
         Row(four_each_for_themselves, "absent-minded"),
         # At three players one guess already gets the exact last deal, so medium searches
@@ -207,14 +211,17 @@ LEVELS: dict[str, Level] = {
                   "the round's last four cards perfectly; with four players each "
                   "for themselves: the club player overlooking three captures "
                   "in ten)", (
+        # careful itself, which the fair search stands far above there
         # (bots-log: "Krypkasino: the levels spread below careful")
         Row(two_with_forced_sweeps, "careful"),
         # careful playing the round's last four cards exactly turns points into games
         # (bots-log: "Mulle: a hard level that closes the round").
         Row(two_with_mulles, "closing"),
+        # The club player noticing seven captures in ten
         # (bots-log: "Four players each for themselves: the levels spread below careful")
         Row(four_each_for_themselves, "glancing"),
-        # (bots-log: "Two decks")
+        # A guessed hand is a poorer likeness with two decks: more guesses (bots-log: "Two
+        # decks").
         Row(two_decks, "expert", Limit(iterations=24, seconds=0.5)),
         # pimc with twelve samples, the old hard, was not told from pimc with thirty
         # (bots-log: "The player levels").
