@@ -252,7 +252,7 @@ def test_an_attackers_rooms_lapse_and_stop_holding_any_allowance(
     """Rooms nobody joins do not hold an address's allowance, or the server's, for
     long: once ``room_lifetime`` has passed they stop counting and their invites
     say so. (The service's clock is moved on, so nothing waits 20 minutes.)"""
-    import casino.web.service as service_module
+    import casino.web.rooms as rooms_module
     import casino.web.store as store_module
 
     limits = Limits(waiting_rooms=3)  # the whole server holds what one address may
@@ -263,7 +263,7 @@ def test_an_attackers_rooms_lapse_and_stop_holding_any_allowance(
         assert r.status_code == 429 and "3 rooms waiting" in r.json()["error"]
         real_now = store_module.now
         later = dt.timedelta(seconds=limits.room_lifetime + 60)
-        monkeypatch.setattr(service_module, "now", lambda: real_now() + later)
+        monkeypatch.setattr(rooms_module, "now", lambda: real_now() + later)
         friend = guest(client)
         lapsed = friend.get(rooms[0].json()["invite"] + "?name=Bo", follow_redirects=False)
         assert lapsed.status_code == 410 and "lapsed" in lapsed.text

@@ -26,44 +26,34 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime as dt
-import hmac
 import json
 import logging
 import re
-import secrets
-import threading
 import time
-from collections import defaultdict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from casino.bots.levels import LEVELS
 from casino.engine.builds import Build
 from casino.engine.errors import CasinoError, IllegalMove
-from casino.engine.match import Match
 from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.record import (
-    Settings,
     read_record,
-    write_record,
 )
-from casino.engine.rules import PRESET_NAMES, preset
+from casino.engine.rules import PRESET_NAMES
 from casino.play.session import (
     HINT_LEVEL,
     HUMAN,
     BotJob,
-    default_settings,
     run_bot_job,
 )
 from casino.teach.hint import Advice
-from casino.teach.lesson import OPPONENT_LEVEL, lesson_match
 from casino.teach.review import default_seat
 from casino.web.errors import MOVED_ON, GameError, clean_name
 from casino.web.fanout import Listener
-from casino.web.limits import BucketsByKey, Limits, address_key, network_key
+from casino.web.limits import BucketsByKey, Limits, address_key
 from casino.web.live import (
     COMPUTER,
     FRIENDS,
@@ -71,23 +61,18 @@ from casino.web.live import (
     LiveGame,
     _round_word,
     duration_words,
-    replayed_log,
     resignation_words,
     to_the_end,
     unstoppable,
 )
 from casino.web.reviews import Reviewer, ReviewRefused, ReviewSetting
-from casino.web.seats import new_token
+from casino.web.rooms import Created, Rooms
 from casino.web.store import (
     OVER,
     PLAYING,
     WAITING,
-    Event,
     Lease,
-    MovedOn,
     Store,
-    now,
-    token_hash,
 )
 from casino.web.sync import LiveGames, valid_id
 from casino.web.thinking import HINT_BUSY, Busy, Thinker
@@ -101,17 +86,12 @@ from casino.web.views import (
     unknown_options,
 )
 from casino.web.workers import WorkerBusy, WorkerError, WorkerPool, WorkerTimeout
-from casino.words.narrate import YOU, move_phrase
+from casino.words.narrate import move_phrase
 
 log = logging.getLogger("casino.web")
 
 
 T = TypeVar("T")
-
-#: Addresses and networks whose waiting rooms are remembered at once (beyond: the
-#: longest-known is forgotten, and only the server-wide cap holds for it).
-MAX_ADDRESSES_REMEMBERED = 10_000
-
 
 #: The kinds of lease (:meth:`GameService._leased`): a computer's move, a hint.
 COMPUTER_LEASE, HINT_LEASE = "computer", "hint"
@@ -133,15 +113,6 @@ class OptionsJob:
     loose: tuple[int, ...]
     builds: tuple[Build, ...]
 
-
-@dataclass(frozen=True)
-class Created:
-    """A new game: its id, the creator's seat token (for the cookie) and invite link."""
-
-    game: str
-    token: str
-    seat: int
-    invite: str | None
 
 
 class GameService:
@@ -165,18 +136,10 @@ class GameService:
                                memory_mb=self.limits.think_memory_mb)
         self._hint_buckets = BucketsByKey(self.limits.hints_per_minute / 60.0,
                                           self.limits.hint_burst)
-        self._create_buckets = BucketsByKey(self.limits.games_per_minute / 60.0,
-                                            self.limits.games_burst)
-        #: The rooms each address and each network made (by :func:`address_key` and
-        #: :func:`network_key`), while they may still wait.
-        self._rooms_of: defaultdict[str, list[str]] = defaultdict(list)
         self._selector: WorkerPool | None = None
         #: The post-game reviews of finished games (computed in workers of their own).
         self.reviewer = Reviewer(store, self.limits, processes=pool_workers > 0,
                                  setting=review_setting)
-        #: Guards what :meth:`create` and :meth:`adopt` keep in memory: they run in the
-        #: database threads.
-        self._memory = threading.Lock()
         self.closed = False
         #: The games in memory, kept as stored (sync.py), and its entries the other parts,
         #: the routes and the tests use.
@@ -187,6 +150,14 @@ class GameService:
         self.get = self.live.get
         self.flush = self.live.flush
         self.drop = self.live.drop
+        #: Rooms and seats (rooms.py): making games, invites, rematches, the lobby's lists.
+        self.rooms = Rooms(self)
+        self.create = self.rooms.create
+        self.invited = self.rooms.invited
+        self.join = self.rooms.join
+        self.rematch = self.rooms.rematch
+        self.lists = self.rooms.lists
+        self.adopt = self.rooms.adopt
 
     @property
     def listener(self) -> Listener | None:
@@ -231,209 +202,6 @@ class GameService:
         if self._selector is not None:
             self._selector.close()
         self.live.shutdown()
-
-    # ------------------------------------------------------------------
-    # ------------------------------------------------------------------
-    # Creating and joining
-
-    def create(self, *, rules: str, players: int, level: str, mode: str, name: object,
-               public: bool = False, people: int | None = None, client: str = "",
-               seed: int | None = None, token: str | None = None, hints: object = None,
-               takebacks: object = None) -> Created:
-        """A new game against computers, or a room waiting for friends.
-
-        ``token`` is the creating browser's token (a new one is made if it has none).
-        ``hints`` and ``takebacks`` (True or False) are the table's settings;
-        None takes the default (on against the computer, off between people).
-        """
-        with self._memory:
-            if not self._create_buckets.take(address_key(client)):  # IPv6: by the /64
-                raise GameError("too many new games from your address: wait a minute", 429)
-        if mode not in (COMPUTER, FRIENDS, LESSON):
-            raise GameError("mode is 'computer', 'friends' or 'lesson'")
-        if mode == LESSON:  # always two players, the learner against the beginner
-            players, level, seed = 2, OPPONENT_LEVEL, None
-        if level not in LEVELS:
-            raise GameError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
-        try:
-            r = preset(rules, players=players)
-        except CasinoError as e:
-            raise GameError(str(e)) from None
-        if mode != FRIENDS:
-            people = 1
-        elif people is None:
-            people = r.players
-        if not (1 if mode != FRIENDS else 2) <= people <= r.players:
-            raise GameError(f"a room is for 2 to {r.players} people in a "
-                            f"{r.players}-player game")
-        if mode == FRIENDS and public is not True and public is not False:
-            raise GameError("public is true or false")
-        for flag in (hints, takebacks):
-            if flag is not None and not isinstance(flag, bool):
-                raise GameError("hints and takebacks are true or false")
-        default = default_settings(people)
-        settings = Settings(hints=default.hints if hints is None else bool(hints),
-                            takebacks=default.takebacks if takebacks is None
-                            else bool(takebacks))
-        if mode == FRIENDS:
-            with self._memory:
-                self._check_room_space(client)
-        seats = [HUMAN if s < people else level for s in range(r.players)]
-        first = clean_name(name, YOU if mode != FRIENDS else "Player 1",
-                           self.limits.name_length)
-        names = _names(seats, first)
-        game_id = secrets.token_hex(8)
-        token = token or new_token()
-        invite = secrets.token_urlsafe(12) if mode == FRIENDS else None
-        status = WAITING if mode == FRIENDS else PLAYING
-        match = lesson_match(r.name) if mode == LESSON else Match(r, seed=seed)
-        person_seats: dict[int, tuple[str, str | None]] = {
-            s: (names[s], token_hash(token) if s == 0 else None)
-            for s in range(r.players) if seats[s] == HUMAN}
-        self.store.create(game_id=game_id, rules=r.name, players=r.players, names=names,
-                          mode=mode,
-                          level=level, status=status, public=bool(public) and mode == FRIENDS,
-                          invite=invite, creator_seat=0,
-                          record=write_record(match, names, seats, table=settings),
-                          seats=person_seats)
-        if mode == FRIENDS:
-            with self._memory:
-                self._remember_room(client, game_id)
-        return Created(game_id, token, 0, f"/join/{game_id}/{invite}" if invite else None)
-
-    def _remember_room(self, client: str, game_id: str) -> None:
-        """Count a new room against its address and network (:meth:`_check_room_space`)."""
-        for key in (address_key(client), network_key(client)):
-            if key not in self._rooms_of and len(self._rooms_of) >= MAX_ADDRESSES_REMEMBERED:
-                del self._rooms_of[next(iter(self._rooms_of))]  # the longest-known key
-            self._rooms_of[key].append(game_id)
-
-    def _check_room_space(self, client: str) -> None:
-        """Room for one more waiting room: from this address, its network, and the server.
-
-        The counts per address and per network are kept in memory (the database
-        does not store addresses): a restart forgets them, and rooms then count
-        server-wide only.
-        """
-        cutoff = self._room_cutoff()
-        for key, limit, whose in (
-                (address_key(client), self.limits.rooms_per_address, "you have"),
-                (network_key(client), self.limits.rooms_per_network, "your network has")):
-            waiting = self._waiting_rooms_of(key, cutoff)
-            if waiting >= limit:
-                minutes = round(self.limits.room_lifetime / 60)
-                raise GameError(f"{whose} {waiting} rooms waiting for players already; "
-                                f"use one of them, or wait for one to lapse (a room waits "
-                                f"{minutes} minutes)", 429)
-        if self.store.count_waiting(cutoff) >= self.limits.waiting_rooms:
-            raise GameError("there are too many rooms waiting for players right now; "
-                            "try again later or play against the computer", 503)
-
-    def _waiting_rooms_of(self, key: str, cutoff: dt.datetime) -> int:
-        """How many of the rooms made from ``key`` still wait (forgetting those that don't)."""
-        if key not in self._rooms_of:
-            return 0
-        still = self.store.still_waiting(self._rooms_of[key], cutoff)
-        if still:
-            self._rooms_of[key] = still
-        else:
-            del self._rooms_of[key]  # its rooms all started or lapsed
-        return len(still)
-
-    def _room_cutoff(self) -> dt.datetime:
-        return now() - dt.timedelta(seconds=self.limits.room_lifetime)
-
-    async def invited(self, game_id: str, code: str) -> LiveGame:
-        """The room an invite opens, while it has a free seat; GameError saying why not."""
-        game = await self.get(game_id)
-        if game is None or game.invite is None or not hmac.compare_digest(
-                game.invite.encode(), code.encode()[:200]):
-            raise GameError("this invite link is not valid: check that you copied all of it",
-                            404)
-        self._check_open(game)
-        return game
-
-    def _check_open(self, game: LiveGame) -> None:
-        if game.status != WAITING:
-            raise GameError("this game has already started: all its seats are taken", 409)
-        if game.created < self._room_cutoff():
-            raise GameError("this invite has lapsed: ask for a new one", 410)
-
-    @unstoppable
-    async def join(self, game_id: str, code: str, name: object,
-                   token: str | None = None) -> tuple[str, int]:
-        """Take a free seat of a room with its invite code for the browser ``token``.
-
-        Returns (the token, now holding the seat, new if there was none; the seat).
-        """
-        game = await self.invited(game_id, code)
-        async with game.lock:
-            self._check_open(game)  # again: someone may have joined meanwhile
-            free = sorted(s for s, h in game.seats.items() if h is None)
-            seat = free[0]
-            s = game.session
-            person = clean_name(name, f"Player {seat + 1}", self.limits.name_length)
-            s.names = tuple(person if k == seat else n for k, n in enumerate(s.names))
-            token = token or new_token()
-            full = len(free) == 1
-            status = PLAYING if full else WAITING
-            event = Event(game.version + 1, "joined", seat, None,
-                          f"{person} joined" + (": the game begins" if full else ""),
-                          "You joined" + (": the game begins" if full else ""))
-            try:
-                ok = await self.db(self.store.take_seat, game.id, seat, person,
-                                   token_hash(token), record=s.record_text(), names=s.names,
-                                   status=status, version=event.n, events=[event])
-            except MovedOn:
-                raise await self.live.moved_on(game) from None
-            if not ok:
-                self.drop(game)
-                raise GameError("someone took that seat a moment ago: open the link again", 409)
-            game.seats[seat] = token_hash(token)
-            game.status = status
-            game.changed_at = time.monotonic()  # a turn begins now, not when the room was made
-            game.events.append(event)
-            game.log = replayed_log(s)  # the names in the words changed
-        game.notify()
-        self.kick(game)
-        return token, seat
-
-    @unstoppable
-    async def rematch(self, game: LiveGame, seat: int) -> str:
-        """The rematch of a finished game (made once): same rules, players, seats and names."""
-        async with game.lock:
-            if game.status != OVER:
-                raise GameError("a rematch is offered once the game is over")
-            if game.rematch is None:
-                s = game.session
-                new_id = secrets.token_hex(8)
-                match = lesson_match(s.rules.name) if game.mode == LESSON else Match(s.rules)
-                # The same table: every person's seat is a person's again (a seat a
-                # computer took over included), with the same settings.
-                players = [HUMAN if k in game.seats else p for k, p in enumerate(s.players)]
-                await self.db(
-                    self.store.create, game_id=new_id, rules=s.rules.name, players=s.rules.players,
-                    names=s.names,
-                    mode=game.mode, level=game.level, status=PLAYING, public=False,
-                    invite=None, creator_seat=game.creator_seat,
-                    record=write_record(match, s.names, players, table=s.settings),
-                    seats={k: (s.names[k], h) for k, h in game.seats.items()})
-                event = Event(game.version + 1, "rematch", seat, None,
-                              f"{s.names[seat]} started a rematch", "You started a rematch")
-                try:
-                    await self.db(self.store.save, game.id, record=s.record_text(),
-                                  status=game.status, version=event.n, events=[event],
-                                  winner=s.winner)
-                except MovedOn:
-                    raise await self.live.moved_on(game) from None
-                await self.db(self.store.set_rematch, game.id, new_id)
-                game.rematch = new_id
-                game.events.append(event)
-            url = f"/rematch/{game.id}/{game.rematch}"
-        for c in game.clients:
-            c.send({"type": "rematch", "url": url, "game": game.rematch})
-        game.notify()
-        return url
 
     # ------------------------------------------------------------------
     # Playing
@@ -847,81 +615,6 @@ class GameService:
         finally:
             keeper.cancel()
 
-    # ------------------------------------------------------------------
-    # Lists for the lobby
-
-    def lists(self, token: str | None) -> dict[str, list[dict[str, Any]]]:
-        """Open rooms (public ones, and the caller's own) and recent games.
-
-        ``token`` is the caller's browser token (from its cookie): its games are
-        those where its hash holds a seat.
-        """
-        mine = set(self.store.games_of(token_hash(token))) if token else set()
-        cutoff = self._room_cutoff()
-        public = self.store.listing(status=WAITING, limit=50, since=cutoff, public=True)
-        own = self.store.listing(status=WAITING, limit=50, since=cutoff, ids=list(mine))
-        playing = self.store.listing(status=PLAYING, limit=50, ids=list(mine))
-        # Finished lessons are no ordinary games: not listed for everyone.
-        over = [g for g in self.store.listing(status=OVER, limit=30) if g.mode != LESSON]
-        seen: set[str] = set()
-        open_rooms = []
-        for g in own + public:
-            if g.id in seen:
-                continue
-            seen.add(g.id)
-            open_rooms.append(_listed_json(g, join=f"/join/{g.id}/{g.invite}"
-                                           if g.invite else None, url=g.id in mine))
-        recent = [_listed_json(g, url=True) for g in playing]
-        recent += [_listed_json(g, url=g.id in mine) for g in over]
-        recent.sort(key=lambda e: e["updated"] or "", reverse=True)
-        return {"open": open_rooms, "recent": recent}
-
-    def adopt(self, legacy: dict[str, str], token: str) -> list[str]:
-        """Move the seats held by old per-game cookies to the browser's ``token``.
-
-        ``legacy`` is the old tokens by game id; returns the games whose seat
-        moved. A game where the browser already holds a seat keeps it as it is.
-        """
-        new = token_hash(token)
-        held = set(self.store.games_of(new, limit=100_000))
-        moved = []
-        for game_id, old in legacy.items():
-            if game_id in held:
-                continue
-            game = self.games.get(game_id)
-            seat = self.store.rebind(game_id, token_hash(old), new)
-            if seat is None:
-                continue
-            if game is not None:
-                game.seats[seat] = new
-            moved.append(game_id)
-        return moved
-
-
-def _names(seats: Sequence[str], first: str) -> list[str]:
-    computers = [s for s, p in enumerate(seats) if p != HUMAN]
-    names = []
-    for s, p in enumerate(seats):
-        if s == 0:
-            names.append(first)
-        elif p == HUMAN:
-            names.append(f"Player {s + 1}")
-        elif len(computers) == 1:
-            names.append("Computer")
-        else:
-            names.append(f"Computer {computers.index(s) + 1}")
-    return names
-
-
-def _listed_json(g: Any, *, join: str | None = None, url: bool = False) -> dict[str, Any]:
-    from casino.web.views import title
-
-    return {"game": g.id, "rules": g.rules, "title": title(g.rules), "players": g.players,
-            "names": list(g.names), "status": g.status, "mode": g.mode,
-            "updated": g.updated.isoformat() if g.updated else None,
-            "url": f"/game/{g.id}" if url else None, "join": join,
-            "record": f"/records/{g.id}" if g.status == OVER else None,
-            "winner": g.winner}
 
 
 __all__ = ["COMPUTER", "FRIENDS", "LESSON", "MOVED_ON", "PRESET_NAMES", "Created", "GameError",
