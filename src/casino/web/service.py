@@ -26,18 +26,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import re
 import time
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from casino.bots.levels import LEVELS
 from casino.engine.builds import Build
-from casino.engine.errors import CasinoError, IllegalMove
-from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.record import (
     read_record,
@@ -46,14 +42,12 @@ from casino.engine.rules import PRESET_NAMES
 from casino.play.session import (
     HINT_LEVEL,
     HUMAN,
-    BotJob,
-    run_bot_job,
 )
-from casino.teach.hint import Advice
 from casino.teach.review import default_seat
+from casino.web.computers import Computers
 from casino.web.errors import MOVED_ON, GameError, clean_name
 from casino.web.fanout import Listener
-from casino.web.limits import BucketsByKey, Limits, address_key
+from casino.web.limits import Limits, address_key
 from casino.web.live import (
     COMPUTER,
     FRIENDS,
@@ -62,39 +56,30 @@ from casino.web.live import (
     _round_word,
     duration_words,
     resignation_words,
-    to_the_end,
     unstoppable,
 )
 from casino.web.reviews import Reviewer, ReviewRefused, ReviewSetting
 from casino.web.rooms import Created, Rooms
 from casino.web.store import (
     OVER,
-    PLAYING,
     WAITING,
-    Lease,
     Store,
 )
 from casino.web.sync import LiveGames, valid_id
-from casino.web.thinking import HINT_BUSY, Busy, Thinker
 from casino.web.views import (
     SelectionError,
     card_choices,
-    legal_json,
     options_json,
     read_selection,
     unknown_choices,
     unknown_options,
 )
 from casino.web.workers import WorkerBusy, WorkerError, WorkerPool, WorkerTimeout
-from casino.words.narrate import move_phrase
 
 log = logging.getLogger("casino.web")
 
 
 T = TypeVar("T")
-
-#: The kinds of lease (:meth:`GameService._leased`): a computer's move, a hint.
-COMPUTER_LEASE, HINT_LEASE = "computer", "hint"
 
 
 # ----------------------------------------------------------------------
@@ -114,7 +99,6 @@ class OptionsJob:
     builds: tuple[Build, ...]
 
 
-
 class GameService:
     """Every live game, the database behind them and the pool that thinks for computers."""
 
@@ -130,12 +114,6 @@ class GameService:
         self.pool_workers = pool_workers
         self.hint_level = hint_level
         self.bot_pause = bot_pause
-        self.thinker = Thinker(pool_workers, hint_queue=self.limits.hint_queue,
-                               hint_wait=self.limits.hint_wait,
-                               job_timeout=self.limits.think_seconds,
-                               memory_mb=self.limits.think_memory_mb)
-        self._hint_buckets = BucketsByKey(self.limits.hints_per_minute / 60.0,
-                                          self.limits.hint_burst)
         self._selector: WorkerPool | None = None
         #: The post-game reviews of finished games (computed in workers of their own).
         self.reviewer = Reviewer(store, self.limits, processes=pool_workers > 0,
@@ -158,6 +136,11 @@ class GameService:
         self.rematch = self.rooms.rematch
         self.lists = self.rooms.lists
         self.adopt = self.rooms.adopt
+        #: Computers and hints (computers.py): the thinking pool, its leases, the hints.
+        self.computers = Computers(self)
+        self.thinker = self.computers.thinker
+        self.kick = self.computers.kick
+        self.hint = self.computers.hint
 
     @property
     def listener(self) -> Listener | None:
@@ -348,76 +331,6 @@ class GameService:
         game.notify()
         self.kick(game)
 
-    async def hint(self, game: LiveGame, seat: int, client: str = "") -> dict[str, Any]:
-        """The explained hint for ``seat``, thought of after every computer that waits:
-        the play the advice ranks first (:mod:`casino.teach.hint`, from the seat's
-        observation, as hard as the hint level says) and its reason.
-
-        A hint the table does not allow is refused before it counts against the
-        address's hints.
-        """
-        async with game.lock:
-            self._playing(game)
-            s = game.session
-            refusal = s.why_no_hint(seat)
-            if refusal is not None:
-                raise GameError(refusal)
-            if not self._hint_buckets.take(address_key(client)):
-                raise GameError(f"too many hints from your address: at most "
-                                f"{self.limits.hints_per_minute:g} a minute", 429)
-            job = s.hint_job(seat)
-            version = game.version
-        # The game's one hint in this process, or a refusal at once (nothing is awaited
-        # between the address's count above and this; _hint turns its own Busy to words).
-        try:
-            with self.thinker.hint_slot(game.id):
-                return await self._hint(game, seat, job, version)
-        except Busy as e:
-            raise GameError(str(e), 503) from None
-
-    async def _hint(self, game: LiveGame, seat: int, job: BotJob,
-                    version: int) -> dict[str, Any]:
-        """Think of the hint ``job`` (its slot in this process held) and tell it."""
-        # One hint at a time for a game across every process serving it (a player with
-        # windows open on two), as the thinker allows one per game within a process.
-        async with self._leased(game, HINT_LEASE, version) as lease:
-            if not lease.held:
-                raise GameError(HINT_BUSY if lease.wait is not None else
-                                "the game moved on while the hint was asked for; ask again",
-                                503)
-            try:
-                text = await self.thinker.hint(job, game=game.id, slot=True)
-            except Busy as e:
-                raise GameError(str(e), 503) from None
-            except Exception:
-                log.exception("hint failed in game %s", game.id)
-                raise GameError("no hint could be found just now; try again", 503) from None
-            view, advice, move = await to_the_end(self._hint_given(game, seat, text, version))
-        words = move_phrase(move, view.rules)
-        # The move as an option of the page (its card and table items, picked for the
-        # player), for the page to offer even when its lists do not hold it; the reason
-        # is the advice's for that move (casino.teach.hint).
-        return {"type": "hint", "move": str(move), "words": f"Hint: {words}",
-                "reason": advice.best.reason, "option": legal_json(view, [move])[0]}
-
-    async def _hint_given(self, game: LiveGame, seat: int, text: str,
-                          version: int) -> tuple[Position, Advice, Move]:
-        """Read the hint's answer ``text`` and note it (in the record, for the table)."""
-        async with game.lock:
-            if game.version != version or self.games.get(game.id) is not game:
-                raise GameError("the game moved on while the hint was thought of; ask again")
-            view = game.session.view_of(seat)
-            try:
-                advice = Advice.from_json(json.loads(text))
-                move = view.parse_move(advice.best.move)
-            except (ValueError, CasinoError):
-                log.exception("a hint's answer could not be read in game %s", game.id)
-                raise GameError("no hint could be found just now; try again", 503) from None
-            game.session.hint_given(seat)  # the record and the table are told of it
-            await self.flush(game)
-        game.notify()
-        return view, advice, move
-
     # ------------------------------------------------------------------
     # Post-game reviews
 
@@ -499,122 +412,6 @@ class GameService:
             wake = limit - away[1] if shown is None else 60 - away[1] % 60
             game.away_timer = asyncio.get_running_loop().call_later(wake + 0.01, self.watch,
                                                                     game)
-
-    # ------------------------------------------------------------------
-    # Computer players
-
-    def kick(self, game: LiveGame) -> None:
-        """Start the computers thinking if it is one's turn and none is already."""
-        if (self.closed or game.bot_task is not None or game.status != PLAYING
-                or not game.session.computer_to_move):
-            return
-        task = asyncio.get_running_loop().create_task(self._computers(game))
-        game.bot_task = task
-        self.live.tasks.add(task)
-        task.add_done_callback(self.live.tasks.discard)
-
-    async def _computers(self, game: LiveGame) -> None:
-        loop = asyncio.get_running_loop()
-        try:
-            while not self.closed:
-                async with game.lock:
-                    s = game.session
-                    if game.status != PLAYING or not s.computer_to_move \
-                            or self.games.get(game.id) is not game:
-                        return
-                    job = s.bot_job()
-                    version = game.version
-                async with self._leased(game, COMPUTER_LEASE, version) as lease:
-                    if not lease.held:
-                        # Another process thinks for it: look again when its lease runs
-                        # out (it died?). Or this one is behind: read the game again.
-                        if lease.wait is None:
-                            self.live.refresh(game)
-                        else:
-                            self._look_again(game, lease.wait)
-                        return
-                    started = loop.time()
-                    try:
-                        text = await self.thinker.computer(job, owner=game.driver or game.id,
-                                                           game=game.id)
-                    except Exception:  # a timeout too
-                        log.exception("a computer failed to move in game %s; playing a "
-                                      "quick move", game.id)
-                        text = run_bot_job(replace(job, level="beginner"))
-                    wait = self.bot_pause - (loop.time() - started)
-                    if wait > 0:
-                        await asyncio.sleep(wait)
-                    async with game.lock:
-                        if game.version != version or self.games.get(game.id) is not game \
-                                or not game.session.computer_to_move:
-                            continue  # the game changed meanwhile (an undo): think again
-                        try:
-                            game.session.play_computer(text)
-                        except IllegalMove:
-                            log.exception("a computer chose an illegal move in game %s",
-                                          game.id)
-                            game.session.play_computer(
-                                run_bot_job(replace(job, level="beginner")))
-                        await self.flush(game)
-                game.notify()
-        except GameError:
-            pass  # the game could not be saved and was dropped; it reloads when asked for
-        finally:
-            game.bot_task = None
-
-    def _look_again(self, game: LiveGame, wait: float) -> None:
-        """Try the computer's turn again once another process's lease has run out."""
-        if game.lease_timer is not None:
-            game.lease_timer.cancel()
-
-        def again() -> None:
-            game.lease_timer = None
-            if self.games.get(game.id) is game:
-                self.kick(game)
-
-        game.lease_timer = asyncio.get_running_loop().call_later(wait + 0.05, again)
-
-    @contextlib.asynccontextmanager
-    async def _leased(self, game: LiveGame, kind: str, version: int) -> AsyncIterator[Lease]:
-        """The game's lease of ``kind`` at ``version`` (:meth:`Store.take_lease`), kept
-        while the body runs: pushed forward every third of ``lease_seconds``, so a
-        process that dies lets it run out and another takes over. A SQLite database is
-        served by one process (:mod:`casino.web.single`), whose own game lock and
-        ``bot_task`` already make the work its one: no lease is written there."""
-        if not self.store.postgres:
-            yield Lease(True)
-            return
-        seconds = self.limits.lease_seconds
-
-        async def take() -> Lease:
-            try:
-                return await self.db(self.store.take_lease, game.id, kind, version,
-                                     self.live.origin, seconds)
-            except Exception:
-                log.exception("could not take the %s lease of game %s", kind, game.id)
-                return Lease(False, 1.0)
-
-        lease = await take()
-        if not lease.held:
-            yield lease
-            return
-
-        async def keep() -> None:
-            while True:
-                await asyncio.sleep(seconds / 3)
-                again = await take()
-                if not again.held:
-                    if again.wait is not None:
-                        log.warning("game %s: another process took the %s lease over",
-                                    game.id, kind)
-                    return
-
-        keeper = asyncio.get_running_loop().create_task(keep())
-        try:
-            yield lease
-        finally:
-            keeper.cancel()
-
 
 
 __all__ = ["COMPUTER", "FRIENDS", "LESSON", "MOVED_ON", "PRESET_NAMES", "Created", "GameError",
