@@ -350,8 +350,8 @@ def test_a_selection_past_its_deadline_is_said_to_be_unknown(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The choices of a view and the answers to options are worked out under
     ``select_seconds``: past it the page is told so (and asks about what is picked)."""
-    import casino.web.service as service_module
-    from casino.web.views import card_choices as real  # the service calls it by this name
+    import casino.web.turns as turns_module
+    from casino.web.views import card_choices as real  # the turns call it by this name
 
     gate = threading.Event()
 
@@ -359,7 +359,7 @@ def test_a_selection_past_its_deadline_is_said_to_be_unknown(
         assert gate.wait(30)
         return real(view)
 
-    monkeypatch.setattr(service_module, "card_choices", stuck)
+    monkeypatch.setattr(turns_module, "card_choices", stuck)
     limits = Limits(**{**FAST.__dict__, "select_seconds": 0.2})
     try:
         with web(tmp_path, limits=limits) as client:

@@ -184,7 +184,7 @@ class Computers:
         address's hints.
         """
         async with game.lock:
-            self.service._playing(game)
+            self.service.turns.playing(game)
             s = game.session
             refusal = s.why_no_hint(seat)
             if refusal is not None:

@@ -49,7 +49,6 @@ class Created:
     invite: str | None
 
 
-
 class Rooms:
     """The games' making and seating: new games and rooms (within each address's,
     network's and the server's allowance), invites and the seats they give, rematches,
