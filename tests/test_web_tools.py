@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
-from starlette.routing import NoMatchFound
 
 from casino import Build, Match, Position
 from casino.engine.cards import card_text
@@ -46,13 +45,8 @@ ROUND_2: dict[str, Any] = {"most_cards": [1], "most_spades": [1], "sweeps": [1],
 
 
 def tools_app(url: str) -> Any:
-    """The web app with the tools' routes (included here until app.py includes them)."""
-    app = create_app(url, pool_workers=0, limits=FAST, hint_level="beginner")
-    try:
-        app.url_path_for("scorepad_apply")  # app.py includes the tools' routes
-    except NoMatchFound:
-        app.include_router(tools.router)
-    return app
+    """The web app, whose routes include the tools' (casino/web/routes/tools.py)."""
+    return create_app(url, pool_workers=0, limits=FAST, hint_level="beginner")
 
 
 @pytest.fixture
@@ -313,7 +307,7 @@ def test_size_and_number_limits(client: TestClient, monkeypatch: pytest.MonkeyPa
 def test_new_pads_are_rate_limited(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     from casino.web.limits import BucketsByKey
 
-    monkeypatch.setattr(tools, "_new_pads", BucketsByKey(0.0001, 2))
+    monkeypatch.setattr(tools, "new_pads", BucketsByKey(0.0001, 2))
     pad = new_pad(client)
     assert client.post("/api/scorepads", json={"pad": pad}).status_code == 201
     assert client.post("/api/scorepads", json={"pad": pad}).status_code == 201

@@ -4,9 +4,9 @@
 (:class:`~casino.web.store.Store`), the games' service
 (:class:`~casino.web.service.GameService`), the move helper's workers, the guard and
 the middleware, the error handlers, and the routers of :mod:`casino.web.routes` (the
-pages, the JSON API, the cards' drawings and the game WebSocket) and of
-:mod:`casino.web.tools`. docs/server.md documents every route and message; the game
-state itself only ever travels over the WebSocket, one seat's view at a time.
+tools, the pages, the JSON API, the cards' drawings and the game WebSocket).
+docs/server.md documents every route and message; the game state itself only ever
+travels over the WebSocket, one seat's view at a time.
 
 A browser holds its seats with one HttpOnly cookie, ``casino`` (a random token
 whose hash each seat stores; :mod:`casino.web.seats`); every WebSocket message
@@ -31,6 +31,7 @@ from casino.web.limits import Limits
 from casino.web.redact import install_log_redaction
 from casino.web.reviews import ReviewSetting
 from casino.web.routes import api, drawings, pages, socket
+from casino.web.routes import tools as tool_routes
 from casino.web.routes.context import Pages, WebContext, error_response
 from casino.web.routes.errors import adopt_old_cookies, install_error_handlers
 from casino.web.service import GameService
@@ -88,7 +89,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
     app.state.store = store
     app.state.helpers = helpers
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
-    app.include_router(tools.router)
+    app.include_router(tool_routes.router)
     app.middleware("http")(adopt_old_cookies)
     install_error_handlers(app)
     for part in (pages, api, drawings, socket):

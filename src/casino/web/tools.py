@@ -1,5 +1,8 @@
 """Tools for a real table: the score pad (``/scorepad``) and the move helper (``/helper``).
 
+This module is what they do and the limits they keep; their routes are
+:mod:`casino.web.routes.tools`.
+
 Both are for people playing with a real deck, and neither keeps a second copy
 of the rules in the browser: the pages send what the players entered and the
 server answers with what the engine's own code makes of it.
@@ -47,35 +50,28 @@ import datetime as dt
 import hmac
 import json
 import re
-import secrets
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse
-from jinja2 import Environment, FileSystemLoader, select_autoescape
-from sqlalchemy import DateTime, String, Text, func, select
-from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Mapped, Session, mapped_column
-from starlette.concurrency import run_in_threadpool
-from starlette.responses import Response
+from fastapi import Request
+from fastapi.responses import JSONResponse
+from sqlalchemy import DateTime, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
 
 from casino.bots.levels import LEVELS
 from casino.engine.cards import card_text
 from casino.engine.errors import CasinoError, RulesError
 from casino.engine.rules import PRESET_NAMES, preset
-from casino.tools.helper import HelperError, check_request
+from casino.tools.helper import HelperError
 from casino.tools.scorepad import (
     ScorePad,
     ScorePadError,
-    apply_action,
     scoring_cards,
-    setup_choices,
 )
 from casino.web.helper_job import judged_helper_json
-from casino.web.limits import BucketsByKey, Limits, json_object
+from casino.web.limits import BucketsByKey, Limits
 from casino.web.store import Base, now, token_hash
 from casino.web.workers import (
     WorkerBusy,
@@ -106,12 +102,12 @@ SECRET_HEADER = "X-Scorepad-Secret"
 PADS_PER_MINUTE = 10.0
 PADS_BURST = 20
 
-_PAD_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
+#: The form of a stored pad's id (anything else is no pad, without a look at the
+#: database).
+PAD_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
 
-router = APIRouter()
-_env = Environment(loader=FileSystemLoader(TEMPLATES),
-                   autoescape=select_autoescape(default=True, default_for_string=True))
-_new_pads = BucketsByKey(PADS_PER_MINUTE / 60.0, PADS_BURST)
+#: New stored pads by address (:data:`PADS_PER_MINUTE`, :data:`PADS_BURST`).
+new_pads = BucketsByKey(PADS_PER_MINUTE / 60.0, PADS_BURST)
 #: Modules a helper worker imports before its first job, so no deadline pays for them.
 HELPER_MODULES = ("casino.web.helper_job", "casino.bots.levels")
 
@@ -150,72 +146,9 @@ class ToolError(Exception):
         return JSONResponse(body, status_code=self.status)
 
 
-def _from_pad_error(exc: ScorePadError) -> ToolError:
+def pad_error(exc: ScorePadError) -> ToolError:
+    """The score pad's refusal as the tools' own, with the field and round it is about."""
     return ToolError(str(exc), 400, exc.field, exc.round)
-
-
-# ----------------------------------------------------------------------
-# Pages
-
-
-def _page(name: str, **context: Any) -> HTMLResponse:
-    return HTMLResponse(_env.get_template(name).render(**context))
-
-
-def _presets() -> list[dict[str, Any]]:
-    """Every preset for the helper's menu: name, title, player counts, decks, and whether
-    picture cards are set aside (Krypkasino), so the page offers a place for them."""
-    out = []
-    for choice in setup_choices():
-        rules = preset(choice["name"])
-        out.append({**choice, "decks": rules.decks, "set_aside": rules.set_aside_pictures})
-    return out
-
-
-@router.get("/scorepad", response_class=HTMLResponse)
-async def scorepad_page() -> Response:
-    """The score pad's page: it keeps its pad in the browser and asks the server only to
-    calculate."""
-    return _page("scorepad.html", choices=setup_choices(), rules_name="casino")
-
-
-@router.get("/scorepad/{pad_id}", response_class=HTMLResponse)
-async def shared_scorepad_page(pad_id: str) -> Response:
-    """A stored pad: the same page, which reads the id from the path and the secret
-    from the link's fragment (never sent to the server in the URL)."""
-    return _page("scorepad.html", choices=setup_choices(), rules_name="casino",
-                 pad_id=pad_id if _PAD_ID.fullmatch(pad_id) else None)
-
-
-@router.get("/helper", response_class=HTMLResponse)
-async def helper_page() -> Response:
-    """The move helper's page, with every preset's set-up and the levels to pick the best
-    play with."""
-    return _page("helper.html", presets=_presets(), levels=list(LEVELS), rules_name="casino")
-
-
-# ----------------------------------------------------------------------
-# Reading requests
-
-
-async def _respond(request: Request, limit: int, work: Callable[[dict[str, Any]], dict[str, Any]],
-                   status: int = 200) -> Response:
-    """Read the request's JSON object (at most ``limit`` bytes), then do ``work(body)``
-    in a worker thread: its answer as JSON, or any refusal as a clear error."""
-    try:
-        body = await json_object(request, limit, ToolError)
-    except ToolError as exc:
-        return exc.response()
-    return await run_in_threadpool(_handle, lambda: work(body), status)
-
-
-def _handle(work: Callable[[], dict[str, Any]], status: int = 200) -> Response:
-    try:
-        return JSONResponse(work(), status_code=status)
-    except ToolError as exc:
-        return exc.response()
-    except ScorePadError as exc:
-        return _from_pad_error(exc).response()
 
 
 def _view(pad: ScorePad) -> dict[str, Any]:
@@ -234,78 +167,23 @@ def _view(pad: ScorePad) -> dict[str, Any]:
     return view
 
 
-def _answer(pad: ScorePad) -> dict[str, Any]:
+def pad_answer(pad: ScorePad) -> dict[str, Any]:
+    """What the calculator answers: the pad, and its view for the page."""
     return {"pad": pad.to_json(), "view": _view(pad)}
 
 
-def _read_pad(obj: Any) -> ScorePad:
+def read_pad(obj: Any) -> ScorePad:
+    """The pad a request sent as ``"pad"``, checked whole (ScorePadError saying what is
+    wrong, ToolError when there is none)."""
     if obj is None:
         raise ToolError('send the pad as "pad"')
     return ScorePad.from_json(obj)
 
 
-# ----------------------------------------------------------------------
-# The score pad's calculator (stateless)
 
-
-@router.get("/api/scorepad/setup")
-async def scorepad_setup() -> dict[str, Any]:
-    """The choices of a new pad: each preset with its player counts."""
-    return {"choices": setup_choices()}
-
-
-@router.post("/api/scorepad/new")
-async def scorepad_new(request: Request) -> Response:
-    """``{"rules": "classic", "names": ["Ann", "Bob", "Cy", "Di"]}`` -> a blank pad."""
-    def work(body: dict[str, Any]) -> dict[str, Any]:
-        """Check the rules and the names, and make the blank pad."""
-        rules = body.get("rules", "casino")
-        names = body.get("names")
-        if not isinstance(rules, str) or rules not in PRESET_NAMES:
-            raise ToolError(f"choose the rules among {', '.join(PRESET_NAMES)}", field="rules")
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise ToolError("give the players' names as a list", field="names")
-        if not 2 <= len(names) <= 4:
-            raise ToolError("a game has 2, 3 or 4 players", field="names")
-        try:
-            return _answer(ScorePad.new(rules, names))
-        except RulesError as exc:
-            raise ToolError(str(exc), field="names") from None
-
-    return await _respond(request, MAX_APPLY, work)
-
-
-@router.post("/api/scorepad/view")
-async def scorepad_view(request: Request) -> Response:
-    """``{"pad": PAD}`` -> the pad checked, with its view (a reload, an import)."""
-    return await _respond(request, MAX_APPLY, lambda body: _answer(_read_pad(body.get("pad"))))
-
-
-@router.post("/api/scorepad/apply")
-async def scorepad_apply(request: Request) -> Response:
-    """``{"pad": PAD, "action": {"op": "add"|"replace"|"remove"|"undo", ...}}`` -> the
-    new pad and its view, or 400 with the reason (the page keeps its pad)."""
-    def work(body: dict[str, Any]) -> dict[str, Any]:
-        """Check the pad sent back, and apply the action to it."""
-        pad = _read_pad(body.get("pad"))
-        return _answer(apply_action(pad, body.get("action")))
-
-    return await _respond(request, MAX_APPLY, work)
-
-
-# ----------------------------------------------------------------------
-# Pads kept on the server
-
-
-def _engine(request: Request) -> Engine:
-    # The score pads' table is made with the others by the schema's migrations.
-    engine: Engine = request.app.state.store.engine
-    return engine
-
-
-def _stored_text(body: dict[str, Any]) -> str:
+def stored_text(body: dict[str, Any]) -> str:
     """The pad to store, checked, as compact JSON within :data:`MAX_STORED`."""
-    pad = _read_pad(body.get("pad"))
+    pad = read_pad(body.get("pad"))
     text = json.dumps(pad.to_json(), ensure_ascii=False, separators=(",", ":"))
     if len(text.encode("utf-8")) > MAX_STORED:
         raise ToolError(f"the pad is too big to keep on the server (at most "
@@ -313,7 +191,9 @@ def _stored_text(body: dict[str, Any]) -> str:
     return text
 
 
-def _check_secret(row: ScorePadRow | None, request: Request) -> ScorePadRow:
+def check_secret(row: ScorePadRow | None, request: Request) -> ScorePadRow:
+    """The stored pad ``row``, if the request's secret header is its own; ToolError
+    otherwise (404 for no such pad, 403 for a wrong secret)."""
     secret = request.headers.get(SECRET_HEADER, "")
     if row is None:
         raise ToolError("there is no such score pad on the server", 404)
@@ -323,70 +203,8 @@ def _check_secret(row: ScorePadRow | None, request: Request) -> ScorePadRow:
     return row
 
 
-@router.post("/api/scorepads")
-async def scorepad_store(request: Request) -> Response:
-    """``{"pad": PAD}`` -> 201 ``{"id", "secret", "url"}``."""
-    engine = _engine(request)
-    client = request.client.host if request.client else ""
 
-    def work(body: dict[str, Any]) -> dict[str, Any]:
-        """Store the checked pad under a new id and secret, unless this address made too
-        many pads lately or the server keeps as many as it will."""
-        text = _stored_text(body)
-        if not _new_pads.take(client):
-            raise ToolError("too many new score pads from here: wait a minute", 429)
-        pad_id = secrets.token_urlsafe(12)
-        secret = secrets.token_urlsafe(24)
-        with Session(engine) as s, s.begin():
-            count = s.scalar(select(func.count()).select_from(ScorePadRow)) or 0
-            if count >= MAX_PADS:
-                raise ToolError("the server keeps no more score pads: export yours as a "
-                                "file instead", 507)
-            s.add(ScorePadRow(id=pad_id, secret=token_hash(secret), pad=text))
-        return {"id": pad_id, "secret": secret, "url": f"/scorepad/{pad_id}#{secret}"}
-
-    return await _respond(request, MAX_STORED + 1024, work, 201)
-
-
-@router.put("/api/scorepads/{pad_id}")
-async def scorepad_save(pad_id: str, request: Request) -> Response:
-    """``{"pad": PAD}`` with the secret header: the stored pad replaced."""
-    engine = _engine(request)
-
-    def work(body: dict[str, Any]) -> dict[str, Any]:
-        """Replace the stored pad, if the secret is its own."""
-        text = _stored_text(body)
-        with Session(engine) as s, s.begin():
-            row = _check_secret(s.get(ScorePadRow, pad_id) if _PAD_ID.fullmatch(pad_id)
-                                else None, request)
-            row.pad = text
-            row.updated = now()
-        return {"id": pad_id, "saved": True}
-
-    return await _respond(request, MAX_STORED + 1024, work)
-
-
-@router.get("/api/scorepads/{pad_id}")
-async def scorepad_load(pad_id: str, request: Request) -> Response:
-    """The stored pad and its view, with the secret header."""
-    engine = _engine(request)
-
-    def work() -> dict[str, Any]:
-        """The stored pad, if the secret is its own."""
-        with Session(engine) as s:
-            row = _check_secret(s.get(ScorePadRow, pad_id) if _PAD_ID.fullmatch(pad_id)
-                                else None, request)
-            text = row.pad
-        return {"id": pad_id, **_answer(ScorePad.from_json(text))}
-
-    return await run_in_threadpool(_handle, work)
-
-
-# ----------------------------------------------------------------------
-# The move helper
-
-
-def _helper_request(body: dict[str, Any]) -> dict[str, Any]:
+def helper_request(body: dict[str, Any]) -> dict[str, Any]:
     """The page's request for :func:`helper_json`: ``rules`` may be a preset name with
     ``players`` beside it; ``level`` must be one of the levels (or null)."""
     req = dict(body)
@@ -408,6 +226,7 @@ def _helper_request(body: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(req.get("judge", True), bool):
         raise ToolError("judge: true or false", field="judge")
     return req
+
 
 
 class Helpers:
@@ -482,31 +301,3 @@ def fit_answer(answer: dict[str, Any], limit: int = MAX_HELPER_ANSWER) -> dict[s
         moves.pop(drop)
         answer["more"] = answer.get("more", 0) + 1
     return answer
-
-
-def _helpers(request: Request) -> Helpers:
-    """The app's :class:`Helpers` (:func:`casino.web.app.create_app` makes it)."""
-    helpers: Helpers = request.app.state.helpers
-    return helpers
-
-
-@router.post("/api/helper")
-async def helper(request: Request) -> Response:
-    """A described table and hand (and optionally one ``card`` of it, with table items
-    ``using``) -> the legal plays in words, best first by the judge with each one's
-    reason (``"judge": false``: the biggest captures first, unjudged) and capped, with
-    ``more`` and ``complete`` saying what is left out; the bot's pick marked."""
-    helpers = _helpers(request)
-
-    def work(body: dict[str, Any]) -> dict[str, Any]:
-        """Check the request here, so that a mistake is answered without a worker, then
-        analyse it in one."""
-        req = _helper_request(body)
-        try:
-            # A mistake is answered without a worker ("judge" is the page's, not the set-up's).
-            check_request({k: v for k, v in req.items() if k != "judge"})
-        except (HelperError, CasinoError, ValueError) as exc:
-            raise ToolError(str(exc)) from None
-        return helpers.analyse(req)
-
-    return await _respond(request, MAX_HELPER, work)

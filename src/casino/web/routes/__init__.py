@@ -9,9 +9,9 @@
 - :mod:`~casino.web.routes.api`: the JSON API (new games, the lobby's lists, replays,
   reviews);
 - :mod:`~casino.web.routes.drawings`: the cards' SVG drawings;
-- :mod:`~casino.web.routes.socket`: the game WebSocket (:class:`GameSocket`).
-
-The tools' router (the score pad and the move helper) is :mod:`casino.web.tools`.
+- :mod:`~casino.web.routes.socket`: the game WebSocket (:class:`GameSocket`);
+- :mod:`~casino.web.routes.tools`: the tools for a real table (the score pad and the
+  move helper; what they do is :mod:`casino.web.tools`).
 Routes stay thin: they read the request, ask the
 :class:`~casino.web.service.GameService` and turn its answer (or its
 :class:`~casino.web.service.GameError`) into a response.
