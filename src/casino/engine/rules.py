@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from casino.engine.cards import ACE, JACK, card_symbol, card_text, parse_card
 from casino.engine.errors import CardError, RulesError
+from casino.engine.presets import PRESETS, for_scoring, named
 from casino.engine.scheme import (
     CardPoints,
     EachSpade,
@@ -142,6 +143,19 @@ class Rules:
     def deck_size(self) -> int:
         """The cards in play: 52 for each deck."""
         return 52 * self.decks
+
+    @property
+    def round_word(self) -> str:
+        """What a scored cycle of deals is called under these rules (``game`` in
+        Krypkasino, whose match is several games; ``round`` elsewhere), so that every
+        front end words it the same; it follows the scoring (:func:`.presets.for_scoring`)."""
+        return for_scoring(self.scoring).round_word
+
+    @property
+    def sweep_word(self) -> str:
+        """What a sweep is called under these rules (``tabla`` with Tablić's scoring),
+        so that the summary and the score pad word it the same."""
+        return for_scoring(self.scoring).sweep_word
 
     @property
     def seats(self) -> range:
@@ -448,23 +462,9 @@ _PRESETS: dict[str, Any] = {
     "tablic": _tablic,
 }
 
-ALIASES = {
-    "house": "casino",
-    "default": "casino",
-    "krypa": "krypkasino",
-    "kryp": "krypkasino",
-    "finnish": "kasino",
-    "finnish-kasino": "kasino",
-    "cassino": "classic",
-    "royal-casino": "royal",
-    "spade-casino": "spade",
-    "spades": "spade",
-    "faces_all": "faces-all",
-    "facesall": "faces-all",
-    "tablanette": "tablic",
-    "tabinet": "tablic",
-    "tablić": "tablic",
-}
+#: Other names people type for a preset, each turned into the preset's name (the table
+#: beside the presets, :mod:`casino.engine.presets`, keeps them).
+ALIASES = {alias: p.name for p in PRESETS.values() for alias in p.aliases}
 
 PRESET_NAMES: tuple[str, ...] = tuple(_PRESETS)
 
@@ -619,23 +619,12 @@ def rules_from_json(obj: Any) -> Rules:
 # ----------------------------------------------------------------------
 # Human summary (``casino rules NAME``)
 
-_SUMMARY_TITLES = {
-    "casino": "Casino, house rules (Royal values, a played Ace is 14)",
-    "krypkasino": "Krypkasino (Casino reversed: penalties, lower total wins)",
-    "kasino": "Finnish Kasino",
-    "classic": "Classic Casino",
-    "royal": "Royal Casino",
-    "spade": "Spade Casino",
-    "faces-all": "Classic Casino, face cards take all of their rank",
-    "mulle": "Mulle (Swedish, two decks)",
-    "tablic": "Tablić",
-}
-
 
 def describe(rules: Rules) -> list[str]:
     """Readable lines summarising a ruleset, in the order a player learns it."""
     t = rules.table
-    lines = [_SUMMARY_TITLES.get(rules.name, rules.name)]
+    known = named(rules.name)
+    lines = [known.title if known else rules.name]
     side = " in two partnerships" if rules.partnerships else ""
     lines.append(f"Players: {rules.players}{side}; {rules.deck_size} cards "
                  f"({plural(rules.decks, 'deck')}).")
@@ -657,7 +646,7 @@ def describe(rules: Rules) -> list[str]:
     lines.append(
         f"Deal: {rules.first_hand} each and {rules.first_table} to the table, then "
         f"{rules.deal_size} each per deal; {rules.deals_per_round} deals a "
-        f"{'game' if rules.scoring == 'krypkasino' else 'round'}; "
+        f"{rules.round_word}; "
         f"play goes {'clockwise' if rules.direction == 1 else 'anticlockwise'}."
     )
     moves = ["capture", "trail"]
@@ -775,13 +764,13 @@ def scoring_phrases(rules: Rules, *,
         elif isinstance(entry, EachSpade):
             text = f"each {'other ' if entry.besides else ''}spade {entry.points}"
         elif isinstance(entry, Sweeps):
-            word = "tabla" if rules.scoring == "tablic" else "sweep"
+            word = rules.sweep_word
             if entry.previous_loses:
                 p = entry.points
                 text = f"sweeps +{p} / -{p}" + (f", double sweeps +{2 * p} / -{2 * p}"
                                                 if rules.double_sweep else "")
-            elif prose and word == "tabla":
-                text = f"each tabla (sweep) {entry.points}"
+            elif prose and word != "sweep":
+                text = f"each {word} (sweep) {entry.points}"
             elif prose and rules.scoring == "kasino":
                 text = f"each sweep (mökki) {entry.points}"
             else:

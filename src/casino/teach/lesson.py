@@ -40,6 +40,7 @@ from casino.engine.cards import card_symbol
 from casino.engine.match import Match
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import Position, sweep_counts, table_after
+from casino.engine.presets import PRESETS
 from casino.engine.rules import Rules, preset
 from casino.engine.scheme import scheme
 from casino.play.session import HUMAN, GameSession, default_names
@@ -72,18 +73,9 @@ ORDER = (SWEEP, PAIR, SUM, BUILDING, TRAILING)
 LESSON_DEALS = 1
 
 #: Each preset's arranged deck, as the seed of ``Match(rules, seed=..., first_dealer=1)``;
-#: found by :func:`find_seed` (``python -m casino.teach.lesson`` prints them again).
-LESSON_SEEDS: dict[str, int] = {
-    "casino": 113,
-    "krypkasino": 0,
-    "kasino": 3,
-    "classic": 4571,
-    "royal": 113,
-    "spade": 4571,
-    "faces-all": 4571,
-    "mulle": 62,
-    "tablic": 1,
-}
+#: found by :func:`find_seed` (``python -m casino.teach.lesson`` prints them again) and
+#: kept in the presets' table (:attr:`casino.engine.presets.Preset.lesson_seed`).
+LESSON_SEEDS: dict[str, int] = {p.name: p.lesson_seed for p in PRESETS.values()}
 
 #: The most kinds one move of the lesson's first deal may teach at once, where the hand
 #: allows it: a sweep is always a pair or a sum too, but a move that is a sweep, a pair
@@ -464,4 +456,4 @@ if __name__ == "__main__":  # print the seeds again
     from casino.engine.rules import PRESET_NAMES
 
     for preset_name in PRESET_NAMES:
-        print(f'    "{preset_name}": {find_seed(preset_name)},')
+        print(f"    {preset_name}: lesson_seed {find_seed(preset_name)}")

@@ -22,6 +22,7 @@ from casino.engine.explain import why_illegal
 from casino.engine.legality import moves_with, ranked
 from casino.engine.moves import CAPTURE, TRAIL, Move
 from casino.engine.position import Position
+from casino.engine.presets import named
 from casino.engine.record import Settings
 from casino.engine.rules import Rules
 from casino.engine.scheme import scheme
@@ -35,23 +36,12 @@ from casino.words.narrate import (
     winner_words,
 )
 
-TITLES = {
-    "casino": "Casino",
-    "krypkasino": "Krypkasino",
-    "kasino": "Kasino (Finnish)",
-    "classic": "Classic Casino",
-    "royal": "Royal Casino",
-    "spade": "Spade Casino",
-    "faces-all": "Casino, faces take all",
-    "mulle": "Mulle",
-    "tablic": "Tablić",
-}
-
 
 def title(rules_name: str) -> str:
     """The ruleset's title for pages (``Krypkasino``, ``Tablić``); its name where it has
     none."""
-    return TITLES.get(rules_name, rules_name)
+    known = named(rules_name)
+    return known.short if known else rules_name
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from casino.engine.presets import (
+    CASINO,
+    CLASSIC,
+    FACES_ALL,
+    KASINO,
+    KRYPKASINO,
+    MULLE,
+    ROYAL,
+    SPADE,
+    TABLIC,
+)
 from casino.engine.rules import (
     Rules,
     majority_ties_text,
@@ -90,7 +101,7 @@ _BUILD_EXAMPLE = (
 
 GUIDES: dict[str, Guide] = {g.name: g for g in (
     Guide(
-        "casino", "Casino (the house rules)",
+        CASINO.name, CASINO.guide_title,
         ("Two players, one deck, 4 cards each and 4 on the table, then 4 more each "
          "when the hands are empty: 6 deals a round.",
          "Number cards count their value, J 11, Q 12, K 13. An Ace you play counts "
@@ -103,7 +114,7 @@ GUIDES: dict[str, Guide] = {g.name: g for g in (
         "A build lets you gather cards now and take them on a later turn, as long "
         "as you keep the card that captures it."),
     Guide(
-        "krypkasino", "Krypkasino (Casino reversed)",
+        KRYPKASINO.name, KRYPKASINO.guide_title,
         ("Two players, two decks, 6 cards each and 4 on the table. The cards that "
          "count are penalties, and so are sweeps: the lower total wins.",
          "There are no builds. Captures are compulsory and maximal: if your card "
@@ -121,7 +132,7 @@ GUIDES: dict[str, Guide] = {g.name: g for g in (
         "In Krypkasino you avoid captures when you can, and plan your trails so "
         "the other player is forced to sweep."),
     Guide(
-        "kasino", "Finnish Kasino",
+        KASINO.name, KASINO.guide_title,
         ("Two players, one deck, 4 cards each and 4 on the table, 6 deals a round.",
          "No builds: a card captures the table cards whose value equals its own, "
          "alone or in groups that add up to it. J 11, Q 12, K 13, a played Ace 14. "
@@ -134,7 +145,7 @@ GUIDES: dict[str, Guide] = {g.name: g for g in (
         "One card can take several groups at once: look for every way to make its "
         "value."),
     Guide(
-        "classic", "Classic Casino",
+        CLASSIC.name, CLASSIC.guide_title,
         ("Two players, one deck, 4 cards each and 4 on the table, 6 deals a round.",
          "Number cards count their value and an Ace counts 1. J, Q and K have no "
          "number: each captures one card of its own rank. Builds go up to 10; "
@@ -143,7 +154,7 @@ GUIDES: dict[str, Guide] = {g.name: g for g in (
         1, _BUILD_EXAMPLE,
         "A build lets you gather cards now and take them on a later turn."),
     Guide(
-        "royal", "Royal Casino",
+        ROYAL.name, ROYAL.guide_title,
         ("Two players, one deck, 4 cards each and 4 on the table, 6 deals a round.",
          "J 11, Q 12, K 13, and an Ace you play counts 1 or 14, as you choose (1 "
          "in sums on the table). Builds go up to 14; while you own a build you may "
@@ -152,19 +163,19 @@ GUIDES: dict[str, Guide] = {g.name: g for g in (
         "With face cards counting 11 to 13, big builds and captures of several "
         "groups are common."),
     Guide(
-        "spade", "Spade Casino",
+        SPADE.name, SPADE.guide_title,
         ("Classic Casino in its play (Ace 1, J Q K only pair, builds up to 10), "
          "but every spade scores.",),
         1, _BUILD_EXAMPLE,
         "Count the spades: each one scores here."),
     Guide(
-        "faces-all", "Classic Casino, face cards take all of their rank",
+        FACES_ALL.name, FACES_ALL.guide_title,
         ("Classic Casino (Ace 1, builds up to 10), with one change: a J, Q or K "
          "may capture all the table cards of its rank at once, not just one.",),
         1, _BUILD_EXAMPLE,
         "A face card left on the table is bait: its twin takes all of them."),
     Guide(
-        "mulle", "Mulle (Swedish, two decks)",
+        MULLE.name, MULLE.guide_title,
         ("Two players, two decks, 5 cards each and 5 on the table, 10 deals a "
          "round.",
          "J 11, Q 12, K 13; an Ace you play counts 1 or 14 (1 in sums). Builds go "
@@ -179,7 +190,7 @@ GUIDES: dict[str, Guide] = {g.name: g for g in (
                                  "spades and an Ace")),
         "A build keeps the 2♠ and the A♠ for you while the other player watches."),
     Guide(
-        "tablic", "Tablić",
+        TABLIC.name, TABLIC.guide_title,
         ("Two players, one deck, 6 cards each and 4 on the table, then 6 more each: "
          "4 deals a round, and play goes anticlockwise.",
          "No builds. J 12, Q 13, K 14, and an Ace is 1 or 11, in the hand and in "
