@@ -24,6 +24,7 @@ import pytest
 
 from casino import Match, Position, preset
 from casino.bots import Limit, make_bot
+from casino.bots import compiled as bots_core
 from casino.bots import judge as judge_module
 from casino.bots.judge import (
     DEFAULT_BUDGET,
@@ -289,7 +290,7 @@ def test_a_game_without_hints_is_graded_by_the_same_rule() -> None:
 # The expert level plays the judge's move
 
 
-needs_core = pytest.mark.skipif(not judge_module.bots_core.evaluation_ready(preset("casino")),
+needs_core = pytest.mark.skipif(not bots_core.evaluation_ready(preset("casino")),
                                 reason=f"no compiled core here: {engine_core.engine_name()}")
 
 
@@ -327,7 +328,7 @@ def test_a_deadline_that_cuts_the_judgement_falls_back_to_pimc() -> None:
 def test_without_the_core_the_judge_bot_plays_pimc(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the core cannot judge, the bot is ``pimc`` with its own samples: the
     expert level of the pure-Python engine."""
-    monkeypatch.setattr(judge_module.bots_core, "evaluation_ready", lambda rules: False)
+    monkeypatch.setattr(bots_core, "evaluation_ready", lambda rules: False)
     pos = mid_deal()
     limit = Limit(iterations=2, seconds=60.0)
     assert (make_bot("judge", 5).choose(pos.observation(0), limit)

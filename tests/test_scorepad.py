@@ -547,7 +547,8 @@ def test_rules_F3_leftovers_to_nobody_a_round_without_a_capture_scores_empty_pil
     names = NAMES[:players]
     counts = (0,) * len(rules.teams)
     keys = {f.key for f in fields(rules)}
-    kw = {k: counts for k in ("cards", "spades", "other_spades") if k in keys}
+    kw: dict[str, Any] = {k: counts for k in ("cards", "spades", "other_spades")
+                          if k in keys}
     rep = representative_piles(rules, names, RoundEntry(**kw))
     assert rep == [[] for _ in rules.seats]
     if "cards" in keys:
