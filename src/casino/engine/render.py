@@ -24,7 +24,7 @@ def render_position(pos: Position, *, result: bool = True) -> str:
     ``result``: the scored items too, once the round is over (a replay's text leaves
     them to its own counting-order lines)."""
     rules = pos.rules
-    unit = "game" if rules.scoring == "krypkasino" else "round"
+    unit = rules.round_word
     lines = [f"{rules.name}: {unit} {pos.round}, deal {pos.deal}/{rules.deals_per_round}, "
              f"dealer seat {pos.dealer}, stock {plural(pos.stock_size, 'card', zero='no')}"]
     items = [card_symbol(i) if isinstance(i, int) else build_text(i) for i in pos.table]

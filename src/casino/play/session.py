@@ -737,7 +737,7 @@ class SavedGame:
         players = rec.players or tuple(HUMAN if s == 0 else "computer" for s in rules.seats)
         names = rec.names or tuple(default_names(players, rules))
         people = [n if p == HUMAN else f"{n} ({p})" for n, p in zip(names, players, strict=True)]
-        unit = "game" if rules.scoring == "krypkasino" else "round"
+        unit = rules.round_word
         pos = rec.position
         scores = pos.result.scores if pos.result is not None else pos.scores
         score = ", ".join(f"{names[t]} {scores[t]}" for t in rules.teams)

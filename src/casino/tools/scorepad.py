@@ -192,7 +192,7 @@ def fields(rules: Rules) -> tuple[Field, ...]:
                      f"who took {copies}each of these cards", cards=named,
                      copies=rules.decks))
     if rules.sweep_points:
-        word = "tablas" if rules.scoring == "tablic" else "sweeps"
+        word = rules.sweep_word + "s"
         extra = ""
         if _previous_loses(rules):
             extra = "; a double sweep (10 on, 10 off) is the same seat twice in a row"

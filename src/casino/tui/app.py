@@ -482,7 +482,7 @@ class GameScreen(Screen[None]):
         elif self.phase == "game-over":
             text = "The game is over"
         else:
-            unit = "game" if s.rules.scoring == "krypkasino" else "round"
+            unit = s.rules.round_word
             text = f"The {unit} is over"
         bar.update(Content.assemble(title, " ", text))
 
@@ -967,8 +967,9 @@ class GameScreen(Screen[None]):
         if result is None:  # pragma: no cover - advance only calls this after a round
             return
         rules = s.rules
-        krypkasino = rules.scoring == "krypkasino"
-        unit = "Game" if krypkasino else "Round"
+        unit = rules.round_word.capitalize()
+        # Where a round is called a game (Krypkasino), the games make up a match.
+        games = rules.round_word == "game"
         # Points go to sides: name a partnership by both partners.
         names = [team_name(rules, s.names, rules.team_of(seat)) for seat in rules.seats]
         lines = result_lines(result, rules, names, s.scores_before_round, s.view)
@@ -976,7 +977,7 @@ class GameScreen(Screen[None]):
         if s.game_over and result.winner is not None:
             winner = names[result.winner]
             verb = "win" if winner == "You" or "&" in winner else "wins"
-            title = f"{'The match' if krypkasino else 'Game'} is over: {winner} {verb}!"
+            title = f"{'The match' if games else 'Game'} is over: {winner} {verb}!"
         else:
             title = f"{unit} {self.view.round} is over"
         totals = ", ".join(f"{names[t]} {result.scores[t]}" for t in rules.teams)

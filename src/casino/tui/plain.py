@@ -165,7 +165,7 @@ class PlainGame:
     @property
     def _unit(self) -> str:
         """What a scored deal-cycle is called: a game in Krypkasino, a round elsewhere."""
-        return "game" if self.session.rules.scoring == "krypkasino" else "round"
+        return self.session.rules.round_word
 
     def play(self) -> bool:
         """Play until the game is over (True) or the person stops (False)."""

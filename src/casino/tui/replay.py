@@ -62,7 +62,7 @@ class Step:
 
 def unit(rules: Rules) -> str:
     """Krypkasino calls its rounds games (a match is several games)."""
-    return "Game" if rules.scoring == "krypkasino" else "Round"
+    return rules.round_word.capitalize()
 
 
 def seat_names(rules: Rules, names: Sequence[str] | None) -> tuple[str, ...]:

@@ -323,7 +323,7 @@ def score_content(view: Position, names: Sequence[str], human: int) -> Content:
 
 def score_note(rules: Rules) -> str:
     """How the game is won, short enough for the score box's frame."""
-    if rules.scoring == "krypkasino":
+    if rules.win_rule == "lower-after-games":
         return f"lower wins, {rules.games_per_match} games"
     return f"first to {rules.target} wins"
 
@@ -359,7 +359,7 @@ def game_content(view: Position, opponents: str, seed: int | None = None) -> Con
     A seeded game shows its seed: its deals are no secret, and the player should know.
     """
     rules = view.rules
-    unit = "Game" if rules.scoring == "krypkasino" else "Round"
+    unit = rules.round_word.capitalize()
     lines = [
         Content.assemble((rules.name, "bold"), (f" · {opponents}", "dim")),
         Content(f"{unit} {view.round} · deal {view.deal}/{rules.deals_per_round}"),
@@ -375,7 +375,7 @@ def game_content(view: Position, opponents: str, seed: int | None = None) -> Con
 
 def log_content(log: Sequence[Entry], rules: Rules, limit: int = 200) -> Content:
     """The move log, newest last, with a heading at each new deal; the last move stands out."""
-    unit = "Game" if rules.scoring == "krypkasino" else "Round"
+    unit = rules.round_word.capitalize()
     lines: list[Content] = []
     shown = log[-limit:]
     prev: tuple[int, int] | None = None

@@ -423,7 +423,7 @@ class LiveGame:
         elif pos.round > self._pos.round:
             dealer = names[pos.dealer]
             add("next_round", pos.dealer, None,
-                f"{_round_word(session.rules).capitalize()} {pos.round}: {dealer} deals")
+                f"{session.rules.round_word.capitalize()} {pos.round}: {dealer} deals")
         self._pos = pos
         if session.game_over:
             self.status = OVER
@@ -463,16 +463,12 @@ def duration_words(seconds: float) -> str:
     return plural(minutes, "minute")
 
 
-def _round_word(rules: Rules) -> str:
-    return "game" if rules.scoring == "krypkasino" else "round"
-
-
 def _round_words(session: GameSession, scores: Sequence[int]) -> str:
     rules = session.rules
     # A side is named by all its players: partners share the points.
     totals = ", ".join(f"{side_name(rules, session.names, t)} {total_text(scores[t])}"
                        for t in rules.teams)
-    return f"{_round_word(rules).capitalize()} {session.match.position.round} is over: {totals}"
+    return f"{rules.round_word.capitalize()} {session.match.position.round} is over: {totals}"
 
 
 def _position_before(match: Match, index: int) -> Position:

@@ -163,7 +163,7 @@ def _view(pad: ScorePad) -> dict[str, Any]:
     view["rounds_entered"] = len(pad.rounds)
     # Krypkasino counts a double sweep (10 on, 10 off) as its seat twice: the form
     # offers a button for it.
-    view["double_sweeps"] = pad.rules.scoring == "krypkasino"
+    view["double_sweeps"] = pad.rules.double_sweep
     return view
 
 

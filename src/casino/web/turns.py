@@ -22,7 +22,7 @@ from casino.engine.builds import Build
 from casino.engine.position import Position
 from casino.play.session import HUMAN
 from casino.web.errors import GameError
-from casino.web.live import LiveGame, _round_word, duration_words, unstoppable
+from casino.web.live import LiveGame, duration_words, unstoppable
 from casino.web.store import OVER, WAITING
 from casino.web.views import (
     SelectionError,
@@ -125,7 +125,7 @@ class Turns:
         self.playing(game)
         s = game.session
         if s.match.position.result is not None:
-            raise GameError(f"the {_round_word(s.rules)} is over: there is nothing to play")
+            raise GameError(f"the {s.rules.round_word} is over: there is nothing to play")
         if not game.offers_moves(seat):
             raise GameError(f"it is {s.names[s.to_move]}'s turn, not yours")
         view = s.view_of(seat)
@@ -219,7 +219,7 @@ class Turns:
                 raise GameError("the game is over: start a rematch for another one")
             self.playing(game)
             if not s.round_over:
-                raise GameError(f"the {_round_word(s.rules)} is still being played")
+                raise GameError(f"the {s.rules.round_word} is still being played")
             s.next_round()
             await self.service.flush(game)
         game.notify()
