@@ -21,10 +21,28 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from casino.engine.presets import (
+    CASINO,
+    CLASSIC,
+    FACES_ALL,
+    KASINO,
+    KRYPKASINO,
+    MULLE,
+    ROYAL,
+    SPADE,
+    TABLIC,
+    Preset,
+)
 from casino.engine.rules import PRESET_NAMES, preset
 
 #: The presets, in the engine's order.
 ALL: tuple[str, ...] = tuple(PRESET_NAMES)
+def _all_but(*left_out: Preset) -> tuple[str, ...]:
+    """The presets but ``left_out``, in the engine's order: a term's presets, named by
+    the table's constants rather than written out."""
+    return tuple(n for n in ALL if n not in {p.name for p in left_out})
+
+
 #: The presets with building.
 BUILDING: tuple[str, ...] = tuple(n for n in ALL if preset(n).building)
 
@@ -135,13 +153,13 @@ TERMS: tuple[Term, ...] = (
          "(or 1 or 14) but counts 1 in a sum, and, in Finnish Kasino, for the 2♠ (15) and "
          "the 10♦ (16), which are worth more in the hand.",
          ALL, ("1", "4.1"),
-         names=(("kasino", "hand value"),),
+         names=((KASINO.name, "hand value"),),
          forms=("sum value", "hand value", "table value")),
     Term("face card",
          "A Jack, Queen or King. In most games they count 11, 12 and 13 (12 to 14 in "
          "Tablić); in Classic, Spade and Faces-all Casino they have no number and only "
          "pair with their own rank.",
-         ALL, ("1", "5.1"), names=(("krypkasino", "picture card"),),
+         ALL, ("1", "5.1"), names=((KRYPKASINO.name, "picture card"),),
          forms=("face cards", "picture card", "picture cards", "pictures")),
     Term("build",
          "Playing a card onto loose table cards and announcing a value, to capture them "
@@ -179,54 +197,54 @@ TERMS: tuple[Term, ...] = (
          "A capture that leaves the table empty. It scores a point (in Krypkasino it costs "
          "5 penalty points); the leftovers at the end of a round are never a sweep.",
          ALL, ("2.6", "3.4", "4.4", "6.5"),
-         names=(("kasino", "mökki"), ("tablic", "tabla")),
+         names=((KASINO.name, "mökki"), (TABLIC.name, TABLIC.sweep_word)),
          forms=("sweeps", "swept", "sweeping", "clears the table", "take the whole table",
                 "takes the whole table")),
     Term("mökki",
          "Finnish Kasino's word for a sweep. It scores 1, but not during the round's last "
          "deal, nor in a round that began with any player above 10 points.",
-         ("kasino",), ("4.4",), forms=("mökkis",)),
+         (KASINO.name,), ("4.4",), forms=("mökkis",)),
     Term("tabla",
          "Tablić's word for a sweep: taking every card on the table, worth 1 point.",
-         ("tablic",), ("6.5",), forms=("tablas",)),
+         (TABLIC.name,), ("6.5",), forms=("tablas",)),
     Term("double sweep",
          "In Krypkasino, sweeping a lone table card with its identical twin from the other "
          "deck: it counts as two sweeps, 10 penalty points to the sweeper and 10 off the "
          "other player.",
-         ("krypkasino",), ("3.4", "8.9"), forms=("double sweeps",)),
+         (KRYPKASINO.name,), ("3.4", "8.9"), forms=("double sweeps",)),
     Term("twin",
          "With two decks every card has an identical twin: the same rank and the same "
          "suit. Taking a loose card alone with its twin is a mulle in Mulle, and in "
          "Krypkasino, when it is the only card on the table, a double sweep.",
-         ("krypkasino", "mulle"), ("3.4", "6.4"), forms=("twins", "identical twin")),
+         (KRYPKASINO.name, MULLE.name), ("3.4", "6.4"), forms=("twins", "identical twin")),
     Term("mulle",
          "In Mulle, a capture that takes exactly one loose card, the played card's "
          "identical twin, and nothing else: 5 points.",
-         ("mulle",), ("6.4",), forms=("mulles",)),
+         (MULLE.name,), ("6.4",), forms=("mulles",)),
     Term("compulsory capture",
          "Krypkasino's rule that a card which can capture must capture, and as much as it "
          "can: nothing it could still take may be left. Only a card that can capture "
          "nothing may be trailed, but which card to play is your choice.",
-         ("krypkasino",), ("3.2", "8.9"),
+         (KRYPKASINO.name,), ("3.2", "8.9"),
          forms=("compulsory", "maximal capture", "maximal captures", "must capture")),
     Term("cardinality",
          "An option for Krypkasino's compulsory capture (maximal_capture=\"cardinality\"): "
          "a capture must take the most cards possible, not merely leave nothing the card "
          "could still take.",
-         ("krypkasino",), ("8.9", "7.2")),
+         (KRYPKASINO.name,), ("8.9", "7.2")),
     Term("forced sweep",
          "Krypkasino's rule that if a card in your hand can take the whole table, you must "
          "play such a card and take it all.",
-         ("krypkasino",), ("3.2", "8.9"), forms=("forced sweeps",)),
+         (KRYPKASINO.name,), ("3.2", "8.9"), forms=("forced sweeps",)),
     Term("creeping",
          "What krypa, the name of Krypkasino, means: play without builds, every turn a "
          "capture or a trail.",
-         ("krypkasino",), ("3.2", "8.9"), forms=("krypa",)),
+         (KRYPKASINO.name,), ("3.2", "8.9"), forms=("krypa",)),
     Term("set aside",
          "In Krypkasino, the J, Q and K lying on the table after the first deal and "
          "before each later deal are put aside; at the end of the game they go to the "
          "player who made the last capture, with their penalties.",
-         ("krypkasino",), ("3.3", "8.9"), forms=("set-aside",)),
+         (KRYPKASINO.name,), ("3.3", "8.9"), forms=("set-aside",)),
     Term("last capture",
          "At the end of a round, the cards left on the table (the leftovers) go to the "
          "player who captured last. In Mulle, and in Finnish Kasino as an option, the "
@@ -240,18 +258,18 @@ TERMS: tuple[Term, ...] = (
     Term("most cards",
          "A scoring item: points to the player (or side) who captured more cards than any "
          "other in the round. A tie scores nothing, or in Finnish Kasino carries over.",
-         ("casino", "kasino", "classic", "royal", "spade", "faces-all", "tablic"),
+         _all_but(KRYPKASINO, MULLE),
          ("2.7", "4.5")),
     Term("most spades",
          "A scoring item: points to the player who captured the most spades in the round. "
          "In Spade Casino every spade scores instead, and Krypkasino and Tablić have no "
          "such item.",
-         ("casino", "kasino", "classic", "royal", "faces-all", "mulle"), ("2.7", "4.5")),
+         _all_but(KRYPKASINO, SPADE, TABLIC), ("2.7", "4.5")),
     Term("point cards",
          "The cards that score by themselves when captured, named in each game's scoring: "
          "the Aces, the 10♦ and the 2♠ in most games; every spade in Spade Casino; the "
          "A, K, Q, J and 10s and the 2♣ in Tablić.",
-         ALL, ("2.7", "9.19"), names=(("krypkasino", "penalty cards"),),
+         ALL, ("2.7", "9.19"), names=((KRYPKASINO.name, "penalty cards"),),
          forms=("point card",)),
     Term("big casino",
          "The 10♦, a card that scores by itself: 2 points in most games, 3 penalty points "
@@ -260,29 +278,29 @@ TERMS: tuple[Term, ...] = (
     Term("little casino",
          "The 2♠, a card that scores by itself: 1 point, 2 penalty points in Krypkasino. "
          "(Tablić scores the 2♣ instead.)",
-         ("casino", "krypkasino", "kasino", "classic", "royal", "spade", "faces-all", "mulle"),
+         _all_but(TABLIC),
          ("2.7", "3.4"), forms=("2♠", "2s")),
     Term("penalty",
          "In Krypkasino what you capture counts against you: each 10♦ 3, 2♠ 2, A♠ 2, other "
          "Ace 1, other spade 1, and a sweep 5 (taken off the other player too). The lower "
          "total wins.",
-         ("krypkasino",), ("3.4",), forms=("penalties", "penalty points", "penalty cards")),
+         (KRYPKASINO.name,), ("3.4",), forms=("penalties", "penalty points", "penalty cards")),
     Term("carry",
          "In Finnish Kasino a tied majority (most cards; most spades when three players "
          "tie, or in a four-player game) scores nothing now and carries its points into "
          "the same item of the next round, which is worth that much more.",
-         ("kasino",), ("4.5",), forms=("carries", "carry-over", "carries over")),
+         (KASINO.name,), ("4.5",), forms=("carries", "carry-over", "carries over")),
     Term("counting order",
          "The fixed order in which a round's scoring items are counted. In Casino and "
          "Mulle it decides the winner: the first player whose total reaches the target "
          "while the items are added one by one wins.",
-         ("casino", "mulle"), ("2.8", "2.7", "9.19"),
+         (CASINO.name, MULLE.name), ("2.8", "2.7", "9.19"),
          forms=("counting in order", "items in order")),
     Term("target",
          "The total that wins: 21 in most games, 16 in Finnish Kasino, 61 in Spade Casino, "
          "101 in Tablić. Where several players reach it in one round, the higher total "
          "wins (in Casino and Mulle, the first in counting order).",
-         ("casino", "kasino", "classic", "royal", "spade", "faces-all", "mulle", "tablic"),
+         _all_but(KRYPKASINO),
          ("2.8", "5.3")),
     Term("item",
          "A table item is a loose card or a build: what a capture takes and a move names. "
@@ -293,7 +311,7 @@ TERMS: tuple[Term, ...] = (
     Term("spades above 7",
          "A Finnish Kasino option for two players: instead of the points for most spades, "
          "each spade above 7 scores 1 point (played to 21).",
-         ("kasino",), ("4.7",)),
+         (KASINO.name,), ("4.7",)),
     Term("lead",
          "To play the first card of a deal: the player after the dealer leads every deal, "
          "and then turns go round in play order.",
@@ -314,16 +332,16 @@ TERMS: tuple[Term, ...] = (
     Term("round",
          "The play of the whole deck, deal after deal, after which the piles are scored. "
          "Krypkasino calls it a game.",
-         ALL, ("2.2", "3.1"), names=(("krypkasino", "game"),), forms=("rounds",)),
+         ALL, ("2.2", "3.1"), names=((KRYPKASINO.name, KRYPKASINO.round_word),), forms=("rounds",)),
     Term("game",
          "Play until someone wins, round after round. In Krypkasino a game is what the "
          "others call a round (12 deals), and two games make a match.",
-         ALL, ("2.8", "3.1"), names=(("krypkasino", "match"),),
+         ALL, ("2.8", "3.1"), names=((KRYPKASINO.name, "match"),),
          forms=("match",), link=False),
     Term("partnership",
          "With four players (in Classic, Royal, Spade and Faces-all Casino and Tablić) the "
          "partners sit opposite each other and their piles are scored together.",
-         ("classic", "royal", "spade", "faces-all", "tablic"), ("5.4",),
+         (CLASSIC.name, ROYAL.name, SPADE.name, FACES_ALL.name, TABLIC.name), ("5.4",),
          forms=("partnerships", "partners", "partner")),
 )
 
