@@ -23,9 +23,11 @@ from casino.engine.rules import ALIASES, PRESET_NAMES, describe, preset
 SRC = Path(__file__).resolve().parent.parent / "src" / "casino"
 
 #: Preset names the scan leaves alone everywhere, as they are also ordinary words of the
-#: package: ``casino`` is the package's, the command's and the web app's name and its
-#: cookie's, as well as the default ruleset's; ``spade`` is a suit ("1 spade").
-COMMON_WORDS = frozenset({"casino", "spade"})
+#: package: ``spade`` is a suit ("1 spade").
+COMMON_WORDS = frozenset({"spade"})
+
+#: ``casino`` is also the package's and the command's name.
+_THE_PACKAGE = frozenset({"casino"})
 
 #: Modules that must name presets, and which, with why.
 ALLOWED: dict[str, tuple[frozenset[str], str]] = {
@@ -43,6 +45,18 @@ ALLOWED: dict[str, tuple[frozenset[str], str]] = {
     "engine/scoring.py": (frozenset({"kasino", "mulle"}),
                           "the Finnish scoring kind's carry-over (Rules.scoring), and "
                           "'mulle' the scored item (a card taken by its twin)"),
+    "engine/core.py": (frozenset({"casino"}),
+                       "tells the compiled core whether the evaluation's deal-start "
+                       "correction applies: it was fitted on the house scoring kind "
+                       "(Rules.scoring), a rule, not the preset's name"),
+    "bots/evaluation.py": (frozenset({"casino"}),
+                           "the deal-start correction was fitted on the house scoring "
+                           "kind only (Rules.scoring), a rule, not the preset's name"),
+    "cli/__init__.py": (_THE_PACKAGE, "the command's name in the command lines it prints"),
+    "measure/arena.py": (_THE_PACKAGE, "the package's version in a result's header"),
+    "play/session.py": (_THE_PACKAGE, "the folder of saved games, named for the package"),
+    "web/app.py": (_THE_PACKAGE, "the web app's title"),
+    "web/seats.py": (_THE_PACKAGE, "the seat cookie's name"),
     "bots/race.py": (frozenset({"mulle"}), "'mulle' the scored item, not the preset"),
     "tools/scorepad.py": (frozenset({"mulle"}), "'mulle' the scored item, not the preset"),
     "words/narrate.py": (frozenset({"mulle"}), "'mulle' the scored item and its word"),

@@ -28,6 +28,7 @@ from casino.cli.names import LEVELS, RULESETS, choices
 from casino.cli.review import review_command
 from casino.cli.scorepad import score_command
 from casino.engine.files import Action, file_error
+from casino.engine.presets import DEFAULT
 from casino.engine.wording import noun
 from casino.web.cli import serve_command
 
@@ -335,7 +336,7 @@ def level_player(level: str, seed: int, players: int) -> Chooser:
 def demo_command(
     rules: Annotated[str, typer.Option("--rules", "-r", metavar=RULES_CHOICES,
                                        autocompletion=complete_rules,
-                                       help="The ruleset.")] = "casino",
+                                       help="The ruleset.")] = DEFAULT.name,
     players: Annotated[int | None, typer.Option("--players", "-p",
                                                 help="Number of players.")] = None,
     seed: Annotated[int | None, typer.Option(
@@ -603,7 +604,7 @@ def play_command(
                 except OSError as exc:
                     fail(str(exc))
         else:
-            session = _new_session(rules or "casino", players, level or "medium", seed,
+            session = _new_session(rules or DEFAULT.name, players, level or "medium", seed,
                                    name or "You", save, no_save)
         new_game = begin(session)
         if full_screen:
@@ -637,7 +638,7 @@ def _lesson_game(rules: str, you: str = "You"
 def learn_command(
     rules: Annotated[str, typer.Option(
         "--rules", "-r", metavar=RULES_CHOICES, autocompletion=complete_rules,
-        help="The ruleset to learn (default casino).")] = "casino",
+        help="The ruleset to learn (default casino).")] = DEFAULT.name,
     name: Annotated[str | None, typer.Option(
         "--name", help="Your name (default: You).")] = None,
     plain: PlainOption = False,
@@ -798,7 +799,7 @@ def arena_command(
              "(--out) of runs on other deals instead.", show_default=False)] = None,
     rules: Annotated[str, typer.Option("--rules", "-r", metavar=RULES_CHOICES,
                                        autocompletion=complete_rules,
-                                       help="The ruleset.")] = "casino",
+                                       help="The ruleset.")] = DEFAULT.name,
     players: Annotated[int | None, typer.Option("--players", "-p",
                                                 help="Number of players (two bots sit "
                                                      "alternately).")] = None,

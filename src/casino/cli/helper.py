@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 import typer
 
 from casino.cli.names import HELPER_LIMIT, LEVELS, RULESETS, choices
+from casino.engine.presets import DEFAULT
 
 if TYPE_CHECKING:
     from casino.engine.builds import Build
@@ -204,7 +205,7 @@ def _complete_level(incomplete: str) -> list[str]:
 def helper_command(
     rules: Annotated[str, typer.Option("--rules", "-r", metavar=choices(RULESETS),
                                        autocompletion=_complete_rules,
-                                       help="The ruleset.")] = "casino",
+                                       help="The ruleset.")] = DEFAULT.name,
     players: Annotated[int | None, typer.Option("--players", "-p",
                                                 help="Number of players.")] = None,
     table: Annotated[str | None, typer.Option("--table", "-t", help=f"The table: "

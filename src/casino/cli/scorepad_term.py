@@ -24,6 +24,7 @@ from typing import Any, TextIO
 from casino.engine.cards import card_symbol, parse_card
 from casino.engine.errors import CardError, RulesError
 from casino.engine.files import file_error
+from casino.engine.presets import DEFAULT
 from casino.engine.rules import PRESET_NAMES, describe, player_counts, preset
 from casino.engine.wording import listing
 from casino.play.console import LineConsole, Stopped
@@ -84,7 +85,7 @@ class ScoreSession:
         it is one the rules allow (those given on the command line are not asked)."""
         while True:
             name = rules_name or self.ask(f"Ruleset ({', '.join(PRESET_NAMES)}) [casino]: ") \
-                or "casino"
+                or DEFAULT.name
             try:
                 counts = player_counts(name)
                 break

@@ -25,6 +25,7 @@ from typing import Any
 from casino.engine.errors import IllegalMove
 from casino.engine.moves import Move
 from casino.engine.position import Position
+from casino.engine.presets import DEFAULT
 from casino.engine.rules import Rules, preset
 from casino.engine.scoring import Carry, Result
 
@@ -57,7 +58,7 @@ class Match:
     the next one (unless :attr:`is_over`).
     """
 
-    def __init__(self, rules: Rules | str = "casino", *, seed: int | None = None,
+    def __init__(self, rules: Rules | str = DEFAULT.name, *, seed: int | None = None,
                  first_dealer: int | None = None, **options: Any) -> None:
         self.rules = rules if isinstance(rules, Rules) else preset(rules, **options)
         if isinstance(rules, Rules) and options:

@@ -63,6 +63,9 @@ TABLIC = Preset("tablic", "Tablić", "Tablić", "Tablić", ("tablanette", "tabin
 PRESETS: dict[str, Preset] = {p.name: p for p in (
     CASINO, KRYPKASINO, KASINO, CLASSIC, ROYAL, SPADE, FACES_ALL, MULLE, TABLIC)}
 
+#: The ruleset played where none is named: the house rules.
+DEFAULT: Preset = CASINO
+
 #: The presets' names, in :data:`PRESETS`' order.
 PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
 

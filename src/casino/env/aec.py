@@ -36,6 +36,7 @@ from casino.engine.codec import observation_json
 from casino.engine.match import Match
 from casino.engine.moves import TRAIL, Move, move_text
 from casino.engine.position import Position
+from casino.engine.presets import DEFAULT
 from casino.engine.rules import Rules, preset
 from casino.env.actions import ACTIONS, action_table, describe
 from casino.env.observation import SIZE, Encoded, bounds, encode_bytes, to_array
@@ -203,7 +204,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"],
                                           "name": "casino_v0", "is_parallelizable": False}
 
-    def __init__(self, rules: Rules | str = "casino", players: int | None = None, *,
+    def __init__(self, rules: Rules | str = DEFAULT.name, players: int | None = None, *,
                  episode: Episode = "round", render_mode: str | None = None,
                  infos: bool = True,
                  **options: Any) -> None:
@@ -399,7 +400,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self.rewards[agent] = 1.0 if won else -1.0
 
 
-def env(rules: Rules | str = "casino", players: int | None = None, **options: Any
+def env(rules: Rules | str = DEFAULT.name, players: int | None = None, **options: Any
         ) -> Any:
     """:class:`raw_env` in PettingZoo's standard wrappers (an illegal action ends the
     episode, -1 to its agent; out-of-space actions are refused; the API order is

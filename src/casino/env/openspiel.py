@@ -56,6 +56,7 @@ from numpy.typing import NDArray
 
 from casino.engine.moves import Move
 from casino.engine.position import Position
+from casino.engine.presets import DEFAULT
 from casino.engine.rules import Rules, preset
 from casino.engine.scheme import LastCapture, Majority, Mulles, SpadesAbove, Sweeps, scheme
 from casino.env.actions import ACTIONS, action_table, describe
@@ -65,7 +66,7 @@ from casino.env.observation import FIELDS, SIZE, encode_position
 #: The registered name.
 NAME = "python_casino"
 #: The parameters and their defaults.
-DEFAULTS: dict[str, Any] = {"rules": "casino", "players": 2, "episode": "round"}
+DEFAULTS: dict[str, Any] = {"rules": DEFAULT.name, "players": 2, "episode": "round"}
 #: Distinct chance outcomes: a card id (or, for the cut, a seat).
 CHANCE_OUTCOMES = 52
 #: The most rounds ``max_game_length`` allows for with ``episode=game``. The rules

@@ -25,6 +25,7 @@ import gymnasium
 
 from casino.bots.base import Bot, Limit
 from casino.bots.levels import make_level
+from casino.engine.presets import DEFAULT
 from casino.engine.rules import Rules
 from casino.env.aec import Episode, ObsDict, agent_name, raw_env
 
@@ -34,7 +35,7 @@ class SingleAgentEnv(gymnasium.Env[ObsDict, int]):
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"]}  # noqa: RUF012
 
-    def __init__(self, rules: Rules | str = "casino", players: int | None = None, *,
+    def __init__(self, rules: Rules | str = DEFAULT.name, players: int | None = None, *,
                  seat: int = 0, level: str = "beginner", episode: Episode = "round",
                  render_mode: str | None = None, illegal_reward: float = -1.0,
                  **options: Any) -> None:

@@ -40,7 +40,7 @@ from casino.engine.cards import card_symbol
 from casino.engine.match import Match
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import Position, sweep_counts, table_after
-from casino.engine.presets import PRESETS
+from casino.engine.presets import DEFAULT, PRESETS
 from casino.engine.rules import Rules, preset
 from casino.engine.scheme import scheme
 from casino.play.session import HUMAN, GameSession, default_names
@@ -182,7 +182,7 @@ class Step:
     #: The glossary word this step is about (its entry explains it, with the rules).
     term: str = "capture"
     #: The preset whose guide the step links to.
-    preset: str = "casino"
+    preset: str = DEFAULT.name
     #: The kinds learned so far, and the kinds the lesson teaches.
     learned: tuple[str, ...] = ()
     kinds: tuple[str, ...] = field(default=())

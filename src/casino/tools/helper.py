@@ -42,6 +42,7 @@ from casino.engine.errors import CardError, CasinoError, InvalidPosition, RulesE
 from casino.engine.legality import MoveList, moves_with, ranked
 from casino.engine.moves import CAPTURE, TRAIL, Move
 from casino.engine.position import Position
+from casino.engine.presets import DEFAULT
 from casino.engine.rules import Rules, preset, rules_from_json
 from casino.engine.wording import build_notation, plural
 from casino.words.narrate import move_explanation
@@ -594,7 +595,7 @@ def setup_from_json(obj: Any) -> Setup:
         if k not in known:
             raise HelperError(f"unknown key {k!r}")
     try:
-        rules = rules_from_json(obj.get("rules", "casino"))
+        rules = rules_from_json(obj.get("rules", DEFAULT.name))
     except RulesError as exc:
         raise HelperError(f"rules: {exc}") from None
     table_obj = obj.get("table", [])

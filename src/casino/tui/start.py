@@ -28,6 +28,7 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, Select, St
 from textual.widgets.option_list import Option
 
 from casino.bots.levels import LEVELS
+from casino.engine.presets import DEFAULT
 from casino.engine.rules import PRESET_NAMES, describe, player_counts, preset
 from casino.play.session import NAME_LENGTH, GameSession, SavedGame, player_name
 from casino.tui.app import DEFAULT_PAUSE, GameScreen, NewGame
@@ -40,7 +41,7 @@ DEFAULT_LEVEL = "medium"
 class StartChoice:
     """What the person chose: a new game, or (``resume``) a saved game to continue."""
 
-    rules: str = "casino"
+    rules: str = DEFAULT.name
     players: int | None = None
     level: str = DEFAULT_LEVEL
     name: str = "You"
@@ -94,10 +95,10 @@ class StartScreen(Screen[None]):
             yield Static(Content.styled("A new game", "bold"), classes="start-heading")
             with Horizontal(classes="start-row"):
                 yield Label("Rules", classes="start-label")
-                yield Select(rules, value="casino", allow_blank=False, id="start-rules")
+                yield Select(rules, value=DEFAULT.name, allow_blank=False, id="start-rules")
             with Horizontal(classes="start-row"):
                 yield Label("Players", classes="start-label")
-                yield Select(self._players_options("casino"), value=2, allow_blank=False,
+                yield Select(self._players_options(DEFAULT.name), value=2, allow_blank=False,
                              id="start-players")
             with Horizontal(classes="start-row"):
                 yield Label("Computer", classes="start-label")
@@ -141,7 +142,7 @@ class StartScreen(Screen[None]):
     def on_mount(self) -> None:
         """The house rules are played by two only: nothing to choose in Players until other
         rules are."""
-        self.query_one("#start-players").disabled = len(player_counts("casino")) == 1
+        self.query_one("#start-players").disabled = len(player_counts(DEFAULT.name)) == 1
 
     def choice(self) -> StartChoice:
         """The new game chosen on the form; ValueError says what is wrong with it."""

@@ -63,6 +63,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from casino.bots.levels import LEVELS
 from casino.engine.cards import card_text
 from casino.engine.errors import CasinoError, RulesError
+from casino.engine.presets import DEFAULT
 from casino.engine.rules import PRESET_NAMES, preset
 from casino.tools.helper import HelperError
 from casino.tools.scorepad import (
@@ -209,7 +210,7 @@ def helper_request(body: dict[str, Any]) -> dict[str, Any]:
     ``players`` beside it; ``level`` must be one of the levels (or null)."""
     req = dict(body)
     players = req.pop("players", None)
-    rules = req.get("rules", "casino")
+    rules = req.get("rules", DEFAULT.name)
     if isinstance(rules, str):
         if rules not in PRESET_NAMES:
             raise ToolError(f"choose the rules among {', '.join(PRESET_NAMES)}", field="rules")

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from starlette.responses import Response
 
+from casino.engine.presets import DEFAULT
 from casino.engine.record import read_record
 from casino.teach.review import default_seat
 from casino.web import seats
@@ -31,7 +32,7 @@ async def new_game(request: Request, web: Web) -> Response:
     service = web.service
     body = await json_object(request, service.limits.message_bytes, GameError)
     mode = body.get("mode", "computer")
-    rules = body.get("rules", "casino")
+    rules = body.get("rules", DEFAULT.name)
     players = body.get("players", 2)
     level = body.get("level", "medium")
     people = body.get("people")

@@ -18,6 +18,7 @@ from starlette.responses import Response
 
 from casino.bots.levels import LEVELS
 from casino.engine.errors import CasinoError, RulesError
+from casino.engine.presets import DEFAULT
 from casino.engine.rules import PRESET_NAMES, preset
 from casino.tools.helper import HelperError, check_request
 from casino.tools.scorepad import ScorePad, ScorePadError, apply_action, setup_choices
@@ -68,14 +69,14 @@ def _presets() -> list[dict[str, Any]]:
 async def scorepad_page() -> Response:
     """The score pad's page: it keeps its pad in the browser and asks the server only to
     calculate."""
-    return _page("scorepad.html", choices=setup_choices(), rules_name="casino")
+    return _page("scorepad.html", choices=setup_choices(), rules_name=DEFAULT.name)
 
 
 @router.get("/scorepad/{pad_id}", response_class=HTMLResponse)
 async def shared_scorepad_page(pad_id: str) -> Response:
     """A stored pad: the same page, which reads the id from the path and the secret
     from the link's fragment (never sent to the server in the URL)."""
-    return _page("scorepad.html", choices=setup_choices(), rules_name="casino",
+    return _page("scorepad.html", choices=setup_choices(), rules_name=DEFAULT.name,
                  pad_id=pad_id if PAD_ID.fullmatch(pad_id) else None)
 
 
@@ -83,7 +84,7 @@ async def shared_scorepad_page(pad_id: str) -> Response:
 async def helper_page() -> Response:
     """The move helper's page, with every preset's set-up and the levels to pick the best
     play with."""
-    return _page("helper.html", presets=_presets(), levels=list(LEVELS), rules_name="casino")
+    return _page("helper.html", presets=_presets(), levels=list(LEVELS), rules_name=DEFAULT.name)
 
 
 
@@ -128,7 +129,7 @@ async def scorepad_new(request: Request) -> Response:
     """``{"rules": "classic", "names": ["Ann", "Bob", "Cy", "Di"]}`` -> a blank pad."""
     def work(body: dict[str, Any]) -> dict[str, Any]:
         """Check the rules and the names, and make the blank pad."""
-        rules = body.get("rules", "casino")
+        rules = body.get("rules", DEFAULT.name)
         names = body.get("names")
         if not isinstance(rules, str) or rules not in PRESET_NAMES:
             raise ToolError(f"choose the rules among {', '.join(PRESET_NAMES)}", field="rules")
