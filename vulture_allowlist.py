@@ -95,6 +95,11 @@ _.logfile_read
 # A dataclass field read through dataclasses.asdict (the hint's JSON: teach/hint.Advice).
 _.budget_depth
 
+# pydantic reads a model's configuration by name; web/settings' LimitGroups reads its
+# groups by name (getattr over GROUPS), the reviews' group only so.
+_.model_config
+_.reviews
+
 # The four suits are named together; hearts has no rule of its own.
 _.HEARTS
 

@@ -38,12 +38,12 @@ def serve_command(
              "(default: none).")] = None,
     limit: Annotated[list[str] | None, typer.Option(
         "--limit", metavar="NAME=VALUE",
-        help="Set one of the server's limits, as rooms_per_address=5 (repeatable; "
-             "docs/server.md lists them).")] = None,
+        help="Set one of the server's limits, as rooms_per_address=5 or "
+             "rooms.rooms_per_address=5 (repeatable; docs/server.md lists them).")] = None,
 ) -> None:
     """Serve the web game at http://HOST:PORT (FastAPI + uvicorn; see docs/server.md)."""
     from casino.web.app import serve
-    from casino.web.limits import limits_from
+    from casino.web.settings import limits_from
 
     try:
         serve(host, port, database, workers_pool, limits_from(limit or []), workers=workers,

@@ -3,7 +3,8 @@
 Over any limit the client gets an error in words and nothing changes; the
 server keeps running for everybody else. The figures live in one
 :class:`Limits` value that :func:`casino.web.app.create_app` takes, so tests
-can make them small.
+can make them small; :mod:`casino.web.settings` groups them by what they guard and
+checks the operators' settings of them (``casino serve --limit``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import ipaddress
 import json
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
@@ -109,35 +110,6 @@ class Limits:
     #: takes (the score pad's calculator, ``casino.web.tools.MAX_APPLY``, reads pads with
     #: their undo history). Each route's own smaller limit still applies within it.
     body_bytes: int = 2_000_000
-
-
-def limits_from(settings: list[str], base: Limits | None = None) -> Limits:
-    """``base`` (the defaults) with ``NAME=VALUE`` settings, as ``casino serve --limit`` gives.
-
-    A name that is no limit, or a value that is not a positive number of the
-    limit's kind, raises ValueError saying which and why.
-    """
-    base = base or Limits()
-    kinds = {f.name: f.type for f in fields(Limits)}
-    changes: dict[str, Any] = {}
-    for setting in settings:
-        name, sep, text = setting.partition("=")
-        name = name.strip()
-        if not sep:
-            raise ValueError(f"a limit is NAME=VALUE, as rooms_per_address=5, not {setting!r}")
-        if name not in kinds:
-            raise ValueError(f"there is no limit {name!r}; the limits are "
-                             f"{', '.join(sorted(kinds))}")
-        whole = kinds[name] in (int, "int")
-        try:
-            value: int | float = int(text) if whole else float(text)
-        except ValueError:
-            kind = "a whole number" if whole else "a number"
-            raise ValueError(f"the limit {name} takes {kind}, not {text.strip()!r}") from None
-        if not 0 < value < float("inf"):  # NaN too: it compares false
-            raise ValueError(f"the limit {name} must be more than 0, not {text.strip()}")
-        changes[name] = value
-    return replace(base, **changes)
 
 
 def _ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:

@@ -1,0 +1,203 @@
+"""The web server's limits as a model, grouped by what they guard, which checks the
+operators' settings of them.
+
+The limits are grouped (:class:`LimitGroups`: the connections, the rooms, the moves,
+the thinking, the move helper, the reviews, the storage), each group a model whose
+fields keep the flat names of :class:`~casino.web.limits.Limits`. Those flat names stay
+the operators' interface (``--limit rooms_per_address=5``, also spelt
+``rooms.rooms_per_address=5``), and :meth:`LimitGroups.flat` gives the flat
+:class:`~casino.web.limits.Limits` the server's parts read.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic.fields import FieldInfo
+
+from casino.web.limits import Limits
+
+_D = Limits()  # the defaults: Limits holds each one once, the groups read them from it
+
+
+def _whole(value: Any) -> Any:
+    """A whole number written out (``"5"``) as the number; ``"5.0"`` is refused, as
+    ``int`` refused it before the limits were a model."""
+    return int(value) if isinstance(value, str) else value
+
+
+#: A whole number above 0, as every count and size limit is.
+Count = Annotated[int, BeforeValidator(_whole), Field(gt=0)]
+#: A finite number above 0, as every rate and time limit is.
+Amount = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+
+
+class _Group(BaseModel):
+    """A group of limits: frozen, and an unknown name is an error rather than ignored."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Connections(_Group):
+    """What one connection or request may send: sizes, rates, silence, how many per game."""
+
+    message_bytes: Count = _D.message_bytes
+    messages_per_second: Amount = _D.messages_per_second
+    message_burst: Count = _D.message_burst
+    refused_before_close: Count = _D.refused_before_close
+    heartbeat_seconds: Amount = _D.heartbeat_seconds
+    heartbeat_timeout: Amount = _D.heartbeat_timeout
+    connections_per_game: Count = _D.connections_per_game
+    body_bytes: Count = _D.body_bytes
+
+
+class Rooms(_Group):
+    """Who may start games and rooms, how many wait at once, and for how long."""
+
+    waiting_rooms: Count = _D.waiting_rooms
+    rooms_per_address: Count = _D.rooms_per_address
+    rooms_per_network: Count = _D.rooms_per_network
+    room_lifetime: Amount = _D.room_lifetime
+    games_per_minute: Amount = _D.games_per_minute
+    games_burst: Count = _D.games_burst
+    name_length: Count = _D.name_length
+
+
+class Moves(_Group):
+    """The players' turns: how long one may be away, and the workers listing their moves."""
+
+    abandon_after: Amount = _D.abandon_after
+    select_workers: Count = _D.select_workers
+    select_seconds: Amount = _D.select_seconds
+    select_memory_mb: Count = _D.select_memory_mb
+    select_waiting: Count = _D.select_waiting
+
+
+class Thinking(_Group):
+    """The computers' moves and the hints: time, memory, leases, and the hints' rate."""
+
+    think_seconds: Amount = _D.think_seconds
+    think_memory_mb: Count = _D.think_memory_mb
+    lease_seconds: Amount = _D.lease_seconds
+    hints_per_minute: Amount = _D.hints_per_minute
+    hint_burst: Count = _D.hint_burst
+    hint_queue: Count = _D.hint_queue
+    hint_wait: Amount = _D.hint_wait
+
+
+class Helper(_Group):
+    """The move helper's worker processes (``POST /api/helper``)."""
+
+    helper_workers: Count = _D.helper_workers
+    helper_seconds: Amount = _D.helper_seconds
+    helper_memory_mb: Count = _D.helper_memory_mb
+    helper_waiting: Count = _D.helper_waiting
+
+
+class Reviews(_Group):
+    """The post-game reviews' worker processes, and how many one address may ask for."""
+
+    review_workers: Count = _D.review_workers
+    review_seconds: Amount = _D.review_seconds
+    review_memory_mb: Count = _D.review_memory_mb
+    review_waiting: Count = _D.review_waiting
+    reviews_per_address: Count = _D.reviews_per_address
+
+
+class Storage(_Group):
+    """The games in memory and the threads that do the database's work."""
+
+    live_games: Count = _D.live_games
+    db_threads: Count = _D.db_threads
+
+
+class LimitGroups(_Group):
+    """Every limit of :class:`~casino.web.limits.Limits`, grouped by what it guards."""
+
+    connections: Connections = Connections()
+    rooms: Rooms = Rooms()
+    moves: Moves = Moves()
+    thinking: Thinking = Thinking()
+    helper: Helper = Helper()
+    reviews: Reviews = Reviews()
+    storage: Storage = Storage()
+
+    def flat(self) -> Limits:
+        """The flat :class:`~casino.web.limits.Limits` the server's parts read."""
+        values: dict[str, Any] = {}
+        for group in GROUPS:
+            values.update(getattr(self, group).model_dump())
+        return Limits(**values)
+
+    @classmethod
+    def from_flat(cls, limits: Limits) -> LimitGroups:
+        """The groups holding the flat ``limits`` (validated: each above 0 and finite)."""
+        grouped: dict[str, dict[str, Any]] = {group: {} for group in GROUPS}
+        for name, group in GROUP_OF.items():
+            grouped[group][name] = getattr(limits, name)
+        return cls.model_validate(grouped)
+
+
+def _group_fields(info: FieldInfo) -> list[str]:
+    """The limits' names in the group that ``info`` (a field of LimitGroups) holds."""
+    model = info.annotation
+    assert isinstance(model, type) and issubclass(model, _Group)
+    return list(model.model_fields)
+
+
+#: The groups, in order.
+GROUPS: tuple[str, ...] = tuple(LimitGroups.model_fields)
+#: Each limit's flat name (the operators' name for it) and the group it belongs to.
+GROUP_OF: dict[str, str] = {name: group for group, info in LimitGroups.model_fields.items()
+                            for name in _group_fields(info)}
+
+
+def _kind(name: str) -> str:
+    """The words for the values the limit ``name`` takes."""
+    info = LimitGroups.model_fields[GROUP_OF[name]]
+    model = info.annotation
+    assert isinstance(model, type) and issubclass(model, _Group)
+    whole = model.model_fields[name].annotation is int
+    return "a whole number" if whole else "a number"
+
+
+def limits_from(settings: list[str], base: Limits | None = None) -> Limits:
+    """``base`` (the defaults) with ``NAME=VALUE`` settings, as ``casino serve --limit``
+    gives, each checked by the :class:`LimitGroups` model.
+
+    NAME is a limit's flat name (``rooms_per_address``) or the same under its group
+    (``rooms.rooms_per_address``). A name that is no limit, or a value that is not a
+    positive finite number of the limit's kind, raises ValueError naming the limit and
+    saying why, before anything starts.
+    """
+    grouped = LimitGroups.from_flat(base or Limits()).model_dump()
+    for setting in settings:
+        name, sep, text = setting.partition("=")
+        name, text = name.strip(), text.strip()
+        if not sep:
+            raise ValueError(f"a limit is NAME=VALUE, as rooms_per_address=5, not {setting!r}")
+        group, dot, short = name.rpartition(".")
+        if dot and GROUP_OF.get(short) == group:
+            name = short
+        if name not in GROUP_OF:
+            raise ValueError(f"there is no limit {name!r}; the limits are "
+                             f"{', '.join(sorted(GROUP_OF))}")
+        grouped[GROUP_OF[name]][name] = text
+        try:
+            LimitGroups.model_validate(grouped)
+        except ValidationError as exc:
+            raise ValueError(_refusal(name, text, exc)) from None
+    return LimitGroups.model_validate(grouped).flat()
+
+
+def _refusal(name: str, text: str, exc: ValidationError) -> str:
+    """Why the limit ``name`` cannot be ``text``, in the command's words."""
+    kinds = {error["type"] for error in exc.errors()}
+    if kinds & {"greater_than", "finite_number"} or text.lower() in {"nan", "inf", "-inf"}:
+        return f"the limit {name} must be more than 0, not {text}"
+    return f"the limit {name} takes {_kind(name)}, not {text!r}"
+
+
+__all__ = ["GROUPS", "GROUP_OF", "Connections", "Helper", "LimitGroups", "Moves", "Reviews",
+           "Rooms", "Storage", "Thinking", "limits_from"]
