@@ -99,6 +99,14 @@ _.budget_depth
 # groups by name (getattr over GROUPS), the reviews' group only so.
 _.model_config
 _.reviews
+# pydantic-settings calls these of a settings class and of its sources (web/settings).
+_.settings_customise_sources
+_.get_field_value
+
+# pydantic calls a model's field validators (web/messages: a play's move not blank, a
+# claim's seat one of the game's), registered by @field_validator.
+_._not_blank
+_._a_seat_of_the_game
 
 # The four suits are named together; hearts has no rule of its own.
 _.HEARTS
@@ -109,3 +117,4 @@ _.fresh_readline
 _.no_inherited_terminal_size
 _.own_games_folder
 _.no_twister
+_.no_database_in_the_environment

@@ -308,7 +308,9 @@ def test_bad_options_requests_get_words_and_change_nothing(tmp_path: Path) -> No
                 ({"card": card, "uses": ["t99"]}, "no table item"),
                 ({"card": card, "uses": ["../t0"]}, "no table item"),
                 ({"card": card, "uses": [ids[0], ids[0]]}, "twice"),
-                ({"card": card, "uses": ["t0"] * 200}, "the table has"),
+                ({"card": card, "uses": ["t0"] * 200}, "\"uses\" in a \"options\" message: "
+                 "list should have at most 64 items"),
+                ({"card": card, "uses": ["t0"] * (len(table) + 1)}, "the table has"),
                 ({"card": card, "uses": [], "version": "x"}, "\"version\""),
                 ({"card": card, "uses": [], "version": version - 1}, "moved on"),
             ]

@@ -35,6 +35,8 @@ from casino.web.views import (
 from casino.web.workers import WorkerBusy, WorkerError, WorkerPool, WorkerTimeout
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from casino.web.service import GameService
 
 log = logging.getLogger("casino.web")
@@ -117,7 +119,7 @@ class Turns:
             why = "your moves could not be listed: pick a card and table items"
         return unknown_choices(view, why)
 
-    def read_options(self, game: LiveGame, seat: int, card: object, uses: object,
+    def read_options(self, game: LiveGame, seat: int, card: str, uses: Sequence[str],
                      version: int | None) -> OptionsJob:
         """An ``options`` request checked against ``seat``'s view now: GameError saying
         what is wrong (nothing changes), else the job that answers it."""

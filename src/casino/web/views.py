@@ -226,9 +226,6 @@ def rules_json(rules: Rules) -> dict[str, Any]:
 #: lists: a view of a four-card hand then holds at most 48 moves, whatever the table.
 MOVES_PER_CARD = 12
 OPTIONS_SHOWN = 12
-#: The most table items an ``options`` request may name (a table has fewer: Kasino's
-#: whole deck less the hands is 48 cards).
-MAX_USES = 64
 
 
 class SelectionError(ValueError):
@@ -278,13 +275,13 @@ def unknown_choices(view: Position, why: str) -> dict[str, Any]:
             "unknown": why}
 
 
-def read_selection(view: Position, seat: int, card: object,
-                   uses: object) -> tuple[int, tuple[str, ...], list[int], list[Build]]:
+def read_selection(view: Position, seat: int, card: str,
+                   uses: Sequence[str]) -> tuple[int, tuple[str, ...], list[int], list[Build]]:
     """A player's selection read and checked against their view: the card (held), the
     table item ids as given (each on the table, once) and the loose cards and builds
-    they name. :class:`SelectionError` saying what is wrong otherwise."""
-    if not isinstance(card, str) or len(card) > 8:
-        raise SelectionError("\"card\" is the card from your hand, as \"Td\"")
+    they name. :class:`SelectionError` saying what is wrong otherwise. The message's
+    shape (a card's text, a list of ids) is checked before, by its
+    model (:class:`casino.web.messages.Options`)."""
     try:
         c = parse_card(card)
     except CardError as e:
@@ -292,9 +289,7 @@ def read_selection(view: Position, seat: int, card: object,
     hand = view.hands[seat]
     if not isinstance(hand, tuple) or c not in hand:
         raise SelectionError(f"you do not hold the {card_text(c)}")
-    if not isinstance(uses, list) or not all(isinstance(u, str) for u in uses):
-        raise SelectionError("\"uses\" is a list of table item ids, as [\"t0\", \"t3\"]")
-    if len(uses) > min(MAX_USES, len(view.table)):
+    if len(uses) > len(view.table):
         raise SelectionError(f"\"uses\" names {len(uses)} items; the table has "
                              f"{len(view.table)}")
     ids = {f"t{i}": item for i, item in enumerate(view.table)}

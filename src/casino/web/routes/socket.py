@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -22,8 +22,22 @@ from casino.web.errors import GameError
 from casino.web.guard import same_origin as _same_origin
 from casino.web.limits import TokenBucket, address_key
 from casino.web.live import Client, LiveGame
+from casino.web.messages import (
+    Claim,
+    Hello,
+    Hint,
+    Message,
+    MessageError,
+    NextRound,
+    Options,
+    Play,
+    Pong,
+    Rematch,
+    Resign,
+    Undo,
+    parse,
+)
 from casino.web.routes.context import Web
-from casino.web.routes.context import whole as _whole
 from casino.web.service import GameService, OptionsJob
 
 log = logging.getLogger("casino.web")
@@ -33,8 +47,6 @@ log = logging.getLogger("casino.web")
 #: connection silent past the heartbeat's deadline; and "reconnect now" (the game reloads).
 CLOSE_NO_SEAT, CLOSE_NO_GAME, CLOSE_LIMIT, CLOSE_ORIGIN = 4401, 4404, 4429, 4403
 CLOSE_TOO_FAST, CLOSE_SILENT, CLOSE_RECONNECT = 4408, 4000, 1012
-MESSAGE_TYPES = ("hello", "play", "options", "hint", "undo", "next_round", "rematch", "resign",
-                 "claim", "pong")
 
 router = APIRouter()
 
@@ -194,9 +206,9 @@ class GameSocket:
         self.options_next = job
         if self.options_task is None:
             self.options_task = asyncio.get_running_loop().create_task(
-                self._options(game, client))
+                self._work_out_options(game, client))
 
-    async def _options(self, game: LiveGame, client: Client) -> None:
+    async def _work_out_options(self, game: LiveGame, client: Client) -> None:
         try:
             while self.options_next is not None:
                 job, self.options_next = self.options_next, None
@@ -211,7 +223,7 @@ class GameSocket:
         finally:
             self.options_task = None
 
-    async def _hint(self, game: LiveGame, client: Client) -> None:
+    async def _think(self, game: LiveGame, client: Client) -> None:
         """Ask for a hint and send the answer (or why there is none) when it comes."""
         try:
             reply = await self.service.hint(game, client.seat, client.address)
@@ -225,77 +237,20 @@ class GameSocket:
         client.send(reply)
 
     async def handle(self, game: LiveGame, client: Client, text: str) -> dict[str, Any] | None:
-        """One message: the reply to send (an error in words, or a hint), or None."""
+        """One message: the reply to send (an error in words, or a hint), or None.
+
+        The message is read once into its model (:mod:`casino.web.messages`): one that
+        is not a message is refused in words naming the field, and changes nothing; one
+        that is goes to its handler, by its model's class (:data:`HANDLERS`).
+        """
         try:
-            msg = json.loads(text)
-        except (ValueError, RecursionError):
-            return _err("that message is not valid JSON; send an object such as "
-                        "{\"type\": \"hello\", \"since\": 0}")
-        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            return _err("a message is a JSON object with a \"type\", such as "
-                        "{\"type\": \"hello\", \"since\": 0}")
-        kind = msg["type"]
-        seat = client.seat
-        try:
-            if kind == "hello":
-                since = msg.get("since", 0)
-                if not _whole(since) or since < 0:
-                    return _err("\"since\" is the last version you have: a whole number, "
-                                "0 at first")
-                view = await game.view_ready(seat)  # nothing awaited after this
-                start = since if since <= game.version else 0  # from another life: all
-                client.sent = game.version
-                return {"type": "state", "version": game.version,
-                        "events": [e.to_json(seat) for e in game.events[start:]],
-                        "view": view}
-            version = msg.get("version")
-            if version is not None and (not _whole(version) or version < 0):
-                return _err("\"version\" is the version of the game you saw: a whole number")
-            if kind == "pong":
-                return None
+            msg = parse(text, game.rules.players)
+        except MessageError as e:
+            return _err(str(e))
+        if not isinstance(msg, PASSIVE):
             game.driver = client.address
-            if kind == "play":
-                move = msg.get("move")
-                if not isinstance(move, str) or not move.strip():
-                    return _err("a play needs a \"move\": the move's text, such as \"9d x 9c\"")
-                if len(move) > 200:
-                    return _err("that move text is far too long to be a move")
-                await self.service.play(game, seat, move, version)
-                return None
-            if kind == "options":
-                # Checked now (an error changes nothing), worked out aside: meanwhile this
-                # connection's other messages are still read.
-                job = self.service.read_options(game, seat, msg.get("card"), msg.get("uses"),
-                                                version)
-                self._ask_options(game, client, job)
-                return None
-            if kind == "hint":
-                # Thought of aside: a hint may wait for the pool (computers go first), and
-                # meanwhile this connection's moves must still be read.
-                task = asyncio.get_running_loop().create_task(self._hint(game, client))
-                self.hints.add(task)
-                task.add_done_callback(self.hints.discard)
-                return None
-            if kind == "undo":
-                await self.service.undo(game, seat, version)
-                return None
-            if kind == "next_round":
-                await self.service.next_round(game, seat, version)
-                return None
-            if kind == "rematch":
-                await self.service.rematch(game, seat)
-                return None
-            if kind == "resign":
-                await self.service.resign(game, seat)
-                return None
-            if kind == "claim":
-                target = msg.get("seat")
-                if not isinstance(target, int) or isinstance(target, bool) \
-                        or not 0 <= target < game.rules.players:
-                    return _err(f"a claim names the \"seat\" of the player who is away: a "
-                                f"seat number from 0 to {game.rules.players - 1}")
-                await self.service.claim(game, seat, target, version)
-                return None
+        try:
+            return await HANDLERS[type(msg)](self, game, client, msg)
         except GameError as e:
             if e.status == 409:
                 client.notify()  # a stale request: the fresh state follows the error
@@ -304,12 +259,76 @@ class GameSocket:
             return _err(str(e))
         except Exception:
             # Memory may be half-changed: drop the game, it reloads as committed.
-            log.exception("unexpected error in game %s on %r", game.id, kind)
+            log.exception("unexpected error in game %s on %r", game.id, msg.type)
             self.service.drop(game)
             return _err("something went wrong on the server; the game is reloaded as it "
                         "was saved")
-        return _err(f"unknown message type {kind[:30]!r}; the types are "
-                    f"{', '.join(MESSAGE_TYPES)}")
+
+    async def _hello(self, game: LiveGame, client: Client, msg: Hello) -> Reply:
+        """The state: the events after ``since`` (all of them when ``since`` is from
+        another life of the game, beyond its version) and the seat's view."""
+        seat = client.seat
+        view = await game.view_ready(seat)  # nothing awaited after this
+        start = msg.since if msg.since <= game.version else 0
+        client.sent = game.version
+        return {"type": "state", "version": game.version,
+                "events": [e.to_json(seat) for e in game.events[start:]], "view": view}
+
+    async def _play(self, game: LiveGame, client: Client, msg: Play) -> Reply:
+        await self.service.play(game, client.seat, msg.move, msg.version)
+        return None
+
+    async def _options(self, game: LiveGame, client: Client, msg: Options) -> Reply:
+        # Checked now (an error changes nothing), worked out aside: meanwhile this
+        # connection's other messages are still read.
+        job = self.service.read_options(game, client.seat, msg.card, msg.uses, msg.version)
+        self._ask_options(game, client, job)
+        return None
+
+    async def _hint(self, game: LiveGame, client: Client, msg: Hint) -> Reply:
+        # Thought of aside: a hint may wait for the pool (computers go first), and
+        # meanwhile this connection's moves must still be read.
+        task = asyncio.get_running_loop().create_task(self._think(game, client))
+        self.hints.add(task)
+        task.add_done_callback(self.hints.discard)
+        return None
+
+    async def _undo(self, game: LiveGame, client: Client, msg: Undo) -> Reply:
+        await self.service.undo(game, client.seat, msg.version)
+        return None
+
+    async def _next_round(self, game: LiveGame, client: Client, msg: NextRound) -> Reply:
+        await self.service.next_round(game, client.seat, msg.version)
+        return None
+
+    async def _rematch(self, game: LiveGame, client: Client, msg: Rematch) -> Reply:
+        await self.service.rematch(game, client.seat)
+        return None
+
+    async def _resign(self, game: LiveGame, client: Client, msg: Resign) -> Reply:
+        await self.service.resign(game, client.seat)
+        return None
+
+    async def _claim(self, game: LiveGame, client: Client, msg: Claim) -> Reply:
+        await self.service.claim(game, client.seat, msg.seat, msg.version)
+        return None
+
+    async def _pong(self, game: LiveGame, client: Client, msg: Pong) -> Reply:
+        return None
+
+
+#: The reply to a message: one to send (an error in words, a state), or None.
+Reply = dict[str, Any] | None
+#: Each message's handler, by its model's class: ``handler(socket, game, client, msg)``.
+HANDLERS: dict[type[Message], Callable[[GameSocket, LiveGame, Client, Any],
+                                       Awaitable[Reply]]] = {
+    Hello: GameSocket._hello, Play: GameSocket._play, Options: GameSocket._options,
+    Hint: GameSocket._hint, Undo: GameSocket._undo, NextRound: GameSocket._next_round,
+    Rematch: GameSocket._rematch, Resign: GameSocket._resign, Claim: GameSocket._claim,
+    Pong: GameSocket._pong}
+#: The messages that do not make their sender the game's driver (the owner of its
+#: computers' turns): a page saying hello or answering a ping is not playing.
+PASSIVE = (Hello, Pong)
 
 
 def _err(message: str) -> dict[str, Any]:
