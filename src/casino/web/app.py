@@ -35,7 +35,8 @@ from casino.web.routes import tools as tool_routes
 from casino.web.routes.context import Pages, WebContext, error_response
 from casino.web.routes.errors import adopt_old_cookies, install_error_handlers
 from casino.web.service import GameService
-from casino.web.store import DEFAULT_DATABASE_URL, Store
+from casino.web.settings import database_from_environment
+from casino.web.store import Store
 
 HERE = Path(__file__).parent
 TEMPLATES = HERE / "templates"
@@ -45,7 +46,8 @@ STATIC = HERE / "static"
 def create_app(database_url: str | None = None, *, pool_workers: int = 1,
                limits: Limits | None = None, hint_level: str = HINT_LEVEL,
                bot_pause: float = 0.0, review_setting: ReviewSetting | None = None) -> FastAPI:
-    """The app, storing games at ``database_url`` (else ``$DATABASE_URL``, else ./casino.db).
+    """The app, storing games at ``database_url`` (else ``$CASINO_DATABASE_URL``, else the
+    deprecated ``$DATABASE_URL``, else ./casino.db: :mod:`casino.web.settings`).
 
     ``pool_workers`` processes think for the computers (0: one thread, for
     tests); ``bot_pause`` is the least time a computer seems to think, so that
@@ -53,7 +55,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
     ``review_setting`` is what post-game reviews are computed with (the review's
     defaults; tests make it small).
     """
-    url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    url = database_url or database_from_environment()
     store = Store(url)
     service = GameService(store, pool_workers=pool_workers, limits=limits,
                           hint_level=hint_level, bot_pause=bot_pause,
@@ -138,7 +140,7 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
     if not (math.isfinite(bot_pause) and bot_pause >= 0):
         raise ValueError(f"--computer-pause must be 0 seconds or more, not {bot_pause}")
     proxies = trusted_proxies(forwarded_allow_ips)
-    url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    url = database_url or database_from_environment()
     shown = url.split("@")[-1] if "@" in url else url  # no password in messages
 
     def unopened(e: Exception) -> ValueError:

@@ -20,8 +20,9 @@ def serve_command(
         "--host", help="Address to listen on (127.0.0.1: this machine only).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8000,
     database: Annotated[str | None, typer.Option(
-        "--database", help="SQLAlchemy URL of the games database (default: $DATABASE_URL, "
-                           "else sqlite:///casino.db in the current folder).")] = None,
+        "--database", help="SQLAlchemy URL of the games database (default: $CASINO_DATABASE_URL, "
+                           "else the deprecated $DATABASE_URL, else sqlite:///casino.db in "
+                           "the current folder).")] = None,
     workers_pool: Annotated[int, typer.Option(
         "--workers-pool", min=0, help="Processes that think for the computer players "
                                       "(0: a thread in the server).")] = 1,

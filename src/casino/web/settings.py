@@ -1,22 +1,41 @@
-"""The web server's limits as a model, grouped by what they guard, which checks the
-operators' settings of them.
+"""The web server's settings: one model for ``casino serve``, its worker processes and
+the migrations, so that each reads the database and the limits the same way.
 
-The limits are grouped (:class:`LimitGroups`: the connections, the rooms, the moves,
-the thinking, the move helper, the reviews, the storage), each group a model whose
-fields keep the flat names of :class:`~casino.web.limits.Limits`. Those flat names stay
-the operators' interface (``--limit rooms_per_address=5``, also spelt
-``rooms.rooms_per_address=5``), and :meth:`LimitGroups.flat` gives the flat
+:class:`ServerSettings` (pydantic-settings) holds the database, the thinking processes,
+the computers' pause and the limits. It reads the environment: the database from
+:data:`DATABASE_ENV` (``CASINO_DATABASE_URL``), or from the older ``DATABASE_URL``
+(:data:`DEPRECATED_DATABASE_ENV`), which still works and logs a warning once per
+process. ``casino serve`` hands the same model, as JSON, to its worker processes
+(:mod:`casino.web.serving`), and each validates it once.
+
+The limits are grouped by what they guard (:class:`LimitGroups`: the connections,
+the rooms, the moves, the thinking, the move helper, the reviews, the storage), each
+group a model whose fields keep the flat names of :class:`~casino.web.limits.Limits`.
+Those flat names stay the operators' interface (``--limit rooms_per_address=5``, also
+spelt ``rooms.rooms_per_address=5``), and :meth:`LimitGroups.flat` gives the flat
 :class:`~casino.web.limits.Limits` the server's parts read.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from casino.web.limits import Limits
+from casino.web.store import DEFAULT_DATABASE_URL
+
+#: The environment variable naming the games' database (as the migrations always read).
+DATABASE_ENV = "CASINO_DATABASE_URL"
+#: The older name ``casino serve`` read, still accepted with a warning so that no
+#: operator's database moves under them.
+DEPRECATED_DATABASE_ENV = "DATABASE_URL"
+
+log = logging.getLogger("casino.web.settings")
 
 _D = Limits()  # the defaults: Limits holds each one once, the groups read them from it
 
@@ -199,5 +218,73 @@ def _refusal(name: str, text: str, exc: ValidationError) -> str:
     return f"the limit {name} takes {_kind(name)}, not {text!r}"
 
 
-__all__ = ["GROUPS", "GROUP_OF", "Connections", "Helper", "LimitGroups", "Moves", "Reviews",
-           "Rooms", "Storage", "Thinking", "limits_from"]
+class _DatabaseFromEnvironment(PydanticBaseSettingsSource):
+    """The database the environment names: :data:`DATABASE_ENV`, else the deprecated
+    :data:`DEPRECATED_DATABASE_ENV` with a warning (once per process) to rename it. Only
+    the database: the other settings come from ``casino serve``'s options, so a stray
+    ``CASINO_POOL_WORKERS`` changes nothing; an empty variable counts as unset, as it
+    always has."""
+
+    warned = False
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        """Unused: :meth:`__call__` reads the two variables itself."""
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        """``{"database_url": ...}`` from the environment, unless it was given."""
+        if "database_url" in self.current_state:
+            return {}
+        value = os.environ.get(DATABASE_ENV)
+        if value:
+            return {"database_url": value}
+        value = os.environ.get(DEPRECATED_DATABASE_ENV)
+        if not value:
+            return {}
+        if not _DatabaseFromEnvironment.warned:
+            _DatabaseFromEnvironment.warned = True
+            log.warning("%s is deprecated: name the database with %s instead",
+                        DEPRECATED_DATABASE_ENV, DATABASE_ENV)
+        return {"database_url": value}
+
+
+class ServerSettings(BaseSettings):
+    """How ``casino serve`` makes its app, the same in every worker process, and which
+    database the migrations upgrade. Of the environment it reads only the database
+    (:data:`DATABASE_ENV`, else :data:`DEPRECATED_DATABASE_ENV`); the rest comes from
+    ``casino serve``'s options, and to a worker process as this model's JSON."""
+
+    model_config = SettingsConfigDict(extra="forbid", frozen=True)
+
+    #: The SQLAlchemy URL of the games' database (``CASINO_DATABASE_URL``).
+    database_url: str = DEFAULT_DATABASE_URL
+    #: Processes that think for the computers (0: a thread in the server).
+    pool_workers: int = Field(default=1, ge=0)
+    #: The least time a computer's move takes, so that people can follow it.
+    bot_pause: float = Field(default=0.6, ge=0, allow_inf_nan=False)
+    #: Every limit, grouped by what it guards.
+    limits: LimitGroups = LimitGroups()
+
+    @classmethod
+    def settings_customise_sources(
+            cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+            env_settings: PydanticBaseSettingsSource,
+            dotenv_settings: PydanticBaseSettingsSource,
+            file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """What is given first, then the database the environment names; no .env or
+        secrets files (the server never read any)."""
+        del env_settings, dotenv_settings, file_secret_settings  # all but the database
+        return init_settings, _DatabaseFromEnvironment(settings_cls)
+
+
+def database_from_environment() -> str:
+    """The database the environment names (``CASINO_DATABASE_URL``, else the deprecated
+    ``DATABASE_URL``, else ./casino.db), for the migrations' ``alembic`` command and
+    servers started without ``--database``."""
+    return ServerSettings().database_url
+
+
+__all__ = ["DATABASE_ENV", "DEPRECATED_DATABASE_ENV", "GROUPS", "GROUP_OF", "Connections",
+           "Helper", "LimitGroups", "Moves", "Reviews", "Rooms", "ServerSettings", "Storage",
+           "Thinking", "database_from_environment", "limits_from"]
