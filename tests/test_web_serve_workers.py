@@ -7,6 +7,7 @@ each other."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -24,7 +25,8 @@ from typer.testing import CliRunner
 
 from casino.engine.core import engine_name
 from casino.web.limits import Limits
-from casino.web.serving import ENV, ServeSettings, trusted_proxies, worker_app
+from casino.web.serving import ENV, settings_from_json, trusted_proxies, worker_app
+from casino.web.settings import LimitGroups, ServerSettings
 from casino.web.store import database_url
 from tests.cluster_harness import running
 from tests.web_helpers import POSTGRES, db_url
@@ -132,10 +134,12 @@ def test_a_worker_makes_its_app_from_the_settings_in_the_environment(
     from starlette.testclient import TestClient
 
     url = db_url(tmp_path)
-    settings = ServeSettings(url, pool_workers=0, bot_pause=0.25,
-                             limits=Limits(rooms_per_address=7, think_seconds=12.5))
-    assert ServeSettings.from_json(settings.to_json()) == settings
-    monkeypatch.setenv(ENV, settings.to_json())
+    limits = Limits(rooms_per_address=7, think_seconds=12.5)
+    settings = ServerSettings(database_url=url, pool_workers=0, bot_pause=0.25,
+                              limits=LimitGroups.from_flat(limits))
+    assert settings_from_json(settings.model_dump_json()) == settings
+    monkeypatch.setenv(ENV, settings.model_dump_json())
+    monkeypatch.setenv("CASINO_DATABASE_URL", "sqlite:///elsewhere.db")  # the model's wins
     app = worker_app()
     service = app.state.service
     assert service.bot_pause == 0.25
@@ -150,10 +154,38 @@ def test_a_worker_without_its_settings_says_so(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.delenv(ENV, raising=False)
     with pytest.raises(RuntimeError, match=ENV):
         worker_app()
+    with pytest.raises(ValueError, match=f"{ENV} .*limits.no_such_limit"):
+        settings_from_json('{"limits": {"no_such_limit": 1}, "database_url": "x"}')
+    with pytest.raises(ValueError, match=f"{ENV} .*limits.rooms.rooms_per_address"):
+        settings_from_json('{"limits": {"rooms": {"rooms_per_address": 0}}}')
     with pytest.raises(ValueError, match=ENV):
-        ServeSettings.from_json('{"limits": {"no_such_limit": 1}, "database_url": "x"}')
-    with pytest.raises(ValueError, match=ENV):
-        ServeSettings.from_json("not json")
+        settings_from_json("not json")
+
+
+def test_serve_hands_its_workers_the_model_it_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``serve --workers 2`` writes the settings model, limits grouped, into ENV; the
+    worker's factory reads back the same model and the same flat limits."""
+    import uvicorn
+
+    from casino.web import app as web_app
+
+    started: dict[str, Any] = {}
+    # SQLite is refused with several workers before anything starts: let this one through,
+    # since uvicorn (which would start the workers) is not run.
+    monkeypatch.setattr("casino.web.single.refuse_several", lambda url, workers: None)
+    monkeypatch.setattr(uvicorn, "run", lambda target, **run: started.update(target=target))
+    monkeypatch.delenv(ENV, raising=False)
+    limits = Limits(rooms_per_address=7, review_seconds=60.0, db_threads=2)
+    url = db_url(tmp_path)
+    web_app.serve("127.0.0.1", 8000, url, 0, limits, workers=2, bot_pause=0.25)
+    assert started["target"] == "casino.web.serving:worker_app"
+    settings = settings_from_json(os.environ[ENV])
+    assert settings == ServerSettings(database_url=url, pool_workers=0, bot_pause=0.25,
+                                      limits=LimitGroups.from_flat(limits))
+    assert settings.limits.reviews.review_seconds == 60.0
+    assert settings.limits.flat() == limits
+    monkeypatch.delenv(ENV)
 
 
 # ----------------------------------------------------------------------

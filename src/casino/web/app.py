@@ -130,7 +130,8 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
     from sqlalchemy.exc import SQLAlchemyError
 
     from casino.engine.core import engine_name
-    from casino.web.serving import ENV, ServeSettings, trusted_proxies
+    from casino.web.serving import ENV, trusted_proxies
+    from casino.web.settings import LimitGroups, ServerSettings
     from casino.web.single import claim_sqlite, refuse_several
 
     if pool_workers < 0:
@@ -169,8 +170,10 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
         Store(url).close()
     except (SQLAlchemyError, ImportError) as e:
         raise unopened(e) from None
-    os.environ[ENV] = ServeSettings(url, pool_workers=pool_workers, bot_pause=bot_pause,
-                                    limits=limits or Limits()).to_json()
+    settings = ServerSettings(database_url=url, pool_workers=pool_workers,
+                              bot_pause=bot_pause,
+                              limits=LimitGroups.from_flat(limits or Limits()))
+    os.environ[ENV] = settings.model_dump_json()
     print(f"casino: games are stored in {shown}, served by {workers} processes; "
           f"engine: {engine_name()}", file=sys.stderr)
     install_log_redaction()

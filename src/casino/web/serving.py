@@ -3,21 +3,21 @@
 With several workers uvicorn binds the port in its parent process and starts N
 processes that each import the app by name (:func:`worker_app`, a factory); an app
 object cannot be handed to them. So ``serve`` writes its settings (database, thinking
-processes, computers' pause, limits) as JSON into the environment variable
-:data:`ENV`, which the workers inherit, and each worker's factory reads them back and
-makes the app exactly as ``serve`` would have made it for one process.
+processes, computers' pause, limits: :class:`~casino.web.settings.ServerSettings`, the
+model ``serve`` made) as that model's JSON into the environment variable :data:`ENV`,
+which the workers inherit; each worker's factory validates it once, by the same model,
+and makes the app exactly as ``serve`` would have made it for one process.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import ipaddress
-import json
 import os
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from casino.web.limits import Limits
+from pydantic import ValidationError
+
+from casino.web.settings import ServerSettings
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -26,32 +26,16 @@ if TYPE_CHECKING:
 ENV = "CASINO_SERVE_SETTINGS"
 
 
-@dataclass(frozen=True)
-class ServeSettings:
-    """How ``casino serve`` makes its app: the same in every worker process."""
-
-    database_url: str
-    pool_workers: int = 1
-    bot_pause: float = 0.6
-    limits: Limits = field(default_factory=Limits)
-
-    def to_json(self) -> str:
-        """The settings as JSON (the limits whole, so a worker needs no defaults of its own)."""
-        return json.dumps({"database_url": self.database_url, "pool_workers": self.pool_workers,
-                           "bot_pause": self.bot_pause,
-                           "limits": dataclasses.asdict(self.limits)})
-
-    @classmethod
-    def from_json(cls, text: str) -> ServeSettings:
-        """The settings :meth:`to_json` wrote; ValueError with words when they are not."""
-        try:
-            data: Any = json.loads(text)
-            limits = Limits(**data.get("limits", {}))
-            return cls(database_url=str(data["database_url"]),
-                       pool_workers=int(data.get("pool_workers", 1)),
-                       bot_pause=float(data.get("bot_pause", 0.6)), limits=limits)
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
-            raise ValueError(f"{ENV} does not hold the settings of casino serve: {exc}") from None
+def settings_from_json(text: str) -> ServerSettings:
+    """The settings ``serve`` wrote into :data:`ENV` (``model_dump_json``), validated by
+    the model; ValueError naming :data:`ENV` and the faults when they are not."""
+    try:
+        return ServerSettings.model_validate_json(text)
+    except ValidationError as exc:
+        faults = "; ".join(f"{'.'.join(str(part) for part in error['loc']) or 'the whole'}: "
+                           f"{error['msg']}" for error in exc.errors())
+        raise ValueError(f"{ENV} does not hold the settings of casino serve: {faults}"
+                         ) from None
 
 
 def trusted_proxies(text: str | None) -> str | None:
@@ -86,11 +70,11 @@ def worker_app() -> FastAPI:
     text = os.environ.get(ENV)
     if text is None:
         raise RuntimeError(f"{ENV} is not set: worker_app is started by casino serve --workers")
-    settings = ServeSettings.from_json(text)
+    settings = settings_from_json(text)
     from casino.web.app import create_app
 
     return create_app(settings.database_url, pool_workers=settings.pool_workers,
-                      limits=settings.limits, bot_pause=settings.bot_pause)
+                      limits=settings.limits.flat(), bot_pause=settings.bot_pause)
 
 
-__all__ = ["ENV", "ServeSettings", "trusted_proxies", "worker_app"]
+__all__ = ["ENV", "settings_from_json", "trusted_proxies", "worker_app"]
