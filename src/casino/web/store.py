@@ -237,7 +237,7 @@ def database_url(url: str) -> str:
     """``url`` with the PostgreSQL driver this project ships (psycopg 3) made explicit.
 
     Hosting services hand out ``postgres://`` or ``postgresql://`` URLs, which
-    SQLAlchemy would read as the older psycopg2 driver; pointing DATABASE_URL at
+    SQLAlchemy would read as the older psycopg2 driver; pointing CASINO_DATABASE_URL at
     PostgreSQL must need no other change, so those mean psycopg 3 here.
     """
     for prefix in ("postgres://", "postgresql://"):
