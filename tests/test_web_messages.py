@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from casino.web import messages
-from casino.web.messages import MESSAGE_TYPES, MODELS, MessageError, parse
-from tests.web_helpers import Seat, new_game, web
+from casino.web.limits import Limits
+from casino.web.messages import MESSAGE_TYPES, MODELS, SCHEMAS, MessageError, check_sent, parse
+from tests.web_helpers import FAST, Seat, new_game, play_against_computer, web
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -144,13 +145,52 @@ def test_over_the_socket_each_malformed_message_gets_an_error_naming_it_and_chan
             assert seat.version > version
 
 
-def test_the_checked_in_schema_is_the_models() -> None:
-    """docs/protocol.schema.json is written by ``python -m casino.web.messages``; when the
-    models change, write it again."""
-    checked_in = (ROOT / "docs" / "protocol.schema.json").read_text(encoding="utf-8")
-    assert checked_in == messages.schema_text(), \
-        "run: python -m casino.web.messages > docs/protocol.schema.json"
+def test_every_message_the_server_sends_in_a_whole_game_is_one_of_its_models(
+        tmp_path: Path) -> None:
+    """The outbound models (docs/protocol.outbound.schema.json) hold what the server sends:
+    the states of a whole game, a hint, options answers, errors, pings and a rematch."""
+    beating = Limits(**{**FAST.__dict__, "heartbeat_seconds": 0.05})
+    with web(tmp_path, limits=beating) as client:
+        gid = new_game(client)
+        with client.websocket_connect(f"/ws/{gid}") as ws:
+            seat = Seat(ws)
+            seat.hello(0)
+            v = seat.until_actionable()
+            seat.send({"type": "hint"})
+            seat.recv_type("hint")
+            card = v["hand"][0]
+            seat.send({"type": "options", "card": card, "uses": [], "version": seat.version})
+            seat.recv_type("options")
+            ids = [t["id"] for t in v["table"]]
+            seat.send({"type": "options", "card": card, "uses": ids, "version": seat.version})
+            seat.recv_type("options")
+            seat.send({"type": "play"})
+            seat.recv_type("error")
+            seat.recv_type("ping")
+            play_against_computer(seat)
+            seat.send({"type": "rematch"})
+            seat.recv_type("rematch")
+            kinds = {m["type"] for m in seat.payloads}
+            assert kinds == {"state", "hint", "options", "error", "ping", "rematch"}, kinds
+            for m in seat.payloads:
+                assert check_sent(m).model_dump() == m
+    # And what is not one of them is refused: a field too many, or one missing.
+    with pytest.raises(ValueError, match="extra"):
+        check_sent({"type": "error", "message": "no", "code": 1})
+    with pytest.raises(ValueError, match="every"):
+        check_sent({"type": "ping"})
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMAS))
+def test_the_checked_in_schemas_are_the_models(name: str) -> None:
+    """docs/protocol.schema.json and docs/protocol.outbound.schema.json are written by
+    ``python -m casino.web.messages docs``; when the models change, write them again."""
+    checked_in = (ROOT / "docs" / name).read_text(encoding="utf-8")
+    assert checked_in == messages.schema_text(name), \
+        "run: python -m casino.web.messages docs"
     schema = json.loads(checked_in)
-    assert set(schema["discriminator"]["mapping"]) == set(MESSAGE_TYPES)
+    assert schema["discriminator"]["propertyName"] == "type"
     for model in schema["$defs"].values():
         assert model["additionalProperties"] is False
+    if name == "protocol.schema.json":
+        assert set(schema["discriminator"]["mapping"]) == set(MESSAGE_TYPES)

@@ -5,14 +5,17 @@ Each message is read once, by :func:`parse`, into one of the models of
 a missing, extra or mistyped field, or a value out of range is refused there with
 :class:`MessageError`, whose text names the field and says what it should be, so the
 socket's handlers only ever see well-formed messages. docs/server.md lists the
-messages; docs/protocol.schema.json is the JSON Schema of :data:`Inbound`
-(``python -m casino.web.messages`` writes it; a test keeps it equal to the models).
+messages; docs/protocol.schema.json is the JSON Schema of :data:`Inbound`, and
+docs/protocol.outbound.schema.json that of :data:`Outbound`, the messages the server
+sends (``python -m casino.web.messages docs`` writes them; a test keeps them equal to
+the models).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -153,7 +156,107 @@ MODELS: dict[str, type[Message]] = {
 #: The message types, for the error that names them.
 MESSAGE_TYPES = tuple(MODELS)
 
+
+# The messages the server sends (outbound). The server still builds them as dicts; these
+# models say what each holds (docs/protocol.outbound.schema.json), and the tests check
+# every message of whole games against them.
+
+
+class Sent(BaseModel):
+    """What every outbound message shares: exactly its fields, each of its type."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class MoveOption(Sent):
+    """A move as the page offers it (a MOVE of docs/server.md): its canonical text (what
+    ``play`` sends), the card played, its kind, the table items it uses, the value it
+    captures with or builds (null for a trail) and the move in words."""
+
+    text: str
+    card: str
+    kind: Literal["trail", "capture", "build", "add", "raise"]
+    uses: list[str]
+    value: int | None
+    words: str
+
+
+class Event(Sent):
+    """One event of the game as the reader's log shows it (``words`` told to them);
+    ``text`` is a move's text, null for events that are no move."""
+
+    n: int
+    kind: str
+    seat: int | None
+    text: str | None
+    words: str
+
+
+class State(Sent):
+    """The game's state for one seat: the events since the last state sent, and the
+    seat's VIEW (docs/server.md describes it; views.build_view builds it)."""
+
+    type: Literal["state"]
+    version: int
+    events: list[Event]
+    view: dict[str, Any]
+
+
+class HintAnswer(Sent):
+    """A hint for the player's turn: the move, in words, why, and the move as an option."""
+
+    type: Literal["hint"]
+    move: str
+    words: str
+    reason: str
+    option: MoveOption
+
+
+class OptionsAnswer(Sent):
+    """The answer to an ``options`` request: the moves using exactly the picked items and
+    some using more, whether they are all, how many were left out, why there is none, or
+    why it could not be worked out (``unknown``)."""
+
+    type: Literal["options"]
+    version: int
+    card: str
+    uses: list[str]
+    exact: list[MoveOption]
+    more: list[MoveOption]
+    complete: bool
+    left: int | None
+    reason: str | None
+    unknown: str | None
+
+
+class ErrorMessage(Sent):
+    """A refusal or a failure, in words: the request changed nothing."""
+
+    type: Literal["error"]
+    message: str
+
+
+class RematchReady(Sent):
+    """The rematch has begun: the page goes to ``url`` (the new game is ``game``)."""
+
+    type: Literal["rematch"]
+    url: str
+    game: str
+
+
+class Ping(Sent):
+    """The heartbeat: the page answers ``pong``, and expects one every ``every`` seconds."""
+
+    type: Literal["ping"]
+    every: float
+
+
+#: Every message the server sends, told apart by ``type``.
+Outbound = Annotated[State | HintAnswer | OptionsAnswer | ErrorMessage | RematchReady | Ping,
+                     Field(discriminator="type")]
+
 _ADAPTER: TypeAdapter[Inbound] = TypeAdapter(Inbound)
+_SENT: TypeAdapter[Outbound] = TypeAdapter(Outbound)
 _WORDS = {"since": SINCE, "version": VERSION, "move": MOVE, "card": CARD, "uses": USES,
           "seat": SEAT}
 
@@ -210,17 +313,38 @@ def _one(problem: Any) -> str:
     return f"{name} in a \"{tag}\" message: {what}; {_WORDS.get(field, 'see docs/server.md')}"
 
 
-def schema() -> dict[str, Any]:
-    """The JSON Schema of :data:`Inbound`, as docs/protocol.schema.json holds it."""
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
-            "title": "The messages a client sends over the game WebSocket (/ws/<id>)",
-            **_ADAPTER.json_schema()}
+def check_sent(message: dict[str, Any]) -> Outbound:
+    """``message``, one the server sends, read into its model of :data:`Outbound`
+    (the tests check every message of whole games so); ValidationError otherwise."""
+    return _SENT.validate_python(message)
 
 
-def schema_text() -> str:
-    """:func:`schema` as the text of docs/protocol.schema.json (the test compares them)."""
-    return json.dumps(schema(), indent=2, ensure_ascii=False) + "\n"
+#: The schemas docs/ holds: the file's name, its title, and the union it describes.
+SCHEMAS: dict[str, tuple[str, TypeAdapter[Any]]] = {
+    "protocol.schema.json":
+        ("The messages a client sends over the game WebSocket (/ws/<id>)", _ADAPTER),
+    "protocol.outbound.schema.json":
+        ("The messages the server sends over the game WebSocket (/ws/<id>)", _SENT),
+}
 
 
-if __name__ == "__main__":  # python -m casino.web.messages > docs/protocol.schema.json
-    sys.stdout.write(schema_text())
+def schema(name: str = "protocol.schema.json") -> dict[str, Any]:
+    """The JSON Schema the file ``name`` of docs/ holds (:data:`SCHEMAS`)."""
+    title, adapter = SCHEMAS[name]
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title,
+            **adapter.json_schema()}
+
+
+def schema_text(name: str = "protocol.schema.json") -> str:
+    """:func:`schema` as the text of the file ``name`` of docs/ (the test compares them)."""
+    return json.dumps(schema(name), indent=2, ensure_ascii=False) + "\n"
+
+
+def write_schemas(folder: Path) -> None:
+    """Write each schema of :data:`SCHEMAS` into ``folder`` (docs/)."""
+    for name in SCHEMAS:
+        (folder / name).write_text(schema_text(name), encoding="utf-8")
+
+
+if __name__ == "__main__":  # python -m casino.web.messages docs
+    write_schemas(Path(sys.argv[1] if len(sys.argv) > 1 else "docs"))
