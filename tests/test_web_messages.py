@@ -14,6 +14,7 @@ import pytest
 from casino.web import messages
 from casino.web.limits import Limits
 from casino.web.messages import MESSAGE_TYPES, MODELS, SCHEMAS, MessageError, check_sent, parse
+from casino.web.routes.socket import HANDLERS
 from tests.web_helpers import FAST, Seat, new_game, play_against_computer, web
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,6 +67,7 @@ def malformed() -> list[tuple[str, dict[str, Any], str]]:
 
 def test_every_good_message_is_read_into_its_model() -> None:
     assert set(GOOD) == set(MESSAGE_TYPES) == set(MODELS)
+    assert set(HANDLERS) == set(MODELS.values())  # the socket has a handler for each
     for kind, fields in GOOD.items():
         msg = parse(json.dumps({"type": kind, **fields}), players=2)
         assert type(msg) is MODELS[kind] and msg.type == kind
