@@ -28,6 +28,8 @@ from pydantic import (
     field_validator,
 )
 
+from casino.engine.wording import plural
+
 #: The most table items an ``options`` request may name (a table has fewer: Kasino's
 #: whole deck less the hands is 48 cards; the table's size caps it too).
 MAX_USES = 64
@@ -283,7 +285,7 @@ def explain(error: ValidationError) -> str:
     problems = error.errors(include_url=False)
     words = _one(problems[0])
     if len(problems) > 1:
-        words += f" (and {len(problems) - 1} more problem{'s' if len(problems) > 2 else ''})"
+        words += f" (and {plural(len(problems) - 1, 'more problem', 'more problems')})"
     return words
 
 
