@@ -319,8 +319,8 @@ def test_a_deadline_that_cuts_the_judgement_falls_back_to_pimc() -> None:
     pos = mid_deal()
     seen = pos.observe(0)
     assert judge_module.preferred_on_core(seen, deadline=0.0) is None
-    assert judge_module.preferred_on_core(seen) == judgement(seen).moves[
-        judgement(seen).preferred]
+    judged = judgement(seen)
+    assert judge_module.preferred_on_core(seen) == judged.moves[judged.preferred]
     move = make_bot("judge", 3).choose(pos.observation(0), Limit(iterations=2, seconds=0.0))
     assert pos.is_legal(move)
 
