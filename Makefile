@@ -171,6 +171,13 @@ run: venv
 bench: venv
 	$(BIN)/python benchmarks/bench_engine.py
 
+# The results page, docs/results.md, generated from the arena's journals in
+# research/journals/ (tests/test_results_page.py checks that it is this output).
+.PHONY: results
+results: venv
+	$(BIN)/python -m research.results research/journals/*.jsonl > docs/results.md.new
+	mv docs/results.md.new docs/results.md
+
 clean:
 	rm -rf build dist .mypy_cache .ruff_cache .pytest_cache .hypothesis
 	find . -path ./$(VENV) -prune -o \( -name __pycache__ -o -name '*.egg-info' \) -type d -print \
