@@ -34,11 +34,11 @@ def test_new_game_errors_are_words(tmp_path: Path) -> None:
         bad = [
             ({"rules": "snap"}, 400, "unknown ruleset"),
             ({"rules": "casino", "players": 3}, 400, "2 players"),
-            ({"players": "two"}, 400, "whole numbers"),
+            ({"players": "two"}, 400, "\"players\""),
             ({"level": "godlike"}, 400, "levels are"),
             ({"mode": "solo"}, 400, "mode"),
             ({"name": "x" * 200}, 400, "at most"),
-            ({"name": 5}, 400, "text"),
+            ({"name": 5}, 400, "\"name\""),
             ({"mode": "friends", "people": 1}, 400, "2 to 2 people"),
         ]
         for body, status, words in bad:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from casino.web import messages
+from casino.web.bodies import ROUTES
 from casino.web.limits import Limits
 from casino.web.messages import MESSAGE_TYPES, MODELS, SCHEMAS, MessageError, check_sent, parse
 from casino.web.routes.socket import HANDLERS
@@ -185,14 +186,18 @@ def test_every_message_the_server_sends_in_a_whole_game_is_one_of_its_models(
 
 @pytest.mark.parametrize("name", sorted(SCHEMAS))
 def test_the_checked_in_schemas_are_the_models(name: str) -> None:
-    """docs/protocol.schema.json and docs/protocol.outbound.schema.json are written by
-    ``python -m casino.web.messages docs``; when the models change, write them again."""
+    """docs/protocol.schema.json, docs/protocol.outbound.schema.json and docs/api.schema.json
+    (the HTTP API's bodies) are written by ``python -m casino.web.messages docs``; when the
+    models change, write them again."""
     checked_in = (ROOT / "docs" / name).read_text(encoding="utf-8")
     assert checked_in == messages.schema_text(name), \
         "run: python -m casino.web.messages docs"
     schema = json.loads(checked_in)
-    assert schema["discriminator"]["propertyName"] == "type"
     for model in schema["$defs"].values():
         assert model["additionalProperties"] is False
+    if name == "api.schema.json":
+        assert set(schema["routes"]) == set(ROUTES)
+        return
+    assert schema["discriminator"]["propertyName"] == "type"
     if name == "protocol.schema.json":
         assert set(schema["discriminator"]["mapping"]) == set(MESSAGE_TYPES)

@@ -20,11 +20,9 @@ class GameError(Exception):
         self.status = status
 
 
-def clean_name(raw: object, default: str, limit: int) -> str:
+def clean_name(raw: str | None, default: str, limit: int) -> str:
     """A player name fit for the table and the record (:func:`casino.play.session.player_name`),
-    refused in words for the player."""
-    if raw is not None and not isinstance(raw, str):
-        raise GameError("a name must be text")
+    refused in words for the player (its type is the request's model's to check)."""
     try:
         return player_name(raw, default, limit)
     except ValueError as exc:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from casino.teach.hint import rank_plays
-from casino.tools.helper import HelperError, helper_json
+from casino.tools.helper import helper_json
 
 
 def judged_helper_json(req: dict[str, Any]) -> dict[str, Any]:
@@ -22,9 +22,6 @@ def judged_helper_json(req: dict[str, Any]) -> dict[str, Any]:
     player's); ``"judge": false`` in the request lists them unjudged, the biggest
     captures first."""
     req = dict(req)
-    judge = req.pop("judge", True)
-    if not isinstance(judge, bool):
-        raise HelperError("judge: true or false")
-    if not judge:
+    if not req.pop("judge", True):  # a bool: the request's model checked it
         return helper_json(req)
     return helper_json(req, rank=rank_plays)

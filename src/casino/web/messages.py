@@ -7,14 +7,17 @@ a missing, extra or mistyped field, or a value out of range is refused there wit
 socket's handlers only ever see well-formed messages. docs/server.md lists the
 messages; docs/protocol.schema.json is the JSON Schema of :data:`Inbound`, and
 docs/protocol.outbound.schema.json that of :data:`Outbound`, the messages the server
-sends (``python -m casino.web.messages docs`` writes them; a test keeps them equal to
-the models).
+sends (``python -m casino.web.messages docs`` writes them, and docs/api.schema.json,
+the HTTP API's bodies of :mod:`casino.web.bodies`; a test keeps them equal to the
+models).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -259,6 +262,9 @@ Outbound = Annotated[State | HintAnswer | OptionsAnswer | ErrorMessage | Rematch
 
 _ADAPTER: TypeAdapter[Inbound] = TypeAdapter(Inbound)
 _SENT: TypeAdapter[Outbound] = TypeAdapter(Outbound)
+#: The parts of an error's location that name a member of a union (as ``str`` or
+#: ``list[str]``, or a model's class), not a field: left out of the field's name.
+_MEMBER = re.compile(r"[a-z-]+\[.*\]|str|int|bool|float|none|[A-Z][A-Za-z]*")
 _WORDS = {"since": SINCE, "version": VERSION, "move": MOVE, "card": CARD, "uses": USES,
           "seat": SEAT}
 
@@ -278,41 +284,65 @@ def parse(text: str | bytes, players: int | None = None) -> Inbound:
         raise MessageError(explain(e)) from None
 
 
-def explain(error: ValidationError) -> str:
+def explain(error: ValidationError, body: type[BaseModel] | None = None) -> str:
     """The first problem of ``error`` in words: the field (as ``"move"``, or ``"uses"[2]``
     for an item of a list), what is wrong with it and what it should be; how many more
-    problems the message has, if any."""
+    problems the message has, if any. ``body``: the model of the HTTP request body that
+    was refused (:mod:`casino.web.bodies`), whose fields head the error's locations and
+    whose ``WHAT`` says what it is; None for a WebSocket message (of :data:`Inbound`)."""
     problems = error.errors(include_url=False)
-    words = _one(problems[0])
+    words = _one(problems[0], body)
     if len(problems) > 1:
         words += f" (and {plural(len(problems) - 1, 'more problem', 'more problems')})"
     return words
 
 
-def _one(problem: Any) -> str:
+def _one(problem: Any, body: type[BaseModel] | None) -> str:
     kind, loc, given = problem["type"], problem["loc"], problem.get("input")
-    if kind == "json_invalid":
-        return f"that message is not valid JSON; send an object such as {EXAMPLE}"
-    if kind == "union_tag_invalid" and isinstance(given, dict) \
-            and isinstance(given.get("type"), str):
-        return (f"unknown message type {given['type'][:30]!r}; the types are "
-                f"{', '.join(MESSAGE_TYPES)}")
-    if not loc or kind in ("union_tag_not_found", "union_tag_invalid"):
-        return f"a message is a JSON object with a \"type\", such as {EXAMPLE}"
-    tag, field, rest = loc[0], str(loc[1]) if len(loc) > 1 else "", loc[2:]
-    name = f"\"{field}\"" + "".join(f"[{i}]" for i in rest)
-    model = MODELS.get(str(tag))
-    if kind == "extra_forbidden":
-        fields = ", ".join(f"\"{f}\"" for f in model.model_fields) if model else ""
-        return f"{name}: a \"{tag}\" message has no such field; its fields are {fields}"
-    if kind == "missing":
-        what = "missing"
-    elif kind == "value_error":
-        what = str(problem["ctx"]["error"])
+    if body is not None:
+        model: type[BaseModel] | None = body
+        what = str(getattr(body, "WHAT", "the request"))
+        if not loc:
+            return f"{what} is a JSON object, as docs/api.schema.json says"
     else:
-        what = str(problem["msg"])
-        what = what[:1].lower() + what[1:]
-    return f"{name} in a \"{tag}\" message: {what}; {_WORDS.get(field, 'see docs/server.md')}"
+        if kind == "json_invalid":
+            return f"that message is not valid JSON; send an object such as {EXAMPLE}"
+        if kind == "union_tag_invalid" and isinstance(given, dict) \
+                and isinstance(given.get("type"), str):
+            return (f"unknown message type {given['type'][:30]!r}; the types are "
+                    f"{', '.join(MESSAGE_TYPES)}")
+        if not loc or kind in ("union_tag_not_found", "union_tag_invalid"):
+            return f"a message is a JSON object with a \"type\", such as {EXAMPLE}"
+        model, what, loc = MODELS.get(str(loc[0])), f"a \"{loc[0]}\" message", loc[1:]
+    loc = tuple(part for part in loc if not _MEMBER.fullmatch(str(part)))
+    field, rest = str(loc[0]) if loc else "", loc[1:]
+    name = f"\"{field}\"" + "".join(f"[{i}]" if isinstance(i, int) else f"[\"{i}\"]"
+                                    for i in rest)
+    if kind == "extra_forbidden" and not rest:
+        fields = ", ".join(f"\"{f}\"" for f in model.model_fields) if model else ""
+        return f"{name}: {what} has no such field; its fields are {fields}"
+    if kind == "missing":
+        wrong = "missing"
+    elif kind == "value_error":
+        wrong = str(problem["ctx"]["error"])
+    else:
+        wrong = str(problem["msg"]).replace("a valid dictionary", "a JSON object")
+        wrong = wrong[:1].lower() + wrong[1:]
+    words = _WORDS.get(field) if body is None else _description(body, loc)
+    return f"{name} in {what}: {wrong}; {words or 'see docs/server.md'}"
+
+
+def _description(model: type[BaseModel] | None, loc: tuple[Any, ...]) -> str | None:
+    """The description of the field at ``loc`` in ``model`` (into its nested models)."""
+    words = None
+    for part in loc:
+        if model is None or not isinstance(part, str) or part not in model.model_fields:
+            break
+        info = model.model_fields[part]
+        words = info.description or words
+        kind = info.annotation
+        model = kind if isinstance(kind, type) and issubclass(kind, BaseModel) else None
+    return words
 
 
 def check_sent(message: dict[str, Any]) -> Outbound:
@@ -321,20 +351,33 @@ def check_sent(message: dict[str, Any]) -> Outbound:
     return _SENT.validate_python(message)
 
 
-#: The schemas docs/ holds: the file's name, its title, and the union it describes.
-SCHEMAS: dict[str, tuple[str, TypeAdapter[Any]]] = {
-    "protocol.schema.json":
-        ("The messages a client sends over the game WebSocket (/ws/<id>)", _ADAPTER),
-    "protocol.outbound.schema.json":
-        ("The messages the server sends over the game WebSocket (/ws/<id>)", _SENT),
+def _union(title: str, adapter: TypeAdapter[Any]) -> Callable[[], dict[str, Any]]:
+    """The schema of the messages ``adapter`` reads, under ``title``."""
+    return lambda: {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title,
+                    **adapter.json_schema()}
+
+
+def _api() -> dict[str, Any]:
+    """The HTTP API's bodies (:mod:`casino.web.bodies`, which reads :func:`explain`
+    from here: imported when asked)."""
+    from casino.web.bodies import api_schema
+
+    return api_schema()
+
+
+#: The schemas docs/ holds: the file's name, and what makes it.
+SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
+    "protocol.schema.json": _union(
+        "The messages a client sends over the game WebSocket (/ws/<id>)", _ADAPTER),
+    "protocol.outbound.schema.json": _union(
+        "The messages the server sends over the game WebSocket (/ws/<id>)", _SENT),
+    "api.schema.json": _api,
 }
 
 
 def schema(name: str = "protocol.schema.json") -> dict[str, Any]:
     """The JSON Schema the file ``name`` of docs/ holds (:data:`SCHEMAS`)."""
-    title, adapter = SCHEMAS[name]
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title,
-            **adapter.json_schema()}
+    return SCHEMAS[name]()
 
 
 def schema_text(name: str = "protocol.schema.json") -> str:

@@ -17,16 +17,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from casino.bots.levels import LEVELS
 from casino.engine.errors import CasinoError
 from casino.engine.match import Match
 from casino.engine.record import Settings, write_record
 from casino.engine.rules import preset
 from casino.play.session import HUMAN, default_settings
 from casino.teach.lesson import OPPONENT_LEVEL, lesson_match
+from casino.web.bodies import Mode
 from casino.web.errors import GameError, clean_name
 from casino.web.limits import BucketsByKey, address_key, network_key
-from casino.web.live import COMPUTER, FRIENDS, LESSON, LiveGame, replayed_log, unstoppable
+from casino.web.live import FRIENDS, LESSON, LiveGame, replayed_log, unstoppable
 from casino.web.seats import new_token
 from casino.web.store import OVER, PLAYING, WAITING, Event, MovedOn, now, token_hash
 from casino.words.narrate import YOU
@@ -70,25 +70,26 @@ class Rooms:
     # ------------------------------------------------------------------
     # Creating and joining
 
-    def create(self, *, rules: str, players: int, level: str, mode: str, name: object,
-               public: bool = False, people: int | None = None, client: str = "",
-               seed: int | None = None, token: str | None = None, hints: object = None,
-               takebacks: object = None) -> Created:
+    def create(self, *, rules: str, players: int, level: str, mode: Mode,
+               name: str | None, public: bool = False, people: int | None = None,
+               client: str = "", seed: int | None = None, token: str | None = None,
+               hints: bool | None = None, takebacks: bool | None = None) -> Created:
         """A new game against computers, or a room waiting for friends.
 
         ``token`` is the creating browser's token (a new one is made if it has none).
-        ``hints`` and ``takebacks`` (True or False) are the table's settings;
-        None takes the default (on against the computer, off between people).
+        ``hints`` and ``takebacks`` are the table's settings; None takes the default
+        (on against the computer, off between people).
+
+        The arguments' types and ranges, the mode, the level and the rules' name are
+        the request's model's to check (:class:`~casino.web.bodies.NewGame`); what
+        needs the rules is checked here, as GameError: whether the preset takes
+        ``players``, a room's ``people`` out of its seats, and the name's length.
         """
         with self._memory:
             if not self._create_buckets.take(address_key(client)):  # IPv6: by the /64
                 raise GameError("too many new games from your address: wait a minute", 429)
-        if mode not in (COMPUTER, FRIENDS, LESSON):
-            raise GameError("mode is 'computer', 'friends' or 'lesson'")
         if mode == LESSON:  # always two players, the learner against the beginner
             players, level, seed = 2, OPPONENT_LEVEL, None
-        if level not in LEVELS:
-            raise GameError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
         try:
             r = preset(rules, players=players)
         except CasinoError as e:
@@ -100,15 +101,9 @@ class Rooms:
         if not (1 if mode != FRIENDS else 2) <= people <= r.players:
             raise GameError(f"a room is for 2 to {r.players} people in a "
                             f"{r.players}-player game")
-        if mode == FRIENDS and public is not True and public is not False:
-            raise GameError("public is true or false")
-        for flag in (hints, takebacks):
-            if flag is not None and not isinstance(flag, bool):
-                raise GameError("hints and takebacks are true or false")
         default = default_settings(people)
-        settings = Settings(hints=default.hints if hints is None else bool(hints),
-                            takebacks=default.takebacks if takebacks is None
-                            else bool(takebacks))
+        settings = Settings(hints=default.hints if hints is None else hints,
+                            takebacks=default.takebacks if takebacks is None else takebacks)
         if mode == FRIENDS:
             with self._memory:
                 self._check_room_space(client)
@@ -126,7 +121,7 @@ class Rooms:
             for s in range(r.players) if seats[s] == HUMAN}
         self.store.create(game_id=game_id, rules=r.name, players=r.players, names=names,
                           mode=mode,
-                          level=level, status=status, public=bool(public) and mode == FRIENDS,
+                          level=level, status=status, public=public and mode == FRIENDS,
                           invite=invite, creator_seat=0,
                           record=write_record(match, names, seats, table=settings),
                           seats=person_seats)
@@ -194,7 +189,7 @@ class Rooms:
             raise GameError("this invite has lapsed: ask for a new one", 410)
 
     @unstoppable
-    async def join(self, game_id: str, code: str, name: object,
+    async def join(self, game_id: str, code: str, name: str | None,
                    token: str | None = None) -> tuple[str, int]:
         """Take a free seat of a room with its invite code for the browser ``token``.
 

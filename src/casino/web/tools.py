@@ -60,17 +60,17 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import DateTime, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from casino.bots.levels import LEVELS
 from casino.engine.cards import card_text
 from casino.engine.errors import CasinoError, RulesError
 from casino.engine.presets import DEFAULT
-from casino.engine.rules import PRESET_NAMES, preset
+from casino.engine.rules import preset
 from casino.tools.helper import HelperError
 from casino.tools.scorepad import (
     ScorePad,
     ScorePadError,
     scoring_cards,
 )
+from casino.web.bodies import HelperRequest
 from casino.web.helper_job import judged_helper_json
 from casino.web.limits import BucketsByKey, Limits
 from casino.web.store import Base, now, token_hash
@@ -173,18 +173,9 @@ def pad_answer(pad: ScorePad) -> dict[str, Any]:
     return {"pad": pad.to_json(), "view": _view(pad)}
 
 
-def read_pad(obj: Any) -> ScorePad:
-    """The pad a request sent as ``"pad"``, checked whole (ScorePadError saying what is
-    wrong, ToolError when there is none)."""
-    if obj is None:
-        raise ToolError('send the pad as "pad"')
-    return ScorePad.from_json(obj)
-
-
-
-def stored_text(body: dict[str, Any]) -> str:
-    """The pad to store, checked, as compact JSON within :data:`MAX_STORED`."""
-    pad = read_pad(body.get("pad"))
+def stored_text(obj: dict[str, Any]) -> str:
+    """The pad ``obj`` to store, checked, as compact JSON within :data:`MAX_STORED`."""
+    pad = ScorePad.from_json(obj)
     text = json.dumps(pad.to_json(), ensure_ascii=False, separators=(",", ":"))
     if len(text.encode("utf-8")) > MAX_STORED:
         raise ToolError(f"the pad is too big to keep on the server (at most "
@@ -205,29 +196,19 @@ def check_secret(row: ScorePadRow | None, request: Request) -> ScorePadRow:
 
 
 
-def helper_request(body: dict[str, Any]) -> dict[str, Any]:
-    """The page's request for :func:`helper_json`: ``rules`` may be a preset name with
-    ``players`` beside it; ``level`` must be one of the levels (or null)."""
-    req = dict(body)
+def helper_request(body: HelperRequest) -> dict[str, Any]:
+    """The page's request for :func:`helper_json`, its form checked by its model: the
+    fields it gave, with ``rules`` made the preset's JSON for ``players`` when both are
+    given (ToolError naming ``players`` when the preset does not take that many)."""
+    req = body.model_dump(exclude_unset=True)
     players = req.pop("players", None)
     rules = req.get("rules", DEFAULT.name)
-    if isinstance(rules, str):
-        if rules not in PRESET_NAMES:
-            raise ToolError(f"choose the rules among {', '.join(PRESET_NAMES)}", field="rules")
-        if players is not None:
-            if not isinstance(players, int) or isinstance(players, bool):
-                raise ToolError("players: a whole number", field="players")
-            try:
-                req["rules"] = preset(rules, players=players).to_json()
-            except RulesError as exc:
-                raise ToolError(str(exc), field="players") from None
-    level = req.get("level", "expert")
-    if level is not None and level not in LEVELS:
-        raise ToolError(f"level: one of {', '.join(LEVELS)}", field="level")
-    if not isinstance(req.get("judge", True), bool):
-        raise ToolError("judge: true or false", field="judge")
+    if isinstance(rules, str) and players is not None:
+        try:
+            req["rules"] = preset(rules, players=players).to_json()
+        except RulesError as exc:
+            raise ToolError(str(exc), field="players") from None
     return req
-
 
 
 class Helpers:

@@ -10,13 +10,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from starlette.responses import Response
 
-from casino.engine.presets import DEFAULT
 from casino.engine.record import read_record
 from casino.teach.review import default_seat
 from casino.web import seats
+from casino.web.bodies import BodyError, GameMade, NewGame, read
 from casino.web.limits import json_object
 from casino.web.reviews import COMPUTING, DONE
-from casino.web.routes.context import Web, finished, whole
+from casino.web.routes.context import Web, finished
 from casino.web.service import GameError, LiveGame, resignation_words
 from casino.web.views import items_json, result_json, rules_json
 from casino.words.narrate import told_play
@@ -26,35 +26,24 @@ router = APIRouter()
 
 @router.post("/api/games", status_code=201)
 async def new_game(request: Request, web: Web) -> Response:
-    """Create a game against the computer or a room (JSON: rules, players, level, mode,
-    name, people, hints, take-backs) and seat the browser; 201 with the game's address,
-    and a room's invite."""
+    """Create a game against the computer or a room (JSON: :class:`~casino.web.bodies.NewGame`,
+    read once) and seat the browser; 201 with the game's address, and a room's invite
+    (:class:`~casino.web.bodies.GameMade`)."""
     service = web.service
     body = await json_object(request, service.limits.message_bytes, GameError)
-    mode = body.get("mode", "computer")
-    rules = body.get("rules", DEFAULT.name)
-    players = body.get("players", 2)
-    level = body.get("level", "medium")
-    people = body.get("people")
-    if not isinstance(rules, str) or not isinstance(level, str) \
-            or not isinstance(mode, str):
-        raise GameError("rules, level and mode are words, as \"casino\"")
-    if not whole(players) or (people is not None and not whole(people)):
-        raise GameError("players (and people) are whole numbers, as 2")
+    try:
+        new = read(NewGame, body)
+    except BodyError as e:
+        raise GameError(e.message) from None
     created = await service.db(
-        service.create, rules=rules, players=players, level=level, mode=mode,
-        name=body.get("name"),
-        public=body.get("public", False), people=people,
+        service.rooms.create, **new.model_dump(),
         client=request.client.host if request.client else "",
-        token=seats.browser_token(request),
-        hints=body.get("hints"), takebacks=body.get("takebacks"))
+        token=seats.browser_token(request))
     game = await service.get(created.game)
     if game is not None:
         service.kick(game)
-    out = {"game": created.game, "url": f"/game/{created.game}"}
-    if created.invite:
-        out["invite"] = created.invite
-    response = JSONResponse(out, status_code=201)
+    made = GameMade(game=created.game, url=f"/game/{created.game}", invite=created.invite)
+    response = JSONResponse(made.model_dump(exclude_none=True), status_code=201)
     seats.set_token(response, request, created.token)
     return response
 

@@ -96,12 +96,6 @@ def preset_menu() -> list[tuple[str, str, list[int]]]:
     return [(name, title(name), list(player_counts(name))) for name in PRESET_NAMES]
 
 
-def whole(x: object) -> bool:
-    """Whether ``x`` is a whole number of JSON's (an int, but not True or False), as the
-    API's and the WebSocket's numbers must be."""
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 async def finished(service: GameService, game_id: str) -> LiveGame:
     """The finished game ``game_id``, whose record may be published; GameError (404 for no
     such game, 403 for one still being played) otherwise."""

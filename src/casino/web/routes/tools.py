@@ -19,10 +19,21 @@ from starlette.responses import Response
 from casino.bots.levels import LEVELS
 from casino.engine.errors import CasinoError, RulesError
 from casino.engine.presets import DEFAULT
-from casino.engine.rules import PRESET_NAMES, preset
+from casino.engine.rules import preset
 from casino.tools.helper import HelperError, check_request
 from casino.tools.scorepad import ScorePad, ScorePadError, apply_action, setup_choices
 from casino.web import tools
+from casino.web.bodies import (
+    B,
+    BodyError,
+    HelperRequest,
+    NewPad,
+    PadBody,
+    PadChange,
+    PadSaved,
+    PadStored,
+    read,
+)
 from casino.web.limits import json_object
 from casino.web.routes.context import Web
 from casino.web.store import now, token_hash
@@ -38,7 +49,6 @@ from casino.web.tools import (
     helper_request,
     pad_answer,
     pad_error,
-    read_pad,
     stored_text,
 )
 
@@ -93,14 +103,17 @@ async def helper_page() -> Response:
 # Reading requests
 
 
-async def _respond(request: Request, limit: int, work: Callable[[dict[str, Any]], dict[str, Any]],
-                   status: int = 200) -> Response:
-    """Read the request's JSON object (at most ``limit`` bytes), then do ``work(body)``
-    in a worker thread: its answer as JSON, or any refusal as a clear error."""
+async def _respond(request: Request, limit: int, model: type[B],
+                   work: Callable[[B], dict[str, Any]], status: int = 200) -> Response:
+    """Read the request's JSON object (at most ``limit`` bytes) once into ``model``, then
+    do ``work(body)`` in a worker thread: its answer as JSON, or any refusal as a clear
+    error (a body not of its model: the words and the field)."""
     try:
-        body = await json_object(request, limit, ToolError)
+        body = read(model, await json_object(request, limit, ToolError))
     except ToolError as exc:
         return exc.response()
+    except BodyError as exc:
+        return ToolError(exc.message, field=exc.field).response()
     return await run_in_threadpool(_handle, lambda: work(body), status)
 
 
@@ -127,40 +140,34 @@ async def scorepad_setup() -> dict[str, Any]:
 @router.post("/api/scorepad/new")
 async def scorepad_new(request: Request) -> Response:
     """``{"rules": "classic", "names": ["Ann", "Bob", "Cy", "Di"]}`` -> a blank pad."""
-    def work(body: dict[str, Any]) -> dict[str, Any]:
-        """Check the rules and the names, and make the blank pad."""
-        rules = body.get("rules", DEFAULT.name)
-        names = body.get("names")
-        if not isinstance(rules, str) or rules not in PRESET_NAMES:
-            raise ToolError(f"choose the rules among {', '.join(PRESET_NAMES)}", field="rules")
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise ToolError("give the players' names as a list", field="names")
-        if not 2 <= len(names) <= 4:
-            raise ToolError("a game has 2, 3 or 4 players", field="names")
+    def work(body: NewPad) -> dict[str, Any]:
+        """Make the blank pad (whether the rules take that many players, and the names
+        are fit, is the score pad's to say)."""
         try:
-            return pad_answer(ScorePad.new(rules, names))
+            return pad_answer(ScorePad.new(body.rules, body.names))
         except RulesError as exc:
             raise ToolError(str(exc), field="names") from None
 
-    return await _respond(request, MAX_APPLY, work)
+    return await _respond(request, MAX_APPLY, NewPad, work)
 
 
 @router.post("/api/scorepad/view")
 async def scorepad_view(request: Request) -> Response:
     """``{"pad": PAD}`` -> the pad checked, with its view (a reload, an import)."""
-    return await _respond(request, MAX_APPLY, lambda body: pad_answer(read_pad(body.get("pad"))))
+    return await _respond(request, MAX_APPLY, PadBody,
+                          lambda body: pad_answer(ScorePad.from_json(body.pad)))
 
 
 @router.post("/api/scorepad/apply")
 async def scorepad_apply(request: Request) -> Response:
     """``{"pad": PAD, "action": {"op": "add"|"replace"|"remove"|"undo", ...}}`` -> the
     new pad and its view, or 400 with the reason (the page keeps its pad)."""
-    def work(body: dict[str, Any]) -> dict[str, Any]:
+    def work(body: PadChange) -> dict[str, Any]:
         """Check the pad sent back, and apply the action to it."""
-        pad = read_pad(body.get("pad"))
-        return pad_answer(apply_action(pad, body.get("action")))
+        pad = ScorePad.from_json(body.pad)
+        return pad_answer(apply_action(pad, body.action.model_dump(exclude_none=True)))
 
-    return await _respond(request, MAX_APPLY, work)
+    return await _respond(request, MAX_APPLY, PadChange, work)
 
 
 
@@ -177,10 +184,10 @@ async def scorepad_store(request: Request, web: Web) -> Response:
     engine = web.store.engine  # its table is made with the others by the migrations
     client = request.client.host if request.client else ""
 
-    def work(body: dict[str, Any]) -> dict[str, Any]:
+    def work(body: PadBody) -> dict[str, Any]:
         """Store the checked pad under a new id and secret, unless this address made too
         many pads lately or the server keeps as many as it will."""
-        text = stored_text(body)
+        text = stored_text(body.pad)
         if not tools.new_pads.take(client):
             raise ToolError("too many new score pads from here: wait a minute", 429)
         pad_id = secrets.token_urlsafe(12)
@@ -191,9 +198,10 @@ async def scorepad_store(request: Request, web: Web) -> Response:
                 raise ToolError("the server keeps no more score pads: export yours as a "
                                 "file instead", 507)
             s.add(ScorePadRow(id=pad_id, secret=token_hash(secret), pad=text))
-        return {"id": pad_id, "secret": secret, "url": f"/scorepad/{pad_id}#{secret}"}
+        return PadStored(id=pad_id, secret=secret,
+                         url=f"/scorepad/{pad_id}#{secret}").model_dump()
 
-    return await _respond(request, MAX_STORED + 1024, work, 201)
+    return await _respond(request, MAX_STORED + 1024, PadBody, work, 201)
 
 
 @router.put("/api/scorepads/{pad_id}")
@@ -201,17 +209,17 @@ async def scorepad_save(pad_id: str, request: Request, web: Web) -> Response:
     """``{"pad": PAD}`` with the secret header: the stored pad replaced."""
     engine = web.store.engine
 
-    def work(body: dict[str, Any]) -> dict[str, Any]:
+    def work(body: PadBody) -> dict[str, Any]:
         """Replace the stored pad, if the secret is its own."""
-        text = stored_text(body)
+        text = stored_text(body.pad)
         with Session(engine) as s, s.begin():
             row = check_secret(s.get(ScorePadRow, pad_id) if PAD_ID.fullmatch(pad_id)
                                 else None, request)
             row.pad = text
             row.updated = now()
-        return {"id": pad_id, "saved": True}
+        return PadSaved(id=pad_id, saved=True).model_dump()
 
-    return await _respond(request, MAX_STORED + 1024, work)
+    return await _respond(request, MAX_STORED + 1024, PadBody, work)
 
 
 @router.get("/api/scorepads/{pad_id}")
@@ -246,7 +254,7 @@ async def helper(request: Request, web: Web) -> Response:
     ``more`` and ``complete`` saying what is left out; the bot's pick marked."""
     helpers = web.helpers
 
-    def work(body: dict[str, Any]) -> dict[str, Any]:
+    def work(body: HelperRequest) -> dict[str, Any]:
         """Check the request here, so that a mistake is answered without a worker, then
         analyse it in one."""
         req = helper_request(body)
@@ -257,4 +265,4 @@ async def helper(request: Request, web: Web) -> Response:
             raise ToolError(str(exc)) from None
         return helpers.analyse(req)
 
-    return await _respond(request, MAX_HELPER, work)
+    return await _respond(request, MAX_HELPER, HelperRequest, work)
