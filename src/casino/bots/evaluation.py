@@ -615,14 +615,42 @@ def estimate(pos: Position, seat: int, params: EvalParams = DEFAULT_PARAMS) -> f
     if pos.result is not None:
         return value(pos, seat)
     rules = pos.rules
-    teams = rules.teams
+    majority_specs = majorities(rules, pos.carry)
+    good = _banked(pos, majority_specs)
+    fcards, fspades = _credit_builds(pos, params, good)
+    for m in majority_specs:
+        got = majority_expectation(fspades if m.spades_only else fcards, m.total, m.points,
+                                   params.clump_spades if m.spades_only
+                                   else params.clump_cards)
+        for t, v in got.items():
+            good[t] += v
+    _credit_tempo(pos, seat, params, good)
+    side = rules.team_of(seat)
+    others = [v for t, v in good.items() if t != side]
+    margin = good[side] - (max(others) if others else 0.0)
+    if params.race_win:
+        margin += race_value(pos, seat, params.race_win, mulles_a_round=params.race_mulles,
+                             sweeps_a_round=params.race_sweeps, build_keep=params.build_keep)
+    return margin
+
+
+# The terms of :func:`estimate`, a function each so that each reads on its own. They add
+# to ``good`` (points per side) in place, in the order the compiled core's evaluation adds
+# them (src/ccore/eval.c, held equal by tests/test_core.py): a floating-point sum depends
+# on its order. Each is called once per position, never per card (estimate is a hot path).
+
+
+def _banked(pos: Position, majority_specs: tuple[Majority, ...]) -> dict[int, float]:
+    """Term 1 of :func:`estimate`, the points per side that cannot change any more: the
+    scored items less the majorities (priced as they stand by term 2) and the
+    last-capture point (which the round's end decides)."""
+    rules = pos.rules
     kryp = scheme(rules).penalty
     sign = -1.0 if kryp else 1.0
-    majority_specs = majorities(rules, pos.carry)
     majority_names = {"cards"} if rules.cards_points else set()
     if any(m.spades_only for m in majority_specs):
         majority_names.add("spades")
-    good = {t: 0.0 for t in teams}
+    good = {t: 0.0 for t in rules.teams}
     if rules.spades_above_7:
         banked = round_items(rules, pos.piles, pos.sweeps, pos.mulles, None, pos.carry)
     else:
@@ -637,6 +665,15 @@ def estimate(pos: Position, seat: int, params: EvalParams = DEFAULT_PARAMS) -> f
         if it.item in majority_names:
             continue
         good[it.seat] += sign * it.points
+    return good
+
+
+def _credit_builds(pos: Position, params: EvalParams, good: dict[int, float]
+                   ) -> tuple[dict[int, float], dict[int, float]]:
+    """Term 3 of :func:`estimate`: each owned build's points to its owner's side in
+    ``good``, times the share it keeps; returns the cards and spades per side with the
+    builds counted the same way, which term 2 prices the majorities on."""
+    rules = pos.rules
     # Builds and who keeps them.
     # With more than two seats a search's sample guesses several hands: the build's
     # fair share instead (as for the tempo, :func:`_multi_tempo`).
@@ -657,12 +694,15 @@ def estimate(pos: Position, seat: int, params: EvalParams = DEFAULT_PARAMS) -> f
         good[owner] += keep * sum(direct_points(rules, c) for c in b.cards)
         fcards[owner] += keep * (len(b.cards) + 1)
         fspades[owner] += keep * sum(1 for c in b.cards if is_spade(c))
-    for m in majority_specs:
-        got = majority_expectation(fspades if m.spades_only else fcards, m.total, m.points,
-                                   params.clump_spades if m.spades_only
-                                   else params.clump_cards)
-        for t, v in got.items():
-            good[t] += v
+    return fcards, fspades
+
+
+def _credit_tempo(pos: Position, seat: int, params: EvalParams,
+                  good: dict[int, float]) -> None:
+    """Term 4 of :func:`estimate`: a share of what the side to move can take from the
+    table at once, added to ``good`` (with more seats, or a fair tempo, every seat
+    before ``seat``'s next turn, :func:`_multi_tempo`)."""
+    rules = pos.rules
     # Tempo: the best the player to move can take now.
     mover = pos.to_move
     if ((rules.players > 2 or params.fair_tempo) and (pos.loose or pos.builds)
@@ -672,29 +712,25 @@ def estimate(pos: Position, seat: int, params: EvalParams = DEFAULT_PARAMS) -> f
         side = rules.team_of(seat)
         good[side] += mine - theirs
     elif pos.loose or pos.builds:
-        caps = _table_captures(pos)
-        h = pos.hands[mover]
-        if not isinstance(h, int):
-            best = best_outcome(caps, h, hidden=False)
-        else:
-            viewer = next((s for s, hh in enumerate(pos.hands) if not isinstance(hh, int)),
-                          None)
-            if viewer is None:
-                best = 0.0
-            else:
-                from casino.bots.knowledge import knowledge
+        good[rules.team_of(mover)] += params.tempo * _best_now(pos, mover)
 
-                k = knowledge(pos, viewer)
-                best = best_outcome(caps, k.unseen, hidden=True, hand_size=h,
-                                    must_values=k.must_hold.get(mover, ()))
-        good[rules.team_of(mover)] += params.tempo * best
-    side = rules.team_of(seat)
-    others = [v for t, v in good.items() if t != side]
-    margin = good[side] - (max(others) if others else 0.0)
-    if params.race_win:
-        margin += race_value(pos, seat, params.race_win, mulles_a_round=params.race_mulles,
-                             sweeps_a_round=params.race_sweeps, build_keep=params.build_keep)
-    return margin
+
+def _best_now(pos: Position, mover: int) -> float:
+    """The best capture ``mover`` can make from the table now: from its hand when it is
+    known, else the expectation over the cards it may hold as the seat whose hand is
+    known sees them (nothing when no hand is known)."""
+    caps = _table_captures(pos)
+    h = pos.hands[mover]
+    if not isinstance(h, int):
+        return best_outcome(caps, h, hidden=False)
+    viewer = next((s for s, hh in enumerate(pos.hands) if not isinstance(hh, int)), None)
+    if viewer is None:
+        return 0.0
+    from casino.bots.knowledge import knowledge
+
+    k = knowledge(pos, viewer)
+    return best_outcome(caps, k.unseen, hidden=True, hand_size=h,
+                        must_values=k.must_hold.get(mover, ()))
 
 
 def _movers_before(pos: Position, seat: int) -> list[int]:
