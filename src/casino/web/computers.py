@@ -26,6 +26,7 @@ from casino.teach.hint import Advice
 from casino.web.errors import GameError
 from casino.web.limits import BucketsByKey, address_key
 from casino.web.live import LiveGame, to_the_end
+from casino.web.messages import HintAnswer, MoveOption
 from casino.web.store import PLAYING, Lease
 from casino.web.thinking import HINT_BUSY, Busy, Thinker
 from casino.web.views import legal_json
@@ -224,8 +225,8 @@ class Computers:
         # The move as an option of the page (its card and table items, picked for the
         # player), for the page to offer even when its lists do not hold it; the reason
         # is the advice's for that move (casino.teach.hint).
-        return {"type": "hint", "move": str(move), "words": f"Hint: {words}",
-                "reason": advice.best.reason, "option": legal_json(view, [move])[0]}
+        return HintAnswer(move=str(move), words=f"Hint: {words}", reason=advice.best.reason,
+                          option=MoveOption(**legal_json(view, [move])[0])).wire()
 
     async def _hint_given(self, game: LiveGame, seat: int, text: str,
                           version: int) -> tuple[Position, Advice, Move]:

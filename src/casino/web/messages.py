@@ -162,15 +162,22 @@ MODELS: dict[str, type[Message]] = {
 MESSAGE_TYPES = tuple(MODELS)
 
 
-# The messages the server sends (outbound). The server still builds them as dicts; these
-# models say what each holds (docs/protocol.outbound.schema.json), and the tests check
-# every message of whole games against them.
+# The messages the server sends (outbound): built from these models (their ``type`` is
+# filled in) and sent as their JSON objects (:meth:`Sent.wire`); they say what each holds
+# (docs/protocol.outbound.schema.json), and the tests check every message of whole games
+# against them.
 
 
 class Sent(BaseModel):
-    """What every outbound message shares: exactly its fields, each of its type."""
+    """What every outbound message shares: exactly its fields, each of its type (its
+    ``type`` filled in, and required in the schema of what is sent)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True,
+                              json_schema_serialization_defaults_required=True)
+
+    def wire(self) -> dict[str, Any]:
+        """The message as the socket sends it: its JSON object."""
+        return self.model_dump(mode="json")
 
 
 class MoveOption(Sent):
@@ -201,7 +208,7 @@ class State(Sent):
     """The game's state for one seat: the events since the last state sent, and the
     seat's VIEW (docs/server.md describes it; views.build_view builds it)."""
 
-    type: Literal["state"]
+    type: Literal["state"] = "state"
     version: int
     events: list[Event]
     view: dict[str, Any]
@@ -210,7 +217,7 @@ class State(Sent):
 class HintAnswer(Sent):
     """A hint for the player's turn: the move, in words, why, and the move as an option."""
 
-    type: Literal["hint"]
+    type: Literal["hint"] = "hint"
     move: str
     words: str
     reason: str
@@ -222,7 +229,7 @@ class OptionsAnswer(Sent):
     some using more, whether they are all, how many were left out, why there is none, or
     why it could not be worked out (``unknown``)."""
 
-    type: Literal["options"]
+    type: Literal["options"] = "options"
     version: int
     card: str
     uses: list[str]
@@ -237,14 +244,14 @@ class OptionsAnswer(Sent):
 class ErrorMessage(Sent):
     """A refusal or a failure, in words: the request changed nothing."""
 
-    type: Literal["error"]
+    type: Literal["error"] = "error"
     message: str
 
 
 class RematchReady(Sent):
     """The rematch has begun: the page goes to ``url`` (the new game is ``game``)."""
 
-    type: Literal["rematch"]
+    type: Literal["rematch"] = "rematch"
     url: str
     game: str
 
@@ -252,7 +259,7 @@ class RematchReady(Sent):
 class Ping(Sent):
     """The heartbeat: the page answers ``pong``, and expects one every ``every`` seconds."""
 
-    type: Literal["ping"]
+    type: Literal["ping"] = "ping"
     every: float
 
 
@@ -345,16 +352,24 @@ def _description(model: type[BaseModel] | None, loc: tuple[Any, ...]) -> str | N
     return words
 
 
+def error(message: str) -> dict[str, Any]:
+    """The ``error`` message saying ``message`` (a refusal or a failure), as sent."""
+    return ErrorMessage(message=message).wire()
+
+
 def check_sent(message: dict[str, Any]) -> Outbound:
     """``message``, one the server sends, read into its model of :data:`Outbound`
     (the tests check every message of whole games so); ValidationError otherwise."""
     return _SENT.validate_python(message)
 
 
-def _union(title: str, adapter: TypeAdapter[Any]) -> Callable[[], dict[str, Any]]:
-    """The schema of the messages ``adapter`` reads, under ``title``."""
+def _union(title: str, adapter: TypeAdapter[Any],
+           sent: bool = False) -> Callable[[], dict[str, Any]]:
+    """The schema of the messages ``adapter`` reads (``sent``: as the server sends
+    them), under ``title``."""
+    mode: Literal["validation", "serialization"] = "serialization" if sent else "validation"
     return lambda: {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title,
-                    **adapter.json_schema()}
+                    **adapter.json_schema(mode=mode)}
 
 
 def _api() -> dict[str, Any]:
@@ -370,7 +385,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "protocol.schema.json": _union(
         "The messages a client sends over the game WebSocket (/ws/<id>)", _ADAPTER),
     "protocol.outbound.schema.json": _union(
-        "The messages the server sends over the game WebSocket (/ws/<id>)", _SENT),
+        "The messages the server sends over the game WebSocket (/ws/<id>)", _SENT, sent=True),
     "api.schema.json": _api,
 }
 

@@ -27,6 +27,7 @@ from casino.web.bodies import Mode
 from casino.web.errors import GameError, clean_name
 from casino.web.limits import BucketsByKey, address_key, network_key
 from casino.web.live import FRIENDS, LESSON, LiveGame, replayed_log, unstoppable
+from casino.web.messages import RematchReady
 from casino.web.seats import new_token
 from casino.web.store import OVER, PLAYING, WAITING, Event, MovedOn, now, token_hash
 from casino.words.narrate import YOU
@@ -260,7 +261,7 @@ class Rooms:
                 game.events.append(event)
             url = f"/rematch/{game.id}/{game.rematch}"
         for c in game.clients:
-            c.send({"type": "rematch", "url": url, "game": game.rematch})
+            c.send(RematchReady(url=url, game=game.rematch).wire())
         game.notify()
         return url
 

@@ -47,6 +47,7 @@ from casino.web.live import (
     duration_words,
     resignation_words,
 )
+from casino.web.messages import error
 from casino.web.reviews import Reviewer, ReviewRefused, ReviewSetting
 from casino.web.rooms import Created, Rooms
 from casino.web.store import OVER, Store
@@ -139,8 +140,8 @@ class GameService:
                 await task
         for game in self.games.values():
             for c in game.clients:
-                c.send({"type": "error", "message": "the server is shutting down; your game "
-                        "is saved: reload the page in a moment"})
+                c.send(error("the server is shutting down; your game is saved: reload the "
+                             "page in a moment"))
         if self.live.listener is not None:
             await self.live.listener.close()
         self.thinker.close()

@@ -23,6 +23,7 @@ from casino.play.session import HUMAN, GameSession, default_settings
 from casino.web.errors import MOVED_ON, GameError
 from casino.web.fanout import Listener
 from casino.web.live import FRIENDS, LiveGame, replayed_log
+from casino.web.messages import RematchReady, error
 from casino.web.store import MovedOn, StoredGame
 from casino.web.views import LogItem
 
@@ -115,7 +116,7 @@ class LiveGames:
         pages are told and reconnect."""
         self._forget(game)
         for c in game.clients:
-            c.send({"type": "error", "message": "the game was reloaded; reconnecting"})
+            c.send(error("the game was reloaded; reconnecting"))
             c.close()
 
     def _remember(self, game: LiveGame) -> None:
@@ -219,8 +220,8 @@ class LiveGames:
         self.refreshed += 1
         if game.rematch is not None and rematch is None:
             for c in game.clients:
-                c.send({"type": "rematch", "url": f"/rematch/{game.id}/{game.rematch}",
-                        "game": game.rematch})
+                c.send(RematchReady(url=f"/rematch/{game.id}/{game.rematch}",
+                                    game=game.rematch).wire())
         for c in game.clients:
             c.refresh()  # the seats or the status may change at one version too
         self.service.watch(game)

@@ -23,6 +23,7 @@ from casino.engine.position import Position
 from casino.play.session import HUMAN
 from casino.web.errors import GameError
 from casino.web.live import LiveGame, duration_words, unstoppable
+from casino.web.messages import OptionsAnswer
 from casino.web.store import OVER, WAITING
 from casino.web.views import (
     SelectionError,
@@ -154,7 +155,7 @@ class Turns:
         except WorkerError:
             answer = unknown_options(job.card, job.uses, "that could not be worked out just "
                                      "now: pick again")
-        return {**answer, "version": job.version}
+        return OptionsAnswer.model_validate({**answer, "version": job.version}).wire()
 
     @unstoppable
     async def undo(self, game: LiveGame, seat: int, version: int | None = None) -> None:

@@ -24,17 +24,21 @@ from casino.web.limits import TokenBucket, address_key
 from casino.web.live import Client, LiveGame
 from casino.web.messages import (
     Claim,
+    Event,
     Hello,
     Hint,
     Message,
     MessageError,
     NextRound,
     Options,
+    Ping,
     Play,
     Pong,
     Rematch,
     Resign,
+    State,
     Undo,
+    error,
     parse,
 )
 from casino.web.routes.context import Web
@@ -79,7 +83,7 @@ class GameSocket:
         self.refused = 0
 
     async def _refuse(self, message: str, code: int) -> None:
-        await self.ws.send_json({"type": "error", "message": message})
+        await self.ws.send_json(error(message))
         await self.ws.close(code)
 
     async def run(self) -> None:
@@ -132,7 +136,7 @@ class GameSocket:
         """
         while True:
             await asyncio.sleep(self.limits.heartbeat_seconds)
-            client.send({"type": "ping", "every": self.limits.heartbeat_seconds})
+            client.send(Ping(every=self.limits.heartbeat_seconds).wire())
 
     async def _write(self, game: LiveGame, client: Client) -> None:
         try:
@@ -143,7 +147,7 @@ class GameSocket:
                         message = await game.state_ready(client)
                     except Exception:
                         log.exception("could not build the view of game %s", game.id)
-                        message = _err("the server could not show the game; reload the page")
+                        message = error("the server could not show the game; reload the page")
                     if message is None:
                         continue
                 elif message.get("type") == "close":
@@ -178,18 +182,18 @@ class GameSocket:
             if not self.bucket.take():
                 self.refused += 1
                 if self.refused > self.limits.refused_before_close:
-                    client.send({"type": "error", "message": "too many messages: this "
-                                 "connection is closed; the page reconnects in a while"})
+                    client.send(error("too many messages: this connection is closed; "
+                                      "the page reconnects in a while"))
                     client.close(CLOSE_TOO_FAST)
                     return
-                client.send({"type": "error", "message": "too many messages: at most "
-                             f"{self.limits.messages_per_second:g} a second; "
-                             "that one was ignored"})
+                client.send(error(f"too many messages: at most "
+                                  f"{self.limits.messages_per_second:g} a second; "
+                                  "that one was ignored"))
                 continue
             self.refused = 0  # only a flood without pause closes the connection
             if size > self.limits.message_bytes:
-                client.send({"type": "error", "message": f"that message is too big (at most "
-                             f"{self.limits.message_bytes} bytes); it was ignored"})
+                client.send(error(f"that message is too big (at most "
+                                  f"{self.limits.message_bytes} bytes); it was ignored"))
                 continue
             current = self.service.games.get(self.game_id)
             if current is not game:  # dropped meanwhile: the client must reconnect
@@ -215,10 +219,10 @@ class GameSocket:
                 try:
                     reply = await self.service.options(job)
                 except GameError as e:
-                    reply = _err(e.message)
+                    reply = error(e.message)
                 except Exception:
                     log.exception("options failed in game %s", game.id)
-                    reply = _err("that selection could not be worked out; pick again")
+                    reply = error("that selection could not be worked out; pick again")
                 client.send(reply)
         finally:
             self.options_task = None
@@ -228,12 +232,12 @@ class GameSocket:
         try:
             reply = await self.service.hint(game, client.seat, client.address)
         except GameError as e:
-            reply = _err(e.message)
+            reply = error(e.message)
         except CasinoError as e:
-            reply = _err(str(e))
+            reply = error(str(e))
         except Exception:
             log.exception("a hint failed in game %s", game.id)
-            reply = _err("no hint could be found just now; try again")
+            reply = error("no hint could be found just now; try again")
         client.send(reply)
 
     async def handle(self, game: LiveGame, client: Client, text: str) -> dict[str, Any] | None:
@@ -246,7 +250,7 @@ class GameSocket:
         try:
             msg = parse(text, game.rules.players)
         except MessageError as e:
-            return _err(str(e))
+            return error(str(e))
         if not isinstance(msg, PASSIVE):
             game.driver = client.address
         try:
@@ -254,14 +258,14 @@ class GameSocket:
         except GameError as e:
             if e.status == 409:
                 client.notify()  # a stale request: the fresh state follows the error
-            return _err(e.message)
+            return error(e.message)
         except CasinoError as e:  # IllegalMove and friends: computed from the seat's view
-            return _err(str(e))
+            return error(str(e))
         except Exception:
             # Memory may be half-changed: drop the game, it reloads as committed.
             log.exception("unexpected error in game %s on %r", game.id, msg.type)
             self.service.drop(game)
-            return _err("something went wrong on the server; the game is reloaded as it "
+            return error("something went wrong on the server; the game is reloaded as it "
                         "was saved")
 
     async def _hello(self, game: LiveGame, client: Client, msg: Hello) -> Reply:
@@ -271,8 +275,8 @@ class GameSocket:
         view = await game.view_ready(seat)  # nothing awaited after this
         start = msg.since if msg.since <= game.version else 0
         client.sent = game.version
-        return {"type": "state", "version": game.version,
-                "events": [e.to_json(seat) for e in game.events[start:]], "view": view}
+        return State(version=game.version, view=view,
+                     events=[Event(**e.to_json(seat)) for e in game.events[start:]]).wire()
 
     async def _play(self, game: LiveGame, client: Client, msg: Play) -> Reply:
         await self.service.play(game, client.seat, msg.move, msg.version)
@@ -329,8 +333,3 @@ HANDLERS: dict[type[Message], Callable[[GameSocket, LiveGame, Client, Any],
 #: The messages that do not make their sender the game's driver (the owner of its
 #: computers' turns): a page saying hello or answering a ping is not playing.
 PASSIVE = (Hello, Pong)
-
-
-def _err(message: str) -> dict[str, Any]:
-    return {"type": "error", "message": message}
-
