@@ -282,93 +282,53 @@ def _build_value(rules: Rules, b: TableBuild, where: str) -> int:
     return value
 
 
+class _Tally:
+    """How often each card is given and where, to refuse a card given more often than
+    the decks hold it, naming the places (in the order the setup gives them)."""
+
+    def __init__(self) -> None:
+        self.seen: Counter[int] = Counter()
+        self.where: dict[int, list[str]] = {}
+
+    def count(self, cards: Sequence[int], place: str) -> None:
+        """Note ``cards`` as given ``place`` ("on the table", "in your hand", ...)."""
+        for c in cards:
+            self.seen[c] += 1
+            self.where.setdefault(c, []).append(place)
+
+    def check(self, rules: Rules) -> None:
+        """Refuse a card given more often than ``rules``' decks hold it."""
+        for c, k in self.seen.items():
+            if k > rules.decks:
+                places = ", ".join(dict.fromkeys(self.where[c]))
+                decks = "one deck" if rules.decks == 1 else f"{rules.decks} decks"
+                raise HelperError(f"the {card_symbol(c)} is given {k} times ({places}), but "
+                                  f"{rules.name} is played with {decks}")
+
+
 def position(setup: Setup) -> Position:
     """The legal position (an observation of seat 0) that ``setup`` describes; raises
     :class:`HelperError` saying why when it cannot be."""
     rules = setup.rules
     n = rules.players
-    if not setup.hand:
-        raise HelperError("hand: give the cards in your hand (you are the one to play)")
-    biggest = max(rules.first_hand, rules.deal_size)
-    if len(setup.hand) > biggest:
-        raise HelperError(f"hand: {len(setup.hand)} cards, but a hand in {rules.name} holds "
-                          f"at most {biggest}")
+    biggest = _hand_limit(setup)
     captured = setup.captured or tuple(() for _ in range(n))
     if len(captured) != n:
         raise HelperError(f"captured: give one pile per seat ({n}), not {len(captured)}")
     # Every card at most as often as the decks hold it.
-    seen: Counter[int] = Counter()
-    where: dict[int, list[str]] = {}
-
-    def count(cards: Sequence[int], place: str) -> None:
-        for c in cards:
-            seen[c] += 1
-            where.setdefault(c, []).append(place)
-
-    table_json: list[Any] = []
-    builds: list[tuple[TableBuild, int]] = []
-    for item in setup.table:
-        if isinstance(item, int):
-            count((item,), "on the table")
-            table_json.append(card_text(item))
-            continue
-        label = f"table: build {build_notation(item.groups)}"
-        if not rules.building:
-            raise HelperError(f"{label}: there are no builds in {rules.name}")
-        if not 0 <= item.owner < n:
-            raise HelperError(f"{label}: owner {item.owner} is not a seat (0 is you, "
-                              f"seats go to {n - 1})")
-        value = _build_value(rules, item, label)
-        count([c for g in item.groups for c in g], "in a build")
-        builds.append((item, value))
-        table_json.append({"value": value, "owner": item.owner,
-                           "groups": [[card_text(c) for c in g] for g in item.groups]})
-    count(setup.hand, "in your hand")
+    tally = _Tally()
+    table_json, builds = _table(setup, tally)
+    tally.count(setup.hand, "in your hand")
     for s, pile in enumerate(captured):
-        count(pile, "captured" if s == YOU else f"captured by seat {s}")
+        tally.count(pile, "captured" if s == YOU else f"captured by seat {s}")
     if setup.set_aside and not rules.set_aside_pictures:
         raise HelperError(f"set aside: {rules.name} sets no cards aside")
-    count(setup.set_aside, "set aside")
-    for c, k in seen.items():
-        if k > rules.decks:
-            places = ", ".join(dict.fromkeys(where[c]))
-            decks = "one deck" if rules.decks == 1 else f"{rules.decks} decks"
-            raise HelperError(f"the {card_symbol(c)} is given {k} times ({places}), but "
-                              f"{rules.name} is played with {decks}")
-    unseen = rules.deck_size - sum(seen.values())
-    if setup.opponents is not None:
-        opponents = tuple(setup.opponents)
-        if len(opponents) != n - 1:
-            raise HelperError(f"opponents: give {plural(n - 1, 'hand size')}, "
-                              f"not {len(opponents)}")
-    else:
-        opponents = (min(len(setup.hand), biggest),) * (n - 1)
-    for k in opponents:
-        if not 0 <= k <= biggest:
-            raise HelperError(f"opponents: a hand holds 0 to {biggest} cards, not {k}")
-    stock = setup.stock if setup.stock is not None else unseen - sum(opponents)
-    if stock < 0 or unseen != sum(opponents) + stock:
-        if setup.stock is None or stock < 0:
-            raise HelperError(f"only {unseen} cards are unseen, fewer than the "
-                              f"{sum(opponents)} in the other hands")
-        raise HelperError(
-            f"{unseen} cards are unseen, but the other hands ({sum(opponents)}) and the "
-            f"stock ({stock}) hold {sum(opponents) + stock}: give the cards already "
-            "captured, or leave out the stock size")
-    for b, value in builds:
-        if b.owner == YOU:
-            continue
-        if opponents[b.owner - 1] == 0:
-            raise HelperError(f"seat {b.owner} owns the build {build_notation(b.groups)} "
-                              f"of {value}, "
-                              "so they hold a card of that value, but their hand is empty")
-        visible = {c for c, k in seen.items() if k >= rules.decks}
-        holders = [c for c in range(52) if value in rules.table.played[c] and c not in visible]
-        if not holders:
-            raise HelperError(f"seat {b.owner} owns the build {build_notation(b.groups)} "
-                              f"of {value}, "
-                              f"so they hold a card of value {value}, but every such card "
-                              "is already seen")
+    tally.count(setup.set_aside, "set aside")
+    tally.check(rules)
+    unseen = rules.deck_size - sum(tally.seen.values())
+    opponents = _opponents(setup, biggest)
+    stock = _stock(setup, unseen, opponents)
+    _check_build_owners(rules, builds, opponents, tally.seen)
     scores = setup.scores if setup.scores is not None else (0,) * n
     if len(scores) != n:
         raise HelperError(f"scores: give one per seat ({n}), not {len(scores)}")
@@ -386,6 +346,98 @@ def position(setup: Setup) -> Position:
         return Position.from_json(obj)
     except InvalidPosition as exc:
         raise HelperError(_position_words(str(exc))) from None
+
+
+def _hand_limit(setup: Setup) -> int:
+    """The most cards a hand holds in ``setup``'s rules, once your hand is refused if it
+    is empty (you are the one to play) or holds more."""
+    rules = setup.rules
+    if not setup.hand:
+        raise HelperError("hand: give the cards in your hand (you are the one to play)")
+    biggest = max(rules.first_hand, rules.deal_size)
+    if len(setup.hand) > biggest:
+        raise HelperError(f"hand: {len(setup.hand)} cards, but a hand in {rules.name} holds "
+                          f"at most {biggest}")
+    return biggest
+
+
+def _table(setup: Setup, tally: _Tally) -> tuple[list[Any], list[tuple[TableBuild, int]]]:
+    """The table's JSON form and its builds with their values, each card counted in
+    ``tally``; a build that cannot be (no builds in the rules, an owner who is no seat,
+    groups that do not make its value) is refused, the first one met in table order."""
+    rules = setup.rules
+    n = rules.players
+    table_json: list[Any] = []
+    builds: list[tuple[TableBuild, int]] = []
+    for item in setup.table:
+        if isinstance(item, int):
+            tally.count((item,), "on the table")
+            table_json.append(card_text(item))
+            continue
+        label = f"table: build {build_notation(item.groups)}"
+        if not rules.building:
+            raise HelperError(f"{label}: there are no builds in {rules.name}")
+        if not 0 <= item.owner < n:
+            raise HelperError(f"{label}: owner {item.owner} is not a seat (0 is you, "
+                              f"seats go to {n - 1})")
+        value = _build_value(rules, item, label)
+        tally.count([c for g in item.groups for c in g], "in a build")
+        builds.append((item, value))
+        table_json.append({"value": value, "owner": item.owner,
+                           "groups": [[card_text(c) for c in g] for g in item.groups]})
+    return table_json, builds
+
+
+def _opponents(setup: Setup, biggest: int) -> tuple[int, ...]:
+    """The other seats' hand sizes: as given, else as many as your hand (at most a full
+    hand); each from 0 to ``biggest``."""
+    n = setup.rules.players
+    if setup.opponents is not None:
+        opponents = tuple(setup.opponents)
+        if len(opponents) != n - 1:
+            raise HelperError(f"opponents: give {plural(n - 1, 'hand size')}, "
+                              f"not {len(opponents)}")
+    else:
+        opponents = (min(len(setup.hand), biggest),) * (n - 1)
+    for k in opponents:
+        if not 0 <= k <= biggest:
+            raise HelperError(f"opponents: a hand holds 0 to {biggest} cards, not {k}")
+    return opponents
+
+
+def _stock(setup: Setup, unseen: int, opponents: Sequence[int]) -> int:
+    """The stock's size: as given, else the ``unseen`` cards not in the other hands;
+    the unseen cards must be exactly the other hands and the stock."""
+    stock = setup.stock if setup.stock is not None else unseen - sum(opponents)
+    if stock < 0 or unseen != sum(opponents) + stock:
+        if setup.stock is None or stock < 0:
+            raise HelperError(f"only {unseen} cards are unseen, fewer than the "
+                              f"{sum(opponents)} in the other hands")
+        raise HelperError(
+            f"{unseen} cards are unseen, but the other hands ({sum(opponents)}) and the "
+            f"stock ({stock}) hold {sum(opponents) + stock}: give the cards already "
+            "captured, or leave out the stock size")
+    return stock
+
+
+def _check_build_owners(rules: Rules, builds: Sequence[tuple[TableBuild, int]],
+                        opponents: Sequence[int], seen: Counter[int]) -> None:
+    """Refuse a build another seat owns when that seat cannot hold a card of its value
+    (docs/rules.md §2.5): its hand is empty, or every such card is already seen."""
+    for b, value in builds:
+        if b.owner == YOU:
+            continue
+        if opponents[b.owner - 1] == 0:
+            raise HelperError(f"seat {b.owner} owns the build {build_notation(b.groups)} "
+                              f"of {value}, "
+                              "so they hold a card of that value, but their hand is empty")
+        visible = {c for c, k in seen.items() if k >= rules.decks}
+        holders = [c for c in range(52) if value in rules.table.played[c] and c not in visible]
+        if not holders:
+            raise HelperError(f"seat {b.owner} owns the build {build_notation(b.groups)} "
+                              f"of {value}, "
+                              f"so they hold a card of value {value}, but every such card "
+                              "is already seen")
 
 
 def _last_capturer(rules: Rules, captured: Sequence[Sequence[int]]) -> int | None:
