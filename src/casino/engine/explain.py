@@ -18,7 +18,7 @@ else of the first one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from casino.engine import legality as lg
@@ -226,7 +226,20 @@ def _no_build_words(cards: tuple[int, ...] | None, value: int | None,
 def refusal_words(pos: Position, r: Refusal) -> str:
     """The sentence for the checker's refusal ``r`` of a move in ``pos``: one per rule,
     with the rule's data (the value not held, the cards that must sweep, ...)."""
-    table = pos.rules.table
+    for words in _WORDS:
+        said = words(pos, r)
+        if said is not None:
+            return said
+    return "that move is not legal here"
+
+
+# The sentences of :func:`refusal_words`, a function for each family of rules so that
+# each reads on its own; each says None for a rule not its own (or whose build is not
+# given), and the next one is asked, in this order.
+
+
+def _presence_words(pos: Position, r: Refusal) -> str | None:
+    """The card or the table items the move names are not there to play."""
     name = card_symbol(r.card)
     rule = r.rule
     b = r.build
@@ -245,6 +258,15 @@ def refusal_words(pos: Position, r: Refusal) -> str:
         return "a new build takes no existing build: builds never merge"
     if rule == lg.ONE_BUILD:
         return "a card is added to one build at a time: builds never merge"
+    return None
+
+
+def _compulsion_words(pos: Position, r: Refusal) -> str | None:
+    """What the rules force instead (no trail beside an owned build, a forced sweep, a
+    compulsory or maximal capture), or a kind of play they do not have."""
+    name = card_symbol(r.card)
+    rule = r.rule
+    b = r.build
     if rule == lg.OWNS_BUILD and b is not None:
         return _no_trail_words(b)
     if rule == lg.FORCED_SWEEP:
@@ -265,6 +287,16 @@ def refusal_words(pos: Position, r: Refusal) -> str:
         return f"say what the {name} takes"
     if rule == lg.CAPTURE_VALUE:
         return "a capture announces no value"
+    return None
+
+
+def _taking_words(pos: Position, r: Refusal) -> str | None:
+    """The card's values do not take or make what the move says: its played values
+    against a build's value or the cards named, no number value, a build's range."""
+    table = pos.rules.table
+    name = card_symbol(r.card)
+    rule = r.rule
+    b = r.build
     values = table.played[r.card]
     vtext = " or ".join(str(v) for v in values) if values else "no number value"
     if rule == lg.BUILD_VALUE and b is not None:
@@ -281,6 +313,15 @@ def refusal_words(pos: Position, r: Refusal) -> str:
         return f"the {name} has no number value and cannot be built with"
     if rule == lg.BUILD_RANGE:
         return f"a build is worth 2 to {table.max_build}, not {r.value}"
+    return None
+
+
+def _build_words(pos: Position, r: Refusal) -> str | None:
+    """A build made, raised or added to in a way the building rules forbid."""
+    table = pos.rules.table
+    name = card_symbol(r.card)
+    rule = r.rule
+    b = r.build
     if rule == lg.MULTIPLE_RAISE and b is not None:
         return (f"a multiple build can never be raised; to add to it, your card (with "
                 f"loose cards) must make another group of {b.value}")
@@ -303,6 +344,14 @@ def refusal_words(pos: Position, r: Refusal) -> str:
     if rule == lg.BUILD_SPLIT:
         return (f"the cards add up to {r.other}, which does not split into groups of "
                 f"{r.value} with the {name}")
+    return None
+
+
+def _ownership_words(pos: Position, r: Refusal) -> str | None:
+    """What owning builds forbids (raising one's own, building without a card to take
+    the build), and a trail the rules do not allow here."""
+    name = card_symbol(r.card)
+    rule = r.rule
     if rule == lg.RAISE_OWN:
         return f"you may not raise your own build in {pos.rules.name}"
     if rule == lg.OWNERSHIP:
@@ -312,7 +361,12 @@ def refusal_words(pos: Position, r: Refusal) -> str:
         return f"you own the {_value_word(r.value)} and would have no {r.value} left to take it"
     if rule == lg.TRAIL_SHAPE:
         return f"you may not trail the {name} here"
-    return "that move is not legal here"
+    return None
+
+
+#: The families of :func:`refusal_words`, in the order they are asked.
+_WORDS: tuple[Callable[[Position, Refusal], str | None], ...] = (
+    _presence_words, _compulsion_words, _taking_words, _build_words, _ownership_words)
 
 
 def _sweep_words(sweepers: Sequence[int]) -> str:
