@@ -190,7 +190,7 @@ def test_two_people_each_play_their_own_seat_and_cannot_undo(tmp_path: Path) -> 
 
     changes: list[int] = []
     g = GameSession(Match("casino", seed=8), [HUMAN, HUMAN], ["Ann", "Bob"],
-                    on_change=lambda s: changes.append(len(s.log)))
+                    on_change=lambda s, events: changes.append(len(s.log)))
     seat = g.to_move
     other = 1 - seat
     with pytest.raises(IllegalMove, match="turn"):

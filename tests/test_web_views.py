@@ -87,18 +87,10 @@ def test_each_scored_item_names_its_side_and_partners_share_the_running_totals()
 
 def test_the_round_end_words_name_both_partners_and_write_a_negative_total_with_a_minus(
         ) -> None:
-    class Session:  # what _round_words reads of a GameSession
-        def __init__(self, rules: Rules, names: tuple[str, ...]) -> None:
-            self.rules = rules
-            self.names = names
-            self.match = Match(rules, seed=1)
-
-    four = Session(preset("classic", players=4), ("Ann", "Computer 1", "Computer 2",
-                                                  "Computer 3"))
-    assert _round_words(four, [8, 3, 8, 3]) == (  # type: ignore[arg-type]
+    four = ("Ann", "Computer 1", "Computer 2", "Computer 3")
+    assert _round_words(preset("classic", players=4), four, 1, [8, 3, 8, 3]) == (
         "Round 1 is over: Ann & Computer 2 8, Computer 1 & Computer 3 3")
-    kryp = Session(preset("krypkasino"), ("Ann", "Bob"))
-    assert _round_words(kryp, [50, -8]) == (  # type: ignore[arg-type]
+    assert _round_words(preset("krypkasino"), ("Ann", "Bob"), 1, [50, -8]) == (
         f"Game 1 is over: Ann 50, Bob {MINUS}8")
 
 

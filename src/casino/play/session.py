@@ -57,9 +57,21 @@ from casino.engine.record import (
 from casino.engine.rules import Rules
 from casino.engine.scoring import Result
 from casino.engine.wording import plural
+from casino.play.events import (
+    GameEnded,
+    MovePlayed,
+    MovesTakenBack,
+    NoteAdded,
+    RoundDealt,
+    RoundEnded,
+    SeatTakenOver,
+    SessionEvent,
+)
 from casino.words.narrate import YOU, told_play
 
 HUMAN = "human"
+#: Told what happened after each change is saved: the session and its events, in order.
+ChangeHook = Callable[["GameSession", tuple[SessionEvent, ...]], None]
 #: The level whose move a hint suggests: the strongest offered to players.
 HINT_LEVEL = "expert"
 
@@ -189,7 +201,7 @@ class GameSession:
 
     def __init__(self, match: Match, players: Sequence[str], names: Sequence[str] | None = None,
                  *, save_path: Path | None = None, hint_level: str = HINT_LEVEL,
-                 on_change: Callable[[GameSession], None] | None = None,
+                 on_change: ChangeHook | None = None,
                  settings: Settings | None = None, notes: Sequence[Note] = ()) -> None:
         rules = match.rules
         players = tuple(players)
@@ -216,6 +228,7 @@ class GameSession:
         self.notes: list[Note] = list(notes)
         self._bot_seed = bot_seed(match)
         self.save_path = save_path
+        #: Told each change, as events (:mod:`casino.play.events`), once it is saved.
         self.on_change = on_change
         self._hint_level = hint_level
         self.log: list[Entry] = self._replayed_log()
@@ -396,15 +409,35 @@ class GameSession:
         must be a person's seat and their turn.
         """
         seat = self.human if seat is None else seat
-        if self.game_over:
-            raise IllegalMove("the game is over")
-        if self.round_over:
-            raise IllegalMove("the round is over: start the next round first")
-        if not 0 <= seat < self.rules.players or self.players[seat] != HUMAN:
-            raise IllegalMove(f"seat {seat} is not a person's seat")
-        if seat != self.to_move:
-            raise IllegalMove(f"it is {self.names[self.to_move]}'s turn, not yours")
+        refusal = self.why_no_play(seat)
+        if refusal is not None:
+            raise IllegalMove(refusal)
         return self._apply(self._legal(self.view_of(seat), move))
+
+    def why_no_play(self, seat: int | None = None) -> str | None:
+        """Why ``seat`` (the person, by default) may not play a move now, in words; None
+        when it may.
+
+        The one answer to "is play allowed now?" for every front end: the web offers
+        moves, answers a card's options and takes a move by it, and :meth:`play`
+        refuses with its words.
+        """
+        seat = self.human if seat is None else seat
+        if self.game_over:
+            return "the game is over"
+        if self.round_over:
+            word = self.rules.round_word
+            return f"the {word} is over: start the next {word} first"
+        if not 0 <= seat < self.rules.players or self.players[seat] != HUMAN:
+            return f"seat {seat} is not a person's seat"
+        if seat != self.to_move:
+            return f"it is {self.names[self.to_move]}'s turn, not yours"
+        return None
+
+    def may_play(self, seat: int | None = None) -> bool:
+        """Whether ``seat`` (the person, by default) may play a move now
+        (:meth:`why_no_play` says why not)."""
+        return self.why_no_play(seat) is None
 
     @staticmethod
     def _legal(view: Position, move: Move | str) -> Move:
@@ -439,7 +472,12 @@ class GameSession:
         entry = Entry(before.round, before.deal, seat, move,
                       self._say(before, move, after, seat))
         self.log.append(entry)
-        self._save()
+        events: list[SessionEvent] = [MovePlayed(seat, before, move, after)]
+        if after.result is not None:
+            events.append(RoundEnded(after, self.scores_before_round))
+            if self.game_over:
+                events.append(GameEnded(self.winner))
+        self._save(*events)
         return entry
 
     def next_round(self) -> Position:
@@ -447,7 +485,7 @@ class GameSession:
         if self.resigned is not None:
             raise IllegalMove("the game is over")
         pos = self.match.next_round()
-        self._save()
+        self._save(RoundDealt(pos))
         return pos
 
     # ------------------------------------------------------------------
@@ -488,8 +526,7 @@ class GameSession:
         refusal = self.why_no_hint(seat)
         if refusal is not None:
             raise IllegalMove(refusal)
-        self._note(HINT, seat)
-        self._save()
+        self._save(NoteAdded(self._note(HINT, seat)))
 
     def _note(self, kind: str, seat: int, **more: Any) -> Note:
         note = Note(kind, seat, self.match.position.round, len(self.match.current.moves),
@@ -560,8 +597,8 @@ class GameSession:
         taken = self.log[-span:]
         self.match.take_back(span)
         del self.log[-span:]
-        self._note(UNDO, seat, taken=tuple((e.seat, e.move) for e in taken))
-        self._save()
+        note = self._note(UNDO, seat, taken=tuple((e.seat, e.move) for e in taken))
+        self._save(MovesTakenBack(note))
         return taken
 
     # ------------------------------------------------------------------
@@ -581,11 +618,12 @@ class GameSession:
             raise IllegalMove("a computer plays this seat: there is nobody to resign")
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}")
-        self._note(RESIGN, seat)
+        resigned = NoteAdded(self._note(RESIGN, seat))
         ends = self._resigning_ends(seat)
-        if not ends:
-            self._take(seat, level)
-        self._save()
+        if ends:
+            self._save(resigned, GameEnded(self.winner, resigned=seat))
+        else:
+            self._save(resigned, self._take(seat, level))
         return ends
 
     def _resigning_ends(self, seat: int) -> bool:
@@ -629,14 +667,14 @@ class GameSession:
             raise IllegalMove(refusal)
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}")
-        self._take(seat, level)
-        self._save()
+        self._save(self._take(seat, level))
 
-    def _take(self, seat: int, level: str) -> None:
+    def _take(self, seat: int, level: str) -> SeatTakenOver:
         self.players = tuple(level if s == seat else p for s, p in enumerate(self.players))
-        self._note(TAKEOVER, seat, level=level)
+        note = self._note(TAKEOVER, seat, level=level)
         if seat == self.human:
             self.human = self.players.index(HUMAN)
+        return SeatTakenOver(note)
 
     # ------------------------------------------------------------------
     # Saving
@@ -646,12 +684,13 @@ class GameSession:
         return write_record(self.match, self.names, self.players, table=self.settings,
                             notes=self.notes)
 
-    def _save(self) -> None:
+    def _save(self, *events: SessionEvent) -> None:
+        """Write the record (when the session saves), then tell the hook what happened."""
         if self.save_path is not None:
             save_record(self.match, self.save_path, self.names, self.players,
                         table=self.settings, notes=self.notes)
-        if self.on_change is not None:
-            self.on_change(self)
+        if self.on_change is not None and events:
+            self.on_change(self, events)
 
     def save_as(self, path: Path) -> None:
         """Write the record to ``path`` now; later moves keep saving there.

@@ -2,9 +2,9 @@
 
 Each :class:`LiveGame` wraps a :class:`~casino.play.session.GameSession` (which holds
 the rules, the turn and the log; nothing here repeats game logic), guarded by its own
-:class:`asyncio.Lock`. The session's ``on_change`` hook turns every change into
-numbered public events, which the service stores before any :class:`Client` hears of
-them. Here too are the words a game's changes are told in, and :func:`unstoppable`,
+:class:`asyncio.Lock`. The session tells its ``on_change`` hook what happened, as
+typed events (:mod:`casino.play.events`); the hook turns them into numbered public
+events, which the service stores before any :class:`Client` hears of them. Here too are the words a game's changes are told in, and :func:`unstoppable`,
 which runs a change to its end even when the page that asked for it goes.
 """
 
@@ -18,12 +18,18 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from casino.engine.match import Match
 from casino.engine.moves import Move
 from casino.engine.position import Position
-from casino.engine.record import RESIGN, UNDO
 from casino.engine.rules import Rules
 from casino.engine.wording import noun, plural
+from casino.play.events import (
+    GameEnded,
+    MovePlayed,
+    MovesTakenBack,
+    RoundDealt,
+    RoundEnded,
+    SessionEvent,
+)
 from casino.play.session import HUMAN, GameSession
 from casino.teach.lesson import session_step
 from casino.web.store import OVER, PLAYING, WAITING, Event, StoredGame, token_hash
@@ -159,8 +165,6 @@ class LiveGame:
         #: out in a worker: (position, seat, choices); and the job working them out.
         self._choices: tuple[Position, int, dict[str, Any]] | None = None
         self._choosing: tuple[Position, int, asyncio.Future[dict[str, Any]]] | None = None
-        self._pos = session.match.position
-        self._notes = len(session.notes)
         self._pending: list[Event] = []
         session.on_change = self._on_change
         #: Clear while a change is being stored: no view of it may go out before it is.
@@ -186,8 +190,6 @@ class LiveGame:
         self.log = log_items
         self._choices = None
         self._choosing = None
-        self._pos = session.match.position
-        self._notes = len(session.notes)
         self._pending = []
         self.changed_at = time.monotonic()
         session.on_change = self._on_change
@@ -270,10 +272,10 @@ class LiveGame:
         return f"/join/{self.id}/{self.invite}" if self.invite else None
 
     def offers_moves(self, seat: int) -> bool:
-        """Whether ``seat`` is offered moves now (as the VIEW's ``your_turn`` says)."""
-        s = self.session
-        return (self.status == PLAYING and s.match.position.result is None
-                and s.to_move == seat and s.players[seat] == HUMAN)
+        """Whether ``seat`` is offered moves now (as the VIEW's ``your_turn`` says): the
+        table is full and playing, and the session lets them play
+        (:meth:`~casino.play.session.GameSession.why_no_play`)."""
+        return self.status == PLAYING and self.session.may_play(seat)
 
     def _ready_choices(self, seat: int) -> dict[str, Any] | None:
         got = self._choices
@@ -383,53 +385,45 @@ class LiveGame:
     # ------------------------------------------------------------------
     # The change hook: every change of the session becomes events and a commit
 
-    def _on_change(self, session: GameSession) -> None:
-        pos = session.match.position
+    def _on_change(self, session: GameSession, happened: Sequence[SessionEvent]) -> None:
+        """Turn what the session says happened into numbered public events, kept for the
+        service's flush, which stores them before anyone is told."""
+        names = session.names
         events: list[Event] = []
-        n = self.version + len(self._pending)
 
         def add(kind: str, seat: int | None, text: str | None, words: str,
                 words_you: str | None = None) -> None:
-            events.append(Event(n + len(events) + 1, kind, seat, text, words, words_you))
+            n = self.version + len(self._pending) + len(events) + 1
+            events.append(Event(n, kind, seat, text, words, words_you))
 
-        names = session.names
-        notes = session.notes[self._notes:]
-        self._notes = len(session.notes)
-        for note in notes:
-            if note.kind == UNDO:
-                del self.log[len(session.log):]
-            add(note.kind, note.seat, None, note.words(names[note.seat]),
-                note.words(names[note.seat], you=True))
-            if note.kind == RESIGN and session.resigned is not None:
-                add("game_over", session.winner, None, resignation_words(session) or "")
-        if len(session.log) > len(self.log):
-            new = session.log[len(self.log):]
-            before = self._pos
-            for k, entry in enumerate(new):
-                if len(new) > 1 or before.round != entry.round:
-                    before = _position_before(session.match, len(self.log) + k)
-                after = before.successor(entry.move)
-                item = log_item(entry.seat, before, entry.move, after, names)
+        for event in happened:
+            if isinstance(event, MovePlayed):
+                item = log_item(event.seat, event.before, event.move, event.after, names)
                 self.log.append(item)
-                add("move", entry.seat, item.text, item.words, item.words_you)
-                before = after
-            result = pos.result
-            if result is not None and self._pos.result is None:
-                start = session.match.current.start.scores
-                add("round_end", None, None, _round_words(session, result.scores))
-                if result.winner is not None:
-                    add("game_over", result.winner, None,
-                        winner_words(result, session.rules, names, start))
-        elif pos.round > self._pos.round:
-            dealer = names[pos.dealer]
-            add("next_round", pos.dealer, None,
-                f"{session.rules.round_word.capitalize()} {pos.round}: {dealer} deals")
-        self._pos = pos
+                add("move", event.seat, item.text, item.words, item.words_you)
+            elif isinstance(event, RoundEnded):
+                add("round_end", None, None, _round_words(
+                    session.rules, names, event.position.round, event.result.scores))
+            elif isinstance(event, GameEnded):
+                words = _ending_words(session, event)
+                if words is not None:
+                    add("game_over", event.winner, None, words)
+            elif isinstance(event, RoundDealt):
+                pos = event.position
+                add("next_round", pos.dealer, None,
+                    f"{session.rules.round_word.capitalize()} {pos.round}: "
+                    f"{names[pos.dealer]} deals")
+            else:
+                note = event.note
+                if isinstance(event, MovesTakenBack):
+                    del self.log[len(self.log) - len(note.taken):]
+                add(note.kind, note.seat, None, note.words(names[note.seat]),
+                    note.words(names[note.seat], you=True))
         if session.game_over:
             self.status = OVER
         if events:
             self.changed_at = time.monotonic()
-            self._pending.extend(events)  # stored by the service's flush, before anyone is told
+            self._pending.extend(events)
 
     def take_pending(self) -> list[Event]:
         """The events made since the last call, taken away: the service's flush stores each
@@ -463,25 +457,25 @@ def duration_words(seconds: float) -> str:
     return plural(minutes, "minute")
 
 
-def _round_words(session: GameSession, scores: Sequence[int]) -> str:
-    rules = session.rules
+def _round_words(rules: Rules, names: Sequence[str], number: int,
+                 scores: Sequence[int]) -> str:
+    """"Round 2 is over: Ann 8, Bob 3": round ``number``'s end, with the totals."""
     # A side is named by all its players: partners share the points.
-    totals = ", ".join(f"{side_name(rules, session.names, t)} {total_text(scores[t])}"
+    totals = ", ".join(f"{side_name(rules, names, t)} {total_text(scores[t])}"
                        for t in rules.teams)
-    return f"{rules.round_word.capitalize()} {session.match.position.round} is over: {totals}"
+    return f"{rules.round_word.capitalize()} {number} is over: {totals}"
 
 
-def _position_before(match: Match, index: int) -> Position:
-    """The position before the ``index``-th move of the whole game (replayed)."""
-    k = 0
-    for rnd in match.rounds:
-        pos = rnd.start
-        for move in rnd.moves:
-            if k == index:
-                return pos
-            pos = pos.successor(move)
-            k += 1
-    raise IndexError(index)
+def _ending_words(session: GameSession, ended: GameEnded) -> str | None:
+    """How the game ended, for the table: a resignation's words, or the winner's of the
+    last round; None for a game the cards ended without a winner (none does)."""
+    if ended.resigned is not None:
+        return resignation_words(session)
+    result = session.match.position.result
+    if result is None or ended.winner is None:
+        return None
+    return winner_words(result, session.rules, session.names,
+                        session.match.current.start.scores)
 
 
 def replayed_log(session: GameSession) -> list[LogItem]:
