@@ -35,6 +35,7 @@ from casino.web.cli import serve_command
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from casino.bots.base import Limit
     from casino.engine.match import Match
     from casino.engine.moves import Move
     from casino.engine.position import Position
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from casino.measure.arena import ArenaResult
     from casino.measure.stats import Estimate
     from casino.play.session import GameSession
+    from casino.tui.start import StartChoice
 
 
 def _plain_labels(params: list[Any]) -> list[Any]:
@@ -528,14 +530,53 @@ def play_command(
 
     On a terminal without --rules, --players, --level, --seed, --name, --resume or
     --continue, a start screen asks for them and lists the saved games to continue."""
-    from casino.play.session import (
-        HUMAN,
-        GameSession,
-        games_folder,
-        last_saved_game,
-        player_name,
-        saved_games,
-    )
+    name, resume = _play_options(save, no_save, resume, continue_, name)
+    if pause is None:
+        pause = 0.8 if sys.stdout.isatty() else 0.0
+    full_screen = not plain and sys.stdout.isatty()
+    played = _Played(save, no_save)
+    given: dict[str, object] = {"--rules": rules, "--players": players, "--seed": seed,
+                                "--name": name}
+    chosen = resume is not None or level is not None or any(
+        v is not None for v in given.values())
+    if full_screen and not chosen:
+        from casino.play.session import games_folder, saved_games
+        from casino.tui.start import run_start
+
+        run_start(saved_games(unfinished=True, limit=12), played.open_game, pause=pause,
+                  folder=games_folder())
+    else:
+        if resume is not None:
+            session = _resume_session(resume, level, no_save, given)
+            if save is not None:
+                try:
+                    session.save_as(save)
+                except OSError as exc:
+                    fail(str(exc))
+        else:
+            session = _new_session(rules or DEFAULT.name, players, level or "medium", seed,
+                                   name or "You", save, no_save)
+        new_game = played.begin(session)
+        if full_screen:
+            from casino.tui.app import run_app
+
+            run_app(session, new_game, pause=pause)
+        else:
+            from casino.tui.plain import run_plain
+
+            if continue_:
+                typer.echo(f"Continuing the game saved in {resume}.")
+            run_plain(session, new_game, stdin=sys.stdin, stdout=sys.stdout, pause=pause)
+    played.say_saved()
+
+
+def _play_options(save: Path | None, no_save: bool, resume: Path | None, continue_: bool,
+                  name: str | None) -> tuple[str | None, Path | None]:
+    """``casino play``'s options checked before anything starts: the name as the game
+    takes it, and the record to resume (``--continue``: the one saved last). Options
+    that contradict each other are refused, as is ``--continue`` with nothing to
+    continue."""
+    from casino.play.session import games_folder, last_saved_game, player_name
 
     if save is not None and no_save:
         fail("--save and --no-save contradict each other")
@@ -553,74 +594,59 @@ def play_command(
             fail(f"no unfinished game is saved in {games_folder()}: start one with "
                  "casino play, or name a record with --resume FILE")
         resume = last.path
-    if pause is None:
-        pause = 0.8 if sys.stdout.isatty() else 0.0
-    full_screen = not plain and sys.stdout.isatty()
-    latest: list[GameSession] = []
+    return name, resume
 
-    def begin(session: GameSession) -> Callable[[], GameSession]:
+
+class _Played:
+    """The games one ``casino play`` starts (the first and each "play again"), so that
+    at the end it can say where each record is saved and how to resume it."""
+
+    def __init__(self, save: Path | None, no_save: bool) -> None:
+        self.save = save
+        self.no_save = no_save
+        self.sessions: list[GameSession] = []
+
+    def begin(self, session: GameSession) -> Callable[[], GameSession]:
         """Note ``session`` as played; how to start another game like it ("play again")."""
-        latest.append(session)
+        from casino.play.session import HUMAN, GameSession
+
+        self.sessions.append(session)
         ruleset = session.rules
         level_used = next((p for p in session.players if p != HUMAN), "medium")
         you = session.names[session.human]
 
         def new_game() -> GameSession:
-            latest.append(GameSession.new(ruleset, level=level_used, you=you,
-                                          autosave=not no_save))
-            return latest[-1]
+            self.sessions.append(GameSession.new(ruleset, level=level_used, you=you,
+                                                 autosave=not self.no_save))
+            return self.sessions[-1]
 
         return new_game
 
-    given: dict[str, object] = {"--rules": rules, "--players": players, "--seed": seed,
-                                "--name": name}
-    chosen = resume is not None or level is not None or any(
-        v is not None for v in given.values())
-    if full_screen and not chosen:
+    def open_game(self, choice: StartChoice) -> tuple[GameSession, Callable[[], GameSession]]:
+        """The game the start screen's ``choice`` asks for (a lesson, a saved game, or a
+        new one), and how to start another like it."""
         from casino.engine.rules import preset
-        from casino.tui.start import StartChoice, run_start
+        from casino.play.session import GameSession
 
-        def open_game(choice: StartChoice) -> tuple[GameSession, Callable[[], GameSession]]:
-            if choice.lesson:
-                return _lesson_game(choice.rules, choice.name)
-            if choice.resume is not None:
-                session = GameSession.resume(choice.resume, autosave=not no_save)
-                if save is not None:
-                    session.save_as(save)
-            else:
-                session = GameSession.new(
-                    preset(choice.rules, players=choice.players), level=choice.level,
-                    you=choice.name, save_path=save, autosave=not no_save)
-            return session, begin(session)
-
-        run_start(saved_games(unfinished=True, limit=12), open_game, pause=pause,
-                  folder=games_folder())
-    else:
-        if resume is not None:
-            session = _resume_session(resume, level, no_save, given)
-            if save is not None:
-                try:
-                    session.save_as(save)
-                except OSError as exc:
-                    fail(str(exc))
+        if choice.lesson:
+            return _lesson_game(choice.rules, choice.name)
+        if choice.resume is not None:
+            session = GameSession.resume(choice.resume, autosave=not self.no_save)
+            if self.save is not None:
+                session.save_as(self.save)
         else:
-            session = _new_session(rules or DEFAULT.name, players, level or "medium", seed,
-                                   name or "You", save, no_save)
-        new_game = begin(session)
-        if full_screen:
-            from casino.tui.app import run_app
+            session = GameSession.new(
+                preset(choice.rules, players=choice.players), level=choice.level,
+                you=choice.name, save_path=self.save, autosave=not self.no_save)
+        return session, self.begin(session)
 
-            run_app(session, new_game, pause=pause)
-        else:
-            from casino.tui.plain import run_plain
-
-            if continue_:
-                typer.echo(f"Continuing the game saved in {resume}.")
-            run_plain(session, new_game, stdin=sys.stdin, stdout=sys.stdout, pause=pause)
-    for played in latest:
-        if played.save_path is not None:
-            typer.echo(f"game record saved to {played.save_path} "
-                       f"(resume with: casino play --resume {played.save_path})", err=True)
+    def say_saved(self) -> None:
+        """Say on stderr where each game played was saved, and how to resume it."""
+        for played in self.sessions:
+            if played.save_path is not None:
+                typer.echo(f"game record saved to {played.save_path} "
+                           f"(resume with: casino play --resume {played.save_path})",
+                           err=True)
 
 
 def _lesson_game(rules: str, you: str = "You"
@@ -845,21 +871,55 @@ def arena_command(
         help="Show a progress bar (default: when standard error is a terminal).")] = None,
 ) -> None:
     """Play bots against each other on mirrored deals and measure them."""
-    import itertools
     import random
 
     from rich.console import Console
 
-    from casino.bots import LEVEL_PREFIX, check_name, level_of
     from casino.bots.base import Limit
-    from casino.bots.levels import LEVELS as PLAYER_LEVELS
     from casino.engine.rules import describe
-    from casino.measure.arena import Schedule, game_seeds, run_pairing, run_round_robin
+    from casino.measure.arena import game_seeds
 
     bots = list(bots or [])
     if bots[:1] == ["merge"]:
         _arena_merge(ctx, bots[1:], out, plot, bootstrap, seed)
         return
+    bots, extra = _arena_bots(bots, also, levels, neighbours)
+    ruleset = _rules(rules, players)
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(32)
+    seeds = game_seeds(seed, games)
+    limits = _arena_limits(bots, ruleset, Limit(seconds=seconds, iterations=iterations))
+    if progress is None:
+        progress = sys.stderr.isatty()
+    result = _run_arena(bots, extra, ruleset, seeds, limits, jobs, levels=levels,
+                        neighbours=neighbours, max_rounds=max_rounds, progress=progress,
+                        bootstrap=bootstrap, seed=seed, resume=resume)
+    result.settings["seed"] = seed
+    # Off a terminal rich would wrap the tables at 80 columns.
+    console = Console(width=None if sys.stdout.isatty() else 132)
+    console.print(f"{describe(ruleset)[0]}; seed {seed}; {games} mirrored pairs per pairing")
+    print_arena(result, console)
+    command = _arena_command_line(
+        [] if levels else bots, rules=rules, games=games, seed=seed, jobs=jobs,
+        max_rounds=max_rounds, bootstrap=bootstrap,
+        optional=(("--players", players), ("--seconds", seconds),
+                  ("--iterations", iterations), ("--resume", resume), ("--out", out),
+                  ("--plot", plot)),
+        also=also or [], neighbours=neighbours, levels=levels)
+    _write_arena(result, command, out, plot)
+
+
+def _arena_bots(bots: list[str], also: list[str] | None, levels: bool, neighbours: bool
+                ) -> tuple[list[str], list[tuple[str, str]]]:
+    """The bots ``casino arena`` plays and the pairings added to its schedule (``--also``;
+    with ``--levels`` each level against the one below it, the higher first), refusing
+    a line-up that cannot be played: too few bots, an unknown one, a round robin of
+    the same bot twice, an added pairing of bots not listed or of one bot with itself."""
+    import itertools
+
+    from casino.bots import LEVEL_PREFIX, check_name
+    from casino.bots.levels import LEVELS as PLAYER_LEVELS
+
     extra = [_pairing(text) for text in also or []]
     if levels:
         if bots:
@@ -885,30 +945,41 @@ def arena_command(
                 fail(f"--also {','.join(pair)}: {name!r} is not one of the bots listed")
         if pair[0] == pair[1]:
             fail(f"--also {','.join(pair)}: a pairing needs two different bots")
-    ruleset = _rules(rules, players)
-    if seed is None:
-        seed = random.SystemRandom().getrandbits(32)
-    seeds = game_seeds(seed, games)
-    given = Limit(seconds=seconds, iterations=iterations)
+    return bots, extra
+
+
+def _arena_limits(bots: list[str], ruleset: Rules, given: Limit) -> dict[str, Limit]:
+    """Each bot's think limit: the options' (``given``) for a bot, its own for a level."""
+    from casino.bots import level_of
+
     # A level plays with its own limit on these rules, as players meet it (with two
     # decks some levels weigh more samples); the options set the bots'.
-    limits = {b: level.on(ruleset)[1] if (level := level_of(b)) is not None else given
-              for b in bots}
-    if progress is None:
-        progress = sys.stderr.isatty()
+    return {b: level.on(ruleset)[1] if (level := level_of(b)) is not None else given
+            for b in bots}
+
+
+def _run_arena(bots: list[str], extra: list[tuple[str, str]], ruleset: Rules,
+               seeds: list[int], limits: dict[str, Limit], jobs: int, *, levels: bool,
+               neighbours: bool, max_rounds: int, progress: bool, bootstrap: int,
+               seed: int, resume: Path | None) -> ArenaResult:
+    """Play the arena: one pairing of two bots, else a round robin on the schedule the
+    options ask for. A ``--resume`` file that cannot be written, or that holds a run
+    played otherwise, stops the command with the reason (any other ValueError is a bug
+    and is raised)."""
+    from casino.measure.arena import Schedule, run_pairing, run_round_robin
+
     try:
         if len(bots) == 2 and not levels:
-            result = run_pairing(bots[0], bots[1], ruleset, seeds, limits[bots[0]],
-                                 limits[bots[1]], jobs,
-                                 max_rounds=max_rounds, progress=progress,
-                                 bootstrap=bootstrap, bootstrap_seed=seed, journal=resume)
-        else:
-            schedule: Schedule = ("given" if levels else "neighbours" if neighbours
-                                  else "all")
-            result = run_round_robin(bots, ruleset, seeds, limits, jobs, schedule=schedule,
-                                     pairs=extra, max_rounds=max_rounds, progress=progress,
-                                     bootstrap=bootstrap, bootstrap_seed=seed,
-                                     journal=resume)
+            return run_pairing(bots[0], bots[1], ruleset, seeds, limits[bots[0]],
+                               limits[bots[1]], jobs,
+                               max_rounds=max_rounds, progress=progress,
+                               bootstrap=bootstrap, bootstrap_seed=seed, journal=resume)
+        schedule: Schedule = ("given" if levels else "neighbours" if neighbours
+                              else "all")
+        return run_round_robin(bots, ruleset, seeds, limits, jobs, schedule=schedule,
+                               pairs=extra, max_rounds=max_rounds, progress=progress,
+                               bootstrap=bootstrap, bootstrap_seed=seed,
+                               journal=resume)
     except OSError as exc:
         assert resume is not None  # the only file a run reads or appends to
         fail_file(exc, resume, "write")
@@ -916,28 +987,29 @@ def arena_command(
         if resume is None:
             raise
         fail(str(exc))  # a resume file played otherwise
-    result.settings["seed"] = seed
-    # Off a terminal rich would wrap the tables at 80 columns.
-    console = Console(width=None if sys.stdout.isatty() else 132)
-    console.print(f"{describe(ruleset)[0]}; seed {seed}; {games} mirrored pairs per pairing")
-    print_arena(result, console)
-    # The command line that reproduces this run (the seed made explicit).
-    command = ["casino", "arena", *([] if levels else bots), "--rules", rules,
+
+
+def _arena_command_line(bots: list[str], *, rules: str, games: int, seed: int, jobs: int,
+                        max_rounds: int, bootstrap: int,
+                        optional: tuple[tuple[str, object], ...], also: list[str],
+                        neighbours: bool, levels: bool) -> list[str]:
+    """The command line that reproduces an arena run, its seed made explicit, kept in
+    the result file: the options given (``optional``: those left out are None) and
+    those with a default."""
+    command = ["casino", "arena", *bots, "--rules", rules,
                "--games", str(games),
                "--seed", str(seed), "--jobs", str(jobs), "--max-rounds", str(max_rounds),
                "--bootstrap", str(bootstrap)]
-    for flag, value in (("--players", players), ("--seconds", seconds),
-                        ("--iterations", iterations), ("--resume", resume), ("--out", out),
-                        ("--plot", plot)):
+    for flag, value in optional:
         if value is not None:
             command += [flag, str(value)]
-    for text in also or []:
+    for text in also:
         command += ["--also", text]
     if neighbours:
         command.append("--neighbours")
     if levels:
         command.append("--levels")
-    _write_arena(result, command, out, plot)
+    return command
 
 
 command("score")(score_command)
