@@ -78,7 +78,7 @@ def test_pages_hold_no_game_state(tmp_path: Path) -> None:
         assert client.get("/").status_code == 200
         page = client.get(f"/game/{gid}")
         assert page.status_code == 200 and "text/html" in page.headers["content-type"]
-        game = client.app.state.service.games[gid]  # type: ignore[attr-defined]
+        game = client.app.state.service.live.games[gid]  # type: ignore[attr-defined]
         pos = game.session.match.position
         cards = [c for h in pos.hands for c in h] + list(pos.stock)
         from casino.engine.cards import card_text

@@ -286,7 +286,7 @@ def test_an_ipv6_attacker_rotating_addresses_in_its_64_counts_as_one(tmp_path: P
             from casino.web.service import GameError
 
             try:
-                service.create(rules="casino", players=2, level="beginner", mode="friends",
+                service.rooms.create(rules="casino", players=2, level="beginner", mode="friends",
                                name=None, client=address)
             except GameError as e:
                 return e.status
@@ -312,7 +312,7 @@ def test_an_ipv6_attacker_rotating_addresses_in_its_64_gets_one_allowance_of_gam
             from casino.web.service import GameError
 
             try:
-                service.create(rules="casino", players=2, level="beginner", mode="computer",
+                service.rooms.create(rules="casino", players=2, level="beginner", mode="computer",
                                name=None, client=address)
             except GameError as e:
                 assert "too many new games" in e.message
@@ -350,7 +350,7 @@ def test_an_ipv6_attackers_games_are_one_owner_for_the_thinking_pool(tmp_path: P
                 seat.send({"type": "play", "move": seat.view["legal"][0]["text"],
                            "version": seat.version})
                 seat.recv_type("state")
-            owners.append(app.state.service.games[game].driver)
+            owners.append(app.state.service.live.games[game].driver)
     assert owners == ["2001:db8:1:2::/64"] * 2
 
 

@@ -48,7 +48,7 @@ class Server(LiveServer):
         done = threading.Event()
 
         def drop() -> None:
-            service.drop(service.games[game_id])
+            service.live.drop(service.live.games[game_id])
             done.set()
 
         self.loop.call_soon_threadsafe(drop)
@@ -56,7 +56,7 @@ class Server(LiveServer):
 
     def hidden_from(self, game_id: str, seat: int) -> list[int]:
         """The cards ``seat`` must not see: every other hand and the stock (server side)."""
-        game = self.app.state.service.games[game_id]
+        game = self.app.state.service.live.games[game_id]
         pos = game.session.match.position
         hidden: list[int] = []
         for s, hand in enumerate(pos.hands):
@@ -69,7 +69,7 @@ class Server(LiveServer):
     def seen_in_moves(self, game_id: str) -> set[str]:
         """Every card some move of the game showed: played, or taken from the table."""
         seen: set[str] = set()
-        for entry in self.app.state.service.games[game_id].session.log:
+        for entry in self.app.state.service.live.games[game_id].session.log:
             m = entry.move
             seen.add(card_text(m.card))
             seen.update(card_text(c) for c in m.loose)
@@ -350,16 +350,16 @@ def crowded_game(server: Server, rules: str, loose: int) -> tuple[str, str]:
     service = server.app.state.service
 
     async def make() -> tuple[str, str]:
-        created = service.create(rules=rules, players=2, level="beginner", mode="friends",
+        created = service.rooms.create(rules=rules, players=2, level="beginner", mode="friends",
                                  name="Ann", seed=1)
-        bob, _ = await service.join(created.game, created.invite.rsplit("/", 1)[1], "Bob")
-        game = await service.get(created.game)
+        bob, _ = await service.rooms.join(created.game, created.invite.rsplit("/", 1)[1], "Bob")
+        game = await service.live.get(created.game)
         s = game.session
         for _ in range(200):
             pos = s.match.position
             if len(pos.loose) >= loose and pos.hand_size(0) == pos.hand_size(1) >= 3:
                 break
-            await service.play(game, s.to_move, card_text(pos.hand(s.to_move)[0]))
+            await service.turns.play(game, s.to_move, card_text(pos.hand(s.to_move)[0]))
         return created.game, (created.token, bob)[s.to_move]
 
     return asyncio.run_coroutine_threadsafe(make(), server.loop).result(60)
@@ -403,7 +403,7 @@ def test_a_crowded_table_is_played_by_picking_cards(
     before = version(page)
     page.locator("#option-buttons button.option[data-kind=capture]").first.click()
     wait_version_after(page, before)
-    played = server.app.state.service.games[game_id].session.log[-1].move
+    played = server.app.state.service.live.games[game_id].session.log[-1].move
     assert card_text(played.card) == chosen and picked in [card_text(c) for c in played.loose]
     assert errors == []
 

@@ -43,7 +43,7 @@ DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 
 class Server(LiveServer):
     def position(self, game_id: str) -> Position:
-        return self.app.state.service.games[game_id].session.match.position  # type: ignore[no-any-return]
+        return self.app.state.service.live.games[game_id].session.match.position  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="module")
@@ -67,12 +67,12 @@ def played_game(server: Server, rules: str, players: int, names: list[str],
     service = server.app.state.service
 
     async def make() -> tuple[str, str]:
-        created = service.create(rules=rules, players=players, level="beginner",
+        created = service.rooms.create(rules=rules, players=players, level="beginner",
                                  mode="friends", name=names[0], seed=seed)
         code = created.invite.rsplit("/", 1)[1]
         for name in names[1:]:
-            await service.join(created.game, code, name)
-        game = await service.get(created.game)
+            await service.rooms.join(created.game, code, name)
+        game = await service.live.get(created.game)
         s = game.session
         for _ in range(500):
             pos = s.match.position
@@ -80,7 +80,7 @@ def played_game(server: Server, rules: str, players: int, names: list[str],
                 break
             moves = pos.legal_moves()
             captures = [m for m in moves if m.kind == CAPTURE] if captures_first else []
-            await service.play(game, s.to_move, str((captures or moves)[0]))
+            await service.turns.play(game, s.to_move, str((captures or moves)[0]))
         else:
             raise AssertionError("the game never reached the state wanted")
         return created.game, created.token
@@ -90,7 +90,7 @@ def played_game(server: Server, rules: str, players: int, names: list[str],
 
 def computer_game(server: Server, rules: str, players: int) -> tuple[str, str]:
     """A seeded game of one person ("Ann") against computers: (the game, her token)."""
-    created = server.app.state.service.create(rules=rules, players=players,
+    created = server.app.state.service.rooms.create(rules=rules, players=players,
                                               level="beginner", mode="computer",
                                               name="Ann", seed=3)
     return created.game, created.token
@@ -411,7 +411,7 @@ def test_the_replay_writes_penalties_with_their_sign_and_names_the_teams(
         game_id, token = played_game(server, rules, players, names, round_over)
 
         async def resign(game_id: str = game_id) -> None:  # the game ends: its replay opens
-            await service.resign(await service.get(game_id), 1)
+            await service.turns.resign(await service.live.get(game_id), 1)
 
         server.run(resign())
         page, errors = open_game(browser, server, game_id, token, DESKTOP)

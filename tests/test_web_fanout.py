@@ -71,10 +71,10 @@ def test_players_on_two_servers_see_every_move_of_each_other(tmp_path: Path) -> 
         one, two = service_of(a), service_of(b)
 
         async def make() -> tuple[str, str, str]:
-            created = one.create(rules="casino", players=2, level="beginner",
+            created = one.rooms.create(rules="casino", players=2, level="beginner",
                                  mode="friends", name="Ann", seed=4)
             assert created.invite is not None
-            token, _ = await one.join(created.game, created.invite.rsplit("/", 1)[1], "Bob")
+            token, _ = await one.rooms.join(created.game, created.invite.rsplit("/", 1)[1], "Bob")
             return created.game, created.token, token
 
         gid, ann, bob = a.portal.call(make)  # type: ignore[union-attr]
@@ -103,4 +103,4 @@ def test_players_on_two_servers_see_every_move_of_each_other(tmp_path: Path) -> 
         record = read_record(stored.record)
         for n, seat in seats.items():
             assert scan(seat.payloads, n, record) > moves
-        assert one.refreshed > 0 and two.refreshed > 0  # each read the other's moves
+        assert one.live.refreshed > 0 and two.live.refreshed > 0  # each read the other's moves

@@ -64,10 +64,10 @@ def test_an_ordinary_game_has_no_lesson_and_lessons_are_not_listed(tmp_path: Pat
         store = client.app.state.store  # type: ignore[attr-defined]
         # A finished lesson is not in the public list of finished games.
         for gid in (lesson, ordinary):  # stored as over, at the version they are at
-            while (live := service.games.get(gid)) is not None and live.bot_task is not None:
+            while (live := service.live.games.get(gid)) is not None and live.bot_task is not None:
                 time.sleep(0.01)  # (once a computer's first move is stored)
             stored = store.load(gid)
             store.save(gid, record=stored.record, status="over", version=stored.version,
                        events=[], winner=0)
-        listed = [g["game"] for g in service.lists(None)["recent"]]
+        listed = [g["game"] for g in service.rooms.lists(None)["recent"]]
         assert ordinary in listed and lesson not in listed

@@ -31,16 +31,16 @@ def test_of_two_moves_for_one_turn_on_two_servers_one_is_stored(tmp_path: Path) 
         one, two = service_of(a), service_of(b)
 
         async def make() -> str:
-            created = one.create(rules="casino", players=2, level="beginner",
+            created = one.rooms.create(rules="casino", players=2, level="beginner",
                                  mode="friends", name="Ann", seed=4)
             assert created.invite is not None
-            await one.join(created.game, created.invite.rsplit("/", 1)[1], "Bob")
+            await one.rooms.join(created.game, created.invite.rsplit("/", 1)[1], "Bob")
             return str(created.game)
 
         gid: str = a.portal.call(make)  # type: ignore[union-attr]
 
         async def both_load() -> tuple[LiveGame, int, list[str]]:
-            ga, gb = await one.get(gid), await two.get(gid)
+            ga, gb = await one.live.get(gid), await two.live.get(gid)
             assert ga is not None and gb is not None and ga.version == gb.version
             pos = ga.session.match.position
             return ga, pos.to_move, [str(m) for m in pos.legal_moves()[:2]]
@@ -49,13 +49,13 @@ def test_of_two_moves_for_one_turn_on_two_servers_one_is_stored(tmp_path: Path) 
         # Server a keeps the game as it loaded it: on PostgreSQL it would soon hear of b's
         # move and read the game again, so here it hears nothing (as if b's notice were
         # still on its way when a's player moves).
-        if one.listener is not None:
-            a.portal.call(one.listener.close)  # type: ignore[union-attr]
+        if one.live.listener is not None:
+            a.portal.call(one.live.listener.close)  # type: ignore[union-attr]
 
         async def play_on_b() -> int:
-            gb = await two.get(gid)
+            gb = await two.live.get(gid)
             assert gb is not None
-            await two.play(gb, seat, first)
+            await two.turns.play(gb, seat, first)
             return gb.version
 
         stored = b.portal.call(play_on_b)  # type: ignore[union-attr]
@@ -63,7 +63,7 @@ def test_of_two_moves_for_one_turn_on_two_servers_one_is_stored(tmp_path: Path) 
         async def play_on_a() -> str:
             assert ga.version == stored - 1  # a still has the old turn
             try:
-                await one.play(ga, seat, second)
+                await one.turns.play(ga, seat, second)
             except GameError as exc:
                 assert exc.status == 409
                 return exc.message
@@ -72,7 +72,7 @@ def test_of_two_moves_for_one_turn_on_two_servers_one_is_stored(tmp_path: Path) 
         assert a.portal.call(play_on_a) == MOVED_ON  # type: ignore[union-attr]
 
         async def reloaded() -> tuple[int, str]:
-            ga = await one.get(gid)  # dropped, so loaded again as stored
+            ga = await one.live.get(gid)  # dropped, so loaded again as stored
             assert ga is not None
             return ga.version, ga.session.record_text()
 
@@ -87,7 +87,7 @@ def test_the_store_refuses_a_change_against_an_old_version(tmp_path: Path) -> No
     url = db_url(tmp_path)
     with TestClient(create_app(url, pool_workers=0, limits=FAST)) as a:
         service = service_of(a)
-        created = service.create(rules="casino", players=2, level="beginner",
+        created = service.rooms.create(rules="casino", players=2, level="beginner",
                                  mode="computer", name="Ann", seed=4)
         stored = service.store.load(created.game)
         assert stored is not None

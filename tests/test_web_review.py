@@ -236,4 +236,4 @@ def test_a_review_is_computed_in_a_worker_process(tmp_path: Path) -> None:
         assert got["status"] == "done" and got["review"]["decisions"]
         pool = service_of(client).reviewer.pool
         assert pool.workers == 1 and pool.pids  # a process, not the server's thread
-        assert service_of(client).thinker._pool is None  # the thinking pool never started
+        assert service_of(client).computers.thinker._pool is None  # the thinking pool never started

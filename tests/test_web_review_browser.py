@@ -146,7 +146,7 @@ def test_the_review_fits_a_phone_and_says_why_an_unfinished_game_has_none(
     assert wide <= 0
     assert errors == []
     # The API refuses a live game in words; the page is not offered for one.
-    live = server.app.state.service.create(rules="casino", players=2, level="beginner",
+    live = server.app.state.service.rooms.create(rules="casino", players=2, level="beginner",
                                            mode="computer", name="Ann", seed=1).game
     answer = page.evaluate(f"fetch('/api/games/{live}/review?seat=0', {{method: 'POST'}})"
                            ".then(async r => [r.status, (await r.json()).error])")

@@ -47,9 +47,9 @@ def test_old_per_game_cookies_are_adopted_by_the_browser_token_and_deleted(
     with web(tmp_path) as client:
         service = client.app.state.service  # type: ignore[attr-defined]
         old = secrets.token_urlsafe(24)  # what an old server set as casino_<id>
-        gid = service.create(rules="casino", players=2, level="beginner", mode="computer",
+        gid = service.rooms.create(rules="casino", players=2, level="beginner", mode="computer",
                              name="Ann", token=old).game
-        other = service.create(rules="casino", players=2, level="beginner", mode="computer",
+        other = service.rooms.create(rules="casino", players=2, level="beginner", mode="computer",
                                name="Eve", token=secrets.token_urlsafe(24)).game
         browser = guest(client)
         browser.cookies.set(f"casino_{gid}", old, domain=HOST)
@@ -74,7 +74,7 @@ def test_an_old_cookie_still_opens_its_game_until_a_page_adopts_it(tmp_path: Pat
     with web(tmp_path) as client:
         service = client.app.state.service  # type: ignore[attr-defined]
         old = secrets.token_urlsafe(24)
-        gid = service.create(rules="casino", players=2, level="beginner", mode="computer",
+        gid = service.rooms.create(rules="casino", players=2, level="beginner", mode="computer",
                              name="Ann", token=old).game
         browser = guest(client)
         browser.cookies.set(f"casino_{gid}", old, domain=HOST)

@@ -84,7 +84,7 @@ def friends_game(client: TestClient, rules: str, seed: int | None = None) -> tup
     """A room for two, joined (dealt from ``seed`` when given): (its id, the friend's
     client)."""
     service = client.app.state.service  # type: ignore[attr-defined]
-    created = service.create(rules=rules, players=2, level="beginner", mode="friends",
+    created = service.rooms.create(rules=rules, players=2, level="beginner", mode="friends",
                              name="Ann", seed=seed)
     client.cookies.set("casino", created.token)
     bob = guest(client)
@@ -145,7 +145,7 @@ def test_a_crowded_game_is_played_with_bounded_messages(
         gid, bob = friends_game(ann, rules, seed=1)
         with both_seats(ann, bob, gid) as seats:
             mover = trail_until_crowded(seats, 27)
-            game = service.games[gid]
+            game = service.live.games[gid]
             pos = game.session.match.position
             assert len(pos.loose) >= 27 and not pos.builds
             # A page that opens now gets every event and the view in one message.
@@ -231,7 +231,7 @@ def test_options_agree_with_every_legal_move_on_small_tables(tmp_path: Path) -> 
                     v = seat.until_actionable()
                     if v["status"] != "playing":
                         break
-                    pos = service.games[gid].session.view_of(0)
+                    pos = service.live.games[gid].session.view_of(0)
                     assert len(pos.loose) <= SMALL_TABLE
                     # The view's lists: all of a card's moves when they are few.
                     check_bounded(v)
@@ -277,7 +277,7 @@ def test_a_hint_names_its_cards_and_items_for_the_page(tmp_path: Path) -> None:
             hint = seat.recv_type("hint")
             option = hint["option"]
             assert option["text"] == hint["move"] and option["card"] in v["hand"]
-            pos = service.games[gid].session.view_of(0)
+            pos = service.live.games[gid].session.view_of(0)
             move = pos.parse_move(hint["move"])
             assert pos.is_legal(move) and option["uses"] == move_uses(pos, move)
 
@@ -391,8 +391,8 @@ def test_choices_and_options_come_from_real_worker_processes(tmp_path: Path) -> 
             assert v["moves_unknown"] is None and v["legal"]
             ids = [t["id"] for t in v["table"]]
             answer = seat.options(v["hand"][0], ids[:1])
-            pos = service.games[gid].session.view_of(0)
+            pos = service.live.games[gid].session.view_of(0)
             exact, more = expected(pos, parse_card(v["hand"][0]), set(ids[:1]))
             assert {m["text"] for m in answer["exact"]} == exact
             assert {m["text"] for m in answer["more"]} == more
-            assert service.selector.pids  # a worker process answered
+            assert service.turns.selector.pids  # a worker process answered

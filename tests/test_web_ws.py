@@ -116,7 +116,7 @@ def test_two_people_in_a_room_see_only_their_own_cards(tmp_path: Path) -> None:
                         mover.play_first()
                     a.until_version(a.version + 1)  # every action is one change
                     b.until_version(a.version)
-                    assert a.version == service.games[gid].version
+                    assert a.version == service.live.games[gid].version
                 else:
                     raise AssertionError("the game did not end")
                 assert b.view["game_over"] and a.view["winner"] == b.view["winner"]
@@ -132,7 +132,7 @@ def test_two_people_in_a_room_see_only_their_own_cards(tmp_path: Path) -> None:
 def test_the_leak_scan_finds_a_hidden_card_when_there_is_one(tmp_path: Path) -> None:
     with web(tmp_path) as client:
         gid = new_game(client)
-        game = client.app.state.service.games[gid]  # type: ignore[attr-defined]
+        game = client.app.state.service.live.games[gid]  # type: ignore[attr-defined]
         while game.bot_task is not None:  # a computer's first move is stored first
             time.sleep(0.01)
         view = game.view(0)
@@ -346,10 +346,10 @@ def test_idle_games_are_evicted_and_reload_from_the_database(tmp_path: Path) -> 
             seat.play_first()
             seat.recv_type("state")
             before = seat.until_actionable()
-        while service.games[first].bot_task is not None:
+        while service.live.games[first].bot_task is not None:
             time.sleep(0.01)  # the computer's move is committed; its task is ending
         second = new_game(client)  # the first game is idle: it leaves memory
-        assert first not in service.games and second in service.games
+        assert first not in service.live.games and second in service.live.games
         with client.websocket_connect(f"/ws/{first}") as ws:
             again = Seat(ws).hello(0)
         assert again["view"] == before
@@ -395,7 +395,7 @@ def test_a_thinking_computer_stalls_nothing_and_an_undo_voids_its_answer(
 
     with web(tmp_path) as client:  # one thinking thread: every job waits for the gate
         service = client.app.state.service  # type: ignore[attr-defined]
-        monkeypatch.setattr(service.thinker, "run", slow)
+        monkeypatch.setattr(service.computers.thinker, "run", slow)
         a = new_game(client)
         with client.websocket_connect(f"/ws/{a}") as ws:
             seat = Seat(ws)
@@ -405,7 +405,7 @@ def test_a_thinking_computer_stalls_nothing_and_an_undo_voids_its_answer(
             seat.play_first()
             seat.recv_type("state")
             assert not seat.view["your_turn"] and seat.view["can_undo"]
-            while service.games[a].bot_task is None:
+            while service.live.games[a].bot_task is None:
                 time.sleep(0.01)
             # While the computer of game A thinks, game B is served.
             b = new_game(client)
@@ -416,7 +416,7 @@ def test_a_thinking_computer_stalls_nothing_and_an_undo_voids_its_answer(
             seat.recv_type("state")
             assert seat.view["your_turn"] and seat.view["log"] == before["log"]
             gate.set()
-            while service.games[a].bot_task is not None:
+            while service.live.games[a].bot_task is not None:
                 time.sleep(0.01)
             # ... so its answer, thought about for a position that is gone, is not played.
             seat.hello(seat.version)
@@ -451,7 +451,7 @@ def test_a_hint_being_thought_of_does_not_hold_up_the_players_move(
                 seat.hello(0)
                 before = len(seat.until_actionable()["log"])
                 # Our turn: no computer is thinking, so the next job is the hint.
-                monkeypatch.setattr(service.thinker, "run", gated)
+                monkeypatch.setattr(service.computers.thinker, "run", gated)
                 seat.send({"type": "hint"})
                 seat.play_first()
                 m = seat.recv()

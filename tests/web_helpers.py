@@ -334,17 +334,17 @@ async def finish_friends_game(service: GameService, rules: str = "casino",
     """A two-person game of ``rules`` dealt from ``seed``, made through ``service``: Ann
     and Bob play its first round to the end (each seat's first legal move), then Bob
     resigns, so the game is over (what a review needs)."""
-    created = service.create(rules=rules, players=2, level="beginner", mode="friends",
+    created = service.rooms.create(rules=rules, players=2, level="beginner", mode="friends",
                              name="Ann", seed=seed)
     assert created.invite is not None
-    await service.join(created.game, created.invite.rsplit("/", 1)[1], "Bob")
-    game = await service.get(created.game)
+    await service.rooms.join(created.game, created.invite.rsplit("/", 1)[1], "Bob")
+    game = await service.live.get(created.game)
     assert game is not None
     s = game.session
     for _ in range(200):
         pos = s.match.position
         if pos.result is not None:
             break
-        await service.play(game, s.to_move, str(pos.legal_moves()[0]))
-    await service.resign(game, 1)
+        await service.turns.play(game, s.to_move, str(pos.legal_moves()[0]))
+    await service.turns.resign(game, 1)
     return str(created.game)

@@ -67,7 +67,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
         """The server's life: the service starts hearing other processes' changes before the
         first request, and at the end the helpers, the service and the database close in
         that order."""
-        await service.start()  # hears of other processes' changes (PostgreSQL)
+        await service.live.start()  # hears of other processes' changes (PostgreSQL)
         try:
             yield
         finally:

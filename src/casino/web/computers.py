@@ -78,7 +78,7 @@ class Computers:
                 async with game.lock:
                     s = game.session
                     if game.status != PLAYING or not s.computer_to_move \
-                            or self.service.games.get(game.id) is not game:
+                            or self.service.live.games.get(game.id) is not game:
                         return
                     job = s.bot_job()
                     version = game.version
@@ -103,7 +103,8 @@ class Computers:
                     if wait > 0:
                         await asyncio.sleep(wait)
                     async with game.lock:
-                        if game.version != version or self.service.games.get(game.id) is not game \
+                        current = self.service.live.games.get(game.id)
+                        if game.version != version or current is not game \
                                 or not game.session.computer_to_move:
                             continue  # the game changed meanwhile (an undo): think again
                         try:
@@ -113,7 +114,7 @@ class Computers:
                                           game.id)
                             game.session.play_computer(
                                 run_bot_job(replace(job, level="beginner")))
-                        await self.service.flush(game)
+                        await self.service.live.flush(game)
                 game.notify()
         except GameError:
             pass  # the game could not be saved and was dropped; it reloads when asked for
@@ -127,7 +128,7 @@ class Computers:
 
         def again() -> None:
             game.lease_timer = None
-            if self.service.games.get(game.id) is game:
+            if self.service.live.games.get(game.id) is game:
                 self.kick(game)
 
         game.lease_timer = asyncio.get_running_loop().call_later(wait + 0.05, again)
@@ -146,7 +147,7 @@ class Computers:
 
         async def take() -> Lease:
             try:
-                return await self.service.db(self.store.take_lease, game.id, kind, version,
+                return await self.service.live.db(self.store.take_lease, game.id, kind, version,
                                      self.service.live.origin, seconds)
             except Exception:
                 log.exception("could not take the %s lease of game %s", kind, game.id)
@@ -232,7 +233,7 @@ class Computers:
                           version: int) -> tuple[Position, Advice, Move]:
         """Read the hint's answer ``text`` and note it (in the record, for the table)."""
         async with game.lock:
-            if game.version != version or self.service.games.get(game.id) is not game:
+            if game.version != version or self.service.live.games.get(game.id) is not game:
                 raise GameError("the game moved on while the hint was thought of; ask again")
             view = game.session.view_of(seat)
             try:
@@ -242,6 +243,6 @@ class Computers:
                 log.exception("a hint's answer could not be read in game %s", game.id)
                 raise GameError("no hint could be found just now; try again", 503) from None
             game.session.hint_given(seat)  # the record and the table are told of it
-            await self.service.flush(game)
+            await self.service.live.flush(game)
         game.notify()
         return view, advice, move

@@ -175,7 +175,7 @@ class Rooms:
 
     async def invited(self, game_id: str, code: str) -> LiveGame:
         """The room an invite opens, while it has a free seat; GameError saying why not."""
-        game = await self.service.get(game_id)
+        game = await self.service.live.get(game_id)
         if game is None or game.invite is None or not hmac.compare_digest(
                 game.invite.encode(), code.encode()[:200]):
             raise GameError("this invite link is not valid: check that you copied all of it",
@@ -211,13 +211,13 @@ class Rooms:
                           f"{person} joined" + (": the game begins" if full else ""),
                           "You joined" + (": the game begins" if full else ""))
             try:
-                ok = await self.service.db(self.store.take_seat, game.id, seat, person,
+                ok = await self.service.live.db(self.store.take_seat, game.id, seat, person,
                                    token_hash(token), record=s.record_text(), names=s.names,
                                    status=status, version=event.n, events=[event])
             except MovedOn:
                 raise await self.service.live.moved_on(game) from None
             if not ok:
-                self.service.drop(game)
+                self.service.live.drop(game)
                 raise GameError("someone took that seat a moment ago: open the link again", 409)
             game.seats[seat] = token_hash(token)
             game.status = status
@@ -225,7 +225,7 @@ class Rooms:
             game.events.append(event)
             game.log = replayed_log(s)  # the names in the words changed
         game.notify()
-        self.service.kick(game)
+        self.service.computers.kick(game)
         return token, seat
 
     @unstoppable
@@ -241,7 +241,7 @@ class Rooms:
                 # The same table: every person's seat is a person's again (a seat a
                 # computer took over included), with the same settings.
                 players = [HUMAN if k in game.seats else p for k, p in enumerate(s.players)]
-                await self.service.db(
+                await self.service.live.db(
                     self.store.create, game_id=new_id, rules=s.rules.name, players=s.rules.players,
                     names=s.names,
                     mode=game.mode, level=game.level, status=PLAYING, public=False,
@@ -251,12 +251,12 @@ class Rooms:
                 event = Event(game.version + 1, "rematch", seat, None,
                               f"{s.names[seat]} started a rematch", "You started a rematch")
                 try:
-                    await self.service.db(self.store.save, game.id, record=s.record_text(),
+                    await self.service.live.db(self.store.save, game.id, record=s.record_text(),
                                   status=game.status, version=event.n, events=[event],
                                   winner=s.winner)
                 except MovedOn:
                     raise await self.service.live.moved_on(game) from None
-                await self.service.db(self.store.set_rematch, game.id, new_id)
+                await self.service.live.db(self.store.set_rematch, game.id, new_id)
                 game.rematch = new_id
                 game.events.append(event)
             url = f"/rematch/{game.id}/{game.rematch}"
@@ -306,7 +306,7 @@ class Rooms:
         for game_id, old in legacy.items():
             if game_id in held:
                 continue
-            game = self.service.games.get(game_id)
+            game = self.service.live.games.get(game_id)
             seat = self.store.rebind(game_id, token_hash(old), new)
             if seat is None:
                 continue

@@ -37,7 +37,6 @@ from casino.play.session import HINT_LEVEL
 from casino.teach.review import default_seat
 from casino.web.computers import Computers
 from casino.web.errors import MOVED_ON, GameError, clean_name
-from casino.web.fanout import Listener
 from casino.web.limits import Limits, address_key
 from casino.web.live import (
     COMPUTER,
@@ -53,13 +52,12 @@ from casino.web.rooms import Created, Rooms
 from casino.web.store import OVER, Store
 from casino.web.sync import LiveGames, valid_id
 from casino.web.turns import OptionsJob, Turns
-from casino.web.workers import WorkerPool
 
 
 class GameService:
     """Every live game, the database behind them and the pool that thinks for computers:
     its parts made and joined (each given the service, to reach the others through it),
-    and their entries kept under the names the routes, the WebSocket and the tests use."""
+    each asked directly by the routes, the WebSocket, the other parts and the tests."""
 
     def __init__(self, store: Store, *, pool_workers: int = 1, limits: Limits | None = None,
                  hint_level: str = HINT_LEVEL, bot_pause: float = 0.0,
@@ -77,74 +75,40 @@ class GameService:
         self.reviewer = Reviewer(store, self.limits, processes=pool_workers > 0,
                                  setting=review_setting)
         self.closed = False
-        #: The games in memory, kept as stored (sync.py), and its entries the other parts,
-        #: the routes and the tests use.
+        #: The service's parts, each asked directly (``service.turns.play``): the games in
+        #: memory, kept as stored (sync.py); rooms and seats (rooms.py): making games,
+        #: invites, rematches, the lobby's lists; computers and hints (computers.py): the
+        #: thinking pool, its leases, the hints; the players' turns (turns.py): moves,
+        #: options, take-backs, resignations, claims, the next round, and who is away.
         self.live = LiveGames(self)
-        self.games = self.live.games
-        self.start = self.live.start
-        self.db = self.live.db
-        self.get = self.live.get
-        self.flush = self.live.flush
-        self.drop = self.live.drop
-        #: Rooms and seats (rooms.py): making games, invites, rematches, the lobby's lists.
         self.rooms = Rooms(self)
-        self.create = self.rooms.create
-        self.invited = self.rooms.invited
-        self.join = self.rooms.join
-        self.rematch = self.rooms.rematch
-        self.lists = self.rooms.lists
-        self.adopt = self.rooms.adopt
-        #: Computers and hints (computers.py): the thinking pool, its leases, the hints.
         self.computers = Computers(self)
-        self.thinker = self.computers.thinker
-        self.kick = self.computers.kick
-        self.hint = self.computers.hint
-        #: The players' turns (turns.py): moves, options, take-backs, resignations, claims,
-        #: the next round, and who is away.
         self.turns = Turns(self)
-        self.play = self.turns.play
-        self.choices_of = self.turns.choices_of
-        self.read_options = self.turns.read_options
-        self.options = self.turns.options
-        self.undo = self.turns.undo
-        self.resign = self.turns.resign
-        self.claim = self.turns.claim
-        self.next_round = self.turns.next_round
+        # Kept until their last callers ask the parts: live.py (being rewritten) and
+        # tests/test_decks.py.
         self.watch = self.turns.watch
-
-    @property
-    def listener(self) -> Listener | None:
-        """What hears of other processes' changes (PostgreSQL, once started), or None."""
-        return self.live.listener
-
-    @property
-    def refreshed(self) -> int:
-        """How many changes heard of this process had live, and read again."""
-        return self.live.refreshed
-
-    @property
-    def selector(self) -> WorkerPool:
-        """The workers that work out players' choices (the turns' own)."""
-        return self.turns.selector
+        self.choices_of = self.turns.choices_of
+        self.create = self.rooms.create
 
     async def close(self) -> None:
         """At the server's shutdown: stop the timers and tasks, tell each connection that
         its game is saved, then stop listening and thinking."""
         self.closed = True
-        for game in self.games.values():
+        games = self.live.games
+        for game in games.values():
             game.forget_timer()
         for task in list(self.live.tasks):
             task.cancel()
         for task in list(self.live.tasks):
             with contextlib.suppress(BaseException):
                 await task
-        for game in self.games.values():
+        for game in games.values():
             for c in game.clients:
                 c.send(error("the server is shutting down; your game is saved: reload the "
                              "page in a moment"))
         if self.live.listener is not None:
             await self.live.listener.close()
-        self.thinker.close()
+        self.computers.thinker.close()
         self.reviewer.close()
         self.turns.close()
         self.live.shutdown()
@@ -162,7 +126,7 @@ class GameService:
         review tells what every hand held, which nobody may learn during the game), a
         seat the game does not have, and a server or address with as many reviews
         computing as it may have."""
-        game = await self.get(game_id)
+        game = await self.live.get(game_id)
         if game is None:
             raise GameError("there is no such game", 404)
         if game.status != OVER:

@@ -148,7 +148,7 @@ class LiveGames:
                         return None
                     game = LiveGame(self.service, *read)
                     self._remember(game)
-                    self.service.kick(game)
+                    self.service.computers.kick(game)
             self._loading.pop(game_id, None)
         else:
             self.games.move_to_end(game_id)
@@ -224,8 +224,8 @@ class LiveGames:
                                     game=game.rematch).wire())
         for c in game.clients:
             c.refresh()  # the seats or the status may change at one version too
-        self.service.watch(game)
-        self.service.kick(game)  # its computer starts once the caller lets go of the lock
+        self.service.turns.watch(game)
+        self.service.computers.kick(game)  # its computer starts once the caller lets go of the lock
 
     async def moved_on(self, game: LiveGame) -> GameError:
         """The answer to a change that another process's change beat to the database

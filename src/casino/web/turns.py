@@ -96,9 +96,9 @@ class Turns:
             self.current(game, version)
             self.playing(game)
             game.session.play(text, seat=seat)
-            await self.service.flush(game)
+            await self.service.live.flush(game)
         game.notify()
-        self.service.kick(game)
+        self.service.computers.kick(game)
 
     # ------------------------------------------------------------------
     # A player's choices: bounded lists, and the moves using picked table items
@@ -164,9 +164,9 @@ class Turns:
             self.current(game, version)
             self.playing(game)
             game.session.undo(seat)
-            await self.service.flush(game)
+            await self.service.live.flush(game)
         game.notify()
-        self.service.kick(game)
+        self.service.computers.kick(game)
 
     @unstoppable
     async def resign(self, game: LiveGame, seat: int) -> None:
@@ -174,9 +174,9 @@ class Turns:
         async with game.lock:
             self.playing(game)
             game.session.resign(seat, self._computer_level(game))
-            await self.service.flush(game)
+            await self.service.live.flush(game)
         game.notify()
-        self.service.kick(game)
+        self.service.computers.kick(game)
 
     @unstoppable
     async def claim(self, game: LiveGame, seat: int, target: int,
@@ -202,9 +202,9 @@ class Turns:
                 raise GameError(f"{name} has been away for {duration_words(away[1])}; the "
                                 f"computer may play for them after {duration_words(limit)}")
             s.take_over(target, self._computer_level(game))
-            await self.service.flush(game)
+            await self.service.live.flush(game)
         game.notify()
-        self.service.kick(game)
+        self.service.computers.kick(game)
 
     @staticmethod
     def _computer_level(game: LiveGame) -> str:
@@ -224,9 +224,9 @@ class Turns:
             if not s.round_over:
                 raise GameError(f"the {s.rules.round_word} is still being played")
             s.next_round()
-            await self.service.flush(game)
+            await self.service.live.flush(game)
         game.notify()
-        self.service.kick(game)
+        self.service.computers.kick(game)
 
     @staticmethod
     def current(game: LiveGame, version: int | None) -> None:

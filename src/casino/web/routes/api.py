@@ -35,13 +35,13 @@ async def new_game(request: Request, web: Web) -> Response:
         new = read(NewGame, body)
     except BodyError as e:
         raise GameError(e.message) from None
-    created = await service.db(
+    created = await service.live.db(
         service.rooms.create, **new.model_dump(),
         client=request.client.host if request.client else "",
         token=seats.browser_token(request))
-    game = await service.get(created.game)
+    game = await service.live.get(created.game)
     if game is not None:
-        service.kick(game)
+        service.computers.kick(game)
     made = GameMade(game=created.game, url=f"/game/{created.game}", invite=created.invite)
     response = JSONResponse(made.model_dump(exclude_none=True), status_code=201)
     seats.set_token(response, request, created.token)
@@ -51,7 +51,7 @@ async def new_game(request: Request, web: Web) -> Response:
 @router.get("/api/games")
 async def list_games(request: Request, web: Web) -> dict[str, Any]:
     """The lobby's lists as JSON: the open rooms and the browser's own games."""
-    return await web.service.db(web.service.lists, seats.browser_token(request))
+    return await web.service.live.db(web.service.rooms.lists, seats.browser_token(request))
 
 
 @router.get("/api/records/{game_id}")

@@ -99,7 +99,7 @@ def preset_menu() -> list[tuple[str, str, list[int]]]:
 async def finished(service: GameService, game_id: str) -> LiveGame:
     """The finished game ``game_id``, whose record may be published; GameError (404 for no
     such game, 403 for one still being played) otherwise."""
-    game = await service.get(game_id)
+    game = await service.live.get(game_id)
     if game is None:
         raise GameError("there is no such game", 404)
     if game.status != OVER:

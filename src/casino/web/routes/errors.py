@@ -77,7 +77,7 @@ async def adopt_old_cookies(request: Request, call_next: Any) -> Response:
     if token is None:
         token = seats.new_token()
         seats.add_request_cookie(request.scope, token)
-    moved = await service.db(service.adopt, legacy, token)
+    moved = await service.live.db(service.rooms.adopt, legacy, token)
     response = await call_next(request)
     if fresh and moved and not any(v.startswith(seats.COOKIE + "=")
                                    for v in response.headers.getlist("set-cookie")):

@@ -23,17 +23,17 @@ async def lobby(request: Request, web: Web) -> Response:
     """The lobby: the rules and levels to start a game with, the open rooms, and the
     browser's own games."""
     service = web.service
+    lists = await service.live.db(service.rooms.lists, seats.browser_token(request))
     return web.pages.render("lobby.html", presets=preset_menu(), levels=list(LEVELS),
                             blurbs={name: lv.blurb for name, lv in LEVELS.items()},
-                            default_level="medium",
-                            **await service.db(service.lists, seats.browser_token(request)))
+                            default_level="medium", **lists)
 
 
 @router.get("/game/{game_id}", response_class=HTMLResponse)
 async def game_page(request: Request, game_id: str, web: Web) -> Response:
     """A game's page for a browser that holds one of its seats; others are told they
     have none (and where a finished game's record is)."""
-    game = await web.service.get(game_id)
+    game = await web.service.live.get(game_id)
     if game is None:
         return web.pages.error("there is no such game", 404)
     seat = game.seat_of_any(seats.seat_tokens(request, game_id))
@@ -55,20 +55,20 @@ async def join(request: Request, game_id: str, code: str, web: Web,
     """An invite link: ask the friend's name first, then seat them and set their token
     (a browser seated already goes straight to the game)."""
     service = web.service
-    game = await service.get(game_id)
+    game = await service.live.get(game_id)
     if game is not None and game.seat_of_any(seats.seat_tokens(request, game_id)) \
             is not None:
         return RedirectResponse(f"/game/{game_id}", 303)  # already seated here
     if name is None:
         # Ask the friend's name first, so the table and the record show it.
-        room = await service.invited(game_id, code)
+        room = await service.rooms.invited(game_id, code)
         session = room.session
         hosts = [n for seat, n in enumerate(session.names)
                  if room.seats.get(seat) is not None]
         return web.pages.render("join.html", rules_title=title(session.rules.name),
                                 rules_name=session.rules.name, hosts=hosts,
                                 players=session.rules.players)
-    token, _seat = await service.join(game_id, code, name, seats.browser_token(request))
+    token, _seat = await service.rooms.join(game_id, code, name, seats.browser_token(request))
     response = RedirectResponse(f"/game/{game_id}", 303)
     seats.set_token(response, request, token)
     return response
@@ -78,11 +78,11 @@ async def join(request: Request, game_id: str, code: str, web: Web,
 async def rematch(request: Request, old: str, new: str, web: Web) -> Response:
     """Follow a rematch: whoever held a seat in the old game holds the same in the new."""
     tokens = seats.seat_tokens(request, old)
-    game = await web.service.get(old)
+    game = await web.service.live.get(old)
     if game is None or game.rematch != new:
         return web.pages.error("there is no such rematch", 404)
     seat = game.seat_of_any(tokens)
-    target = await web.service.get(new)
+    target = await web.service.live.get(new)
     if seat is None or target is None or target.seat_of_any(tokens) != seat:
         return web.pages.error("You had no seat in that game, so none in its rematch.", 403,
                                title="No seat")

@@ -94,7 +94,7 @@ class GameSocket:
         if not _same_origin(ws.headers):
             await self._refuse("this game can only be played from its own site", CLOSE_ORIGIN)
             return
-        game = await self.service.get(self.game_id)
+        game = await self.service.live.get(self.game_id)
         if game is None:
             await self._refuse("there is no such game", CLOSE_NO_GAME)
             return
@@ -110,7 +110,7 @@ class GameSocket:
         # As the limits count it (IPv6: the /64): the owner of its game's computers' turns.
         client = Client(seat, address=address_key(ws.client.host) if ws.client else "")
         game.clients.add(client)
-        self.service.watch(game)  # a person back on their turn is no longer away
+        self.service.turns.watch(game)  # a person back on their turn is no longer away
         loop = asyncio.get_running_loop()
         writer = loop.create_task(self._write(game, client))
         heart = loop.create_task(self._heartbeat(client))
@@ -121,7 +121,7 @@ class GameSocket:
             if self.options_task is not None:
                 self.options_task.cancel()
             game.clients.discard(client)
-            self.service.watch(game)  # the seat's absence counts from now
+            self.service.turns.watch(game)  # the seat's absence counts from now
             client.close(CLOSE_RECONNECT)
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(writer, 5)
@@ -195,7 +195,7 @@ class GameSocket:
                 client.send(error(f"that message is too big (at most "
                                   f"{self.limits.message_bytes} bytes); it was ignored"))
                 continue
-            current = self.service.games.get(self.game_id)
+            current = self.service.live.games.get(self.game_id)
             if current is not game:  # dropped meanwhile: the client must reconnect
                 client.close(CLOSE_RECONNECT)
                 return
@@ -217,7 +217,7 @@ class GameSocket:
             while self.options_next is not None:
                 job, self.options_next = self.options_next, None
                 try:
-                    reply = await self.service.options(job)
+                    reply = await self.service.turns.options(job)
                 except GameError as e:
                     reply = error(e.message)
                 except Exception:
@@ -230,7 +230,7 @@ class GameSocket:
     async def _think(self, game: LiveGame, client: Client) -> None:
         """Ask for a hint and send the answer (or why there is none) when it comes."""
         try:
-            reply = await self.service.hint(game, client.seat, client.address)
+            reply = await self.service.computers.hint(game, client.seat, client.address)
         except GameError as e:
             reply = error(e.message)
         except CasinoError as e:
@@ -264,7 +264,7 @@ class GameSocket:
         except Exception:
             # Memory may be half-changed: drop the game, it reloads as committed.
             log.exception("unexpected error in game %s on %r", game.id, msg.type)
-            self.service.drop(game)
+            self.service.live.drop(game)
             return error("something went wrong on the server; the game is reloaded as it "
                         "was saved")
 
@@ -279,13 +279,13 @@ class GameSocket:
                      events=[Event(**e.to_json(seat)) for e in game.events[start:]]).wire()
 
     async def _play(self, game: LiveGame, client: Client, msg: Play) -> Reply:
-        await self.service.play(game, client.seat, msg.move, msg.version)
+        await self.service.turns.play(game, client.seat, msg.move, msg.version)
         return None
 
     async def _options(self, game: LiveGame, client: Client, msg: Options) -> Reply:
         # Checked now (an error changes nothing), worked out aside: meanwhile this
         # connection's other messages are still read.
-        job = self.service.read_options(game, client.seat, msg.card, msg.uses, msg.version)
+        job = self.service.turns.read_options(game, client.seat, msg.card, msg.uses, msg.version)
         self._ask_options(game, client, job)
         return None
 
@@ -298,23 +298,23 @@ class GameSocket:
         return None
 
     async def _undo(self, game: LiveGame, client: Client, msg: Undo) -> Reply:
-        await self.service.undo(game, client.seat, msg.version)
+        await self.service.turns.undo(game, client.seat, msg.version)
         return None
 
     async def _next_round(self, game: LiveGame, client: Client, msg: NextRound) -> Reply:
-        await self.service.next_round(game, client.seat, msg.version)
+        await self.service.turns.next_round(game, client.seat, msg.version)
         return None
 
     async def _rematch(self, game: LiveGame, client: Client, msg: Rematch) -> Reply:
-        await self.service.rematch(game, client.seat)
+        await self.service.rooms.rematch(game, client.seat)
         return None
 
     async def _resign(self, game: LiveGame, client: Client, msg: Resign) -> Reply:
-        await self.service.resign(game, client.seat)
+        await self.service.turns.resign(game, client.seat)
         return None
 
     async def _claim(self, game: LiveGame, client: Client, msg: Claim) -> Reply:
-        await self.service.claim(game, client.seat, msg.seat, msg.version)
+        await self.service.turns.claim(game, client.seat, msg.seat, msg.version)
         return None
 
     async def _pong(self, game: LiveGame, client: Client, msg: Pong) -> Reply:
