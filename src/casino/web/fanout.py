@@ -3,7 +3,9 @@
 Several ``casino serve`` processes may serve the same games from one PostgreSQL
 database. Each stored change is announced on a channel in the change's own
 transaction (:meth:`casino.web.store.Store.save`), carrying only the game, its new
-version and the process that stored it. Every process listens on one connection of
+version and the process that stored it (the notice's format is this module's,
+:func:`change_notice` and :func:`read_change_notice`, so that its writer and its reader
+agree in one place). Every process listens on one connection of
 its own; when another process changed a game this one has live, the game is read
 again from its tables and its players here are sent the new state. So no second
 service (no message broker) is needed: the database that already orders every
@@ -22,9 +24,28 @@ import contextlib
 import logging
 from collections.abc import Callable
 
-from casino.web.store import CHANGES_CHANNEL, read_change_notice
-
 log = logging.getLogger("casino.web")
+
+#: The PostgreSQL channel on which every stored change is announced
+#: (:meth:`casino.web.store.Store.save`, with :func:`change_notice`; the listener reads
+#: them with :func:`read_change_notice`).
+CHANGES_CHANNEL = "casino_games"
+
+
+def change_notice(game_id: str, version: int, origin: str) -> str:
+    """The payload of a change's notice: the game, its new version, and the process that
+    stored it (which needs no telling). Never the change itself: listeners read the
+    stored game, so a notice cannot carry anything a seat may not see."""
+    return f"{game_id} {version} {origin}"
+
+
+def read_change_notice(payload: str) -> tuple[str, int, str] | None:
+    """(game, version, origin) of a notice's payload, None if it is not one."""
+    parts = payload.split(" ")
+    if len(parts) != 3 or not parts[1].isdigit():
+        return None
+    return parts[0], int(parts[1]), parts[2]
+
 
 #: The pause before the first reconnection, and the longest (seconds).
 FIRST_PAUSE, LONGEST_PAUSE = 0.5, 10.0

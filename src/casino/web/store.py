@@ -53,6 +53,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from casino.web.fanout import CHANGES_CHANNEL, change_notice
+
 DEFAULT_DATABASE_URL = "sqlite:///casino.db"
 
 #: Game statuses, in the order a game goes through them.
@@ -265,25 +267,6 @@ class Lease:
     #: When not held: the seconds left of the holder's lease, or None when the game is
     #: no longer at the version asked for (the caller is behind: nothing to take).
     wait: float | None = None
-
-
-#: The PostgreSQL channel on which every stored change is announced (:meth:`Store.save`).
-CHANGES_CHANNEL = "casino_games"
-
-
-def change_notice(game_id: str, version: int, origin: str) -> str:
-    """The payload of a change's notice: the game, its new version, and the process that
-    stored it (which needs no telling). Never the change itself: listeners read the
-    stored game, so a notice cannot carry anything a seat may not see."""
-    return f"{game_id} {version} {origin}"
-
-
-def read_change_notice(payload: str) -> tuple[str, int, str] | None:
-    """(game, version, origin) of a notice's payload, None if it is not one."""
-    parts = payload.split(" ")
-    if len(parts) != 3 or not parts[1].isdigit():
-        return None
-    return parts[0], int(parts[1]), parts[2]
 
 
 class Store:
