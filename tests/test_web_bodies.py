@@ -25,6 +25,7 @@ from casino.web.bodies import (
     PadChange,
     Replay,
     check_answer,
+    read,
 )
 from casino.web.store import GameRow
 from casino.web.tools import ScorePadRow
@@ -106,6 +107,13 @@ def test_every_field_of_every_request_model_has_bad_values() -> None:
         assert all(fields.values()), model
     assert {r for routes in SENT_TO.values() for r in routes} \
         == {r for r, (model, _) in ROUTES.items() if model is not None}
+
+
+def test_a_preset_may_be_named_by_an_alias() -> None:
+    """As everywhere the rules are named: "Finnish" is Kasino, "cassino" classic."""
+    assert read(NewGame, {"rules": "Finnish"}).rules == "kasino"
+    assert read(NewPad, {"rules": "cassino", "names": ["A", "B"]}).rules == "classic"
+    assert read(HelperRequest, {"rules": " house "}).rules == "casino"
 
 
 def test_every_api_route_has_its_models(tmp_path: Path) -> None:

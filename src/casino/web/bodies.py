@@ -20,8 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pydantic.json_schema import models_json_schema
 
 from casino.bots.levels import LEVELS
+from casino.engine.errors import RulesError
 from casino.engine.presets import DEFAULT
-from casino.engine.rules import PRESET_NAMES
+from casino.engine.rules import PRESET_NAMES, canonical_name
 from casino.web.messages import explain
 
 #: A game's mode: against computers, a room for friends, or the lesson.
@@ -30,7 +31,8 @@ Mode = Literal["computer", "friends", "lesson"]
 MAX_PLAYERS = 4
 #: What the fields are, in words: their descriptions in the schema, and the second half
 #: of an error about them.
-RULES = f"\"rules\" is a preset's name: choose the rules among {', '.join(PRESET_NAMES)}"
+RULES = (f"\"rules\" is a preset's name (or an alias): choose the rules among "
+         f"{', '.join(PRESET_NAMES)}")
 PLAYERS = f"\"players\" is how many seats the table has: a whole number, 2 to {MAX_PLAYERS}"
 LEVEL = f"\"level\" is the computer's: the levels are {', '.join(LEVELS)}"
 PAD = "\"pad\" is the score pad: its JSON object (format casino-scorepad/1)"
@@ -46,9 +48,11 @@ class Body(BaseModel):
 
 
 def _preset(rules: str) -> str:
-    if rules not in PRESET_NAMES:
-        raise ValueError(f"unknown ruleset {rules[:30]!r}")
-    return rules
+    """The preset's own name for ``rules``, a preset's name or one of its aliases."""
+    try:
+        return canonical_name(rules)
+    except RulesError:
+        raise ValueError(f"unknown ruleset {rules[:30]!r}") from None
 
 
 def _preset_or_rules(rules: str | dict[str, Any]) -> str | dict[str, Any]:
@@ -155,7 +159,7 @@ class HelperRequest(Body):
 
     WHAT: ClassVar[str] = "the helper's request"
     rules: str | dict[str, Any] = Field(DEFAULT.name, description=(
-        "\"rules\" is a preset's name, or the rules as an object"))
+        "\"rules\" is a preset's name (or an alias), or the rules as an object"))
     players: int | None = Field(None, ge=2, le=MAX_PLAYERS, description=PLAYERS)
     level: str | None = Field("expert", description=LEVEL + ", or null for no pick")
     judge: bool = Field(True, description="\"judge\" is true or false")
