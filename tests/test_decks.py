@@ -317,7 +317,7 @@ def test_a_seeded_game_shows_its_seed_to_every_player_and_a_served_one_none(
         served = new_game(client)
         with client.websocket_connect(f"/ws/{served}") as ws:
             assert Seat(ws).hello(0)["view"]["seed"] is None
-        room = service.create(rules="casino", players=2, level="beginner", mode="friends",
+        room = service.rooms.create(rules="casino", players=2, level="beginner", mode="friends",
                               name="Ann", seed=4242, token=client.cookies["casino"])
         bob = guest(client)
         assert bob.get(f"{room.invite}?name=Bob", follow_redirects=False).status_code == 303

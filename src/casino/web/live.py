@@ -4,8 +4,9 @@ Each :class:`LiveGame` wraps a :class:`~casino.play.session.GameSession` (which 
 the rules, the turn and the log; nothing here repeats game logic), guarded by its own
 :class:`asyncio.Lock`. The session tells its ``on_change`` hook what happened, as
 typed events (:mod:`casino.play.events`); the hook turns them into numbered public
-events, which the service stores before any :class:`Client` hears of them. Here too are the words a game's changes are told in, and :func:`unstoppable`,
-which runs a change to its end even when the page that asked for it goes.
+events, which the service stores before any :class:`Client` hears of them. Here too
+are the words a game's changes are told in, and :func:`unstoppable`, which runs a
+change to its end even when the page that asked for it goes.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from casino.play.events import (
 )
 from casino.play.session import HUMAN, GameSession
 from casino.teach.lesson import session_step
+from casino.web import messages
 from casino.web.store import OVER, PLAYING, WAITING, Event, StoredGame, token_hash
 from casino.web.views import (
     LogItem,
@@ -241,7 +243,7 @@ class LiveGame:
             settings=s.settings, can_hint=not waiting and s.may_hint(seat),
             resign_words=None if waiting else s.resign_words(seat),
             ended=resignation_words(s), winner=s.winner, away=self.away_notice(seat),
-            seed=s.match.seed)
+            your_turn=self.offers_moves(seat), seed=s.match.seed)
 
     def away(self) -> tuple[int, float] | None:
         """The person whose turn it is, if no connection of theirs is open: (seat, seconds away)."""
@@ -297,7 +299,8 @@ class LiveGame:
             pos = self.session.match.position
             pending = self._choosing
             if pending is None or pending[0] is not pos or pending[1] != seat:
-                job = asyncio.ensure_future(self.service.choices_of(self.session.view_of(seat)))
+                job = asyncio.ensure_future(self.service.turns.choices_of(
+                    self.session.view_of(seat)))
                 pending = self._choosing = (pos, seat, job)
             got = await asyncio.shield(pending[2])
             if self._choosing is pending:
@@ -360,17 +363,17 @@ class LiveGame:
         since = client.sent or 0
         if client.sent is not None and since >= self.version and not stale:
             return None
-        events = [e.to_json(client.seat) for e in self.events[since:]]
+        events = [messages.Event(**e.to_json(client.seat)) for e in self.events[since:]]
         client.sent = self.version
-        return {"type": "state", "version": self.version, "events": events,
-                "view": self.view(client.seat)}
+        return messages.State(version=self.version, events=events,
+                              view=self.view(client.seat)).wire()
 
     def notify(self) -> None:
         """Tell every connection that there is news, and look again at who is away on their
         turn."""
         for c in self.clients:
             c.notify()
-        self.service.watch(self)
+        self.service.turns.watch(self)
 
     def forget_timer(self) -> None:
         """Stop the game's timers (the away notice's, and the look at another process's

@@ -84,11 +84,6 @@ class GameService:
         self.rooms = Rooms(self)
         self.computers = Computers(self)
         self.turns = Turns(self)
-        # Kept until their last callers ask the parts: live.py (being rewritten) and
-        # tests/test_decks.py.
-        self.watch = self.turns.watch
-        self.choices_of = self.turns.choices_of
-        self.create = self.rooms.create
 
     async def close(self) -> None:
         """At the server's shutdown: stop the timers and tasks, tell each connection that

@@ -127,10 +127,9 @@ class Turns:
         self.current(game, version)
         self.playing(game)
         s = game.session
-        if s.match.position.result is not None:
-            raise GameError(f"the {s.rules.round_word} is over: there is nothing to play")
-        if not game.offers_moves(seat):
-            raise GameError(f"it is {s.names[s.to_move]}'s turn, not yours")
+        refusal = s.why_no_play(seat)
+        if refusal is not None:
+            raise GameError(refusal)
         view = s.view_of(seat)
         try:
             c, ids, loose, builds = read_selection(view, seat, card, uses)

@@ -98,6 +98,9 @@ class Public:
     #: A person who has been away on their turn past the limit: {"seat", "name",
     #: "seconds", "words", "can_claim"} (None when nobody is).
     away: dict[str, Any] | None
+    #: Whether the viewer is offered moves now: the table is playing and the session
+    #: lets them play (``LiveGame.offers_moves``, the one answer).
+    your_turn: bool = False
     #: The seed of a seeded game (practice, tests): not a secret, so everyone is shown
     #: it. None for a served game, whose decks come from the system's random source.
     seed: int | None = None
@@ -365,7 +368,7 @@ def build_view(view: Position, seat: int, public: Public,
     _observation_of(view, seat)
     result = view.result
     playing = public.status == "playing" and result is None
-    your_turn = playing and view.to_move == seat and public.players[seat] == "human"
+    your_turn = public.your_turn
     hand = view.hands[seat]
     assert isinstance(hand, tuple)
     log = [item.to_json(n, seat) for n, item in enumerate(public.log, start=1)]
