@@ -2,7 +2,7 @@
 
 Every other module reads a preset's name and what is keyed by it from :data:`PRESETS`
 (or the constants below) instead of writing the name out or keeping a table of its
-own, so that a preset's title or word is changed in one place (issue 45).
+own, so that a preset's title or word is changed in one place.
 ``tests/test_preset_names.py`` fails on a quoted preset name anywhere else in
 ``src/casino`` outside a short allowlist. The rules themselves are in
 :mod:`casino.engine.rules`; this module imports nothing, so that the command line can

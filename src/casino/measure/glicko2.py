@@ -1,4 +1,4 @@
-"""Glicko-2 ratings for people's rated games (issue 46): the pure rating core.
+"""Glicko-2 ratings for people's rated games: the pure rating core.
 
 Our own implementation of Mark Glickman's *Example of the Glicko-2 system* (the
 2012/2013 note, glicko.net): a player has a rating ``r``, a rating deviation ``RD`` (how

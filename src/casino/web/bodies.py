@@ -1,4 +1,4 @@
-"""The bodies of the JSON API's requests and answers, as pydantic models (issue 45).
+"""The bodies of the JSON API's requests and answers, as pydantic models.
 
 Each request body is read once, by :func:`read`, into its model (after
 :func:`~casino.web.limits.json_object` has read it within its size, as JSON): a field

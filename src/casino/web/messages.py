@@ -1,4 +1,4 @@
-"""The messages a client sends over the game WebSocket, as pydantic models (issue 45).
+"""The messages a client sends over the game WebSocket, as pydantic models.
 
 Each message is read once, by :func:`parse`, into one of the models of
 :data:`Inbound` (a union told apart by ``type``): a message with an unknown type,
