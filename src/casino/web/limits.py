@@ -43,8 +43,15 @@ class Limits:
     heartbeat_timeout: float = 25.0
     #: Games held in memory at once; idle ones beyond this are evicted (they reload).
     live_games: int = 500
-    #: Open connections to one game (tabs of the same seat included).
+    #: Open connections to one game (tabs of the same seat included), shared out among its
+    #: seats: each seat may hold ``connections_per_game // seats`` of them (at least 2), so
+    #: that no seat's tabs can fill another seat's share (:func:`seat_share`).
     connections_per_game: int = 16
+    #: Open connections to one game from one address, and to all the games of this process
+    #: from one address: a few browsers cannot hold a game's every share, nor one address
+    #: the server's connections.
+    game_connections_per_address: int = 8
+    connections_per_address: int = 100
     #: New games one address may start per minute, and the burst above that rate.
     games_per_minute: float = 30.0
     games_burst: int = 30
@@ -110,6 +117,13 @@ class Limits:
     #: takes (the score pad's calculator, ``casino.web.tools.MAX_APPLY``, reads pads with
     #: their undo history). Each route's own smaller limit still applies within it.
     body_bytes: int = 2_000_000
+
+
+def seat_share(limits: Limits, seats: int) -> int:
+    """The connections one seat of a game of ``seats`` may hold: its even share of
+    ``connections_per_game``, at least 2 (a page and the one reloading it), so that
+    the tabs of one seat can never shut another seat's owner out of the game."""
+    return max(2, limits.connections_per_game // max(1, seats))
 
 
 def _ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:

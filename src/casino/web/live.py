@@ -160,6 +160,9 @@ class LiveGame:
         #: from then): together they say how long a person has been away on their turn.
         self.changed_at = time.monotonic()
         self.left_at: dict[int, float] = {seat: self.changed_at for seat in self.seats}
+        #: When each seat's owner last tried to connect and was refused (a limit was full):
+        #: they are trying to come back, so their absence counts from then (:meth:`away`).
+        self.refused_at: dict[int, float] = {}
         self.away_timer: asyncio.TimerHandle | None = None
         #: The absence the views show now: (seat, how long in words), or None.
         self.away_shown: tuple[int, str] | None = None
@@ -253,8 +256,23 @@ class LiveGame:
         seat = s.to_move
         if any(c.seat == seat for c in self.clients):
             return None
-        since = max(self.changed_at, self.left_at.get(seat, self.changed_at))
+        since = max(self.changed_at, self.left_at.get(seat, self.changed_at),
+                    self.refused_at.get(seat, self.changed_at))
         return seat, time.monotonic() - since
+
+    def refused(self, seat: int) -> None:
+        """Note that ``seat``'s owner tried to connect and was refused: a seat whose owner
+        is trying to come back is not abandoned, whoever holds the connections."""
+        self.refused_at[seat] = time.monotonic()
+
+    def refused_lately(self, seat: int) -> float | None:
+        """Seconds since ``seat``'s owner was refused a connection, when that, not their
+        leaving or the game's last change, is what their absence counts from; else None."""
+        refused = self.refused_at.get(seat)
+        if refused is None or refused <= max(self.changed_at,
+                                             self.left_at.get(seat, self.changed_at)):
+            return None
+        return time.monotonic() - refused
 
     def away_notice(self, viewer: int) -> dict[str, Any] | None:
         """What the table is told of a person away on their turn past the limit."""

@@ -59,7 +59,8 @@ class _Group(BaseModel):
 
 
 class Connections(_Group):
-    """What one connection or request may send: sizes, rates, silence, how many per game."""
+    """What one connection or request may send: sizes, rates, silence; and how many
+    connections a game, each of its seats and one address may hold."""
 
     message_bytes: Count = _D.message_bytes
     messages_per_second: Amount = _D.messages_per_second
@@ -68,6 +69,8 @@ class Connections(_Group):
     heartbeat_seconds: Amount = _D.heartbeat_seconds
     heartbeat_timeout: Amount = _D.heartbeat_timeout
     connections_per_game: Count = _D.connections_per_game
+    game_connections_per_address: Count = _D.game_connections_per_address
+    connections_per_address: Count = _D.connections_per_address
     body_bytes: Count = _D.body_bytes
 
 

@@ -180,7 +180,9 @@ class Turns:
     @unstoppable
     async def claim(self, game: LiveGame, seat: int, target: int,
                     version: int | None = None) -> None:
-        """Let a computer play for ``target``, away on their turn past ``abandon_after``."""
+        """Let a computer play for ``target``, away on their turn past ``abandon_after``;
+        a person still trying to connect (refused for a limit) counts as away only from
+        their last try (:meth:`~casino.web.live.LiveGame.refused_lately`)."""
         async with game.lock:
             self.current(game, version)
             self.playing(game)
@@ -197,6 +199,12 @@ class Turns:
             if away is None:
                 raise GameError(f"{name} is here: their game page is open")
             limit = self.limits.abandon_after
+            tried = game.refused_lately(target)
+            if away[1] < limit and tried is not None:
+                raise GameError(f"{name} tried to connect {duration_words(tried)} ago and "
+                                "the server had no room for them (too many connections): "
+                                f"the computer may play for them after "
+                                f"{duration_words(limit)} away")
             if away[1] < limit:
                 raise GameError(f"{name} has been away for {duration_words(away[1])}; the "
                                 f"computer may play for them after {duration_words(limit)}")

@@ -17,10 +17,11 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from casino.engine.errors import CasinoError
+from casino.engine.wording import plural
 from casino.web import seats
 from casino.web.errors import GameError
 from casino.web.guard import same_origin as _same_origin
-from casino.web.limits import TokenBucket, address_key
+from casino.web.limits import TokenBucket, address_key, seat_share
 from casino.web.live import Client, LiveGame
 from casino.web.messages import (
     Claim,
@@ -103,12 +104,17 @@ class GameSocket:
             await self._refuse("you have no seat in this game: your seat token is missing "
                                "or wrong (open your invite link again)", CLOSE_NO_SEAT)
             return
-        if len(game.clients) >= self.limits.connections_per_game:
-            await self._refuse("too many connections to this game; close other tabs",
-                               CLOSE_LIMIT)
-            return
         # As the limits count it (IPv6: the /64): the owner of its game's computers' turns.
-        client = Client(seat, address=address_key(ws.client.host) if ws.client else "")
+        address = address_key(ws.client.host) if ws.client else ""
+        full = self._no_room(game, seat, address)
+        if full is not None:
+            # The owner is trying to come back: their absence counts from now, so that
+            # nobody can hold them out of the game until their seat may be claimed.
+            game.refused(seat)
+            self.service.turns.watch(game)
+            await self._refuse(full, CLOSE_LIMIT)
+            return
+        client = Client(seat, address=address)
         game.clients.add(client)
         self.service.turns.watch(game)  # a person back on their turn is no longer away
         loop = asyncio.get_running_loop()
@@ -125,6 +131,30 @@ class GameSocket:
             client.close(CLOSE_RECONNECT)
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(writer, 5)
+
+    def _no_room(self, game: LiveGame, seat: int, address: str) -> str | None:
+        """Why ``seat``'s new connection from ``address`` finds no room, in words; None
+        when it may open.
+
+        Each seat has its own share of the game's connections (:func:`seat_share`), so
+        no one's tabs can fill another's; one address may hold only so many in a game
+        and across the games of this process, so a few browsers cannot hold them all.
+        """
+        limits = self.limits
+        share = seat_share(limits, len(game.seats))
+        if sum(1 for c in game.clients if c.seat == seat) >= share:
+            return (f"your seat has {plural(share, 'connection')} to this game open already, "
+                    "as many as a seat may have; close other tabs")
+        most = limits.game_connections_per_address
+        if sum(1 for c in game.clients if c.address == address) >= most:
+            return (f"your address has {plural(most, 'connection')} to this game open "
+                    "already, as many as one address may have; close other tabs")
+        most = limits.connections_per_address
+        if sum(1 for g in self.service.live.games.values() for c in g.clients
+               if c.address == address) >= most:
+            return (f"your address has {plural(most, 'game connection')} open already, as "
+                    "many as one address may have; close some tabs")
+        return None
 
     async def _heartbeat(self, client: Client) -> None:
         """A ``ping`` every ``heartbeat_seconds``: the page answers ``pong``.
