@@ -133,6 +133,7 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
     from casino.web.serving import ENV, trusted_proxies
     from casino.web.settings import LimitGroups, ServerSettings
     from casino.web.single import claim_sqlite, refuse_several
+    from casino.web.slow import guarded_protocols
 
     if pool_workers < 0:
         raise ValueError("--workers-pool must be 0 (a thread) or more")
@@ -152,7 +153,9 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
         "host": host, "port": port, "ws_max_size": 64 * 1024, "log_level": "info",
         # Behind a reverse proxy uvicorn puts the forwarded client address into the
         # request (request.client, ws.client), which the per-address limits count.
-        "proxy_headers": proxies is not None, "forwarded_allow_ips": proxies}
+        "proxy_headers": proxies is not None, "forwarded_allow_ips": proxies,
+        # Slow clients: deadlines on a request's headers and body, a cap per address.
+        **guarded_protocols(limits or Limits())}
     if workers == 1:
         claim_sqlite(url)  # a second process on one SQLite file is refused (AlreadyServed)
         try:

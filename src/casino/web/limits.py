@@ -117,6 +117,16 @@ class Limits:
     #: takes (the score pad's calculator, ``casino.web.tools.MAX_APPLY``, reads pads with
     #: their undo history). Each route's own smaller limit still applies within it.
     body_bytes: int = 2_000_000
+    #: A slow client holds a connection (a file descriptor) for as long as it is let:
+    #: a request's headers must all arrive within ``header_seconds`` of the connection's
+    #: opening (or of the next request's first byte), and its body within
+    #: ``body_seconds`` of the headers, or the connection is closed (``408`` when part of
+    #: a request came); one address may hold ``sockets_per_address`` connections
+    #: open at once, WebSockets included (more are closed as they open), so that no
+    #: address takes every descriptor (:mod:`casino.web.slow`).
+    header_seconds: float = 5.0
+    body_seconds: float = 30.0
+    sockets_per_address: int = 128
 
 
 def seat_share(limits: Limits, seats: int) -> int:

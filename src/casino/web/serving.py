@@ -72,7 +72,9 @@ def worker_app() -> FastAPI:
         raise RuntimeError(f"{ENV} is not set: worker_app is started by casino serve --workers")
     settings = settings_from_json(text)
     from casino.web.app import create_app
+    from casino.web.slow import configure
 
+    configure(settings.limits.flat())  # this process's connections: the same deadlines
     return create_app(settings.database_url, pool_workers=settings.pool_workers,
                       limits=settings.limits.flat(), bot_pause=settings.bot_pause)
 

@@ -72,6 +72,9 @@ class Connections(_Group):
     game_connections_per_address: Count = _D.game_connections_per_address
     connections_per_address: Count = _D.connections_per_address
     body_bytes: Count = _D.body_bytes
+    header_seconds: Amount = _D.header_seconds
+    body_seconds: Amount = _D.body_seconds
+    sockets_per_address: Count = _D.sockets_per_address
 
 
 class Rooms(_Group):
