@@ -3,6 +3,7 @@ and the scan of everything a player received for cards they may not see."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -348,3 +349,48 @@ async def finish_friends_game(service: GameService, rules: str = "casino",
         await service.turns.play(game, s.to_move, str(pos.legal_moves()[0]))
     await service.turns.resign(game, 1)
     return str(created.game)
+
+
+# ----------------------------------------------------------------------
+# Accounts (tests/test_web_accounts*.py)
+
+#: Limits for the accounts' tests: the games' fast ones, and Argon2 made cheap (one pass
+#: over 8 KiB) so a sign-up takes milliseconds; the server's own cost is argon2-cffi's.
+ACCOUNTS = dataclasses.replace(FAST, password_time_cost=1, password_memory_kib=8,
+                               password_lanes=1)
+
+
+def browser(client: TestClient, host: str = "testclient") -> TestClient:
+    """Another browser (its own cookies) at the client address ``host``, on the same
+    running app and event loop; redirects are not followed, so tests see them."""
+    other = TestClient(client.app, client=(host, 50000), follow_redirects=False)
+    other.portal = client.portal
+    return other
+
+
+def csrf_of(page: str) -> str:
+    """The CSRF token of the (first) form on an account page."""
+    m = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert m, "the page has no form token"
+    return m.group(1)
+
+
+def sign_up(client: TestClient, name: str, password: str, **more: str) -> httpx.Response:
+    """Fill the sign-up form as a browser would (its page first, for the token)."""
+    token = csrf_of(client.get("/signup").text)
+    r: httpx.Response = client.post("/signup", data={"name": name, "password": password,
+                                                     "csrf": token, **more})
+    return r
+
+
+def sign_in(client: TestClient, name: str, password: str) -> httpx.Response:
+    """Fill the sign-in form as a browser would."""
+    token = csrf_of(client.get("/signin").text)
+    r: httpx.Response = client.post("/signin", data={"name": name, "password": password,
+                                                     "csrf": token})
+    return r
+
+
+def recovery_codes(page: str) -> list[str]:
+    """The recovery codes a page shows."""
+    return re.findall(r"<code>([a-z0-9-]+)</code>", page)

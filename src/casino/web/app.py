@@ -26,10 +26,12 @@ from fastapi.staticfiles import StaticFiles
 
 from casino.play.session import HINT_LEVEL
 from casino.web import tools
+from casino.web.accounts.service import Accounts
 from casino.web.guard import GuardedFastAPI
 from casino.web.limits import Limits
 from casino.web.redact import install_log_redaction
 from casino.web.reviews import ReviewSetting
+from casino.web.routes import accounts as account_routes
 from casino.web.routes import api, drawings, pages, socket
 from casino.web.routes import tools as tool_routes
 from casino.web.routes.context import Pages, WebContext, error_response
@@ -61,6 +63,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
                           hint_level=hint_level, bot_pause=bot_pause,
                           review_setting=review_setting)
     helpers = tools.Helpers(service.limits)  # the move helper's workers, made on use
+    accounts = Accounts(service, service.limits)  # optional accounts: casino/web/accounts/
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -72,6 +75,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
             yield
         finally:
             helpers.close()
+            accounts.close()
             await service.close()
             store.close()
 
@@ -90,11 +94,12 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
     app.state.service = service
     app.state.store = store
     app.state.helpers = helpers
+    app.state.accounts = accounts
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     app.include_router(tool_routes.router)
     app.middleware("http")(adopt_old_cookies)
     install_error_handlers(app)
-    for part in (pages, api, drawings, socket):
+    for part in (pages, account_routes, api, drawings, socket):
         app.include_router(part.router)
     return app
 

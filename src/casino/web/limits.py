@@ -113,6 +113,22 @@ class Limits:
     review_memory_mb: int = 1024
     review_waiting: int = 4
     reviews_per_address: int = 1
+    #: Failed sign-ins counted against one account, and against one network (an IPv4
+    #: /24, an IPv6 /64), within ``signin_window`` seconds; past either, sign-ins to that
+    #: account, or from that network, are refused until the window passes. The counts are
+    #: kept in the database, so they hold across the server's processes.
+    signin_failures_per_account: int = 5
+    signin_failures_per_network: int = 30
+    signin_window: float = 15 * 60.0
+    #: Passwords hashed at once (each in a thread of its own, off the event loop), and
+    #: Argon2id's cost: passes, memory (KiB) and lanes (argon2-cffi's defaults, RFC 9106's
+    #: low-memory profile; tests make them small).
+    password_hashes_at_once: int = 2
+    password_time_cost: int = 3
+    password_memory_kib: int = 65536
+    password_lanes: int = 4
+    #: A signed-in session nobody has used for this many days lapses.
+    session_days: float = 30.0
     #: Largest request body the server reads for any route, in bytes: the largest a route
     #: takes (the score pad's calculator, ``casino.web.tools.MAX_APPLY``, reads pads with
     #: their undo history). Each route's own smaller limit still applies within it.

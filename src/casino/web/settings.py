@@ -130,6 +130,19 @@ class Reviews(_Group):
     reviews_per_address: Count = _D.reviews_per_address
 
 
+class Accounts(_Group):
+    """Accounts: the sign-in limits, the password hashing's cost, how long a session lasts."""
+
+    signin_failures_per_account: Count = _D.signin_failures_per_account
+    signin_failures_per_network: Count = _D.signin_failures_per_network
+    signin_window: Amount = _D.signin_window
+    password_hashes_at_once: Count = _D.password_hashes_at_once
+    password_time_cost: Count = _D.password_time_cost
+    password_memory_kib: Count = _D.password_memory_kib
+    password_lanes: Count = _D.password_lanes
+    session_days: Amount = _D.session_days
+
+
 class Storage(_Group):
     """The games in memory and the threads that do the database's work."""
 
@@ -147,6 +160,7 @@ class LimitGroups(_Group):
     helper: Helper = Helper()
     reviews: Reviews = Reviews()
     storage: Storage = Storage()
+    accounts: Accounts = Accounts()
 
     def flat(self) -> Limits:
         """The flat :class:`~casino.web.limits.Limits` the server's parts read."""
