@@ -85,10 +85,12 @@ _.LeaseRow
 _.SEATS_BY_TOKEN
 
 # Attributes set for a library to read: click's help text of an option's type, numpy's
-# read-only flag, uvicorn's exit flag, pexpect's send delay and log.
+# read-only flag, uvicorn's exit flag and a request's disconnected flag (web/slow),
+# pexpect's send delay and log.
 _.display_type_rich
 _.writeable
 _.should_exit
+_.disconnected
 _.delaybeforesend
 _.logfile_read
 
