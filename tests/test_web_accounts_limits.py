@@ -154,3 +154,45 @@ def test_passwords_are_never_logged_nor_stored_in_clear(
         assert clear not in logged
         assert clear.encode() not in stored
         assert clear.replace("-", "").encode() not in stored
+
+
+def test_hashing_runs_in_its_own_threads_a_bounded_number_at_once() -> None:
+    """A sign-in's Argon2 work never holds up the event loop, and a flood of sign-ins
+    waits in a bounded queue, the rest told the server is busy."""
+    import asyncio
+    import threading
+    import time
+
+    from casino.web.accounts.passwords import WAITING_PER_THREAD, Busy, Passwords, Profile
+
+    passwords = Passwords(Profile(1, 8, 1), threads=1)
+    where: list[str] = []
+    gate = threading.Event()
+
+    class SlowHasher:
+        def hash(self, password: str) -> str:
+            where.append(threading.current_thread().name)
+            gate.wait(5)
+            return "hashed"
+
+    passwords.hasher = SlowHasher()  # type: ignore[assignment]
+
+    async def flood() -> tuple[int, int, int]:
+        ticks = 0
+        tasks = [asyncio.create_task(passwords.hash("x" * 12))
+                 for _ in range(1 + WAITING_PER_THREAD)]
+        await asyncio.sleep(0.05)
+        with pytest.raises(Busy):
+            await passwords.hash("one too many")
+        start = time.monotonic()
+        while time.monotonic() - start < 0.2:  # the loop turns while a hash runs
+            await asyncio.sleep(0.01)
+            ticks += 1
+        gate.set()
+        done = await asyncio.gather(*tasks)
+        return ticks, len(done), len(set(where))
+
+    ticks, done, threads = asyncio.run(flood())
+    passwords.close()
+    assert ticks >= 5 and done == 1 + WAITING_PER_THREAD and threads == 1
+    assert all(name.startswith("casino-argon2") for name in where)
