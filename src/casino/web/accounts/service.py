@@ -167,9 +167,13 @@ class Accounts:
         skeleton = names.skeleton(name)
         keys = await self._within_limits(skeleton, host)
         found = await self.service.live.db(self.store.find, skeleton)
+        key = code_key(code)
+        if found is None or not await self.service.live.db(self.store.has_code,
+                                                           found[0].id, key):
+            await self.service.live.db(self.store.fail, keys, self.window)
+            raise AccountError(WRONG_CODE, 400, "code")
         hashed = await self._hash(password)
-        if found is None or not await self.service.live.db(
-                self.store.use_code, found[0].id, code_key(code), hashed):
+        if not await self.service.live.db(self.store.use_code, found[0].id, key, hashed):
             await self.service.live.db(self.store.fail, keys, self.window)
             raise AccountError(WRONG_CODE, 400, "code")
         await self.service.live.db(self.store.forgive, keys[0])

@@ -18,7 +18,19 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, Text, delete, select, update
+from sqlalchemy import (
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    case,
+    delete,
+    select,
+    update,
+)
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
@@ -223,6 +235,14 @@ class AccountStore:
             s.execute(delete(AccountSessionRow).where(AccountSessionRow.account == account))
         return True
 
+    def has_code(self, account: str, code: str) -> bool:
+        """Whether ``account`` holds the unused recovery code with hash ``code`` (looked at
+        before the new password is hashed, so a wrong code costs no Argon2 work)."""
+        with self._sessions() as s:
+            return s.scalar(select(RecoveryCodeRow.code_hash).where(
+                RecoveryCodeRow.account == account, RecoveryCodeRow.code_hash == code)) \
+                is not None
+
     def codes_left(self, account: str) -> int:
         """How many unused recovery codes ``account`` has."""
         with self._sessions() as s:
@@ -259,18 +279,23 @@ class AccountStore:
             return {r.key: r.failures for (r,) in rows if t - _utc(r.since) <= window}
 
     def fail(self, keys: list[str], window: dt.timedelta) -> None:
-        """Count one failed sign-in under each of ``keys`` (a lapsed window starts again)."""
+        """Count one failed sign-in under each of ``keys`` (a lapsed window starts again).
+
+        One statement per key, an insert that adds one to the row already there
+        (``ON CONFLICT DO UPDATE``), so that two processes counting the same key at once
+        both count, and neither fails on the other's new row."""
         t = now()
+        cutoff = t - window
+        insert_into = pg_insert if self.store.postgres else sqlite_insert
         with self._tx() as s:
             for key in keys:
-                row = s.get(SignInFailureRow, key, with_for_update=True)
-                if row is None:
-                    s.add(SignInFailureRow(key=key, since=t, failures=1))
-                elif t - _utc(row.since) > window:
-                    row.since, row.failures = t, 1
-                else:
-                    s.execute(update(SignInFailureRow).where(SignInFailureRow.key == key)
-                              .values(failures=SignInFailureRow.failures + 1))
+                count = insert_into(SignInFailureRow).values(key=key, since=t, failures=1)
+                lapsed = SignInFailureRow.since < cutoff
+                s.execute(count.on_conflict_do_update(
+                    index_elements=[SignInFailureRow.key],
+                    set_={"failures": case((lapsed, 1),
+                                           else_=SignInFailureRow.failures + 1),
+                          "since": case((lapsed, t), else_=SignInFailureRow.since)}))
 
     def forgive(self, key: str) -> None:
         """Forget the failures counted under ``key`` (the account's, once signed in)."""
