@@ -48,6 +48,7 @@ def test_a_player_signs_up_and_is_shown_eight_codes_once(app: TestClient) -> Non
     assert ann.cookies.get(SESSION_COOKIE)
     page = ann.get("/account")
     assert page.status_code == 200 and '<h1 id="account-name">Ann</h1>' in page.text
+    assert 'id="signed-in-as" title="Your account">Ann</a>' in page.text  # in the header
     assert "8 recovery codes left" in page.text
     assert not recovery_codes(page.text)  # shown once, never again
     assert ann.get("/signup").headers["location"] == "/account"

@@ -110,6 +110,7 @@ async def form_fields(request: Request) -> dict[str, Any]:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
 
     def refuse(words: str, _status: int) -> BodyError:
+        """A JSON body's refusal, as a form's (the page shows it; no field is at fault)."""
         return BodyError(words, None)
 
     if kind == "application/json":
