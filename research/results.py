@@ -60,9 +60,10 @@ How the player levels and bots fare against each other, measured with `casino ar
 that played each journal and the machine. Every deal is played twice, the bots'
 seats swapped (a *mirrored pair*), so the luck of the deal cancels.
 
-- **won by the first**: the games the first-named side won, an undecided game
-  (50 rounds without a winner) counting half, with its 95% Wilson interval; where the
-  whole interval is above 50%, the first side is the stronger on that table;
+- **won by the first**: the games the first-named side won, a game stopped undecided
+  at the round cap counting half, with its 95% Wilson interval; where the whole
+  interval is above 50%, the first side is the stronger on that table (in single
+  rounds no game is decided, and the margin is the measure);
 - **margin a round**: the first side's round points less the other's, per round
   (turned for penalty scoring, so that positive always favours the first side), with
   a 95% interval clustered by mirrored pair;
@@ -152,11 +153,12 @@ class Pairing:
         margin_text = (f"{margin.value:+.2f} [{margin.low:+.2f}, {margin.high:+.2f}]"
                        if margin is not None else "")
         undecided = f" ({pr.undecided} undecided)" if pr.undecided else ""
+        won_text = (f"{pr.points_a:g} = {won.value:.1%} [{won.low:.1%}, {won.high:.1%}]"
+                    f"{undecided}" if pr.undecided < len(pr.games) else "— (none decided)")
         bots = " v ".join(_fmt_bot(b, lim) for b, lim in zip(self.bots, self.limits,
                                                               strict=True))
         return (f"| `{self.a}` v `{self.b}` | {bots} | {len(pr.pairs)} | {len(pr.games)} | "
-                f"{pr.rounds} | {pr.points_a:g} = {won.value:.1%} "
-                f"[{won.low:.1%}, {won.high:.1%}]{undecided} | {margin_text} | "
+                f"{pr.rounds} | {won_text} | {margin_text} | "
                 f"{_fmt_seconds(self.think.mean)} / {_fmt_seconds(self.think.longest)} |")
 
 
