@@ -2,7 +2,8 @@
 the result file, the plot, think times and the ``casino arena`` command.
 
 Everything here plays ``random`` (or stand-ins for other ladder names) for a
-few deals, so the file runs in seconds; the strength runs' commands are in docs/bots.md.
+few deals, so the file runs in seconds; the strength runs' commands are in
+research/journals/README.md, their results in docs/results.md.
 """
 
 from __future__ import annotations
