@@ -196,3 +196,15 @@ def test_hashing_runs_in_its_own_threads_a_bounded_number_at_once() -> None:
     passwords.close()
     assert ticks >= 5 and done == 1 + WAITING_PER_THREAD and threads == 1
     assert all(name.startswith("casino-argon2") for name in where)
+
+
+def test_sign_ups_from_one_network_are_limited(tmp_path: Path) -> None:
+    limits = dataclasses.replace(ACCOUNTS, signups_per_network=2)
+    with web(tmp_path, limits=limits) as app:
+        for n in range(2):
+            assert sign_up(browser(app, f"203.0.113.{n + 1}"), f"Player{n}",
+                           PASSWORD).status_code == 201
+        shut = sign_up(browser(app, "203.0.113.99"), "Player9", PASSWORD)
+        assert shut.status_code == 429
+        assert "too many accounts were signed up from your network" in shut.text
+        assert sign_up(browser(app, "203.0.114.1"), "Player9", PASSWORD).status_code == 201

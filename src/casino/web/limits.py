@@ -120,6 +120,9 @@ class Limits:
     signin_failures_per_account: int = 5
     signin_failures_per_network: int = 30
     signin_window: float = 15 * 60.0
+    #: Accounts signed up from one network (as above) within ``signin_window``: each
+    #: costs a password hashing and a row, so a flood of sign-ups is bounded too.
+    signups_per_network: int = 10
     #: Passwords hashed at once (each in a thread of its own, off the event loop), and
     #: Argon2id's cost: passes, memory (KiB) and lanes (argon2-cffi's defaults, RFC 9106's
     #: low-memory profile; tests make them small).

@@ -136,6 +136,7 @@ class Accounts(_Group):
     signin_failures_per_account: Count = _D.signin_failures_per_account
     signin_failures_per_network: Count = _D.signin_failures_per_network
     signin_window: Amount = _D.signin_window
+    signups_per_network: Count = _D.signups_per_network
     password_hashes_at_once: Count = _D.password_hashes_at_once
     password_time_cost: Count = _D.password_time_cost
     password_memory_kib: Count = _D.password_memory_kib

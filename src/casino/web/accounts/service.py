@@ -43,6 +43,8 @@ TAKEN = ("the name {name!r} is taken, or looks too much like an account's name (
 BUSY = "the server is busy checking passwords: try again in a few seconds"
 TOO_MANY_ACCOUNT = ("too many failed sign-ins to this account: try again in {minutes} "
                     "minutes")
+TOO_MANY_SIGNUPS = ("too many accounts were signed up from your network lately: try "
+                    "again in {minutes} minutes")
 TOO_MANY_NETWORK = ("too many failed sign-ins from your network: try again in {minutes} "
                     "minutes")
 
@@ -131,13 +133,19 @@ class Accounts:
 
     # -- signing up, in and out -----------------------------------------------
 
-    async def sign_up(self, name: str, password: str, browser: str | None,
-                      claim: bool) -> SignedIn:
+    async def sign_up(self, name: str, password: str, browser: str | None, claim: bool,
+                      host: str) -> SignedIn:
         """A new account (the form checked the name's and the password's rules), signed
-        in, with its recovery codes; the browser's games claimed if asked."""
+        in, with its recovery codes; the browser's games claimed if asked. At most
+        ``signups_per_network`` from the network of ``host`` in ``signin_window``."""
         shown, skeleton = names.normal(name), names.skeleton(name)
         if await self.service.live.db(self.store.find, skeleton) is not None:
             raise AccountError(TAKEN.format(name=shown), 409, "name")
+        signups = [f"signup {signin_network(host)}"]
+        counted = await self.service.live.db(self.store.failures, signups, self.window)
+        if counted.get(signups[0], 0) >= self.limits.signups_per_network:
+            minutes = max(1, round(self.limits.signin_window / 60))
+            raise AccountError(TOO_MANY_SIGNUPS.format(minutes=minutes), 429)
         hashed = await self._hash(password)
         codes, token = new_codes(), new_session_token()
         try:
@@ -146,6 +154,7 @@ class Accounts:
                 token_hash(token))
         except NameTaken:  # taken between the look and the insert
             raise AccountError(TAKEN.format(name=shown), 409, "name") from None
+        await self.service.live.db(self.store.fail, signups, self.window)
         claimed = await self.claim(account, browser) if claim and browser else 0
         return SignedIn(account, token, codes, claimed)
 

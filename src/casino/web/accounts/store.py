@@ -85,7 +85,8 @@ class AccountGameRow(Base):
 
 
 class SignInFailureRow(Base):
-    """Failed sign-ins counted under one key (an account, or a network) since ``since``."""
+    """Failed sign-ins counted under one key (an account, or a network) since ``since``;
+    and, under a key of their own, the sign-ups from a network."""
 
     __tablename__ = "signin_failures"
 

@@ -132,7 +132,8 @@ async def signup(request: Request, web: Web, users: Users) -> Response:
     browser = seats.browser_token(request)
     try:
         form = await _form(request, SignUp, browser)
-        signed = await users.sign_up(form.name, form.password, browser, form.claim == "on")
+        signed = await users.sign_up(form.name, form.password, browser, form.claim == "on",
+                                     _host(request))
     except (BodyError, AccountError) as e:
         error, status, field = _refused(e)
         return _guest_page(request, web, "signup.html", status, error=error, field=field)
