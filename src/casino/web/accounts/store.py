@@ -167,7 +167,9 @@ class AccountStore:
             claimed = list(s.execute(select(AccountGameRow.game, AccountGameRow.seat)
                                      .where(AccountGameRow.account == account)))
             for game, seat in claimed:
-                _anonymise(s, game, seat)
+                version = _anonymise(s, game, seat)
+                if version is not None:  # the processes with it live read it again
+                    self.store._announce(s, game, version)  # the store's one NOTIFY
             s.execute(delete(AccountGameRow).where(AccountGameRow.account == account))
             s.execute(delete(AccountSessionRow).where(AccountSessionRow.account == account))
             s.execute(delete(RecoveryCodeRow).where(RecoveryCodeRow.account == account))
@@ -304,14 +306,14 @@ class AccountStore:
             s.execute(delete(SignInFailureRow).where(SignInFailureRow.key == key))
 
 
-def _anonymise(s: Session, game: str, seat: int) -> None:
+def _anonymise(s: Session, game: str, seat: int) -> int | None:
     """Put :data:`FORMER` in place of a seat's name: the seat, the game's list of names
-    and its record."""
+    and its record; the game's version (None: no such game)."""
     s.execute(update(SeatRow).where(SeatRow.game == game, SeatRow.seat == seat)
               .values(name=FORMER))
     row = s.get(GameRow, game)
     if row is None:
-        return
+        return None
     names = json.loads(row.names or "[]")
     if 0 <= seat < len(names):
         names[seat] = FORMER
@@ -321,3 +323,4 @@ def _anonymise(s: Session, game: str, seat: int) -> None:
         renamed = list(record.names)
         renamed[seat] = FORMER
         row.record = write_record(record, names=renamed)
+    return row.version
