@@ -7,8 +7,9 @@ levels (``easy`` v ``beginner`` up to ``expert`` v ``hard``, the higher as side 
 finished pair kept at once in a journal file of its own under ``--dir``: a cut run
 goes on where it stopped when started again, a longer ``--games`` grows it, and
 tables or pairings can be played in separate runs (``--only``, ``--pairing``) and
-reported together. ``--report`` plays nothing and prints the Markdown table of
-docs/bots.md ("The levels on every ruleset") from whatever the journals hold.
+reported together. ``--report`` plays nothing and prints the Markdown table of the
+levels on every ruleset (research/bots-log.md keeps each one measured) from whatever
+the journals hold.
 
 Seating is the arena's: with two players a plain swap, with four in partnerships
 the partnerships; with three (A B A, then B A B) and four each for themselves

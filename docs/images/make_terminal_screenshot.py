@@ -1,4 +1,4 @@
-"""Draw ``docs/images/terminal-game.svg``: the terminal game in progress, for the README.
+"""Draw ``docs/images/terminal-game.svg``: the terminal game in progress, for docs/usage.md.
 
 Run it from the repository's root with ``.venv/bin/python docs/images/make_terminal_screenshot.py``.
 The game is seeded, the computer plays at the rule-based ``easy`` level and
