@@ -121,3 +121,25 @@ def test_a_pairing_with_no_game_decided_is_measured_by_its_margin(tmp_path: Path
     (table,) = results.read([path])
     assert table.heading().endswith("2 players, single rounds")
     assert "| 1 | 2 | 2 | — (none decided) | +0.50 [" in table.text()
+
+
+def test_the_level_table_of_bots_md_quotes_the_journals() -> None:
+    """docs/bots.md sums up each level's strength in words ("wins about 66% against
+    `easy`"); each share it quotes is the house rules' journal's, rounded, so a new
+    measurement that moves a figure fails here until the words follow it."""
+    import re
+
+    text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    quoted = {(m[1], m[3]): int(m[2]) for m in re.finditer(
+        r"^\| `(\w+)` \|[^\n]*?wins about (\d+)% (?:of its games )?against `(\w+)`",
+        text, re.MULTILINE)}
+    assert len(quoted) == 4, quoted  # easy, medium, hard and expert, each over the one below
+    (table,) = [t for t in results.read(JOURNALS) if t.sources == ["casino-2.jsonl"]]
+    measured = {}
+    for pairing in table.pairings.values():
+        a, b = (name.removeprefix("level:") for name in (pairing.a, pairing.b))
+        measured[(a, b)] = round(100 * pairing.result().score_a().value)
+    for levels, share in quoted.items():
+        assert measured[levels] == share, (levels, share, measured[levels])
+    floor = re.search(r"loses about (\d+)% of its games to `easy`", text)
+    assert floor is not None and int(floor[1]) == measured[("easy", "beginner")]
