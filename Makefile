@@ -146,7 +146,8 @@ test-postgres: venv
 		tests/test_web_api.py tests/test_web_ws.py tests/test_web_tools.py \
 		tests/test_web_seats.py tests/test_web_fairplay.py tests/test_web_guard.py \
 		tests/test_web_moved_on.py tests/test_web_fanout.py tests/test_web_cluster.py \
-		tests/test_web_serve_workers.py
+		tests/test_web_serve_workers.py tests/test_web_accounts.py \
+		tests/test_web_accounts_limits.py tests/test_web_accounts_games.py
 
 # The engine's, the bots' and the teaching tools' tests once more with the compiled core
 # switched off (CASINO_CORE=off), so the pure-Python engine, the reference, stays tested
