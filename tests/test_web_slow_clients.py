@@ -174,6 +174,19 @@ def test_a_websocket_outlives_the_header_deadline(server: Server) -> None:
     asyncio.run(play())
 
 
+def test_a_websocket_handshake_too_big_to_read_is_answered_and_closed(server: Server) -> None:
+    """A header line over the WebSocket library's 8 KiB, sent whole: uvicorn left such a
+    handshake open and unanswered for ever."""
+    s = open_socket(server)
+    s.sendall(b"GET /ws/0123456789abcdef HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+              b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+              b"Sec-WebSocket-Version: 13\r\nCookie: c=" + b"y" * 10_000 + b"\r\n\r\n")
+    got, took = read_until_closed(s)
+    assert got.startswith(b"HTTP/1.1 431 "), got
+    assert took < HEADER_SECONDS  # answered at once, not left to a deadline
+    s.close()
+
+
 async def state_of(ws: ClientConnection) -> dict[str, Any]:
     """The next ``state`` message (pings answered, anything else skipped)."""
     while True:

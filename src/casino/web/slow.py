@@ -17,7 +17,10 @@ with three checks added, closes
   ones (WebSockets included: :class:`GuardedWebSocketProtocol` gives the place back
   when it closes), at once, so that one address cannot take every descriptor. A
   reverse proxy that ``--forwarded-allow-ips`` names is not capped (its clients are
-  many); it is expected to guard against slow clients itself.
+  many); it is expected to guard against slow clients itself;
+* a WebSocket handshake that the WebSocket library cannot read (a header line over
+  8 KiB): uvicorn left it open, unanswered, for ever; it is answered (``431``) and
+  closed by :class:`GuardedWebSocketProtocol`.
 
 The limits are fields of :class:`~casino.web.limits.Limits`; uvicorn makes a protocol
 per connection from its class alone, so each serving process is told them once, by
@@ -301,13 +304,28 @@ class GuardedH11Protocol(H11Protocol):
 
 class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol, holding the place of its address that the HTTP
-    connection it was upgraded from took, until it closes."""
+    connection it was upgraded from took, until it closes; and answering a handshake
+    the WebSocket library refused rather than leaving it open."""
 
     _slot: str | None = None
 
     def hold_slot(self, key: str | None) -> None:
         """Hold the address's place (``key``; None: not counted) until the socket closes."""
         self._slot = key
+
+    def data_received(self, data: bytes) -> None:
+        """uvicorn's reading, and an answer to a handshake the WebSocket library refused.
+
+        The library refuses a handshake it cannot read (a header line over 8 KiB, more
+        than 128 headers) by preparing an answer (``431``, ``414``, ``400``), which
+        uvicorn never sends: the connection would stay open, answered by nobody and
+        under no deadline. It is sent here, and the connection closed."""
+        super().data_received(data)
+        if (self.conn.handshake_exc is not None and not self.handshake_initiated
+                and not self.transport.is_closing()):
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.transport.close()
+            _PROCESS.tally.note("WebSocket handshakes refused")
 
     def connection_lost(self, exc: Exception | None) -> None:
         """uvicorn's closing, then the address's place given back."""
