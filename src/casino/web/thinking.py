@@ -9,9 +9,11 @@ the pool is given only as many as it has workers:
 
 - a computer's move always goes before any hint (a person waits for the
   computer; a hint is a favour);
-- within each kind the waiting jobs are served round-robin by *owner*: the
-  address that drove a computer's game, the game that asked for a hint; so
-  one owner with many jobs gets one turn in each round, like everybody else;
+- within each kind the waiting jobs are served in turn by *owner*
+  (:class:`~casino.web.fairqueue.FairQueue`, shared with the reviews and the move
+  helper): the address that drove a computer's game, the game that asked for a
+  hint; so one owner with many jobs gets one turn in each round, like everybody
+  else, and a newcomer goes before the second job of an owner already served;
 - a game has at most one hint waiting or running, the hints waiting across the
   server are capped, and a hint that waited too long is dropped: the asker is
   told the server is busy rather than queued without end.
@@ -31,12 +33,12 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
-from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from casino.play.session import BotJob, run_bot_job
 from casino.teach.hint import run_hint_job
+from casino.web.fairqueue import FairQueue
 from casino.web.workers import WorkerPool
 
 log = logging.getLogger("casino.web")
@@ -76,37 +78,6 @@ class ThinkStats:
     started: int = field(default=0, repr=False)
 
 
-class _RoundRobin:
-    """Waiting tickets by owner; :meth:`pop` serves the owners in turn."""
-
-    def __init__(self) -> None:
-        self._queues: OrderedDict[str, deque[_Ticket]] = OrderedDict()
-        self.size = 0
-
-    def push(self, ticket: _Ticket) -> None:
-        self._queues.setdefault(ticket.owner, deque()).append(ticket)
-        self.size += 1
-
-    def pop(self) -> _Ticket | None:
-        if not self._queues:
-            return None
-        owner, queue = next(iter(self._queues.items()))
-        ticket = queue.popleft()
-        del self._queues[owner]
-        if queue:
-            self._queues[owner] = queue  # to the back of the line
-        self.size -= 1
-        return ticket
-
-    def remove(self, ticket: _Ticket) -> None:
-        queue = self._queues.get(ticket.owner)
-        if queue is not None and ticket in queue:
-            queue.remove(ticket)
-            self.size -= 1
-            if not queue:
-                del self._queues[ticket.owner]
-
-
 def think(job: BotJob) -> str:
     """Any job of the pool: a hint's explained advice as JSON text
     (:func:`casino.teach.hint.run_hint_job`), a computer's move as its text."""
@@ -138,8 +109,8 @@ class Thinker:
         self._pool: WorkerPool | None = None
         self._thread: concurrent.futures.ThreadPoolExecutor | None = None
         self._tasks: set[asyncio.Task[str]] = set()
-        self._computers = _RoundRobin()
-        self._hints = _RoundRobin()
+        self._computers: FairQueue[_Ticket] = FairQueue()
+        self._hints: FairQueue[_Ticket] = FairQueue()
         self._hinting: set[str] = set()  # games with a hint waiting or running
         self._running = 0
         self._waiting_since: dict[_Ticket, int] = {}  # computer tickets: `started` when queued
@@ -173,7 +144,8 @@ class Thinker:
         """Cancel every job still waiting and stop the worker processes and the thread (at
         the server's shutdown)."""
         for queue in (self._computers, self._hints):
-            while (ticket := queue.pop()) is not None:
+            while (popped := queue.pop()) is not None:
+                ticket = popped[1]
                 if not ticket.future.done():
                     ticket.future.cancel()
         if self._pool is not None:
@@ -221,10 +193,10 @@ class Thinker:
         loop = asyncio.get_running_loop()
         ticket = _Ticket(kind, owner, game, job, loop.create_future(), loop.time())
         if kind == COMPUTER:
-            self._computers.push(ticket)
+            self._computers.push(owner, ticket)
             self._waiting_since[ticket] = self.stats.started
         else:
-            self._hints.push(ticket)
+            self._hints.push(owner, ticket)
         self._dispatch()
         try:
             return await asyncio.wait_for(asyncio.shield(ticket.future), self.job_timeout)
@@ -235,15 +207,21 @@ class Thinker:
                 self._waiting_since.pop(ticket, None)
                 ticket.future.cancel()
 
+    def _queue(self, ticket: _Ticket) -> FairQueue[_Ticket]:
+        return self._computers if ticket.kind == COMPUTER else self._hints
+
     def _next(self, now: float) -> _Ticket | None:
-        ticket = self._computers.pop()
-        if ticket is not None:
+        popped = self._computers.pop()
+        if popped is not None:
+            ticket = popped[1]
             overtaken = self.stats.started - self._waiting_since.pop(ticket, self.stats.started)
             self.stats.most_overtaken = max(self.stats.most_overtaken, overtaken)
             return ticket
-        while (ticket := self._hints.pop()) is not None:
+        while (popped := self._hints.pop()) is not None:
+            ticket = popped[1]
             if now - ticket.queued_at <= self.hint_wait:
                 return ticket
+            self._hints.done(ticket.owner)  # never run: its owner's turn is over
             self.stats.expired += 1
             ticket.future.set_exception(Busy(
                 "the server was too busy to think of a hint in time; ask again"))
@@ -276,6 +254,7 @@ class Thinker:
         def done(task: asyncio.Future[str]) -> None:
             # A worker that died or was stopped is replaced by the pool itself.
             self._running -= 1
+            self._queue(ticket).done(ticket.owner)
             if not ticket.future.done():
                 if task.cancelled():
                     ticket.future.cancel()
