@@ -307,23 +307,24 @@ async def slowloris(server: Server, attempts: int, addresses: int) -> list[async
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts /proc/PID/fd")
 def test_a_fresh_request_is_answered_while_more_slow_connections_come_than_descriptors(
         tmp_path: Path) -> None:
-    """1,500 slow connections from 60 addresses against a server of 400 file
-    descriptors: each address holds 4 (240 in all) and the rest are refused at once, a
+    """2,500 slow connections from 125 addresses against a server of 700 file
+    descriptors: each address holds 4 (500 in all) and the rest are refused at once, a
     fresh page is answered meanwhile, and the slow ones are all closed at the deadline.
     (uvicorn alone held every one of them until its descriptors ran out, and then
     accepted nobody.)"""
+    raise_open_files()  # this process opens 2,500 sockets
     limits = {"header_seconds": "3", "sockets_per_address": "4"}
-    with few_descriptors(tmp_path, 400, limits) as server:
+    with few_descriptors(tmp_path, 700, limits) as server:
         idle = open_descriptors(server.proc.pid)
 
         async def attack() -> None:
-            opened = await slowloris(server, 1500, 60)
+            opened = await slowloris(server, 2500, 125)
             try:
                 start = time.monotonic()
                 status = await asyncio.to_thread(fetch, server)
                 assert status == 200
                 assert time.monotonic() - start < ANSWER_WAIT
-                assert open_descriptors(server.proc.pid) <= idle + 60 * 4 + 10
+                assert open_descriptors(server.proc.pid) <= idle + 125 * 4 + 10
                 deadline = time.monotonic() + CLOSE_WAIT
                 while open_descriptors(server.proc.pid) > idle + 10:
                     assert time.monotonic() < deadline, "the slow connections were kept"
