@@ -83,7 +83,7 @@ def test_a_review_that_ends_while_the_database_answers_is_still_computing(
     with reviewing(tmp_path) as client:
         game = finished_game(client)
         reviewer = service_of(client).reviewer
-        reviewer._jobs[(game, 0)] = _Job(game, 0, "testclient", time.monotonic())
+        reviewer._jobs[(game, 0)] = _Job(game, 0, "testclient", time.monotonic(), "")
 
         def read(*_: object) -> None:
             reviewer._jobs.pop((game, 0), None)  # the job ends while the database answers
@@ -177,9 +177,9 @@ class Gate:
         return json.dumps({"format": "casino-review/2", "seat": seat})
 
 
-def test_reviews_computing_at_once_are_bounded_per_address_and_across_the_server(
+def test_reviews_computing_at_once_are_bounded_per_player_and_across_the_server(
         tmp_path: Path) -> None:
-    with reviewing(tmp_path, reviews_per_address=1, review_waiting=1) as client:
+    with reviewing(tmp_path, reviews_per_player=1, review_waiting=1) as client:
         service = service_of(client)
         gate = Gate()
         service.reviewer.run = gate
@@ -189,7 +189,7 @@ def test_reviews_computing_at_once_are_bounded_per_address_and_across_the_server
         assert client.post(f"/api/games/{first}/review?seat=0").status_code == 202
         r = client.post(f"/api/games/{first}/review?seat=1")
         assert r.status_code == 429 and "wait for it to finish" in r.json()["error"]
-        # Another address may: one review computing (a thread) and one waiting...
+        # Another player may: one review computing (a thread) and one waiting...
         assert client.portal.call(lambda: service.review(  # type: ignore[union-attr]
             second, "0", client="10.0.0.2", start=True))["status"] == "computing"
 

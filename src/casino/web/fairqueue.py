@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter, deque
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 T = TypeVar("T", bound=Hashable)
@@ -41,7 +41,7 @@ class _Entry(Generic[T]):
     owner: str
     item: T
     start: int
-    order: int = field(default=0)
+    order: int
 
 
 class FairQueue(Generic[T]):
@@ -63,9 +63,6 @@ class FairQueue(Generic[T]):
     def size(self) -> int:
         """Items waiting."""
         return len(self._entries)
-
-    def __contains__(self, item: object) -> bool:
-        return item in self._entries
 
     def push(self, owner: str, item: T) -> None:
         """``item`` waits its owner's next turn."""
@@ -177,22 +174,24 @@ class FairLine(Generic[T]):
         """``owner``'s jobs running or waiting."""
         return self.queue.running_of(owner) + self.queue.waiting_of(owner)
 
-    def admit(self, owner: str, item: T) -> T | None:
-        """Put ``item`` in line: the job it displaced (its asker to be told), if any.
+    def admit(self, owner: str, item: T) -> tuple[str, T] | None:
+        """Put ``item`` in line: the job it displaced and its owner (its asker to be
+        told), if any.
 
         :class:`TooMany` when ``owner`` holds ``each`` already, :class:`LineFull` when
         every place is taken and no owner holds two more than ``owner`` waiting."""
         held = self.held(owner)
         if held >= self.each:
             raise TooMany(held)
-        displaced: T | None = None
+        displaced: tuple[str, T] | None = None
         if self.running >= self.slots and self.queue.size >= self.waiting:
             busiest = self.queue.busiest()
             if busiest is None or busiest[1] < self.queue.waiting_of(owner) + 2:
                 raise LineFull
-            displaced = self.queue.newest(busiest[0])
-            assert displaced is not None
-            self.queue.remove(displaced)
+            newest = self.queue.newest(busiest[0])
+            assert newest is not None
+            self.queue.remove(newest)
+            displaced = busiest[0], newest
         self.queue.push(owner, item)
         return displaced
 

@@ -84,12 +84,16 @@ class Limits:
     #: The move helper (``POST /api/helper``) thinks in worker processes of its own
     #: (:mod:`casino.web.workers`): this many, each job stopped (its worker killed) after
     #: ``helper_seconds`` and each worker capped at ``helper_memory_mb`` of address space;
-    #: ``helper_waiting`` more requests may wait for a worker, beyond that they are refused
-    #: at once ("busy, try again").
+    #: ``helper_waiting`` more requests may wait for a worker across the server, and one
+    #: player (an account, or a guest's network: :mod:`casino.web.requester`) may have
+    #: ``helper_per_player`` running or waiting; they are answered by player in turn
+    #: (:mod:`casino.web.fairqueue`), and beyond these bounds refused at once ("busy, try
+    #: again"), unless a player holding more places gives up their newest.
     helper_workers: int = 1
     helper_seconds: float = 5.0
     helper_memory_mb: int = 512
     helper_waiting: int = 4
+    helper_per_player: int = 2
     #: A player's choices on a crowded table (each card's moves in the view, the answer to
     #: an ``options`` message) are worked out in worker processes of their own: this many,
     #: each job stopped (its worker killed) after ``select_seconds``, each worker capped at
@@ -105,14 +109,16 @@ class Limits:
     #: worker killed) after ``review_seconds`` (sized for a whole game at the default
     #: setting: docs/review.md has a round's time per preset), each worker capped at
     #: ``review_memory_mb``. ``review_waiting`` more reviews may wait for a worker across
-    #: the server and one address may have ``reviews_per_address`` computing or waiting;
-    #: beyond either the asker is told the server is busy (a review already kept is
-    #: always answered at once).
+    #: the server and one player (an account, or a guest's network) may have
+    #: ``reviews_per_player`` computing or waiting; they are computed by player in turn,
+    #: and beyond these bounds the asker is told the server is busy, unless a player
+    #: holding more places gives up their newest (a review already kept is always
+    #: answered at once).
     review_workers: int = 1
     review_seconds: float = 900.0
     review_memory_mb: int = 1024
     review_waiting: int = 4
-    reviews_per_address: int = 1
+    reviews_per_player: int = 1
     #: Failed sign-ins counted against one account, and against one network (an IPv4
     #: /24, an IPv6 /64), within ``signin_window`` seconds; past either, sign-ins to that
     #: account, or from that network, are refused until the window passes. The counts are

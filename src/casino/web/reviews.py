@@ -11,10 +11,16 @@ processes of its own (:class:`~casino.web.workers.WorkerPool`):
   until it is done. Two askers of the same game and seat share one job.
 - The review is kept in the database (:meth:`casino.web.store.Store.save_review`), so
   it is computed once per game, seat and setting, across restarts too.
-- What waits is bounded: ``review_workers`` computing and ``review_waiting`` waiting
-  across the server, ``reviews_per_address`` computing or waiting for one address;
-  beyond either the asker is told the server is busy, and nothing is queued. A review
-  still running at ``review_seconds`` has its worker killed and its asker told why.
+- What waits is bounded, and shared out fairly (:class:`~casino.web.fairqueue.FairLine`):
+  ``review_workers`` computing and ``review_waiting`` waiting across the server,
+  ``reviews_per_player`` computing or waiting for one player (an account, or a guest's
+  network: :mod:`casino.web.requester`). The waiting reviews are computed by player in
+  turn, so a newcomer's goes before the second review of a player already served. When
+  every place is taken, a newcomer's review takes the place of the newest one waiting
+  for the player holding the most (at least two more than the newcomer), and that
+  review's asker is told so at their next look; otherwise the newcomer is told the
+  server is busy, and nothing is queued. A review still running at ``review_seconds``
+  has its worker killed and its asker told why.
 
 Only a finished game is reviewed (the service refuses others): a review shows every
 decision against the cards the other seats held, which no seat may learn while the
@@ -35,7 +41,9 @@ from typing import Any
 from casino.bots.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget
 from casino.engine.record import read_record
 from casino.teach.review import FORMAT, MIN_SAMPLES, ReviewError, review
+from casino.web.fairqueue import FairLine, LineFull, TooMany
 from casino.web.limits import Limits
+from casino.web.requester import holder_words
 from casino.web.store import Store
 from casino.web.workers import WorkerBusy, WorkerError, WorkerPool, WorkerTimeout, report
 
@@ -45,6 +53,13 @@ log = logging.getLogger("casino.web")
 DONE, COMPUTING, NONE = "done", "computing", "none"
 #: Failures remembered until their asker hears of them (the oldest forgotten beyond).
 MAX_FAILURES_KEPT = 1000
+#: The refusals and the failures, each worded once.
+BUSY = "the server is busy reviewing other games: ask again in a few minutes"
+TOO_MANY = ("{holder} {count} {reviews} being computed or waiting already: wait for it to "
+            "finish before asking for another")
+SET_ASIDE = ("this review was set aside to let another player's wait its turn (the server's "
+             "line of reviews was full, and {holder} the most in it): ask again in a few "
+             "minutes")
 
 
 @dataclass(frozen=True)
@@ -98,20 +113,24 @@ class ReviewRefused(Exception):
 @dataclass
 class ReviewStats:
     """What the reviewer did: reviews computed, answered from the database, refused
-    (busy) and failed (stopped at the deadline, or an error)."""
+    (busy), failed (stopped at the deadline, or an error) and set aside for another
+    player's."""
 
     computed: int = 0
     kept: int = 0
     refused: int = 0
     failed: int = 0
+    #: Reviews waiting whose place was given to another player's (their askers told).
+    set_aside: int = 0
 
 
 @dataclass(eq=False)
 class _Job:
     game: str
     seat: int
-    address: str
+    owner: str
     started: float
+    record_text: str
     task: asyncio.Task[None] | None = None
     #: The decisions judged so far and how many there are, as the worker last said.
     done: int = 0
@@ -140,24 +159,22 @@ class Reviewer:
         self.run = run
         self.stats = ReviewStats()
         self._pool: WorkerPool | None = None
-        self._jobs: dict[tuple[str, int], _Job] = {}
+        self._jobs: dict[tuple[str, int], _Job] = {}  # computing or waiting
         self._failed: OrderedDict[tuple[str, int], str] = OrderedDict()
+        workers = limits.review_workers if processes else 0
+        self._line: FairLine[_Job] = FairLine(max(1, workers), waiting=limits.review_waiting,
+                                              each=limits.reviews_per_player)
 
     @property
     def pool(self) -> WorkerPool:
-        """Made on first use; its workers hold no copy of the server's state."""
+        """Made on first use; its workers hold no copy of the server's state. It is given
+        a review only when a worker is free (the line waits here), so it needs no line."""
         if self._pool is None:
             self._pool = WorkerPool(self.limits.review_workers if self.processes else 0,
-                                    waiting=self.limits.review_waiting,
+                                    waiting=0,
                                     memory_mb=self.limits.review_memory_mb,
                                     preload=("casino.teach.review",), name="casino-review")
         return self._pool
-
-    @property
-    def capacity(self) -> int:
-        """Reviews computing or waiting at once across the server."""
-        workers = self.limits.review_workers if self.processes else 0
-        return max(1, workers) + self.limits.review_waiting
 
     @property
     def running(self) -> int:
@@ -165,11 +182,14 @@ class Reviewer:
         return len(self._jobs)
 
     def close(self) -> None:
-        """Cancel the reviews being computed and stop the worker processes (at the server's
-        shutdown)."""
+        """Cancel the reviews being computed, forget those waiting, and stop the worker
+        processes (at the server's shutdown)."""
         for job in list(self._jobs.values()):
             if job.task is not None:
                 job.task.cancel()
+            else:
+                self._line.withdraw(job)
+                del self._jobs[(job.game, job.seat)]
         if self._pool is not None:
             self._pool.close()
             self._pool = None
@@ -201,12 +221,15 @@ class Reviewer:
         return {"status": NONE, "seat": seat}
 
     async def start(self, game: str, seat: int, record_text: str,
-                    address: str) -> dict[str, Any]:
-        """Start computing the review of ``seat`` in ``game`` (a finished game's record),
-        unless it is kept or being computed: the answer as :meth:`answer` gives it.
+                    owner: str) -> dict[str, Any]:
+        """Start computing the review of ``seat`` in ``game`` (a finished game's record)
+        for ``owner`` (the asker's identity: :func:`casino.web.requester.requester`), or
+        put it in line, unless it is kept or being computed: the answer as
+        :meth:`answer` gives it.
 
-        :class:`ReviewRefused` when the server or the asker's address has as many
-        reviews computing or waiting as it may (nothing is queued then)."""
+        :class:`ReviewRefused` when ``owner`` has as many reviews computing or waiting
+        as it may, or every place is taken and none may be given to it (nothing is
+        queued then)."""
         key = (game, seat)
         self._failed.pop(key, None)  # asking again after a failure tries again
         answer = await self.answer(game, seat)
@@ -215,32 +238,52 @@ class Reviewer:
         started = self._jobs.get(key)  # by another request while the database answered
         if started is not None:
             return self._computing(started)
-        mine = sum(1 for j in self._jobs.values() if j.address == address)
-        if mine >= self.limits.reviews_per_address:
+        job = _Job(game, seat, owner, time.monotonic(), record_text)
+        try:
+            displaced = self._line.admit(owner, job)
+        except TooMany as e:
             self.stats.refused += 1
-            raise ReviewRefused(
-                f"you have {mine} {'review' if mine == 1 else 'reviews'} being computed "
-                "already: wait for it to finish before asking for another", 429)
-        if len(self._jobs) >= self.capacity:
+            raise ReviewRefused(TOO_MANY.format(
+                holder=holder_words(owner), count=e.held,
+                reviews="review" if e.held == 1 else "reviews"), 429) from None
+        except LineFull:
             self.stats.refused += 1
-            raise ReviewRefused("the server is busy reviewing other games: ask again in a "
-                                "few minutes", 503)
-        job = _Job(game, seat, address, time.monotonic())
+            raise ReviewRefused(BUSY, 503) from None
         self._jobs[key] = job
-        job.task = asyncio.get_running_loop().create_task(self._compute(job, record_text))
+        if displaced is not None:
+            self.stats.set_aside += 1
+            owner_set_aside, job_set_aside = displaced
+            gone = (job_set_aside.game, job_set_aside.seat)
+            del self._jobs[gone]
+            self._fail(gone, SET_ASIDE.format(holder=holder_words(owner_set_aside)))
+        self._dispatch()
         return self._computing(job)
+
+    def _dispatch(self) -> None:
+        """Start the reviews next in line while a worker is free."""
+        loop = asyncio.get_running_loop()
+        while (popped := self._line.next()) is not None:
+            job = popped[1]
+            job.task = loop.create_task(self._compute(job))
 
     def _computing(self, job: _Job) -> dict[str, Any]:
         return {"status": COMPUTING, "seat": job.seat,
                 "seconds": int(time.monotonic() - job.started),
                 "deadline": self.limits.review_seconds,
-                "done": job.done, "total": job.total}
+                "done": job.done, "total": job.total,
+                "place": self._line.queue.position(job) or 0}
 
-    async def _compute(self, job: _Job, record_text: str) -> None:
+    def _fail(self, key: tuple[str, int], failure: str) -> None:
+        """Remember ``failure`` for the review's asker, who hears of it once."""
+        self._failed[key] = failure
+        while len(self._failed) > MAX_FAILURES_KEPT:
+            self._failed.popitem(last=False)
+
+    async def _compute(self, job: _Job) -> None:
         key = (job.game, job.seat)
         failure: str | None = None
         try:
-            text = await self.pool.run(self.run, record_text, job.seat, self.setting,
+            text = await self.pool.run(self.run, job.record_text, job.seat, self.setting,
                                        deadline=self.limits.review_seconds,
                                        progress=job.progress)
             await asyncio.to_thread(self.store.save_review, job.game, job.seat,
@@ -252,7 +295,7 @@ class Reviewer:
             failure = (f"the review took longer than {self.limits.review_seconds:g} seconds "
                        "and was stopped; the server may be busy: ask again later")
         except WorkerBusy:
-            failure = "the server is busy reviewing other games: ask again in a few minutes"
+            failure = BUSY
         except WorkerError as exc:
             failure = f"the review could not be computed: {exc}"
         except ReviewError as exc:
@@ -262,11 +305,11 @@ class Reviewer:
             failure = "the review could not be computed; ask again"
         finally:
             self._jobs.pop(key, None)
+            self._line.done(job.owner)
+            self._dispatch()  # nothing waits once the reviewer is closed
         if failure is not None:
             self.stats.failed += 1
-            self._failed[key] = failure
-            while len(self._failed) > MAX_FAILURES_KEPT:
-                self._failed.popitem(last=False)
+            self._fail(key, failure)
 
 
 __all__ = ["COMPUTING", "DONE", "NONE", "ReviewRefused", "ReviewSetting", "ReviewStats",

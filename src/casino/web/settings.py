@@ -118,16 +118,17 @@ class Helper(_Group):
     helper_seconds: Amount = _D.helper_seconds
     helper_memory_mb: Count = _D.helper_memory_mb
     helper_waiting: Count = _D.helper_waiting
+    helper_per_player: Count = _D.helper_per_player
 
 
 class Reviews(_Group):
-    """The post-game reviews' worker processes, and how many one address may ask for."""
+    """The post-game reviews' worker processes, and how many one player may ask for."""
 
     review_workers: Count = _D.review_workers
     review_seconds: Amount = _D.review_seconds
     review_memory_mb: Count = _D.review_memory_mb
     review_waiting: Count = _D.review_waiting
-    reviews_per_address: Count = _D.reviews_per_address
+    reviews_per_player: Count = _D.reviews_per_player
 
 
 class Accounts(_Group):

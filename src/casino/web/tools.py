@@ -38,20 +38,28 @@ helper's own stoppable worker processes (:class:`Helpers`, a
 :class:`~casino.web.workers.WorkerPool` sized by the app's
 :class:`~casino.web.limits.Limits`), a safety net for whatever a table or a bot
 might cost: past ``helper_seconds`` its worker is killed and the asker told the
-table is too crowded, a worker past ``helper_memory_mb`` answers the same, and
-when every worker is busy and ``helper_waiting`` requests wait already, the next
-is told to try again at once. The request is checked in the server first, so a
-mistake is answered without a worker.
+table is too crowded, and a worker past ``helper_memory_mb`` answers the same.
+The requests waiting for a worker are answered by asker in turn
+(:class:`~casino.web.fairqueue.FairLine`; the asker is the account when signed in,
+else the guest's network: :mod:`casino.web.requester`), so a newcomer's question goes
+before the second of an asker already served: at most ``helper_per_player`` of one
+asker's run or wait, and ``helper_waiting`` across the server. Beyond these the next
+is told to try again at once, unless an asker holds at least two more places than
+the newcomer: then the newest of theirs is answered "set aside" and the newcomer takes
+its place. The request is checked in the server first, so a mistake is answered
+without a worker.
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import hmac
 import json
 import re
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -71,8 +79,10 @@ from casino.tools.scorepad import (
     scoring_cards,
 )
 from casino.web.bodies import HelperRequest
+from casino.web.fairqueue import FairLine, LineFull, TooMany
 from casino.web.helper_job import judged_helper_json
 from casino.web.limits import BucketsByKey, Limits
+from casino.web.requester import holder_words
 from casino.web.store import Base, now, token_hash
 from casino.web.workers import (
     WorkerBusy,
@@ -111,6 +121,13 @@ PAD_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
 new_pads = BucketsByKey(PADS_PER_MINUTE / 60.0, PADS_BURST)
 #: Modules a helper worker imports before its first job, so no deadline pays for them.
 HELPER_MODULES = ("casino.web.helper_job", "casino.bots.levels")
+#: The helper's refusals, each worded once.
+HELPER_BUSY = "the helper is busy: try again in a moment"
+HELPER_CLOSING = "the server is shutting down: try again in a moment"
+HELPER_TOO_MANY = ("{holder} {count} {questions} for the helper being answered or waiting "
+                   "already: wait for an answer before asking another")
+HELPER_SET_ASIDE = ("the helper set this question aside for another player's ({holder} the "
+                    "most waiting): try again in a moment")
 
 
 class ScorePadRow(Base):
@@ -211,15 +228,29 @@ def helper_request(body: HelperRequest) -> dict[str, Any]:
     return req
 
 
+@dataclass(eq=False)
+class _Question:
+    """A helper request in line: its checked request, and the answer its asker awaits."""
+
+    req: dict[str, Any]
+    answer: asyncio.Future[dict[str, Any]]
+
+
 class Helpers:
     """The move helper's worker pool: made on the first request from the app's limits,
-    killed with the app (its lifespan calls :meth:`close`)."""
+    killed with the app (its lifespan calls :meth:`close`); and its fair line in front
+    of the workers (see the module)."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self._pool: WorkerPool | None = None
         self._lock = threading.Lock()
         self._closed = False
+        self.line: FairLine[_Question] = FairLine(max(1, limits.helper_workers),
+                                                 waiting=limits.helper_waiting,
+                                                 each=limits.helper_per_player)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None  # the one the askers wait on
         #: The job a worker runs: a top-level function, so the workers can import
         #: it (tests put a slower one here to exercise the deadline).
         self.job: Callable[[dict[str, Any]], dict[str, Any]] = judged_helper_json
@@ -227,36 +258,91 @@ class Helpers:
     @property
     def pool(self) -> WorkerPool:
         """The worker pool, made on the first use (a server whose helper nobody uses starts
-        no process); refused once the server is closing."""
+        no process); refused once the server is closing. The line waits here, so the
+        pool is handed a job only when a worker is free."""
         with self._lock:
             if self._closed:
-                raise ToolError("the server is shutting down: try again in a moment", 503)
+                raise ToolError(HELPER_CLOSING, 503)
             if self._pool is None:
-                self._pool = WorkerPool(self.limits.helper_workers,
-                                        waiting=self.limits.helper_waiting,
+                self._pool = WorkerPool(self.limits.helper_workers, waiting=0,
                                         memory_mb=self.limits.helper_memory_mb,
                                         preload=HELPER_MODULES, name="casino-helper")
             return self._pool
 
     def close(self) -> None:
-        """Stop the workers, and refuse any later request (the app's lifespan calls this at
-        shutdown)."""
+        """Stop the workers, answer the questions waiting, and refuse any later request
+        (the app's lifespan calls this at shutdown; a test may, from its own thread)."""
         with self._lock:
             self._closed = True
             pool, self._pool = self._pool, None
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._refuse_waiting)
         if pool is not None:
             pool.close()
 
-    def analyse(self, req: dict[str, Any]) -> dict[str, Any]:
-        """:func:`helper_json` in a worker, each way it can fail answered in words."""
+    def _refuse_waiting(self) -> None:
+        """Tell every question still waiting that the server is shutting down."""
+        while (popped := self.line.queue.pop()) is not None:
+            _settle(popped[1], ToolError(HELPER_CLOSING, 503))
+
+    async def analyse(self, req: dict[str, Any], owner: str) -> dict[str, Any]:
+        """:func:`helper_json` in a worker, when ``owner``'s turn comes (``owner``: the
+        asker's identity, :func:`casino.web.requester.requester`); each way it can fail
+        answered in words (:class:`ToolError`)."""
+        if self._closed:
+            raise ToolError(HELPER_CLOSING, 503)
+        self._loop = asyncio.get_running_loop()
+        question = _Question(req, self._loop.create_future())
+        try:
+            displaced = self.line.admit(owner, question)
+        except TooMany as e:
+            raise ToolError(HELPER_TOO_MANY.format(
+                holder=holder_words(owner), count=e.held,
+                questions="question" if e.held == 1 else "questions"), 429) from None
+        except LineFull:
+            raise ToolError(HELPER_BUSY, 503) from None
+        if displaced is not None:
+            _settle(displaced[1], ToolError(HELPER_SET_ASIDE.format(
+                holder=holder_words(displaced[0])), 503))
+        self._dispatch()
+        try:
+            return await asyncio.shield(question.answer)
+        finally:
+            if not question.answer.done():  # the asker went away: not run for nobody
+                self.line.withdraw(question)
+                question.answer.cancel()
+
+    def _dispatch(self) -> None:
+        """Start the questions next in line while a worker is free."""
+        loop = asyncio.get_running_loop()
+        while (popped := self.line.next()) is not None:
+            task = loop.create_task(self._answer(*popped))
+            self._tasks.add(task)  # the loop keeps only a weak reference to a task
+            task.add_done_callback(self._tasks.discard)
+
+    async def _answer(self, owner: str, question: _Question) -> None:
+        try:
+            result = await self._run(question.req)
+        except ToolError as e:
+            _settle(question, e)
+        else:
+            if not question.answer.done():
+                question.answer.set_result(result)
+        finally:
+            self.line.done(owner)
+            if not self._closed:
+                self._dispatch()
+
+    async def _run(self, req: dict[str, Any]) -> dict[str, Any]:
+        """:func:`helper_json` in a worker now, each way it can fail said in words."""
         seconds = self.limits.helper_seconds
         try:
-            result: dict[str, Any] = self.pool.call(self.job, req, deadline=seconds)
+            result: dict[str, Any] = await self.pool.run(self.job, req, deadline=seconds)
             return fit_answer(result)
         except (HelperError, CasinoError, ValueError) as exc:
             raise ToolError(str(exc)) from None
         except WorkerBusy:
-            raise ToolError("the helper is busy: try again in a moment", 503) from None
+            raise ToolError(HELPER_BUSY, 503) from None
         except WorkerTimeout:
             raise ToolError(f"that table is too crowded for the helper to finish in "
                             f"{seconds:g} seconds", 422, "table") from None
@@ -265,6 +351,12 @@ class Helpers:
                             f"{self.limits.helper_memory_mb} MB", 422, "table") from None
         except WorkerError:
             raise ToolError("the helper stopped unexpectedly: try again", 503) from None
+
+
+def _settle(question: _Question, error: ToolError) -> None:
+    """Answer ``question``'s asker with ``error``, unless they were answered or left."""
+    if not question.answer.done():
+        question.answer.set_exception(error)
 
 
 def fit_answer(answer: dict[str, Any], limit: int = MAX_HELPER_ANSWER) -> dict[str, Any]:

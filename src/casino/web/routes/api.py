@@ -15,6 +15,7 @@ from casino.teach.review import default_seat
 from casino.web import seats
 from casino.web.bodies import BodyError, GameMade, NewGame, read
 from casino.web.limits import json_object
+from casino.web.requester import requester
 from casino.web.reviews import COMPUTING, DONE
 from casino.web.routes.context import Web, finished
 from casino.web.service import GameError, LiveGame, resignation_words
@@ -65,9 +66,12 @@ async def record_json(game_id: str, web: Web) -> dict[str, Any]:
 async def ask_review(request: Request, game_id: str, web: Web,
                      seat: str | None = None) -> Response:
     """Start computing a finished game's review of ``seat`` (docs/server.md): 200 with
-    the review when it is kept, else 202 "computing" (ask again with GET)."""
+    the review when it is kept, else 202 "computing" (ask again with GET). The reviews
+    are shared out by the asker's identity (the account, else the guest's network:
+    :func:`~casino.web.requester.requester`), which the service's limits take as it
+    is (an identity is no address to narrow)."""
     answer = await web.service.review(game_id, seat, start=True,
-                                      client=request.client.host if request.client else "")
+                                      client=await requester(request))
     return JSONResponse(answer, status_code=200 if answer["status"] == DONE else 202)
 
 

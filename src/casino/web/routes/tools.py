@@ -35,6 +35,7 @@ from casino.web.bodies import (
     read,
 )
 from casino.web.limits import json_object
+from casino.web.requester import requester
 from casino.web.routes.context import Web
 from casino.web.store import now, token_hash
 from casino.web.tools import (
@@ -103,17 +104,23 @@ async def helper_page() -> Response:
 # Reading requests
 
 
+async def _body(request: Request, limit: int, model: type[B]) -> B:
+    """The request's JSON object (at most ``limit`` bytes), read once into ``model``;
+    ToolError otherwise (a body not of its model: the words and the field)."""
+    try:
+        return read(model, await json_object(request, limit, ToolError))
+    except BodyError as exc:
+        raise ToolError(exc.message, field=exc.field) from None
+
+
 async def _respond(request: Request, limit: int, model: type[B],
                    work: Callable[[B], dict[str, Any]], status: int = 200) -> Response:
-    """Read the request's JSON object (at most ``limit`` bytes) once into ``model``, then
-    do ``work(body)`` in a worker thread: its answer as JSON, or any refusal as a clear
-    error (a body not of its model: the words and the field)."""
+    """Read the request's body (:func:`_body`), then do ``work(body)`` in a worker
+    thread: its answer as JSON, or any refusal as a clear error."""
     try:
-        body = read(model, await json_object(request, limit, ToolError))
+        body = await _body(request, limit, model)
     except ToolError as exc:
         return exc.response()
-    except BodyError as exc:
-        return ToolError(exc.message, field=exc.field).response()
     return await run_in_threadpool(_handle, lambda: work(body), status)
 
 
@@ -251,18 +258,24 @@ async def helper(request: Request, web: Web) -> Response:
     """A described table and hand (and optionally one ``card`` of it, with table items
     ``using``) -> the legal plays in words, best first by the judge with each one's
     reason (``"judge": false``: the biggest captures first, unjudged) and capped, with
-    ``more`` and ``complete`` saying what is left out; the bot's pick marked."""
-    helpers = web.helpers
+    ``more`` and ``complete`` saying what is left out; the bot's pick marked. The
+    workers answer askers in turn, each counted as their account or network
+    (:func:`~casino.web.requester.requester`)."""
+    try:
+        body = await _body(request, MAX_HELPER, HelperRequest)
+        req = await run_in_threadpool(_checked, body)
+        return JSONResponse(await web.helpers.analyse(req, await requester(request)))
+    except ToolError as exc:
+        return exc.response()
 
-    def work(body: HelperRequest) -> dict[str, Any]:
-        """Check the request here, so that a mistake is answered without a worker, then
-        analyse it in one."""
-        req = helper_request(body)
-        try:
-            # A mistake is answered without a worker ("judge" is the page's, not the set-up's).
-            check_request({k: v for k, v in req.items() if k != "judge"})
-        except (HelperError, CasinoError, ValueError) as exc:
-            raise ToolError(str(exc)) from None
-        return helpers.analyse(req)
 
-    return await _respond(request, MAX_HELPER, HelperRequest, work)
+def _checked(body: HelperRequest) -> dict[str, Any]:
+    """The helper's request, checked here so that a mistake is answered without a
+    worker (ToolError)."""
+    req = helper_request(body)
+    try:
+        # "judge" is the page's, not the set-up's.
+        check_request({k: v for k, v in req.items() if k != "judge"})
+    except (HelperError, CasinoError, ValueError) as exc:
+        raise ToolError(str(exc)) from None
+    return req
