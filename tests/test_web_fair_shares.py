@@ -10,6 +10,7 @@ stands in line and the order in which the jobs reached the worker.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -26,6 +27,7 @@ import pytest
 from casino.engine.record import read_record
 from casino.web import create_app
 from casino.web.fairqueue import FairLine, FairQueue, LineFull, TooMany
+from casino.web.requester import holder_words, requester
 from casino.web.reviews import Reviewer, ReviewSetting
 from casino.web.routes.accounts import SESSION_COOKIE
 from tests.web_helpers import ACCOUNTS, browser, db_url, finish_friends_game, sign_up
@@ -306,3 +308,21 @@ def test_a_helper_flood_from_one_network_leaves_the_newcomer_next_in_line(
             t.join(SAFETY)
     assert gate.order == ["2s", "8s", "3s", "4s"]
     assert answers == {"2s": 200, "3s": 200, "4s": 200, "6s": 503, "8s": 200}
+
+
+def test_a_guest_counts_as_their_ipv6_64() -> None:
+    # One IPv6 subscriber is usually given a whole /64: its addresses are one guest.
+    class Connection:
+        def __init__(self, host: str) -> None:
+            self.cookies: dict[str, str] = {}
+            self.client = type("Client", (), {"host": host})()
+            self.app = type("App", (), {"state": object()})()
+
+    def who(host: str) -> str:
+        return asyncio.run(requester(Connection(host)))  # type: ignore[arg-type]
+
+    assert who("2001:db8::1") == who("2001:db8::ffff:1") == "network 2001:db8::/64"
+    assert who("2001:db8:0:1::1") == "network 2001:db8:0:1::/64"
+    assert who("::ffff:10.1.1.7") == who("10.1.1.200") == "network 10.1.1.0/24"
+    assert [holder_words(who("10.1.1.2")), holder_words("account x")] == [
+        "your network has", "your account has"]
