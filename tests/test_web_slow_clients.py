@@ -141,6 +141,26 @@ def test_a_body_announced_and_never_sent_is_cut_off_with_a_408(server: Server) -
     assert fetch(server) == 200  # the app that was reading the body is fine
 
 
+def test_a_body_that_comes_in_pieces_within_the_deadline_is_served(server: Server) -> None:
+    """The app starts once a small body is in (the server waits for it, not the app):
+    a body sent in two pieces, and one sent after ``100 Continue``, are served."""
+    body = json.dumps({"rules": "casino", "level": "beginner"}).encode()
+    head = (b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n" % len(body))
+    s = open_socket(server)
+    s.sendall(head + b"\r\n" + body[:10])
+    time.sleep(BODY_SECONDS / 4)
+    s.sendall(body[10:])
+    assert read_answer(s).startswith(b"HTTP/1.1 201 ")
+    s.close()
+    s = open_socket(server)
+    s.sendall(head + b"Expect: 100-continue\r\n\r\n")
+    assert s.recv(4096).startswith(b"HTTP/1.1 100 ")  # asked for by the app, at once
+    s.sendall(body)
+    assert read_answer(s).startswith(b"HTTP/1.1 201 ")
+    s.close()
+
+
 def test_a_kept_alive_connection_gets_a_new_deadline_for_each_request(server: Server) -> None:
     """The header deadline starts at a request's first byte, not at the previous answer:
     a connection kept alive longer than the deadline (less than uvicorn's keep-alive

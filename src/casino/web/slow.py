@@ -41,7 +41,9 @@ from functools import lru_cache
 from typing import Any, Literal
 
 import h11
+from uvicorn._types import ASGIReceiveCallable, ASGISendCallable, Scope
 from uvicorn.config import Config
+from uvicorn.protocols.http.flow_control import HIGH_WATER_LIMIT
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
@@ -202,6 +204,9 @@ class GuardedH11Protocol(H11Protocol):
         self._waiting_for: Deadline | None = None
         self._requested = False  # a request's headers have come on this connection
         self._upgraded = False
+        self._app = self.app  # uvicorn runs _app_after_body, which runs the app
+        self.app = self._app_after_body
+        self._body_in: asyncio.Event | None = None  # set when the app may start
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         """Count the connection against its address (closing it at once over the cap),
@@ -255,6 +260,8 @@ class GuardedH11Protocol(H11Protocol):
             self._requested = True
         if theirs is h11.SEND_BODY:
             self._arm("body")
+            if self.flow.read_paused:  # as much as uvicorn holds: the app must read on
+                self._let_app_start()
         elif theirs is h11.IDLE and (not self._requested or self.conn.trailing_data[0]):
             self._arm("headers")
         else:
@@ -275,6 +282,31 @@ class GuardedH11Protocol(H11Protocol):
             self._deadline.cancel()
         self._deadline = None
         self._waiting_for = None
+        self._let_app_start()
+
+    def _let_app_start(self) -> None:
+        if self._body_in is not None:
+            self._body_in.set()
+            self._body_in = None
+
+    async def _app_after_body(self, scope: Scope, receive: ASGIReceiveCallable,
+                              send: ASGISendCallable) -> None:
+        """The app, once the request's body is in (or cut off: then not at all).
+
+        uvicorn starts the app as soon as the headers are in, and a request whose body
+        never comes would hold the app's work (its middleware, its route, their memory)
+        for the whole ``body_seconds``: thousands of them stalled the server. A body
+        announced at up to 64 KiB (what uvicorn holds before the app reads) is waited
+        for here instead, in a small task; a larger or chunked one, or a client that
+        waits for ``100 Continue``, starts the app at once, as uvicorn does."""
+        cycle = self.cycle
+        if (self._waiting_for == "body" and not self.conn.they_are_waiting_for_100_continue
+                and 0 <= _declared_length(self.headers) <= HIGH_WATER_LIMIT):
+            self._body_in = asyncio.Event()
+            await self._body_in.wait()
+            if cycle.disconnected:  # timed out, or the client left: nobody to answer
+                return
+        await self._app(scope, receive, send)
 
     def _expire(self, what: Deadline) -> None:
         """The request's headers or body did not arrive in time: close the connection,
@@ -282,6 +314,7 @@ class GuardedH11Protocol(H11Protocol):
         self._deadline = None
         self._waiting_for = None
         if self.transport.is_closing():
+            self._let_app_start()
             return
         if what == "body":
             cycle = self.cycle
@@ -289,6 +322,7 @@ class GuardedH11Protocol(H11Protocol):
             if cycle is not None:  # the app reading the body hears that it was cut off
                 cycle.disconnected = True
                 cycle.message_event.set()
+            self._let_app_start()  # which, not started, is not started at all
         else:
             answer = bool(self.conn.trailing_data[0])
         if answer:
@@ -300,6 +334,15 @@ class GuardedH11Protocol(H11Protocol):
         if self._slot is not None:
             _PROCESS.slots.give_back(self._slot)
             self._slot = None
+
+
+def _declared_length(headers: list[tuple[bytes, bytes]]) -> int:
+    """The body's ``Content-Length`` (lower-case header names, as uvicorn keeps them);
+    -1 when there is none, or it is unreadable (h11 refuses those before this)."""
+    for name, value in headers:
+        if name == b"content-length":
+            return int(value) if value.strip().isdigit() else -1
+    return -1
 
 
 class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
