@@ -15,7 +15,7 @@ import asyncio
 import functools
 import hmac
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
@@ -229,6 +229,18 @@ class LiveGame:
             if seat is not None:
                 return seat
         return None
+
+    def seat_of_account(self, account: str | None, holders: Mapping[int, str]) -> int | None:
+        """The person seat ``account`` holds, by ``holders`` (the account holding each
+        seat, as stored), compared in constant time as :meth:`seat_of` does; None for
+        no account or none of its seats."""
+        if not account:
+            return None
+        found = None
+        for seat, holder in holders.items():
+            if seat in self.seats and hmac.compare_digest(holder.encode(), account.encode()):
+                found = seat
+        return found
 
     def public_state(self, seat: int) -> Public:
         """What everyone at the table may know (names, the log, finished rounds' scores,

@@ -88,3 +88,14 @@ def skeleton(name: str) -> str:
     for pair, single in PAIRS:
         out = out.replace(pair, single)
     return out
+
+
+#: What a guest's name is marked with when it passes for an account's.
+GUEST_MARK = " (guest)"
+
+
+def as_guest(name: str, limit: int) -> str:
+    """A guest's ``name`` marked as a guest's (shortened to fit ``limit`` characters
+    with the mark): what a guest who typed an account's name is called at the table, so
+    that nobody can pass for an account there, and the guest still plays."""
+    return name[:max(1, limit - len(GUEST_MARK))].rstrip() + GUEST_MARK

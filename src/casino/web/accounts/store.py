@@ -266,6 +266,42 @@ class AccountStore:
             s.add_all(AccountGameRow(game=g, seat=seat, account=account) for g, seat in new)
             return len(new)
 
+    def hold(self, account: str, game: str, seat: int) -> bool:
+        """Record that ``account`` holds ``seat`` of ``game`` (a seat it has just taken,
+        starting or joining a game signed in), unless the seat is recorded already;
+        whether it is now the account's."""
+        with self._tx() as s:
+            holder = s.scalar(select(AccountGameRow.account).where(
+                AccountGameRow.game == game, AccountGameRow.seat == seat))
+            if holder is None:
+                s.add(AccountGameRow(game=game, seat=seat, account=account))
+                return True
+            return bool(holder == account)
+
+    def follow(self, game: str, rematch: str) -> None:
+        """Give each account holding a seat of ``game`` the same seat of its ``rematch``
+        (as the browsers' tokens hold the same seats there)."""
+        with self._tx() as s:
+            held = list(s.execute(select(AccountGameRow.seat, AccountGameRow.account)
+                                  .where(AccountGameRow.game == game)))
+            taken = set(s.scalars(select(AccountGameRow.seat)
+                                  .where(AccountGameRow.game == rematch)))
+            s.add_all(AccountGameRow(game=rematch, seat=seat, account=account)
+                      for seat, account in held if seat not in taken)
+
+    def holders(self, game: str) -> dict[int, str]:
+        """The accounts holding seats of ``game``: account id by seat."""
+        with self._sessions() as s:
+            return {int(seat): str(account) for seat, account in s.execute(
+                select(AccountGameRow.seat, AccountGameRow.account)
+                .where(AccountGameRow.game == game))}
+
+    def is_taken(self, skeleton: str) -> bool:
+        """Whether an account's name has ``skeleton`` (a guest may not pass for it)."""
+        with self._sessions() as s:
+            return s.scalar(select(AccountRow.id).where(AccountRow.skeleton == skeleton)) \
+                is not None
+
     def games(self, account: str) -> list[str]:
         """The games whose seats ``account`` claimed."""
         with self._sessions() as s:
