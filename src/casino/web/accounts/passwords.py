@@ -30,6 +30,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from casino.web.limits import Limits
 
+#: The cookie holding a signed-in browser's session token.
+SESSION_COOKIE = "casino_session"
 #: The shortest and the longest password, in characters.
 PASSWORD_MIN = 10
 PASSWORD_MAX = 256

@@ -31,16 +31,19 @@ from casino.web.accounts.passwords import (
     csrf_ok,
     csrf_token,
 )
+from casino.web.accounts.passwords import (
+    SESSION_COOKIE as SESSION_COOKIE,  # the accounts' pages' cookie, named here too
+)
 from casino.web.accounts.service import AccountError, Accounts, SignedIn
 from casino.web.accounts.store import Account
 from casino.web.bodies import B, BodyError, read
-from casino.web.routes.context import Web
+from casino.web.routes.context import Web, show_viewer, signed_in
 
-router = APIRouter()
+#: Every page's header shows who is signed in (:func:`signed_in`, looked up once).
+router = APIRouter(dependencies=[Depends(signed_in)])
 
-#: The session's cookie, and how long a browser keeps it (the server forgets a session
-#: unused for ``session_days`` anyway).
-SESSION_COOKIE = "casino_session"
+#: How long a browser keeps its session's cookie, :data:`SESSION_COOKIE` (the server
+#: forgets a session unused for ``session_days`` anyway).
 SESSION_AGE = 365 * 24 * 3600
 #: The refusal of a form without its page's token.
 BAD_CSRF = ("the form's token is missing or is not this page's: reload the page and "
@@ -137,6 +140,7 @@ async def signup(request: Request, web: Web, users: Users) -> Response:
     except (BodyError, AccountError) as e:
         error, status, field = _refused(e)
         return _guest_page(request, web, "signup.html", status, error=error, field=field)
+    show_viewer(signed.account, signed.token)  # signed in from this page on
     page = _page(web, "codes.html", 201, account=signed.account, codes=signed.codes,
                  claimed=signed.claimed, new_account=True)
     return _signed_in(page, request, signed)
@@ -236,6 +240,7 @@ async def signout_everywhere(request: Request, web: Web, users: Users) -> Respon
     if isinstance(change, Response):
         return change
     count = await users.sign_out_everywhere(change[0])
+    show_viewer(None, None)
     page = _page(web, "signed_out.html", title="Signed out everywhere",
                  message=f"{count} sign-in{'s' if count != 1 else ''} of "
                          f"{change[0].name} ended, this browser's too.")
@@ -279,6 +284,7 @@ async def delete(request: Request, web: Web, users: Users) -> Response:
     except AccountError as e:
         return await _account_page(web, users, account, token, e.status, error=e.message,
                                    field=e.field)
+    show_viewer(None, None)
     page = _page(web, "signed_out.html", title="Account deleted",
                  message=f"The account {account.name} is gone; its "
                          f"{len(games)} game{'s' if len(games) != 1 else ''} stay, "

@@ -4,10 +4,16 @@
 ``app.state.web``; a route asks for it with a parameter annotated :data:`Web` (a FastAPI
 dependency), so that routes reach the service and the pages of their own app, never a
 global.
+
+The page header shows who is signed in (their name, their account's page and a sign-out
+button) or, to a guest, the links to sign in and up: the pages' routers depend on
+:func:`signed_in`, which looks the session up once per request and leaves what the
+header shows where :meth:`Pages.render` finds it, so that no route passes it.
 """
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -20,10 +26,87 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
 from casino.engine.rules import PRESET_NAMES, player_counts
+from casino.web import seats
+from casino.web.accounts.passwords import SESSION_COOKIE, csrf_token
+from casino.web.accounts.service import Accounts
+from casino.web.accounts.store import Account
 from casino.web.service import GameError, GameService, LiveGame
 from casino.web.store import OVER, Store
 from casino.web.tools import Helpers
 from casino.web.views import title
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who the page header shows as signed in: the account's name, and the token of the
+    header's sign-out form (:func:`~casino.web.accounts.passwords.csrf_token`)."""
+
+    name: str
+    csrf: str
+
+
+#: What the header of the page being made shows: ``(viewer,)``, the viewer None for a
+#: guest; None when nobody looked (a route outside the pages' routers), so that the
+#: header then shows only a link to the account's page. Set by :func:`show_viewer`, in
+#: the request's own context (each request runs in a task of its own).
+_HEADER: ContextVar[tuple[Viewer | None] | None] = ContextVar("casino_header", default=None)
+
+
+def show_viewer(account: Account | None, session: str | None) -> None:
+    """Have the header of the pages this request makes show ``account``, signed in by
+    the session token ``session`` (a guest for None): :func:`signed_in` does, and an
+    account's page that signs in or out tells it anew."""
+    shown = Viewer(account.name, csrf_token(session)) if account and session else None
+    _HEADER.set((shown,))
+
+
+def _header() -> dict[str, Any]:
+    """The base template's variables for the header: ``viewer`` (None for a guest) and
+    ``viewer_known`` (False when nobody looked who is signed in)."""
+    header = _HEADER.get()
+    return {"viewer": header[0] if header else None, "viewer_known": header is not None}
+
+
+def session_token(connection: HTTPConnection) -> str | None:
+    """The browser's session token from its cookie, if it has a plausible one."""
+    token = connection.cookies.get(SESSION_COOKIE)
+    return token if token and len(token) <= 200 else None
+
+
+async def signed_in(connection: HTTPConnection) -> Account | None:
+    """The account signed in on the browser of ``connection`` (a request or a
+    WebSocket): its session cookie's, while the session is neither revoked nor lapsed.
+    Looked up once per request (none for a browser without the cookie: a guest costs
+    nothing), and shown in the page header (:func:`show_viewer`)."""
+    known: tuple[Account | None] | None = getattr(connection.state, "casino_account", None)
+    if known is not None:
+        return known[0]
+    token = session_token(connection)
+    accounts: Accounts = connection.app.state.accounts
+    account = await accounts.who(token) if token else None
+    connection.state.casino_account = (account,)
+    show_viewer(account, token)
+    return account
+
+
+#: A route's parameter annotated ``Player`` is given the account signed in, or None.
+Player = Annotated[Account | None, Depends(signed_in)]
+
+
+async def seat_held(connection: HTTPConnection, game: LiveGame) -> int | None:
+    """The seat of ``game`` that the browser of ``connection`` holds: by its ``casino``
+    token (or an old per-game cookie), else by the account signed in there (a seat it
+    took signed in, or claimed), from any browser. None for no seat: a guest, a
+    revoked session, another account's seat."""
+    seat = game.seat_of_any(seats.seat_tokens(connection, game.id))
+    if seat is not None:
+        return seat
+    account = await signed_in(connection)
+    if account is None:
+        return None
+    accounts: Accounts = connection.app.state.accounts
+    holders = await game.service.live.db(accounts.store.holders, game.id)
+    return game.seat_of_account(account.id, holders)
 
 
 class Pages:
@@ -43,7 +126,7 @@ class Pages:
             body = (f"<!doctype html><meta charset=utf-8><title>Casino</title>"
                     f"<p>The page {escape(template_name)} of the web client is not installed.</p>")
             return HTMLResponse(body, status_code=status)
-        return HTMLResponse(template.render(**context), status_code=status)
+        return HTMLResponse(template.render(**{**_header(), **context}), status_code=status)
 
     def error(self, message: str, status: int, title: str | None = None) -> HTMLResponse:
         """The error page with ``message`` and ``status``; a plain one when the template is
@@ -55,8 +138,8 @@ class Pages:
                     f"<h1>{escape(title or 'Something went wrong')}</h1>"
                     f"<p>{escape(message)}</p><p><a href=\"/\">Back to the lobby</a></p>")
             return HTMLResponse(body, status_code=status)
-        return HTMLResponse(template.render(message=message, status=status, title=title),
-                            status_code=status)
+        return HTMLResponse(template.render(**_header(), message=message, status=status,
+                                            title=title), status_code=status)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ glossary and the guides, and finished games' records and replays (docs/server.md
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse
 from starlette.responses import Response
 
@@ -11,11 +11,12 @@ from casino.bots.levels import LEVELS
 from casino.engine.errors import RulesError
 from casino.engine.rules import describe, preset
 from casino.web import seats
-from casino.web.routes.context import Web, finished, preset_menu
+from casino.web.routes.context import Web, finished, preset_menu, signed_in
 from casino.web.store import OVER
 from casino.web.views import title
 
-router = APIRouter()
+#: Every page's header shows who is signed in (:func:`signed_in`, looked up once).
+router = APIRouter(dependencies=[Depends(signed_in)])
 
 
 @router.get("/", response_class=HTMLResponse)
