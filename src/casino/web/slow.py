@@ -118,6 +118,10 @@ class _Process:
 
 _PROCESS = _Process()
 
+#: The key of a peer's address, remembered for the addresses seen last: a flood comes
+#: from few addresses, and reading one anew costs more than the rest of refusing it.
+_address_key = lru_cache(maxsize=4096)(address_key)
+
 
 def configure(limits: Limits) -> None:
     """Have this process's connections kept to ``limits``' ``header_seconds``,
@@ -213,7 +217,7 @@ class GuardedH11Protocol(H11Protocol):
         and start the deadline for its first request's headers."""
         super().connection_made(transport)  # type: ignore[arg-type]
         if self.client is not None and not trusted_proxy(self.config, self.client[0]):
-            key = address_key(self.client[0])
+            key = _address_key(self.client[0])
             if not _PROCESS.slots.take(key, self._limits.sockets_per_address):
                 _PROCESS.tally.note("over sockets_per_address")
                 self.transport.abort()
