@@ -23,6 +23,8 @@ from casino.engine.record import Settings, write_record
 from casino.engine.rules import preset
 from casino.play.session import HUMAN, default_settings
 from casino.teach.lesson import OPPONENT_LEVEL, lesson_match
+from casino.web.accounts.names import as_guest, skeleton
+from casino.web.accounts.store import Account, AccountStore
 from casino.web.bodies import Mode
 from casino.web.errors import GameError, clean_name
 from casino.web.limits import BucketsByKey, address_key, network_key
@@ -59,6 +61,8 @@ class Rooms:
         self.service = service
         self.store = service.store
         self.limits = service.limits
+        #: The accounts' seats (an account holds the seats it takes signed in).
+        self.accounts = AccountStore(service.store)
         self._create_buckets = BucketsByKey(self.limits.games_per_minute / 60.0,
                                             self.limits.games_burst)
         #: The rooms each address and each network made (by :func:`address_key` and
@@ -74,10 +78,13 @@ class Rooms:
     def create(self, *, rules: str, players: int, level: str, mode: Mode,
                name: str | None, public: bool = False, people: int | None = None,
                client: str = "", seed: int | None = None, token: str | None = None,
-               hints: bool | None = None, takebacks: bool | None = None) -> Created:
+               hints: bool | None = None, takebacks: bool | None = None,
+               account: Account | None = None) -> Created:
         """A new game against computers, or a room waiting for friends.
 
-        ``token`` is the creating browser's token (a new one is made if it has none).
+        ``token`` is the creating browser's token (a new one is made if it has none);
+        ``account`` the account signed in there, if any, which holds the seat too and
+        names it (:meth:`person`).
         ``hints`` and ``takebacks`` are the table's settings; None takes the default
         (on against the computer, off between people).
 
@@ -109,8 +116,7 @@ class Rooms:
             with self._memory:
                 self._check_room_space(client)
         seats = [HUMAN if s < people else level for s in range(r.players)]
-        first = clean_name(name, YOU if mode != FRIENDS else "Player 1",
-                           self.limits.name_length)
+        first = self.person(name, YOU if mode != FRIENDS else "Player 1", account)
         names = _names(seats, first)
         game_id = secrets.token_hex(8)
         token = token or new_token()
@@ -126,10 +132,25 @@ class Rooms:
                           invite=invite, creator_seat=0,
                           record=write_record(match, names, seats, table=settings),
                           seats=person_seats)
+        if account is not None:
+            self.accounts.hold(account.id, game_id, 0)
         if mode == FRIENDS:
             with self._memory:
                 self._remember_room(client, game_id)
         return Created(game_id, token, 0, f"/join/{game_id}/{invite}" if invite else None)
+
+    def person(self, name: str | None, default: str, account: Account | None) -> str:
+        """The name of a seat being taken: the account's, when one is signed in; else the
+        guest's ``name`` (``default`` when blank), marked " (guest)" when it looks like
+        an account's name (:func:`~casino.web.accounts.names.skeleton`), so that nobody
+        passes for an account at the table (docs/server.md, "Accounts"). In a database
+        thread."""
+        if account is not None:
+            return account.name
+        person = clean_name(name, default, self.limits.name_length)
+        if person != default and self.accounts.is_taken(skeleton(person)):
+            return as_guest(person, self.limits.name_length)
+        return person
 
     def _remember_room(self, client: str, game_id: str) -> None:
         """Count a new room against its address and network (:meth:`_check_room_space`)."""
@@ -191,8 +212,10 @@ class Rooms:
 
     @unstoppable
     async def join(self, game_id: str, code: str, name: str | None,
-                   token: str | None = None) -> tuple[str, int]:
-        """Take a free seat of a room with its invite code for the browser ``token``.
+                   token: str | None = None,
+                   account: Account | None = None) -> tuple[str, int]:
+        """Take a free seat of a room with its invite code for the browser ``token``, and
+        for ``account`` when one is signed in there (it then names the seat).
 
         Returns (the token, now holding the seat, new if there was none; the seat).
         """
@@ -202,7 +225,8 @@ class Rooms:
             free = sorted(s for s, h in game.seats.items() if h is None)
             seat = free[0]
             s = game.session
-            person = clean_name(name, f"Player {seat + 1}", self.limits.name_length)
+            person = await self.service.live.db(self.person, name, f"Player {seat + 1}",
+                                                account)
             s.names = tuple(person if k == seat else n for k, n in enumerate(s.names))
             token = token or new_token()
             full = len(free) == 1
@@ -219,6 +243,8 @@ class Rooms:
             if not ok:
                 self.service.live.drop(game)
                 raise GameError("someone took that seat a moment ago: open the link again", 409)
+            if account is not None:
+                await self.service.live.db(self.accounts.hold, account.id, game.id, seat)
             game.seats[seat] = token_hash(token)
             game.status = status
             game.changed_at = time.monotonic()  # a turn begins now, not when the room was made
@@ -256,6 +282,7 @@ class Rooms:
                                   winner=s.winner)
                 except MovedOn:
                     raise await self.service.live.moved_on(game) from None
+                await self.service.live.db(self.accounts.follow, game.id, new_id)
                 await self.service.live.db(self.store.set_rematch, game.id, new_id)
                 game.rematch = new_id
                 game.events.append(event)
@@ -268,13 +295,16 @@ class Rooms:
     # ------------------------------------------------------------------
     # Lists for the lobby
 
-    def lists(self, token: str | None) -> dict[str, list[dict[str, Any]]]:
+    def lists(self, token: str | None,
+              account: Account | None = None) -> dict[str, list[dict[str, Any]]]:
         """Open rooms (public ones, and the caller's own) and recent games.
 
         ``token`` is the caller's browser token (from its cookie): its games are
-        those where its hash holds a seat.
+        those where its hash holds a seat, and those of the ``account`` signed in there.
         """
         mine = set(self.store.games_of(token_hash(token))) if token else set()
+        if account is not None:
+            mine.update(self.accounts.games(account.id))
         cutoff = self._room_cutoff()
         public = self.store.listing(status=WAITING, limit=50, since=cutoff, public=True)
         own = self.store.listing(status=WAITING, limit=50, since=cutoff, ids=list(mine))

@@ -186,6 +186,7 @@ class Accounts:
             await self.service.live.db(self.store.fail, keys, self.window)
             raise AccountError(WRONG_CODE, 400, "code")
         await self.service.live.db(self.store.forgive, keys[0])
+        await self.reconnect(found[0])  # its other sessions were revoked
         token = new_session_token()
         await self.service.live.db(self.store.add_session, found[0].id, token_hash(token))
         return SignedIn(found[0], token)
@@ -197,12 +198,33 @@ class Accounts:
         return await self.service.live.db(self.store.session, token_hash(token), self.lapse)
 
     async def sign_out(self, token: str) -> None:
-        """Revoke this browser's session."""
+        """Revoke this browser's session (its open games reconnect: :meth:`reconnect`)."""
+        account = await self.who(token)
         await self.service.live.db(self.store.end_session, token_hash(token))
+        if account is not None:
+            await self.reconnect(account)
 
     async def sign_out_everywhere(self, account: Account) -> int:
-        """Revoke every session of ``account``, a copied cookie's included."""
-        return await self.service.live.db(self.store.end_sessions, account.id)
+        """Revoke every session of ``account``, a copied cookie's included, and close the
+        open connections to its seats (:meth:`reconnect`)."""
+        count = await self.service.live.db(self.store.end_sessions, account.id)
+        await self.reconnect(account)
+        return count
+
+    async def reconnect(self, account: Account) -> None:
+        """Close the open connections to the seats ``account`` holds in the games this
+        process has in memory, as "reconnect now": each page comes back at once, and
+        only a browser that still holds the seat (by its own token, or by a session not
+        revoked) is seated again, so that a revoked session keeps no open game."""
+        for game_id in await self.games(account):
+            game = self.service.live.games.get(game_id)
+            if game is None or not game.clients:
+                continue
+            holders = await self.service.live.db(self.store.holders, game_id)
+            seat = game.seat_of_account(account.id, holders)
+            for client in list(game.clients):
+                if client.seat == seat:
+                    client.close()
 
     # -- what a signed-in player may do with their password ---------------------
 

@@ -17,7 +17,7 @@ from casino.web.bodies import BodyError, GameMade, NewGame, read
 from casino.web.limits import json_object
 from casino.web.requester import requester
 from casino.web.reviews import COMPUTING, DONE
-from casino.web.routes.context import Web, finished
+from casino.web.routes.context import Player, Web, finished
 from casino.web.service import GameError, LiveGame, resignation_words
 from casino.web.views import items_json, result_json, rules_json
 from casino.words.narrate import told_play
@@ -26,9 +26,10 @@ router = APIRouter()
 
 
 @router.post("/api/games", status_code=201)
-async def new_game(request: Request, web: Web) -> Response:
+async def new_game(request: Request, web: Web, player: Player) -> Response:
     """Create a game against the computer or a room (JSON: :class:`~casino.web.bodies.NewGame`,
-    read once) and seat the browser; 201 with the game's address, and a room's invite
+    read once) and seat the browser (and the account signed in there, whose name the
+    seat takes); 201 with the game's address, and a room's invite
     (:class:`~casino.web.bodies.GameMade`)."""
     service = web.service
     body = await json_object(request, service.limits.message_bytes, GameError)
@@ -39,7 +40,7 @@ async def new_game(request: Request, web: Web) -> Response:
     created = await service.live.db(
         service.rooms.create, **new.model_dump(),
         client=request.client.host if request.client else "",
-        token=seats.browser_token(request))
+        token=seats.browser_token(request), account=player)
     game = await service.live.get(created.game)
     if game is not None:
         service.computers.kick(game)
@@ -50,9 +51,11 @@ async def new_game(request: Request, web: Web) -> Response:
 
 
 @router.get("/api/games")
-async def list_games(request: Request, web: Web) -> dict[str, Any]:
-    """The lobby's lists as JSON: the open rooms and the browser's own games."""
-    return await web.service.live.db(web.service.rooms.lists, seats.browser_token(request))
+async def list_games(request: Request, web: Web, player: Player) -> dict[str, Any]:
+    """The lobby's lists as JSON: the open rooms and the browser's own games (and the
+    account's, signed in)."""
+    return await web.service.live.db(web.service.rooms.lists, seats.browser_token(request),
+                                     player)
 
 
 @router.get("/api/records/{game_id}")

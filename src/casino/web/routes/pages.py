@@ -11,7 +11,14 @@ from casino.bots.levels import LEVELS
 from casino.engine.errors import RulesError
 from casino.engine.rules import describe, preset
 from casino.web import seats
-from casino.web.routes.context import Web, finished, preset_menu, signed_in
+from casino.web.routes.context import (
+    Player,
+    Web,
+    finished,
+    preset_menu,
+    seat_held,
+    signed_in,
+)
 from casino.web.store import OVER
 from casino.web.views import title
 
@@ -20,11 +27,11 @@ router = APIRouter(dependencies=[Depends(signed_in)])
 
 
 @router.get("/", response_class=HTMLResponse)
-async def lobby(request: Request, web: Web) -> Response:
+async def lobby(request: Request, web: Web, player: Player) -> Response:
     """The lobby: the rules and levels to start a game with, the open rooms, and the
-    browser's own games."""
+    browser's own games (and the account's, signed in)."""
     service = web.service
-    lists = await service.live.db(service.rooms.lists, seats.browser_token(request))
+    lists = await service.live.db(service.rooms.lists, seats.browser_token(request), player)
     return web.pages.render("lobby.html", presets=preset_menu(), levels=list(LEVELS),
                             blurbs={name: lv.blurb for name, lv in LEVELS.items()},
                             default_level="medium", **lists)
@@ -32,12 +39,13 @@ async def lobby(request: Request, web: Web) -> Response:
 
 @router.get("/game/{game_id}", response_class=HTMLResponse)
 async def game_page(request: Request, game_id: str, web: Web) -> Response:
-    """A game's page for a browser that holds one of its seats; others are told they
-    have none (and where a finished game's record is)."""
+    """A game's page for a browser that holds one of its seats (by its token, or by the
+    account signed in there: :func:`seat_held`); others are told they have none (and
+    where a finished game's record is)."""
     game = await web.service.live.get(game_id)
     if game is None:
         return web.pages.error("there is no such game", 404)
-    seat = game.seat_of_any(seats.seat_tokens(request, game_id))
+    seat = await seat_held(request, game)
     if seat is None:
         msg = "You have no seat in this game."
         if game.status == OVER:
@@ -51,14 +59,14 @@ async def game_page(request: Request, game_id: str, web: Web) -> Response:
 
 
 @router.get("/join/{game_id}/{code}")
-async def join(request: Request, game_id: str, code: str, web: Web,
+async def join(request: Request, game_id: str, code: str, web: Web, player: Player,
                name: str | None = None) -> Response:
     """An invite link: ask the friend's name first, then seat them and set their token
-    (a browser seated already goes straight to the game)."""
+    (a browser seated already, or signed in to an account seated already, goes straight
+    to the game). A signed-in player's seat is the account's too, and has its name."""
     service = web.service
     game = await service.live.get(game_id)
-    if game is not None and game.seat_of_any(seats.seat_tokens(request, game_id)) \
-            is not None:
+    if game is not None and await seat_held(request, game) is not None:
         return RedirectResponse(f"/game/{game_id}", 303)  # already seated here
     if name is None:
         # Ask the friend's name first, so the table and the record show it.
@@ -68,8 +76,10 @@ async def join(request: Request, game_id: str, code: str, web: Web,
                  if room.seats.get(seat) is not None]
         return web.pages.render("join.html", rules_title=title(session.rules.name),
                                 rules_name=session.rules.name, hosts=hosts,
-                                players=session.rules.players)
-    token, _seat = await service.rooms.join(game_id, code, name, seats.browser_token(request))
+                                players=session.rules.players,
+                                account_name=player.name if player else None)
+    token, _seat = await service.rooms.join(game_id, code, name, seats.browser_token(request),
+                                            player)
     response = RedirectResponse(f"/game/{game_id}", 303)
     seats.set_token(response, request, token)
     return response
@@ -77,14 +87,14 @@ async def join(request: Request, game_id: str, code: str, web: Web,
 
 @router.get("/rematch/{old}/{new}")
 async def rematch(request: Request, old: str, new: str, web: Web) -> Response:
-    """Follow a rematch: whoever held a seat in the old game holds the same in the new."""
-    tokens = seats.seat_tokens(request, old)
+    """Follow a rematch: whoever held a seat in the old game holds the same in the new
+    (a browser by its token, an account by its own seats)."""
     game = await web.service.live.get(old)
     if game is None or game.rematch != new:
         return web.pages.error("there is no such rematch", 404)
-    seat = game.seat_of_any(tokens)
+    seat = await seat_held(request, game)
     target = await web.service.live.get(new)
-    if seat is None or target is None or target.seat_of_any(tokens) != seat:
+    if seat is None or target is None or await seat_held(request, target) != seat:
         return web.pages.error("You had no seat in that game, so none in its rematch.", 403,
                                title="No seat")
     return RedirectResponse(f"/game/{new}", 303)

@@ -18,7 +18,6 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from casino.engine.errors import CasinoError
 from casino.engine.wording import plural
-from casino.web import seats
 from casino.web.errors import GameError
 from casino.web.guard import same_origin as _same_origin
 from casino.web.limits import TokenBucket, address_key, seat_share
@@ -42,7 +41,7 @@ from casino.web.messages import (
     error,
     parse,
 )
-from casino.web.routes.context import Web
+from casino.web.routes.context import Web, seat_held
 from casino.web.service import GameService, OptionsJob
 
 log = logging.getLogger("casino.web")
@@ -99,7 +98,7 @@ class GameSocket:
         if game is None:
             await self._refuse("there is no such game", CLOSE_NO_GAME)
             return
-        seat = game.seat_of_any(seats.seat_tokens(ws, self.game_id))
+        seat = await seat_held(ws, game)  # the browser's token's, or its account's
         if seat is None:
             await self._refuse("you have no seat in this game: your seat token is missing "
                                "or wrong (open your invite link again)", CLOSE_NO_SEAT)
