@@ -71,7 +71,8 @@ def refused(client: TestClient, game_id: str) -> str:
 
 def test_every_page_header_shows_who_is_signed_in(app: TestClient) -> None:
     ann = browser(app)
-    pages = ["/", "/rules/casino", "/glossary", "/guide/casino", "/game/nosuchgame"]
+    pages = ["/", "/rules/casino", "/glossary", "/guide/casino", "/game/nosuchgame",
+             "/helper", "/scorepad"]
     for path in pages:  # a guest is offered to sign in or up, and pages work as before
         page = ann.get(path)
         assert page.status_code in (200, 404), path

@@ -60,7 +60,7 @@ def show_viewer(account: Account | None, session: str | None) -> None:
     _HEADER.set((shown,))
 
 
-def _header() -> dict[str, Any]:
+def page_header() -> dict[str, Any]:
     """The base template's variables for the header: ``viewer`` (None for a guest) and
     ``viewer_known`` (False when nobody looked who is signed in)."""
     header = _HEADER.get()
@@ -126,7 +126,7 @@ class Pages:
             body = (f"<!doctype html><meta charset=utf-8><title>Casino</title>"
                     f"<p>The page {escape(template_name)} of the web client is not installed.</p>")
             return HTMLResponse(body, status_code=status)
-        return HTMLResponse(template.render(**{**_header(), **context}), status_code=status)
+        return HTMLResponse(template.render(**{**page_header(), **context}), status_code=status)
 
     def error(self, message: str, status: int, title: str | None = None) -> HTMLResponse:
         """The error page with ``message`` and ``status``; a plain one when the template is
@@ -138,7 +138,7 @@ class Pages:
                     f"<h1>{escape(title or 'Something went wrong')}</h1>"
                     f"<p>{escape(message)}</p><p><a href=\"/\">Back to the lobby</a></p>")
             return HTMLResponse(body, status_code=status)
-        return HTMLResponse(template.render(**_header(), message=message, status=status,
+        return HTMLResponse(template.render(**page_header(), message=message, status=status,
                                             title=title), status_code=status)
 
 

@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import func, select
@@ -36,7 +36,7 @@ from casino.web.bodies import (
 )
 from casino.web.limits import json_object
 from casino.web.requester import requester
-from casino.web.routes.context import Web
+from casino.web.routes.context import Web, page_header, signed_in
 from casino.web.store import now, token_hash
 from casino.web.tools import (
     MAX_APPLY,
@@ -53,7 +53,8 @@ from casino.web.tools import (
     stored_text,
 )
 
-router = APIRouter()
+#: The tools' pages show who is signed in, as every page does (:func:`signed_in`).
+router = APIRouter(dependencies=[Depends(signed_in)])
 _env = Environment(loader=FileSystemLoader(TEMPLATES),
                    autoescape=select_autoescape(default=True, default_for_string=True))
 
@@ -63,7 +64,7 @@ _env = Environment(loader=FileSystemLoader(TEMPLATES),
 
 
 def _page(name: str, **context: Any) -> HTMLResponse:
-    return HTMLResponse(_env.get_template(name).render(**context))
+    return HTMLResponse(_env.get_template(name).render(**{**page_header(), **context}))
 
 
 def _presets() -> list[dict[str, Any]]:
