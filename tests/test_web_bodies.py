@@ -60,7 +60,7 @@ BAD: dict[type[Body], dict[str, list[Any]]] = {
         "players": ["2", True, 2.0, None, 1, 5], "level": ["godlike", 3, None],
         "name": [5, ["Ann"], {"n": 1}], "public": ["yes", 1, None],
         "people": ["2", False, 0, 5], "hints": ["yes", 1, [True]],
-        "takebacks": ["no", 0, {}],
+        "takebacks": ["no", 0, {}], "rated": ["yes", 1, None],
     },
     NewPad: {"rules": ["poker", 1, None], "names": ["Ann, Bob", None, [1, 2], ["A"],
                                                     ["A", "B", "C", "D", "E"]]},

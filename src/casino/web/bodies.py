@@ -86,6 +86,8 @@ class NewGame(Body):
                                "false; leave it out for the default)")
     takebacks: bool | None = Field(None, description="\"takebacks\": whether take-backs "
                                    "are on (true or false; leave it out for the default)")
+    rated: bool = Field(False, description="\"rated\": whether the game moves the players' "
+                        "ratings (true or false; a room for friends, all of them signed in)")
 
     _a_preset = field_validator("rules")(_preset)
     _a_level = field_validator("level")(_level)

@@ -34,6 +34,7 @@ from casino.play.events import (
 from casino.play.session import HUMAN, GameSession
 from casino.teach.lesson import session_step
 from casino.web import messages
+from casino.web.accounts.ratings import rate_when_stored
 from casino.web.store import OVER, PLAYING, WAITING, Event, StoredGame, token_hash
 from casino.web.views import (
     LogItem,
@@ -141,6 +142,8 @@ class LiveGame:
         self.mode = stored.mode
         self.level = stored.level
         self.public = stored.public
+        #: Whether the game moves its players' ratings when it ends (fixed when made).
+        self.rated = stored.rated
         self.invite = stored.invite
         self.creator_seat = stored.creator_seat
         self.rematch = stored.rematch
@@ -258,7 +261,8 @@ class LiveGame:
             settings=s.settings, can_hint=not waiting and s.may_hint(seat),
             resign_words=None if waiting else s.resign_words(seat),
             ended=resignation_words(s), winner=s.winner, away=self.away_notice(seat),
-            your_turn=self.offers_moves(seat), seed=s.match.seed)
+            your_turn=self.offers_moves(seat), seed=s.match.seed,
+            rated=self.rated if self.mode == FRIENDS else None)
 
     def away(self) -> tuple[int, float] | None:
         """The person whose turn it is, if no connection of theirs is open: (seat, seconds away)."""
@@ -441,6 +445,8 @@ class LiveGame:
                 words = _ending_words(session, event)
                 if words is not None:
                     add("game_over", event.winner, None, words)
+                if self.rated:
+                    rate_when_stored(self)
             elif isinstance(event, RoundDealt):
                 pos = event.position
                 add("next_round", pos.dealer, None,

@@ -24,6 +24,7 @@ from casino.engine.rules import preset
 from casino.play.session import HUMAN, default_settings
 from casino.teach.lesson import OPPONENT_LEVEL, lesson_match
 from casino.web.accounts.names import as_guest, skeleton
+from casino.web.accounts.ratings import check_rated_join, check_rated_room
 from casino.web.accounts.store import Account, AccountStore
 from casino.web.bodies import Mode
 from casino.web.errors import GameError, clean_name
@@ -79,20 +80,23 @@ class Rooms:
                name: str | None, public: bool = False, people: int | None = None,
                client: str = "", seed: int | None = None, token: str | None = None,
                hints: bool | None = None, takebacks: bool | None = None,
-               account: Account | None = None) -> Created:
+               account: Account | None = None, rated: bool = False) -> Created:
         """A new game against computers, or a room waiting for friends.
 
         ``token`` is the creating browser's token (a new one is made if it has none);
         ``account`` the account signed in there, if any, which holds the seat too and
         names it (:meth:`person`).
         ``hints`` and ``takebacks`` are the table's settings; None takes the default
-        (on against the computer, off between people).
+        (on against the computer, off between people). ``rated``: whether the game
+        moves its players' ratings (a room of signed-in people only:
+        :func:`~casino.web.accounts.ratings.check_rated_room`).
 
         The arguments' types and ranges, the mode, the level and the rules' name are
         the request's model's to check (:class:`~casino.web.bodies.NewGame`); what
         needs the rules is checked here, as GameError: whether the preset takes
         ``players``, a room's ``people`` out of its seats, and the name's length.
         """
+        check_rated_room(rated, mode, account)  # before anything is counted
         with self._memory:
             if not self._create_buckets.take(address_key(client)):  # IPv6: by the /64
                 raise GameError("too many new games from your address: wait a minute", 429)
@@ -109,6 +113,7 @@ class Rooms:
         if not (1 if mode != FRIENDS else 2) <= people <= r.players:
             raise GameError(f"a room is for 2 to {r.players} people in a "
                             f"{r.players}-player game")
+        check_rated_room(rated, mode, account, people=people, seats=r.players)
         default = default_settings(people)
         settings = Settings(hints=default.hints if hints is None else hints,
                             takebacks=default.takebacks if takebacks is None else takebacks)
@@ -131,7 +136,7 @@ class Rooms:
                           level=level, status=status, public=public and mode == FRIENDS,
                           invite=invite, creator_seat=0,
                           record=write_record(match, names, seats, table=settings),
-                          seats=person_seats)
+                          seats=person_seats, rated=rated)
         if account is not None:
             self.accounts.hold(account.id, game_id, 0)
         if mode == FRIENDS:
@@ -220,6 +225,9 @@ class Rooms:
         Returns (the token, now holding the seat, new if there was none; the seat).
         """
         game = await self.invited(game_id, code)
+        if game.rated:
+            holders = await self.service.live.db(self.accounts.holders, game.id)
+            check_rated_join(account, holders)
         async with game.lock:
             self._check_open(game)  # again: someone may have joined meanwhile
             free = sorted(s for s, h in game.seats.items() if h is None)
@@ -273,7 +281,8 @@ class Rooms:
                     mode=game.mode, level=game.level, status=PLAYING, public=False,
                     invite=None, creator_seat=game.creator_seat,
                     record=write_record(match, s.names, players, table=s.settings),
-                    seats={k: (s.names[k], h) for k, h in game.seats.items()})
+                    seats={k: (s.names[k], h) for k, h in game.seats.items()},
+                    rated=game.rated)
                 event = Event(game.version + 1, "rematch", seat, None,
                               f"{s.names[seat]} started a rematch", "You started a rematch")
                 try:

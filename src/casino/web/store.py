@@ -92,6 +92,8 @@ class GameRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     #: Only rooms listed in the lobby may be joined by anyone; others need the invite.
     public: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: A rated game (a room of signed-in people) moves their ratings when it ends.
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
     invite: Mapped[str | None] = mapped_column(String(64), nullable=True)
     creator_seat: Mapped[int] = mapped_column(Integer, default=0)
     version: Mapped[int] = mapped_column(Integer, default=0)
@@ -202,6 +204,7 @@ class StoredGame:
     updated: dt.datetime
     seats: dict[int, tuple[str, str | None]]  # seat -> (name, token hash)
     events: tuple[Event, ...]
+    rated: bool = False
 
 
 @dataclass(frozen=True)
@@ -314,14 +317,14 @@ class Store:
                mode: str, level: str,
                status: str, public: bool, invite: str | None, creator_seat: int,
                record: str, seats: dict[int, tuple[str, str | None]],
-               events: Sequence[Event] = ()) -> None:
+               events: Sequence[Event] = (), rated: bool = False) -> None:
         """A new game with its person seats (``seat -> (name, token hash or None)``)."""
         t = now()
         with self._tx() as s:
             s.add(GameRow(id=game_id, rules=rules, players=players,
                           names=json.dumps(list(names), ensure_ascii=False), mode=mode,
                           level=level,
-                          status=status, public=public, invite=invite,
+                          status=status, public=public, invite=invite, rated=rated,
                           creator_seat=creator_seat, version=len(events), record=record,
                           winner=None, rematch=None, created=t, updated=t))
             s.flush()
@@ -516,7 +519,7 @@ class Store:
                 level=row.level, status=row.status, public=row.public, invite=row.invite,
                 creator_seat=row.creator_seat, version=row.version, record=row.record,
                 winner=row.winner, rematch=row.rematch, created=_utc(row.created),
-                updated=_utc(row.updated), seats=seats, events=events)
+                updated=_utc(row.updated), seats=seats, events=events, rated=row.rated)
 
     def count_waiting(self, since: dt.datetime) -> int:
         """Rooms still waiting for a friend, created after ``since`` (older ones lapse)."""

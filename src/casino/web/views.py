@@ -72,6 +72,11 @@ class RoundScore:
     result: Result
 
 
+#: How a game between people is shown to its table: rated (its result moves the
+#: players' ratings) or casual.
+RATED_WORDS = {True: "Rated game", False: "Casual game"}
+
+
 @dataclass(frozen=True)
 class Public:
     """The public facts of a game the view adds to the seat's observation."""
@@ -104,6 +109,9 @@ class Public:
     #: The seed of a seeded game (practice, tests): not a secret, so everyone is shown
     #: it. None for a served game, whose decks come from the system's random source.
     seed: int | None = None
+    #: Whether a game between people is rated (None: a game against the computer, never
+    #: rated), shown to everyone at the table.
+    rated: bool | None = None
 
 
 def table_json(view: Position) -> list[dict[str, Any]]:
@@ -421,6 +429,8 @@ def build_view(view: Position, seat: int, public: Public,
         "settings": {"hints": public.settings.hints, "takebacks": public.settings.takebacks,
                      "words": public.settings.words()},
         "seed": public.seed,
+        "rated": public.rated,
+        "rated_words": None if public.rated is None else RATED_WORDS[public.rated],
         "can_undo": public.can_undo and public.status == "playing",
         "can_hint": public.can_hint and your_turn,
         "can_resign": public.resign_words is not None and public.status == "playing",

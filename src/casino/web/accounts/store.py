@@ -1,5 +1,6 @@
 """The accounts' tables and their queries: accounts, their sessions, their recovery codes,
-the games they claimed, and the failed sign-ins counted per account and per network.
+the games they claimed, their ratings (queried by :mod:`casino.web.accounts.ratings`),
+and the failed sign-ins counted per account and per network.
 
 Every method is one transaction on the games' own database (the tables share
 :class:`casino.web.store.Base`, so the migrations make them with the rest), and is called
@@ -20,7 +21,9 @@ from dataclasses import dataclass
 
 from sqlalchemy import (
     DateTime,
+    Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -82,6 +85,36 @@ class AccountGameRow(Base):
     game: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     account: Mapped[str] = mapped_column(String(32), ForeignKey("accounts.id"), index=True)
+
+
+class RatingRow(Base):
+    """An account's Glicko-2 rating in one pool: a preset at a player count (the rating
+    scale's numbers, :class:`casino.measure.glicko2.Rating`), and how many rated games
+    moved it (:mod:`casino.web.accounts.ratings`)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_pool", "preset", "players"),)
+
+    account: Mapped[str] = mapped_column(String(32), ForeignKey("accounts.id"),
+                                         primary_key=True)
+    preset: Mapped[str] = mapped_column(String(32), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatedGameRow(Base):
+    """A rated game whose result has moved its players' ratings: inserted in the same
+    transaction as the new ratings, its primary key lets a game be rated only once,
+    however many processes see it end."""
+
+    __tablename__ = "rated_games"
+
+    game: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
+    rated: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
 class SignInFailureRow(Base):
@@ -171,6 +204,7 @@ class AccountStore:
                 if version is not None:  # the processes with it live read it again
                     self.store._announce(s, game, version)  # the store's one NOTIFY
             s.execute(delete(AccountGameRow).where(AccountGameRow.account == account))
+            s.execute(delete(RatingRow).where(RatingRow.account == account))
             s.execute(delete(AccountSessionRow).where(AccountSessionRow.account == account))
             s.execute(delete(RecoveryCodeRow).where(RecoveryCodeRow.account == account))
             s.execute(delete(AccountRow).where(AccountRow.id == account))

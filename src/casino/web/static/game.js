@@ -543,6 +543,9 @@
       .filter(Boolean).join(" · ");
     $("table-settings").textContent = words;
     $("table-settings").hidden = !words;
+    // Rated or casual, as the server words it (a game against the computer is neither).
+    $("table-rated").textContent = view.rated_words || "";
+    $("table-rated").hidden = !view.rated_words;
     document.title = `${view.your_turn ? "● Your turn · " : ""}${r.title || "Game"} · Casino`;
   }
 
