@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
 from casino.engine.rules import preset
@@ -34,9 +35,9 @@ from casino.web.accounts.ratings import (
     check_rated_join,
     pairings,
 )
-from casino.web.accounts.store import Account, AccountStore
+from casino.web.accounts.store import Account, AccountRow, AccountStore, RatingRow
 from casino.web.errors import GameError
-from casino.web.store import Store
+from casino.web.store import Store, now
 from tests.web_helpers import ACCOUNTS, Seat, browser, new_game, sign_up, web
 
 PASSWORD = "correct horse battery"
@@ -186,3 +187,44 @@ def test_who_plays_whom_in_games_of_more_players() -> None:
                       scores=(21, 21, 30))
     assert pairings(scores) == {0: [(1, DRAW), (2, WIN)], 1: [(0, DRAW), (2, WIN)],
                                 2: [(0, LOSS), (1, LOSS)]}
+
+
+def test_the_account_page_and_the_leaderboard_show_the_ratings(app: TestClient) -> None:
+    ann, bob = pair(app)
+    assert 'id="account-no-ratings"' in ann.get("/account").text
+    assert 'href="/leaderboard"' in ann.get("/").text  # linked from the lobby
+    game_id, invite = room(ann, rated=True)
+    bob.get(invite, params={"name": ""})
+    resign(bob, game_id)
+    won = rated_soon(app, "Ann")
+    rated_soon(app, "Bob")
+    shown = f"{round(won.rating.rating)} ± {round(2 * won.rating.deviation)}"
+    page = ann.get("/account").text
+    assert 'id="account-ratings"' in page and shown in page
+    # A hostile-looking name (stored as if an older rule let it in) is escaped, and the
+    # board is in order of rating, newcomers' uncertain ratings left out.
+    store = store_of(app)
+    with Session(store.engine) as s, s.begin():
+        s.add(AccountRow(id="x" * 32, name="<b>Eve</b>", skeleton="eve", password="-",
+                         created=now()))
+        s.flush()
+        s.add(RatingRow(account="x" * 32, preset="casino", players=2, rating=1700.0,
+                        deviation=60.0, volatility=0.06, games=9, updated=now()))
+        s.merge(RatingRow(account=account_id(app, "Ann"), preset="casino", players=2,
+                          rating=1600.0, deviation=80.0, volatility=0.06, games=5,
+                          updated=now()))
+        s.add(RatingRow(account=account_id(app, "Bob"), preset="casino", players=3,
+                        rating=1800.0, deviation=80.0, volatility=0.06, games=5,
+                        updated=now()))
+    board = browser(app).get("/leaderboard", params={"rules": "casino", "players": "2"})
+    assert board.status_code == 200
+    assert "<b>Eve</b>" not in board.text and "&lt;b&gt;Eve&lt;/b&gt;" in board.text
+    assert board.text.index("&lt;b&gt;Eve") < board.text.index(">Ann<")
+    # Bob's deviation after one game is too large still; his 3-player rating is another
+    # pool's.
+    assert ">Bob<" not in board.text
+    assert "1700 ± 120" in board.text
+    for bad, field in ((("snap", "2"), "rules"), (("casino", "9"), "players"),
+                       (("casino", "two"), "players")):
+        r = ann.get("/leaderboard", params={"rules": bad[0], "players": bad[1]})
+        assert r.status_code == 400 and f"&#34;{field}&#34;" in r.text, (bad, r.text)

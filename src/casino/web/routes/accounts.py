@@ -34,6 +34,7 @@ from casino.web.accounts.passwords import (
 from casino.web.accounts.passwords import (
     SESSION_COOKIE as SESSION_COOKIE,  # the accounts' pages' cookie, named here too
 )
+from casino.web.accounts.ratings import Ratings
 from casino.web.accounts.service import AccountError, Accounts, SignedIn
 from casino.web.accounts.store import Account
 from casino.web.bodies import B, BodyError, read
@@ -192,6 +193,7 @@ async def _account_page(web: Web, users: Accounts, account: Account, token: str,
                         status: int = 200, **context: Any) -> Response:
     return _page(web, "account.html", status, account=account, csrf=csrf_token(token),
                  games=await users.games(account), codes_left=await users.codes_left(account),
+                 ratings=await web.service.live.db(Ratings(web.store).of, account.id),
                  **context)
 
 

@@ -1,0 +1,36 @@
+"""The leaderboard: the best ratings of one pool, a preset at a player count
+(:mod:`casino.web.accounts.ratings`; docs/server.md, "Ratings")."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends
+from fastapi.responses import HTMLResponse
+from starlette.responses import Response
+
+from casino.engine.errors import RulesError
+from casino.engine.rules import canonical_name, player_counts
+from casino.web.accounts.ratings import BOARD_DEVIATION, BOARD_SIZE, Ratings
+from casino.web.bodies import PLAYERS, RULES
+from casino.web.routes.context import Web, preset_menu, signed_in
+from casino.web.views import title
+
+#: Every page's header shows who is signed in (:func:`signed_in`, looked up once).
+router = APIRouter(dependencies=[Depends(signed_in)])
+
+
+@router.get("/leaderboard", response_class=HTMLResponse)
+async def leaderboard(web: Web, rules: str = "casino", players: str = "2") -> Response:
+    """A pool's leaderboard (``?rules=casino&players=2``); a page naming the field
+    for rules or a player count the presets do not have."""
+    try:
+        name = canonical_name(rules)
+    except RulesError:
+        return web.pages.error(f"unknown ruleset {rules[:30]!r}: {RULES}", 400)
+    counts = player_counts(name)
+    if not players.isdigit() or int(players) not in counts:
+        return web.pages.error(f"{PLAYERS}, and {title(name)} is played by "
+                               f"{', '.join(map(str, counts))}", 400)
+    board = await web.service.live.db(Ratings(web.store).board, name, int(players))
+    return web.pages.render("leaderboard.html", rules_name=name, rules_title=title(name),
+                            players=int(players), board=board, menu=preset_menu(),
+                            deviation_limit=round(2 * BOARD_DEVIATION), size=BOARD_SIZE)
