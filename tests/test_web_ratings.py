@@ -228,3 +228,16 @@ def test_the_account_page_and_the_leaderboard_show_the_ratings(app: TestClient) 
                        (("casino", "two"), "players")):
         r = ann.get("/leaderboard", params={"rules": bad[0], "players": bad[1]})
         assert r.status_code == 400 and f"&#34;{field}&#34;" in r.text, (bad, r.text)
+
+
+def test_deleting_an_account_deletes_its_ratings_only(app: TestClient) -> None:
+    ann, bob = pair(app)
+    game_id, invite = room(ann, rated=True)
+    bob.get(invite, params={"name": ""})
+    resign(ann, game_id)
+    lost, won = rated_soon(app, "Ann"), rated_soon(app, "Bob")
+    assert lost.rating.rating < won.rating.rating
+    ann_id = account_id(app, "Ann")
+    AccountStore(store_of(app)).delete(ann_id)
+    assert Ratings(store_of(app)).of(ann_id) == []
+    assert standings(app, "Bob") == [won]
