@@ -11,6 +11,7 @@ on its own.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -241,3 +242,27 @@ def test_deleting_an_account_deletes_its_ratings_only(app: TestClient) -> None:
     AccountStore(store_of(app)).delete(ann_id)
     assert Ratings(store_of(app)).of(ann_id) == []
     assert standings(app, "Bob") == [won]
+
+
+def test_a_seat_handed_to_the_computer_is_its_players_loss(tmp_path: Path) -> None:
+    """Bob is away on his turn and Ann hands his seat to the computer: he left, and so
+    did Ann when she then resigned; each lost (nobody is rated a draw for leaving)."""
+    quick = dataclasses.replace(ACCOUNTS, abandon_after=0.0)
+    with web(tmp_path, limits=quick) as app:
+        ann, bob = pair(app)
+        game_id, invite = room(ann, rated=True)
+        assert bob.get(invite, params={"name": ""}).status_code == 303
+        service = app.app.state.service  # type: ignore[attr-defined]
+
+        async def leave() -> None:
+            game = await service.live.get(game_id)
+            s = game.session
+            while s.to_move != 1:  # Ann plays until it is Bob's turn
+                await service.turns.play(game, 0, str(s.match.position.legal_moves()[0]))
+            await service.turns.claim(game, 0, 1)
+            await service.turns.resign(game, 0)
+
+        app.portal.call(leave)  # type: ignore[union-attr]
+        new = Rating()
+        lost = rate(new, [Outcome(new, LOSS)])
+        assert rated_soon(app, "Ann").rating == rated_soon(app, "Bob").rating == lost
