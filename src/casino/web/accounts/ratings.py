@@ -196,7 +196,9 @@ class Ratings:
 
     def rate_game(self, game_id: str) -> bool:
         """Move the ratings of the finished rated game ``game_id``'s players, once;
-        whether this call did (False: not rated, not over, or rated already). Retried
+        whether this call settled the game (True also when it turns out to have had a
+        computer's seat from the start, which moves nothing; False: not rated, not over,
+        or settled already). Retried
         when another process's transaction got in the way (a new rating row of the same
         account, a lock)."""
         for attempt in range(ATTEMPTS):
