@@ -266,3 +266,10 @@ def test_a_seat_handed_to_the_computer_is_its_players_loss(tmp_path: Path) -> No
         new = Rating()
         lost = rate(new, [Outcome(new, LOSS)])
         assert rated_soon(app, "Ann").rating == rated_soon(app, "Bob").rating == lost
+
+
+def test_the_lobby_offers_a_rated_room_to_a_signed_in_player_only(app: TestClient) -> None:
+    guest = browser(app)
+    assert 'id="rated-check"' not in guest.get("/").text
+    ann, _ = pair(app)
+    assert 'id="rated-check"' in ann.get("/").text

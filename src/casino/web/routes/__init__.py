@@ -11,7 +11,11 @@
 - :mod:`~casino.web.routes.drawings`: the cards' SVG drawings;
 - :mod:`~casino.web.routes.socket`: the game WebSocket (:class:`GameSocket`);
 - :mod:`~casino.web.routes.tools`: the tools for a real table (the score pad and the
-  move helper; what they do is :mod:`casino.web.tools`).
+  move helper; what they do is :mod:`casino.web.tools`);
+- :mod:`~casino.web.routes.accounts`: the optional accounts' pages (sign up, sign in,
+  recovery, the account; what they do is :mod:`casino.web.accounts`);
+- :mod:`~casino.web.routes.ratings`: the leaderboards of rated games.
+
 Routes stay thin: they read the request, ask the
 :class:`~casino.web.service.GameService` and turn its answer (or its
 :class:`~casino.web.service.GameError`) into a response.

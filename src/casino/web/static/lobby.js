@@ -58,6 +58,10 @@
     const people = friends ? Number($("people-select").value || n) : 1;
     const lesson = mode() === "lesson";
     $("level-label").hidden = people >= n || lesson;
+    // A rated game is between signed-in people only: no computer seat (the server says
+    // so too); the choice is there only for a signed-in player.
+    const rated = $("rated-label");
+    if (rated) rated.hidden = !friends || people < n;
     playersSelect.closest("label").hidden = lesson;
     if (lesson) {
       // A lesson is always two players, the learner against the beginner, from a deal
@@ -111,6 +115,8 @@
     if (body.mode === "friends") {
       body.people = Number($("people-select").value || body.players);
       body.public = $("public-check").checked;
+      const rated = $("rated-label");
+      if (rated && !rated.hidden) body.rated = $("rated-check").checked;
     }
     try {
       const res = await fetch("/api/games", {
