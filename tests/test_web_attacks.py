@@ -187,7 +187,7 @@ def test_a_games_second_hint_and_an_addresss_hint_burst_are_refused_in_words(
         first, refusals, other_answer = run(scenario)
     assert first["type"] == "hint" and first["words"].startswith("Hint: "), first
     one_per_game = [w for w in refusals if "already being thought of" in w]
-    per_address = [w for w in refusals if "too many hints from your address" in w]
+    per_address = [w for w in refusals if "your network has asked for too many hints" in w]
     # Tab one's hint and four refusals used the burst of five; the sixth and seventh asks
     # are over it. Every refusal is one of the two, in words.
     assert len(one_per_game) == burst - 1 and len(per_address) == 2, refusals

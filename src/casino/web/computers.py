@@ -24,9 +24,10 @@ from casino.engine.position import Position
 from casino.play.session import BotJob, run_bot_job
 from casino.teach.hint import Advice
 from casino.web.errors import GameError
-from casino.web.limits import BucketsByKey, address_key
+from casino.web.limits import BucketsByKey
 from casino.web.live import LiveGame, to_the_end
 from casino.web.messages import HintAnswer, MoveOption
+from casino.web.requester import ACCOUNT, NETWORK, holder_words
 from casino.web.store import PLAYING, Lease
 from casino.web.thinking import HINT_BUSY, Busy, Thinker
 from casino.web.views import legal_json
@@ -39,11 +40,27 @@ log = logging.getLogger("casino.web")
 
 #: The kinds of lease (:meth:`Computers._leased`): a computer's move, a hint.
 COMPUTER_LEASE, HINT_LEASE = "computer", "hint"
+#: The refusal of a hint past the asker's rate, worded once.
+TOO_MANY_HINTS = "{holder} asked for too many hints: at most {rate:g} a minute"
+
+
+def hint_asker(client: str) -> str:
+    """Whose hints ``client``'s count against: a player's identity as
+    :func:`casino.web.requester.requester` gives it (the account when signed in, else
+    the guest's network) is taken as it is; a bare address (or an IPv6 /64, as
+    :func:`~casino.web.limits.address_key` writes it) is made its guest's network, an
+    IPv4 /24 or an IPv6 /64, so that one network's several addresses share one count."""
+    # Imported here: the accounts import the game service, which imports this module.
+    from casino.web.accounts.service import signin_network
+
+    if client.startswith((ACCOUNT, NETWORK)):
+        return client
+    return NETWORK + signin_network(client.split("/", 1)[0])
 
 
 class Computers:
     """The computers' turns and the players' hints: the thinking pool that works them out,
-    the leases that make each one process's work, and the hints each address may ask
+    the leases that make each one process's work, and the hints each player may ask
     for."""
 
     def __init__(self, service: GameService) -> None:
@@ -182,8 +199,9 @@ class Computers:
         the play the advice ranks first (:mod:`casino.teach.hint`, from the seat's
         observation, as hard as the hint level says) and its reason.
 
-        A hint the table does not allow is refused before it counts against the
-        address's hints.
+        ``hints_per_minute`` are counted per player (:func:`hint_asker` of ``client``:
+        the asker's identity, :func:`casino.web.requester.requester`, or their address).
+        A hint the table does not allow is refused before it counts.
         """
         async with game.lock:
             self.service.turns.playing(game)
@@ -191,13 +209,14 @@ class Computers:
             refusal = s.why_no_hint(seat)
             if refusal is not None:
                 raise GameError(refusal)
-            if not self._hint_buckets.take(address_key(client)):
-                raise GameError(f"too many hints from your address: at most "
-                                f"{self.limits.hints_per_minute:g} a minute", 429)
+            asker = hint_asker(client)
+            if not self._hint_buckets.take(asker):
+                raise GameError(TOO_MANY_HINTS.format(
+                    holder=holder_words(asker), rate=self.limits.hints_per_minute), 429)
             job = s.hint_job(seat)
             version = game.version
         # The game's one hint in this process, or a refusal at once (nothing is awaited
-        # between the address's count above and this; _hint turns its own Busy to words).
+        # between the player's count above and this; _hint turns its own Busy to words).
         try:
             with self.thinker.hint_slot(game.id):
                 return await self._hint(game, seat, job, version)
