@@ -365,6 +365,10 @@ def test_a_selection_past_its_deadline_is_said_to_be_unknown(
     limits = Limits(**{**FAST.__dict__, "select_seconds": 0.2})
     try:
         with web(tmp_path, limits=limits) as client:
+            # A new game's table is small: its choices would be worked out at once,
+            # without a worker (casino.web.turns.INLINE_STEPS). Every one goes to the
+            # workers here, whose deadline this is about.
+            client.app.state.service.turns.inline_steps = 0  # type: ignore[attr-defined]
             gid = new_game(client)
             with client.websocket_connect(f"/ws/{gid}") as ws:
                 seat = Counted(ws)
@@ -383,6 +387,7 @@ def test_a_selection_past_its_deadline_is_said_to_be_unknown(
 def test_choices_and_options_come_from_real_worker_processes(tmp_path: Path) -> None:
     with web(tmp_path, pool_workers=1) as client:
         service = client.app.state.service  # type: ignore[attr-defined]
+        service.turns.inline_steps = 0  # a new game's small table would be answered inline
         gid = new_game(client, rules="kasino")
         with client.websocket_connect(f"/ws/{gid}") as ws:
             seat = Counted(ws)

@@ -19,6 +19,13 @@ cure:
   holding the most, if that owner holds at least two more than the newcomer (fewer would
   only trade places). Its caller tells the displaced job's asker why.
 
+- :class:`RankedLine`, fair lines of several ranks in front of the same workers: a
+  waiting job of a first rank always starts before any of a later one, and each rank
+  has its own places and its own share per owner, so a flood of a later rank never
+  takes a first rank's place. The selection workers' line (:mod:`casino.web.turns`)
+  puts a player's turn (the choices of the seat to move) before every ``options``
+  answer, and counts both per seat of a game.
+
 An *owner* is a key: the thinking pool's (:mod:`casino.web.thinking`) are games and
 addresses, the reviews' and the move helper's are the askers' identities
 (:mod:`casino.web.requester`: the account when signed in, else the guest's network).
@@ -215,4 +222,75 @@ class FairLine(Generic[T]):
         return self.queue.remove(item)
 
 
-__all__ = ["FairLine", "FairQueue", "LineFull", "TooMany"]
+class RankedLine(Generic[T]):
+    """Fair lines of ``ranks`` ranks in front of the same ``slots`` workers (see the
+    module): :meth:`next` starts a job of rank 0 before any waiting job of rank 1, and
+    so on; within a rank owners are served in turn (:class:`FairQueue`).
+
+    Each rank holds ``waiting`` jobs and ``each`` per owner, running or waiting, and
+    :meth:`admit` refuses or displaces within the job's own rank only, as
+    :meth:`FairLine.admit` does: so a flood of a later rank never costs a job of an
+    earlier one its place, nor its turn."""
+
+    def __init__(self, slots: int, *, ranks: int, waiting: int, each: int) -> None:
+        if slots < 1 or ranks < 1 or waiting < 0 or each < 1:
+            raise ValueError("a line needs a slot, a rank, 0 or more places and 1 or more "
+                             "a head")
+        self.slots = slots
+        self.waiting = waiting
+        self.each = each
+        self.queues: tuple[FairQueue[T], ...] = tuple(FairQueue() for _ in range(ranks))
+        self.running = 0
+
+    def held(self, rank: int, owner: str) -> int:
+        """``owner``'s jobs of ``rank`` running or waiting."""
+        queue = self.queues[rank]
+        return queue.running_of(owner) + queue.waiting_of(owner)
+
+    def admit(self, rank: int, owner: str, item: T) -> tuple[str, T] | None:
+        """Put ``item`` in line at ``rank``: the job of that rank it displaced and its
+        owner (its asker to be told), if any.
+
+        :class:`TooMany` when ``owner`` holds ``each`` of the rank already,
+        :class:`LineFull` when every place of the rank is taken and no owner holds two
+        more of them than ``owner`` waiting."""
+        queue = self.queues[rank]
+        held = self.held(rank, owner)
+        if held >= self.each:
+            raise TooMany(held)
+        displaced: tuple[str, T] | None = None
+        if self.running >= self.slots and queue.size >= self.waiting:
+            busiest = queue.busiest()
+            if busiest is None or busiest[1] < queue.waiting_of(owner) + 2:
+                raise LineFull
+            newest = queue.newest(busiest[0])
+            assert newest is not None
+            queue.remove(newest)
+            displaced = busiest[0], newest
+        queue.push(owner, item)
+        return displaced
+
+    def next(self) -> tuple[int, str, T] | None:
+        """The next job to start now, its rank and owner (counted running until
+        :meth:`done`): the first rank's that has one waiting; None when no slot is free
+        or nothing waits."""
+        if self.running >= self.slots:
+            return None
+        for rank, queue in enumerate(self.queues):
+            popped = queue.pop()
+            if popped is not None:
+                self.running += 1
+                return rank, popped[0], popped[1]
+        return None
+
+    def done(self, rank: int, owner: str) -> None:
+        """A job of ``owner`` at ``rank`` that :meth:`next` gave ended: its slot is free."""
+        self.running -= 1
+        self.queues[rank].done(owner)
+
+    def withdraw(self, item: T) -> bool:
+        """Take a waiting job out of line (its asker went away); False if not waiting."""
+        return any(queue.remove(item) for queue in self.queues)
+
+
+__all__ = ["FairLine", "FairQueue", "LineFull", "RankedLine", "TooMany"]

@@ -97,12 +97,18 @@ class Limits:
     #: A player's choices on a crowded table (each card's moves in the view, the answer to
     #: an ``options`` message) are worked out in worker processes of their own: this many,
     #: each job stopped (its worker killed) after ``select_seconds``, each worker capped at
-    #: ``select_memory_mb``; ``select_waiting`` more jobs may wait, beyond that the asker
-    #: is told the server is busy.
+    #: ``select_memory_mb`` (a small table's are worked out at once, without a worker:
+    #: :data:`casino.web.turns.INLINE_STEPS`). The jobs wait in a line served by seat of
+    #: a game in turn, the turn's choices of a seat to move before any ``options`` answer
+    #: (:class:`~casino.web.fairqueue.RankedLine`): ``select_waiting`` of each kind may
+    #: wait, and one seat may have ``select_per_seat`` of each kind worked out or waiting;
+    #: beyond these the asker is told the server is busy (an ``options`` answer: that
+    #: their seat has asked enough), unless a seat holding more places gives up its newest.
     select_workers: int = 1
     select_seconds: float = 5.0
     select_memory_mb: int = 512
     select_waiting: int = 16
+    select_per_seat: int = 2
     #: Post-game reviews (``/api/games/<id>/review``) are computed in worker processes of
     #: their own, never the thinking pool's, so a review (minutes for a long game) never
     #: holds a computer's move: ``review_workers`` processes, each review stopped (its

@@ -97,6 +97,7 @@ class Moves(_Group):
     select_seconds: Amount = _D.select_seconds
     select_memory_mb: Count = _D.select_memory_mb
     select_waiting: Count = _D.select_waiting
+    select_per_seat: Count = _D.select_per_seat
 
 
 class Thinking(_Group):
