@@ -273,3 +273,17 @@ def test_the_lobby_offers_a_rated_room_to_a_signed_in_player_only(app: TestClien
     assert 'id="rated-check"' not in guest.get("/").text
     ann, _ = pair(app)
     assert 'id="rated-check"' in ann.get("/").text
+
+
+def test_the_invite_page_says_whether_the_game_is_rated_before_the_seat_is_taken(
+        app: TestClient) -> None:
+    ann, bob = pair(app)
+    _, rated_invite = room(ann, rated=True)
+    _, casual_invite = room(ann)
+    guest = browser(app)
+    page = guest.get(rated_invite).text
+    assert "Rated game" in page and "sign in (or sign up) to join it" in page
+    assert 'href="/signin"' in page
+    page = bob.get(rated_invite).text  # signed in: nothing to do first
+    assert "Rated game" in page and "sign in (or sign up) to join it" not in page
+    assert "Casual game" in guest.get(casual_invite).text

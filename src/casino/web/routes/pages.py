@@ -11,6 +11,7 @@ from casino.bots.levels import LEVELS
 from casino.engine.errors import RulesError
 from casino.engine.rules import describe, preset
 from casino.web import seats
+from casino.web.accounts.ratings import SIGN_IN_TO_JOIN
 from casino.web.routes.context import (
     Player,
     Web,
@@ -20,7 +21,7 @@ from casino.web.routes.context import (
     signed_in,
 )
 from casino.web.store import OVER
-from casino.web.views import title
+from casino.web.views import RATED_WORDS, title
 
 #: Every page's header shows who is signed in (:func:`signed_in`, looked up once).
 router = APIRouter(dependencies=[Depends(signed_in)])
@@ -77,7 +78,10 @@ async def join(request: Request, game_id: str, code: str, web: Web, player: Play
         return web.pages.render("join.html", rules_title=title(session.rules.name),
                                 rules_name=session.rules.name, hosts=hosts,
                                 players=session.rules.players,
-                                account_name=player.name if player else None)
+                                account_name=player.name if player else None,
+                                rated_words=RATED_WORDS[room.rated],
+                                sign_in_first=SIGN_IN_TO_JOIN if room.rated and not player
+                                else None)
     token, _seat = await service.rooms.join(game_id, code, name, seats.browser_token(request),
                                             player)
     response = RedirectResponse(f"/game/{game_id}", 303)
