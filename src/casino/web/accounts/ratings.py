@@ -30,8 +30,8 @@ Design decisions, and why:
 * **People only.** A game with a computer's seat from the start is never rated; a seat
   whose account has gone (deleted) is left out, with the outcomes against it.
 * **Once.** The game's row in ``rated_games`` is inserted in the transaction that
-  stores the new ratings: a second attempt (another process, a retry) finds it, or
-  fails on its primary key and changes nothing.
+  stores the new ratings (and their history, ``rating_changes``): a second attempt
+  (another process, a retry) finds it, or fails on its primary key and changes nothing.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ from casino.web.accounts.store import (
     AccountGameRow,
     AccountRow,
     RatedGameRow,
+    RatingChangeRow,
     RatingRow,
 )
 from casino.web.errors import GameError
@@ -238,6 +239,11 @@ class Ratings:
                 after = rate(before[account], [Outcome(before[game.accounts[b]], score)
                                                for b, score in against])
                 _store(s, held, account, pool, after, t)
+                s.add(RatingChangeRow(  # the history, in the same transaction
+                    game=game_id, account=account, preset=pool[0], players=pool[1],
+                    rating_before=before[account].rating,
+                    deviation_before=before[account].deviation,
+                    rating_after=after.rating, deviation_after=after.deviation, changed=t))
             return True
 
     def of(self, account: str) -> list[Standing]:

@@ -1,5 +1,6 @@
 """The accounts' tables and their queries: accounts, their sessions, their recovery codes,
-the games they claimed, their ratings (queried by :mod:`casino.web.accounts.ratings`),
+the games they claimed, their ratings (queried by :mod:`casino.web.accounts.ratings`)
+and how each rated game moved them,
 and the failed sign-ins counted per account and per network.
 
 Every method is one transaction on the games' own database (the tables share
@@ -117,6 +118,30 @@ class RatedGameRow(Base):
     rated: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
+class RatingChangeRow(Base):
+    """How one rated game moved one account's rating: the pool, the rating and
+    deviation before and after, and when. Written in the rating step's own transaction
+    (:meth:`casino.web.accounts.ratings.Ratings.rate_game`), so a game's changes are
+    there exactly when its ``rated_games`` row is; the player page draws its graph from
+    them (:mod:`casino.web.accounts.profiles`). A game is rated once and an account
+    holds one seat of a rated game, hence the key."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (Index("ix_rating_changes_pool", "account", "preset", "players",
+                            "changed"),)
+
+    game: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
+    account: Mapped[str] = mapped_column(String(32), ForeignKey("accounts.id"),
+                                         primary_key=True)
+    preset: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    rating_before: Mapped[float] = mapped_column(Float)
+    deviation_before: Mapped[float] = mapped_column(Float)
+    rating_after: Mapped[float] = mapped_column(Float)
+    deviation_after: Mapped[float] = mapped_column(Float)
+    changed: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
 class SignInFailureRow(Base):
     """Failed sign-ins counted under one key (an account, or a network) since ``since``;
     and, under a key of their own, the sign-ups from a network."""
@@ -205,6 +230,7 @@ class AccountStore:
                     self.store._announce(s, game, version)  # the store's one NOTIFY
             s.execute(delete(AccountGameRow).where(AccountGameRow.account == account))
             s.execute(delete(RatingRow).where(RatingRow.account == account))
+            s.execute(delete(RatingChangeRow).where(RatingChangeRow.account == account))
             s.execute(delete(AccountSessionRow).where(AccountSessionRow.account == account))
             s.execute(delete(RecoveryCodeRow).where(RecoveryCodeRow.account == account))
             s.execute(delete(AccountRow).where(AccountRow.id == account))
