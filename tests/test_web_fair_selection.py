@@ -13,20 +13,24 @@ import asyncio
 import pickle
 import random
 import threading
+import warnings
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from fastapi import WebSocket
 
 import casino.web.turns as turns_module
 from casino.engine.match import Match
 from casino.engine.movegen import Budget, TooMuchWork, generate
 from casino.engine.moves import TRAIL
 from casino.engine.position import Position
+from casino.web import create_app
 from casino.web.computers import hint_asker
 from casino.web.fairqueue import LineFull, RankedLine, TooMany
 from casino.web.limits import Limits
+from casino.web.requester import requester
 from casino.web.turns import (
     INLINE_STEPS,
     OPTIONS,
@@ -37,7 +41,11 @@ from casino.web.turns import (
     seat_owner,
 )
 from casino.web.views import card_choices, options_json, unknown_options
-from tests.web_helpers import FAST, new_game, web
+from tests.web_helpers import ACCOUNTS, FAST, browser, db_url, new_game, sign_up, web
+
+with warnings.catch_warnings():  # Starlette would rather use httpx2, which is not pinned
+    warnings.simplefilter("ignore", UserWarning)
+    from starlette.testclient import TestClient
 
 #: The longest a gated job waits for its test to open the gate: a safety net.
 SAFETY = 30.0
@@ -249,3 +257,23 @@ def test_hints_count_per_player_not_per_address(tmp_path: Path) -> None:
         assert [hint("account a"), hint("account a")] == ["hint", "hint"]
         assert hint("account a").startswith("your account has asked for too many hints")
         assert hint("10.1.2.7") == "hint"  # another network, its own count
+
+
+def test_a_websocket_is_asked_who_it_is_as_a_request_is(tmp_path: Path) -> None:
+    # The game's WebSocket can hand the hints its player's identity: requester reads a
+    # WebSocket's session cookie and address as it reads a request's.
+    app = create_app(db_url(tmp_path), pool_workers=0, limits=ACCOUNTS)
+
+    async def who(ws: WebSocket) -> None:
+        await ws.accept()
+        await ws.send_text(await requester(ws))
+        await ws.close()
+
+    app.add_api_websocket_route("/test/who", who)
+    with TestClient(app) as client:
+        ann = browser(client, "10.1.1.2")
+        assert sign_up(ann, "Ann", "correct horse battery").status_code == 201
+        with ann.websocket_connect("/test/who") as ws:
+            assert ws.receive_text().startswith("account ")
+        with browser(client, "10.1.1.3").websocket_connect("/test/who") as ws:
+            assert ws.receive_text() == "network 10.1.1.0/24"
