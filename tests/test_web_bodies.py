@@ -23,6 +23,7 @@ from casino.web.bodies import (
     NewPad,
     PadBody,
     PadChange,
+    PairingRequest,
     Replay,
     check_answer,
     read,
@@ -45,6 +46,7 @@ GOOD: dict[type[Body], dict[str, Any]] = {
     NewGame: {"mode": "friends", "rules": "casino", "players": 2, "level": "beginner",
               "name": "Ann", "public": True, "people": 2, "hints": True, "takebacks": False},
     NewPad: {"rules": "casino", "names": ["Ann", "Bob"]},
+    PairingRequest: {"rules": "casino", "players": 2, "rated": False, "seek": None},
     PadBody: {},  # and the pad, the test's (a new one)
     PadChange: {"action": {"op": "add", "round": ROUND_1}},  # and the pad
     HelperRequest: {"rules": "casino", "players": 2, "level": None, "judge": False,
@@ -62,6 +64,8 @@ BAD: dict[type[Body], dict[str, list[Any]]] = {
         "people": ["2", False, 0, 5], "hints": ["yes", 1, [True]],
         "takebacks": ["no", 0, {}], "rated": ["yes", 1, None],
     },
+    PairingRequest: {"rules": ["snap", 5, None], "players": ["2", True, 1, 5, None],
+                     "rated": ["yes", 1, None], "seek": [7, ["x"], "x" * 65]},
     NewPad: {"rules": ["poker", 1, None], "names": ["Ann, Bob", None, [1, 2], ["A"],
                                                     ["A", "B", "C", "D", "E"]]},
     PadBody: {"pad": [None, [1], "pad", 7]},
@@ -81,7 +85,8 @@ BAD: dict[type[Body], dict[str, list[Any]]] = {
 }
 #: The routes each request model is sent to.
 SENT_TO: dict[type[Body], list[str]] = {
-    NewGame: ["POST /api/games"], NewPad: ["POST /api/scorepad/new"],
+    NewGame: ["POST /api/games"], PairingRequest: ["POST /api/pairing"],
+    NewPad: ["POST /api/scorepad/new"],
     PadBody: ["POST /api/scorepad/view", "POST /api/scorepads", "PUT /api/scorepads/{pad_id}"],
     PadChange: ["POST /api/scorepad/apply"], HelperRequest: ["POST /api/helper"],
 }
@@ -146,7 +151,7 @@ def _sender(client: TestClient, route: str, pad: dict[str, Any]) -> tuple[
         Callable[[dict[str, Any]], Any], Callable[[], Any]]:
     """How to send a body to ``route``, and what it may change (to be the same after)."""
     method, path = route.split(" ")
-    if route == "POST /api/games":
+    if route in ("POST /api/games", "POST /api/pairing"):
         return (lambda body: client.post(path, json=body),
                 lambda: (_count(client, GameRow), dict(client.cookies)))
     if route == "PUT /api/scorepads/{pad_id}":
@@ -203,6 +208,7 @@ def test_the_answers_are_of_their_models(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/{gid}") as ws:
         play_against_computer(Seat(ws))
     check("GET /api/games", client.get("/api/games"))
+    check("POST /api/pairing", client.post("/api/pairing", json=GOOD[PairingRequest]))
     replay = check_answer("GET /api/records/{game_id}", 200,
                           check("GET /api/records/{game_id}", client.get(f"/api/records/{gid}")))
     assert isinstance(replay, Replay)

@@ -93,6 +93,22 @@ class NewGame(Body):
     _a_level = field_validator("level")(_level)
 
 
+class PairingRequest(Body):
+    """``POST /api/pairing``: "Play someone now" in a pool (a preset at a player count,
+    rated or casual); ``seek`` the player's own seek, when asking again while waiting
+    (:mod:`casino.web.pairing`)."""
+
+    WHAT: ClassVar[str] = "the pairing request"
+    rules: str = Field(DEFAULT.name, description=RULES)
+    players: int = Field(2, ge=2, le=MAX_PLAYERS, description=PLAYERS)
+    rated: bool = Field(False, description="\"rated\": whether the game moves the players' "
+                        "ratings (true or false; signed in only)")
+    seek: str | None = Field(None, max_length=64, description=(
+        "\"seek\" is the id of your own seek, as the last answer gave it (or null)"))
+
+    _a_preset = field_validator("rules")(_preset)
+
+
 class NewPad(Body):
     """``POST /api/scorepad/new``: a blank score pad for ``names`` under ``rules``."""
 
@@ -218,6 +234,15 @@ class GameMade(Answer):
     game: str
     url: str
     invite: str | None = None
+
+
+class PairingAnswer(Answer):
+    """What "Play someone now" came to: the game and its page; ``waiting`` true while it
+    is the player's own seek, waiting for an opponent (ask again with its id)."""
+
+    game: str
+    url: str
+    waiting: bool
 
 
 class Listed(Answer):
@@ -393,6 +418,7 @@ class HelperAnswer(Answer):
 ROUTES: dict[str, tuple[type[Body] | None, type[Answer]]] = {
     "POST /api/games": (NewGame, GameMade),
     "GET /api/games": (None, Lists),
+    "POST /api/pairing": (PairingRequest, PairingAnswer),
     "GET /api/records/{game_id}": (None, Replay),
     "POST /api/games/{game_id}/review": (None, Review),
     "GET /api/games/{game_id}/review": (None, Review),
