@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
+from casino.engine.wording import plural
 from casino.web import seats
 from casino.web.accounts.forms import Confirmed, Form, Recover, SignIn, SignUp, form_fields
 from casino.web.accounts.names import NAME_MAX, RULE
@@ -244,7 +245,7 @@ async def signout_everywhere(request: Request, web: Web, users: Users) -> Respon
     count = await users.sign_out_everywhere(change[0])
     show_viewer(None, None)
     page = _page(web, "signed_out.html", title="Signed out everywhere",
-                 message=f"{count} sign-in{'s' if count != 1 else ''} of "
+                 message=f"{plural(count, 'sign-in')} of "
                          f"{change[0].name} ended, this browser's too.")
     return _signed_out(page)
 
@@ -289,6 +290,6 @@ async def delete(request: Request, web: Web, users: Users) -> Response:
     show_viewer(None, None)
     page = _page(web, "signed_out.html", title="Account deleted",
                  message=f"The account {account.name} is gone; its "
-                         f"{len(games)} game{'s' if len(games) != 1 else ''} stay, "
+                         f"{plural(len(games), 'game')} stay, "
                          f"without its name.")
     return _signed_out(page)
