@@ -32,7 +32,12 @@ from casino.web.accounts.profiles import (
     player_url,
 )
 from casino.web.accounts.ratings import Ratings
-from casino.web.accounts.store import AccountGameRow, AccountRow, RatingChangeRow
+from casino.web.accounts.store import (
+    AccountGameRow,
+    AccountRow,
+    RatingChangeRow,
+    RatingRow,
+)
 from casino.web.store import OVER, GameRow, now
 from tests.test_web_ratings import account_id, pair, rated_soon, resign, room, store_of
 from tests.web_helpers import ACCOUNTS, browser, web
@@ -176,3 +181,15 @@ def test_results_and_margins_from_the_final_scores() -> None:
     assert outcome(four, 3, 0, (14, 8, 0, 0)) == (LOST, -6)
     assert outcome(preset("kasino", players=3), 2, None, (5, 9, 9)) == (DRAWN, 0)
 
+
+
+def test_the_player_page_is_linked_from_the_account_and_the_leaderboard(
+        app: TestClient) -> None:
+    ann, _, _ = rated_game(app)
+    assert '<a href="/player/Ann" id="your-profile">' in ann.get("/account").text
+    # The leaderboard lists only ratings known well enough: Ann's made so.
+    with Session(store_of(app).engine) as s, s.begin():
+        s.execute(update(RatingRow).where(RatingRow.account == account_id(app, "Ann"))
+                  .values(deviation=60.0))
+    board = browser(app).get("/leaderboard", params={"rules": "casino", "players": "2"})
+    assert '<a href="/player/Ann">Ann</a>' in board.text

@@ -35,6 +35,7 @@ from casino.web.accounts.passwords import (
 from casino.web.accounts.passwords import (
     SESSION_COOKIE as SESSION_COOKIE,  # the accounts' pages' cookie, named here too
 )
+from casino.web.accounts.profiles import player_url
 from casino.web.accounts.ratings import Ratings
 from casino.web.accounts.service import AccountError, Accounts, SignedIn
 from casino.web.accounts.store import Account
@@ -195,7 +196,7 @@ async def _account_page(web: Web, users: Accounts, account: Account, token: str,
     return _page(web, "account.html", status, account=account, csrf=csrf_token(token),
                  games=await users.games(account), codes_left=await users.codes_left(account),
                  ratings=await web.service.live.db(Ratings(web.store).of, account.id),
-                 **context)
+                 profile=player_url(account.name), **context)
 
 
 @router.get("/account", response_class=HTMLResponse)

@@ -9,6 +9,7 @@ from starlette.responses import Response
 
 from casino.engine.errors import RulesError
 from casino.engine.rules import canonical_name, player_counts
+from casino.web.accounts.profiles import player_url
 from casino.web.accounts.ratings import BOARD_DEVIATION, BOARD_SIZE, Ratings
 from casino.web.bodies import PLAYERS, RULES
 from casino.web.routes.context import Web, preset_menu, signed_in
@@ -33,4 +34,5 @@ async def leaderboard(web: Web, rules: str = "casino", players: str = "2") -> Re
     board = await web.service.live.db(Ratings(web.store).board, name, int(players))
     return web.pages.render("leaderboard.html", rules_name=name, rules_title=title(name),
                             players=int(players), board=board, menu=preset_menu(),
-                            deviation_limit=round(2 * BOARD_DEVIATION), size=BOARD_SIZE)
+                            deviation_limit=round(2 * BOARD_DEVIATION), size=BOARD_SIZE,
+                            player_url=player_url)
