@@ -334,7 +334,7 @@ class LiveGame:
             pending = self._choosing
             if pending is None or pending[0] is not pos or pending[1] != seat:
                 job = asyncio.ensure_future(self.service.turns.choices_of(
-                    self.session.view_of(seat)))
+                    self.session.view_of(seat), game=self.id))
                 pending = self._choosing = (pos, seat, job)
             got = await asyncio.shield(pending[2])
             if self._choosing is pending:

@@ -41,6 +41,7 @@ from casino.web.messages import (
     error,
     parse,
 )
+from casino.web.requester import requester
 from casino.web.routes.context import Web, seat_held
 from casino.web.service import GameService, OptionsJob
 
@@ -259,7 +260,10 @@ class GameSocket:
     async def _think(self, game: LiveGame, client: Client) -> None:
         """Ask for a hint and send the answer (or why there is none) when it comes."""
         try:
-            reply = await self.service.computers.hint(game, client.seat, client.address)
+            # Hints count per player: the account when signed in, else the network
+            # (asked at each hint, so a session revoked meanwhile counts no more).
+            reply = await self.service.computers.hint(game, client.seat,
+                                                      await requester(self.ws))
         except GameError as e:
             reply = error(e.message)
         except CasinoError as e:
