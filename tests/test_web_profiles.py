@@ -193,3 +193,19 @@ def test_the_player_page_is_linked_from_the_account_and_the_leaderboard(
                   .values(deviation=60.0))
     board = browser(app).get("/leaderboard", params={"rules": "casino", "players": "2"})
     assert '<a href="/player/Ann">Ann</a>' in board.text
+
+
+def test_a_guests_recent_games_show_their_results(app: TestClient) -> None:
+    guest = browser(app)
+    r = guest.post("/api/games", json={"rules": "casino", "mode": "computer",
+                                       "players": 2, "name": "Gus"})
+    assert r.status_code == 201, r.text
+    game_id = r.json()["game"]
+    resign(guest, game_id)
+    recent = {g["game"]: g for g in guest.get("/api/games").json()["recent"]}
+    mine = recent[game_id]
+    assert mine["status"] == "over" and mine["result"] == LOST
+    assert mine["opponents"] and "Gus" not in mine["opponents"]
+    # Another browser sees the finished game listed, without a result of its own.
+    theirs = {g["game"]: g for g in browser(app).get("/api/games").json()["recent"]}
+    assert theirs.get(game_id, {}).get("result") is None

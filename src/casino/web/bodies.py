@@ -260,6 +260,10 @@ class Listed(Answer):
     join: str | None
     record: str | None
     winner: int | None
+    #: A finished game of the browser's (or the account's): its seat's result, won, lost
+    #: or drawn, and the names of its opponents; null for anyone else's game.
+    result: str | None = None
+    opponents: list[str] | None = None
 
 
 class Lists(Answer):

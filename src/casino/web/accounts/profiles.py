@@ -255,30 +255,36 @@ class Profiles:
         return [Point(_utc(t), r, d) for t, r, d in rows][::-1]
 
 
+#: The most of a browser's own finished games the lobby's recent list adds results for.
+RECENT_GAMES = 20
+
+
 def recent_results(store: Store, token_digest: str | None, account: str | None,
-                   games: Sequence[str]) -> dict[str, tuple[str, tuple[str, ...]]]:
-    """For those of ``games`` (finished) where the browser (its token's hash) or the
-    account holds a seat: that seat's result and its opponents' names, by game."""
-    if not games or (token_digest is None and account is None):
-        return {}
-    sessions = sessionmaker(store.engine)
+                   limit: int = RECENT_GAMES) -> list[tuple[str, str, tuple[str, ...]]]:
+    """The latest ``limit`` finished games (no lesson) where the browser (its token's
+    hash) or the account holds a seat, newest first: each game's id, that seat's result
+    and its opponents' names (a seat held both ways is the browser's)."""
+    if token_digest is None and account is None:
+        return []
     seats: dict[str, int] = {}
-    with sessions() as s:
+    with sessionmaker(store.engine)() as s:
+        over = (GameRow.status == OVER, GameRow.mode != LESSON)
         if token_digest is not None:
             seats.update((g, int(seat)) for g, seat in s.execute(
-                select(SeatRow.game, SeatRow.seat).where(SeatRow.game.in_(list(games)),
-                                                         SeatRow.token_hash == token_digest)))
+                select(SeatRow.game, SeatRow.seat).join(GameRow, GameRow.id == SeatRow.game)
+                .where(SeatRow.token_hash == token_digest, *over)
+                .order_by(GameRow.updated.desc()).limit(limit)))
         if account is not None:
-            seats.update((g, int(seat)) for g, seat in s.execute(
-                select(AccountGameRow.game, AccountGameRow.seat).where(
-                    AccountGameRow.game.in_(list(games)), AccountGameRow.account == account))
-                if g not in seats)
-        out = {}
-        for row in s.scalars(select(GameRow).where(GameRow.id.in_(list(seats)),
-                                                   GameRow.status == OVER)):
-            p = played(row, seats[row.id])
-            out[row.id] = (p.result, p.opponents)
-        return out
+            for g, seat in s.execute(
+                    select(AccountGameRow.game, AccountGameRow.seat)
+                    .join(GameRow, GameRow.id == AccountGameRow.game)
+                    .where(AccountGameRow.account == account, *over)
+                    .order_by(GameRow.updated.desc()).limit(limit)):
+                seats.setdefault(g, int(seat))
+        rows = s.scalars(select(GameRow).where(GameRow.id.in_(list(seats)))
+                         .order_by(GameRow.updated.desc()).limit(limit))
+        return [(row.id, (p := played(row, seats[row.id])).result, p.opponents)
+                for row in rows]
 
 
 def graph_svg(points: Sequence[Point], width: int = 480, height: int = 160) -> str:

@@ -13,12 +13,16 @@ from starlette.responses import Response
 from casino.engine.record import read_record
 from casino.teach.review import default_seat
 from casino.web import seats
+from casino.web.accounts.profiles import recent_results
+from casino.web.accounts.store import Account
 from casino.web.bodies import BodyError, GameMade, NewGame, read
 from casino.web.limits import json_object
 from casino.web.requester import requester
 from casino.web.reviews import COMPUTING, DONE
+from casino.web.rooms import _listed_json  # the one shape of a listed game
 from casino.web.routes.context import Player, Web, finished
 from casino.web.service import GameError, LiveGame, resignation_words
+from casino.web.store import OVER, Store, token_hash
 from casino.web.views import items_json, result_json, rules_json
 from casino.words.narrate import told_play
 
@@ -53,9 +57,29 @@ async def new_game(request: Request, web: Web, player: Player) -> Response:
 @router.get("/api/games")
 async def list_games(request: Request, web: Web, player: Player) -> dict[str, Any]:
     """The lobby's lists as JSON: the open rooms and the browser's own games (and the
-    account's, signed in)."""
-    return await web.service.live.db(web.service.rooms.lists, seats.browser_token(request),
-                                     player)
+    account's, signed in), each finished one of those with its result."""
+    token = seats.browser_token(request)
+    lists = await web.service.live.db(web.service.rooms.lists, token, player)
+    return await web.service.live.db(_with_results, web.store, lists, token, player)
+
+
+def _with_results(store: Store, lists: dict[str, Any], token: str | None,
+                  player: Account | None) -> dict[str, Any]:
+    """``lists`` with the result and opponents of each recent game the browser or the
+    account played to its end (null for the others'), and those of its latest finished
+    games that other games' ends have pushed out of the recent list put back in."""
+    results = recent_results(store, token_hash(token) if token else None,
+                             player.id if player else None)
+    recent: list[dict[str, Any]] = lists["recent"]
+    missing = [g for g, _, _ in results if g not in {e["game"] for e in recent}]
+    if missing:
+        recent += [_listed_json(g, url=True)
+                   for g in store.listing(status=OVER, limit=len(missing), ids=missing)]
+    found = {g: (result, list(opponents)) for g, result, opponents in results}
+    for entry in recent:
+        entry["result"], entry["opponents"] = found.get(entry["game"], (None, None))
+    recent.sort(key=lambda e: e["updated"] or "", reverse=True)
+    return lists
 
 
 @router.get("/api/records/{game_id}")

@@ -144,6 +144,15 @@
 
   const STATUS = { waiting: "waiting for players", playing: "in progress", round_over: "between rounds", over: "finished" };
 
+  // A finished game of this browser's (or account's): its result and opponents, as
+  // /api/games says (null for anyone else's game).
+  function resultItem(g) {
+    if (!g.result) return null;
+    const against = Array.isArray(g.opponents) && g.opponents.length ? ` against ${g.opponents.join(", ")}` : "";
+    const words = g.result === "drawn" ? `drawn${against}` : `you ${g.result}${against}`;
+    return el("span", { class: `game-result ${g.result}`, text: ` · ${words}` });
+  }
+
   function gameItem(g, open) {
     const names = (g.names || []).join(", ");
     const links = [];
@@ -165,6 +174,7 @@
       el("span", { class: "game-title", text: g.title || g.rules || "Casino" }),
       el("span", { class: "muted", text: ` ${g.mode === "lesson" ? "lesson · " : ""}${g.players ? g.players + " players · " : ""}${STATUS[g.status] || g.status || ""}${scores}${whenText}` }),
       names ? el("span", { class: "game-names", text: names }) : null,
+      resultItem(g),
       el("span", { class: "game-links" }, links));
   }
 
