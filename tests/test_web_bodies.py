@@ -18,6 +18,7 @@ from casino.web import tools
 from casino.web.bodies import (
     ROUTES,
     Body,
+    ChallengeRequest,
     HelperRequest,
     NewGame,
     NewPad,
@@ -36,8 +37,10 @@ from tests.test_web_tools import ROUND_1
 from tests.web_helpers import (  # type: ignore[attr-defined]
     Seat,
     TestClient,
+    browser,
     new_game,
     play_against_computer,
+    sign_up,
     web,
 )
 
@@ -47,6 +50,7 @@ GOOD: dict[type[Body], dict[str, Any]] = {
               "name": "Ann", "public": True, "people": 2, "hints": True, "takebacks": False},
     NewPad: {"rules": "casino", "names": ["Ann", "Bob"]},
     PairingRequest: {"rules": "casino", "players": 2, "rated": False, "seek": None},
+    ChallengeRequest: {"name": "Bob", "rules": "casino", "players": 2, "rated": False},
     PadBody: {},  # and the pad, the test's (a new one)
     PadChange: {"action": {"op": "add", "round": ROUND_1}},  # and the pad
     HelperRequest: {"rules": "casino", "players": 2, "level": None, "judge": False,
@@ -66,6 +70,8 @@ BAD: dict[type[Body], dict[str, list[Any]]] = {
     },
     PairingRequest: {"rules": ["snap", 5, None], "players": ["2", True, 1, 5, None],
                      "rated": ["yes", 1, None], "seek": [7, ["x"], "x" * 65]},
+    ChallengeRequest: {"name": [None, 7, ["Bob"], "", "x" * 65], "rules": ["snap", 5],
+                       "players": ["2", 1, 5], "rated": ["yes", 0]},
     NewPad: {"rules": ["poker", 1, None], "names": ["Ann, Bob", None, [1, 2], ["A"],
                                                     ["A", "B", "C", "D", "E"]]},
     PadBody: {"pad": [None, [1], "pad", 7]},
@@ -86,6 +92,7 @@ BAD: dict[type[Body], dict[str, list[Any]]] = {
 #: The routes each request model is sent to.
 SENT_TO: dict[type[Body], list[str]] = {
     NewGame: ["POST /api/games"], PairingRequest: ["POST /api/pairing"],
+    ChallengeRequest: ["POST /api/challenge"],
     NewPad: ["POST /api/scorepad/new"],
     PadBody: ["POST /api/scorepad/view", "POST /api/scorepads", "PUT /api/scorepads/{pad_id}"],
     PadChange: ["POST /api/scorepad/apply"], HelperRequest: ["POST /api/helper"],
@@ -151,7 +158,10 @@ def _sender(client: TestClient, route: str, pad: dict[str, Any]) -> tuple[
         Callable[[dict[str, Any]], Any], Callable[[], Any]]:
     """How to send a body to ``route``, and what it may change (to be the same after)."""
     method, path = route.split(" ")
-    if route in ("POST /api/games", "POST /api/pairing"):
+    if route == "POST /api/challenge":  # from a signed-in player to an account
+        assert sign_up(client, "Ann", "correct horse battery").status_code == 201
+        assert sign_up(browser(client), "Bob", "correct horse battery").status_code == 201
+    if route in ("POST /api/games", "POST /api/pairing", "POST /api/challenge"):
         return (lambda body: client.post(path, json=body),
                 lambda: (_count(client, GameRow), dict(client.cookies)))
     if route == "PUT /api/scorepads/{pad_id}":
@@ -209,6 +219,12 @@ def test_the_answers_are_of_their_models(client: TestClient) -> None:
         play_against_computer(Seat(ws))
     check("GET /api/games", client.get("/api/games"))
     check("POST /api/pairing", client.post("/api/pairing", json=GOOD[PairingRequest]))
+    assert sign_up(client, "Ann", "correct horse battery").status_code == 201
+    assert sign_up(browser(client), "Bob", "correct horse battery").status_code == 201
+    sent = check("POST /api/challenge", client.post("/api/challenge",
+                                                    json=GOOD[ChallengeRequest]))
+    check("POST /api/challenges/{game_id}/decline",
+          client.post(f"/api/challenges/{sent['game']}/decline"))
     replay = check_answer("GET /api/records/{game_id}", 200,
                           check("GET /api/records/{game_id}", client.get(f"/api/records/{gid}")))
     assert isinstance(replay, Replay)

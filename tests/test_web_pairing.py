@@ -9,6 +9,7 @@ Several browsers on one app; the time is the test's (Pairing.clock), never waite
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +22,14 @@ from sqlalchemy.orm import Session
 from casino.web.accounts.names import skeleton
 from casino.web.accounts.ratings import SIGN_IN_TO_MAKE
 from casino.web.accounts.store import AccountStore, RatingRow
-from casino.web.bodies import check_answer
+from casino.web.bodies import Withdrawn, check_answer
+from casino.web.challenges import (
+    MAX_CHALLENGES,
+    SIGN_IN_TO_CHALLENGE,
+    YOURSELF,
+    too_many,
+    unknown_name,
+)
 from casino.web.pairing import (
     NOT_YOUR_SEEK,
     WITHDRAWN,
@@ -212,3 +220,100 @@ def test_hostile_fields_are_refused_naming_the_field(app: TestClient, field: str
     answer = play_now(guest, 400, **{field: value})
     assert answer["error"].startswith(f"\"{field}\""), answer
     assert games(app) == before
+
+
+def lists(client: TestClient) -> dict[str, Any]:
+    r = client.get("/api/games")
+    check_answer("GET /api/games", r.status_code, r.json())
+    answer: dict[str, Any] = r.json()
+    return answer
+
+
+def test_the_lobby_lists_seeks_with_rating_and_rated_or_casual(app: TestClient) -> None:
+    ann, cid = account(app, "Ann"), account(app, "Cid")
+    rate(app, "Ann", 1612.4)
+    rated = play_now(ann, rated=True)
+    casual = play_now(browser(app, "10.5.0.1"))
+    p = pairing(app)
+    [ann_seek] = p.open_seeks("casino", 2, True, now() - dt.timedelta(hours=1))
+    p.clock = lambda: ann_seek.created  # Ann's seek fresh: ±100
+    fresh = play_now(cid, rated=True)  # Cid is new to the pool (1500): 112 from Ann
+    p.clock = now
+    assert fresh["waiting"] is True
+    seen = {g["game"]: g for g in lists(browser(app, "10.6.0.1"))["open"]}
+    assert (seen[rated["game"]]["rated"], seen[rated["game"]]["rating"],
+            seen[rated["game"]]["guest"]) == (True, 1612, False)
+    assert (seen[casual["game"]]["rated"], seen[casual["game"]]["rating"],
+            seen[casual["game"]]["guest"]) == (False, None, True)
+    assert (seen[fresh["game"]]["rating"], seen[fresh["game"]]["guest"]) == (None, False)
+
+
+def challenge(client: TestClient, name: str, status: int = 201,
+              **more: Any) -> dict[str, Any]:
+    r = client.post("/api/challenge", json={"name": name, "rules": "casino",
+                                            "players": 2, **more})
+    assert r.status_code == status, r.text
+    check_answer("POST /api/challenge", r.status_code, r.json())
+    answer: dict[str, Any] = r.json()
+    return answer
+
+
+def test_a_challenge_by_name_accepted(app: TestClient) -> None:
+    ann, bob, cid = account(app, "Ann"), account(app, "Bob"), account(app, "Cid")
+    sent = challenge(ann, "bob", rated=True)  # the name as its skeleton: any case
+    assert "invite" not in sent
+    pending = {g["game"]: g for g in lists(ann)["open"]}[sent["game"]]
+    assert pending["challenge"] == "Bob" and pending["rated"] is True
+    assert lists(ann)["challenges"] == [] and lists(cid)["challenges"] == []
+    assert sent["game"] not in {g["game"] for g in lists(cid)["open"]}  # not public
+    [mine] = lists(bob)["challenges"]
+    assert mine["game"] == sent["game"] and mine["names"] == ["Ann", "Bob"]
+    # Only Bob may take his seat, even with the invite.
+    refused = cid.get(mine["join"], params={"name": "Cid"})
+    assert refused.status_code == 403 and "this challenge is for Bob" in refused.text
+    accepted = bob.get(mine["join"], params={"name": ""})
+    assert accepted.status_code == 303, accepted.text
+    assert lists(bob)["challenges"] == []
+    with ann.websocket_connect(f"/ws/{sent['game']}") as wa, \
+            bob.websocket_connect(f"/ws/{sent['game']}") as wb:
+        assert Seat(wa).hello(0)["view"]["you"] == 0
+        assert Seat(wb).hello(0)["view"]["you"] == 1
+
+
+def test_a_challenge_declined_and_one_withdrawn(app: TestClient) -> None:
+    ann, bob, cid = account(app, "Ann"), account(app, "Bob"), account(app, "Cid")
+    sent = challenge(ann, "Bob")
+    assert cid.post(f"/api/challenges/{sent['game']}/decline").status_code == 403
+    r = bob.post(f"/api/challenges/{sent['game']}/decline")
+    declined = check_answer("POST /api/challenges/{game_id}/decline", r.status_code, r.json())
+    assert isinstance(declined, Withdrawn) and declined.withdrawn
+    assert declined.game == sent["game"]
+    assert status_of(app, sent["game"]) == WITHDRAWN
+    assert lists(bob)["challenges"] == []
+    assert sent["game"] not in {g["game"] for g in lists(ann)["open"]}
+    again = challenge(ann, "Bob")
+    assert ann.post(f"/api/challenges/{again['game']}/decline").json()["withdrawn"] is True
+    assert bob.post(f"/api/challenges/{again['game']}/decline").json()["withdrawn"] is False
+
+
+def test_challenges_refused_in_words(tmp_path: Path) -> None:
+    roomy = dataclasses.replace(ACCOUNTS, rooms_per_address=20, rooms_per_network=20)
+    with web(tmp_path, limits=roomy) as app:
+        refused_in_words(app)
+
+
+def refused_in_words(app: TestClient) -> None:
+    """A guest, an unknown name, oneself, a bad field, and one challenge too many."""
+    ann = account(app, "Ann")
+    account(app, "Bob")
+    guest = browser(app, "10.7.0.1")
+    before = games(app)
+    assert challenge(guest, "Ann", 403) == {"error": SIGN_IN_TO_CHALLENGE}
+    assert challenge(ann, "Nobody", 400) == {"error": unknown_name("Nobody")}
+    assert challenge(ann, "ANN", 400) == {"error": YOURSELF}
+    assert challenge(ann, "Bob", 400, players=3)["error"].endswith("not 3")
+    assert challenge(ann, "Bob", 400, colour="red")["error"].startswith("\"colour\"")
+    assert games(app) == before
+    for _ in range(MAX_CHALLENGES):
+        challenge(ann, "Bob")
+    assert challenge(ann, "Bob", 429) == {"error": too_many(MAX_CHALLENGES)}

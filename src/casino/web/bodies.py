@@ -109,6 +109,21 @@ class PairingRequest(Body):
     _a_preset = field_validator("rules")(_preset)
 
 
+class ChallengeRequest(Body):
+    """``POST /api/challenge``: a room for friends sent to the account named ``name``
+    (:mod:`casino.web.challenges`)."""
+
+    WHAT: ClassVar[str] = "the challenge"
+    name: str = Field(min_length=1, max_length=64, description=(
+        "\"name\" is the name of the player you challenge, as text"))
+    rules: str = Field(DEFAULT.name, description=RULES)
+    players: int = Field(2, ge=2, le=MAX_PLAYERS, description=PLAYERS)
+    rated: bool = Field(False, description="\"rated\": whether the game moves the players' "
+                        "ratings (true or false)")
+
+    _a_preset = field_validator("rules")(_preset)
+
+
 class NewPad(Body):
     """``POST /api/scorepad/new``: a blank score pad for ``names`` under ``rules``."""
 
@@ -245,8 +260,17 @@ class PairingAnswer(Answer):
     waiting: bool
 
 
+class Withdrawn(Answer):
+    """A challenge declined or withdrawn: false when it no longer waited."""
+
+    game: str
+    withdrawn: bool
+
+
 class Listed(Answer):
-    """A game in the lobby's lists."""
+    """A game in the lobby's lists: ``rated``; for a waiting room, its creator's
+    ``rating`` in the pool (null: new there, or a guest), whether the creator is a
+    ``guest``, and a challenge's addressee (``challenge``)."""
 
     game: str
     rules: str
@@ -264,13 +288,19 @@ class Listed(Answer):
     #: or drawn, and the names of its opponents; null for anyone else's game.
     result: str | None = None
     opponents: list[str] | None = None
+    rated: bool
+    rating: int | None
+    guest: bool
+    challenge: str | None
 
 
 class Lists(Answer):
-    """The lobby's lists: the open rooms and the recent games."""
+    """The lobby's lists: the open rooms, the recent games, and the challenges sent to
+    the account signed in."""
 
     open: list[Listed]
     recent: list[Listed]
+    challenges: list[Listed]
 
 
 class ReplayStep(Answer):
@@ -423,6 +453,8 @@ ROUTES: dict[str, tuple[type[Body] | None, type[Answer]]] = {
     "POST /api/games": (NewGame, GameMade),
     "GET /api/games": (None, Lists),
     "POST /api/pairing": (PairingRequest, PairingAnswer),
+    "POST /api/challenge": (ChallengeRequest, GameMade),
+    "POST /api/challenges/{game_id}/decline": (None, Withdrawn),
     "GET /api/records/{game_id}": (None, Replay),
     "POST /api/games/{game_id}/review": (None, Review),
     "GET /api/games/{game_id}/review": (None, Review),

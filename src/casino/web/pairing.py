@@ -258,20 +258,20 @@ class Pairing:
         game = await self.service.live.get(game_id)
         if game is None:
             return False
-        return await withdraw_room(game, "withdrew the seek")
+        return await withdraw_room(game, "{} withdrew the seek")
 
 
 async def withdraw_room(game: LiveGame, words: str) -> bool:
     """Withdraw the waiting room ``game`` (:data:`WITHDRAWN`, its version moved on, so
-    that no process seats anyone in it); False when it is not waiting any more."""
+    that no process seats anyone in it), the event saying ``words`` (``{}`` the
+    creator's name); False when it is not waiting any more."""
     live = game.service.live
     async with game.lock:
         if game.status != WAITING:
             return False
         s = game.session
-        name = s.names[game.creator_seat]
-        event = Event(game.version + 1, WITHDRAWN, game.creator_seat, None,
-                      f"{name} {words}", f"You {words}")
+        told = words.format(s.names[game.creator_seat])
+        event = Event(game.version + 1, WITHDRAWN, None, None, told, told)
         try:
             await live.db(game.service.store.save, game.id, record=s.record_text(),
                           status=WITHDRAWN, version=event.n, events=[event])

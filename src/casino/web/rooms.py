@@ -27,6 +27,7 @@ from casino.web.accounts.names import as_guest, skeleton
 from casino.web.accounts.ratings import check_rated_join, check_rated_room
 from casino.web.accounts.store import Account, AccountStore
 from casino.web.bodies import Mode
+from casino.web.challenges import CHALLENGE, challenges_for, check_addressee, described
 from casino.web.errors import GameError, clean_name
 from casino.web.limits import BucketsByKey, address_key, network_key
 from casino.web.live import FRIENDS, LESSON, LiveGame, replayed_log, unstoppable
@@ -80,7 +81,8 @@ class Rooms:
                name: str | None, public: bool = False, people: int | None = None,
                client: str = "", seed: int | None = None, token: str | None = None,
                hints: bool | None = None, takebacks: bool | None = None,
-               account: Account | None = None, rated: bool = False) -> Created:
+               account: Account | None = None, rated: bool = False,
+               addressee: str | None = None) -> Created:
         """A new game against computers, or a room waiting for friends.
 
         ``token`` is the creating browser's token (a new one is made if it has none);
@@ -89,7 +91,9 @@ class Rooms:
         ``hints`` and ``takebacks`` are the table's settings; None takes the default
         (on against the computer, off between people). ``rated``: whether the game
         moves its players' ratings (a room of signed-in people only:
-        :func:`~casino.web.accounts.ratings.check_rated_room`).
+        :func:`~casino.web.accounts.ratings.check_rated_room`). ``addressee``: the
+        account name a challenge is sent to (:mod:`casino.web.challenges`), whose the
+        second seat is: it is named so, and its invite marked a challenge's.
 
         The arguments' types and ranges, the mode, the level and the rules' name are
         the request's model's to check (:class:`~casino.web.bodies.NewGame`); what
@@ -123,9 +127,13 @@ class Rooms:
         seats = [HUMAN if s < people else level for s in range(r.players)]
         first = self.person(name, YOU if mode != FRIENDS else "Player 1", account)
         names = _names(seats, first)
+        if addressee is not None:
+            names[1] = addressee
         game_id = secrets.token_hex(8)
         token = token or new_token()
         invite = secrets.token_urlsafe(12) if mode == FRIENDS else None
+        if invite is not None and addressee is not None:
+            invite = CHALLENGE + invite
         status = WAITING if mode == FRIENDS else PLAYING
         match = lesson_match(r.name) if mode == LESSON else Match(r, seed=seed)
         person_seats: dict[int, tuple[str, str | None]] = {
@@ -233,6 +241,7 @@ class Rooms:
             free = sorted(s for s, h in game.seats.items() if h is None)
             seat = free[0]
             s = game.session
+            check_addressee(code, seat, s.names[seat], account)
             person = await self.service.live.db(self.person, name, f"Player {seat + 1}",
                                                 account)
             s.names = tuple(person if k == seat else n for k, n in enumerate(s.names))
@@ -331,7 +340,11 @@ class Rooms:
         recent = [_listed_json(g, url=True) for g in playing]
         recent += [_listed_json(g, url=g.id in mine) for g in over]
         recent.sort(key=lambda e: e["updated"] or "", reverse=True)
-        return {"open": open_rooms, "recent": recent}
+        challenges = ([_listed_json(g, join=f"/join/{g.id}/{g.invite}")
+                       for g in challenges_for(self.store, account.name, cutoff)]
+                      if account is not None else [])
+        described(self.store, open_rooms + challenges + recent)
+        return {"open": open_rooms, "recent": recent, "challenges": challenges}
 
     def adopt(self, legacy: dict[str, str], token: str) -> list[str]:
         """Move the seats held by old per-game cookies to the browser's ``token``.
@@ -378,4 +391,5 @@ def _listed_json(g: Any, *, join: str | None = None, url: bool = False) -> dict[
             "updated": g.updated.isoformat() if g.updated else None,
             "url": f"/game/{g.id}" if url else None, "join": join,
             "record": f"/records/{g.id}" if g.status == OVER else None,
-            "winner": g.winner}
+            "winner": g.winner, "rated": False, "rating": None, "guest": False,
+            "challenge": None}

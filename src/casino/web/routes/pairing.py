@@ -1,5 +1,5 @@
 """The pairing routes (docs/server.md, "Pairing"): "Play someone now"
-(:mod:`casino.web.pairing`)."""
+(:mod:`casino.web.pairing`), and challenges sent by name (:mod:`casino.web.challenges`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,16 @@ from fastapi.responses import JSONResponse
 from starlette.responses import Response
 
 from casino.web import seats
-from casino.web.bodies import BodyError, PairingAnswer, PairingRequest, read
+from casino.web.bodies import (
+    BodyError,
+    ChallengeRequest,
+    GameMade,
+    PairingAnswer,
+    PairingRequest,
+    Withdrawn,
+    read,
+)
+from casino.web.challenges import Challenges
 from casino.web.limits import json_object
 from casino.web.pairing import pairing_of
 from casino.web.requester import requester
@@ -40,3 +49,32 @@ async def play_someone(request: Request, web: Web, player: Player) -> Response:
     if paired.token is not None:
         seats.set_token(response, request, paired.token)
     return response
+
+
+@router.post("/api/challenge", status_code=201)
+async def challenge(request: Request, web: Web, player: Player) -> Response:
+    """Send a challenge (JSON: :class:`~casino.web.bodies.ChallengeRequest`): a room for
+    friends whose second seat is the named account's; 201 with the room
+    (:class:`~casino.web.bodies.GameMade`, no invite: it goes to the addressee's lobby)."""
+    service = web.service
+    body = await json_object(request, service.limits.message_bytes, GameError)
+    try:
+        ask = read(ChallengeRequest, body)
+    except BodyError as e:
+        raise GameError(e.message) from None
+    created = await service.live.db(
+        Challenges(service).send, name=ask.name, rules=ask.rules, players=ask.players,
+        rated=ask.rated, account=player, token=seats.browser_token(request),
+        client=request.client.host if request.client else "")
+    made = GameMade(game=created.game, url=f"/game/{created.game}")
+    response = JSONResponse(made.model_dump(exclude_none=True), status_code=201)
+    seats.set_token(response, request, created.token)
+    return response
+
+
+@router.post("/api/challenges/{game_id}/decline")
+async def decline(game_id: str, web: Web, player: Player) -> Withdrawn:
+    """Decline a challenge sent to the player, or withdraw one they sent
+    (:class:`~casino.web.bodies.Withdrawn`)."""
+    done = await Challenges(web.service).decline(game_id, player)
+    return Withdrawn(game=game_id[:64], withdrawn=done)
