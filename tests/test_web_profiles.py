@@ -10,6 +10,7 @@ tests/test_web_ratings.py; the long lists are made in the database directly.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +24,7 @@ from casino.engine.rules import preset
 from casino.web.accounts.names import skeleton
 from casino.web.accounts.profiles import (
     DRAWN,
+    HISTORY_POINTS,
     LOST,
     PAGE_SIZE,
     WON,
@@ -209,3 +211,37 @@ def test_a_guests_recent_games_show_their_results(app: TestClient) -> None:
     # Another browser sees the finished game listed, without a result of its own.
     theirs = {g["game"]: g for g in browser(app).get("/api/games").json()["recent"]}
     assert theirs.get(game_id, {}).get("result") is None
+
+
+def test_the_graph_draws_the_latest_200_ratings(app: TestClient) -> None:
+    """A long history is drawn from its latest HISTORY_POINTS changes, oldest first."""
+    ann, _ = pair(app)
+    ann_id = account_id(app, "Ann")
+    _finished_games(app, ann_id, HISTORY_POINTS + 1)
+    start = now()
+    with Session(store_of(app).engine) as s, s.begin():
+        for i in range(HISTORY_POINTS + 1):
+            s.add(RatingChangeRow(game=f"g{i:031d}", account=ann_id, preset="casino",
+                                  players=2, rating_before=1500.0 + i, deviation_before=200.0,
+                                  rating_after=1501.0 + i, deviation_after=200.0,
+                                  changed=start + dt.timedelta(minutes=i)))
+        s.add(RatingRow(account=ann_id, preset="casino", players=2, rating=1701.0,
+                        deviation=200.0, volatility=0.06, games=HISTORY_POINTS + 1,
+                        updated=start))
+    profiles = Profiles(store_of(app))
+    found = profiles.named(skeleton("Ann"))
+    assert found is not None
+    points = profiles.profile(found).history[("casino", 2)]
+    assert len(points) == HISTORY_POINTS
+    assert [p.rating for p in points] == [1502.0 + i for i in range(HISTORY_POINTS)]
+    page = ann.get("/player/Ann").text
+    assert page.count('class="rating-point"') == HISTORY_POINTS
+
+
+def test_a_game_being_played_is_only_counted(app: TestClient) -> None:
+    ann, bob = pair(app)
+    game_id, invite = room(ann)
+    assert bob.get(invite, params={"name": ""}).status_code == 303
+    page = browser(app).get("/player/Bob").text
+    assert 'id="player-playing"' in page and "Playing now: 1 game." in page
+    assert game_id not in page and 'id="player-no-games"' in page
