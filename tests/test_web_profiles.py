@@ -90,8 +90,9 @@ def test_a_rated_game_is_on_both_player_pages(app: TestClient) -> None:
         assert text.count('class="player-game"') == 1
         assert f'href="/records/{game_id}"' in text
         assert f'href="/records/{game_id}?seat={seat}#review"' in text
-        other = "Bob" if name == "Ann" else "Ann"
-        assert re.search(rf'<td>{other}</td><td class="{result}">{result}', text), text
+        other = "Bob" if name == "Ann" else "Ann"  # an account's name links its page
+        assert re.search(rf'<td><a href="/player/{other}">{other}</a></td>'
+                         rf'<td class="{result}">{result}', text), text
     # A name that looks like the account's is the same page; the header's links stay.
     assert visitor.get("/player/ANN").status_code == 200
     assert visitor.get("/player/%D0%90nn").status_code == 200  # a Cyrillic A

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from sqlalchemy import func, select
@@ -115,6 +115,8 @@ class Played:
     result: str
     scores: tuple[int, ...]
     rated: bool
+    #: The player pages of the other seats held by accounts, by the seat's name.
+    pages: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -168,8 +170,9 @@ def _names(raw: str) -> list[str]:
     return [str(n) for n in names] if isinstance(names, list) else []
 
 
-def played(row: GameRow, seat: int) -> Played:
-    """The finished game ``row`` as ``seat``'s list shows it."""
+def played(row: GameRow, seat: int, accounts: Mapping[int, str] | None = None) -> Played:
+    """The finished game ``row`` as ``seat``'s list shows it; ``accounts`` the names of
+    the accounts holding its seats, by seat, whose pages it links."""
     rules, scores = final_scores(row.record, row.players)
     result, _ = outcome(rules, seat, row.winner, scores)
     names = _names(row.names)
@@ -179,7 +182,9 @@ def played(row: GameRow, seat: int) -> Played:
         ended=_utc(row.updated),
         partners=tuple(n for s, n in enumerate(names) if s != seat and team(s) == team(seat)),
         opponents=tuple(n for s, n in enumerate(names) if team(s) != team(seat)),
-        result=result, scores=scores, rated=bool(row.rated))
+        result=result, scores=scores, rated=bool(row.rated),
+        pages={names[s]: player_url(a) for s, a in (accounts or {}).items()
+               if s != seat and s < len(names)})
 
 
 def tallies(rows: Sequence[tuple[GameRow, int]]) -> list[Tally]:
@@ -232,8 +237,15 @@ class Profiles:
             total = int(s.scalar(select(func.count()).select_from(mine.subquery())) or 0)
             newest = mine.order_by(GameRow.updated.desc(), GameRow.id)
             latest = [(r, int(seat)) for r, seat in s.execute(newest.limit(TALLY_GAMES))]
-            listed = [played(r, int(seat)) for r, seat in s.execute(
+            rows = [(r, int(seat)) for r, seat in s.execute(
                 newest.offset((page - 1) * PAGE_SIZE).limit(PAGE_SIZE))]
+            held: dict[str, dict[int, str]] = {}
+            for game, seat, name in s.execute(
+                    select(AccountGameRow.game, AccountGameRow.seat, AccountRow.name)
+                    .join(AccountRow, AccountRow.id == AccountGameRow.account)
+                    .where(AccountGameRow.game.in_([r.id for r, _ in rows]))):
+                held.setdefault(game, {})[int(seat)] = name
+            listed = [played(r, seat, held.get(r.id)) for r, seat in rows]
             playing = int(s.scalar(
                 select(func.count()).select_from(AccountGameRow)
                 .join(GameRow, GameRow.id == AccountGameRow.game)
