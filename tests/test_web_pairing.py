@@ -317,3 +317,10 @@ def refused_in_words(app: TestClient) -> None:
     for _ in range(MAX_CHALLENGES):
         challenge(ann, "Bob")
     assert challenge(ann, "Bob", 429) == {"error": too_many(MAX_CHALLENGES)}
+
+
+def test_two_guests_of_one_network_are_paired(app: TestClient) -> None:
+    """One seek per browser, not per network: a home's two guests play each other."""
+    ann, bob = browser(app, "10.8.0.1"), browser(app, "10.8.0.2")
+    seek = play_now(ann)
+    assert play_now(bob) == {**seek, "waiting": False}

@@ -20,12 +20,16 @@ Design decisions, and why:
   on ties (it has waited longest).
 * **Bounded.** Only the :data:`SCAN` oldest open rooms of the pool are looked at, so the
   work of a request is bounded however many rooms wait.
-* **One seek per player.** A player's identity (the account, else the guest's network:
-  :func:`~casino.web.requester.requester`) keeps one seek: a second replaces the first
-  (withdrawn), as pressing the button again after reloading the lobby means "this is what
-  I want now", not "keep two". The map is kept in memory per process (the rooms
-  themselves are in the database); a restart forgets it, and the rooms' own limits still
-  hold (:meth:`~casino.web.rooms.Rooms.create`).
+* **One seek per player.** A player (the account, else the guest's browser, by its
+  seat token) keeps one seek: a second replaces the first (withdrawn), as pressing the
+  button again after reloading the lobby means "this is what I want now", not "keep
+  two". A guest is their browser here, not their network (as
+  :func:`~casino.web.requester.requester` counts them elsewhere): two guests of one
+  home or office pressing the button are to be paired with each other, not to withdraw
+  each other's seeks; how many rooms a network keeps waiting is bounded by the rooms'
+  own limits (:meth:`~casino.web.rooms.Rooms.create`). The map is kept in memory per
+  process (the rooms themselves are in the database); a restart forgets it, and those
+  limits still hold.
 * **Withdrawn, not deleted.** A withdrawn seek's status becomes :data:`WITHDRAWN` (its
   version moves on, so no process seats anyone in it any more): listed nowhere, its
   invite refused.
@@ -111,7 +115,7 @@ class Pairing:
         self._sessions = sessionmaker(service.store.engine, expire_on_commit=False)
         #: The time now; the tests give their own, so that no test waits.
         self.clock: Callable[[], dt.datetime] = now
-        #: Each player's seek (by :func:`~casino.web.requester.requester` identity).
+        #: Each player's seek (by ``account <id>``, or ``browser <token hash>``).
         self._seeks: dict[str, str] = {}
         self._memory = threading.Lock()
 
@@ -183,10 +187,9 @@ class Pairing:
         return [f[3] for f in found]
 
     async def pair(self, *, rules: str, players: int, rated: bool, seek: str | None,
-                   identity: str, account: Account | None, token: str | None,
-                   client: str) -> Paired:
-        """Pair the player (``identity``, ``account`` when signed in, the browser's
-        ``token``): join the best match, else keep (or make) the player's seek."""
+                   account: Account | None, token: str | None, client: str) -> Paired:
+        """Pair the player (``account`` when signed in, the browser's ``token``): join
+        the best match, else keep (or make) the player's seek."""
         check_rated_room(rated, FRIENDS, account)
         try:
             preset(rules, players=players)  # before anything changes
@@ -197,6 +200,7 @@ class Pairing:
         cutoff = at - dt.timedelta(seconds=self.service.limits.room_lifetime)
         holder = token_hash(token) if token else ""
         account_id = account.id if account is not None else None
+        identity = f"account {account_id}" if account_id else f"browser {holder}"
         mine = None
         if seek is not None:
             mine = await self._own(seek, account_id, holder)
@@ -233,7 +237,8 @@ class Pairing:
                                 people=players, client=client, token=token,
                                 account=account, rated=rated)
         with self._memory:
-            self._seeks[identity] = created.game
+            self._seeks[f"account {account_id}" if account_id
+                        else f"browser {token_hash(created.token)}"] = created.game
         return Paired(created.game, True, created.token)
 
     async def _own(self, seek: str, account: str | None, holder: str) -> Seek:
