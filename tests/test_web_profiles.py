@@ -212,6 +212,12 @@ def test_a_guests_recent_games_show_their_results(app: TestClient) -> None:
     # Another browser sees the finished game listed, without a result of its own.
     theirs = {g["game"]: g for g in browser(app).get("/api/games").json()["recent"]}
     assert theirs.get(game_id, {}).get("result") is None
+    # Thirty later games of others push it out of everyone's list but not out of Gus's.
+    others, _ = pair(app)
+    _finished_games(app, account_id(app, "Ann"), 30)
+    assert game_id not in {g["game"] for g in others.get("/api/games").json()["recent"]}
+    again = {g["game"]: g for g in guest.get("/api/games").json()["recent"]}
+    assert again[game_id]["result"] == LOST and again[game_id]["record"]
 
 
 def test_the_graph_draws_the_latest_200_ratings(app: TestClient) -> None:
