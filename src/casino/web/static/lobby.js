@@ -1,4 +1,5 @@
-// The lobby: start a game (POST /api/games) and list open rooms and recent games.
+// The lobby: start a game (POST /api/games), play someone now (POST /api/pairing), send
+// a challenge (POST /api/challenge), and list the challenges, open rooms and recent games.
 "use strict";
 
 (() => {
@@ -153,10 +154,34 @@
     return el("span", { class: `game-result ${g.result}`, text: ` · ${words}` });
   }
 
-  function gameItem(g, open) {
+  // A waiting room's kind and its creator's rating in its pool, as /api/games says.
+  function seekWords(g) {
+    if (g.status !== "waiting") return g.rated ? " · rated" : "";
+    const who = g.guest ? "guest" : (g.rating === null || g.rating === undefined ? "new" : `rated ${g.rating}`);
+    return ` · ${g.rated ? "rated" : "casual"} · ${who}`;
+  }
+
+  async function decline(game) {
+    try {
+      await fetch(`/api/challenges/${encodeURIComponent(game)}/decline`, { method: "POST", credentials: "same-origin" });
+    } catch { /* offline: the list says what stands */ }
+    refresh();
+  }
+
+  function gameItem(g, open, challenge) {
     const names = (g.names || []).join(", ");
     const links = [];
-    if (open && g.join && !g.url) {
+    if (challenge) {
+      links.push(el("a", { class: "button small primary", href: `${g.join}?name=`, text: "Accept" }));
+      const no = el("button", { type: "button", class: "button small", text: "Decline" });
+      no.addEventListener("click", () => decline(g.game));
+      links.push(no);
+    } else if (open && g.challenge && g.url) {
+      const no = el("button", { type: "button", class: "button small", text: "Withdraw" });
+      no.addEventListener("click", () => decline(g.game));
+      links.push(no);
+    }
+    if (open && g.join && !g.url && !challenge) {
       let stored = "";
       try { stored = localStorage.getItem("casino-name") || ""; } catch { /* private mode */ }
       const href = stored ? `${g.join}?name=${encodeURIComponent(stored)}` : g.join;
@@ -172,7 +197,8 @@
     const whenText = when && !Number.isNaN(when.getTime()) ? ` · ${when.toLocaleString([], { dateStyle: "short", timeStyle: "short" })}` : "";
     return el("li", { class: "game-entry" },
       el("span", { class: "game-title", text: g.title || g.rules || "Casino" }),
-      el("span", { class: "muted", text: ` ${g.mode === "lesson" ? "lesson · " : ""}${g.players ? g.players + " players · " : ""}${STATUS[g.status] || g.status || ""}${scores}${whenText}` }),
+      el("span", { class: "muted", text: ` ${g.mode === "lesson" ? "lesson · " : ""}${g.players ? g.players + " players · " : ""}${STATUS[g.status] || g.status || ""}${seekWords(g)}${scores}${whenText}` }),
+      g.challenge && !challenge ? el("span", { class: "challenge-note", text: `challenge to ${g.challenge}: waiting for an answer` }) : null,
       names ? el("span", { class: "game-names", text: names }) : null,
       resultItem(g),
       el("span", { class: "game-links" }, links));
@@ -185,11 +211,72 @@
       const data = await res.json();
       const open = data.open || [];
       const recent = data.recent || [];
+      const challenges = data.challenges || [];
+      $("challenge-games").replaceChildren(...challenges.map((g) => gameItem(g, true, true)));
+      $("challenges-part").hidden = challenges.length === 0;
       $("open-games").replaceChildren(...open.map((g) => gameItem(g, true)));
       $("recent-games").replaceChildren(...recent.map((g) => gameItem(g, false)));
       $("open-empty").hidden = open.length > 0;
       $("recent-empty").hidden = recent.length > 0;
     } catch { /* offline: keep the last lists */ }
+  }
+
+  // Play someone now: join a seek, or wait in our own and ask again every few seconds
+  // with its id (so that two waiting players are paired too), until someone comes.
+  let seek = null;
+  let seekTimer = null;
+  async function pair() {
+    const err = $("pair-error");
+    err.hidden = true;
+    const rated = $("pair-rated-check");
+    const body = { rules: rulesSelect.value, players: Number(playersSelect.value), rated: !!(rated && rated.checked), seek };
+    try {
+      const res = await fetch("/api/pairing", {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body), credentials: "same-origin",
+      });
+      let data = {};
+      try { data = await res.json(); } catch { /* not JSON */ }
+      if (!res.ok) throw new Error(errorText(data) || `the server said ${res.status}`);
+      if (!data.waiting) { location.href = data.url; return; }
+      seek = data.game;
+      $("pair-status").textContent = "Waiting for an opponent: your room is listed under Open rooms, and you go to the table when someone comes.";
+      $("pair-status").hidden = false;
+      clearTimeout(seekTimer);
+      seekTimer = setTimeout(pair, 5000);
+      refresh();
+    } catch (ex) {
+      seek = null;
+      $("pair-status").hidden = true;
+      err.textContent = `Could not pair you: ${ex.message}`;
+      err.hidden = false;
+    }
+  }
+  $("pair-button").addEventListener("click", () => { seek = null; pair(); });
+
+  const challengeForm = $("challenge-form");
+  if (challengeForm) {
+    challengeForm.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const err = $("challenge-error");
+      err.hidden = true;
+      const rated = $("pair-rated-check");
+      const body = { name: $("challenge-name").value.trim(), rules: rulesSelect.value, players: Number(playersSelect.value), rated: !!(rated && rated.checked) };
+      try {
+        const res = await fetch("/api/challenge", {
+          method: "POST", headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(body), credentials: "same-origin",
+        });
+        let data = {};
+        try { data = await res.json(); } catch { /* not JSON */ }
+        if (!res.ok) throw new Error(errorText(data) || `the server said ${res.status}`);
+        $("challenge-name").value = "";
+        refresh();
+      } catch (ex) {
+        err.textContent = `Could not send the challenge: ${ex.message}`;
+        err.hidden = false;
+      }
+    });
   }
 
   refresh();
