@@ -9,7 +9,13 @@ from fastapi.responses import HTMLResponse
 from starlette.responses import Response
 
 from casino.web.accounts.names import skeleton
-from casino.web.accounts.profiles import PAGE_SIZE, Profiles, graph_svg, player_url
+from casino.web.accounts.profiles import (
+    PAGE_SIZE,
+    TALLY_GAMES,
+    Profiles,
+    graph_svg,
+    player_url,
+)
 from casino.web.routes.context import Web, signed_in
 from casino.web.views import title
 
@@ -40,4 +46,5 @@ async def player_page(name: str, web: Web, page: str = "1") -> Response:
                                f"{profile.page}", 404)
     graphs = {pool: graph_svg(points) for pool, points in profile.history.items()}
     return web.pages.render("player.html", profile=profile, graphs=graphs, title=title,
-                            page_size=PAGE_SIZE, player_url=player_url)
+                            page_size=PAGE_SIZE, tally_games=TALLY_GAMES,
+                            player_url=player_url)
