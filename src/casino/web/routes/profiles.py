@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse
 from starlette.responses import Response
 
+from casino.engine.wording import plural
 from casino.web.accounts.names import skeleton
 from casino.web.accounts.profiles import (
     PAGE_SIZE,
@@ -41,10 +42,9 @@ async def player_page(name: str, web: Web, page: str = "1") -> Response:
                                title="No such player")
     profile = await web.service.live.db(profiles.profile, account, int(page))
     if profile.page > profile.pages:
-        return web.pages.error(f"{account.name} has {profile.pages} page"
-                               f"{'s' if profile.pages != 1 else ''} of games, not "
-                               f"{profile.page}", 404)
+        return web.pages.error(f"{account.name} has {plural(profile.pages, 'page')} of "
+                               f"games, not {profile.page}", 404)
     graphs = {pool: graph_svg(points) for pool, points in profile.history.items()}
     return web.pages.render("player.html", profile=profile, graphs=graphs, title=title,
                             page_size=PAGE_SIZE, tally_games=TALLY_GAMES,
-                            player_url=player_url)
+                            player_url=player_url, plural=plural)
