@@ -25,6 +25,7 @@ from casino.web.accounts.store import AccountStore, RatingRow
 from casino.web.bodies import Withdrawn, check_answer
 from casino.web.challenges import (
     MAX_CHALLENGES,
+    NOT_YOURS,
     SIGN_IN_TO_CHALLENGE,
     YOURSELF,
     too_many,
@@ -34,6 +35,7 @@ from casino.web.pairing import (
     NOT_YOUR_SEEK,
     WITHDRAWN,
     Pairing,
+    Seek,
     pairing_of,
     rating_range,
 )
@@ -324,3 +326,30 @@ def test_two_guests_of_one_network_are_paired(app: TestClient) -> None:
     ann, bob = browser(app, "10.8.0.1"), browser(app, "10.8.0.2")
     seek = play_now(ann)
     assert play_now(bob) == {**seek, "waiting": False}
+
+
+def test_matches_nearest_first_oldest_on_ties_never_ones_own(app: TestClient) -> None:
+    t = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+
+    def seek(game: str, age: float, rating: float | None, account: str | None = None,
+             holder: str | None = None) -> Seek:
+        return Seek(game, "code", t - dt.timedelta(seconds=age), account, holder, rating)
+
+    seeks = [seek("a", 50, 1540.0), seek("b", 40, 1460.0), seek("c", 30, 1510.0),
+             seek("d", 20, 1500.0, account="me"), seek("e", 10, None, holder="h"),
+             seek("f", 5, 1700.0)]
+    found = pairing(app).matches(seeks, 1500.0, at=t, mine=None, account="me", holder="h")
+    assert [s.game for s in found] == ["c", "a", "b"]  # f is out of range; d, e are hers
+    # With a seek of her own (made 45 s ago), only older seeks: the newer joins the older.
+    mine = seek("m", 45, 1500.0)
+    assert [s.game for s in pairing(app).matches(seeks, 1500.0, at=t, mine=mine,
+                                                 account=None, holder="x")] == ["a"]
+
+
+def test_declining_what_is_no_challenge_is_refused(app: TestClient) -> None:
+    ann = account(app, "Ann")
+    seek = play_now(ann)
+    for game in (seek["game"], "x" * 300, "nothing"):
+        r = ann.post(f"/api/challenges/{game}/decline")
+        assert r.status_code == 403 and r.json() == {"error": NOT_YOURS}
+    assert status_of(app, seek["game"]) == "waiting"
