@@ -197,6 +197,10 @@ def test_one_seek_per_player_the_second_replaces_the_first(app: TestClient) -> N
     assert status_of(app, first["game"]) == WITHDRAWN
     # Never paired with herself: asking again keeps her waiting in her own seek.
     assert play_now(ann, rated=True, seek=second["game"]) == second
+    # Her lobby asks again for a casual game with the rated seek: that is withdrawn.
+    casual = play_now(ann, seek=second["game"])
+    assert casual["waiting"] is True and status_of(app, second["game"]) == WITHDRAWN
+    second = casual
     # Her old lobby asks with the withdrawn seek: it seeks anew, the second withdrawn.
     third = play_now(ann, seek=first["game"])
     assert third["waiting"] is True and third["game"] not in (first["game"], second["game"])

@@ -94,6 +94,8 @@ class Seek:
     holder: str | None
     rating: float | None
     status: str = WAITING
+    #: The seek's preset, player count and choice (known of the player's own).
+    pool: tuple[str, int, bool] | None = None
 
 
 @dataclass(frozen=True)
@@ -208,6 +210,9 @@ class Pairing:
                 mine = None  # replaced or lapsed: seek anew
             elif mine.status != WAITING:
                 return Paired(seek, False, token)  # someone joined it
+            elif mine.pool != (rules, players, rated):
+                await self.withdraw(mine.game)  # the player now wants another game
+                mine = None
         if mine is None:
             with self._memory:
                 old = self._seeks.pop(identity, None)
@@ -254,7 +259,8 @@ class Pairing:
         if not mine:
             raise GameError(NOT_YOUR_SEEK)
         return Seek(game.id, game.invite or "", game.created, account, holder, None,
-                    game.status)
+                    game.status, (game.session.rules.name, game.session.rules.players,
+                                  game.rated))
 
     @unstoppable
     async def withdraw(self, game_id: str) -> bool:
