@@ -103,6 +103,13 @@ def games(client: TestClient) -> int:
         return int(s.scalar(select(func.count()).select_from(GameRow)) or 0)
 
 
+def invite_of(client: TestClient, game: str) -> str:
+    with Session(store_of(client).engine) as s:
+        row = s.get(GameRow, game)
+        assert row is not None and row.invite is not None
+        return row.invite
+
+
 def status_of(client: TestClient, game: str) -> str:
     with Session(store_of(client).engine) as s:
         row = s.get(GameRow, game)
@@ -296,6 +303,8 @@ def test_a_challenge_declined_and_one_withdrawn(app: TestClient) -> None:
     assert declined.game == sent["game"]
     assert status_of(app, sent["game"]) == WITHDRAWN
     assert lists(bob)["challenges"] == []
+    late = bob.get(f"/join/{sent['game']}/{invite_of(app, sent['game'])}", params={"name": ""})
+    assert late.status_code == 410 and "this room was withdrawn" in late.text
     assert sent["game"] not in {g["game"] for g in lists(ann)["open"]}
     again = challenge(ann, "Bob")
     assert ann.post(f"/api/challenges/{again['game']}/decline").json()["withdrawn"] is True

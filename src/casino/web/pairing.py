@@ -62,6 +62,9 @@ if TYPE_CHECKING:
 
 #: The status of a seek withdrawn (its seeker was paired elsewhere, or sought anew).
 WITHDRAWN = "withdrawn"
+#: What an invite to a withdrawn room is told.
+WITHDRAWN_WORDS = ("this room was withdrawn (a seek paired elsewhere, or a challenge "
+                   "declined or withdrawn): nobody waits in it any more")
 #: The rating range at first (±), what it widens by every :data:`STEP_SECONDS` of a
 #: room's wait, and the wait after which any rating will do.
 FIRST_RANGE, STEP_RANGE, STEP_SECONDS, OPEN_AFTER = 100.0, 50.0, 10.0, 120.0

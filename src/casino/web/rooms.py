@@ -32,6 +32,7 @@ from casino.web.errors import GameError, clean_name
 from casino.web.limits import BucketsByKey, address_key, network_key
 from casino.web.live import FRIENDS, LESSON, LiveGame, replayed_log, unstoppable
 from casino.web.messages import RematchReady
+from casino.web.pairing import WITHDRAWN, WITHDRAWN_WORDS
 from casino.web.seats import new_token
 from casino.web.store import OVER, PLAYING, WAITING, Event, MovedOn, now, token_hash
 from casino.words.narrate import YOU
@@ -218,6 +219,8 @@ class Rooms:
         return game
 
     def _check_open(self, game: LiveGame) -> None:
+        if game.status == WITHDRAWN:
+            raise GameError(WITHDRAWN_WORDS, 410)
         if game.status != WAITING:
             raise GameError("this game has already started: all its seats are taken", 409)
         if game.created < self._room_cutoff():
