@@ -31,6 +31,7 @@ from casino.web.challenges import (
     too_many,
     unknown_name,
 )
+from casino.web.limits import BucketsByKey
 from casino.web.pairing import (
     NOT_YOUR_SEEK,
     WITHDRAWN,
@@ -38,6 +39,7 @@ from casino.web.pairing import (
     Seek,
     pairing_of,
     rating_range,
+    too_often,
 )
 from casino.web.store import GameRow, Store, now
 
@@ -366,3 +368,16 @@ def test_declining_what_is_no_challenge_is_refused(app: TestClient) -> None:
         r = ann.post(f"/api/challenges/{game}/decline")
         assert r.status_code == 403 and r.json() == {"error": NOT_YOURS}
     assert status_of(app, seek["game"]) == "waiting"
+
+
+def test_asks_are_limited_per_player(app: TestClient) -> None:
+    """The network's asks are counted (a bucket that never refills here: no clock)."""
+    pairing(app).asks = BucketsByKey(0.0, 3)
+    ann, bob = browser(app, "10.9.0.1"), browser(app, "10.9.0.2")  # one /24
+    seek = play_now(ann)
+    play_now(ann, seek=seek["game"])
+    play_now(bob)
+    before = games(app)
+    assert play_now(bob, 429) == {"error": too_often("network 10.9.0.0/24")}
+    assert play_now(account(app, "Cid"))["waiting"] is True  # an account counts apart
+    assert games(app) == before + 1

@@ -30,6 +30,10 @@ Design decisions, and why:
   own limits (:meth:`~casino.web.rooms.Rooms.create`). The map is kept in memory per
   process (the rooms themselves are in the database); a restart forgets it, and those
   limits still hold.
+* **Asked within a limit.** Each player (the account, else the guest's network:
+  :func:`~casino.web.requester.requester`) may ask :data:`ASKS_PER_MINUTE` times a
+  minute (a burst of :data:`ASKS_BURST`): a waiting lobby asks every 5 seconds, twelve a
+  minute, and each ask scans at most :data:`SCAN` rooms.
 * **Withdrawn, not deleted.** A withdrawn seek's status becomes :data:`WITHDRAWN` (its
   version moves on, so no process seats anyone in it any more): listed nowhere, its
   invite refused.
@@ -54,7 +58,9 @@ from casino.measure.glicko2 import Rating
 from casino.web.accounts.ratings import check_rated_room
 from casino.web.accounts.store import Account, AccountGameRow, RatingRow
 from casino.web.errors import GameError
+from casino.web.limits import BucketsByKey
 from casino.web.live import FRIENDS, LiveGame, unstoppable
+from casino.web.requester import holder_words
 from casino.web.store import WAITING, Event, GameRow, MovedOn, SeatRow, now, token_hash
 
 if TYPE_CHECKING:
@@ -72,8 +78,16 @@ FIRST_RANGE, STEP_RANGE, STEP_SECONDS, OPEN_AFTER = 100.0, 50.0, 10.0, 120.0
 SCAN = 200
 #: The rating a guest or an account new to the pool is paired as (Glicko-2's start).
 NEW_RATING = Rating().rating
+#: How often a player may ask to be paired (a minute's asks, and at once).
+ASKS_PER_MINUTE, ASKS_BURST = 30, 10
 #: The refusal of a seek id that is not the caller's.
 NOT_YOUR_SEEK = "\"seek\" is the id of your own seek, as the last answer gave it"
+
+
+def too_often(asker: str) -> str:
+    """The refusal of an ask beyond :data:`ASKS_PER_MINUTE`, saying whose count it is."""
+    return (f"{holder_words(asker)} asked to be paired too often: at most "
+            f"{ASKS_PER_MINUTE} times a minute")
 
 
 def rating_range(age: float) -> float:
@@ -123,6 +137,8 @@ class Pairing:
         #: Each player's seek (by ``account <id>``, or ``browser <token hash>``).
         self._seeks: dict[str, str] = {}
         self._memory = threading.Lock()
+        #: Each player's asks (:data:`ASKS_PER_MINUTE`), by requester identity.
+        self.asks = BucketsByKey(ASKS_PER_MINUTE / 60.0, ASKS_BURST)
 
     # ------------------------------------------------------------------
     # Queries (database threads)
@@ -192,9 +208,13 @@ class Pairing:
         return [f[3] for f in found]
 
     async def pair(self, *, rules: str, players: int, rated: bool, seek: str | None,
-                   account: Account | None, token: str | None, client: str) -> Paired:
+                   account: Account | None, token: str | None, client: str,
+                   asker: str) -> Paired:
         """Pair the player (``account`` when signed in, the browser's ``token``): join
-        the best match, else keep (or make) the player's seek."""
+        the best match, else keep (or make) the player's seek. ``asker`` is who asks, as
+        the limit counts them (:func:`~casino.web.requester.requester`)."""
+        if not self.asks.take(asker):
+            raise GameError(too_often(asker), 429)
         check_rated_room(rated, FRIENDS, account)
         try:
             preset(rules, players=players)  # before anything changes

@@ -20,6 +20,7 @@ from casino.web.bodies import (
 from casino.web.challenges import Challenges
 from casino.web.limits import json_object
 from casino.web.pairing import pairing_of
+from casino.web.requester import requester
 from casino.web.routes.context import Player, Web
 from casino.web.service import GameError
 
@@ -39,7 +40,7 @@ async def play_someone(request: Request, web: Web, player: Player) -> Response:
         raise GameError(e.message) from None
     paired = await pairing_of(service).pair(
         rules=ask.rules, players=ask.players, rated=ask.rated, seek=ask.seek,
-        account=player,
+        account=player, asker=await requester(request),
         token=seats.browser_token(request),
         client=request.client.host if request.client else "")
     answer = PairingAnswer(game=paired.game, url=f"/game/{paired.game}",
