@@ -237,6 +237,12 @@
       });
       let data = {};
       try { data = await res.json(); } catch { /* not JSON */ }
+      if (res.status === 429 && seek) {
+        // Asked too often (a network's several waiting players): still waiting, ask later.
+        clearTimeout(seekTimer);
+        seekTimer = setTimeout(pair, 15000);
+        return;
+      }
       if (!res.ok) throw new Error(errorText(data) || `the server said ${res.status}`);
       if (!data.waiting) { location.href = data.url; return; }
       seek = data.game;
