@@ -41,7 +41,7 @@ from casino.web.pairing import (
     rating_range,
     too_often,
 )
-from casino.web.store import GameRow, Store, now
+from casino.web.store import GameRow, now
 
 # web_helpers imports Starlette's TestClient without its deprecation warning
 from tests.web_helpers import (  # type: ignore[attr-defined]
@@ -50,6 +50,7 @@ from tests.web_helpers import (  # type: ignore[attr-defined]
     TestClient,
     browser,
     sign_up,
+    store_of,
     web,
 )
 
@@ -61,12 +62,6 @@ ROUTE = "POST /api/pairing"
 def app(tmp_path: Path) -> Iterator[TestClient]:
     with web(tmp_path, limits=ACCOUNTS) as client:
         yield client
-
-
-def store_of(client: TestClient) -> Store:
-    """The app's store."""
-    store: Store = client.app.state.service.store  # type: ignore[attr-defined]
-    return store
 
 
 def pairing(client: TestClient) -> Pairing:

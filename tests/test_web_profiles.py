@@ -41,8 +41,8 @@ from casino.web.accounts.store import (
     RatingRow,
 )
 from casino.web.store import OVER, GameRow, now
-from tests.test_web_ratings import account_id, pair, rated_soon, resign, room, store_of
-from tests.web_helpers import ACCOUNTS, browser, web
+from tests.test_web_ratings import account_id, pair, rated_soon, resign, room
+from tests.web_helpers import ACCOUNTS, browser, store_of, web
 
 
 @pytest.fixture

@@ -38,8 +38,8 @@ from casino.web.accounts.ratings import (
 )
 from casino.web.accounts.store import Account, AccountRow, AccountStore, RatingRow
 from casino.web.errors import GameError
-from casino.web.store import Store, now
-from tests.web_helpers import ACCOUNTS, Seat, browser, new_game, sign_up, web
+from casino.web.store import now
+from tests.web_helpers import ACCOUNTS, Seat, browser, new_game, sign_up, store_of, web
 
 PASSWORD = "correct horse battery"
 
@@ -48,12 +48,6 @@ PASSWORD = "correct horse battery"
 def app(tmp_path: Path) -> Iterator[TestClient]:
     with web(tmp_path, limits=ACCOUNTS) as client:
         yield client
-
-
-def store_of(client: TestClient) -> Store:
-    """The app's store."""
-    store: Store = client.app.state.service.store  # type: ignore[attr-defined]
-    return store
 
 
 def account_id(client: TestClient, name: str) -> str:

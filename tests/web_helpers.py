@@ -28,7 +28,7 @@ from casino.engine.record import Record
 from casino.web import create_app
 from casino.web.limits import Limits
 from casino.web.service import GameService
-from casino.web.store import database_url
+from casino.web.store import Store, database_url
 
 with warnings.catch_warnings():  # Starlette would rather use httpx2, which is not pinned
     warnings.simplefilter("ignore", UserWarning)
@@ -394,3 +394,9 @@ def sign_in(client: TestClient, name: str, password: str) -> httpx.Response:
 def recovery_codes(page: str) -> list[str]:
     """The recovery codes a page shows."""
     return re.findall(r"<code>([a-z0-9-]+)</code>", page)
+
+
+def store_of(client: TestClient) -> Store:
+    """The app's store."""
+    store: Store = client.app.state.service.store  # type: ignore[attr-defined]
+    return store
