@@ -8,6 +8,7 @@ from fastapi.responses import HTMLResponse
 from starlette.responses import Response
 
 from casino.engine.errors import RulesError
+from casino.engine.presets import DEFAULT
 from casino.engine.rules import canonical_name, player_counts
 from casino.web.accounts.profiles import player_url
 from casino.web.accounts.ratings import BOARD_DEVIATION, BOARD_SIZE, Ratings
@@ -20,7 +21,7 @@ router = APIRouter(dependencies=[Depends(signed_in)])
 
 
 @router.get("/leaderboard", response_class=HTMLResponse)
-async def leaderboard(web: Web, rules: str = "casino", players: str = "2") -> Response:
+async def leaderboard(web: Web, rules: str = DEFAULT.name, players: str = "2") -> Response:
     """A pool's leaderboard (``?rules=casino&players=2``); a page naming the field
     for rules or a player count the presets do not have."""
     try:

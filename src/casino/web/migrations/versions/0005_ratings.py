@@ -18,9 +18,14 @@ def upgrade() -> None:
     """Add the games' rated flag (every game stored so far is casual) and the ratings'
     tables."""
     # A plain ADD COLUMN (SQLite takes it with a constant default): a batch copy of the
-    # games table would trip the foreign keys of its seats and events.
-    op.add_column("games", sa.Column("rated", sa.Boolean, nullable=False,
-                                     server_default=sa.false()))
+    # games table would trip the foreign keys of its seats and events. Only where the
+    # column is missing, as every table here is made only where it is: a database made
+    # by the code before the schema was versioned has the games table as the code has
+    # it now.
+    columns = {c["name"] for c in sa.inspect(op.get_bind()).get_columns("games")}
+    if "rated" not in columns:
+        op.add_column("games", sa.Column("rated", sa.Boolean, nullable=False,
+                                         server_default=sa.false()))
     op.create_table(
         "ratings",
         sa.Column("account", sa.String(32), sa.ForeignKey("accounts.id"), primary_key=True),
