@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 from casino.web.accounts.names import skeleton
 from casino.web.accounts.store import Account, AccountGameRow, AccountStore, RatingRow
 from casino.web.errors import GameError
-from casino.web.store import WAITING, GameRow, Listed, SeatRow, Store, _names, now
+from casino.web.store import WAITING, GameRow, Listed, SeatRow, Store, now, stored_names
 
 if TYPE_CHECKING:
     from casino.web.rooms import Created
@@ -79,7 +79,7 @@ def challenges_for(store: Store, name: str, since: dt.datetime,
             .order_by(GameRow.created.desc()).limit(limit)))
         return [Listed(id=r.id, rules=r.rules, players=r.players, mode=r.mode,
                        status=r.status, public=r.public, invite=r.invite,
-                       names=tuple(_names(r.names)), winner=r.winner,
+                       names=tuple(stored_names(r.names)), winner=r.winner,
                        created=r.created, updated=r.updated) for r in rows]
 
 

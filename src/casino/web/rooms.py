@@ -338,12 +338,12 @@ class Rooms:
             if g.id in seen:
                 continue
             seen.add(g.id)
-            open_rooms.append(_listed_json(g, join=f"/join/{g.id}/{g.invite}"
+            open_rooms.append(listed_json(g, join=f"/join/{g.id}/{g.invite}"
                                            if g.invite else None, url=g.id in mine))
-        recent = [_listed_json(g, url=True) for g in playing]
-        recent += [_listed_json(g, url=g.id in mine) for g in over]
+        recent = [listed_json(g, url=True) for g in playing]
+        recent += [listed_json(g, url=g.id in mine) for g in over]
         recent.sort(key=lambda e: e["updated"] or "", reverse=True)
-        challenges = ([_listed_json(g, join=f"/join/{g.id}/{g.invite}")
+        challenges = ([listed_json(g, join=f"/join/{g.id}/{g.invite}")
                        for g in challenges_for(self.store, account.name, cutoff)]
                       if account is not None else [])
         described(self.store, open_rooms + challenges + recent)
@@ -386,7 +386,10 @@ def _names(seats: Sequence[str], first: str) -> list[str]:
     return names
 
 
-def _listed_json(g: Any, *, join: str | None = None, url: bool = False) -> dict[str, Any]:
+def listed_json(g: Any, *, join: str | None = None, url: bool = False) -> dict[str, Any]:
+    """A game as the lobby's lists show it (the one shape of a listed game, for the open
+    rooms, the recent games and the challenges): ``join`` its invite, ``url`` whether
+    the asker may open it."""
     from casino.web.views import title
 
     return {"game": g.id, "rules": g.rules, "title": title(g.rules), "players": g.players,

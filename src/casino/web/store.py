@@ -554,12 +554,14 @@ class Store:
             rows = list(s.scalars(q.order_by(GameRow.updated.desc()).limit(limit)))
             return [Listed(id=r.id, rules=r.rules, players=r.players, mode=r.mode,
                            status=r.status, public=r.public, invite=r.invite,
-                           names=tuple(_names(r.names)), winner=r.winner,
+                           names=tuple(stored_names(r.names)), winner=r.winner,
                            created=_utc(r.created), updated=_utc(r.updated))
                     for r in rows]
 
 
-def _names(raw: str) -> list[str]:
+def stored_names(raw: str) -> list[str]:
+    """A stored game's seat names from their JSON column: none for a damaged value, so a
+    listing never fails on one game."""
     try:
         names = json.loads(raw)
     except ValueError:

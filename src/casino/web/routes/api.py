@@ -19,7 +19,7 @@ from casino.web.bodies import BodyError, GameMade, NewGame, read
 from casino.web.limits import json_object
 from casino.web.requester import requester
 from casino.web.reviews import COMPUTING, DONE
-from casino.web.rooms import _listed_json  # the one shape of a listed game
+from casino.web.rooms import listed_json
 from casino.web.routes.context import Player, Web, finished
 from casino.web.service import GameError, LiveGame, resignation_words
 from casino.web.store import OVER, Store, token_hash
@@ -73,7 +73,7 @@ def _with_results(store: Store, lists: dict[str, Any], token: str | None,
     recent: list[dict[str, Any]] = lists["recent"]
     missing = [g for g, _, _ in results if g not in {e["game"] for e in recent}]
     if missing:
-        recent += [_listed_json(g, url=True)
+        recent += [listed_json(g, url=True)
                    for g in store.listing(status=OVER, limit=len(missing), ids=missing)]
     found = {g: (result, list(opponents)) for g, result, opponents in results}
     for entry in recent:
