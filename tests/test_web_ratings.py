@@ -281,3 +281,26 @@ def test_the_invite_page_says_whether_the_game_is_rated_before_the_seat_is_taken
     page = bob.get(rated_invite).text  # signed in: nothing to do first
     assert "Rated game" in page and "sign in (or sign up) to join it" not in page
     assert "Casual game" in guest.get(casual_invite).text
+
+
+def test_a_rated_game_a_stopped_process_left_unrated_is_rated_at_the_next_start(
+        tmp_path: Path) -> None:
+    """A process that ended a rated game and stopped before its rating step: the next
+    server's start rates it, once."""
+    from casino.web.accounts.store import RatedGameRow, RatingChangeRow
+
+    with web(tmp_path, limits=ACCOUNTS) as app:
+        ann, bob = pair(app)
+        game_id, invite = room(ann, rated=True)
+        assert bob.get(invite, params={"name": ""}).status_code == 303
+        resign(bob, game_id)
+        won, lost = rated_soon(app, "Ann"), rated_soon(app, "Bob")
+        # As if the process had stopped before rating it: no rating, nothing settled.
+        with Session(store_of(app).engine) as s, s.begin():
+            for row_type in (RatingChangeRow, RatingRow, RatedGameRow):
+                for row in s.query(row_type).all():
+                    s.delete(row)
+        assert standings(app, "Ann") == [] and standings(app, "Bob") == []
+    with web(tmp_path, limits=ACCOUNTS) as app:  # the next start
+        assert standings(app, "Ann") == [won] and standings(app, "Bob") == [lost]
+        assert Ratings(store_of(app)).settle_unrated() == 0  # settled once

@@ -26,6 +26,7 @@ from fastapi.staticfiles import StaticFiles
 
 from casino.play.session import HINT_LEVEL
 from casino.web import tools
+from casino.web.accounts.ratings import settle_unrated
 from casino.web.accounts.service import Accounts
 from casino.web.guard import GuardedFastAPI
 from casino.web.limits import Limits
@@ -71,6 +72,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
         first request, and at the end the helpers, the service and the database close in
         that order."""
         await service.live.start()  # hears of other processes' changes (PostgreSQL)
+        await settle_unrated(service)  # rated games a stopped process ended unrated
         try:
             yield
         finally:

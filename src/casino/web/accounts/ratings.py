@@ -43,12 +43,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select
+from sqlalchemy import exists, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from casino.engine.record import match_from_record, read_record, resigned_seat
 from casino.engine.rules import Rules
+from casino.engine.wording import plural
 from casino.measure.glicko2 import DRAW, LOSS, WIN, Outcome, Rating, rate
 from casino.play.session import HUMAN
 from casino.web.accounts.store import (
@@ -64,6 +65,7 @@ from casino.web.store import OVER, GameRow, SeatRow, Store, now
 
 if TYPE_CHECKING:
     from casino.web.live import LiveGame
+    from casino.web.service import GameService
 
 log = logging.getLogger("casino.web")
 
@@ -195,6 +197,19 @@ class Ratings:
         self.store = store
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
 
+    def settle_unrated(self, limit: int = 200) -> int:
+        """Rate the finished rated games that no process rated: one that ended a game
+        and stopped before its rating step (:func:`rate_when_stored`) left it so. The
+        oldest first, at most ``limit`` a call (a server's start makes one); how many
+        this call settled. Every process may sweep at once: each game is rated once."""
+        with self._sessions() as s:
+            waiting = list(s.scalars(
+                select(GameRow.id)
+                .where(GameRow.rated, GameRow.status == OVER,
+                       ~exists().where(RatedGameRow.game == GameRow.id))
+                .order_by(GameRow.updated).limit(limit)))
+        return sum(self.rate_game(game_id) for game_id in waiting)
+
     def rate_game(self, game_id: str) -> bool:
         """Move the ratings of the finished rated game ``game_id``'s players, once;
         whether this call settled the game (True also when it turns out to have had a
@@ -299,3 +314,16 @@ def rate_when_stored(game: LiveGame) -> None:
     task = asyncio.get_running_loop().create_task(when_stored())
     game.service.live.tasks.add(task)
     task.add_done_callback(game.service.live.tasks.discard)
+
+
+async def settle_unrated(service: GameService) -> None:
+    """At a server's start: rate the rated games a stopped process ended but did not
+    rate (:meth:`Ratings.settle_unrated`), in a database thread; a failure is logged,
+    and the games wait for the next start."""
+    try:
+        settled = await service.live.db(Ratings(service.store).settle_unrated)
+    except Exception:
+        log.exception("could not rate the rated games left unrated")
+        return
+    if settled:
+        log.info("rated %s a stopped process had left unrated", plural(settled, "game"))
