@@ -100,10 +100,6 @@ def signed_in_as(page: Page, name: str) -> None:
     assert page.inner_text("#signed-in-as") == name
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "Chromium sends 'Origin: null' with a form's POST under the pages' 'Referrer-Policy: "
-    "no-referrer' (Sec-Fetch-Site: same-origin), and guard.same_origin refuses it as "
-    "another site's: 403 for the sign-up, sign-in, recovery and sign-out forms"))
 def test_sign_up_sign_out_sign_in_and_recover_through_the_forms(
         server: LiveServer, browser: Browser) -> None:
     ctx = browser.new_context()

@@ -58,10 +58,16 @@ def same_origin(headers: Mapping[str, str]) -> bool:
 
     No other site may act with a visitor's cookies. Without an Origin it is no
     browser page (a script or a test), which holds its own tokens: it passes.
+    ``Origin: null`` is this site only when the browser says so by ``Sec-Fetch-Site:
+    same-origin`` (no page can set that header): Chromium sends ``null`` for a form
+    posted from a page whose ``Referrer-Policy`` is ``no-referrer``, as every page
+    here is, while a sandboxed frame of another site sends ``null`` as ``cross-site``.
     """
     origin = headers.get("origin")
     if not origin:
         return True
+    if origin == "null":
+        return headers.get("sec-fetch-site", "").lower() == "same-origin"
     try:
         netloc = urlsplit(origin).netloc
     except ValueError:  # "http://[::1" and the like: no site at all
