@@ -34,14 +34,13 @@ from casino.web.challenges import (
 from casino.web.limits import BucketsByKey
 from casino.web.pairing import (
     NOT_YOUR_SEEK,
-    WITHDRAWN,
     Pairing,
     Seek,
     pairing_of,
     rating_range,
     too_often,
 )
-from casino.web.store import GameRow, now
+from casino.web.store import WITHDRAWN, WITHDRAWN_WORDS, GameRow, now
 
 # web_helpers imports Starlette's TestClient without its deprecation warning
 from tests.web_helpers import (  # type: ignore[attr-defined]
@@ -175,6 +174,10 @@ def test_widening_by_the_seeks_age(app: TestClient) -> None:
     assert status_of(app, waiting["game"]) == WITHDRAWN
     assert waiting["game"] not in {g["game"] for g in app.get("/api/games").json()["open"]}
     p.clock = now
+    # Bob's own page of his withdrawn seek says so, in the words its invite is told.
+    with bob.websocket_connect(f"/ws/{waiting['game']}") as ws:
+        view = Seat(ws).hello()["view"]
+    assert view["message"] == WITHDRAWN_WORDS[0].upper() + WITHDRAWN_WORDS[1:] + "."
 
 
 def test_rated_pairing_needs_sign_in(app: TestClient) -> None:

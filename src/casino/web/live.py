@@ -35,7 +35,16 @@ from casino.play.session import HUMAN, GameSession
 from casino.teach.lesson import session_step
 from casino.web import messages
 from casino.web.accounts.ratings import rate_when_stored
-from casino.web.store import OVER, PLAYING, WAITING, Event, StoredGame, token_hash
+from casino.web.store import (
+    OVER,
+    PLAYING,
+    WAITING,
+    WITHDRAWN,
+    WITHDRAWN_WORDS,
+    Event,
+    StoredGame,
+    token_hash,
+)
 from casino.web.views import (
     LogItem,
     Public,
@@ -376,6 +385,8 @@ class LiveGame:
             free = sum(1 for h in self.seats.values() if h is None)
             view["message"] = (f"Waiting for {free} more {noun(free, 'player')}: "
                                f"share the invite link.")
+        elif self.status == WITHDRAWN:
+            view["message"] = WITHDRAWN_WORDS[0].upper() + WITHDRAWN_WORDS[1:] + "."
         elif self.session.players[seat] != HUMAN and self.status == PLAYING:
             view["message"] = (f"The computer ({self.session.players[seat]}) plays your seat "
                                "now: you are watching.")

@@ -61,16 +61,20 @@ from casino.web.errors import GameError
 from casino.web.limits import BucketsByKey
 from casino.web.live import FRIENDS, LiveGame, unstoppable
 from casino.web.requester import holder_words
-from casino.web.store import WAITING, Event, GameRow, MovedOn, SeatRow, now, token_hash
+from casino.web.store import (
+    WAITING,
+    WITHDRAWN,
+    Event,
+    GameRow,
+    MovedOn,
+    SeatRow,
+    now,
+    token_hash,
+)
 
 if TYPE_CHECKING:
     from casino.web.service import GameService
 
-#: The status of a seek withdrawn (its seeker was paired elsewhere, or sought anew).
-WITHDRAWN = "withdrawn"
-#: What an invite to a withdrawn room is told.
-WITHDRAWN_WORDS = ("this room was withdrawn (a seek paired elsewhere, or a challenge "
-                   "declined or withdrawn): nobody waits in it any more")
 #: The rating range at first (±), what it widens by every :data:`STEP_SECONDS` of a
 #: room's wait, and the wait after which any rating will do.
 FIRST_RANGE, STEP_RANGE, STEP_SECONDS, OPEN_AFTER = 100.0, 50.0, 10.0, 120.0

@@ -32,9 +32,18 @@ from casino.web.errors import GameError, clean_name
 from casino.web.limits import BucketsByKey, address_key, network_key
 from casino.web.live import FRIENDS, LESSON, LiveGame, replayed_log, unstoppable
 from casino.web.messages import RematchReady
-from casino.web.pairing import WITHDRAWN, WITHDRAWN_WORDS
 from casino.web.seats import new_token
-from casino.web.store import OVER, PLAYING, WAITING, Event, MovedOn, now, token_hash
+from casino.web.store import (
+    OVER,
+    PLAYING,
+    WAITING,
+    WITHDRAWN,
+    WITHDRAWN_WORDS,
+    Event,
+    MovedOn,
+    now,
+    token_hash,
+)
 from casino.words.narrate import YOU
 
 if TYPE_CHECKING:

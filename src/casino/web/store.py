@@ -59,6 +59,11 @@ DEFAULT_DATABASE_URL = "sqlite:///casino.db"
 
 #: Game statuses, in the order a game goes through them.
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
+#: A room withdrawn before its game began (a seek paired elsewhere, a challenge declined),
+#: and what its invite and its own page say.
+WITHDRAWN = "withdrawn"
+WITHDRAWN_WORDS = ("this room was withdrawn (a seek paired elsewhere, or a challenge "
+                   "declined or withdrawn): nobody waits in it any more")
 
 
 def now() -> dt.datetime:
