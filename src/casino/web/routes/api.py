@@ -15,13 +15,12 @@ from casino.teach.review import default_seat
 from casino.web import seats
 from casino.web.accounts.profiles import recent_results
 from casino.web.accounts.store import Account
-from casino.web.bodies import BodyError, GameMade, NewGame, read
-from casino.web.limits import json_object
+from casino.web.bodies import GameMade, NewGame
 from casino.web.requester import requester
 from casino.web.reviews import COMPUTING, DONE
 from casino.web.rooms import listed_json
-from casino.web.routes.context import Player, Web, finished
-from casino.web.service import GameError, LiveGame, resignation_words
+from casino.web.routes.context import Player, Web, finished, game_body
+from casino.web.service import LiveGame, resignation_words
 from casino.web.store import OVER, Store, token_hash
 from casino.web.views import items_json, result_json, rules_json
 from casino.words.narrate import told_play
@@ -36,11 +35,7 @@ async def new_game(request: Request, web: Web, player: Player) -> Response:
     seat takes); 201 with the game's address, and a room's invite
     (:class:`~casino.web.bodies.GameMade`)."""
     service = web.service
-    body = await json_object(request, service.limits.message_bytes, GameError)
-    try:
-        new = read(NewGame, body)
-    except BodyError as e:
-        raise GameError(e.message) from None
+    new = await game_body(request, web, NewGame)
     created = await service.live.db(
         service.rooms.create, **new.model_dump(),
         client=request.client.host if request.client else "",

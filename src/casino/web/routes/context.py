@@ -16,7 +16,7 @@ from __future__ import annotations
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -30,6 +30,8 @@ from casino.web import seats
 from casino.web.accounts.passwords import SESSION_COOKIE, csrf_token
 from casino.web.accounts.service import Accounts
 from casino.web.accounts.store import Account
+from casino.web.bodies import Body, BodyError, read
+from casino.web.limits import json_object
 from casino.web.service import GameError, GameService, LiveGame
 from casino.web.store import OVER, Store
 from casino.web.tools import Helpers
@@ -188,3 +190,17 @@ async def finished(service: GameService, game_id: str) -> LiveGame:
     if game.status != OVER:
         raise GameError("a game's record is published once the game is over", 403)
     return game
+
+
+B = TypeVar("B", bound=Body)
+
+
+async def game_body(request: Request, web: WebContext, model: type[B]) -> B:
+    """The JSON API's request body read once into ``model``, within the message size: a
+    :class:`GameError` in words naming the field otherwise (the game API's refusal shape),
+    and nothing read changes anything."""
+    body = await json_object(request, web.service.limits.message_bytes, GameError)
+    try:
+        return read(model, body)
+    except BodyError as e:
+        raise GameError(e.message) from None

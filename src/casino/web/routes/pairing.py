@@ -9,20 +9,16 @@ from starlette.responses import Response
 
 from casino.web import seats
 from casino.web.bodies import (
-    BodyError,
     ChallengeRequest,
     GameMade,
     PairingAnswer,
     PairingRequest,
     Withdrawn,
-    read,
 )
 from casino.web.challenges import Challenges
-from casino.web.limits import json_object
 from casino.web.pairing import pairing_of
 from casino.web.requester import requester
-from casino.web.routes.context import Player, Web
-from casino.web.service import GameError
+from casino.web.routes.context import Player, Web, game_body
 
 router = APIRouter()
 
@@ -33,11 +29,7 @@ async def play_someone(request: Request, web: Web, player: Player) -> Response:
     best open seek of the pool, else wait in the player's own
     (:class:`~casino.web.bodies.PairingAnswer`); the browser's seat token is set."""
     service = web.service
-    body = await json_object(request, service.limits.message_bytes, GameError)
-    try:
-        ask = read(PairingRequest, body)
-    except BodyError as e:
-        raise GameError(e.message) from None
+    ask = await game_body(request, web, PairingRequest)
     paired = await pairing_of(service).pair(
         rules=ask.rules, players=ask.players, rated=ask.rated, seek=ask.seek,
         account=player, asker=await requester(request),
@@ -57,11 +49,7 @@ async def challenge(request: Request, web: Web, player: Player) -> Response:
     friends whose second seat is the named account's; 201 with the room
     (:class:`~casino.web.bodies.GameMade`, no invite: it goes to the addressee's lobby)."""
     service = web.service
-    body = await json_object(request, service.limits.message_bytes, GameError)
-    try:
-        ask = read(ChallengeRequest, body)
-    except BodyError as e:
-        raise GameError(e.message) from None
+    ask = await game_body(request, web, ChallengeRequest)
     created = await service.live.db(
         Challenges(service).send, name=ask.name, rules=ask.rules, players=ask.players,
         rated=ask.rated, account=player, token=seats.browser_token(request),
