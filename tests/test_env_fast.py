@@ -187,7 +187,7 @@ def test_scores_that_do_not_fit_in_a_byte_are_encoded_exactly() -> None:
 def test_a_position_set_from_outside_is_seen_afresh() -> None:
     """What the env derived from its position is made again once the position changes
     without a step, as a tool that sets the match's position and asks for the infos does
-    (/work/shared/rl-checks' leak audit): the array, mask and infos are the new one's."""
+    (as an outside leak audit does): the array, mask and infos are the new one's."""
     import types
 
     e = raw_env("casino")

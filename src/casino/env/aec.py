@@ -371,7 +371,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         terminated), every agent gets its final JSON observation. Writing the JSON of
         every seat at every step cost a quarter of a step (docs/benchmarks.md, "The
         research environment")."""
-        if over is None:  # tools that set a position and ask for its infos (rl-checks)
+        if over is None:  # tools that set a position and ask for its infos (an audit's)
             over = all(self.terminations.values())
         infos: dict[str, dict[str, Any]] = {}
         for agent in self.agents:  # a loop: a comprehension is a call more
