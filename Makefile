@@ -147,7 +147,8 @@ test-postgres: venv
 		tests/test_web_seats.py tests/test_web_fairplay.py tests/test_web_guard.py \
 		tests/test_web_moved_on.py tests/test_web_fanout.py tests/test_web_cluster.py \
 		tests/test_web_serve_workers.py tests/test_web_accounts.py \
-		tests/test_web_accounts_limits.py tests/test_web_accounts_games.py
+		tests/test_web_accounts_limits.py tests/test_web_accounts_games.py \
+		tests/test_web_allowances.py tests/test_web_pairing.py
 
 # The engine's, the bots' and the teaching tools' tests once more with the compiled core
 # switched off (CASINO_CORE=off), so the pure-Python engine, the reference, stays tested
@@ -173,11 +174,16 @@ bench: venv
 	$(BIN)/python benchmarks/bench_engine.py
 
 # The results page, docs/results.md, generated from the arena's journals in
-# research/journals/ (tests/test_results_page.py checks that it is this output).
+# research/journals/ (tests/test_results_page.py checks that it is this output), and the
+# levels' published strengths fitted from the same journals, shipped in the package
+# (src/casino/measure/level_strengths.json; tests/test_level_strengths.py checks it).
 .PHONY: results
 results: venv
 	$(BIN)/python -m research.results research/journals/*.jsonl > docs/results.md.new
 	mv docs/results.md.new docs/results.md
+	$(BIN)/python -m research.level_ratings research/journals/*.jsonl \
+		> src/casino/measure/level_strengths.json.new
+	mv src/casino/measure/level_strengths.json.new src/casino/measure/level_strengths.json
 
 clean:
 	rm -rf build dist .mypy_cache .ruff_cache .pytest_cache .hypothesis

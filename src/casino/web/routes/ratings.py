@@ -1,5 +1,6 @@
 """The leaderboard: the best ratings of one pool, a preset at a player count
-(:mod:`casino.web.accounts.ratings`; docs/server.md, "Ratings")."""
+(:mod:`casino.web.accounts.ratings`; docs/server.md, "Ratings"), and the computer
+levels' published strengths for that pool (:mod:`casino.measure.level_strengths`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from starlette.responses import Response
 from casino.engine.errors import RulesError
 from casino.engine.presets import DEFAULT
 from casino.engine.rules import canonical_name, player_counts
+from casino.measure.level_strengths import anchor, strengths
 from casino.web.accounts.profiles import player_url
 from casino.web.accounts.ratings import BOARD_DEVIATION, BOARD_SIZE, Ratings
 from casino.web.bodies import PLAYERS, RULES
@@ -36,4 +38,5 @@ async def leaderboard(web: Web, rules: str = DEFAULT.name, players: str = "2") -
     return web.pages.render("leaderboard.html", rules_name=name, rules_title=title(name),
                             players=int(players), board=board, menu=preset_menu(),
                             deviation_limit=round(2 * BOARD_DEVIATION), size=BOARD_SIZE,
-                            player_url=player_url)
+                            player_url=player_url, levels=strengths(name, int(players)),
+                            anchor=anchor())
