@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from casino.web.accounts.names import skeleton
 from casino.web.accounts.ratings import SIGN_IN_TO_MAKE
 from casino.web.accounts.store import AccountStore, RatingRow
+from casino.web.allowances import Rate
 from casino.web.bodies import Withdrawn, check_answer
 from casino.web.challenges import (
     MAX_CHALLENGES,
@@ -31,7 +32,6 @@ from casino.web.challenges import (
     too_many,
     unknown_name,
 )
-from casino.web.limits import BucketsByKey
 from casino.web.pairing import (
     NOT_YOUR_SEEK,
     Pairing,
@@ -370,7 +370,7 @@ def test_declining_what_is_no_challenge_is_refused(app: TestClient) -> None:
 
 def test_asks_are_limited_per_player(app: TestClient) -> None:
     """The network's asks are counted (a bucket that never refills here: no clock)."""
-    pairing(app).asks = BucketsByKey(0.0, 3)
+    pairing(app).asks = Rate("pairing asks", 0.0, 3)
     ann, bob = browser(app, "10.9.0.1"), browser(app, "10.9.0.2")  # one /24
     seek = play_now(ann)
     play_now(ann, seek=seek["game"])

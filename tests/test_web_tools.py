@@ -305,9 +305,9 @@ def test_size_and_number_limits(client: TestClient, monkeypatch: pytest.MonkeyPa
 
 
 def test_new_pads_are_rate_limited(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    from casino.web.limits import BucketsByKey
+    from casino.web.allowances import Rate
 
-    monkeypatch.setattr(tools, "new_pads", BucketsByKey(0.0001, 2))
+    monkeypatch.setattr(tools, "new_pads", Rate("score pads", 0.006, 2))
     pad = new_pad(client)
     assert client.post("/api/scorepads", json={"pad": pad}).status_code == 201
     assert client.post("/api/scorepads", json={"pad": pad}).status_code == 201

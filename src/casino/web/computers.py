@@ -23,8 +23,8 @@ from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.play.session import BotJob, run_bot_job
 from casino.teach.hint import Advice
+from casino.web.allowances import Rate
 from casino.web.errors import GameError
-from casino.web.limits import BucketsByKey
 from casino.web.live import LiveGame, to_the_end
 from casino.web.messages import HintAnswer, MoveOption
 from casino.web.requester import ACCOUNT, NETWORK, holder_words
@@ -72,8 +72,8 @@ class Computers:
                                hint_wait=self.limits.hint_wait,
                                job_timeout=self.limits.think_seconds,
                                memory_mb=self.limits.think_memory_mb)
-        self._hint_buckets = BucketsByKey(self.limits.hints_per_minute / 60.0,
-                                          self.limits.hint_burst)
+        #: Hints per player, counted across the processes (allowances.py).
+        self.hints = Rate("hints", self.limits.hints_per_minute, self.limits.hint_burst)
 
     # ------------------------------------------------------------------
     # Computer players
@@ -210,7 +210,8 @@ class Computers:
             if refusal is not None:
                 raise GameError(refusal)
             asker = hint_asker(client)
-            if not self._hint_buckets.take(asker):
+            if not await self.service.live.db(self.service.allowances.take, self.hints,
+                                              asker):
                 raise GameError(TOO_MANY_HINTS.format(
                     holder=holder_words(asker), rate=self.limits.hints_per_minute), 429)
             job = s.hint_job(seat)

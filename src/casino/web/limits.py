@@ -228,35 +228,6 @@ class TokenBucket:
         return False
 
 
-class BucketsByKey:
-    """One :class:`TokenBucket` per key (a client address), forgetting idle keys."""
-
-    def __init__(self, rate: float, burst: int, max_keys: int = 10_000) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.max_keys = max_keys
-        self._buckets: dict[str, TokenBucket] = {}
-
-    def take(self, key: str) -> bool:
-        """Take a token from ``key``'s bucket (a new key starts full); False when it is
-        empty. Past ``max_keys`` keys the full buckets are forgotten first, so that many
-        addresses cannot fill the memory."""
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            if len(self._buckets) >= self.max_keys:
-                self._forget_full()
-            bucket = self._buckets[key] = TokenBucket(self.rate, self.burst)
-        return bucket.take()
-
-    def _forget_full(self) -> None:
-        """Drop the buckets that have refilled: they hold nothing worth remembering."""
-        for key in [k for k, b in self._buckets.items()
-                    if b.tokens + (b.clock() - b.stamp) * b.rate >= b.burst]:
-            del self._buckets[key]
-        if len(self._buckets) >= self.max_keys:
-            self._buckets.clear()
-
-
 def size_words(limit: int) -> str:
     """A byte limit as people read it: "4 KiB" when it is whole KiB, else "2,000,000 bytes"."""
     return f"{limit // 1024} KiB" if limit % 1024 == 0 else f"{limit:,} bytes"

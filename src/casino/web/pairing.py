@@ -27,12 +27,14 @@ Design decisions, and why:
   :func:`~casino.web.requester.requester` counts them elsewhere): two guests of one
   home or office pressing the button are to be paired with each other, not to withdraw
   each other's seeks; how many rooms a network keeps waiting is bounded by the rooms'
-  own limits (:meth:`~casino.web.rooms.Rooms.create`). The map is kept in memory per
-  process (the rooms themselves are in the database); a restart forgets it, and those
-  limits still hold.
+  own limits (:meth:`~casino.web.rooms.Rooms.create`). A player's seeks are found in
+  the database (:meth:`Pairing.seeks_of`: the waiting public rooms whose maker's seat
+  the player holds), so that a second ask replaces the first whichever process it
+  reaches.
 * **Asked within a limit.** Each player (the account, else the guest's network:
   :func:`~casino.web.requester.requester`) may ask :data:`ASKS_PER_MINUTE` times a
-  minute (a burst of :data:`ASKS_BURST`): a waiting lobby asks every 5 seconds, twelve a
+  minute (a burst of :data:`ASKS_BURST`), counted across the processes
+  (:mod:`casino.web.allowances`): a waiting lobby asks every 5 seconds, twelve a
   minute, and each ask scans at most :data:`SCAN` rooms.
 * **Withdrawn, not deleted.** A withdrawn seek's status becomes :data:`WITHDRAWN` (its
   version moves on, so no process seats anyone in it any more): listed nowhere, its
@@ -43,7 +45,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -57,8 +58,8 @@ from casino.engine.rules import preset
 from casino.measure.glicko2 import Rating
 from casino.web.accounts.ratings import check_rated_room
 from casino.web.accounts.store import Account, AccountGameRow, RatingRow
+from casino.web.allowances import Rate
 from casino.web.errors import GameError
-from casino.web.limits import BucketsByKey
 from casino.web.live import FRIENDS, LiveGame, unstoppable
 from casino.web.requester import holder_words
 from casino.web.store import (
@@ -138,11 +139,8 @@ class Pairing:
         self._sessions = sessionmaker(service.store.engine, expire_on_commit=False)
         #: The time now; the tests give their own, so that no test waits.
         self.clock: Callable[[], dt.datetime] = now
-        #: Each player's seek (by ``account <id>``, or ``browser <token hash>``).
-        self._seeks: dict[str, str] = {}
-        self._memory = threading.Lock()
         #: Each player's asks (:data:`ASKS_PER_MINUTE`), by requester identity.
-        self.asks = BucketsByKey(ASKS_PER_MINUTE / 60.0, ASKS_BURST)
+        self.asks = Rate("pairing asks", ASKS_PER_MINUTE, ASKS_BURST)
 
     # ------------------------------------------------------------------
     # Queries (database threads)
@@ -171,6 +169,27 @@ class Pairing:
         return [Seek(r.id, r.invite or "", _aware(r.created), accounts.get(r.id),
                      holders.get(r.id), ratings.get(accounts.get(r.id) or ""))
                 for r in rows if r.invite]
+
+    def seeks_of(self, account: str | None, holder: str, since: dt.datetime) -> list[str]:
+        """The public rooms made after ``since`` still waiting whose maker's seat is held
+        by ``account`` (when signed in), else by the browser whose token hashes to
+        ``holder``: the player's seeks, oldest first (one, but for a race)."""
+        rooms = (select(GameRow.id)
+                 .where(GameRow.status == WAITING, GameRow.public.is_(True),
+                        GameRow.mode == FRIENDS, GameRow.created >= since)
+                 .order_by(GameRow.created, GameRow.id))
+        if account is not None:
+            rooms = rooms.join(AccountGameRow, (AccountGameRow.game == GameRow.id)
+                               & (AccountGameRow.seat == GameRow.creator_seat)).where(
+                AccountGameRow.account == account)
+        elif holder:
+            rooms = rooms.join(SeatRow, (SeatRow.game == GameRow.id)
+                               & (SeatRow.seat == GameRow.creator_seat)).where(
+                SeatRow.token_hash == holder)
+        else:
+            return []
+        with self._sessions() as s:
+            return list(s.scalars(rooms.limit(SCAN)))
 
     def rating_of(self, account: str | None, rules: str, players: int) -> float | None:
         """``account``'s rating in the pool (None: a guest, or new to the pool)."""
@@ -217,19 +236,18 @@ class Pairing:
         """Pair the player (``account`` when signed in, the browser's ``token``): join
         the best match, else keep (or make) the player's seek. ``asker`` is who asks, as
         the limit counts them (:func:`~casino.web.requester.requester`)."""
-        if not self.asks.take(asker):
+        live = self.service.live
+        if not await live.db(self.service.allowances.take, self.asks, asker):
             raise GameError(too_often(asker), 429)
         check_rated_room(rated, FRIENDS, account)
         try:
             preset(rules, players=players)  # before anything changes
         except CasinoError as e:
             raise GameError(str(e)) from None
-        live = self.service.live
         at = self.clock()
         cutoff = at - dt.timedelta(seconds=self.service.limits.room_lifetime)
         holder = token_hash(token) if token else ""
         account_id = account.id if account is not None else None
-        identity = f"account {account_id}" if account_id else f"browser {holder}"
         mine = None
         if seek is not None:
             mine = await self._own(seek, account_id, holder)
@@ -240,11 +258,9 @@ class Pairing:
             elif mine.pool != (rules, players, rated):
                 await self.withdraw(mine.game)  # the player now wants another game
                 mine = None
-        if mine is None:
-            with self._memory:
-                old = self._seeks.pop(identity, None)
-            if old is not None:
-                await self.withdraw(old)  # one seek per player: the new one replaces it
+        if mine is None:  # one seek per player: the new one replaces any other
+            for old in await live.db(self.seeks_of, account_id, holder, cutoff):
+                await self.withdraw(old)
         seeks = await live.db(self.open_seeks, rules, players, rated, cutoff)
         if mine is not None:
             mine = next((s for s in seeks if s.game == mine.game), mine)
@@ -259,8 +275,6 @@ class Pairing:
                                                              token, account)
             except GameError:
                 continue  # taken, lapsed or refused meanwhile: the next one
-            with self._memory:
-                self._seeks.pop(identity, None)
             return Paired(other.game, False, token)
         if mine is not None:
             return Paired(mine.game, True, token)
@@ -268,9 +282,6 @@ class Pairing:
                                 level="medium", mode=FRIENDS, name=None, public=True,
                                 people=players, client=client, token=token,
                                 account=account, rated=rated)
-        with self._memory:
-            self._seeks[f"account {account_id}" if account_id
-                        else f"browser {token_hash(created.token)}"] = created.game
         return Paired(created.game, True, created.token)
 
     async def _own(self, seek: str, account: str | None, holder: str) -> Seek:

@@ -2,7 +2,9 @@
 brings, starts rematches, lists the lobby's games and moves old cookies' seats.
 
 A room waits for friends; how many rooms an address, a network and the server may keep
-waiting is bounded (:class:`~casino.web.limits.Limits`), and a room nobody joins lapses.
+waiting is bounded (:class:`~casino.web.limits.Limits`), counted in the database so that
+the bounds hold however many processes serve (:mod:`casino.web.allowances`), and a room
+nobody joins lapses.
 """
 
 from __future__ import annotations
@@ -10,12 +12,13 @@ from __future__ import annotations
 import datetime as dt
 import hmac
 import secrets
-import threading
 import time
-from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from casino.engine.errors import CasinoError
 from casino.engine.match import Match
@@ -26,10 +29,11 @@ from casino.teach.lesson import OPPONENT_LEVEL, lesson_match
 from casino.web.accounts.names import as_guest, skeleton
 from casino.web.accounts.ratings import check_rated_join, check_rated_room
 from casino.web.accounts.store import Account, AccountStore
+from casino.web.allowances import Rate
 from casino.web.bodies import Mode
 from casino.web.challenges import CHALLENGE, challenges_for, check_addressee, described
 from casino.web.errors import GameError, clean_name
-from casino.web.limits import BucketsByKey, address_key, network_key
+from casino.web.limits import address_key, network_key
 from casino.web.live import FRIENDS, LESSON, LiveGame, replayed_log, unstoppable
 from casino.web.messages import RematchReady
 from casino.web.seats import new_token
@@ -40,6 +44,7 @@ from casino.web.store import (
     WITHDRAWN,
     WITHDRAWN_WORDS,
     Event,
+    GameRow,
     MovedOn,
     now,
     token_hash,
@@ -49,9 +54,8 @@ from casino.words.narrate import YOU
 if TYPE_CHECKING:
     from casino.web.service import GameService
 
-#: Addresses and networks whose waiting rooms are remembered at once (beyond: the
-#: longest-known is forgotten, and only the server-wide cap holds for it).
-MAX_ADDRESSES_REMEMBERED = 10_000
+#: The key under which the server's waiting rooms are counted (one lock for them all).
+EVERY_ROOM = "every room"
 
 
 @dataclass(frozen=True)
@@ -75,14 +79,9 @@ class Rooms:
         self.limits = service.limits
         #: The accounts' seats (an account holds the seats it takes signed in).
         self.accounts = AccountStore(service.store)
-        self._create_buckets = BucketsByKey(self.limits.games_per_minute / 60.0,
-                                            self.limits.games_burst)
-        #: The rooms each address and each network made (by :func:`address_key` and
-        #: :func:`network_key`), while they may still wait.
-        self._rooms_of: defaultdict[str, list[str]] = defaultdict(list)
-        #: Guards what :meth:`create` and :meth:`adopt` keep in memory: they run in the
-        #: database threads.
-        self._memory = threading.Lock()
+        #: New games per address, counted across the processes.
+        self.new_games = Rate("new games", self.limits.games_per_minute,
+                              self.limits.games_burst)
 
     # ------------------------------------------------------------------
     # Creating and joining
@@ -111,9 +110,8 @@ class Rooms:
         ``players``, a room's ``people`` out of its seats, and the name's length.
         """
         check_rated_room(rated, mode, account)  # before anything is counted
-        with self._memory:
-            if not self._create_buckets.take(address_key(client)):  # IPv6: by the /64
-                raise GameError("too many new games from your address: wait a minute", 429)
+        if not self.service.allowances.take(self.new_games, address_key(client)):
+            raise GameError("too many new games from your address: wait a minute", 429)
         if mode == LESSON:  # always two players, the learner against the beginner
             players, level, seed = 2, OPPONENT_LEVEL, None
         try:
@@ -131,9 +129,6 @@ class Rooms:
         default = default_settings(people)
         settings = Settings(hints=default.hints if hints is None else hints,
                             takebacks=default.takebacks if takebacks is None else takebacks)
-        if mode == FRIENDS:
-            with self._memory:
-                self._check_room_space(client)
         seats = [HUMAN if s < people else level for s in range(r.players)]
         first = self.person(name, YOU if mode != FRIENDS else "Player 1", account)
         names = _names(seats, first)
@@ -154,12 +149,11 @@ class Rooms:
                           level=level, status=status, public=public and mode == FRIENDS,
                           invite=invite, creator_seat=0,
                           record=write_record(match, names, seats, table=settings),
-                          seats=person_seats, rated=rated)
+                          seats=person_seats, rated=rated,
+                          within=self._room_space(game_id, client) if mode == FRIENDS
+                          else None)
         if account is not None:
             self.accounts.hold(account.id, game_id, 0)
-        if mode == FRIENDS:
-            with self._memory:
-                self._remember_room(client, game_id)
         return Created(game_id, token, 0, f"/join/{game_id}/{invite}" if invite else None)
 
     def person(self, name: str | None, default: str, account: Account | None) -> str:
@@ -175,44 +169,39 @@ class Rooms:
             return as_guest(person, self.limits.name_length)
         return person
 
-    def _remember_room(self, client: str, game_id: str) -> None:
-        """Count a new room against its address and network (:meth:`_check_room_space`)."""
-        for key in (address_key(client), network_key(client)):
-            if key not in self._rooms_of and len(self._rooms_of) >= MAX_ADDRESSES_REMEMBERED:
-                del self._rooms_of[next(iter(self._rooms_of))]  # the longest-known key
-            self._rooms_of[key].append(game_id)
+    def _room_space(self, game_id: str, client: str) -> Callable[[Session, dt.datetime],
+                                                                 None]:
+        """The check, in the new room's own transaction, that there is room for one more
+        waiting room from ``client``'s address, its network and on the server; and the
+        count of the room against the address and the network once there is.
 
-    def _check_room_space(self, client: str) -> None:
-        """Room for one more waiting room: from this address, its network, and the server.
+        The counts are read under a lock on each key (:meth:`Allowances.lock`), so
+        that two processes making a network's last room at once make one; the keys are
+        stored hashed, and forgotten when their rooms start or lapse."""
+        allowances = self.service.allowances
+        keys = ((address_key(client), self.limits.rooms_per_address, "you have"),
+                (network_key(client), self.limits.rooms_per_network, "your network has"))
 
-        The counts per address and per network are kept in memory (the database
-        does not store addresses): a restart forgets them, and rooms then count
-        server-wide only.
-        """
-        cutoff = self._room_cutoff()
-        for key, limit, whose in (
-                (address_key(client), self.limits.rooms_per_address, "you have"),
-                (network_key(client), self.limits.rooms_per_network, "your network has")):
-            waiting = self._waiting_rooms_of(key, cutoff)
-            if waiting >= limit:
-                minutes = round(self.limits.room_lifetime / 60)
-                raise GameError(f"{whose} {waiting} rooms waiting for players already; "
-                                f"use one of them, or wait for one to lapse (a room waits "
-                                f"{minutes} minutes)", 429)
-        if self.store.count_waiting(cutoff) >= self.limits.waiting_rooms:
-            raise GameError("there are too many rooms waiting for players right now; "
-                            "try again later or play against the computer", 503)
+        def check(s: Session, created: dt.datetime) -> None:
+            """Raise GameError (nothing is made) when a count is full."""
+            cutoff = self._room_cutoff()
+            allowances.lock(s, [EVERY_ROOM, *(key for key, _, _ in keys)])
+            for key, limit, whose in keys:
+                waiting = allowances.waiting_rooms(s, key, cutoff)
+                if waiting >= limit:
+                    minutes = round(self.limits.room_lifetime / 60)
+                    raise GameError(f"{whose} {waiting} rooms waiting for players already; "
+                                    f"use one of them, or wait for one to lapse (a room "
+                                    f"waits {minutes} minutes)", 429)
+            others = s.scalar(select(func.count()).select_from(GameRow).where(
+                GameRow.status == WAITING, GameRow.created >= cutoff,
+                GameRow.id != game_id)) or 0
+            if others >= self.limits.waiting_rooms:
+                raise GameError("there are too many rooms waiting for players right now; "
+                                "try again later or play against the computer", 503)
+            allowances.count_room(s, game_id, (key for key, _, _ in keys), created)
 
-    def _waiting_rooms_of(self, key: str, cutoff: dt.datetime) -> int:
-        """How many of the rooms made from ``key`` still wait (forgetting those that don't)."""
-        if key not in self._rooms_of:
-            return 0
-        still = self.store.still_waiting(self._rooms_of[key], cutoff)
-        if still:
-            self._rooms_of[key] = still
-        else:
-            del self._rooms_of[key]  # its rooms all started or lapsed
-        return len(still)
+        return check
 
     def _room_cutoff(self) -> dt.datetime:
         return now() - dt.timedelta(seconds=self.limits.room_lifetime)

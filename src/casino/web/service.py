@@ -35,6 +35,7 @@ from casino.engine.record import read_record
 from casino.engine.rules import PRESET_NAMES
 from casino.play.session import HINT_LEVEL
 from casino.teach.review import default_seat
+from casino.web.allowances import Allowances
 from casino.web.computers import Computers
 from casino.web.errors import MOVED_ON, GameError, clean_name
 from casino.web.limits import Limits, address_key
@@ -75,6 +76,9 @@ class GameService:
         self.reviewer = Reviewer(store, self.limits, processes=pool_workers > 0,
                                  setting=review_setting)
         self.closed = False
+        #: What players may ask for over time and keep waiting, counted in the database
+        #: for every process (allowances.py).
+        self.allowances = Allowances(store)
         #: The service's parts, each asked directly (``service.turns.play``): the games in
         #: memory, kept as stored (sync.py); rooms and seats (rooms.py): making games,
         #: invites, rematches, the lobby's lists; computers and hints (computers.py): the

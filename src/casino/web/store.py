@@ -21,7 +21,7 @@ import datetime as dt
 import hashlib
 import json
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -322,8 +322,14 @@ class Store:
                mode: str, level: str,
                status: str, public: bool, invite: str | None, creator_seat: int,
                record: str, seats: dict[int, tuple[str, str | None]],
-               events: Sequence[Event] = (), rated: bool = False) -> None:
-        """A new game with its person seats (``seat -> (name, token hash or None)``)."""
+               events: Sequence[Event] = (), rated: bool = False,
+               within: Callable[[Session, dt.datetime], None] | None = None) -> None:
+        """A new game with its person seats (``seat -> (name, token hash or None)``).
+
+        ``within(session, created)`` runs in the same transaction once the game's row is
+        written (so that, on SQLite, the transaction already writes and no other can
+        slip in): what must hold for the game to be made, checked and counted at once;
+        its exception makes nothing."""
         t = now()
         with self._tx() as s:
             s.add(GameRow(id=game_id, rules=rules, players=players,
@@ -337,6 +343,8 @@ class Store:
                 s.add(SeatRow(game=game_id, seat=seat, name=name, token_hash=digest))
             for e in events:
                 s.add(_event_row(game_id, e))
+            if within is not None:
+                within(s, t)
 
     def save(self, game_id: str, *, record: str, status: str, version: int,
              events: Sequence[Event], winner: int | None = None) -> None:
@@ -525,23 +533,6 @@ class Store:
                 creator_seat=row.creator_seat, version=row.version, record=row.record,
                 winner=row.winner, rematch=row.rematch, created=_utc(row.created),
                 updated=_utc(row.updated), seats=seats, events=events, rated=row.rated)
-
-    def count_waiting(self, since: dt.datetime) -> int:
-        """Rooms still waiting for a friend, created after ``since`` (older ones lapse)."""
-        with self._sessions() as s:
-            n = s.scalar(select(func.count()).select_from(GameRow).where(
-                GameRow.status == WAITING, GameRow.created >= since))
-            return int(n or 0)
-
-    def still_waiting(self, ids: Sequence[str], since: dt.datetime) -> list[str]:
-        """Those of ``ids`` that are rooms still waiting, created after ``since``."""
-        if not ids:
-            return []
-        with self._sessions() as s:
-            found = set(s.scalars(select(GameRow.id).where(
-                GameRow.id.in_(list(ids)), GameRow.status == WAITING,
-                GameRow.created >= since)))
-            return [i for i in ids if i in found]
 
     def listing(self, *, status: str, limit: int, since: dt.datetime | None = None,
                 ids: Sequence[str] | None = None, public: bool | None = None) -> list[Listed]:

@@ -78,10 +78,11 @@ from casino.tools.scorepad import (
     ScorePadError,
     scoring_cards,
 )
+from casino.web.allowances import Rate
 from casino.web.bodies import HelperRequest
 from casino.web.fairqueue import FairLine, LineFull, TooMany
 from casino.web.helper_job import judged_helper_json
-from casino.web.limits import BucketsByKey, Limits
+from casino.web.limits import Limits
 from casino.web.requester import holder_words
 from casino.web.store import Base, now, token_hash
 from casino.web.workers import (
@@ -117,8 +118,9 @@ PADS_BURST = 20
 #: database).
 PAD_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
 
-#: New stored pads by address (:data:`PADS_PER_MINUTE`, :data:`PADS_BURST`).
-new_pads = BucketsByKey(PADS_PER_MINUTE / 60.0, PADS_BURST)
+#: New stored pads by address (:data:`PADS_PER_MINUTE`, :data:`PADS_BURST`), counted
+#: across the processes (:mod:`casino.web.allowances`).
+new_pads = Rate("score pads", PADS_PER_MINUTE, PADS_BURST)
 #: Modules a helper worker imports before its first job, so no deadline pays for them.
 HELPER_MODULES = ("casino.web.helper_job", "casino.bots.levels")
 #: The helper's refusals, each worded once.

@@ -196,7 +196,7 @@ async def scorepad_store(request: Request, web: Web) -> Response:
         """Store the checked pad under a new id and secret, unless this address made too
         many pads lately or the server keeps as many as it will."""
         text = stored_text(body.pad)
-        if not tools.new_pads.take(client):
+        if not web.service.allowances.take(tools.new_pads, client):
             raise ToolError("too many new score pads from here: wait a minute", 429)
         pad_id = secrets.token_urlsafe(12)
         secret = secrets.token_urlsafe(24)
