@@ -52,43 +52,70 @@ one server both seats share it: the same-process delay, for comparison. The frie
 games start once the memory has been counted, and play on while the computer games
 finish.
 
+**Rated games between accounts** (``--rated K``): K more games between two people
+signed in, each with two accounts of its own signed up for it (``load{run}a{j}`` and
+``load{run}b{j}``, ``run`` five random letters, so that names never repeat): each
+account signs up as the sign-up page does (the page for its form's token, then the
+form, ``Origin`` and ``Sec-Fetch-Site`` as a browser sends them), from its own
+address; the first makes a rated room for friends, the second joins it by the invite,
+and their pages (the WebSocket with the seat's cookie and the session's) play as a
+friends game does, each seat waiting 1 to 2 times ``--think`` before its move; for
+each move the **ack** (to the mover's own page) and the delivery (to the other's) are
+timed. The accounts are signed up before the games, ``SIGNUPS_AT_ONCE`` at a time,
+and timed apart (each costs the server an Argon2 hashing; a sign-up refused as busy,
+503, is sent again after 1 to 2 s, and counted). The rated games start with the
+computer games and play alongside them. Each person leaves after ``--moves`` moves
+of their own, as in a computer game, and then one of them resigns, so that every rated
+game ends; once all are over, both players' pages (``/player/NAME``) must show one
+rated game each, their rating moved: a game that does not is reported.
+
+**Lost moves**: every move a server acknowledged (its mover's page received the state
+with it) is looked up, once the servers have stopped, in its game's record as stored
+in the database (what a restart would find): a move its seat made fewer times in the
+record than it was acknowledged is lost. Counted per kind of game (computer, friends,
+rated); not checked against servers given by ``--url``, whose database is not known.
+
 Memory: the resident set size (RSS, from /proc) of each server process the script
 started, once the servers are warm and again when every computer game is in memory
-mid-game, summed over the servers; the difference divided by the games played is
-the memory per live game. It is given for the server processes themselves (the
-figure of earlier runs) and for them with every process under them (thinking,
-selection and helper workers), which do not grow with the games but may start
-between the two counts.
+mid-game, summed over the servers; the difference divided by the games live then
+(the computer games, and the rated games being played) is the memory per live game.
+It is given for the server processes themselves (the figure of earlier runs) and for
+them with every process under them (thinking, selection and helper workers), which do
+not grow with the games but may start between the two counts.
 
 Usage::
 
     .venv/bin/python benchmarks/load_web.py [--games 20] [--level beginner]
         [--pool-workers 1] [--think 0.06] [--one-address] [--json PATH]
         [--servers N --database URL [--port P] [--computer-pause S] [--limit NAME=VALUE]]
-        [--url URL ... | --urls A,B] [--friends K] [--deliver-timeout 5]
+        [--url URL ... | --urls A,B] [--friends K] [--rated K] [--deliver-timeout 5]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import html
 import json
 import math
 import os
 import platform
 import random
+import re
 import signal
 import socket
 import statistics
+import string
 import subprocess
 import sys
 import tempfile
 import time
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
@@ -210,6 +237,27 @@ def shown_url(url: str) -> str:
     return url.rsplit("@", 1)[-1] if "@" in url else url
 
 
+#: How long a browser keeps an idle connection to reuse: less than the server's own
+#: keep-alive (uvicorn's 5 s), or a request sent as the server closes it fails.
+KEEPALIVE_SECONDS = 2.0
+
+
+def browser(address: str) -> httpx.AsyncClient:
+    """A browser's HTTP client from ``address``: its cookies kept, its idle connections
+    reused for :data:`KEEPALIVE_SECONDS`."""
+    return httpx.AsyncClient(timeout=60, transport=httpx.AsyncHTTPTransport(
+        local_address=address, limits=httpx.Limits(keepalive_expiry=KEEPALIVE_SECONDS)))
+
+
+def failure(exc: Exception) -> str:
+    """A failed game's reason: the exception, and the request it failed on, if one."""
+    words = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, httpx.RequestError):
+        with suppress(RuntimeError):  # a request attached, as there always is
+            words += f" ({exc.request.method} {exc.request.url.path})"
+    return words
+
+
 class Game:
     """One client playing one game; its latencies in seconds, or why it did not play."""
 
@@ -235,6 +283,12 @@ class Game:
         #: Turns whose view listed no move (the server too busy to work them out in time).
         self.unlisted = 0
         self.rng = random.Random(index)
+        #: The game's id and the person's seat, once the game is made.
+        self.game_id: str | None = None
+        self.seat = 0
+        #: The text of every move of the person's the server acknowledged, in order: the
+        #: stored record is checked for each once the servers have stopped.
+        self.acked_moves: list[str] = []
 
     def pause(self) -> float:
         """Between 1 and 2 times ``think``: clients in step would only measure a queue."""
@@ -279,7 +333,7 @@ class Game:
             await self._play(midgame, resume, pause_after)
         except Exception as exc:  # a failed client is reported, not raised
             if self.refused is None:
-                self.failed = f"{type(exc).__name__}: {exc}"
+                self.failed = failure(exc)
         finally:
             if not self.arrived:
                 self.arrived = True
@@ -299,7 +353,7 @@ class Game:
                 reason = r.text
             self.refused = f"{r.status_code}: {reason}"
             return
-        gid = r.json()["game"]
+        gid = self.game_id = r.json()["game"]
         token = r.cookies["casino"]
         url = self.base.replace("http://", "ws://") + f"/ws/{gid}"
         async with connect(url, additional_headers={"Cookie": f"casino={token}"},
@@ -308,6 +362,7 @@ class Game:
             sent_at: float | None = None
             sent_version = -1
             acked = True
+            text = ""
             while True:
                 m = json.loads(await ws.recv())
                 if m["type"] == "error":
@@ -321,6 +376,7 @@ class Game:
                 now = time.perf_counter()
                 if sent_at is not None and m["version"] > sent_version and not acked:
                     self.ack.append(now - sent_at)
+                    self.acked_moves.append(text)
                     acked = True
                 if v["status"] == "over":
                     break
@@ -330,6 +386,7 @@ class Game:
                     continue
                 if not v["your_turn"]:
                     continue
+                self.seat = int(v["you"])
                 if sent_at is not None:
                     self.turn.append(now - sent_at)
                     sent_at = None
@@ -363,10 +420,12 @@ class Side:
     """One seat's game page in a friends game: a reader task keeps its messages, each
     with the moment it arrived, answers the heartbeat, and reconnects (``hello`` with
     the last version seen) when the server says to (code 1012), as the page does: a
-    server may push a change made elsewhere that way."""
+    server may push a change made elsewhere that way. ``session``: the account's session
+    cookie, sent beside the seat's token as a signed-in browser sends it."""
 
-    def __init__(self, url: str, token: str, address: str) -> None:
+    def __init__(self, url: str, token: str, address: str, session: str | None = None) -> None:
         self.url, self.token, self.address = url, token, address
+        self.cookie = f"casino={token}" + (f"; casino_session={session}" if session else "")
         self.version = -1
         self.view: dict[str, Any] = {}
         self.inbox: asyncio.Queue[tuple[float, dict[str, Any]]] = asyncio.Queue()
@@ -379,7 +438,7 @@ class Side:
         self.reader = asyncio.create_task(self._read())
 
     async def _connect(self) -> ClientConnection:
-        ws = await connect(self.url, additional_headers={"Cookie": f"casino={self.token}"},
+        ws = await connect(self.url, additional_headers={"Cookie": self.cookie},
                            local_addr=(self.address, 0))
         await ws.send(json.dumps({"type": "hello", "since": self._seen}))
         return ws
@@ -427,6 +486,26 @@ class Side:
                 if m["version"] > version:
                     return arrived
 
+    async def reply(self, kind: str, timeout: float) -> dict[str, Any]:
+        """The next message of type ``kind`` (the states before it are kept as
+        :meth:`state_after` keeps them); an error, a closed connection or none within
+        ``timeout`` raises."""
+        deadline = time.perf_counter() + timeout
+        while True:
+            try:
+                _, m = await asyncio.wait_for(self.inbox.get(),
+                                              max(0.0, deadline - time.perf_counter()))
+            except TimeoutError:
+                raise RuntimeError(f"no {kind} answer within {timeout:g} s") from None
+            if m["type"] == "error":
+                raise RuntimeError(m["message"])
+            if m["type"] == "closed":
+                raise RuntimeError("the server closed the connection")
+            if m["type"] == "state":
+                self.version, self.view = m["version"], m["view"]
+            if m["type"] == kind:
+                return m
+
     async def close(self) -> None:
         self._closing = True
         await self.ws.close()
@@ -461,6 +540,16 @@ class Friends:
         self.sides: list[Side] = []
         self.refused: str | None = None
         self.failed: str | None = None
+        #: Seconds from a move's send to the mover's own state with it.
+        self.acks: list[float] = []
+        #: The game's id once made, and the text of every move each seat's server
+        #: acknowledged, by seat: the stored record is checked for each at the end.
+        self.game_id: str | None = None
+        self.acked_moves: dict[int, list[str]] = {0: [], 1: []}
+        #: Each seat's account session cookie (rated games), sent to its WebSocket.
+        self.sessions: list[str | None] = [None, None]
+        #: Turns whose view listed no move (the mover asked ``options``, as the page does).
+        self.unlisted = 0
 
     async def play(self) -> None:
         """Play the game to its end, or until a change is not delivered; never raises."""
@@ -468,12 +557,16 @@ class Friends:
             await self._play()
         except Exception as exc:  # a failed game is reported, not raised
             if self.refused is None:
-                self.failed = f"{type(exc).__name__}: {exc}"
+                self.failed = failure(exc)
+
+    def limit(self) -> int:
+        """The moves after which the game stops (both seats' moves; 0: none)."""
+        return self.max_moves
 
     async def _open(self, seat: int, gid: str, token: str) -> Side:
         """Seat ``seat``'s game page on its server, with its first state."""
         side = Side(self.bases[seat].replace("http://", "ws://") + f"/ws/{gid}", token,
-                    self.addresses[seat])
+                    self.addresses[seat], self.sessions[seat])
         await side.open()
         self.sides.append(side)
         if await side.state_after(-1, self.timeout) is None:
@@ -484,35 +577,60 @@ class Friends:
         """As people do it: the creator makes the room on the first server and waits on
         its page; the friend follows the invite on the second server (the creator's
         page then learns of the join from the database) and opens their page."""
-        hosts = [httpx.AsyncClient(timeout=60, transport=httpx.AsyncHTTPTransport(
-            local_address=a)) for a in self.addresses]
+        hosts = [browser(a) for a in self.addresses]
         try:
-            r = await hosts[0].post(self.bases[0] + "/api/games", json={
-                "rules": "casino", "mode": "friends", "name": f"Ann{self.index}"})
-            if not r.is_success:
-                self.refused = f"{r.status_code}: {_reason(r)}"
-                return
-            gid, invite = r.json()["game"], r.json()["invite"]
-            creator = await self._open(0, gid, r.cookies["casino"])
-            waiting = creator.version
-            sent = time.perf_counter()
-            r = await hosts[1].get(self.bases[1] + invite, params={"name": f"Bob{self.index}"})
-            if r.status_code != 303:
-                self.refused = f"join {r.status_code}: {_reason(r)}"
-                return
-            received = await creator.state_after(waiting, self.timeout)
-            if received is None:
-                self.not_delivered["join"] = 1
-                return  # the creator's server holds the room as waiting still
-            self.join_delays.append(received - sent)
-            await self._open(1, gid, r.cookies["casino"])
-            await self._moves(self.sides)
+            if await self._meet(hosts, {"name": f"Ann{self.index}"}, f"Bob{self.index}"):
+                await self._moves(self.sides)
         finally:
             self.ended = time.perf_counter()
             for h in hosts:
                 await h.aclose()
             for side in self.sides:
                 await side.close()
+
+    async def _meet(self, hosts: list[httpx.AsyncClient], room: dict[str, Any],
+                    name: str, headers: dict[str, str] | None = None) -> bool:
+        """The room made by ``hosts[0]`` (``room``: more of its body), joined by
+        ``hosts[1]`` by its invite as ``name``, both pages open: whether all went so
+        (else the refusal, or the join not delivered, is noted)."""
+        r = await hosts[0].post(self.bases[0] + "/api/games", headers=headers, json={
+            "rules": "casino", "mode": "friends", **room})
+        if not r.is_success:
+            self.refused = f"{r.status_code}: {_reason(r)}"
+            return False
+        gid = self.game_id = r.json()["game"]
+        invite = r.json()["invite"]
+        creator = await self._open(0, gid, _seat_token(hosts[0], r))
+        waiting = creator.version
+        sent = time.perf_counter()
+        r = await hosts[1].get(self.bases[1] + invite, params={"name": name})
+        if r.status_code != 303:
+            self.refused = f"join {r.status_code}: {_reason(r)}"
+            return False
+        received = await creator.state_after(waiting, self.timeout)
+        if received is None:
+            self.not_delivered["join"] = 1
+            return False  # the creator's server holds the room as waiting still
+        self.join_delays.append(received - sent)
+        await self._open(1, gid, _seat_token(hosts[1], r))
+        return True
+
+    async def _ask(self, side: Side) -> str:
+        """A move when the view lists none (the server was too busy to work them out in
+        time): ``options`` for each card in hand, as the page asks when a person picks a
+        card, until one has a move."""
+        self.unlisted += 1
+        for _ in range(20):
+            for card in side.view["hand"]:
+                await asyncio.sleep(self.think)  # the server allows 20 messages a second
+                await side.ws.send(json.dumps({"type": "options", "card": card, "uses": [],
+                                               "version": side.version}))
+                m = await side.reply("options", self.timeout)
+                moves = m["exact"] + m["more"]
+                if moves:
+                    return str(self.rng.choice(moves)["text"])
+            await asyncio.sleep(0.5)
+        raise RuntimeError("no move could be found through options in 20 tries")
 
     async def _moves(self, sides: list[Side]) -> None:
         last = 0  # the seat that changed the game last: it starts the next round
@@ -522,7 +640,7 @@ class Friends:
                 return
             if any(v["status"] == "waiting" for v in views):
                 raise RuntimeError("a seat still sees the room waiting for players")
-            if self.max_moves and self.moves >= self.max_moves:
+            if self.limit() and self.moves >= self.limit():
                 return
             if views[last]["status"] == "round_over":
                 kind, seat = "next_round", last
@@ -532,8 +650,10 @@ class Friends:
                 if len(turns) != 1:
                     raise RuntimeError(f"the seats disagree on whose turn it is: {turns}")
                 kind, seat = "play", turns[0]
-                message = {"type": "play",
-                           "move": self.rng.choice(views[seat]["legal"])["text"]}
+                legal = views[seat]["legal"]
+                move = (str(self.rng.choice(legal)["text"]) if legal
+                        else await self._ask(sides[seat]))
+                message = {"type": "play", "move": move}
             mover, other = sides[seat], sides[1 - seat]
             version = mover.version
             message["version"] = version
@@ -550,8 +670,19 @@ class Friends:
                 return  # the other player's server holds a game that stopped for it
             if kind == "play":
                 self.moves += 1
+                self.acks.append(acked - sent)
+                self.acked_moves[seat].append(message["move"])
                 self.delays.append(received - sent)
             last = seat
+
+
+def _seat_token(host: httpx.AsyncClient, r: httpx.Response) -> str:
+    """The browser token holding the seat just taken: the cookie the answer set, else
+    the one the browser had (a browser keeps its one token for every game)."""
+    token = r.cookies.get("casino") or host.cookies.get("casino")
+    if not token:
+        raise RuntimeError("the server set no seat cookie")
+    return str(token)
 
 
 def _reason(r: httpx.Response) -> str:
@@ -564,9 +695,199 @@ def _reason(r: httpx.Response) -> str:
         else r.text
 
 
+#: How many sign-ups the load client sends at once, before the games: each costs the
+#: server an Argon2 hashing (two at a time, a few more waiting; past those it answers
+#: 503 "busy", and the sign-up is sent again after 1 to 2 s, as a person would).
+SIGNUPS_AT_ONCE = 8
+#: The password of every account a load run signs up.
+PASSWORD = "load run password"
+#: A player page's line for one pool of ratings: the rating, twice its deviation, and
+#: how many rated games made it.
+RATING_LINE = re.compile(r'class="player-rating">(\d+) ± (\d+)</span> '
+                         r'<span class="muted">\((\d+) rated games?\)')
+#: A rating before any game (Glicko-2's start), as a player page rounds it.
+START_RATING = 1500
+
+
+def page_words(r: httpx.Response) -> str:
+    """The refusal an HTML page states (a form's error, an error page's message), else
+    its status."""
+    for pattern in (r'id="form-error"[^>]*>([^<]+)<', r'class="error-message">([^<]+)<'):
+        found = re.search(pattern, r.text)
+        if found:
+            return html.unescape(found.group(1)).strip()
+    return _reason(r) if r.headers.get("content-type", "").startswith("application/json") \
+        else f"HTTP {r.status_code}"
+
+
+async def rated_once(http: httpx.AsyncClient, base: str, name: str,
+                     wait: float = 20.0) -> str | None:
+    """Whether the player page of ``name`` shows its one rated game: one pool of ratings,
+    made by one game, moved off the start. None if so, else what it shows; a page with
+    no rating yet is asked again until ``wait`` seconds have passed (a game's end is
+    rated on a task of its own)."""
+    deadline = time.perf_counter() + wait
+    while True:
+        r = await http.get(base + "/player/" + quote(name, safe=""))
+        if r.status_code != 200:
+            return f"{name}'s page: {page_words(r)}"
+        pools = RATING_LINE.findall(r.text)
+        if pools or time.perf_counter() > deadline:
+            break
+        await asyncio.sleep(0.25)
+    if not pools:
+        return f"{name} was not rated within {wait:g} s"
+    if len(pools) != 1 or int(pools[0][2]) != 1:
+        return f"{name} has {len(pools)} pools of ratings, of {[int(p[2]) for p in pools]} games"
+    if int(pools[0][0]) == START_RATING:
+        return f"{name}'s rating did not move ({pools[0][0]})"
+    return None
+
+
+class Rated(Friends):
+    """A rated game between two accounts signed up for it (fresh names, this run's): the
+    creator makes a rated room signed in, the other account joins it by the invite, and
+    they play as a friends game does (the same moves, delays and timeouts, both seats
+    signed in). Each person leaves after ``max_moves`` moves of their own: then the
+    player of seat ``index mod 2`` resigns, so that every rated game ends and is rated.
+
+    The accounts are signed up before the games (:meth:`sign_up`), and the players'
+    pages are read once every game is over (:meth:`check_ratings`): each finished game
+    must have moved both players' ratings, once."""
+
+    #: Each person's moves (0: play to the game's end).
+    max_moves = 0
+
+    def __init__(self, bases: tuple[str, str], addresses: tuple[str, str], index: int,
+                 think: float, timeout: float, names: tuple[str, str]) -> None:
+        super().__init__(bases, addresses, index, think, timeout)
+        self.rng = random.Random(200_000 + index)
+        self.names = names
+        #: The two browsers (cookies kept: the seat token, the account's session).
+        self.hosts = [browser(a) for a in addresses]
+        #: Seconds from asking for the sign-up page to the account made, per account.
+        self.signups: list[float] = []
+        #: Sign-ups the server refused as busy hashing (each sent again).
+        self.busy = 0
+        self.signed_up = False
+        self.over = False
+        #: What the players' pages showed wrong at the end, if anything; None if right.
+        self.rating_problem: str | None = None
+        self.rating_checked = False
+
+    def _headers(self, seat: int) -> dict[str, str]:
+        """What a browser sends with a form or a fetch from the site's own page."""
+        return {"Origin": self.bases[seat], "Sec-Fetch-Site": "same-origin"}
+
+    async def sign_up(self) -> None:
+        """Sign both accounts up, each in its own browser, as the sign-up page does (the
+        form's token from the page first); never raises: a refusal is noted."""
+        try:
+            for seat in (0, 1):
+                if not await self._sign_up(seat):
+                    return
+            self.signed_up = True
+        except Exception as exc:  # a failed sign-up is reported, not raised
+            self.refused = f"sign-up {type(exc).__name__}: {exc}"
+
+    async def _sign_up(self, seat: int) -> bool:
+        host, base = self.hosts[seat], self.bases[seat]
+        started = time.perf_counter()
+        for _ in range(60):
+            page = await host.get(base + "/signup")
+            found = re.search(r'name="csrf" value="([^"]+)"', page.text)
+            if found is None:
+                raise RuntimeError(f"the sign-up page ({page.status_code}) has no form token")
+            r = await host.post(base + "/signup", headers=self._headers(seat), data={
+                "name": self.names[seat], "password": PASSWORD, "csrf": found.group(1)})
+            if r.status_code == 503:  # busy hashing others' passwords: again, later
+                self.busy += 1
+                await asyncio.sleep(self.rng.uniform(1.0, 2.0))
+                continue
+            if r.status_code != 201 or not host.cookies.get("casino_session"):
+                self.refused = f"sign-up {r.status_code}: {page_words(r)}"
+                return False
+            self.sessions[seat] = host.cookies.get("casino_session")
+            self.signups.append(time.perf_counter() - started)
+            return True
+        raise RuntimeError("the server was busy at 60 sign-ups in a row")
+
+    async def _play(self) -> None:
+        if not self.signed_up:
+            return  # its refusal is noted
+        try:
+            if await self._meet(self.hosts, {"rated": True}, "", self._headers(0)):
+                await self._moves(self.sides)
+                await self._end()
+        finally:
+            self.ended = time.perf_counter()
+            for side in self.sides:
+                await side.close()
+
+    def limit(self) -> int:
+        return 2 * self.max_moves  # each person's moves, as in a game against the computer
+
+    async def _end(self) -> None:
+        """The game over, both pages told: resigned by seat ``index mod 2`` unless it is
+        over already (or stopped: a change not delivered)."""
+        if self.not_delivered:
+            return
+        if all(s.view["status"] == "over" for s in self.sides):
+            self.over = True
+            return
+        seat = self.index % 2
+        mover, other = self.sides[seat], self.sides[1 - seat]
+        await asyncio.sleep(self.think * self.rng.uniform(1.0, 2.0))
+        version = mover.version
+        await mover.ws.send(json.dumps({"type": "resign"}))
+        acked, received = await asyncio.gather(mover.state_after(version, self.timeout),
+                                               other.state_after(version, self.timeout))
+        if acked is None:
+            raise RuntimeError(f"the server did not answer a resign within {self.timeout:g} s")
+        if received is None:
+            self.not_delivered["resign"] = 1
+            return
+        views = [mover.view["status"], other.view["status"]]
+        if views != ["over", "over"]:
+            raise RuntimeError(f"the game was not over after a resign: {views}")
+        self.over = True
+
+    async def check_ratings(self, http: httpx.AsyncClient) -> None:
+        """Read both players' pages: each must show one rated game (see :func:`rated_once`)."""
+        problems = [await rated_once(http, self.bases[seat], name)
+                    for seat, name in enumerate(self.names)]
+        self.rating_problem = "; ".join(p for p in problems if p) or None
+        self.rating_checked = True
+
+    async def close(self) -> None:
+        for host in self.hosts:
+            await host.aclose()
+
+
+def tally(reasons: list[str | None]) -> dict[str, int]:
+    """How many times each reason was given (None: none)."""
+    out: dict[str, int] = {}
+    for why in reasons:
+        if why is not None:
+            out[why] = out.get(why, 0) + 1
+    return out
+
+
+def run_name() -> str:
+    """Five letters naming a run's accounts (``load{run}a{j}``), so that a run against a
+    server already running signs up names no earlier run took."""
+    return "".join(random.SystemRandom().choices(string.ascii_lowercase, k=5))
+
+
+#: Game id -> (kind: ``computer``, ``friends`` or ``rated``; each seat's acknowledged
+#: moves): what :func:`lost_moves` checks the stored records against.
+Acked = dict[str, tuple[str, dict[int, list[str]]]]
+
+
 async def run_load(bases: list[str], games: int, level: str, server_pids: list[int],
                    think: float, one_address: bool = False, friends: int = 0,
-                   deliver_timeout: float = 5.0) -> dict[str, Any]:
+                   deliver_timeout: float = 5.0, rated: int = 0, run: str = "",
+                   acked: Acked | None = None) -> dict[str, Any]:
     # Warm up each server: one game start and the pool's first job, then the baseline.
     warm = [Game(base, level, -1, think) for base in bases]
     go = asyncio.Event()
@@ -576,6 +897,24 @@ async def run_load(bases: list[str], games: int, level: str, server_pids: list[i
         if w.refused or w.failed:
             raise SystemExit(f"the warm-up game on {w.base} did not play: "
                              f"{w.refused or w.failed}")
+    # The rated games' accounts are signed up before anything is measured (a server
+    # hashing passwords is busy: their cost is timed on its own).
+    run = run or run_name()
+    first = games + 2 * friends  # the rated games' clients' addresses follow the others'
+    tables = [Rated((bases[j % len(bases)], bases[(j + 1) % len(bases)]),
+                    (client_address(first + 2 * j, one_address),
+                     client_address(first + 2 * j + 1, one_address)),
+                    j, think, deliver_timeout, (f"load{run}a{j}", f"load{run}b{j}"))
+              for j in range(rated)]
+    gate = asyncio.Semaphore(SIGNUPS_AT_ONCE)
+
+    async def sign_up(table: Rated) -> None:
+        async with gate:
+            await table.sign_up()
+
+    signing = time.perf_counter()
+    await asyncio.gather(*(sign_up(t) for t in tables))
+    signup_seconds = time.perf_counter() - signing
     baseline = sum(rss_kib(p) for p in server_pids)
     baseline_tree = sum(tree_rss_kib(p) for p in server_pids)
     midgame = asyncio.Barrier(games + 1)
@@ -584,9 +923,11 @@ async def run_load(bases: list[str], games: int, level: str, server_pids: list[i
                for i in range(games)]
     started = time.perf_counter()
     tasks = [asyncio.create_task(g.play(midgame, resume, 8)) for g in clients]
+    rated_tasks = [asyncio.create_task(t.play()) for t in tables]  # alongside, at once
     await midgame.wait()
     loaded = sum(rss_kib(p) for p in server_pids)
     loaded_tree = sum(tree_rss_kib(p) for p in server_pids)
+    rated_live = sum(1 for t in tables if len(t.sides) == 2 and not t.ended)
     resume.set()
     pairs = [Friends((bases[j % len(bases)], bases[(j + 1) % len(bases)]),
                      (client_address(games + 2 * j, one_address),
@@ -596,38 +937,56 @@ async def run_load(bases: list[str], games: int, level: str, server_pids: list[i
     friend_tasks = [asyncio.create_task(f.play()) for f in pairs]
     await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - started
-    await asyncio.gather(*friend_tasks)
+    await asyncio.gather(*friend_tasks, *rated_tasks)
     friends_elapsed = max((f.ended for f in pairs), default=friends_started) - friends_started
+    rated_elapsed = max((t.ended for t in tables), default=started) - started
+    # Every rated game that ended moved both its players' ratings, once.
+    checking = asyncio.Semaphore(8)
+
+    async def check(table: Rated, http: httpx.AsyncClient) -> None:
+        async with checking:
+            await table.check_ratings(http)
+
+    async with httpx.AsyncClient(timeout=60) as http:
+        await asyncio.gather(*(check(t, http) for t in tables if t.over))
+    for t in tables:
+        await t.close()
+    if acked is not None:
+        for g in clients:
+            if g.game_id is not None:
+                acked[g.game_id] = ("computer", {g.seat: g.acked_moves})
+        for kind, pairing in (("friends", pairs), ("rated", tables)):
+            for f in pairing:
+                if f.game_id is not None:
+                    acked[f.game_id] = (kind, f.acked_moves)
     played = [g for g in clients if g.refused is None and g.failed is None]
     ack = [x for g in played for x in g.ack]
     turn = [x for g in played for x in g.turn]
     moves = sum(g.moves for g in played)
-    reasons: dict[str, int] = {}
-    for g in clients:
-        why = g.refused or g.failed
-        if why is not None:
-            reasons[why] = reasons.get(why, 0) + 1
-    friends_reasons: dict[str, int] = {}
     not_delivered: dict[str, int] = {}
     for f in pairs:
-        why = f.refused or f.failed
-        if why is not None:
-            friends_reasons[why] = friends_reasons.get(why, 0) + 1
         for kind, n in f.not_delivered.items():
             not_delivered[kind] = not_delivered.get(kind, 0) + n
+    rated_not_delivered: dict[str, int] = {}
+    for t in tables:
+        for kind, n in t.not_delivered.items():
+            rated_not_delivered[kind] = rated_not_delivered.get(kind, 0) + n
+    rated_ack = [x for t in tables for x in t.acks]
     measured = bool(server_pids)
-    per_game = max(1, len(played))
+    per_game = max(1, len(played) + rated_live)
     return {
         "games": games, "level": level, "think_seconds": think, "moves": moves,
         "one_address": one_address, "played": len(played),
         "refused": sum(1 for g in clients if g.refused is not None),
         "failed": sum(1 for g in clients if g.failed is not None),
-        "reasons": reasons, "seconds": elapsed,
+        "reasons": tally([g.refused or g.failed for g in clients]), "seconds": elapsed,
         "moves_per_second": moves / elapsed,
         "unlisted": sum(g.unlisted for g in clients),
         "ack_ms": spread(ack), "turn_ms": spread(turn),
+        "ack_all_ms": spread(ack + rated_ack) if tables else None,
         "rss_baseline_mib": baseline / 1024 if measured else None,
         "rss_loaded_mib": loaded / 1024 if measured else None,
+        "rss_games_live": len(played) + rated_live,
         "rss_per_game_kib": (loaded - baseline) / per_game if measured else None,
         "rss_tree_baseline_mib": baseline_tree / 1024 if measured else None,
         "rss_tree_loaded_mib": loaded_tree / 1024 if measured else None,
@@ -640,14 +999,100 @@ async def run_load(bases: list[str], games: int, level: str, server_pids: list[i
                             and not f.not_delivered),
             "refused": sum(1 for f in pairs if f.refused is not None),
             "failed": sum(1 for f in pairs if f.failed is not None),
-            "reasons": friends_reasons,
+            "reasons": tally([f.refused or f.failed for f in pairs]),
             "moves_delivered": sum(len(f.delays) for f in pairs),
             "not_delivered": not_delivered,
+            "ack_ms": spread([x for f in pairs for x in f.acks]),
             "delivery_ms": spread([x for f in pairs for x in f.delays]),
             "join_ms": spread([x for f in pairs for x in f.join_delays]),
             "reconnects": sum(s.reconnects for f in pairs for s in f.sides),
+            "unlisted": sum(f.unlisted for f in pairs),
         } if friends else None,
+        "rated": {
+            "games": rated, "run": run, "deliver_timeout_seconds": deliver_timeout,
+            "cross_process": len(set(bases)) > 1,
+            "accounts": sum(len(t.signups) for t in tables),
+            "signup_seconds": signup_seconds, "signups_at_once": SIGNUPS_AT_ONCE,
+            "signup_ms": spread([x for t in tables for x in t.signups]),
+            "signup_busy": sum(t.busy for t in tables),
+            "seconds": rated_elapsed, "live_at_memory_count": rated_live,
+            "finished": sum(1 for t in tables if t.over and t.failed is None
+                            and not t.not_delivered),
+            "refused": sum(1 for t in tables if t.refused is not None),
+            "failed": sum(1 for t in tables if t.failed is not None),
+            "reasons": tally([t.refused or t.failed for t in tables]),
+            "moves": sum(t.moves for t in tables),
+            "moves_per_second": sum(t.moves for t in tables) / max(rated_elapsed, 1e-9),
+            "not_delivered": rated_not_delivered,
+            "ack_ms": spread(rated_ack),
+            "delivery_ms": spread([x for t in tables for x in t.delays]),
+            "join_ms": spread([x for t in tables for x in t.join_delays]),
+            "reconnects": sum(s.reconnects for t in tables for s in t.sides),
+            "unlisted": sum(t.unlisted for t in tables),
+            "ratings_checked": sum(1 for t in tables if t.rating_checked),
+            "ratings_right": sum(1 for t in tables
+                                 if t.rating_checked and t.rating_problem is None),
+            "rating_problems": tally([t.rating_problem for t in tables]),
+        } if rated else None,
     }
+
+
+def stored_records(database: str, ids: list[str]) -> dict[str, str]:
+    """The stored record of each game of ``ids`` found in ``database`` (a SQLAlchemy URL)."""
+    from sqlalchemy import bindparam, create_engine, text
+
+    from casino.web.store import database_url
+
+    engine = create_engine(database_url(database))
+    query = text("SELECT id, record FROM games WHERE id IN :ids").bindparams(
+        bindparam("ids", expanding=True))
+    found: dict[str, str] = {}
+    try:
+        with engine.connect() as conn:
+            for k in range(0, len(ids), 500):
+                for game_id, record in conn.execute(query, {"ids": ids[k:k + 500]}):
+                    found[str(game_id)] = str(record)
+    finally:
+        engine.dispose()
+    return found
+
+
+def lost_moves(record: str | None, acked: dict[int, list[str]]) -> int:
+    """How many of the moves each seat's server acknowledged (``acked``: their texts by
+    seat) the stored ``record`` lacks: a move is lost when its seat made it fewer times
+    in the record than it was acknowledged. No record: every one is lost."""
+    from collections import Counter
+
+    from casino.engine.record import read_record
+
+    if record is None:
+        return sum(len(moves) for moves in acked.values())
+    stored: dict[int, Counter[str]] = {}
+    for rnd in read_record(record).rounds:
+        for seat, move in zip(rnd.movers, rnd.moves, strict=True):
+            stored.setdefault(seat, Counter())[str(move)] += 1
+    return sum(sum((Counter(moves) - stored.get(seat, Counter())).values())
+               for seat, moves in acked.items())
+
+
+def check_records(database: str | None, acked: Acked) -> dict[str, Any]:
+    """Lost moves by kind of game: every acknowledged move looked up in its game's record
+    as stored, once the servers have stopped (what a restart would find)."""
+    kinds = sorted({kind for kind, _ in acked.values()})
+    if database is None:
+        return {"checked": False, "why": "the servers' database is not known (--url)"}
+    records = stored_records(database, list(acked))
+    lost = dict.fromkeys(kinds, 0)
+    moves = dict.fromkeys(kinds, 0)
+    unreadable: list[str] = []
+    for game_id, (kind, seats) in acked.items():
+        moves[kind] += sum(len(m) for m in seats.values())
+        try:
+            lost[kind] += lost_moves(records.get(game_id), seats)
+        except Exception as exc:  # a record the engine cannot read: said, not raised
+            unreadable.append(f"{game_id}: {type(exc).__name__}: {exc}")
+    return {"checked": True, "games": len(acked), "games_stored": len(records),
+            "moves": moves, "lost": lost, "unreadable": unreadable}
 
 
 @dataclass
@@ -764,6 +1209,9 @@ def parse() -> argparse.Namespace:
     ap.add_argument("--friends", type=int, default=0,
                     help="also play this many two-person games, the seats on different "
                          "servers, timing each move's delivery to the other player")
+    ap.add_argument("--rated", type=int, default=0,
+                    help="also play this many rated games, each between two accounts "
+                         "signed up for it, alongside the computer games")
     ap.add_argument("--deliver-timeout", type=float, default=5.0,
                     help="seconds to wait for a move to reach the other player (default 5)")
     args = ap.parse_args()
@@ -772,6 +1220,8 @@ def parse() -> argparse.Namespace:
         raise SystemExit("--games must be between 1 and 5000")
     if not 0 <= args.friends <= 1000:
         raise SystemExit("--friends must be between 0 and 1000")
+    if not 0 <= args.rated <= 1000:
+        raise SystemExit("--rated must be between 0 and 1000")
     if args.url and args.servers:
         raise SystemExit("either --url (servers running) or --servers N (started here)")
     if not args.servers and (args.database or args.port or args.computer_pause is not None
@@ -866,7 +1316,7 @@ def report(figures: dict[str, Any]) -> None:
         servers = figures["servers"]
         where = "server" if servers == 1 else f"{servers} servers' (summed)"
         print(f"  {where} RSS {figures['rss_baseline_mib']:.1f} MiB warm, "
-              f"{figures['rss_loaded_mib']:.1f} MiB with {figures['played']} games live: "
+              f"{figures['rss_loaded_mib']:.1f} MiB with {figures['rss_games_live']} games live: "
               f"{figures['rss_per_game_kib']:.0f} KiB per game")
         print(f"  with their worker processes {figures['rss_tree_baseline_mib']:.1f} MiB warm, "
               f"{figures['rss_tree_loaded_mib']:.1f} MiB live: "
@@ -881,26 +1331,77 @@ def report(figures: dict[str, Any]) -> None:
               f"{f['refused']} refused, {f['failed']} failed")
         for why, count in sorted(f["reasons"].items(), key=lambda kv: -kv[1]):
             print(f"    {count} x {why}")
-        print_spreads(f, (("delivery_ms", "delivery (move to other player)"),
+        print_spreads(f, (("ack_ms", "ack (move back to its mover)"),
+                          ("delivery_ms", "delivery (move to other player)"),
                           ("join_ms", "join (friend's join to creator)")))
-        if f["reconnects"]:
-            print(f"  {f['reconnects']} reconnections asked for by a server (code 1012)")
-        for kind, count in sorted(f["not_delivered"].items()):
-            print(f"  not delivered: {count} x {kind} (the other player had no state with it "
-                  f"after {f['deliver_timeout_seconds']:g} s; each ended its game)")
+        report_pairs(f)
+    r = figures.get("rated")
+    if r:
+        where = ("the seats on different servers" if r["cross_process"]
+                 else "both seats on one server")
+        ending = (f"each person resigning or leaving after {figures['moves_per_person']} "
+                  "moves" if figures.get("moves_per_person") else "played to their end")
+        print(f"{r['games']} rated game{'s' * (r['games'] != 1)} between accounts ({where}), "
+              f"{r['moves']} moves in {r['seconds']:.1f} s ({r['moves_per_second']:.0f} "
+              f"moves/s); {r['finished']} over ({ending}), {r['refused']} refused, "
+              f"{r['failed']} failed")
+        for why, count in sorted(r["reasons"].items(), key=lambda kv: -kv[1]):
+            print(f"    {count} x {why}")
+        print(f"  {r['accounts']} accounts signed up before the games, {r['signups_at_once']} "
+              f"at once, in {r['signup_seconds']:.1f} s ({r['signup_busy']} sign-ups "
+              f"refused as busy and sent again)")
+        print_spreads(r, (("signup_ms", "sign-up (page, form, account)"),
+                          ("ack_ms", "ack (move back to its mover)"),
+                          ("delivery_ms", "delivery (move to other player)"),
+                          ("join_ms", "join (account's join to creator)")))
+        report_pairs(r)
+        print(f"  ratings: {r['ratings_right']} of {r['ratings_checked']} games over moved "
+              f"both players' ratings once (their player pages)")
+        for why, count in sorted(r["rating_problems"].items(), key=lambda kv: -kv[1]):
+            print(f"    {count} x {why}")
+        print_spreads(figures, (("ack_all_ms", "ack, every game (computer, rated)"),))
+    records = figures.get("records")
+    if records is not None:
+        if not records["checked"]:
+            print(f"  lost moves not checked: {records['why']}")
+        else:
+            kinds = ", ".join(f"{records['lost'][k]} of {records['moves'][k]} in {k} games"
+                              for k in sorted(records["lost"]))
+            print(f"  lost moves (acknowledged, missing from the stored record): {kinds} "
+                  f"({records['games_stored']} of {records['games']} games stored)")
+            for why in records["unreadable"]:
+                print(f"    unreadable record: {why}")
+
+
+def report_pairs(f: dict[str, Any]) -> None:
+    """What a friends or rated game's figures say of reconnections, turns that listed
+    no move, and changes not delivered."""
+    if f["reconnects"]:
+        print(f"  {f['reconnects']} reconnections asked for by a server (code 1012)")
+    if f.get("unlisted"):
+        print(f"  {f['unlisted']} turns listed no move: the mover asked `options`")
+    for kind, count in sorted(f["not_delivered"].items()):
+        print(f"  not delivered: {count} x {kind} (the other player had no state with it "
+              f"after {f['deliver_timeout_seconds']:g} s; each ended its game)")
 
 
 def main() -> None:
     args = parse()
-    Game.max_moves = Friends.max_moves = args.moves
+    Game.max_moves = Friends.max_moves = Rated.max_moves = args.moves
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         servers, setup = start_servers(args, Path(tmp), stack)
-        if args.friends and len({s.base for s in servers}) < 2:
-            setup += "; friends games on one server (not across processes)"
+        if (args.friends or args.rated) and len({s.base for s in servers}) < 2:
+            kinds = " and ".join(k for k, n in (("friends", args.friends),
+                                                ("rated", args.rated)) if n)
+            setup += f"; {kinds} games on one server (not across processes)"
         pids = [s.proc.pid for s in servers if s.proc is not None]
+        acked: Acked = {}
         figures = asyncio.run(run_load([s.base for s in servers], args.games, args.level,
                                        pids, args.think, args.one_address, args.friends,
-                                       args.deliver_timeout))
+                                       args.deliver_timeout, args.rated, acked=acked))
+        stack.close()  # the servers stop: their database holds what a restart would find
+        database = None if args.url else args.database or f"sqlite:///{Path(tmp) / 'load.db'}"
+        figures["records"] = check_records(database, acked)
     figures["setup"] = setup
     figures["moves_per_person"] = args.moves or None
     figures["servers"] = len(servers)
