@@ -379,11 +379,11 @@ class Position:
 
         return observation_json(self, seat)
 
-    def seen_hands(self, seat: int) -> tuple[Hand, ...]:
-        """The hands as ``seat`` sees them: its own cards, every other hand as a count.
-        The one place that decides it, for :meth:`observe` and for the writers that
-        work from the whole position without making the observation (the JSON of an
-        observation, the research environment's array)."""
+    def seen_hands(self, seat: int | None) -> tuple[Hand, ...]:
+        """The hands as ``seat`` sees them: its own cards, every other hand as a count
+        (``None``, a spectator: every hand). The one place that decides it, for
+        :meth:`observe`, :meth:`observe_public` and the writers that work from the whole
+        position (the JSON of an observation, the research environment's array)."""
         return tuple(h if s == seat else _size(h) for s, h in enumerate(self.hands))
 
     def observe(self, seat: int) -> Position:
@@ -392,6 +392,14 @@ class Position:
             raise ValueError(f"seat {seat} is not a seat of this {self.rules.players}-player game")
         return self._with(self.seen_hands(seat), self.table, self.piles, self.sweeps, self.mulles,
                           self.last_capture, stock=self.stock_size, result=self.result)
+
+    def observe_public(self) -> Position:
+        """What a spectator, who holds no seat, may see (docs/server.md, "Spectators"): the
+        table, the piles (each card was shown as it was taken), the scores; every hand and
+        the stock as counts."""
+        return self._with(self.seen_hands(None), self.table, self.piles, self.sweeps,
+                          self.mulles, self.last_capture, stock=self.stock_size,
+                          result=self.result)
 
     def __str__(self) -> str:
         from casino.engine.render import render_position
