@@ -47,7 +47,8 @@ from tests.web_helpers import (  # type: ignore[attr-defined]
 #: A well-formed body of each request model.
 GOOD: dict[type[Body], dict[str, Any]] = {
     NewGame: {"mode": "friends", "rules": "casino", "players": 2, "level": "beginner",
-              "name": "Ann", "public": True, "people": 2, "hints": True, "takebacks": False},
+              "name": "Ann", "public": True, "people": 2, "hints": True, "takebacks": False,
+              "spectators": True, "spectator_delay": 3},
     NewPad: {"rules": "casino", "names": ["Ann", "Bob"]},
     PairingRequest: {"rules": "casino", "players": 2, "rated": False, "seek": None},
     ChallengeRequest: {"name": "Bob", "rules": "casino", "players": 2, "rated": False},
@@ -67,6 +68,7 @@ BAD: dict[type[Body], dict[str, list[Any]]] = {
         "name": [5, ["Ann"], {"n": 1}], "public": ["yes", 1, None],
         "people": ["2", False, 0, 5], "hints": ["yes", 1, [True]],
         "takebacks": ["no", 0, {}], "rated": ["yes", 1, None],
+        "spectators": ["yes", 1, [True]], "spectator_delay": ["3", True, 3.0, None, -1, 21],
     },
     PairingRequest: {"rules": ["snap", 5, None], "players": ["2", True, 1, 5, None],
                      "rated": ["yes", 1, None], "seek": [7, ["x"], "x" * 65]},

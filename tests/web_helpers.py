@@ -187,8 +187,9 @@ def _patterns(card: int) -> list[re.Pattern[str]]:
 PATTERNS = {c: _patterns(c) for c in range(52)}
 
 
-def hidden_at(record: Record, round_number: int, moves: int, seat: int) -> set[int]:
-    """The cards ``seat`` may not see after ``moves`` moves of round ``round_number``."""
+def hidden_at(record: Record, round_number: int, moves: int, seat: int | None) -> set[int]:
+    """The cards ``seat`` may not see after ``moves`` moves of round ``round_number``
+    (``None``, a spectator: every hand)."""
     pos = record.rounds[round_number - 1].positions[moves]
     hidden: set[int] = set()
     for s, hand in enumerate(pos.hands):
@@ -220,8 +221,10 @@ def current_part(m: dict[str, Any]) -> dict[str, Any]:
     return {**m, "view": v, "events": events}
 
 
-def scan(payloads: list[dict[str, Any]], seat: int, record: Record) -> int:
-    """Check every payload against the hidden cards at its moment; the number checked."""
+def scan(payloads: list[dict[str, Any]], seat: int | None, record: Record) -> int:
+    """Check every payload against the hidden cards at its moment (the moment its view
+    shows: a spectator's may be some moves behind); the number checked. ``seat`` None:
+    a spectator's payloads, who may see no hand."""
     hidden: set[int] = set()
     checked = 0
     for m in payloads:
@@ -230,7 +233,7 @@ def scan(payloads: list[dict[str, Any]], seat: int, record: Record) -> int:
             assert v["you"] == seat
             moves = sum(1 for e in v["log"] if e["round"] == v["round"])
             hidden = hidden_at(record, v["round"], moves, seat)
-            assert len(v["hand"]) == v["hand_counts"][seat]
+            assert len(v["hand"]) == (v["hand_counts"][seat] if seat is not None else 0)
         found = leaks(current_part(m), hidden)
         assert not found, f"seat {seat} was sent hidden cards {found} in {m}"
         checked += 1

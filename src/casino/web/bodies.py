@@ -36,6 +36,10 @@ RULES = (f"\"rules\" is a preset's name (or an alias): choose the rules among "
 PLAYERS = f"\"players\" is how many seats the table has: a whole number, 2 to {MAX_PLAYERS}"
 LEVEL = f"\"level\" is the computer's: the levels are {', '.join(LEVELS)}"
 PAD = "\"pad\" is the score pad: its JSON object (format casino-scorepad/1)"
+#: The most moves a game's spectators may be kept behind it (``spectator_delay``): enough
+#: that a spectator cannot tell a player what was just played, and not so many that the
+#: game is no longer live.
+MAX_SPECTATOR_DELAY = 20
 
 
 class Body(BaseModel):
@@ -88,6 +92,13 @@ class NewGame(Body):
                                    "are on (true or false; leave it out for the default)")
     rated: bool = Field(False, description="\"rated\": whether the game moves the players' "
                         "ratings (true or false; a room for friends, all of them signed in)")
+    spectators: bool | None = Field(None, description=(
+        "\"spectators\": whether anyone with the link may watch the game live (true or "
+        "false; leave it out for the default: on in a rated game, else off; never in a "
+        "lesson)"))
+    spectator_delay: int = Field(0, ge=0, le=MAX_SPECTATOR_DELAY, description=(
+        f"\"spectator_delay\" is how many moves behind the game spectators see it: a "
+        f"whole number, 0 to {MAX_SPECTATOR_DELAY}"))
 
     _a_preset = field_validator("rules")(_preset)
     _a_level = field_validator("level")(_level)
@@ -292,15 +303,19 @@ class Listed(Answer):
     rating: int | None
     guest: bool
     challenge: str | None
+    #: A live game its players allowed to be watched: its spectator page (docs/server.md,
+    #: "Spectators"); null for any other.
+    watch: str | None = None
 
 
 class Lists(Answer):
-    """The lobby's lists: the open rooms, the recent games, and the challenges sent to
-    the account signed in."""
+    """The lobby's lists: the open rooms, the recent games, the challenges sent to the
+    account signed in, and the live games anyone may watch."""
 
     open: list[Listed]
     recent: list[Listed]
     challenges: list[Listed]
+    live: list[Listed] = []
 
 
 class ReplayStep(Answer):

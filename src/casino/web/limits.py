@@ -52,6 +52,9 @@ class Limits:
     #: the server's connections.
     game_connections_per_address: int = 8
     connections_per_address: int = 100
+    #: Spectators watching one game at once (docs/server.md, "Spectators"), each also
+    #: counted by its address above: a crowd cannot hold every connection of a process.
+    spectators_per_game: int = 64
     #: New games one address may start per minute, and the burst above that rate.
     games_per_minute: float = 30.0
     games_burst: int = 30

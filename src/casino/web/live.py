@@ -35,6 +35,7 @@ from casino.play.session import HUMAN, GameSession
 from casino.teach.lesson import session_step
 from casino.web import messages
 from casino.web.accounts.ratings import rate_when_stored
+from casino.web.spectators import Shown, spectator_state
 from casino.web.store import (
     OVER,
     PLAYING,
@@ -99,13 +100,14 @@ def unstoppable(method: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, Coro
 
 @dataclass(eq=False)
 class Client:
-    """One open connection of a seat: the messages waiting to be sent to it.
+    """One open connection of a seat, or of a spectator (``seat`` None: docs/server.md,
+    "Spectators"): the messages waiting to be sent to it.
 
     ``sent`` is the version the client has (None until it said hello); a
     ``None`` in the outbox means "send the state if there is news".
     """
 
-    seat: int
+    seat: int | None
     #: The client's address, as the limits count it (:func:`address_key`).
     address: str = ""
     outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
@@ -153,6 +155,12 @@ class LiveGame:
         self.public = stored.public
         #: Whether the game moves its players' ratings when it ends (fixed when made).
         self.rated = stored.rated
+        #: Whether anyone may watch it live, and how many moves behind (fixed when made).
+        self.spectators = stored.spectators
+        self.spectator_delay = stored.spectator_delay
+        #: The spectators' VIEW at the version it was built for (built once per version,
+        #: :func:`~casino.web.spectators.spectator_view`).
+        self.shown: Shown | None = None
         self.invite = stored.invite
         self.creator_seat = stored.creator_seat
         self.rematch = stored.rematch
@@ -208,6 +216,7 @@ class LiveGame:
         self._choices = None
         self._choosing = None
         self._pending = []
+        self.shown = None
         self.changed_at = time.monotonic()
         session.on_change = self._on_change
 
@@ -271,7 +280,18 @@ class LiveGame:
             resign_words=None if waiting else s.resign_words(seat),
             ended=resignation_words(s), winner=s.winner, away=self.away_notice(seat),
             your_turn=self.offers_moves(seat), seed=s.match.seed,
-            rated=self.rated if self.mode == FRIENDS else None)
+            rated=self.rated if self.mode == FRIENDS else None, spectators=self.watching)
+
+    @property
+    def watching(self) -> int:
+        """How many spectators watch the game here now (each player's view says so)."""
+        return sum(1 for c in self.clients if c.seat is None)
+
+    def watched(self) -> None:
+        """A spectator came or went: the players' views are sent again with the count."""
+        for c in self.clients:
+            if c.seat is not None:
+                c.refresh()
 
     def away(self) -> tuple[int, float] | None:
         """The person whose turn it is, if no connection of theirs is open: (seat, seconds away)."""
@@ -362,12 +382,14 @@ class LiveGame:
         await self._ready(seat)
         return self.view(seat)
 
-    async def _ready(self, seat: int) -> None:
+    async def _ready(self, seat: int | None) -> None:
         """Wait until no change is being stored and ``seat``'s choices are worked out
-        for the position then (no await between its return and the caller's view)."""
+        for the position then (no await between its return and the caller's view); a
+        spectator (None) has no choices."""
         while True:
             await self.settled.wait()
-            await self.prepare(seat)
+            if seat is not None:
+                await self.prepare(seat)
             if self.settled.is_set():
                 return
 
@@ -408,6 +430,9 @@ class LiveGame:
         since = client.sent or 0
         if client.sent is not None and since >= self.version and not stale:
             return None
+        if client.seat is None:
+            client.sent = self.version
+            return spectator_state(self, since, self.watching)
         events = [messages.Event(**e.to_json(client.seat)) for e in self.events[since:]]
         client.sent = self.version
         return messages.State(version=self.version, events=events,

@@ -91,7 +91,8 @@ class Rooms:
                client: str = "", seed: int | None = None, token: str | None = None,
                hints: bool | None = None, takebacks: bool | None = None,
                account: Account | None = None, rated: bool = False,
-               addressee: str | None = None) -> Created:
+               addressee: str | None = None, spectators: bool | None = None,
+               spectator_delay: int = 0) -> Created:
         """A new game against computers, or a room waiting for friends.
 
         ``token`` is the creating browser's token (a new one is made if it has none);
@@ -103,6 +104,8 @@ class Rooms:
         :func:`~casino.web.accounts.ratings.check_rated_room`). ``addressee``: the
         account name a challenge is sent to (:mod:`casino.web.challenges`), whose the
         second seat is: it is named so, and its invite marked a challenge's.
+        ``spectators``: whether the game may be watched (None: :func:`watchable`'s
+        default), ``spectator_delay`` moves behind.
 
         The arguments' types and ranges, the mode, the level and the rules' name are
         the request's model's to check (:class:`~casino.web.bodies.NewGame`); what
@@ -110,6 +113,7 @@ class Rooms:
         ``players``, a room's ``people`` out of its seats, and the name's length.
         """
         check_rated_room(rated, mode, account)  # before anything is counted
+        spectators = watchable(mode, rated, spectators)
         if not self.service.allowances.take(self.new_games, address_key(client)):
             raise GameError("too many new games from your address: wait a minute", 429)
         if mode == LESSON:  # always two players, the learner against the beginner
@@ -149,7 +153,8 @@ class Rooms:
                           level=level, status=status, public=public and mode == FRIENDS,
                           invite=invite, creator_seat=0,
                           record=write_record(match, names, seats, table=settings),
-                          seats=person_seats, rated=rated,
+                          seats=person_seats, rated=rated, spectators=spectators,
+                          spectator_delay=spectator_delay if spectators else 0,
                           within=self._room_space(game_id, client) if mode == FRIENDS
                           else None)
         if account is not None:
@@ -292,7 +297,8 @@ class Rooms:
                     invite=None, creator_seat=game.creator_seat,
                     record=write_record(match, s.names, players, table=s.settings),
                     seats={k: (s.names[k], h) for k, h in game.seats.items()},
-                    rated=game.rated)
+                    rated=game.rated, spectators=game.spectators,
+                    spectator_delay=game.spectator_delay)
                 event = Event(game.version + 1, "rematch", seat, None,
                               f"{s.names[seat]} started a rematch", "You started a rematch")
                 try:
@@ -344,8 +350,12 @@ class Rooms:
         challenges = ([listed_json(g, join=f"/join/{g.id}/{g.invite}")
                        for g in challenges_for(self.store, account.name, cutoff)]
                       if account is not None else [])
-        described(self.store, open_rooms + challenges + recent)
-        return {"open": open_rooms, "recent": recent, "challenges": challenges}
+        # Live games anyone may watch, the browser's own included (its players may share
+        # the spectators' link).
+        live = [listed_json(g, url=g.id in mine) for g in
+                self.store.listing(status=PLAYING, limit=30, spectators=True)]
+        described(self.store, open_rooms + challenges + recent + live)
+        return {"open": open_rooms, "recent": recent, "challenges": challenges, "live": live}
 
     def adopt(self, legacy: dict[str, str], token: str) -> list[str]:
         """Move the seats held by old per-game cookies to the browser's ``token``.
@@ -367,6 +377,19 @@ class Rooms:
                 game.seats[seat] = new
             moved.append(game_id)
         return moved
+
+
+def watchable(mode: str, rated: bool, asked: bool | None) -> bool:
+    """Whether a new game may be watched (docs/server.md, "Spectators"): as its maker
+    ``asked``, else by default a rated game may (its players play in the open, and others
+    learn from watching) and any other may not (friends and a player against the computer
+    play among themselves unless they say so). A lesson never may: it is a learner's own
+    first game, and its deck is arranged."""
+    if mode == LESSON:
+        if asked:
+            raise GameError("a lesson cannot be watched: leave \"spectators\" out")
+        return False
+    return rated if asked is None else asked
 
 
 def _names(seats: Sequence[str], first: str) -> list[str]:
@@ -396,4 +419,5 @@ def listed_json(g: Any, *, join: str | None = None, url: bool = False) -> dict[s
             "url": f"/game/{g.id}" if url else None, "join": join,
             "record": f"/records/{g.id}" if g.status == OVER else None,
             "winner": g.winner, "rated": False, "rating": None, "guest": False,
-            "challenge": None}
+            "challenge": None,
+            "watch": f"/watch/{g.id}" if g.status == PLAYING and g.spectators else None}

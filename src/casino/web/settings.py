@@ -60,7 +60,7 @@ class _Group(BaseModel):
 
 class Connections(_Group):
     """What one connection or request may send: sizes, rates, silence; and how many
-    connections a game, each of its seats and one address may hold."""
+    connections a game, each of its seats, its spectators and one address may hold."""
 
     message_bytes: Count = _D.message_bytes
     messages_per_second: Amount = _D.messages_per_second
@@ -71,6 +71,7 @@ class Connections(_Group):
     connections_per_game: Count = _D.connections_per_game
     game_connections_per_address: Count = _D.game_connections_per_address
     connections_per_address: Count = _D.connections_per_address
+    spectators_per_game: Count = _D.spectators_per_game
     body_bytes: Count = _D.body_bytes
     header_seconds: Amount = _D.header_seconds
     body_seconds: Amount = _D.body_seconds

@@ -99,6 +99,10 @@ class GameRow(Base):
     public: Mapped[bool] = mapped_column(Boolean, default=False)
     #: A rated game (a room of signed-in people) moves their ratings when it ends.
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: Whether anyone may watch the game live, and how many moves behind (docs/server.md,
+    #: "Spectators"): chosen when it is made.
+    spectators: Mapped[bool] = mapped_column(Boolean, default=False)
+    spectator_delay: Mapped[int] = mapped_column(Integer, default=0)
     invite: Mapped[str | None] = mapped_column(String(64), nullable=True)
     creator_seat: Mapped[int] = mapped_column(Integer, default=0)
     version: Mapped[int] = mapped_column(Integer, default=0)
@@ -210,6 +214,8 @@ class StoredGame:
     seats: dict[int, tuple[str, str | None]]  # seat -> (name, token hash)
     events: tuple[Event, ...]
     rated: bool = False
+    spectators: bool = False
+    spectator_delay: int = 0
 
 
 @dataclass(frozen=True)
@@ -227,6 +233,7 @@ class Listed:
     winner: int | None
     created: dt.datetime
     updated: dt.datetime
+    spectators: bool = False
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
@@ -323,6 +330,7 @@ class Store:
                status: str, public: bool, invite: str | None, creator_seat: int,
                record: str, seats: dict[int, tuple[str, str | None]],
                events: Sequence[Event] = (), rated: bool = False,
+               spectators: bool = False, spectator_delay: int = 0,
                within: Callable[[Session, dt.datetime], None] | None = None) -> None:
         """A new game with its person seats (``seat -> (name, token hash or None)``).
 
@@ -336,6 +344,7 @@ class Store:
                           names=json.dumps(list(names), ensure_ascii=False), mode=mode,
                           level=level,
                           status=status, public=public, invite=invite, rated=rated,
+                          spectators=spectators, spectator_delay=spectator_delay,
                           creator_seat=creator_seat, version=len(events), record=record,
                           winner=None, rematch=None, created=t, updated=t))
             s.flush()
@@ -532,11 +541,14 @@ class Store:
                 level=row.level, status=row.status, public=row.public, invite=row.invite,
                 creator_seat=row.creator_seat, version=row.version, record=row.record,
                 winner=row.winner, rematch=row.rematch, created=_utc(row.created),
-                updated=_utc(row.updated), seats=seats, events=events, rated=row.rated)
+                updated=_utc(row.updated), seats=seats, events=events, rated=row.rated,
+                spectators=row.spectators, spectator_delay=row.spectator_delay)
 
     def listing(self, *, status: str, limit: int, since: dt.datetime | None = None,
-                ids: Sequence[str] | None = None, public: bool | None = None) -> list[Listed]:
-        """Games of a status, newest first, optionally only ``ids`` or only public ones."""
+                ids: Sequence[str] | None = None, public: bool | None = None,
+                spectators: bool | None = None) -> list[Listed]:
+        """Games of a status, newest first, optionally only ``ids``, only public ones or
+        only those that may (or may not) be watched."""
         with self._sessions() as s:
             q = select(GameRow).where(GameRow.status == status)
             if since is not None:
@@ -547,11 +559,14 @@ class Store:
                 q = q.where(GameRow.id.in_(list(ids)))
             if public is not None:
                 q = q.where(GameRow.public.is_(public))
+            if spectators is not None:
+                q = q.where(GameRow.spectators.is_(spectators))
             rows = list(s.scalars(q.order_by(GameRow.updated.desc()).limit(limit)))
             return [Listed(id=r.id, rules=r.rules, players=r.players, mode=r.mode,
                            status=r.status, public=r.public, invite=r.invite,
                            names=tuple(stored_names(r.names)), winner=r.winner,
-                           created=_utc(r.created), updated=_utc(r.updated))
+                           created=_utc(r.created), updated=_utc(r.updated),
+                           spectators=r.spectators)
                     for r in rows]
 
 

@@ -112,6 +112,9 @@ class Public:
     #: Whether a game between people is rated (None: a game against the computer, never
     #: rated), shown to everyone at the table.
     rated: bool | None = None
+    #: How many spectators watch the game now (docs/server.md, "Spectators"): everyone at
+    #: the table is told that they are watched.
+    spectators: int = 0
 
 
 def table_json(view: Position) -> list[dict[str, Any]]:
@@ -243,7 +246,9 @@ class SelectionError(ValueError):
     """A selection (a card and table items) that cannot be asked about; says why."""
 
 
-def _observation_of(view: Position, seat: int) -> None:
+def _observation_of(view: Position, seat: int | None) -> None:
+    """Refuse a position that shows more than ``seat``'s observation (None: a spectator,
+    :meth:`~casino.engine.position.Position.observe_public`)."""
     if not isinstance(view.stock, int) or any(
             isinstance(h, tuple) and s != seat for s, h in enumerate(view.hands)):
         raise ValueError("a view is built from the seat's observation only")
@@ -364,9 +369,11 @@ def unknown_options(card: int, uses: Sequence[str], why: str) -> dict[str, Any]:
             "more": [], "complete": False, "left": None, "reason": None, "unknown": why}
 
 
-def build_view(view: Position, seat: int, public: Public,
+def build_view(view: Position, seat: int | None, public: Public,
                choices: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The VIEW for ``seat``: ``view`` must be ``session.view_of(seat)``.
+    """The VIEW for ``seat``: ``view`` must be ``session.view_of(seat)``. For a spectator
+    (``seat`` None) it must be the public observation (``observe_public()``): the VIEW
+    then has no hand (``you`` null, ``spectator`` true) and offers nothing.
 
     ``choices`` are :func:`card_choices` of ``view`` when it is the seat's turn, worked
     out beforehand (the server does so in a worker, under a deadline); else they are
@@ -377,7 +384,7 @@ def build_view(view: Position, seat: int, public: Public,
     result = view.result
     playing = public.status == "playing" and result is None
     your_turn = public.your_turn
-    hand = view.hands[seat]
+    hand = view.hands[seat] if seat is not None else ()
     assert isinstance(hand, tuple)
     log = [item.to_json(n, seat) for n, item in enumerate(public.log, start=1)]
     game_over = public.ended is not None or (result is not None and result.winner is not None)
@@ -400,6 +407,8 @@ def build_view(view: Position, seat: int, public: Public,
         "version": public.version,
         "rules": rules_json(rules),
         "you": seat,
+        "spectator": seat is None,
+        "spectators": public.spectators,
         "names": list(public.names),
         "players": list(public.players),
         "status": status,

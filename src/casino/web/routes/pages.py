@@ -12,6 +12,7 @@ from casino.engine.errors import RulesError
 from casino.engine.rules import describe, preset
 from casino.web import seats
 from casino.web.accounts.ratings import SIGN_IN_TO_JOIN
+from casino.web.bodies import MAX_SPECTATOR_DELAY
 from casino.web.routes.context import (
     Player,
     Web,
@@ -20,9 +21,12 @@ from casino.web.routes.context import (
     seat_held,
     signed_in,
 )
+from casino.web.spectators import NOT_WATCHABLE
 from casino.web.store import OVER
 from casino.web.views import RATED_WORDS, title
 
+#: The delays the lobby's form offers a game's spectators, in moves.
+SPECTATOR_DELAYS = [n for n in (0, 1, 2, 3, 5, 10) if n <= MAX_SPECTATOR_DELAY]
 #: Every page's header shows who is signed in (:func:`signed_in`, looked up once).
 router = APIRouter(dependencies=[Depends(signed_in)])
 
@@ -35,7 +39,7 @@ async def lobby(request: Request, web: Web, player: Player) -> Response:
     lists = await service.live.db(service.rooms.lists, seats.browser_token(request), player)
     return web.pages.render("lobby.html", presets=preset_menu(), levels=list(LEVELS),
                             blurbs={name: lv.blurb for name, lv in LEVELS.items()},
-                            default_level="medium", **lists)
+                            default_level="medium", delays=SPECTATOR_DELAYS, **lists)
 
 
 @router.get("/game/{game_id}", response_class=HTMLResponse)
@@ -56,6 +60,26 @@ async def game_page(request: Request, game_id: str, web: Web) -> Response:
 
     return web.pages.render("game.html", game_id=game_id, rules_name=game.rules.name,
                             rules_title=title(game.rules.name), seat=seat,
+                            words=kinds(game.rules.name))
+
+
+@router.get("/watch/{game_id}", response_class=HTMLResponse)
+async def watch_page(game_id: str, web: Web) -> Response:
+    """A live game's page for a spectator, anyone, when its players allowed it: the game
+    page, read-only, on the spectators' WebSocket (docs/server.md, "Spectators"). A
+    finished game is its replay, which shows every hand."""
+    game = await web.service.live.get(game_id)
+    if game is None:
+        return web.pages.error("there is no such game", 404)
+    if not game.spectators:
+        return web.pages.error(NOT_WATCHABLE[0].upper() + NOT_WATCHABLE[1:] + ".", 403,
+                               title="Not watched")
+    if game.status == OVER:
+        return RedirectResponse(f"/records/{game_id}", 303)
+    from casino.words.glossary import kinds
+
+    return web.pages.render("game.html", game_id=game_id, rules_name=game.rules.name,
+                            rules_title=title(game.rules.name), seat=None, watch=True,
                             words=kinds(game.rules.name))
 
 

@@ -1,8 +1,9 @@
-"""The game WebSocket, ``/ws/{game_id}``: one :class:`GameSocket` per connection.
+"""The game WebSocket, ``/ws/{game_id}``, and a spectator's, ``/ws/watch/{game_id}``: one
+:class:`GameSocket` per connection.
 
 Every message is checked against the connection's seat, the turn and the rules
 (docs/server.md lists the messages); the game state only ever travels here, one
-seat's view at a time.
+seat's view at a time, or the spectators' public one (:mod:`casino.web.spectators`).
 """
 
 from __future__ import annotations
@@ -44,13 +45,17 @@ from casino.web.messages import (
 from casino.web.requester import requester
 from casino.web.routes.context import Web, seat_held
 from casino.web.service import GameService, OptionsJob
+from casino.web.spectators import NOT_WATCHABLE, full, refusal, spectator_state
 
 log = logging.getLogger("casino.web")
 
 #: WebSocket close codes: a missing or forged seat, no such game, too many connections,
 #: another site's page; too many messages (the page waits before it reconnects); a
 #: connection silent past the heartbeat's deadline; and "reconnect now" (the game reloads).
+#: A game that may not be watched refuses a spectator as another site's page is refused:
+#: forbidden, and the page does not try again.
 CLOSE_NO_SEAT, CLOSE_NO_GAME, CLOSE_LIMIT, CLOSE_ORIGIN = 4401, 4404, 4429, 4403
+CLOSE_NOT_WATCHABLE = 4403
 CLOSE_TOO_FAST, CLOSE_SILENT, CLOSE_RECONNECT = 4408, 4000, 1012
 
 router = APIRouter()
@@ -62,17 +67,27 @@ async def game_socket(ws: WebSocket, game_id: str, web: Web) -> None:
     await GameSocket(web.service, ws, game_id).run()
 
 
+@router.websocket("/ws/watch/{game_id}")
+async def watch_socket(ws: WebSocket, game_id: str, web: Web) -> None:
+    """A spectator's WebSocket of a game its players allowed to be watched: see
+    :class:`GameSocket` and :mod:`casino.web.spectators`."""
+    await GameSocket(web.service, ws, game_id, watch=True).run()
+
+
 class GameSocket:
     """One client's connection: reads its messages, writes its states, errors and hints.
 
     Reading and writing are two tasks, so a client slow to read never holds up
-    the game, and the game never waits on a client.
+    the game, and the game never waits on a client. A spectator's connection (``watch``)
+    holds no seat: it is sent the public view and may only say hello and answer pings.
     """
 
-    def __init__(self, service: GameService, ws: WebSocket, game_id: str) -> None:
+    def __init__(self, service: GameService, ws: WebSocket, game_id: str, *,
+                 watch: bool = False) -> None:
         self.service = service
         self.ws = ws
         self.game_id = game_id
+        self.watch = watch
         self.limits = service.limits
         self.bucket = TokenBucket(self.limits.messages_per_second, self.limits.message_burst)
         #: Hints being thought of for this connection (kept so they are not collected).
@@ -99,24 +114,31 @@ class GameSocket:
         if game is None:
             await self._refuse("there is no such game", CLOSE_NO_GAME)
             return
-        seat = await seat_held(ws, game)  # the browser's token's, or its account's
-        if seat is None:
+        if self.watch and not game.spectators:
+            await self._refuse(NOT_WATCHABLE, CLOSE_NOT_WATCHABLE)
+            return
+        # The browser's token's seat, or its account's; a spectator holds none.
+        seat = None if self.watch else await seat_held(ws, game)
+        if seat is None and not self.watch:
             await self._refuse("you have no seat in this game: your seat token is missing "
                                "or wrong (open your invite link again)", CLOSE_NO_SEAT)
             return
         # As the limits count it (IPv6: the /64): the owner of its game's computers' turns.
         address = address_key(ws.client.host) if ws.client else ""
-        full = self._no_room(game, seat, address)
-        if full is not None:
-            # The owner is trying to come back: their absence counts from now, so that
-            # nobody can hold them out of the game until their seat may be claimed.
-            game.refused(seat)
-            self.service.turns.watch(game)
-            await self._refuse(full, CLOSE_LIMIT)
+        no_room = self._no_room(game, seat, address)
+        if no_room is not None:
+            if seat is not None:
+                # The owner is trying to come back: their absence counts from now, so
+                # that nobody can hold them out of the game until their seat may be claimed.
+                game.refused(seat)
+                self.service.turns.watch(game)
+            await self._refuse(no_room, CLOSE_LIMIT)
             return
         client = Client(seat, address=address)
         game.clients.add(client)
         self.service.turns.watch(game)  # a person back on their turn is no longer away
+        if seat is None:
+            game.watched()  # the players are told how many watch
         loop = asyncio.get_running_loop()
         writer = loop.create_task(self._write(game, client))
         heart = loop.create_task(self._heartbeat(client))
@@ -128,21 +150,28 @@ class GameSocket:
                 self.options_task.cancel()
             game.clients.discard(client)
             self.service.turns.watch(game)  # the seat's absence counts from now
+            if seat is None:
+                game.watched()
             client.close(CLOSE_RECONNECT)
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(writer, 5)
 
-    def _no_room(self, game: LiveGame, seat: int, address: str) -> str | None:
+    def _no_room(self, game: LiveGame, seat: int | None, address: str) -> str | None:
         """Why ``seat``'s new connection from ``address`` finds no room, in words; None
         when it may open.
 
         Each seat has its own share of the game's connections (:func:`seat_share`), so
-        no one's tabs can fill another's; one address may hold only so many in a game
-        and across the games of this process, so a few browsers cannot hold them all.
+        no one's tabs can fill another's; spectators (``seat`` None) have theirs,
+        ``spectators_per_game``, apart from the seats'. One address may hold only so many
+        in a game and across the games of this process, spectators as anyone, so a few
+        browsers cannot hold them all.
         """
         limits = self.limits
-        share = seat_share(limits, len(game.seats))
-        if sum(1 for c in game.clients if c.seat == seat) >= share:
+        if seat is None:
+            if game.watching >= limits.spectators_per_game:
+                return full(limits.spectators_per_game)
+        elif sum(1 for c in game.clients if c.seat == seat) >= (
+                share := seat_share(limits, len(game.seats))):
             return (f"your seat has {plural(share, 'connection')} to this game open already, "
                     "as many as a seat may have; close other tabs")
         most = limits.game_connections_per_address
@@ -262,7 +291,7 @@ class GameSocket:
         try:
             # Hints count per player: the account when signed in, else the network
             # (asked at each hint, so a session revoked meanwhile counts no more).
-            reply = await self.service.computers.hint(game, client.seat,
+            reply = await self.service.computers.hint(game, _seat(client),
                                                       await requester(self.ws))
         except GameError as e:
             reply = error(e.message)
@@ -285,6 +314,8 @@ class GameSocket:
         except MessageError as e:
             return error(str(e))
         if not isinstance(msg, PASSIVE):
+            if client.seat is None:  # a spectator: nothing they send changes the game
+                return error(refusal(msg.type))
             game.driver = client.address
         try:
             return await HANDLERS[type(msg)](self, game, client, msg)
@@ -305,20 +336,24 @@ class GameSocket:
         """The state: the events after ``since`` (all of them when ``since`` is from
         another life of the game, beyond its version) and the seat's view."""
         seat = client.seat
-        view = await game.view_ready(seat)  # nothing awaited after this
         start = msg.since if msg.since <= game.version else 0
+        if seat is None:
+            await game.settled.wait()  # a change being stored is shown once it is
+            client.sent = game.version
+            return spectator_state(game, start, game.watching)
+        view = await game.view_ready(seat)  # nothing awaited after this
         client.sent = game.version
         return State(version=game.version, view=view,
                      events=[Event(**e.to_json(seat)) for e in game.events[start:]]).wire()
 
     async def _play(self, game: LiveGame, client: Client, msg: Play) -> Reply:
-        await self.service.turns.play(game, client.seat, msg.move, msg.version)
+        await self.service.turns.play(game, _seat(client), msg.move, msg.version)
         return None
 
     async def _options(self, game: LiveGame, client: Client, msg: Options) -> Reply:
         # Checked now (an error changes nothing), worked out aside: meanwhile this
         # connection's other messages are still read.
-        job = self.service.turns.read_options(game, client.seat, msg.card, msg.uses, msg.version)
+        job = self.service.turns.read_options(game, _seat(client), msg.card, msg.uses, msg.version)
         self._ask_options(game, client, job)
         return None
 
@@ -331,27 +366,35 @@ class GameSocket:
         return None
 
     async def _undo(self, game: LiveGame, client: Client, msg: Undo) -> Reply:
-        await self.service.turns.undo(game, client.seat, msg.version)
+        await self.service.turns.undo(game, _seat(client), msg.version)
         return None
 
     async def _next_round(self, game: LiveGame, client: Client, msg: NextRound) -> Reply:
-        await self.service.turns.next_round(game, client.seat, msg.version)
+        await self.service.turns.next_round(game, _seat(client), msg.version)
         return None
 
     async def _rematch(self, game: LiveGame, client: Client, msg: Rematch) -> Reply:
-        await self.service.rooms.rematch(game, client.seat)
+        await self.service.rooms.rematch(game, _seat(client))
         return None
 
     async def _resign(self, game: LiveGame, client: Client, msg: Resign) -> Reply:
-        await self.service.turns.resign(game, client.seat)
+        await self.service.turns.resign(game, _seat(client))
         return None
 
     async def _claim(self, game: LiveGame, client: Client, msg: Claim) -> Reply:
-        await self.service.turns.claim(game, client.seat, msg.seat, msg.version)
+        await self.service.turns.claim(game, _seat(client), msg.seat, msg.version)
         return None
 
     async def _pong(self, game: LiveGame, client: Client, msg: Pong) -> Reply:
         return None
+
+
+def _seat(client: Client) -> int:
+    """The seat of a player's connection: a spectator's messages that would need one are
+    refused before their handler (:meth:`GameSocket.handle`)."""
+    if client.seat is None:
+        raise GameError(refusal("do that"))
+    return client.seat
 
 
 #: The reply to a message: one to send (an error in words, a state), or None.

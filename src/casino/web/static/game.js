@@ -20,6 +20,9 @@
   const OPTIONS_DELAY_MS = 150; // a selection is asked about once the player pauses
 
   const root = document.getElementById("game");
+  // A spectator's page (/watch/<id>): the spectators' WebSocket, the public view, no hand
+  // and nothing to do (docs/server.md, "Spectators").
+  const watching = root.dataset.watch === "1";
   const gameId = root.dataset.game || decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
   const $ = (id) => document.getElementById(id);
   // The glossary's definitions of the move kinds and labels this ruleset shows, in its own
@@ -139,7 +142,8 @@
     if (stopped) return;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     setConn("connecting", "connecting…");
-    const sock = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(gameId)}`);
+    const path = `${watching ? "watch/" : ""}${encodeURIComponent(gameId)}`;
+    const sock = new WebSocket(`${proto}//${location.host}/ws/${path}`);
     ws = sock;
     sock.addEventListener("open", () => {
       backoff = 500;
@@ -546,6 +550,10 @@
     // Rated or casual, as the server words it (a game against the computer is neither).
     $("table-rated").textContent = view.rated_words || "";
     $("table-rated").hidden = !view.rated_words;
+    // Everyone at the table, and every spectator, is told how many watch.
+    const count = view.spectators || 0;
+    $("spectators-info").textContent = `${num(count)} watching`;
+    $("spectators-info").hidden = !count && !view.spectator;
     document.title = `${view.your_turn ? "● Your turn · " : ""}${r.title || "Game"} · Casino`;
   }
 
@@ -633,8 +641,10 @@
     const box = $("opponents");
     fill(box);
     const n = (view.names || []).length || (view.hand_counts || []).length;
-    for (let k = 1; k < n; k++) {
-      const s = (view.you + k) % n;
+    // A spectator holds no seat: every seat is shown as another's, from the first.
+    const base = view.spectator ? 0 : view.you;
+    for (let k = view.spectator ? 0 : 1; k < n; k++) {
+      const s = (base + k) % n;
       const count = (view.hand_counts || [])[s] || 0;
       const backs = el("div", { class: "backs", "aria-label": `${count} cards in hand` });
       for (let i = 0; i < Math.min(count, 12); i++) add(backs, backImg("small"));
@@ -687,6 +697,10 @@
   }
 
   function renderMe() {
+    $("me").hidden = !!view.spectator;
+    $("options").hidden = !!view.spectator;
+    document.querySelector(".controls").hidden = !!view.spectator;
+    if (view.spectator) return;
     const head = seatHead(view.you);
     const t = tallyLine(view.you);
     $("me-head").replaceWith(el("div", { class: "seat-head-wrap", id: "me-head" }, head, t));
@@ -854,7 +868,7 @@
     const actions = el("div", { class: "form-actions" });
     if (over) {
       add(actions,
-        view.rematch
+        view.spectator ? null : view.rematch
           ? el("a", { class: "button primary", id: "rematch-button", href: view.rematch, text: "Join the rematch" })
           : el("button", { type: "button", class: "button primary", id: "rematch-button", onclick: () => { askedRematch = true; send({ type: "rematch" }); }, text: "Rematch" }),
         el("a", { class: "button", href: `/records/${encodeURIComponent(gameId)}`, text: "Replay this game" }),
@@ -863,7 +877,7 @@
           : null,
         el("a", { class: "button", href: `/records/${encodeURIComponent(gameId)}.rec`, download: "", text: "Download record" }),
         el("a", { class: "button", href: "/", text: "Lobby" }));
-    } else {
+    } else if (!view.spectator) {
       add(actions, el("button", { type: "button", class: "button primary", id: "next-round-button", onclick: (e) => { e.currentTarget.disabled = true; send({ type: "next_round", version }); }, text: "Next round" }));
     }
     fill(box,

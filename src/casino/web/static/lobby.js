@@ -49,6 +49,17 @@
     $("takebacks-check").checked = alone;
   }
 
+  // Spectators: on by default in a rated game only (the server's default too), never in a
+  // lesson; a player's own choice stays until the kind of game changes.
+  let watchKind = null;
+  function updateSpectators(lesson, rated) {
+    $("spectators-set").hidden = lesson;
+    const kind = `${mode()}|${rated}`;
+    if (kind === watchKind) return;
+    watchKind = kind;
+    $("spectators-check").checked = rated;
+  }
+
   function updateNote() {
     const n = Number(playersSelect.value || 2);
     const friends = mode() === "friends";
@@ -63,6 +74,7 @@
     // so too); the choice is there only for a signed-in player.
     const rated = $("rated-label");
     if (rated) rated.hidden = !friends || people < n;
+    updateSpectators(lesson, !!(rated && !rated.hidden && $("rated-check").checked));
     playersSelect.closest("label").hidden = lesson;
     if (lesson) {
       // A lesson is always two players, the learner against the beginner, from a deal
@@ -87,6 +99,7 @@
   playersSelect.addEventListener("change", updateNote);
   $("people-select").addEventListener("change", updateNote);
   for (const r of form.querySelectorAll("input[name=mode]")) r.addEventListener("change", updateNote);
+  if ($("rated-check")) $("rated-check").addEventListener("change", updateNote);
   try { nameInput.value = localStorage.getItem("casino-name") || ""; } catch { /* private mode */ }
   // The rules page links here as /?rules=<preset> (and /?rules=<preset>&mode=lesson).
   const query = new URLSearchParams(location.search);
@@ -112,7 +125,10 @@
       takebacks: $("takebacks-check").checked,
     };
     if (name) body.name = name;
-    if (body.mode === "lesson") { body.players = 2; body.level = "beginner"; }
+    if (body.mode === "lesson") { body.players = 2; body.level = "beginner"; } else {
+      body.spectators = $("spectators-check").checked;
+      body.spectator_delay = Number($("delay-select").value || 0);
+    }
     if (body.mode === "friends") {
       body.people = Number($("people-select").value || body.players);
       body.public = $("public-check").checked;
@@ -192,6 +208,7 @@
     } else if (g.url) {
       links.push(el("a", { class: "button small", href: g.url, text: "Open" }));
     }
+    if (g.watch && !g.url) links.push(el("a", { class: "button small", href: g.watch, text: "Watch" }));
     const scores = Array.isArray(g.scores) && g.scores.length ? ` · ${g.scores.join("–")}` : "";
     const when = g.updated ? new Date(g.updated) : null;
     const whenText = when && !Number.isNaN(when.getTime()) ? ` · ${when.toLocaleString([], { dateStyle: "short", timeStyle: "short" })}` : "";
@@ -212,6 +229,9 @@
       const open = data.open || [];
       const recent = data.recent || [];
       const challenges = data.challenges || [];
+      const live = data.live || [];
+      $("live-games").replaceChildren(...live.map((g) => gameItem(g, false)));
+      $("live-empty").hidden = live.length > 0;
       $("challenge-games").replaceChildren(...challenges.map((g) => gameItem(g, true, true)));
       $("challenges-part").hidden = challenges.length === 0;
       $("open-games").replaceChildren(...open.map((g) => gameItem(g, true)));

@@ -1,0 +1,123 @@
+"""Spectators: what a person who holds no seat is shown of a live game, and what they may
+not do (docs/server.md, "Spectators").
+
+A game may be watched when its players allowed it at creation (``spectators``). A
+spectator's VIEW is built by :func:`casino.web.views.build_view` like a seat's, but from
+the public observation (:meth:`~casino.engine.position.Position.observe_public`: every
+hand and the stock as counts), with nothing to do: no hand, no moves, no undo, no hint.
+With a ``spectator_delay`` of N moves it is the game as it was N moves ago, replayed from
+the match, so that a spectator cannot tell a player what the others just played; its
+states then carry no events (they would tell the latest moves). The VIEW is built once
+per version of the game, whatever the number of spectators (:func:`spectator_view`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from casino.engine.position import Position
+from casino.engine.wording import plural
+from casino.web import messages
+from casino.web.store import PLAYING, WAITING
+from casino.web.views import Public, RoundScore, build_view
+
+if TYPE_CHECKING:
+    from casino.web.live import LiveGame
+
+#: Why a game refuses a spectator: its players did not allow it (the WebSocket's close
+#: code 4403, the page's 403).
+NOT_WATCHABLE = "this game's players did not allow spectators: it cannot be watched"
+#: What each message a spectator may not send would have done, for the refusal's words.
+ACTIONS = {"play": "play a move", "options": "ask what a card can do",
+           "hint": "ask for a hint", "undo": "take back a move",
+           "next_round": "deal the next round", "rematch": "start a rematch",
+           "resign": "resign", "claim": "let the computer play for a player"}
+
+
+def refusal(kind: str) -> str:
+    """Why a spectator's ``kind`` message changes nothing, in words."""
+    return f"you are watching this game: a spectator cannot {ACTIONS.get(kind, 'do that')}"
+
+
+def full(most: int) -> str:
+    """Why a spectator finds no room: the game has ``most`` spectators already."""
+    return (f"this game has {plural(most, 'spectator')} already, as many as it may have; "
+            "try again later")
+
+
+def watching_words(game: LiveGame, behind: int) -> str:
+    """The spectator's status message: who plays, and how late the moves are shown."""
+    names = game.session.names
+    who = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+    if game.status == WAITING:
+        return f"You are watching a room waiting for its players ({who} so far)."
+    late = f" The moves are shown {plural(behind, 'move')} late." if behind else ""
+    return f"You are watching {who} play.{late}"
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What spectators are shown at one version of a game: its VIEW (without the count of
+    spectators, added as it is sent) and whether it is held back (its states then carry
+    no events)."""
+
+    version: int
+    view: dict[str, Any]
+    delayed: bool
+
+
+def spectator_view(game: LiveGame) -> Shown:
+    """The spectators' VIEW of ``game`` now, built once per version (kept on the game):
+    a flood of spectators costs one build per change of the game, not one each."""
+    got = game.shown
+    if got is not None and got.version == game.version:
+        return got
+    got = game.shown = _build(game)
+    return got
+
+
+def _build(game: LiveGame) -> Shown:
+    from casino.web.live import FRIENDS, resignation_words
+
+    s = game.session
+    # The delay protects a game being played; once it is over (or while a room waits)
+    # there is nothing left to pass to a player.
+    delay = game.spectator_delay if game.status == PLAYING else 0
+    keep = max(0, len(game.log) - delay)
+    pos = s.match.position if keep == len(game.log) else _after(game, keep)
+    rounds = [RoundScore(r.number, r.start.scores, r.result) for r in s.match.rounds
+              if r.result is not None and (r.number < pos.round or pos.result is not None)]
+    delayed = keep < len(game.log)
+    public = Public(
+        game=game.id, version=game.version, status=game.status, names=s.names,
+        players=s.players, log=game.log[:keep], rounds=rounds, can_undo=False,
+        invite=None, rematch=None, settings=s.settings, can_hint=False, resign_words=None,
+        ended=None if delayed else resignation_words(s), winner=s.winner, away=None,
+        your_turn=False, seed=None, rated=game.rated if game.mode == FRIENDS else None)
+    view = build_view(pos.observe_public(), None, public)
+    view["message"] = watching_words(game, len(game.log) - keep)
+    view["lesson"] = None
+    view["spectator_delay"] = game.spectator_delay
+    return Shown(game.version, view, delayed)
+
+
+def _after(game: LiveGame, moves: int) -> Position:
+    """The game's position after its first ``moves`` moves (those of its log), replayed
+    from the match: the first round's deal when ``moves`` is 0."""
+    if moves == 0:
+        return game.session.match.rounds[0].start
+    for k, (_, _, _, after) in enumerate(game.session.match.played(), start=1):
+        if k == moves:
+            return after
+    raise ValueError(f"the game has fewer than {moves} moves")
+
+
+def spectator_state(game: LiveGame, since: int, count: int) -> dict[str, Any]:
+    """A spectator's state message: the events after ``since`` (none when the view is held
+    back) and the VIEW, told how many spectators watch (``count``)."""
+    shown = spectator_view(game)
+    events = [] if shown.delayed else [messages.Event(**e.to_json(None))
+                                       for e in game.events[since:]]
+    return messages.State(version=game.version, events=events,
+                          view={**shown.view, "spectators": count}).wire()
