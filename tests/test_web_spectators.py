@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from casino.engine.record import read_record
+from casino.web import spectators
 from casino.web.errors import GameError
 from casino.web.limits import Limits
 from casino.web.rooms import watchable
@@ -216,3 +217,32 @@ def test_a_lesson_cannot_be_made_watchable(tmp_path: Path) -> None:
     with web(tmp_path) as ann:
         r = ann.post("/api/games", json={"mode": "lesson", "spectators": True})
         assert r.status_code == 400 and "a lesson cannot be watched" in r.text
+
+
+def test_a_crowd_of_spectators_costs_one_view_per_version(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[int] = []
+    build = spectators._build
+
+    def counted(game: Any) -> Any:
+        built.append(game.version)
+        return build(game)
+
+    monkeypatch.setattr(spectators, "_build", counted)
+    with web(tmp_path) as ann:
+        gid, bob = seated_room(ann, spectators=True, spectator_delay=1)
+        crowd = [guest(ann) for _ in range(5)]
+        with table(ann, bob, gid) as (a, b), ExitStack() as stack:
+            watchers = [Seat(stack.enter_context(c.websocket_connect(f"/ws/watch/{gid}")))
+                        for c in crowd]
+            for w in watchers:
+                w.hello(0)
+            for _ in range(4):
+                mover = a if a.view["your_turn"] else b
+                until(mover, lambda v: v["your_turn"])
+                mover.play_first()
+                version = a.version + 1
+                for seat in (a, b, *watchers):
+                    seat.until_version(version)
+                assert all(len(w.view["log"]) == len(a.view["log"]) - 1 for w in watchers)
+        assert built and len(built) == len(set(built)), built  # each version built once
