@@ -17,7 +17,17 @@ from casino.web import spectators
 from casino.web.errors import GameError
 from casino.web.limits import Limits
 from casino.web.rooms import watchable
-from tests.web_helpers import FAST, Seat, guest, new_game, scan, web
+from tests.web_helpers import (
+    ACCOUNTS,
+    FAST,
+    Seat,
+    browser,
+    guest,
+    new_game,
+    scan,
+    sign_up,
+    web,
+)
 
 with warnings.catch_warnings():  # Starlette would rather use httpx2, which is not pinned
     warnings.simplefilter("ignore", UserWarning)
@@ -246,3 +256,51 @@ def test_a_crowd_of_spectators_costs_one_view_per_version(
                     seat.until_version(version)
                 assert all(len(w.view["log"]) == len(a.view["log"]) - 1 for w in watchers)
         assert built and len(built) == len(set(built)), built  # each version built once
+
+
+def test_a_rated_room_may_be_watched_by_default(tmp_path: Path) -> None:
+    with web(tmp_path, limits=ACCOUNTS) as app:
+        ann, bob = browser(app), browser(app)
+        for client, name in ((ann, "Ann"), (bob, "Bob")):
+            assert sign_up(client, name, "correct horse battery").status_code == 201
+        rated, invite = room(ann, rated=True)
+        assert bob.get(invite, params={"name": ""}).status_code == 303
+        casual, _ = room(ann)
+        live = {g["game"] for g in browser(app).get("/api/games").json()["live"]}
+        assert rated in live and casual not in live
+
+
+def test_an_undo_takes_the_delayed_view_back_with_the_game(tmp_path: Path) -> None:
+    with web(tmp_path) as ann:
+        gid, bob = seated_room(ann, spectators=True, spectator_delay=2, takebacks=True)
+        carl = guest(ann)
+        with table(ann, bob, gid) as (a, b), carl.websocket_connect(f"/ws/watch/{gid}") as ws:
+            c = Seat(ws)
+            c.hello(0)
+            seats = {0: a, 1: b}
+            for _ in range(5):
+                mover = seats[a.view["to_move"]]
+                mover.play_first()
+                a.until_version(a.version + 1)
+                b.until_version(a.version)
+            mover = seats[1 - a.view["to_move"]]  # the last to move takes it back
+            mover.until_version(a.version)
+            mover.send({"type": "undo"})
+            a.until_version(a.version + 1)
+            c.until_version(a.version)
+            assert len(a.view["log"]) == 4 and len(c.view["log"]) == 2
+            assert [e["text"] for e in c.view["log"]] == [e["text"] for e in a.view["log"]][:2]
+            assert c.view["table"] != [] and c.view["hand"] == []
+            assert "shown 2 moves late" in c.view["message"]
+
+
+def test_a_spectators_flood_is_refused_like_a_players(tmp_path: Path) -> None:
+    limits = Limits(**{**FAST.__dict__, "messages_per_second": 1.0, "message_burst": 2})
+    with web(tmp_path, limits=limits) as ann:
+        gid, _bob = seated_room(ann, spectators=True)
+        carl = guest(ann)
+        with carl.websocket_connect(f"/ws/watch/{gid}") as ws:
+            c = Seat(ws)
+            for _ in range(5):
+                c.send({"type": "pong"})
+            assert c.error().startswith("too many messages: at most 1 a second")
