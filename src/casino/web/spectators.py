@@ -13,7 +13,7 @@ per version of the game, whatever the number of spectators (:func:`spectator_vie
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from casino.engine.position import Position
@@ -59,12 +59,15 @@ def watching_words(game: LiveGame, behind: int) -> str:
 @dataclass(frozen=True)
 class Shown:
     """What spectators are shown at one version of a game: its VIEW (without the count of
-    spectators, added as it is sent) and whether it is held back (its states then carry
-    no events)."""
+    spectators, added as it is sent), whether it is held back (its states then carry
+    no events), and the state messages made of it so far, by the version each reader had
+    and the count of spectators: spectators who had the same see the same message, made
+    once (never changed once made: each writer only sends it)."""
 
     version: int
     view: dict[str, Any]
     delayed: bool
+    messages: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
 
 
 def spectator_view(game: LiveGame) -> Shown:
@@ -117,7 +120,12 @@ def spectator_state(game: LiveGame, since: int, count: int) -> dict[str, Any]:
     """A spectator's state message: the events after ``since`` (none when the view is held
     back) and the VIEW, told how many spectators watch (``count``)."""
     shown = spectator_view(game)
-    events = [] if shown.delayed else [messages.Event(**e.to_json(None))
-                                       for e in game.events[since:]]
-    return messages.State(version=game.version, events=events,
-                          view={**shown.view, "spectators": count}).wire()
+    key = (0 if shown.delayed else since, count)
+    made = shown.messages.get(key)
+    if made is None:
+        events = [] if shown.delayed else [messages.Event(**e.to_json(None))
+                                           for e in game.events[since:]]
+        made = shown.messages[key] = messages.State(
+            version=game.version, events=events,
+            view={**shown.view, "spectators": count}).wire()
+    return made
