@@ -304,3 +304,13 @@ def test_a_spectators_flood_is_refused_like_a_players(tmp_path: Path) -> None:
             for _ in range(5):
                 c.send({"type": "pong"})
             assert c.error().startswith("too many messages: at most 1 a second")
+
+
+def test_the_invite_says_that_the_game_may_be_watched(tmp_path: Path) -> None:
+    with web(tmp_path) as ann:
+        _, invite = room(ann, spectators=True, spectator_delay=3)
+        page = guest(ann).get(invite).text
+        assert ("Anyone with the link may watch this game: they see the table and the "
+                "moves, 3 moves late, never a hand.") in page
+        _, invite = room(ann)
+        assert "may watch this game" not in guest(ann).get(invite).text

@@ -56,6 +56,13 @@ def watching_words(game: LiveGame, behind: int) -> str:
     return f"You are watching {who} play.{late}"
 
 
+def watched_words(delay: int) -> str:
+    """What a person about to take a seat is told of a game that may be watched."""
+    late = f", {plural(delay, 'move')} late" if delay else ""
+    return (f"Anyone with the link may watch this game: they see the table and the "
+            f"moves{late}, never a hand.")
+
+
 @dataclass(frozen=True)
 class Shown:
     """What spectators are shown at one version of a game: its VIEW (without the count of

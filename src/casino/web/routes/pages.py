@@ -21,7 +21,7 @@ from casino.web.routes.context import (
     seat_held,
     signed_in,
 )
-from casino.web.spectators import NOT_WATCHABLE
+from casino.web.spectators import NOT_WATCHABLE, watched_words
 from casino.web.store import OVER
 from casino.web.views import RATED_WORDS, title
 
@@ -104,6 +104,8 @@ async def join(request: Request, game_id: str, code: str, web: Web, player: Play
                                 players=session.rules.players,
                                 account_name=player.name if player else None,
                                 rated_words=RATED_WORDS[room.rated],
+                                watched_words=watched_words(room.spectator_delay)
+                                if room.spectators else None,
                                 sign_in_first=SIGN_IN_TO_JOIN if room.rated and not player
                                 else None)
     token, _seat = await service.rooms.join(game_id, code, name, seats.browser_token(request),
