@@ -16,6 +16,7 @@ from casino.engine.record import read_record
 from casino.web import spectators
 from casino.web.errors import GameError
 from casino.web.limits import Limits
+from casino.web.messages import check_sent
 from casino.web.rooms import watchable
 from tests.web_helpers import (
     ACCOUNTS,
@@ -127,6 +128,11 @@ def test_a_spectator_sees_no_hidden_card_through_a_whole_game(tmp_path: Path,
             assert [e["text"] for e in c.view["log"]] == [e["text"] for e in a.view["log"]]
         record = read_record(ann.get(f"/records/{gid}.rec").text)
         assert scan(c.payloads, None, record) > 50
+        for m in c.payloads:  # every message a spectator gets is one of the protocol's
+            check_sent(m)
+        # The game over, its spectators' page leads to its replay, which shows every hand.
+        ended = carl.get(f"/watch/{gid}", follow_redirects=False)
+        assert ended.status_code == 303 and ended.headers["location"] == f"/records/{gid}"
         # A spectator is told every move in the third person.
         assert not any(e["words"].startswith("You ") for e in c.view["log"])
 
