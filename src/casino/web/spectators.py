@@ -5,9 +5,10 @@ A game may be watched when its players allowed it at creation (``spectators``). 
 spectator's VIEW is built by :func:`casino.web.views.build_view` like a seat's, but from
 the public observation (:meth:`~casino.engine.position.Position.observe_public`: every
 hand and the stock as counts), with nothing to do: no hand, no moves, no undo, no hint.
-With a ``spectator_delay`` of N moves it is the game as it was N moves ago, replayed from
-the match, so that a spectator cannot tell a player what the others just played; its
-states then carry no events (they would tell the latest moves). The VIEW is built once
+With a ``spectator_delay`` of N moves it is the game as it was N moves ago (within the
+round being played), replayed from the round's deal, so that a spectator cannot tell a
+player what the others just played; its states then carry no events (they would tell
+the latest moves). The VIEW is built once
 per version of the game, whatever the number of spectators (:func:`spectator_view`).
 """
 
@@ -91,36 +92,45 @@ def _build(game: LiveGame) -> Shown:
     from casino.web.live import FRIENDS, resignation_words
 
     s = game.session
-    # The delay protects a game being played; once it is over (or while a room waits)
-    # there is nothing left to pass to a player.
-    delay = game.spectator_delay if game.status == PLAYING else 0
-    keep = max(0, len(game.log) - delay)
-    pos = s.match.position if keep == len(game.log) else _after(game, keep)
+    held = _held_back(game)
+    keep = len(game.log) - held
     rounds = [RoundScore(r.number, r.start.scores, r.result) for r in s.match.rounds
-              if r.result is not None and (r.number < pos.round or pos.result is not None)]
-    delayed = keep < len(game.log)
+              if r.result is not None]
     public = Public(
         game=game.id, version=game.version, status=game.status, names=s.names,
         players=s.players, log=game.log[:keep], rounds=rounds, can_undo=False,
         invite=None, rematch=None, settings=s.settings, can_hint=False, resign_words=None,
-        ended=None if delayed else resignation_words(s), winner=s.winner, away=None,
+        ended=None if held else resignation_words(s), winner=s.winner, away=None,
         your_turn=False, seed=None, rated=game.rated if game.mode == FRIENDS else None)
-    view = build_view(pos.observe_public(), None, public)
-    view["message"] = watching_words(game, len(game.log) - keep)
+    view = build_view(_position(game, held).observe_public(), None, public)
+    view["message"] = watching_words(game, held)
     view["lesson"] = None
     view["spectator_delay"] = game.spectator_delay
-    return Shown(game.version, view, delayed)
+    return Shown(game.version, view, held > 0)
 
 
-def _after(game: LiveGame, moves: int) -> Position:
-    """The game's position after its first ``moves`` moves (those of its log), replayed
-    from the match: the first round's deal when ``moves`` is 0."""
-    if moves == 0:
-        return game.session.match.rounds[0].start
-    for k, (_, _, _, after) in enumerate(game.session.match.played(), start=1):
-        if k == moves:
-            return after
-    raise ValueError(f"the game has fewer than {moves} moves")
+def _held_back(game: LiveGame) -> int:
+    """How many of the game's latest moves spectators are not shown yet: the delay's, but
+    only of the round being played. A round over has had every card played, and once the
+    next is dealt the last one's moves tell a player nothing (it is a new deck), so a
+    round's end and a new deal are shown when they come; so is the game's end, and a
+    room waiting for its players has nothing to hold back."""
+    if game.status != PLAYING or game.session.match.position.result is not None:
+        return 0
+    return min(game.spectator_delay, len(game.session.match.current.moves))
+
+
+def _position(game: LiveGame, held: int) -> Position:
+    """The position spectators are shown: the game's now, or with the last ``held`` moves
+    of the round being played left out, replayed from the round's deal."""
+    match = game.session.match
+    if held == 0:
+        return match.position
+    rnd = match.current
+    pos = rnd.start
+    for move in rnd.moves[:len(rnd.moves) - held]:
+        pos = pos.successor(move)
+    return pos
 
 
 def spectator_state(game: LiveGame, since: int, count: int) -> dict[str, Any]:
