@@ -324,3 +324,19 @@ def test_the_invite_says_that_the_game_may_be_watched(tmp_path: Path) -> None:
                 "moves, 3 moves late, never a hand.") in page
         _, invite = room(ann)
         assert "may watch this game" not in guest(ann).get(invite).text
+
+
+def test_a_spectator_of_a_waiting_room_sees_the_game_start(tmp_path: Path) -> None:
+    with web(tmp_path) as ann:
+        gid, invite = room(ann, spectators=True)
+        carl = guest(ann)
+        with carl.websocket_connect(f"/ws/watch/{gid}") as ws:
+            c = Seat(ws)
+            v = c.hello(0)["view"]
+            assert v["status"] == "waiting" and v["invite"] is None
+            assert v["message"].startswith("You are watching a room waiting for its players")
+            bob = guest(ann)
+            assert bob.get(f"{invite}?name=Bob", follow_redirects=False).status_code == 303
+            v = until(c, lambda v: v["status"] == "playing")
+            assert v["names"] == ["Ann", "Bob"] and v["message"] == (
+                "You are watching Ann and Bob play.")

@@ -49,10 +49,10 @@ def full(most: int) -> str:
 
 def watching_words(game: LiveGame, behind: int) -> str:
     """The spectator's status message: who plays, and how late the moves are shown."""
+    if game.status == WAITING:
+        return "You are watching a room waiting for its players: the game starts when they come."
     names = game.session.names
     who = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
-    if game.status == WAITING:
-        return f"You are watching a room waiting for its players ({who} so far)."
     late = f" The moves are shown {plural(behind, 'move')} late." if behind else ""
     return f"You are watching {who} play.{late}"
 
