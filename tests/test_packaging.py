@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Third-party packages that only the extras bring; none may be needed for a game.
 EXTRAS_ONLY = ("typer", "rich", "click", "textual", "fastapi", "starlette", "uvicorn",
                "jinja2", "sqlalchemy", "alembic", "psycopg", "matplotlib", "numpy",
-               "pettingzoo", "gymnasium", "pyspiel", "open_spiel")
+               "pettingzoo", "gymnasium", "pyspiel", "open_spiel", "uvloop")
 
 #: A whole game with nothing but the standard library and the bare package.
 GAME = f"""

@@ -27,6 +27,7 @@ from casino.engine.core import engine_name
 from casino.web.limits import Limits
 from casino.web.serving import ENV, settings_from_json, trusted_proxies, worker_app
 from casino.web.settings import LimitGroups, ServerSettings
+from casino.web.slow import event_loop
 from casino.web.store import database_url
 from tests.cluster_harness import running
 from tests.web_helpers import POSTGRES, db_url
@@ -217,9 +218,13 @@ def test_forwarded_addresses_are_believed_only_from_the_named_proxy(tmp_path: Pa
         assert post_game(base, source="127.0.0.9", forwarded_for="203.0.113.8") == 429
     log = (tmp_path / "server-S.log").read_text(errors="replace")
     assert "203.0.113.5" in log  # the access log names the client, not the proxy
-    # The start-up line says where the games are and which engine answers.
+    # The start-up line says where the games are, which engine answers and which event
+    # loop serves (uvloop where installed: it accepts a flood of connections faster).
     started = [line for line in log.splitlines() if line.startswith("casino: games are stored")]
-    assert len(started) == 1 and started[0].endswith(f"; engine: {engine_name()}"), started
+    assert len(started) == 1 and started[0].endswith(
+        f"; engine: {engine_name()}; event loop: {event_loop()}"), started
+    if sys.platform != "win32" and sys.implementation.name == "cpython":
+        assert event_loop() == "uvloop"  # the web extra brings it here
 
 
 def test_without_the_option_no_forwarded_address_is_believed(tmp_path: Path) -> None:

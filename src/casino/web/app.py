@@ -123,7 +123,8 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
     default: a client could otherwise claim any address and escape its limits).
 
     Its start-up line, on standard error, says where the games are stored and which
-    engine answers (``engine: compiled core (C)``, or pure Python and why).
+    engine answers (``engine: compiled core (C)``, or pure Python and why), and on which
+    event loop uvicorn runs (:func:`~casino.web.slow.event_loop`).
 
     Anything that stops the server from starting (SQLite with several workers, a
     database that cannot be opened, a SQLite database another process serves, a
@@ -140,7 +141,7 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
     from casino.web.serving import ENV, trusted_proxies
     from casino.web.settings import LimitGroups, ServerSettings
     from casino.web.single import claim_sqlite, refuse_several
-    from casino.web.slow import guarded_protocols
+    from casino.web.slow import event_loop, guarded_protocols
 
     if pool_workers < 0:
         raise ValueError("--workers-pool must be 0 (a thread) or more")
@@ -162,7 +163,7 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
         # request (request.client, ws.client), which the per-address limits count.
         "proxy_headers": proxies is not None, "forwarded_allow_ips": proxies,
         # Slow clients: deadlines on a request's headers and body, a cap per address.
-        **guarded_protocols(limits or Limits())}
+        **guarded_protocols(limits or Limits()), "loop": event_loop()}
     if workers == 1:
         claim_sqlite(url)  # a second process on one SQLite file is refused (AlreadyServed)
         try:
@@ -170,7 +171,8 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
                              limits=limits)
         except (SQLAlchemyError, ImportError) as e:
             raise unopened(e) from None
-        print(f"casino: games are stored in {shown}; engine: {engine_name()}", file=sys.stderr)
+        print(f"casino: games are stored in {shown}; engine: {engine_name()}; "
+              f"event loop: {event_loop()}", file=sys.stderr)
         install_log_redaction()  # create_app did; said again where the access log is switched on
         uvicorn.run(app, **run)
         return
@@ -185,6 +187,6 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
                               limits=LimitGroups.from_flat(limits or Limits()))
     os.environ[ENV] = settings.model_dump_json()
     print(f"casino: games are stored in {shown}, served by {workers} processes; "
-          f"engine: {engine_name()}", file=sys.stderr)
+          f"engine: {engine_name()}; event loop: {event_loop()}", file=sys.stderr)
     install_log_redaction()
     uvicorn.run("casino.web.serving:worker_app", factory=True, workers=workers, **run)
