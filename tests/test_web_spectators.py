@@ -177,8 +177,9 @@ def test_a_spectators_moves_hints_and_undos_are_refused_and_change_nothing(
                 assert c.error().startswith("you are watching this game: a spectator "
                                             "cannot "), message
             assert version_of(ann, gid) == version
-            # The spectator's page still works, and the players still play.
-            assert c.hello(0)["version"] == version
+            # A spectator says hello once: the state comes at each change.
+            c.send({"type": "hello", "since": 0})
+            assert c.error().startswith("you are watching this game and have its state")
             mover.play_first()
             c.until_version(version + 1)
 

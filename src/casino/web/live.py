@@ -110,7 +110,9 @@ class Client:
     seat: int | None
     #: The client's address, as the limits count it (:func:`address_key`).
     address: str = ""
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    #: The messages to send: models' JSON objects, or a spectator's state as its JSON text
+    #: (encoded once for every spectator: casino.web.spectators).
+    outbox: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=asyncio.Queue)
     sent: int | None = None
     #: A "send the state" marker is in the outbox already (a slow reader gets one state
     #: with every event it missed, not a backlog of states).
@@ -130,7 +132,7 @@ class Client:
         self.stale = True
         self.notify()
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
         """Queue ``message`` for the connection's writer (an error, a hint, a ping...)."""
         self.outbox.put_nowait(message)
 
@@ -417,14 +419,15 @@ class LiveGame:
                           if self.mode == LESSON else None)
         return view
 
-    async def state_ready(self, client: Client) -> dict[str, Any] | None:
+    async def state_ready(self, client: Client) -> dict[str, Any] | str | None:
         """:meth:`state_for`, the client's choices worked out first (:meth:`prepare`),
         of a stored game: while a change is being stored, it waits for it."""
         await self._ready(client.seat)
         return self.state_for(client)
 
-    def state_for(self, client: Client) -> dict[str, Any] | None:
-        """The state message a client has not yet had (None when it is up to date)."""
+    def state_for(self, client: Client) -> dict[str, Any] | str | None:
+        """The state message a client has not yet had (None when it is up to date); a
+        spectator's as its JSON text."""
         client.marked = False
         stale, client.stale = client.stale, False
         since = client.sent or 0
@@ -440,9 +443,14 @@ class LiveGame:
 
     def notify(self) -> None:
         """Tell every connection that there is news, and look again at who is away on their
-        turn."""
+        turn. The players first: their writers then run before the spectators', so a
+        crowd of spectators does not stand between a player and the answer to their move."""
         for c in self.clients:
-            c.notify()
+            if c.seat is not None:
+                c.notify()
+        for c in self.clients:
+            if c.seat is None:
+                c.notify()
         self.service.turns.watch(self)
 
     def forget_timer(self) -> None:

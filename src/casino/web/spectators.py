@@ -14,6 +14,7 @@ per version of the game, whatever the number of spectators (:func:`spectator_vie
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,12 @@ ACTIONS = {"play": "play a move", "options": "ask what a card can do",
 def refusal(kind: str) -> str:
     """Why a spectator's ``kind`` message changes nothing, in words."""
     return f"you are watching this game: a spectator cannot {ACTIONS.get(kind, 'do that')}"
+
+
+#: A spectator's second ``hello``: the state is sent at each change already, and a whole
+#: state for each hello would let one spectator's flood cost the players' server.
+SAID_HELLO = ("you are watching this game and have its state already: a new one comes "
+              "at each change (reconnect to start again)")
 
 
 def full(most: int) -> str:
@@ -68,14 +75,14 @@ def watched_words(delay: int) -> str:
 class Shown:
     """What spectators are shown at one version of a game: its VIEW (without the count of
     spectators, added as it is sent), whether it is held back (its states then carry
-    no events), and the state messages made of it so far, by the version each reader had
-    and the count of spectators: spectators who had the same see the same message, made
-    once (never changed once made: each writer only sends it)."""
+    no events), and the state messages made of it so far, as the JSON text sent, by the
+    version each reader had and the count of spectators: spectators who had the same are
+    sent the same text, made and encoded once."""
 
     version: int
     view: dict[str, Any]
     delayed: bool
-    messages: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+    messages: dict[tuple[int, int], str] = field(default_factory=dict)
 
 
 def spectator_view(game: LiveGame) -> Shown:
@@ -133,16 +140,18 @@ def _position(game: LiveGame, held: int) -> Position:
     return pos
 
 
-def spectator_state(game: LiveGame, since: int, count: int) -> dict[str, Any]:
-    """A spectator's state message: the events after ``since`` (none when the view is held
-    back) and the VIEW, told how many spectators watch (``count``)."""
+def spectator_state(game: LiveGame, since: int, count: int) -> str:
+    """A spectator's state message, as the JSON text sent (encoded once for every
+    spectator who had the same version): the events after ``since`` (none when the view
+    is held back) and the VIEW, told how many spectators watch (``count``)."""
     shown = spectator_view(game)
     key = (0 if shown.delayed else since, count)
     made = shown.messages.get(key)
     if made is None:
         events = [] if shown.delayed else [messages.Event(**e.to_json(None))
                                            for e in game.events[since:]]
-        made = shown.messages[key] = messages.State(
+        made = shown.messages[key] = json.dumps(messages.State(
             version=game.version, events=events,
-            view={**shown.view, "spectators": count}).wire()
+            view={**shown.view, "spectators": count}).wire(),
+            ensure_ascii=False, separators=(",", ":"))
     return made

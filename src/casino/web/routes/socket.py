@@ -45,7 +45,13 @@ from casino.web.messages import (
 from casino.web.requester import requester
 from casino.web.routes.context import Web, seat_held
 from casino.web.service import GameService, OptionsJob
-from casino.web.spectators import NOT_WATCHABLE, full, refusal, spectator_state
+from casino.web.spectators import (
+    NOT_WATCHABLE,
+    SAID_HELLO,
+    full,
+    refusal,
+    spectator_state,
+)
 
 log = logging.getLogger("casino.web")
 
@@ -209,7 +215,10 @@ class GameSocket:
                         message = error("the server could not show the game; reload the page")
                     if message is None:
                         continue
-                elif message.get("type") == "close":
+                if isinstance(message, str):  # a spectator's state, encoded once for all
+                    await self.ws.send_text(message)
+                    continue
+                if message.get("type") == "close":
                     if self.ws.client_state == WebSocketState.CONNECTED:
                         with contextlib.suppress(Exception):
                             await self.ws.close(int(message.get("code", CLOSE_RECONNECT)))
@@ -302,7 +311,7 @@ class GameSocket:
             reply = error("no hint could be found just now; try again")
         client.send(reply)
 
-    async def handle(self, game: LiveGame, client: Client, text: str) -> dict[str, Any] | None:
+    async def handle(self, game: LiveGame, client: Client, text: str) -> Reply:
         """One message: the reply to send (an error in words, or a hint), or None.
 
         The message is read once into its model (:mod:`casino.web.messages`): one that
@@ -338,6 +347,8 @@ class GameSocket:
         seat = client.seat
         start = msg.since if msg.since <= game.version else 0
         if seat is None:
+            if client.sent is not None:
+                return error(SAID_HELLO)
             await game.settled.wait()  # a change being stored is shown once it is
             client.sent = game.version
             return spectator_state(game, start, game.watching)
@@ -397,8 +408,9 @@ def _seat(client: Client) -> int:
     return client.seat
 
 
-#: The reply to a message: one to send (an error in words, a state), or None.
-Reply = dict[str, Any] | None
+#: The reply to a message: one to send (an error in words, a state; a spectator's state
+#: as its JSON text), or None.
+Reply = dict[str, Any] | str | None
 #: Each message's handler, by its model's class: ``handler(socket, game, client, msg)``.
 HANDLERS: dict[type[Message], Callable[[GameSocket, LiveGame, Client, Any],
                                        Awaitable[Reply]]] = {
