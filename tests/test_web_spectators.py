@@ -341,3 +341,15 @@ def test_a_spectator_of_a_waiting_room_sees_the_game_start(tmp_path: Path) -> No
             v = until(c, lambda v: v["status"] == "playing")
             assert v["names"] == ["Ann", "Bob"] and v["message"] == (
                 "You are watching Ann and Bob play.")
+
+
+def test_a_watchable_game_against_the_computer_does_not_name_its_player_you(
+        tmp_path: Path) -> None:
+    """Spectators read "Player 1 takes ...", never "You takes ...": a person left unnamed
+    in a game that may be watched is named as in a room; unwatched, they stay "You"."""
+    with web(tmp_path) as client:
+        watched = new_game(client, spectators=True)
+        alone = new_game(client)
+        live = client.app.state.service.live.games  # type: ignore[attr-defined]
+        assert live[watched].session.names[0] == "Player 1"
+        assert live[alone].session.names[0] == "You"

@@ -134,7 +134,10 @@ class Rooms:
         settings = Settings(hints=default.hints if hints is None else hints,
                             takebacks=default.takebacks if takebacks is None else takebacks)
         seats = [HUMAN if s < people else level for s in range(r.players)]
-        first = self.person(name, YOU if mode != FRIENDS else "Player 1", account)
+        # A person alone against computers is "You" to themselves, but not to spectators
+        # ("You takes the 7"): a game that may be watched names them as a room does.
+        first = self.person(name, YOU if mode != FRIENDS and not spectators else "Player 1",
+                            account)
         names = _names(seats, first)
         if addressee is not None:
             names[1] = addressee
