@@ -110,6 +110,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Coroutine
 from contextlib import ExitStack, suppress
 from dataclasses import dataclass
 from importlib.util import find_spec
@@ -477,14 +478,8 @@ class Side:
                 arrived, m = await asyncio.wait_for(self.inbox.get(), left)
             except TimeoutError:
                 return None
-            if m["type"] == "error":
-                raise RuntimeError(m["message"])
-            if m["type"] == "closed":
-                raise RuntimeError("the server closed the connection")
-            if m["type"] == "state":
-                self.version, self.view = m["version"], m["view"]
-                if m["version"] > version:
-                    return arrived
+            if self._take(m) and m["version"] > version:
+                return arrived
 
     async def reply(self, kind: str, timeout: float) -> dict[str, Any]:
         """The next message of type ``kind`` (the states before it are kept as
@@ -497,14 +492,20 @@ class Side:
                                               max(0.0, deadline - time.perf_counter()))
             except TimeoutError:
                 raise RuntimeError(f"no {kind} answer within {timeout:g} s") from None
-            if m["type"] == "error":
-                raise RuntimeError(m["message"])
-            if m["type"] == "closed":
-                raise RuntimeError("the server closed the connection")
-            if m["type"] == "state":
-                self.version, self.view = m["version"], m["view"]
+            self._take(m)
             if m["type"] == kind:
                 return m
+
+    def _take(self, m: dict[str, Any]) -> bool:
+        """Keep ``m`` if it is a state (True); an error or a closed connection raises."""
+        if m["type"] == "error":
+            raise RuntimeError(m["message"])
+        if m["type"] == "closed":
+            raise RuntimeError("the server closed the connection")
+        if m["type"] != "state":
+            return False
+        self.version, self.view = m["version"], m["view"]
+        return True
 
     async def close(self) -> None:
         self._closing = True
@@ -884,10 +885,17 @@ def run_name() -> str:
 Acked = dict[str, tuple[str, dict[int, list[str]]]]
 
 
+async def after(seconds: float, work: Coroutine[Any, Any, None]) -> None:
+    """``work``, started ``seconds`` from now (``--stagger``)."""
+    if seconds > 0:
+        await asyncio.sleep(seconds)
+    await work
+
+
 async def run_load(bases: list[str], games: int, level: str, server_pids: list[int],
                    think: float, one_address: bool = False, friends: int = 0,
                    deliver_timeout: float = 5.0, rated: int = 0, run: str = "",
-                   acked: Acked | None = None) -> dict[str, Any]:
+                   acked: Acked | None = None, stagger: float = 0.0) -> dict[str, Any]:
     # Warm up each server: one game start and the pool's first job, then the baseline.
     warm = [Game(base, level, -1, think) for base in bases]
     go = asyncio.Event()
@@ -922,8 +930,12 @@ async def run_load(bases: list[str], games: int, level: str, server_pids: list[i
     clients = [Game(bases[i % len(bases)], level, i, think, client_address(i, one_address))
                for i in range(games)]
     started = time.perf_counter()
-    tasks = [asyncio.create_task(g.play(midgame, resume, 8)) for g in clients]
-    rated_tasks = [asyncio.create_task(t.play()) for t in tables]  # alongside, at once
+    # Alongside, at once; or each kind's games spread evenly over --stagger seconds.
+    tasks = [asyncio.create_task(after(stagger * i / max(games, 1),
+                                       g.play(midgame, resume, 8)))
+             for i, g in enumerate(clients)]
+    rated_tasks = [asyncio.create_task(after(stagger * j / max(rated, 1), t.play()))
+                   for j, t in enumerate(tables)]
     await midgame.wait()
     loaded = sum(rss_kib(p) for p in server_pids)
     loaded_tree = sum(tree_rss_kib(p) for p in server_pids)
@@ -1212,6 +1224,9 @@ def parse() -> argparse.Namespace:
     ap.add_argument("--rated", type=int, default=0,
                     help="also play this many rated games, each between two accounts "
                          "signed up for it, alongside the computer games")
+    ap.add_argument("--stagger", type=float, default=0.0, metavar="S",
+                    help="start each kind's games spread evenly over S seconds instead of "
+                         "all at once, as people come (default 0: all at once)")
     ap.add_argument("--deliver-timeout", type=float, default=5.0,
                     help="seconds to wait for a move to reach the other player (default 5)")
     args = ap.parse_args()
@@ -1394,16 +1409,20 @@ def main() -> None:
             kinds = " and ".join(k for k, n in (("friends", args.friends),
                                                 ("rated", args.rated)) if n)
             setup += f"; {kinds} games on one server (not across processes)"
+        if args.stagger:
+            setup += f"; each kind's games started over {args.stagger:g} s"
         pids = [s.proc.pid for s in servers if s.proc is not None]
         acked: Acked = {}
         figures = asyncio.run(run_load([s.base for s in servers], args.games, args.level,
                                        pids, args.think, args.one_address, args.friends,
-                                       args.deliver_timeout, args.rated, acked=acked))
+                                       args.deliver_timeout, args.rated, acked=acked,
+                                       stagger=args.stagger))
         stack.close()  # the servers stop: their database holds what a restart would find
         database = None if args.url else args.database or f"sqlite:///{Path(tmp) / 'load.db'}"
         figures["records"] = check_records(database, acked)
     figures["setup"] = setup
     figures["moves_per_person"] = args.moves or None
+    figures["stagger"] = args.stagger
     figures["servers"] = len(servers)
     figures["database"] = (database_kind(args.database or "sqlite://") if not args.url
                            else "unknown")
