@@ -47,6 +47,14 @@ class RoundLog:
     movers: list[int] = field(default_factory=list)
     result: Result | None = None
 
+    def position_after(self, count: int) -> Position:
+        """The position after the round's first ``count`` moves, replayed from its deal:
+        what an undo returns to, and what a delayed spectator is shown."""
+        pos = self.start
+        for move in self.moves[:count]:
+            pos = pos.successor(move)
+        return pos
+
 
 class Match:
     """A game: ``Match("casino")`` shuffled by the system, ``Match("casino", seed=7)`` repeatable.
@@ -167,11 +175,8 @@ class Match:
                              f"{len(rnd.moves)}")
         del rnd.moves[-count:]
         del rnd.movers[-count:]
-        pos = rnd.start
-        for move in rnd.moves:
-            pos = pos.successor(move)
-        self.position = pos
-        return pos
+        self.position = rnd.position_after(len(rnd.moves))
+        return self.position
 
     def next_round(self, deck: tuple[int, ...] | None = None) -> Position:
         """Deal the next round: the deal passes on, totals (and Finnish carries) go with it."""

@@ -133,11 +133,7 @@ def _position(game: LiveGame, held: int) -> Position:
     match = game.session.match
     if held == 0:
         return match.position
-    rnd = match.current
-    pos = rnd.start
-    for move in rnd.moves[:len(rnd.moves) - held]:
-        pos = pos.successor(move)
-    return pos
+    return match.current.position_after(len(match.current.moves) - held)
 
 
 def spectator_state(game: LiveGame, since: int, count: int) -> str:
