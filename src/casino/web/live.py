@@ -269,12 +269,10 @@ class LiveGame:
         """What everyone at the table may know (names, the log, finished rounds' scores,
         the settings, who is away), and what ``seat`` may do."""
         s = self.session
-        rounds = [RoundScore(r.number, r.start.scores, r.result)
-                  for r in s.match.rounds if r.result is not None]
         waiting = self.status == WAITING
         return Public(
             game=self.id, version=self.version, status=self.status, names=s.names,
-            players=s.players, log=self.log, rounds=rounds,
+            players=s.players, log=self.log, rounds=self.round_scores(),
             can_undo=not waiting and s.may_undo(seat),
             invite=self.invite_url if waiting else None,
             rematch=f"/rematch/{self.id}/{self.rematch}" if self.rematch else None,
@@ -282,7 +280,18 @@ class LiveGame:
             resign_words=None if waiting else s.resign_words(seat),
             ended=resignation_words(s), winner=s.winner, away=self.away_notice(seat),
             your_turn=self.offers_moves(seat), seed=s.match.seed,
-            rated=self.rated if self.mode == FRIENDS else None, spectators=self.watching)
+            rated=self.rated_shown, spectators=self.watching)
+
+    @property
+    def rated_shown(self) -> bool | None:
+        """Rated or casual, as the table is told (None: a game against the computer, which
+        is never rated)."""
+        return self.rated if self.mode == FRIENDS else None
+
+    def round_scores(self) -> list[RoundScore]:
+        """The finished rounds' scores, as every view (a seat's, the spectators') shows them."""
+        return [RoundScore(r.number, r.start.scores, r.result)
+                for r in self.session.match.rounds if r.result is not None]
 
     @property
     def watching(self) -> int:

@@ -22,7 +22,7 @@ from casino.engine.position import Position
 from casino.engine.wording import plural
 from casino.web import messages
 from casino.web.store import PLAYING, WAITING
-from casino.web.views import Public, RoundScore, build_view
+from casino.web.views import Public, build_view
 
 if TYPE_CHECKING:
     from casino.web.live import LiveGame
@@ -96,19 +96,17 @@ def spectator_view(game: LiveGame) -> Shown:
 
 
 def _build(game: LiveGame) -> Shown:
-    from casino.web.live import FRIENDS, resignation_words
+    from casino.web.live import resignation_words
 
     s = game.session
     held = _held_back(game)
     keep = len(game.log) - held
-    rounds = [RoundScore(r.number, r.start.scores, r.result) for r in s.match.rounds
-              if r.result is not None]
     public = Public(
         game=game.id, version=game.version, status=game.status, names=s.names,
-        players=s.players, log=game.log[:keep], rounds=rounds, can_undo=False,
+        players=s.players, log=game.log[:keep], rounds=game.round_scores(), can_undo=False,
         invite=None, rematch=None, settings=s.settings, can_hint=False, resign_words=None,
         ended=None if held else resignation_words(s), winner=s.winner, away=None,
-        your_turn=False, seed=None, rated=game.rated if game.mode == FRIENDS else None)
+        your_turn=False, seed=None, rated=game.rated_shown)
     view = build_view(_position(game, held).observe_public(), None, public)
     view["message"] = watching_words(game, held)
     view["lesson"] = None
