@@ -96,8 +96,9 @@ class Server:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def ws_url(self, game: str) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/{game}"
+    def ws_url(self, game: str, *, watch: bool = False) -> str:
+        """The game's WebSocket: a seat's page's, or (``watch``) a spectator's."""
+        return f"ws://127.0.0.1:{self.port}/ws/{'watch/' if watch else ''}{game}"
 
     def log_text(self) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace")
@@ -284,13 +285,15 @@ class Page:
     #: The close codes of the connections the server closed (None: no close frame).
     closes: list[int | None] = field(default_factory=list)
     ws: ClientConnection | None = None
+    #: A spectator's page (``/ws/watch/<game>``) rather than a seat's.
+    watch: bool = False
 
     async def open(self) -> None:
         """Connect to the page's server and say ``hello`` with the version the page has."""
         last: Exception | None = None
         for _ in range(20):
             try:
-                self.ws = await connect(self.server.ws_url(self.game),
+                self.ws = await connect(self.server.ws_url(self.game, watch=self.watch),
                                         additional_headers=self.person.headers(self.server),
                                         proxy=None, ping_interval=None, open_timeout=WAIT,
                                         max_queue=None)

@@ -386,3 +386,44 @@ def test_a_computer_game_goes_on_after_its_server_is_killed_mid_thought(
     assert sum(1 for m in replay.json()["moves"] if m["kind"] == "move") \
         == len(record_moves(record))
     assert scan(page.payloads, 0, record) == len(page.payloads)
+
+
+def test_spectators_on_both_servers_watch_a_game_played_across_them(
+        pair: tuple[Server, Server], database: str) -> None:
+    """A watchable room made by Ann on A, joined by Bob on B; Carl watches on B and Dana
+    on A. Each spectator is told every change, whichever process stored it, the whole
+    game to its end, and neither is sent a card of any hand or of the stock."""
+    a, b = pair
+    with showing_logs(a, b):
+        ann, bob = Person("Ann"), Person("Bob")
+        created = ann.create(a, rules="casino", players=2, mode="friends",
+                             level="beginner", spectators=True)
+        game = str(created["game"])
+        bob.join(b, created["invite"])
+        pages = {0: Page(ann, a, game), 1: Page(bob, b, game)}
+        watchers = [Page(Person("Carl"), b, game, watch=True),
+                    Page(Person("Dana"), a, game, watch=True)]
+
+        async def scenario() -> None:
+            try:
+                for w in watchers:
+                    await w.open()
+                await play_friends_game(pages)
+                final = pages[0].version
+                for w in watchers:
+                    await w.until(lambda p: p.version >= final
+                                  and p.view.get("status") == "over", "the game's end")
+            finally:
+                for p in [*pages.values(), *watchers]:
+                    await p.close()
+
+        run(scenario())
+        final = stored(database, game)
+        expected = [event_key(e.to_json(None)) for e in final.events]
+        record = read_record(final.record)
+        for w in watchers:
+            assert w.view["spectator"] and w.view["you"] is None
+            assert w.view["winner"] == pages[0].view["winner"]
+            assert w.event_list() == expected  # every change, once, from either process
+            assert [m for m in w.payloads if m["type"] == "error"] == []
+            assert scan(w.payloads, None, record) == len(w.payloads)
