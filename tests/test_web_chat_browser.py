@@ -53,8 +53,9 @@ def shown(page: Page, text: str) -> None:
 
 
 def lines(page: Page) -> list[str]:
-    return page.eval_on_selector_all("#chat-lines .chat-text",
-                                     "(es) => es.map((e) => e.textContent)")
+    found: list[str] = page.eval_on_selector_all("#chat-lines .chat-text",
+                                                 "(es) => es.map((e) => e.textContent)")
+    return found
 
 
 def test_two_players_chat_mute_and_report(server: LiveServer, browser: Browser) -> None:
@@ -118,7 +119,8 @@ def test_two_players_chat_mute_and_report(server: LiveServer, browser: Browser) 
         olga.click(".report button[type=submit]")
         olga.wait_for_selector("#no-reports", timeout=WAIT_MS)
         # Bob, no operator, is refused the page.
-        assert bob.goto(server.base + "/admin/reports").status == 403
+        refused = bob.goto(server.base + "/admin/reports")
+        assert refused is not None and refused.status == 403
         assert errors == []
     finally:
         for ctx in contexts:
