@@ -285,7 +285,8 @@ class Chat:
         """Another process stored line ``line_id`` of ``game_id``: when the game is live
         here, the line is read and delivered to its connections here."""
         game = self.service.live.games.get(game_id)
-        if game is None or origin == self.service.store.origin or self.service.closed:
+        if (game is None or not game.clients or origin == self.service.store.origin
+                or self.service.closed):
             return
         tasks = self.service.live.tasks
         task = asyncio.get_running_loop().create_task(self._heard(game, line_id))
