@@ -109,6 +109,9 @@ _.get_field_value
 # claim's seat one of the game's), registered by @field_validator.
 _._not_blank
 _._a_seat_of_the_game
+# A chat message's quick phrase one of the phrases, its text not blank.
+_._a_phrase
+_._said
 
 # The four suits are named together; hearts has no rule of its own.
 _.HEARTS

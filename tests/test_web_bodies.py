@@ -48,7 +48,7 @@ from tests.web_helpers import (  # type: ignore[attr-defined]
 GOOD: dict[type[Body], dict[str, Any]] = {
     NewGame: {"mode": "friends", "rules": "casino", "players": 2, "level": "beginner",
               "name": "Ann", "public": True, "people": 2, "hints": True, "takebacks": False,
-              "spectators": True, "spectator_delay": 3},
+              "spectators": True, "spectator_delay": 3, "chat": False},
     NewPad: {"rules": "casino", "names": ["Ann", "Bob"]},
     PairingRequest: {"rules": "casino", "players": 2, "rated": False, "seek": None},
     ChallengeRequest: {"name": "Bob", "rules": "casino", "players": 2, "rated": False},
@@ -69,6 +69,7 @@ BAD: dict[type[Body], dict[str, list[Any]]] = {
         "people": ["2", False, 0, 5], "hints": ["yes", 1, [True]],
         "takebacks": ["no", 0, {}], "rated": ["yes", 1, None],
         "spectators": ["yes", 1, [True]], "spectator_delay": ["3", True, 3.0, None, -1, 21],
+        "chat": ["no", 0, [False]],
     },
     PairingRequest: {"rules": ["snap", 5, None], "players": ["2", True, 1, 5, None],
                      "rated": ["yes", 1, None], "seek": [7, ["x"], "x" * 65]},

@@ -32,19 +32,27 @@ GOOD: dict[str, dict[str, Any]] = {
     "resign": {},
     "claim": {"seat": 1, "version": 3},
     "pong": {},
+    "chat": {"text": "good luck"},
+    "report": {"message": 3},
+    "mute": {"message": 3},
+    "unmute": {"mute": 2},
+    "chat_off": {"off": True},
 }
 #: The fields a message must have (the others may be left out).
-REQUIRED = {"move", "card", "uses", "seat"}
+REQUIRED = {"move", "card", "uses", "seat", "message", "mute", "off"}
 #: A value of the wrong JSON type for each field (true is no number, "3" no integer).
 WRONG_TYPE: dict[str, list[Any]] = {
     "since": ["0", True, 1.5, None, [0]], "version": ["3", False, 2.0, {}],
     "move": [7, None, ["9d"]], "card": [9, None, {"card": "9d"}],
     "uses": ["t0", None, [0], ["t0", None]], "seat": ["0", True, None, 1.0],
+    "text": [7, ["hi"], {"text": "hi"}], "message": ["3", True, None, 1.0],
+    "mute": ["2", False, None], "off": ["true", 1, None],
 }
 #: A value of the right type but out of range (a two-player game: seats 0 and 1).
 OUT_OF_RANGE: dict[str, list[Any]] = {
     "since": [-1], "version": [-1], "move": ["", "   ", "9" * 201], "card": ["9d" * 5],
     "uses": [["t0"] * 65], "seat": [-1, 2, 10**6],
+    "text": ["", "   "], "message": [-1], "mute": [-1], "off": [],
 }
 
 
@@ -99,7 +107,7 @@ def test_a_message_that_is_no_message_is_refused_in_words() -> None:
         assert "a JSON object with a \"type\"" in str(_refusal(text)), text
     assert str(_refusal("{\"type\": \"shout\"}")) == (
         "unknown message type 'shout'; the types are hello, play, options, hint, undo, "
-        "next_round, rematch, resign, claim, pong")
+        "next_round, rematch, resign, claim, pong, chat, report, mute, unmute, chat_off")
     # The words say what is wrong and what the field should be.
     assert str(_refusal("{\"type\": \"claim\", \"seat\": 2}")) == (
         "\"seat\" in a \"claim\" message: this game's seats are 0 to 1; a claim names the "

@@ -92,14 +92,21 @@ def test_the_options_reach_serve(monkeypatch: pytest.MonkeyPatch) -> None:
     result = CliRunner().invoke(command(), [
         "serve", "--database", "postgresql://db/casino", "--workers", "3",
         "--computer-pause", "0.25", "--forwarded-allow-ips", "10.0.0.1",
-        "--limit", "rooms_per_address=5"])
+        "--limit", "rooms_per_address=5", "--admin", "Olga", "--admin", "Ivan"])
     assert result.exit_code == 0, result.output
     (args, kwargs), = calls
     assert args[2] == "postgresql://db/casino" and args[4].rooms_per_address == 5
-    assert kwargs == {"workers": 3, "bot_pause": 0.25, "forwarded_allow_ips": "10.0.0.1"}
+    assert kwargs == {"workers": 3, "bot_pause": 0.25, "forwarded_allow_ips": "10.0.0.1",
+                      "admins": ["Olga", "Ivan"]}
     calls.clear()
+    monkeypatch.delenv("CASINO_ADMINS", raising=False)
     assert CliRunner().invoke(command(), ["serve"]).exit_code == 0
-    assert calls[0][1] == {"workers": 1, "bot_pause": 0.6, "forwarded_allow_ips": None}
+    assert calls[0][1] == {"workers": 1, "bot_pause": 0.6, "forwarded_allow_ips": None,
+                           "admins": []}
+    calls.clear()
+    monkeypatch.setenv("CASINO_ADMINS", "Olga Ivan")  # the operators from the environment
+    assert CliRunner().invoke(command(), ["serve"]).exit_code == 0
+    assert calls[0][1]["admins"] == ["Olga", "Ivan"]
 
 
 @pytest.mark.parametrize("options, words", [

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,16 @@ from casino.web.limits import Limits
 from casino.web.redact import install_log_redaction
 from casino.web.reviews import ReviewSetting
 from casino.web.routes import accounts as account_routes
-from casino.web.routes import api, drawings, pages, pairing, profiles, ratings, socket
+from casino.web.routes import (
+    admin,
+    api,
+    drawings,
+    pages,
+    pairing,
+    profiles,
+    ratings,
+    socket,
+)
 from casino.web.routes import tools as tool_routes
 from casino.web.routes.context import Pages, WebContext, error_response
 from casino.web.routes.errors import adopt_old_cookies, install_error_handlers
@@ -48,7 +57,8 @@ STATIC = HERE / "static"
 
 def create_app(database_url: str | None = None, *, pool_workers: int = 1,
                limits: Limits | None = None, hint_level: str = HINT_LEVEL,
-               bot_pause: float = 0.0, review_setting: ReviewSetting | None = None) -> FastAPI:
+               bot_pause: float = 0.0, review_setting: ReviewSetting | None = None,
+               admins: Sequence[str] = ()) -> FastAPI:
     """The app, storing games at ``database_url`` (else ``$CASINO_DATABASE_URL``, else the
     deprecated ``$DATABASE_URL``, else ./casino.db: :mod:`casino.web.settings`).
 
@@ -56,7 +66,8 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
     tests); ``bot_pause`` is the least time a computer seems to think, so that
     people can follow its moves; ``limits`` bounds what a client may ask.
     ``review_setting`` is what post-game reviews are computed with (the review's
-    defaults; tests make it small).
+    defaults; tests make it small). ``admins`` are the accounts' names that may read
+    the chat's reports (``casino serve --admin``).
     """
     url = database_url or database_from_environment()
     store = Store(url)
@@ -97,11 +108,13 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
     app.state.store = store
     app.state.helpers = helpers
     app.state.accounts = accounts
+    app.state.admins = frozenset(name.casefold() for name in admins)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     app.include_router(tool_routes.router)
     app.middleware("http")(adopt_old_cookies)
     install_error_handlers(app)
-    for part in (pages, account_routes, ratings, profiles, api, pairing, drawings, socket):
+    for part in (pages, account_routes, ratings, profiles, api, pairing, drawings, socket,
+                 admin):
         app.include_router(part.router)
     return app
 
@@ -113,14 +126,15 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
 
 def serve(host: str, port: int, database_url: str | None, pool_workers: int,
           limits: Limits | None = None, *, workers: int = 1, bot_pause: float = 0.6,
-          forwarded_allow_ips: str | None = None) -> None:
+          forwarded_allow_ips: str | None = None, admins: Sequence[str] = ()) -> None:
     """Run the web game with uvicorn until interrupted (the ``casino serve`` command).
 
     ``workers`` processes serve one port (uvicorn's workers; more than one needs a
     PostgreSQL database, where the processes share the games); ``bot_pause`` is the
     least time a computer's move takes; ``forwarded_allow_ips`` are the reverse
     proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (none by
-    default: a client could otherwise claim any address and escape its limits).
+    default: a client could otherwise claim any address and escape its limits);
+    ``admins`` the accounts that read the chat's reports.
 
     Its start-up line, on standard error, says where the games are stored and which
     engine answers (``engine: compiled core (C)``, or pure Python and why), and on which
@@ -168,7 +182,7 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
         claim_sqlite(url)  # a second process on one SQLite file is refused (AlreadyServed)
         try:
             app = create_app(url, pool_workers=pool_workers, bot_pause=bot_pause,
-                             limits=limits)
+                             limits=limits, admins=admins)
         except (SQLAlchemyError, ImportError) as e:
             raise unopened(e) from None
         print(f"casino: games are stored in {shown}; engine: {engine_name()}; "
@@ -183,7 +197,7 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
     except (SQLAlchemyError, ImportError) as e:
         raise unopened(e) from None
     settings = ServerSettings(database_url=url, pool_workers=pool_workers,
-                              bot_pause=bot_pause,
+                              bot_pause=bot_pause, admins=tuple(admins),
                               limits=LimitGroups.from_flat(limits or Limits()))
     os.environ[ENV] = settings.model_dump_json()
     print(f"casino: games are stored in {shown}, served by {workers} processes; "

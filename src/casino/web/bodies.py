@@ -99,6 +99,9 @@ class NewGame(Body):
     spectator_delay: int = Field(0, ge=0, le=MAX_SPECTATOR_DELAY, description=(
         f"\"spectator_delay\" is how many moves behind the game spectators see it: a "
         f"whole number, 0 to {MAX_SPECTATOR_DELAY}"))
+    chat: bool | None = Field(None, description=(
+        "\"chat\": whether the players may chat (true or false; leave it out for the "
+        "default: on in a room for friends; never against the computer or in a lesson)"))
 
     _a_preset = field_validator("rules")(_preset)
     _a_level = field_validator("level")(_level)

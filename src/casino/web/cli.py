@@ -41,6 +41,10 @@ def serve_command(
         "--limit", metavar="NAME=VALUE",
         help="Set one of the server's limits, as rooms_per_address=5 or "
              "rooms.rooms_per_address=5 (repeatable; docs/server.md lists them).")] = None,
+    admin: Annotated[list[str] | None, typer.Option(
+        "--admin", metavar="NAME", envvar="CASINO_ADMINS",
+        help="An account that may read the chat's reports at /admin/reports "
+             "(repeatable; $CASINO_ADMINS: names separated by spaces).")] = None,
 ) -> None:
     """Serve the web game at http://HOST:PORT (FastAPI + uvicorn; see docs/server.md)."""
     from casino.web.app import serve
@@ -48,7 +52,8 @@ def serve_command(
 
     try:
         serve(host, port, database, workers_pool, limits_from(limit or []), workers=workers,
-              bot_pause=computer_pause, forwarded_allow_ips=forwarded_allow_ips)
+              bot_pause=computer_pause, forwarded_allow_ips=forwarded_allow_ips,
+              admins=admin or [])
     except ValueError as exc:
         typer.echo(f"casino: {exc}", err=True)
         raise typer.Exit(EXIT_BAD_INPUT) from None

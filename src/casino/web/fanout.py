@@ -47,6 +47,25 @@ def read_change_notice(payload: str) -> tuple[str, int, str] | None:
     return parts[0], int(parts[1]), parts[2]
 
 
+#: The first word of a chat line's notice (:func:`chat_notice`), which no game id is.
+CHAT = "chat"
+
+
+def chat_notice(game_id: str, line: int, origin: str) -> str:
+    """The payload of a stored chat line's notice (:mod:`casino.web.chatstore`): the
+    game, the line's number and the process that stored it. Four words, so that
+    :func:`read_change_notice` never takes it for a game's change."""
+    return f"{CHAT} {game_id} {line} {origin}"
+
+
+def read_chat_notice(payload: str) -> tuple[str, int, str] | None:
+    """(game, line, origin) of a chat line's notice, None if it is not one."""
+    parts = payload.split(" ")
+    if len(parts) != 4 or parts[0] != CHAT or not parts[2].isdigit():
+        return None
+    return parts[1], int(parts[2]), parts[3]
+
+
 #: The pause before the first reconnection, and the longest (seconds).
 FIRST_PAUSE, LONGEST_PAUSE = 0.5, 10.0
 
@@ -60,16 +79,19 @@ def libpq_url(sqlalchemy_url: str) -> str:
 
 
 class Listener:
-    """Listens for change notices and hands each to ``on_change(game, version, origin)``.
+    """Listens for change notices and hands each to ``on_change(game, version, origin)``,
+    and each chat line's notice to ``on_chat(game, line, origin)``.
 
     :meth:`start` begins listening (and returns once the first LISTEN is in place, so
     nothing stored after it is missed); :meth:`close` stops.
     """
 
     def __init__(self, url: str, on_change: Callable[[str, int, str], None],
-                 on_lost: Callable[[], None]) -> None:
+                 on_lost: Callable[[], None],
+                 on_chat: Callable[[str, int, str], None] | None = None) -> None:
         self.url = libpq_url(url)
         self.on_change = on_change
+        self.on_chat = on_chat
         self.on_lost = on_lost
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
@@ -106,6 +128,9 @@ class Listener:
                         parsed = read_change_notice(notice.payload)
                         if parsed is not None:
                             self.on_change(*parsed)
+                        elif self.on_chat is not None and (
+                                said := read_chat_notice(notice.payload)) is not None:
+                            self.on_chat(*said)
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # the database went away: listen again when it is back

@@ -161,6 +161,18 @@ class Limits:
     header_seconds: float = 5.0
     body_seconds: float = 30.0
     sockets_per_address: int = 128
+    #: The chat (docs/server.md, "Chat"): the longest message, in characters; the
+    #: messages one player (an account, else a guest's network) may send a minute across
+    #: every game and process, and the burst above that rate; the recent messages a page
+    #: is sent when it connects, and the messages before a reported one kept with the
+    #: report; the reports one player may make a minute, and their burst.
+    chat_length: int = 300
+    chat_per_minute: float = 12.0
+    chat_burst: int = 6
+    chat_history: int = 50
+    chat_report_context: int = 20
+    chat_reports_per_minute: float = 1.0
+    chat_report_burst: int = 3
 
 
 def seat_share(limits: Limits, seats: int) -> int:

@@ -32,6 +32,7 @@ from pydantic import (
 )
 
 from casino.engine.wording import plural
+from casino.web.phrases import PHRASES
 
 #: The most table items an ``options`` request may name (a table has fewer: Kasino's
 #: whole deck less the hands is 48 cards; the table's size caps it too).
@@ -50,6 +51,12 @@ CARD = "\"card\" is the card from your hand, as \"Td\""
 USES = "\"uses\" is a list of table item ids, as [\"t0\", \"t3\"]"
 SEAT = ("a claim names the \"seat\" of the player who is away: a seat number from 0 to "
         "the number of players less one")
+CHAT_TEXT = "\"text\" is what you say, as text (or send a \"phrase\" instead)"
+PHRASE = ("\"phrase\" is a quick phrase's code: " + ", ".join(PHRASES)
+          + " (or send a \"text\" instead)")
+LINE = "\"message\" is the id of a chat message you were sent: a whole number"
+MUTE = "\"mute\" is the id of one of your mutes, as the chat's status lists them"
+OFF = "\"off\": true turns all chat off for you, false on again"
 
 Version = Annotated[int | None, Field(default=None, ge=0, description=VERSION)]
 
@@ -151,13 +158,67 @@ class Pong(Message):
     type: Literal["pong"]
 
 
+class Say(Message):
+    """Say something in the chat of the sender's room (docs/server.md, "Chat"): a
+    ``text``, or a quick ``phrase`` by its code, exactly one of them."""
+
+    type: Literal["chat"]
+    text: str | None = Field(default=None, description=CHAT_TEXT)
+    phrase: str | None = Field(default=None, description=PHRASE,
+                               json_schema_extra={"enum": list(PHRASES)})
+
+    @field_validator("phrase")
+    @classmethod
+    def _a_phrase(cls, phrase: str | None) -> str | None:
+        if phrase is not None and phrase not in PHRASES:
+            raise ValueError(f"there is no quick phrase {phrase[:20]!r}")
+        return phrase
+
+    @field_validator("text")
+    @classmethod
+    def _said(cls, text: str | None) -> str | None:
+        if text is not None and not text.strip():
+            raise ValueError("the message is blank")
+        return text
+
+
+class Report(Message):
+    """Report a chat message to the server's operators, with the messages before it."""
+
+    type: Literal["report"]
+    message: int = Field(ge=0, description=LINE)
+
+
+class Mute(Message):
+    """Hide, from now on and for the sender only, the chat of whoever sent ``message``."""
+
+    type: Literal["mute"]
+    message: int = Field(ge=0, description=LINE)
+
+
+class Unmute(Message):
+    """Lift one of the sender's mutes (its id, from the chat's status)."""
+
+    type: Literal["unmute"]
+    mute: int = Field(ge=0, description=MUTE)
+
+
+class ChatOff(Message):
+    """Turn all chat off (``off`` true) or on again for the sender, in every game."""
+
+    type: Literal["chat_off"]
+    off: bool = Field(description=OFF)
+
+
 #: Every message a client may send, told apart by ``type``.
 Inbound = Annotated[Hello | Play | Options | Hint | Undo | NextRound | Rematch | Resign
-                    | Claim | Pong, Field(discriminator="type")]
+                    | Claim | Pong | Say | Report | Mute | Unmute | ChatOff,
+                    Field(discriminator="type")]
 #: The models of :data:`Inbound` by their ``type``, in the order docs/server.md lists them.
 MODELS: dict[str, type[Message]] = {
     m.model_fields["type"].annotation.__args__[0]: m  # type: ignore[union-attr]
-    for m in (Hello, Play, Options, Hint, Undo, NextRound, Rematch, Resign, Claim, Pong)}
+    for m in (Hello, Play, Options, Hint, Undo, NextRound, Rematch, Resign, Claim, Pong,
+              Say, Report, Mute, Unmute, ChatOff)}
 #: The message types, for the error that names them.
 MESSAGE_TYPES = tuple(MODELS)
 
@@ -263,9 +324,53 @@ class Ping(Sent):
     every: float
 
 
+class ChatLine(Sent):
+    """A chat message of ``room`` (``players`` or ``spectators``): its id, the name of
+    who said it, their ``text`` or their quick ``phrase``'s code (the status's
+    ``phrases`` has its words), when (ISO 8601, UTC), and whether it is the reader's own."""
+
+    type: Literal["chat"] = "chat"
+    id: int
+    room: Literal["players", "spectators"]
+    name: str
+    text: str | None
+    phrase: str | None
+    time: str
+    mine: bool
+
+
+class Muted(Sent):
+    """One of the reader's mutes: its id (what ``unmute`` names) and the name muted."""
+
+    id: int
+    name: str
+
+
+class ChatStatus(Sent):
+    """The reader's chat: their ``room``, whether they may chat there now (``open``; if
+    not, ``reason`` says why), whether they turned chat off, whom they mute, the quick
+    phrases' words by code, and the longest message (characters)."""
+
+    type: Literal["chat_status"] = "chat_status"
+    room: Literal["players", "spectators"]
+    open: bool
+    reason: str | None
+    off: bool
+    muted: list[Muted]
+    phrases: dict[str, str]
+    length: int
+
+
+class Reported(Sent):
+    """The chat message ``message`` was reported to the server's operators."""
+
+    type: Literal["reported"] = "reported"
+    message: int
+
+
 #: Every message the server sends, told apart by ``type``.
-Outbound = Annotated[State | HintAnswer | OptionsAnswer | ErrorMessage | RematchReady | Ping,
-                     Field(discriminator="type")]
+Outbound = Annotated[State | HintAnswer | OptionsAnswer | ErrorMessage | RematchReady | Ping
+                     | ChatLine | ChatStatus | Reported, Field(discriminator="type")]
 
 _ADAPTER: TypeAdapter[Inbound] = TypeAdapter(Inbound)
 _SENT: TypeAdapter[Outbound] = TypeAdapter(Outbound)
@@ -273,7 +378,8 @@ _SENT: TypeAdapter[Outbound] = TypeAdapter(Outbound)
 #: ``list[str]``, or a model's class), not a field: left out of the field's name.
 _MEMBER = re.compile(r"[a-z-]+\[.*\]|str|int|bool|float|none|[A-Z][A-Za-z]*")
 _WORDS = {"since": SINCE, "version": VERSION, "move": MOVE, "card": CARD, "uses": USES,
-          "seat": SEAT}
+          "seat": SEAT, "text": CHAT_TEXT, "phrase": PHRASE, "message": LINE, "mute": MUTE,
+          "off": OFF}
 
 
 class MessageError(ValueError):

@@ -32,6 +32,8 @@ from casino.web.accounts.store import Account, AccountStore
 from casino.web.allowances import Rate
 from casino.web.bodies import Mode
 from casino.web.challenges import CHALLENGE, challenges_for, check_addressee, described
+from casino.web.chat import chat_for
+from casino.web.chatstore import ChatStore, game_key
 from casino.web.errors import GameError, clean_name
 from casino.web.limits import address_key, network_key
 from casino.web.live import FRIENDS, LESSON, LiveGame, replayed_log, unstoppable
@@ -92,7 +94,7 @@ class Rooms:
                hints: bool | None = None, takebacks: bool | None = None,
                account: Account | None = None, rated: bool = False,
                addressee: str | None = None, spectators: bool | None = None,
-               spectator_delay: int = 0) -> Created:
+               spectator_delay: int = 0, chat: bool | None = None) -> Created:
         """A new game against computers, or a room waiting for friends.
 
         ``token`` is the creating browser's token (a new one is made if it has none);
@@ -105,7 +107,8 @@ class Rooms:
         account name a challenge is sent to (:mod:`casino.web.challenges`), whose the
         second seat is: it is named so, and its invite marked a challenge's.
         ``spectators``: whether the game may be watched (None: :func:`watchable`'s
-        default), ``spectator_delay`` moves behind.
+        default), ``spectator_delay`` moves behind. ``chat``: whether the players may
+        chat (None: :func:`~casino.web.chat.chat_for`'s default).
 
         The arguments' types and ranges, the mode, the level and the rules' name are
         the request's model's to check (:class:`~casino.web.bodies.NewGame`); what
@@ -114,6 +117,7 @@ class Rooms:
         """
         check_rated_room(rated, mode, account)  # before anything is counted
         spectators = watchable(mode, rated, spectators)
+        chat = chat_for(mode, chat)
         if not self.service.allowances.take(self.new_games, address_key(client)):
             raise GameError("too many new games from your address: wait a minute", 429)
         if mode == LESSON:  # always two players, the learner against the beginner
@@ -147,6 +151,8 @@ class Rooms:
         if invite is not None and addressee is not None:
             invite = CHALLENGE + invite
         status = WAITING if mode == FRIENDS else PLAYING
+        if mode == FRIENDS and not chat:  # written first: a game never shows chat it has not
+            ChatStore(self.store).set_off(game_key(game_id), True)
         match = lesson_match(r.name) if mode == LESSON else Match(r, seed=seed)
         person_seats: dict[int, tuple[str, str | None]] = {
             s: (names[s], token_hash(token) if s == 0 else None)
@@ -293,6 +299,9 @@ class Rooms:
                 # The same table: every person's seat is a person's again (a seat a
                 # computer took over included), with the same settings.
                 players = [HUMAN if k in game.seats else p for k, p in enumerate(s.players)]
+                chat = ChatStore(self.store)
+                if await self.service.live.db(chat.is_off, game_key(game.id)):
+                    await self.service.live.db(chat.set_off, game_key(new_id), True)
                 await self.service.live.db(
                     self.store.create, game_id=new_id, rules=s.rules.name, players=s.rules.players,
                     names=s.names,

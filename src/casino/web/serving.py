@@ -76,7 +76,8 @@ def worker_app() -> FastAPI:
 
     configure(settings.limits.flat())  # this process's connections: the same deadlines
     return create_app(settings.database_url, pool_workers=settings.pool_workers,
-                      limits=settings.limits.flat(), bot_pause=settings.bot_pause)
+                      limits=settings.limits.flat(), bot_pause=settings.bot_pause,
+                      admins=settings.admins)
 
 
 __all__ = ["ENV", "settings_from_json", "trusted_proxies", "worker_app"]

@@ -147,6 +147,19 @@ class Accounts(_Group):
     session_days: Amount = _D.session_days
 
 
+class Chat(_Group):
+    """The chat: how long a message may be, how often one player may chat and report,
+    and how many messages a page is sent and a report keeps."""
+
+    chat_length: Count = _D.chat_length
+    chat_per_minute: Amount = _D.chat_per_minute
+    chat_burst: Count = _D.chat_burst
+    chat_history: Count = _D.chat_history
+    chat_report_context: Count = _D.chat_report_context
+    chat_reports_per_minute: Amount = _D.chat_reports_per_minute
+    chat_report_burst: Count = _D.chat_report_burst
+
+
 class Storage(_Group):
     """The games in memory and the threads that do the database's work."""
 
@@ -165,6 +178,7 @@ class LimitGroups(_Group):
     reviews: Reviews = Reviews()
     storage: Storage = Storage()
     accounts: Accounts = Accounts()
+    chat: Chat = Chat()
 
     def flat(self) -> Limits:
         """The flat :class:`~casino.web.limits.Limits` the server's parts read."""
@@ -288,6 +302,8 @@ class ServerSettings(BaseSettings):
     bot_pause: float = Field(default=0.6, ge=0, allow_inf_nan=False)
     #: Every limit, grouped by what it guards.
     limits: LimitGroups = LimitGroups()
+    #: The accounts' names that may read the chat's reports (``--admin``).
+    admins: tuple[str, ...] = ()
 
     @classmethod
     def settings_customise_sources(
@@ -309,6 +325,6 @@ def database_from_environment() -> str:
     return ServerSettings().database_url
 
 
-__all__ = ["DATABASE_ENV", "DEPRECATED_DATABASE_ENV", "GROUPS", "GROUP_OF", "Connections",
-           "Helper", "LimitGroups", "Moves", "Reviews", "Rooms", "ServerSettings", "Storage",
-           "Thinking", "database_from_environment", "limits_from"]
+__all__ = ["DATABASE_ENV", "DEPRECATED_DATABASE_ENV", "GROUPS", "GROUP_OF", "Chat",
+           "Connections", "Helper", "LimitGroups", "Moves", "Reviews", "Rooms", "ServerSettings",
+           "Storage", "Thinking", "database_from_environment", "limits_from"]

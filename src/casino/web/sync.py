@@ -68,7 +68,8 @@ class LiveGames:
         """Begin hearing of changes other processes store (on PostgreSQL only: a
         SQLite database is served by one process)."""
         if self.store.postgres and self.listener is None:
-            self.listener = Listener(self.store.url, self._heard, self._heard_nothing)
+            self.listener = Listener(self.store.url, self._heard, self._heard_nothing,
+                                     self.service.chat.heard)
             await self.listener.start()
 
     async def db(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:

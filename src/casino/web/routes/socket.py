@@ -19,31 +19,38 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from casino.engine.errors import CasinoError
 from casino.engine.wording import plural
+from casino.web import seats
+from casino.web.chat import chat_person
 from casino.web.errors import GameError
 from casino.web.guard import same_origin as _same_origin
 from casino.web.limits import TokenBucket, address_key, seat_share
 from casino.web.live import Client, LiveGame
 from casino.web.messages import (
+    ChatOff,
     Claim,
     Event,
     Hello,
     Hint,
     Message,
     MessageError,
+    Mute,
     NextRound,
     Options,
     Ping,
     Play,
     Pong,
     Rematch,
+    Report,
     Resign,
+    Say,
     State,
     Undo,
+    Unmute,
     error,
     parse,
 )
 from casino.web.requester import requester
-from casino.web.routes.context import Web, seat_held
+from casino.web.routes.context import Web, seat_held, signed_in
 from casino.web.service import GameService, OptionsJob
 from casino.web.spectators import (
     NOT_WATCHABLE,
@@ -155,6 +162,7 @@ class GameSocket:
             if self.options_task is not None:
                 self.options_task.cancel()
             game.clients.discard(client)
+            self.service.chat.leave(client)
             self.service.turns.watch(game)  # the seat's absence counts from now
             if seat is None:
                 game.watched()
@@ -342,6 +350,20 @@ class GameSocket:
                         "was saved")
 
     async def _hello(self, game: LiveGame, client: Client, msg: Hello) -> Reply:
+        """The state (:meth:`_state`); after the first, the chat's status and its recent
+        lines (:meth:`casino.web.chat.Chat.join`)."""
+        reply = await self._state(game, client, msg)
+        if client in self.service.chat.readers or reply is None:
+            return reply
+        client.send(reply)
+        account = await signed_in(self.ws)
+        seat_name = game.session.names[client.seat] if client.seat is not None else None
+        person = chat_person(await requester(self.ws), account.name if account else None,
+                             seats.browser_token(self.ws), seat_name)
+        await self.service.chat.join(game, client, person)
+        return None
+
+    async def _state(self, game: LiveGame, client: Client, msg: Hello) -> Reply:
         """The state: the events after ``since`` (all of them when ``since`` is from
         another life of the game, beyond its version) and the seat's view."""
         seat = client.seat
@@ -399,6 +421,21 @@ class GameSocket:
     async def _pong(self, game: LiveGame, client: Client, msg: Pong) -> Reply:
         return None
 
+    async def _say(self, game: LiveGame, client: Client, msg: Say) -> Reply:
+        return await self.service.chat.say(game, client, msg)
+
+    async def _report(self, game: LiveGame, client: Client, msg: Report) -> Reply:
+        return await self.service.chat.report(game, client, msg)
+
+    async def _mute(self, game: LiveGame, client: Client, msg: Mute) -> Reply:
+        return await self.service.chat.mute(game, client, msg)
+
+    async def _unmute(self, game: LiveGame, client: Client, msg: Unmute) -> Reply:
+        return await self.service.chat.unmute(game, client, msg)
+
+    async def _chat_off(self, game: LiveGame, client: Client, msg: ChatOff) -> Reply:
+        return await self.service.chat.set_off(game, client, msg)
+
 
 def _seat(client: Client) -> int:
     """The seat of a player's connection: a spectator's messages that would need one are
@@ -417,7 +454,9 @@ HANDLERS: dict[type[Message], Callable[[GameSocket, LiveGame, Client, Any],
     Hello: GameSocket._hello, Play: GameSocket._play, Options: GameSocket._options,
     Hint: GameSocket._hint, Undo: GameSocket._undo, NextRound: GameSocket._next_round,
     Rematch: GameSocket._rematch, Resign: GameSocket._resign, Claim: GameSocket._claim,
-    Pong: GameSocket._pong}
+    Pong: GameSocket._pong, Say: GameSocket._say, Report: GameSocket._report,
+    Mute: GameSocket._mute, Unmute: GameSocket._unmute, ChatOff: GameSocket._chat_off}
 #: The messages that do not make their sender the game's driver (the owner of its
-#: computers' turns): a page saying hello or answering a ping is not playing.
-PASSIVE = (Hello, Pong)
+#: computers' turns), and that a spectator may send: a page saying hello, answering a
+#: ping or chatting is not playing (docs/server.md, "Chat").
+PASSIVE = (Hello, Pong, Say, Report, Mute, Unmute, ChatOff)

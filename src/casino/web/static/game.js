@@ -235,7 +235,8 @@
         if (msg.url && askedRematch) location.href = msg.url;
         else if (view) { view.rematch = msg.url; renderRoundEnd(); }
         break;
-      default:
+      default: // the chat's messages are the chat panel's (chat.js)
+        if (window.CasinoChat) window.CasinoChat.receive(msg, send);
         break;
     }
   }

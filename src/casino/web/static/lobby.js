@@ -67,6 +67,7 @@
     updatePeople();
     $("people-label").hidden = !friends || n <= 2;
     $("public-label").hidden = !friends;
+    $("chat-label").hidden = !friends; // no chat against the computer or in a lesson
     const people = friends ? Number($("people-select").value || n) : 1;
     const lesson = mode() === "lesson";
     $("level-label").hidden = people >= n || lesson;
@@ -132,6 +133,7 @@
     if (body.mode === "friends") {
       body.people = Number($("people-select").value || body.players);
       body.public = $("public-check").checked;
+      body.chat = $("chat-check").checked;
       const rated = $("rated-label");
       if (rated && !rated.hidden) body.rated = $("rated-check").checked;
     }
