@@ -33,7 +33,7 @@ from casino.web.limits import Limits
 from casino.web.redact import install_log_redaction
 from casino.web.reviews import ReviewSetting
 from casino.web.routes import accounts as account_routes
-from casino.web.routes import api, drawings, pages, pairing, profiles, ratings, socket
+from casino.web.routes import api, daily, drawings, pages, pairing, profiles, ratings, socket
 from casino.web.routes import tools as tool_routes
 from casino.web.routes.context import Pages, WebContext, error_response
 from casino.web.routes.errors import adopt_old_cookies, install_error_handlers
@@ -101,7 +101,8 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
     app.include_router(tool_routes.router)
     app.middleware("http")(adopt_old_cookies)
     install_error_handlers(app)
-    for part in (pages, account_routes, ratings, profiles, api, pairing, drawings, socket):
+    for part in (pages, account_routes, ratings, profiles, api, pairing, drawings, socket,
+                 daily):
         app.include_router(part.router)
     return app
 

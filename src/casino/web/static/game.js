@@ -868,7 +868,9 @@
     const actions = el("div", { class: "form-actions" });
     if (over) {
       add(actions,
-        view.spectator ? null : view.rematch
+        view.spectator ? null : view.daily
+          ? el("a", { class: "button primary", id: "daily-results", href: view.daily, text: "See the results" })
+          : view.rematch
           ? el("a", { class: "button primary", id: "rematch-button", href: view.rematch, text: "Join the rematch" })
           : el("button", { type: "button", class: "button primary", id: "rematch-button", onclick: () => { askedRematch = true; send({ type: "rematch" }); }, text: "Rematch" }),
         el("a", { class: "button", href: `/records/${encodeURIComponent(gameId)}`, text: "Replay this game" }),
