@@ -60,9 +60,6 @@ class RoundLog:
 class Match:
     """A game: ``Match("casino")`` shuffled by the system, ``Match("casino", seed=7)`` repeatable.
 
-    ``deck`` (top first) is the first round's deck, shuffled elsewhere: the web's daily
-    deal, drawn once from the system's random source and dealt to everyone alike.
-
     :attr:`seed` is the seed given, or ``None`` for a game shuffled by the
     operating system's random source (see the module's docstring for why such a
     game keeps no seed). Play with :meth:`play`. After a round ends,
@@ -71,8 +68,7 @@ class Match:
     """
 
     def __init__(self, rules: Rules | str = DEFAULT.name, *, seed: int | None = None,
-                 first_dealer: int | None = None, deck: tuple[int, ...] | None = None,
-                 **options: Any) -> None:
+                 first_dealer: int | None = None, **options: Any) -> None:
         self.rules = rules if isinstance(rules, Rules) else preset(rules, **options)
         if isinstance(rules, Rules) and options:
             raise ValueError("give options either in the Rules value or as keywords, not both")
@@ -85,10 +81,20 @@ class Match:
             raise ValueError(f"first_dealer must be a seat from 0 to {self.rules.players - 1}")
         self.first_dealer = first_dealer
         self.rounds: list[RoundLog] = []
-        if deck is not None and sorted(deck) != sorted(list(range(52)) * self.rules.decks):
-            raise ValueError(f"a deck must hold every card of "
-                             f"{plural(self.rules.decks, 'deck')} once each")
-        self._start_round(1, first_dealer, (0,) * self.rules.players, Carry(), deck)
+        self._start_round(1, first_dealer, (0,) * self.rules.players, Carry())
+
+    @classmethod
+    def dealt(cls, rules: Rules, deck: tuple[int, ...], first_dealer: int) -> Match:
+        """A game whose first round is dealt from ``deck`` (top first), shuffled
+        elsewhere: the web's daily deal, drawn once from the system's random source and
+        dealt to everyone alike. Later rounds are shuffled by the system."""
+        if sorted(deck) != sorted(list(range(52)) * rules.decks):
+            raise ValueError(f"a deck must hold every card of {plural(rules.decks, 'deck')} "
+                             f"once each")
+        match = cls(rules, first_dealer=first_dealer)
+        match.rounds.clear()
+        match._start_round(1, first_dealer, (0,) * rules.players, Carry(), deck)
+        return match
 
     # ------------------------------------------------------------------
     def shuffled_deck(self) -> tuple[int, ...]:

@@ -263,7 +263,7 @@ class Daily:
         """Store a daily game of ``deal``: the player in seat 0 against the expert, one
         round of the stored deck, hints and take-backs off, unwatched, unrated."""
         r = preset(deal.rules, players=2)
-        match = Match(r, first_dealer=deal.dealer, deck=deal.deck)
+        match = Match.dealt(r, deal.deck, deal.dealer)
         names = [name, COMPUTER_NAME]
         seats = [HUMAN, self.level]
         self.service.store.create(

@@ -19,8 +19,8 @@ from casino.web.bodies import GameMade, NewGame
 from casino.web.requester import requester
 from casino.web.reviews import COMPUTING, DONE
 from casino.web.rooms import listed_json
-from casino.web.routes.daily import check_shown
 from casino.web.routes.context import Player, Web, finished, game_body
+from casino.web.routes.daily import check_shown
 from casino.web.service import LiveGame, resignation_words
 from casino.web.store import OVER, Store, token_hash
 from casino.web.views import items_json, result_json, rules_json
