@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 from markupsafe import escape
+from sqlalchemy import update
 
 from casino.engine.record import read_record
 from casino.web import daily
 from casino.web.daily import NAME_FIRST, PLAY_FIRST, Daily, margin_of
-from casino.web.daily_store import DailyStore, Entry
+from casino.web.daily_store import DailyEntryRow, DailyStore, Entry
 from casino.web.service import LiveGame
 from casino.web.store import OVER
 
@@ -270,3 +271,20 @@ def test_a_daily_game_is_not_resigned_or_rematched(client: TestClient) -> None:
         seat.hello()
         seat.send({"type": "rematch"})
         assert "played once" in seat.error()
+
+
+def test_a_result_not_noted_when_the_round_ended_is_taken_from_the_stored_game(
+        client: TestClient) -> None:
+    """A process stopped between storing the round's end and noting the result: the
+    player's next look at the results notes it from the game as stored."""
+    game = _start(client)
+    _play_to_the_end(client, game)
+    deals = _daily(client).deals
+    noted = deals.by_game(game)
+    assert noted is not None and noted.done
+    with deals._tx() as s:
+        s.execute(update(DailyEntryRow).where(DailyEntryRow.game == game).values(
+            finished=None, margin=None, seconds=None))
+    assert PLAY_FIRST_HTML not in client.get(f"/daily/{TODAY}/casino").text
+    again = deals.by_game(game)
+    assert again is not None and again.done and again.margin == noted.margin

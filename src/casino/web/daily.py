@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
-from casino.engine.match import Match
-from casino.engine.record import Settings, write_record
-from casino.engine.rules import PRESET_NAMES, player_counts, preset
+from casino.engine.match import Match, RoundLog
+from casino.engine.record import RecordRound, Settings, read_record, write_record
+from casino.engine.rules import PRESET_NAMES, Rules, player_counts, preset
 from casino.engine.wording import plural
 from casino.play.session import HUMAN, GameSession
 from casino.web.accounts.store import Account
@@ -34,7 +34,7 @@ from casino.web.daily_store import DailyStore, Deal, Entry
 from casino.web.errors import GameError
 from casino.web.requester import holder_words
 from casino.web.seats import new_token
-from casino.web.store import PLAYING, token_hash
+from casino.web.store import OVER, PLAYING, token_hash
 
 if TYPE_CHECKING:
     from casino.web.service import GameService
@@ -114,11 +114,15 @@ def player_key(token: str | None, account: Account | None) -> str | None:
 def margin_of(session: GameSession) -> int:
     """The daily deal's result: the player's points of the round less the expert's (the
     expert's less the player's where points are penalties, so that higher is better)."""
-    rnd = session.match.rounds[0]
+    return round_margin(session.rules, session.match.rounds[0])
+
+
+def round_margin(rules: Rules, rnd: RoundLog | RecordRound) -> int:
+    """:func:`margin_of` the scored round ``rnd`` (as played, or as recorded)."""
     assert rnd.result is not None
-    gained = [rnd.result.scores[s] - rnd.start.scores[s] for s in session.rules.seats]
+    gained = [rnd.result.scores[s] - rnd.start.scores[s] for s in rules.seats]
     margin = gained[PLAYER_SEAT] - gained[1 - PLAYER_SEAT]
-    return -margin if session.rules.win_rule == "lower-after-games" else margin
+    return -margin if rules.win_rule == "lower-after-games" else margin
 
 
 @dataclass(frozen=True)
@@ -288,11 +292,27 @@ class Daily:
             raise GameError("that day's deal is not dealt yet", 404)
         deal = self.deal(day, rules)
         mine = self.deals.entry(day, rules, key) if key else None
+        if mine is not None and not mine.done:
+            mine = self._settled(mine)
         revealed = self.over(day)
         shown = revealed or (mine is not None and mine.done)
         entries = self.deals.finished(day, rules) if shown else []
         return Results(day, rules, deal if revealed else None, mine, shown, revealed,
                        [e for e in entries if not e.guest], [e for e in entries if e.guest])
+
+    def _settled(self, entry: Entry) -> Entry:
+        """``entry`` finished from its stored game, when the game is over but its result
+        was not noted (the process stopped between storing the round's end and noting
+        it): the margin from its record, the time to its last change."""
+        stored = self.service.store.load(entry.game)
+        if stored is None or stored.status != OVER:
+            return entry
+        record = read_record(stored.record)
+        if record.rounds[0].result is None:
+            return entry
+        done = self.deals.finish(entry.game, round_margin(record.rules, record.rounds[0]),
+                                 stored.updated)
+        return done or entry
 
     def hidden(self, game: str, key: str | None) -> bool:
         """Whether the daily game ``game`` is still hidden from the player ``key``: until
