@@ -19,7 +19,7 @@ from sqlalchemy import update
 
 from casino.engine.record import read_record
 from casino.web import daily
-from casino.web.daily import NAME_FIRST, PLAY_FIRST, Daily, margin_of
+from casino.web.daily import NAME_FIRST, PLAY_FIRST, Daily, margin_of, margin_words
 from casino.web.daily_store import DailyEntryRow, DailyStore, Entry
 from casino.web.service import LiveGame
 from casino.web.store import OVER
@@ -162,6 +162,7 @@ def test_the_results_are_shown_once_the_player_has_finished(client: TestClient) 
     assert PLAY_FIRST_HTML in page.text and "daily-ranked" not in page.text
     view = _play_to_the_end(client, ann_game)
     assert view["daily"] == f"/daily/of/{ann_game}" and view["can_resign"] is False
+    assert view["result"]["summary"] == margin_words(margin_of(_game(client, ann_game).session))
     follow = client.get(view["daily"], follow_redirects=False)
     assert follow.headers["location"] == f"/daily/{TODAY}/casino"
     page = client.get(f"/daily/{TODAY}/casino")

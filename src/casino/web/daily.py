@@ -20,7 +20,7 @@ import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
@@ -123,6 +123,20 @@ def round_margin(rules: Rules, rnd: RoundLog | RecordRound) -> int:
     gained = [rnd.result.scores[s] - rnd.start.scores[s] for s in rules.seats]
     margin = gained[PLAYER_SEAT] - gained[1 - PLAYER_SEAT]
     return -margin if rules.win_rule == "lower-after-games" else margin
+
+
+def daily_view(view: dict[str, Any], game: str, session: GameSession) -> None:
+    """A daily game's VIEW (``view``, changed in place): no resigning, the address of the
+    day's results, and at the end the margin in place of the words of a game that goes
+    on (the daily deal is one round)."""
+    view.update(can_resign=False, resign_words=None, daily=f"/daily/of/{game}")
+    if view["result"] is not None and session.match.rounds[0].result is not None:
+        view["result"] = {**view["result"], "summary": margin_words(margin_of(session))}
+
+
+def margin_words(margin: int) -> str:
+    """The end of a daily deal, in words: "The daily deal is over: your margin is +3"."""
+    return f"The daily deal is over: your margin is {margin:+d}"
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from casino.play.session import HUMAN, GameSession
 from casino.teach.lesson import session_step
 from casino.web import messages
 from casino.web.accounts.ratings import rate_when_stored
-from casino.web.daily import DAILY
+from casino.web.daily import DAILY, daily_view
 from casino.web.spectators import Shown, spectator_state
 from casino.web.store import (
     OVER,
@@ -428,7 +428,7 @@ class LiveGame:
         view["lesson"] = (session_step(self.session, seat).to_json()
                           if self.mode == LESSON else None)
         if self.mode == DAILY:  # played to the end, once: the results follow
-            view.update(can_resign=False, resign_words=None, daily=f"/daily/of/{self.id}")
+            daily_view(view, self.id, self.session)
         return view
 
     async def state_ready(self, client: Client) -> dict[str, Any] | str | None:
