@@ -6,6 +6,7 @@ the wall's."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import random
 import threading
@@ -19,13 +20,28 @@ from sqlalchemy import update
 
 from casino.engine.record import read_record
 from casino.web import daily
-from casino.web.daily import NAME_FIRST, PLAY_FIRST, Daily, margin_of, margin_words
+from casino.web.daily import (
+    NAME_FIRST,
+    PLAY_FIRST,
+    Daily,
+    margin_of,
+    margin_words,
+    player_key,
+)
 from casino.web.daily_store import DailyEntryRow, DailyStore, Entry
 from casino.web.service import LiveGame
 from casino.web.store import OVER
 
 # web_helpers imports Starlette's TestClient without its deprecation warning
-from tests.web_helpers import Seat, TestClient, guest, sign_up, web  # type: ignore[attr-defined]
+from tests.web_helpers import (  # type: ignore[attr-defined]
+    FAST,
+    Seat,
+    TestClient,
+    browser,
+    guest,
+    sign_up,
+    web,
+)
 
 #: The words of the results page held back from a player who has not finished, as shown.
 PLAY_FIRST_HTML = str(escape(PLAY_FIRST))
@@ -289,3 +305,30 @@ def test_a_result_not_noted_when_the_round_ended_is_taken_from_the_stored_game(
     assert PLAY_FIRST_HTML not in client.get(f"/daily/{TODAY}/casino").text
     again = deals.by_game(game)
     assert again is not None and again.done and again.margin == noted.margin
+
+
+def test_starting_a_daily_deal_counts_against_the_new_games(tmp_path: Path,
+                                                            clock: Clock) -> None:
+    limits = dataclasses.replace(FAST, games_per_minute=0.001, games_burst=2)
+    with web(tmp_path, limits=limits) as client:
+        _daily(client).clock = clock
+        _daily(client).level = "beginner"
+        game = _start(client)
+        assert _start(client) == game  # going back to it is no new game
+        _start(client, rules="classic")
+        r = client.post("/api/daily/kasino", json={"name": "Ann"})
+        assert r.status_code == 429 and "too many new games" in r.json()["error"]
+        key = player_key(client.cookies["casino"], None)
+        assert key is not None and _daily(client).deals.entry(TODAY, "kasino", key) is None
+        # Another network has its own allowance.
+        other = browser(client, host="203.0.113.9")
+        assert other.post("/api/daily/kasino", json={"name": "Bob"}).status_code == 201
+
+
+def test_a_guests_browser_is_offered_the_name_it_took_part_under(client: TestClient,
+                                                                 clock: Clock) -> None:
+    _start(client, name="Zoë the Bold")
+    clock.now += dt.timedelta(days=1)
+    page = client.get("/daily").text
+    assert 'value="Zoë the Bold"' in page
+    assert 'value=""' in guest(client).get("/daily").text

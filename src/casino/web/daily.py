@@ -335,8 +335,12 @@ class Daily:
         return (entry is not None and not self.over(entry.day)
                 and (key is None or entry.player != key))
 
-    def todays(self, token: str | None, account: Account | None) -> dict[str, Entry]:
-        """The player's entries of today, by preset."""
+    def todays(self, token: str | None,
+               account: Account | None) -> tuple[dict[str, Entry], str | None]:
+        """The player's entries of today, by preset, and the name a guest's browser took
+        part under last (offered again)."""
         key = player_key(token, account)
-        return {e.rules: e for e in
-                self.deals.entries_of(self.today(), [key] if key else [])}
+        entries = {e.rules: e for e in
+                   self.deals.entries_of(self.today(), [key] if key else [])}
+        named = self.deals.last_name(key) if key and account is None else None
+        return entries, named

@@ -170,6 +170,12 @@ class DailyStore:
             return [_entry(r) for r in s.scalars(select(DailyEntryRow).where(
                 DailyEntryRow.day == day, DailyEntryRow.player.in_(list(players))))]
 
+    def last_name(self, player: str) -> str | None:
+        """The name ``player`` took part under last (a guest's browser's name)."""
+        with self._sessions() as s:
+            return s.scalar(select(DailyEntryRow.name).where(DailyEntryRow.player == player)
+                            .order_by(DailyEntryRow.started.desc()).limit(1))
+
     def by_game(self, game: str) -> Entry | None:
         """The entry whose game is ``game`` (None for any other game)."""
         with self._sessions() as s:

@@ -40,11 +40,12 @@ async def daily_page(request: Request, web: Web, player: Player) -> Response:
     """Today's daily deals, one per preset, each with what this player may do now: play,
     go back to their game, or see the results."""
     daily = web.service.daily
-    mine = await web.service.live.db(daily.todays, seats.browser_token(request), player)
+    mine, named = await web.service.live.db(daily.todays, seats.browser_token(request),
+                                            player)
     deals = [{"rules": name, "title": title(name), "entry": mine.get(name)}
              for name in daily_presets()]
     return web.pages.render("daily.html", day=daily.today(), deals=deals,
-                            guest=player is None, level=daily.level)
+                            guest=player is None, level=daily.level, named=named or "")
 
 
 @router.get("/daily/of/{game_id}")

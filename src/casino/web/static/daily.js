@@ -1,13 +1,14 @@
 // The daily deal's pages: "Play" starts (or resumes) today's deal of a ruleset
 // (POST /api/daily/<rules>), "Play this deal again" a past day's for practice; a guest's
-// name for the results is kept in this browser, to be offered again the next day.
+// name for the results is kept in this browser too (the server offers the name it took
+// part under last), to be offered again the next day.
 "use strict";
 (() => {
   const NAME_KEY = "casino-daily-name";
   const nameBox = document.getElementById("daily-name");
   const err = document.getElementById("daily-error");
   if (nameBox) {
-    try { nameBox.value = localStorage.getItem(NAME_KEY) || ""; } catch { /* no storage */ }
+    try { nameBox.value = nameBox.value || localStorage.getItem(NAME_KEY) || ""; } catch { /* no storage */ }
   }
 
   async function start(url, body, button) {
