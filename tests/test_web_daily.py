@@ -253,6 +253,22 @@ def test_the_deck_and_everyones_games_are_revealed_when_the_day_ends(
     assert _daily(client).deals.by_game(practice) is None  # no entry: not ranked
     assert stranger.post(f"/api/daily/{TOMORROW}/casino/practice").status_code == 409
     assert _start(stranger, name="Stranger") not in (ann_game, bob_game, practice)
+    assert f"/daily/{TODAY}/casino" in stranger.get("/daily").text  # yesterday's, linked
+
+
+def test_a_deal_finished_after_its_day_is_over_is_not_ranked(client: TestClient,
+                                                             clock: Clock) -> None:
+    """Once the day is over its deck and games are shown: a game of that day left
+    unfinished may still be played, but no longer counts."""
+    bob = guest(client)
+    ann_game, bob_game = _start(client), _start(bob, name="Bob")
+    _play_to_the_end(client, ann_game)
+    clock.now += dt.timedelta(days=1)
+    _play_to_the_end(bob, bob_game)
+    late = _daily(client).deals.by_game(bob_game)
+    assert late is not None and late.done
+    shown = _daily(client).results(TODAY, "casino", None)
+    assert [e.name for e in shown.guests] == ["Ann"]
 
 
 def test_two_requests_making_the_days_deal_at_once_make_one(client: TestClient) -> None:

@@ -84,6 +84,13 @@ def check_day(day: str) -> dt.date:
         raise GameError(NOT_A_DAY.format(day=day[:20]), 404) from None
 
 
+def day_end(day: str) -> dt.datetime:
+    """When ``day`` ends (midnight UTC after it): a deal finished later, once the deck
+    and everyone's games may be seen, is not ranked."""
+    return dt.datetime.combine(check_day(day) + dt.timedelta(days=1), dt.time(),
+                               tzinfo=dt.UTC)
+
+
 def check_rules(rules: str) -> str:
     """``rules`` when it is a preset with a daily deal; GameError (404) otherwise."""
     if rules not in daily_presets():
@@ -310,7 +317,7 @@ class Daily:
             mine = self._settled(mine)
         revealed = self.over(day)
         shown = revealed or (mine is not None and mine.done)
-        entries = self.deals.finished(day, rules) if shown else []
+        entries = self.deals.finished(day, rules, day_end(day)) if shown else []
         return Results(day, rules, deal if revealed else None, mine, shown, revealed,
                        [e for e in entries if not e.guest], [e for e in entries if e.guest])
 

@@ -182,13 +182,14 @@ class DailyStore:
             row = s.scalar(select(DailyEntryRow).where(DailyEntryRow.game == game))
             return None if row is None else _entry(row)
 
-    def finished(self, day: str, rules: str) -> list[Entry]:
-        """The day's finished entries of ``rules``, best first: the higher margin, then
-        the shorter time, then the earlier finish."""
+    def finished(self, day: str, rules: str, before: dt.datetime) -> list[Entry]:
+        """The day's entries of ``rules`` finished before ``before`` (the day's end),
+        best first: the higher margin, then the shorter time, then the earlier finish."""
         with self._sessions() as s:
             rows = s.scalars(select(DailyEntryRow).where(
                 DailyEntryRow.day == day, DailyEntryRow.rules == rules,
-                DailyEntryRow.finished.is_not(None)).order_by(
+                DailyEntryRow.finished.is_not(None),
+                DailyEntryRow.finished < before).order_by(
                 DailyEntryRow.margin.desc(), DailyEntryRow.seconds,
                 DailyEntryRow.finished))
             return [_entry(r) for r in rows]

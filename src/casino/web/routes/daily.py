@@ -6,6 +6,8 @@ The game itself is an ordinary game at /game/<id>, played over the WebSocket.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from starlette.requests import HTTPConnection
@@ -44,7 +46,8 @@ async def daily_page(request: Request, web: Web, player: Player) -> Response:
                                             player)
     deals = [{"rules": name, "title": title(name), "entry": mine.get(name)}
              for name in daily_presets()]
-    return web.pages.render("daily.html", day=daily.today(), deals=deals,
+    yesterday = (check_day(daily.today()) - dt.timedelta(days=1)).isoformat()
+    return web.pages.render("daily.html", day=daily.today(), deals=deals, yesterday=yesterday,
                             guest=player is None, level=daily.level, named=named or "")
 
 
