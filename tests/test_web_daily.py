@@ -169,6 +169,10 @@ def test_a_guest_must_choose_a_name_and_bad_bodies_change_nothing(client: TestCl
     assert sign_up(client, "Carol", "correct horse battery").status_code == 201
     game = _start(client, name=None)
     assert _record(client, game).names[0] == "Carol"
+    _play_to_the_end(client, game)
+    # Her public page lists no daily game (its id is its secret link).
+    page = guest(client).get("/player/Carol")
+    assert page.status_code == 200 and game not in page.text
 
 
 def test_the_results_are_shown_once_the_player_has_finished(client: TestClient) -> None:
