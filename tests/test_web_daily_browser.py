@@ -95,6 +95,9 @@ def test_two_browsers_play_the_daily_deal_and_see_the_results_after(
             assert other.locator("#daily-guests").count() == 0
             other.close()
         _play(ann, server, ann_game)
+        assert "The daily deal is over: your margin is" in ann.inner_text("#round-end")
+        assert "The daily deal: one round" in ann.inner_text("#scores")
+        assert ann.locator("#rematch-button").count() == 0
         ann.click("#daily-results")
         ann.wait_for_url(results, timeout=WAIT_MS)
         assert ann.locator("#daily-guests .daily-result").all_inner_texts()[0].startswith("Ann")

@@ -920,7 +920,9 @@
       el("tr", { class: "total-head" }, el("th", { colspan: cols, scope: "colgroup", text: "Now" })),
       el("tr", { class: "total-row" }, sds.map((sd, i) => el("td", {}, el("strong", { text: num(sideScore(view.scores, i)) })))));
     const r = view.rules || {};
-    const goal = r.penalties ? "Penalty points: the lower total wins."
+    const goal = view.daily
+      ? `The daily deal: one round, scored by ${r.penalties ? "the computer's penalty points less yours" : "your points less the computer's"}.`
+      : r.penalties ? "Penalty points: the lower total wins."
       : typeof r.target === "number" && r.target > 0 ? `Playing to ${r.target}.` : null;
     fill(box, el("table", { class: "score-pad" }, el("thead", {}, head), body),
       goal ? el("p", { class: "muted", text: goal }) : null);
