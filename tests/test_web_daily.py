@@ -217,14 +217,14 @@ def test_the_results_rank_accounts_by_margin_then_time_and_list_guests_apart(
         with deals._tx() as s:
             assert deals.add_entry(s, entry)
         deals.finish(entry.game, margin, DAY + dt.timedelta(seconds=seconds))
-    shown = _daily(client).results(TODAY, "casino", "account a")
+    shown = _daily(client).results(TODAY, "casino", ["account a"])
     assert shown.shown and not shown.revealed and shown.deal is None
     assert [e.name for e in shown.ranked] == ["Bob", "Cy", "Ann", "Eve"]
     assert [e.name for e in shown.guests] == ["Dee"]
     page = client.get(f"/daily/{TODAY}/casino")
     assert PLAY_FIRST_HTML in page.text  # this browser has not played
     clock.now += dt.timedelta(days=1)
-    assert _daily(client).results(TODAY, "casino", None).revealed
+    assert _daily(client).results(TODAY, "casino", []).revealed
 
 
 def test_the_deck_and_everyones_games_are_revealed_when_the_day_ends(
@@ -271,7 +271,7 @@ def test_a_deal_finished_after_its_day_is_over_is_not_ranked(client: TestClient,
     _play_to_the_end(bob, bob_game)
     late = _daily(client).deals.by_game(bob_game)
     assert late is not None and late.done
-    shown = _daily(client).results(TODAY, "casino", None)
+    shown = _daily(client).results(TODAY, "casino", [])
     assert [e.name for e in shown.guests] == ["Ann"]
 
 
@@ -352,3 +352,13 @@ def test_a_guests_browser_is_offered_the_name_it_took_part_under(client: TestCli
     page = client.get("/daily").text
     assert 'value="Zoë the Bold"' in page
     assert 'value=""' in guest(client).get("/daily").text
+
+
+def test_a_deal_played_as_a_guest_is_not_played_again_signed_in_on_that_browser(
+        client: TestClient) -> None:
+    game = _start(client, name="Dan")
+    _play_to_the_end(client, game)
+    assert sign_up(client, "Daniel", "correct horse battery").status_code == 201
+    assert _start(client, name=None) == game
+    assert PLAY_FIRST_HTML not in client.get(f"/daily/{TODAY}/casino").text
+    assert "See results" in client.get("/daily").text

@@ -110,6 +110,14 @@ def seconds_words(seconds: float | None) -> str:
     return f"{plural(minutes, 'minute')} {plural(rest, 'second')}"
 
 
+def player_keys(token: str | None, account: Account | None) -> list[str]:
+    """Every key under which this browser, and the account signed in there, may have
+    played: the account's first, then the browser's as a guest (so that nobody plays a
+    deal as a guest and then again signed in on the same browser, or the other way)."""
+    keys = [f"account {account.id}"] if account is not None else []
+    return keys + ([f"guest {token_hash(token)}"] if token else [])
+
+
 def player_key(token: str | None, account: Account | None) -> str | None:
     """Who plays, as the entries count them: the account signed in, else the guest's
     browser (its token's digest); None for a browser without a token."""
@@ -220,7 +228,7 @@ class Daily:
         token = token or new_token()
         key = player_key(token, account)
         assert key is not None
-        known = self.deals.entry(day, rules, key)
+        known = self.mine(day, rules, player_keys(token, account))
         if known is not None:
             return Started(known.game, token)
         shown = self._shown_name(name, account)
@@ -305,14 +313,19 @@ class Daily:
         its end calls this): its margin, and the time since it was started."""
         await self.service.live.db(self.deals.finish, game, margin_of(session), self.clock())
 
-    def results(self, day: str, rules: str, key: str | None) -> Results:
-        """The deal of ``day`` and ``rules`` as the player ``key`` may see it now."""
+    def mine(self, day: str, rules: str, keys: list[str]) -> Entry | None:
+        """The entry of the first of ``keys`` (:func:`player_keys`) that has one."""
+        found = [e for e in self.deals.entries_of(day, keys) if e.rules == rules]
+        return min(found, key=lambda e: keys.index(e.player)) if found else None
+
+    def results(self, day: str, rules: str, keys: list[str]) -> Results:
+        """The deal of ``day`` and ``rules`` as the player of ``keys`` may see it now."""
         check_day(day)
         check_rules(rules)
         if day > self.today():
             raise GameError("that day's deal is not dealt yet", 404)
         deal = self.deal(day, rules)
-        mine = self.deals.entry(day, rules, key) if key else None
+        mine = self.mine(day, rules, keys)
         if mine is not None and not mine.done:
             mine = self._settled(mine)
         revealed = self.over(day)
@@ -335,19 +348,20 @@ class Daily:
                                  stored.updated)
         return done or entry
 
-    def hidden(self, game: str, key: str | None) -> bool:
-        """Whether the daily game ``game`` is still hidden from the player ``key``: until
-        its day is over, a daily game is its own player's only."""
+    def hidden(self, game: str, keys: list[str]) -> bool:
+        """Whether the daily game ``game`` is still hidden from the player of ``keys``:
+        until its day is over, a daily game is its own player's only."""
         entry = self.deals.by_game(game)
         return (entry is not None and not self.over(entry.day)
-                and (key is None or entry.player != key))
+                and entry.player not in keys)
 
     def todays(self, token: str | None,
                account: Account | None) -> tuple[dict[str, Entry], str | None]:
         """The player's entries of today, by preset, and the name a guest's browser took
         part under last (offered again)."""
-        key = player_key(token, account)
-        entries = {e.rules: e for e in
-                   self.deals.entries_of(self.today(), [key] if key else [])}
-        named = self.deals.last_name(key) if key and account is None else None
+        keys = player_keys(token, account)
+        # The account's entry wins over the browser's (the first key's, read last).
+        entries = {e.rules: e for e in sorted(self.deals.entries_of(self.today(), keys),
+                                               key=lambda e: -keys.index(e.player))}
+        named = self.deals.last_name(keys[0]) if keys and account is None else None
         return entries, named

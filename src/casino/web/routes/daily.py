@@ -25,7 +25,7 @@ from casino.web.daily import (
     check_day,
     check_rules,
     daily_presets,
-    player_key,
+    player_keys,
     seconds_words,
 )
 from casino.web.errors import GameError
@@ -66,8 +66,8 @@ async def results_page(request: Request, day: str, rules: str, web: Web,
     """A day's deal of a preset: its results once the player has finished it (everyone's
     once the day is over), and then too its deck, every hand and every game."""
     daily = web.service.daily
-    key = player_key(seats.browser_token(request), player)
-    shown = await web.service.live.db(daily.results, day, rules, key)
+    keys = player_keys(seats.browser_token(request), player)
+    shown = await web.service.live.db(daily.results, day, rules, keys)
     deck = ([card_text(c) for c in shown.deal.deck] if shown.deal is not None else None)
     return web.pages.render("daily_deal.html", r=shown, title=title(rules), deck=deck,
                             dealer=shown.deal.dealer if shown.deal is not None else None,
@@ -119,7 +119,7 @@ async def check_shown(connection: HTTPConnection, web: Web, game: LiveGame | Non
     day is over: the other players' games of the day are not to be found before."""
     if game is None or game.mode != DAILY:
         return
-    key = player_key(seats.browser_token(connection), await signed_in(connection))
-    if (await web.service.live.db(web.service.daily.hidden, game.id, key)
+    keys = player_keys(seats.browser_token(connection), await signed_in(connection))
+    if (await web.service.live.db(web.service.daily.hidden, game.id, keys)
             and await seat_held(connection, game) is None):
         raise GameError(HIDDEN_GAME, 403)
