@@ -113,7 +113,7 @@ def seconds_words(seconds: float | None) -> str:
 def player_keys(token: str | None, account: Account | None) -> list[str]:
     """Every key under which this browser, and the account signed in there, may have
     played: the account's first, then the browser's as a guest (so that nobody plays a
-    deal as a guest and then again signed in on the same browser, or the other way)."""
+    deal as a guest and then again signed in on the same browser)."""
     keys = [f"account {account.id}"] if account is not None else []
     return keys + ([f"guest {token_hash(token)}"] if token else [])
 
