@@ -16,11 +16,13 @@ from typing import Any
 
 import pytest
 from markupsafe import escape
-from sqlalchemy import update
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
 
 from casino.engine.record import read_record
 from casino.web import daily
 from casino.web.daily import (
+    DAILY,
     NAME_FIRST,
     PLAY_FIRST,
     Daily,
@@ -30,7 +32,7 @@ from casino.web.daily import (
 )
 from casino.web.daily_store import DailyEntryRow, DailyStore, Entry
 from casino.web.service import LiveGame
-from casino.web.store import OVER
+from casino.web.store import OVER, GameRow
 
 # web_helpers imports Starlette's TestClient without its deprecation warning
 from tests.web_helpers import (  # type: ignore[attr-defined]
@@ -362,3 +364,27 @@ def test_a_deal_played_as_a_guest_is_not_played_again_signed_in_on_that_browser(
     assert _start(client, name=None) == game
     assert PLAY_FIRST_HTML not in client.get(f"/daily/{TODAY}/casino").text
     assert "See results" in client.get("/daily").text
+
+
+def test_two_starts_of_one_player_at_once_make_one_game(client: TestClient) -> None:
+    d = _daily(client)
+    d.deal(TODAY, "royal")
+    made: list[str] = []
+    gate = threading.Barrier(3)
+
+    def start() -> None:
+        gate.wait()
+        made.append(d.start("royal", token="one-browser", account=None, name="Ann",
+                            requester="network 192.0.2.0/24").game)
+
+    threads = [threading.Thread(target=start) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(made) == 3 and len(set(made)) == 1
+    with Session(d.service.store.engine) as s:  # and no game besides it
+        assert s.scalar(select(func.count()).select_from(GameRow).where(
+            GameRow.mode == DAILY)) == 1
+    key = player_key("one-browser", None)
+    assert key is not None and d.deals.entry(TODAY, "royal", key) is not None
