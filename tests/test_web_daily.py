@@ -249,6 +249,7 @@ def test_the_deck_and_everyones_games_are_revealed_when_the_day_ends(
         assert stranger.get(f"/records/{game}").status_code == 200
         replay = stranger.get(f"/api/records/{game}").json()
         assert replay["positions"][0]["hands"][0]  # every hand shown
+        assert replay["result"]["summary"].startswith("The daily deal is over: ")
         assert stranger.get(f"/api/games/{game}/review").status_code == 200
     # Today is a new day with a new deal; yesterday's can be played again, unranked.
     assert _daily(client).today() == TOMORROW

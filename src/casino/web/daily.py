@@ -149,9 +149,11 @@ def daily_view(view: dict[str, Any], game: str, session: GameSession) -> None:
         view["result"] = {**view["result"], "summary": margin_words(margin_of(session))}
 
 
-def margin_words(margin: int) -> str:
-    """The end of a daily deal, in words: "The daily deal is over: your margin is +3"."""
-    return f"The daily deal is over: your margin is {margin:+d}"
+def margin_words(margin: int, name: str | None = None) -> str:
+    """The end of a daily deal, in words: "The daily deal is over: your margin is +3",
+    to its player; "Ann's margin", to others (``name``, the player's)."""
+    whose = "your" if name is None else f"{name}'s"
+    return f"The daily deal is over: {whose} margin is {margin:+d}"
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from casino.web.accounts.store import Account
 from casino.web.bodies import GameMade, NewGame
 from casino.web.requester import requester
 from casino.web.reviews import COMPUTING, DONE
+from casino.web.daily import DAILY, margin_of, margin_words
 from casino.web.rooms import listed_json
 from casino.web.routes.context import Player, Web, finished, game_body
 from casino.web.routes.daily import check_shown
@@ -140,6 +141,8 @@ def replay_json(game: LiveGame) -> dict[str, Any]:
     last = record.rounds[-1]
     result = (result_json(rules, last.result, last.start.scores, s.names)
               if last.result is not None else None)
+    if game.mode == DAILY and result is not None:  # one round: no game goes on
+        result["summary"] = margin_words(margin_of(s), s.names[0])
     ended = resignation_words(s)
     if ended is not None:
         result = {**(result or {"items": [], "scores": list(last.position.scores)}),
