@@ -16,9 +16,9 @@ from casino.web import seats
 from casino.web.accounts.profiles import recent_results
 from casino.web.accounts.store import Account
 from casino.web.bodies import GameMade, NewGame
+from casino.web.daily import DAILY, margin_of, margin_words
 from casino.web.requester import requester
 from casino.web.reviews import COMPUTING, DONE
-from casino.web.daily import DAILY, margin_of, margin_words
 from casino.web.rooms import listed_json
 from casino.web.routes.context import Player, Web, finished, game_body
 from casino.web.routes.daily import check_shown
