@@ -15,6 +15,7 @@ once the day is over.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import random
 import re
 import secrets
@@ -38,6 +39,8 @@ from casino.web.store import OVER, PLAYING, token_hash
 
 if TYPE_CHECKING:
     from casino.web.service import GameService
+
+log = logging.getLogger("casino.web")
 
 #: The mode of a daily deal's game (and of a past deal played again for practice).
 DAILY = "daily"
@@ -312,8 +315,14 @@ class Daily:
 
     async def finish(self, game: str, session: GameSession) -> None:
         """Note a daily game's result, once its round is over (the flush that stored
-        its end calls this): its margin, and the time since it was started."""
-        await self.service.live.db(self.deals.finish, game, margin_of(session), self.clock())
+        its end calls this): its margin, and the time since it was started. The end is
+        stored already: a failure here is logged, and the result is noted from the
+        stored game at the player's next look (:meth:`_settled`)."""
+        try:
+            await self.service.live.db(self.deals.finish, game, margin_of(session),
+                                       self.clock())
+        except Exception:
+            log.exception("could not note the result of daily game %s", game)
 
     def mine(self, day: str, rules: str, keys: list[str]) -> Entry | None:
         """The entry of the first of ``keys`` (:func:`player_keys`) that has one."""
