@@ -237,10 +237,7 @@ class Daily:
         if known is not None:
             return Started(known.game, token)
         shown = self._shown_name(name, account)
-        rooms = self.service.rooms
-        if not self.service.allowances.take(rooms.new_games, requester):
-            raise GameError(f"too many new games: {holder_words(requester)} started as many "
-                            f"as it may for now; wait a minute", 429)
+        self._count_new_game(requester)
         entry = Entry(day, rules, key, shown, account is None, secrets.token_hex(8),
                       self.clock(), None, None, None)
         if not self._make(deal, entry, token, account):
@@ -261,14 +258,18 @@ class Daily:
         deal = self.deals.deal(day, rules)
         if deal is None:
             raise GameError(f"nobody played the daily deal of {rules} on {day}", 404)
-        if not self.service.allowances.take(self.service.rooms.new_games, requester):
-            raise GameError(f"too many new games: {holder_words(requester)} started as many "
-                            f"as it may for now; wait a minute", 429)
+        self._count_new_game(requester)
         token = token or new_token()
         game = secrets.token_hex(8)
         name = account.name if account is not None else "Player"
         self._create(deal, game, name, token, account, None)
         return Started(game, token)
+
+    def _count_new_game(self, requester: str) -> None:
+        """Take a new game from ``requester``'s allowance; GameError (429) when spent."""
+        if not self.service.allowances.take(self.service.rooms.new_games, requester):
+            raise GameError(f"too many new games: {holder_words(requester)} started as many "
+                            f"as it may for now; wait a minute", 429)
 
     def _shown_name(self, name: str | None, account: Account | None) -> str:
         """The name the results show: the account's, or the guest's own (required)."""
