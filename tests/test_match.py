@@ -1,12 +1,16 @@
-"""Match: the undo a front end offers within a round, and playing listed moves."""
+"""Match: the undo a front end offers within a round, playing listed moves, and a first
+round dealt from a given deck."""
 
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
 from casino import Match
+from casino.engine.record import read_record, write_record
+from casino.engine.rules import preset
 
 
 def test_take_back_restores_the_exact_position() -> None:
@@ -73,3 +77,17 @@ def test_play_listed_records_what_play_records() -> None:
     assert listed.current.result == checked.current.result
     with pytest.raises(IllegalMove, match="the round is over"):
         listed.play_listed(move)
+
+
+def test_a_match_dealt_from_a_given_deck_plays_it_and_records_it() -> None:
+    """The web's daily deal: a deck shuffled elsewhere, dealt to everyone alike."""
+    rules = preset("casino")
+    deck = list(range(52))
+    random.Random(3).shuffle(deck)
+    one, two = (Match.dealt(rules, tuple(deck), 1) for _ in range(2))
+    assert one.rounds[0].deck == two.rounds[0].deck == tuple(deck)
+    assert one.position == two.position and one.position.dealer == 1
+    record = read_record(write_record(one))
+    assert record.rounds[0].deck == tuple(deck) and record.rounds[0].dealer == 1
+    with pytest.raises(ValueError, match="every card of 1 deck once each"):
+        Match.dealt(rules, (*deck[:-1], deck[0]), 0)

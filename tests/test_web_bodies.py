@@ -19,6 +19,7 @@ from casino.web.bodies import (
     ROUTES,
     Body,
     ChallengeRequest,
+    DailyStart,
     HelperRequest,
     NewGame,
     NewPad,
@@ -53,6 +54,7 @@ GOOD: dict[type[Body], dict[str, Any]] = {
     PairingRequest: {"rules": "casino", "players": 2, "rated": False, "seek": None},
     ChallengeRequest: {"name": "Bob", "rules": "casino", "players": 2, "rated": False},
     PadBody: {},  # and the pad, the test's (a new one)
+    DailyStart: {"name": "Ann"},
     PadChange: {"action": {"op": "add", "round": ROUND_1}},  # and the pad
     HelperRequest: {"rules": "casino", "players": 2, "level": None, "judge": False,
                     "seed": 3, "hand": ["9d", "2s"],
@@ -78,6 +80,7 @@ BAD: dict[type[Body], dict[str, list[Any]]] = {
     NewPad: {"rules": ["poker", 1, None], "names": ["Ann, Bob", None, [1, 2], ["A"],
                                                     ["A", "B", "C", "D", "E"]]},
     PadBody: {"pad": [None, [1], "pad", 7]},
+    DailyStart: {"name": [5, ["Ann"], {"n": 1}, "x" * 201]},
     PadChange: {"pad": [None, [1]],
                 "action": [None, "add", {}, {"op": "shuffle"}, {"op": 1},
                            {"op": "remove", "index": -1}, {"op": "remove", "index": "0"},
@@ -96,6 +99,7 @@ BAD: dict[type[Body], dict[str, list[Any]]] = {
 SENT_TO: dict[type[Body], list[str]] = {
     NewGame: ["POST /api/games"], PairingRequest: ["POST /api/pairing"],
     ChallengeRequest: ["POST /api/challenge"],
+    DailyStart: ["POST /api/daily/{rules}"],
     NewPad: ["POST /api/scorepad/new"],
     PadBody: ["POST /api/scorepad/view", "POST /api/scorepads", "PUT /api/scorepads/{pad_id}"],
     PadChange: ["POST /api/scorepad/apply"], HelperRequest: ["POST /api/helper"],
@@ -164,7 +168,10 @@ def _sender(client: TestClient, route: str, pad: dict[str, Any]) -> tuple[
     if route == "POST /api/challenge":  # from a signed-in player to an account
         assert sign_up(client, "Ann", "correct horse battery").status_code == 201
         assert sign_up(browser(client), "Bob", "correct horse battery").status_code == 201
-    if route in ("POST /api/games", "POST /api/pairing", "POST /api/challenge"):
+    if route == "POST /api/daily/{rules}":
+        path = "/api/daily/casino"
+    if route in ("POST /api/games", "POST /api/pairing", "POST /api/challenge",
+                 "POST /api/daily/{rules}"):
         return (lambda body: client.post(path, json=body),
                 lambda: (_count(client, GameRow), dict(client.cookies)))
     if route == "PUT /api/scorepads/{pad_id}":
@@ -247,4 +254,7 @@ def test_the_answers_are_of_their_models(client: TestClient) -> None:
     check("GET /api/scorepads/{pad_id}", client.get(f"/api/scorepads/{stored['id']}",
                                                     headers=mine))
     check("POST /api/helper", client.post("/api/helper", json=GOOD[HelperRequest]))
+    check("POST /api/daily/{rules}", client.post("/api/daily/casino", json={}))
+    check("POST /api/daily/{day}/{rules}/practice",
+          client.post("/api/daily/2020-01-01/casino/practice"))
     assert seen == set(ROUTES)

@@ -11,6 +11,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, inspect
 
 import casino.web.allowances  # its tables are part of the schema (as the pads' below)
+import casino.web.daily_store
 import casino.web.tools  # noqa: F401  (its score-pad table is part of the schema)
 from casino.web.migrations import current, head
 from casino.web.store import Base, Store, token_hash

@@ -28,6 +28,7 @@ from casino.engine.position import Position
 from casino.engine.presets import DEFAULT
 from casino.engine.rules import Rules, preset
 from casino.engine.scoring import Carry, Result
+from casino.engine.wording import plural
 
 
 def shuffle_words(seed: int | None) -> str:
@@ -81,6 +82,19 @@ class Match:
         self.first_dealer = first_dealer
         self.rounds: list[RoundLog] = []
         self._start_round(1, first_dealer, (0,) * self.rules.players, Carry())
+
+    @classmethod
+    def dealt(cls, rules: Rules, deck: tuple[int, ...], first_dealer: int) -> Match:
+        """A game whose first round is dealt from ``deck`` (top first), shuffled
+        elsewhere: the web's daily deal, drawn once from the system's random source and
+        dealt to everyone alike. Later rounds are shuffled by the system."""
+        if sorted(deck) != sorted(list(range(52)) * rules.decks):
+            raise ValueError(f"a deck must hold every card of {plural(rules.decks, 'deck')} "
+                             f"once each")
+        match = cls(rules, first_dealer=first_dealer)
+        match.rounds.clear()
+        match._start_round(1, first_dealer, (0,) * rules.players, Carry(), deck)
+        return match
 
     # ------------------------------------------------------------------
     def shuffled_deck(self) -> tuple[int, ...]:

@@ -36,6 +36,7 @@ from casino.web.routes import accounts as account_routes
 from casino.web.routes import (
     admin,
     api,
+    daily,
     drawings,
     pages,
     pairing,
@@ -114,7 +115,7 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
     app.middleware("http")(adopt_old_cookies)
     install_error_handlers(app)
     for part in (pages, account_routes, ratings, profiles, api, pairing, drawings, socket,
-                 admin):
+                 admin, daily):
         app.include_router(part.router)
     return app
 

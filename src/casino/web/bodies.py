@@ -138,6 +138,15 @@ class ChallengeRequest(Body):
     _a_preset = field_validator("rules")(_preset)
 
 
+class DailyStart(Body):
+    """``POST /api/daily/{rules}``: play today's daily deal of a preset (or go back to
+    the game started already); a guest gives the name this browser takes part under."""
+
+    WHAT: ClassVar[str] = "the daily deal request"
+    name: str | None = Field(None, max_length=200, description=(
+        "\"name\" is the name you take part under, as text (needed without an account)"))
+
+
 class NewPad(Body):
     """``POST /api/scorepad/new``: a blank score pad for ``names`` under ``rules``."""
 
@@ -473,6 +482,8 @@ ROUTES: dict[str, tuple[type[Body] | None, type[Answer]]] = {
     "POST /api/pairing": (PairingRequest, PairingAnswer),
     "POST /api/challenge": (ChallengeRequest, GameMade),
     "POST /api/challenges/{game_id}/decline": (None, Withdrawn),
+    "POST /api/daily/{rules}": (DailyStart, GameMade),
+    "POST /api/daily/{day}/{rules}/practice": (None, GameMade),
     "GET /api/records/{game_id}": (None, Replay),
     "POST /api/games/{game_id}/review": (None, Review),
     "GET /api/games/{game_id}/review": (None, Review),

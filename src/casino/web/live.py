@@ -35,6 +35,7 @@ from casino.play.session import HUMAN, GameSession
 from casino.teach.lesson import session_step
 from casino.web import messages
 from casino.web.accounts.ratings import rate_when_stored
+from casino.web.daily import DAILY, daily_view
 from casino.web.spectators import Shown, spectator_state
 from casino.web.store import (
     OVER,
@@ -426,6 +427,8 @@ class LiveGame:
         # A lesson's step, from what this seat sees (session_step reads its observation).
         view["lesson"] = (session_step(self.session, seat).to_json()
                           if self.mode == LESSON else None)
+        if self.mode == DAILY:  # played to the end, once: the results follow
+            daily_view(view, self.id, self.session)
         return view
 
     async def state_ready(self, client: Client) -> dict[str, Any] | str | None:
@@ -511,8 +514,8 @@ class LiveGame:
                     del self.log[len(self.log) - len(note.taken):]
                 add(note.kind, note.seat, None, note.words(names[note.seat]),
                     note.words(names[note.seat], you=True))
-        if session.game_over:
-            self.status = OVER
+        if session.game_over or (self.mode == DAILY and session.round_over):
+            self.status = OVER  # a daily deal is one round
         if events:
             self.changed_at = time.monotonic()
             self._pending.extend(events)

@@ -34,6 +34,7 @@ from casino.web.bodies import Mode
 from casino.web.challenges import CHALLENGE, challenges_for, check_addressee, described
 from casino.web.chat import chat_for
 from casino.web.chatstore import ChatStore, game_key
+from casino.web.daily import DAILY, PLAYED_ONCE
 from casino.web.errors import GameError, clean_name
 from casino.web.limits import address_key, network_key
 from casino.web.live import FRIENDS, LESSON, LiveGame, replayed_log, unstoppable
@@ -292,6 +293,8 @@ class Rooms:
         async with game.lock:
             if game.status != OVER:
                 raise GameError("a rematch is offered once the game is over")
+            if game.mode == DAILY:
+                raise GameError(PLAYED_ONCE)
             if game.rematch is None:
                 s = game.session
                 new_id = secrets.token_hex(8)
@@ -346,8 +349,10 @@ class Rooms:
         public = self.store.listing(status=WAITING, limit=50, since=cutoff, public=True)
         own = self.store.listing(status=WAITING, limit=50, since=cutoff, ids=list(mine))
         playing = self.store.listing(status=PLAYING, limit=50, ids=list(mine))
-        # Finished lessons are no ordinary games: not listed for everyone.
-        over = [g for g in self.store.listing(status=OVER, limit=30) if g.mode != LESSON]
+        # Finished lessons are no ordinary games: not listed for everyone; nor are daily
+        # deals' (a game's id is its secret link, and today's are secret until tomorrow).
+        over = [g for g in self.store.listing(status=OVER, limit=30)
+                if g.mode not in (LESSON, DAILY)]
         seen: set[str] = set()
         open_rooms = []
         for g in own + public:

@@ -38,6 +38,7 @@ from casino.teach.review import default_seat
 from casino.web.allowances import Allowances
 from casino.web.chat import Chat
 from casino.web.computers import Computers
+from casino.web.daily import Daily
 from casino.web.errors import MOVED_ON, GameError, clean_name
 from casino.web.limits import Limits, address_key
 from casino.web.live import (
@@ -91,6 +92,8 @@ class GameService:
         self.rooms = Rooms(self)
         self.computers = Computers(self)
         self.turns = Turns(self)
+        #: The daily deals (daily.py): the day's deck per preset, its games and results.
+        self.daily = Daily(self)
 
     async def close(self) -> None:
         """At the server's shutdown: stop the timers and tasks, tell each connection that

@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from casino.engine.record import match_from_record, read_record
 from casino.play.session import HUMAN, GameSession, default_settings
+from casino.web.daily import DAILY
 from casino.web.errors import MOVED_ON, GameError
 from casino.web.fanout import Listener
 from casino.web.live import FRIENDS, LiveGame, replayed_log
 from casino.web.messages import RematchReady, error
-from casino.web.store import MovedOn, StoredGame
+from casino.web.store import OVER, MovedOn, StoredGame
 from casino.web.views import LogItem
 
 if TYPE_CHECKING:
@@ -111,6 +112,8 @@ class LiveGames:
         finally:
             game.settled.set()
         game.events.extend(events)
+        if game.mode == DAILY and game.status == OVER:
+            await self.service.daily.finish(game.id, s)
 
     def drop(self, game: LiveGame) -> None:
         """Forget a game in memory (it reloads from the database when asked for); its

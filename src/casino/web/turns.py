@@ -35,6 +35,7 @@ from casino.bots.levels import LEVELS
 from casino.engine.builds import Build
 from casino.engine.position import Position
 from casino.play.session import HUMAN
+from casino.web.daily import DAILY, NO_RESIGNING
 from casino.web.errors import GameError
 from casino.web.fairqueue import LineFull, RankedLine, TooMany
 from casino.web.live import LiveGame, duration_words, unstoppable
@@ -324,6 +325,8 @@ class Turns:
         """``seat`` resigns: the other side wins, or a computer takes the seat over."""
         async with game.lock:
             self.playing(game)
+            if game.mode == DAILY:
+                raise GameError(NO_RESIGNING)
             game.session.resign(seat, self._computer_level(game))
             await self.service.live.flush(game)
         game.notify()

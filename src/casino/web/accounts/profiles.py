@@ -55,8 +55,10 @@ HISTORY_POINTS = 200
 TALLY_GAMES = 500
 #: The finished games listed on one page of a player's.
 PAGE_SIZE = 50
-#: The mode of the lesson: a lesson is no ordinary game, and is not listed.
+#: The mode of the lesson: a lesson is no ordinary game, and is not listed; nor is a
+#: daily deal's game (its results page lists it, once its day is over).
 LESSON = "lesson"
+UNLISTED = (LESSON, "daily")
 #: A game's result for one player, in words.
 WON, LOST, DRAWN = "won", "lost", "drawn"
 
@@ -252,7 +254,7 @@ class Profiles:
             mine = (select(GameRow, AccountGameRow.seat)
                     .join(AccountGameRow, AccountGameRow.game == GameRow.id)
                     .where(AccountGameRow.account == account.id, GameRow.status == OVER,
-                           GameRow.mode != LESSON))
+                           GameRow.mode.not_in(UNLISTED)))
             total = int(s.scalar(select(func.count()).select_from(mine.subquery())) or 0)
             newest = mine.order_by(GameRow.updated.desc(), GameRow.id)
             latest = [(r, int(seat)) for r, seat in s.execute(newest.limit(TALLY_GAMES))]
@@ -299,7 +301,7 @@ def recent_results(store: Store, token_digest: str | None, account: str | None,
         return []
     seats: dict[str, int] = {}
     with sessionmaker(store.engine)() as s:
-        over = (GameRow.status == OVER, GameRow.mode != LESSON)
+        over = (GameRow.status == OVER, GameRow.mode.not_in(UNLISTED))
         if token_digest is not None:
             seats.update((g, int(seat)) for g, seat in s.execute(
                 select(SeatRow.game, SeatRow.seat).join(GameRow, GameRow.id == SeatRow.game)

@@ -16,10 +16,12 @@ from casino.web import seats
 from casino.web.accounts.profiles import recent_results
 from casino.web.accounts.store import Account
 from casino.web.bodies import GameMade, NewGame
+from casino.web.daily import DAILY, margin_of, margin_words
 from casino.web.requester import requester
 from casino.web.reviews import COMPUTING, DONE
 from casino.web.rooms import listed_json
 from casino.web.routes.context import Player, Web, finished, game_body
+from casino.web.routes.daily import check_shown
 from casino.web.service import LiveGame, resignation_words
 from casino.web.store import OVER, Store, token_hash
 from casino.web.views import items_json, result_json, rules_json
@@ -78,9 +80,10 @@ def _with_results(store: Store, lists: dict[str, Any], token: str | None,
 
 
 @router.get("/api/records/{game_id}")
-async def record_json(game_id: str, web: Web) -> dict[str, Any]:
+async def record_json(request: Request, game_id: str, web: Web) -> dict[str, Any]:
     """A finished game's replay as JSON: every step, for the replay page."""
     game = await finished(web.service, game_id)
+    await check_shown(request, web, game)
     return replay_json(game)
 
 
@@ -92,15 +95,18 @@ async def ask_review(request: Request, game_id: str, web: Web,
     are shared out by the asker's identity (the account, else the guest's network:
     :func:`~casino.web.requester.requester`), which the service's limits take as it
     is (an identity is no address to narrow)."""
+    await check_shown(request, web, await web.service.live.get(game_id))
     answer = await web.service.review(game_id, seat, start=True,
                                       client=await requester(request))
     return JSONResponse(answer, status_code=200 if answer["status"] == DONE else 202)
 
 
 @router.get("/api/games/{game_id}/review")
-async def get_review(game_id: str, web: Web, seat: str | None = None) -> Response:
+async def get_review(request: Request, game_id: str, web: Web,
+                     seat: str | None = None) -> Response:
     """A finished game's review of ``seat``: 200 done (with it) or none yet, 202
     computing; a review whose computing failed is said once (503)."""
+    await check_shown(request, web, await web.service.live.get(game_id))
     answer = await web.service.review(game_id, seat)
     return JSONResponse(answer, status_code=202 if answer["status"] == COMPUTING else 200)
 
@@ -135,6 +141,8 @@ def replay_json(game: LiveGame) -> dict[str, Any]:
     last = record.rounds[-1]
     result = (result_json(rules, last.result, last.start.scores, s.names)
               if last.result is not None else None)
+    if game.mode == DAILY and result is not None:  # one round: no game goes on
+        result["summary"] = margin_words(margin_of(s), s.names[0])
     ended = resignation_words(s)
     if ended is not None:
         result = {**(result or {"items": [], "scores": list(last.position.scores)}),

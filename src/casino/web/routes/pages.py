@@ -21,6 +21,7 @@ from casino.web.routes.context import (
     seat_held,
     signed_in,
 )
+from casino.web.routes.daily import check_shown
 from casino.web.spectators import NOT_WATCHABLE, watched_words
 from casino.web.store import OVER
 from casino.web.views import RATED_WORDS, title
@@ -169,10 +170,11 @@ async def guide_page(name: str, web: Web) -> Response:
 
 
 @router.get("/records/{game_id}.rec")
-async def record_file(game_id: str, web: Web) -> Response:
+async def record_file(request: Request, game_id: str, web: Web) -> Response:
     """A finished game's record to download (an unfinished one is not given: it would
-    show the hands)."""
+    show the hands; nor is another player's daily deal before its day is over)."""
     game = await finished(web.service, game_id)
+    await check_shown(request, web, game)
     return PlainTextResponse(
         game.session.record_text(),
         media_type="text/plain; charset=utf-8",
@@ -180,7 +182,7 @@ async def record_file(game_id: str, web: Web) -> Response:
 
 
 @router.get("/records/{game_id}", response_class=HTMLResponse)
-async def replay_page(game_id: str, web: Web) -> Response:
+async def replay_page(request: Request, game_id: str, web: Web) -> Response:
     """The replay page of a finished game (it fetches the game from the API)."""
-    await finished(web.service, game_id)
+    await check_shown(request, web, await finished(web.service, game_id))
     return web.pages.render("replay.html", game_id=game_id)

@@ -869,7 +869,9 @@
     const actions = el("div", { class: "form-actions" });
     if (over) {
       add(actions,
-        view.spectator ? null : view.rematch
+        view.spectator ? null : view.daily
+          ? el("a", { class: "button primary", id: "daily-results", href: view.daily, text: "See the results" })
+          : view.rematch
           ? el("a", { class: "button primary", id: "rematch-button", href: view.rematch, text: "Join the rematch" })
           : el("button", { type: "button", class: "button primary", id: "rematch-button", onclick: () => { askedRematch = true; send({ type: "rematch" }); }, text: "Rematch" }),
         el("a", { class: "button", href: `/records/${encodeURIComponent(gameId)}`, text: "Replay this game" }),
@@ -919,7 +921,9 @@
       el("tr", { class: "total-head" }, el("th", { colspan: cols, scope: "colgroup", text: "Now" })),
       el("tr", { class: "total-row" }, sds.map((sd, i) => el("td", {}, el("strong", { text: num(sideScore(view.scores, i)) })))));
     const r = view.rules || {};
-    const goal = r.penalties ? "Penalty points: the lower total wins."
+    const goal = view.daily
+      ? `The daily deal: one round, scored by ${r.penalties ? "the computer's penalty points less yours" : "your points less the computer's"}.`
+      : r.penalties ? "Penalty points: the lower total wins."
       : typeof r.target === "number" && r.target > 0 ? `Playing to ${r.target}.` : null;
     fill(box, el("table", { class: "score-pad" }, el("thead", {}, head), body),
       goal ? el("p", { class: "muted", text: goal }) : null);
