@@ -128,7 +128,8 @@ async def play_friends_game(pages: dict[int, Page]) -> None:
     each change before the next is made."""
     everyone = list(pages.values())
     for p in everyone:
-        await p.open()
+        if p.ws is None:
+            await p.open()
     await settle(everyone)
     for _ in range(1000):
         v = pages[0].view
@@ -391,8 +392,10 @@ def test_a_computer_game_goes_on_after_its_server_is_killed_mid_thought(
 def test_spectators_on_both_servers_watch_a_game_played_across_them(
         pair: tuple[Server, Server], database: str) -> None:
     """A watchable room made by Ann on A, joined by Bob on B; Carl watches on B and Dana
-    on A. Each spectator is told every change, whichever process stored it, the whole
-    game to its end, and neither is sent a card of any hand or of the stock."""
+    on A. Each player is shown both spectators, whichever process they watch on, and
+    one fewer when Carl leaves; each spectator is told every change, whichever process
+    stored it, the whole game to its end, and neither is sent a card of any hand or of
+    the stock."""
     a, b = pair
     with showing_logs(a, b):
         ann, bob = Person("Ann"), Person("Bob")
@@ -406,8 +409,14 @@ def test_spectators_on_both_servers_watch_a_game_played_across_them(
 
         async def scenario() -> None:
             try:
-                for w in watchers:
-                    await w.open()
+                for p in [*pages.values(), *watchers]:
+                    await p.open()
+                await settle(list(pages.values()))
+                for p in pages.values():
+                    await p.until(lambda q: q.view["spectators"] == 2, "both spectators")
+                await watchers[0].close()  # Carl leaves B: A hears of it
+                await pages[0].until(lambda q: q.view["spectators"] == 1, "one spectator")
+                await watchers[0].open()
                 await play_friends_game(pages)
                 final = pages[0].version
                 for w in watchers:

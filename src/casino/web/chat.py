@@ -288,10 +288,8 @@ class Chat:
         if (game is None or not game.clients or origin == self.service.store.origin
                 or self.service.closed):
             return
-        tasks = self.service.live.tasks
-        task = asyncio.get_running_loop().create_task(self._heard(game, line_id))
-        tasks.add(task)
-        task.add_done_callback(tasks.discard)
+        self.service.live.keep(asyncio.get_running_loop().create_task(
+            self._heard(game, line_id)))
 
     async def _heard(self, game: LiveGame, line_id: int) -> None:
         try:

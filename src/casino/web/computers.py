@@ -85,8 +85,7 @@ class Computers:
             return
         task = asyncio.get_running_loop().create_task(self._computers(game))
         game.bot_task = task
-        self.service.live.tasks.add(task)
-        task.add_done_callback(self.service.live.tasks.discard)
+        self.service.live.keep(task)
 
     async def _computers(self, game: LiveGame) -> None:
         loop = asyncio.get_running_loop()

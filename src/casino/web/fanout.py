@@ -66,6 +66,24 @@ def read_chat_notice(payload: str) -> tuple[str, int, str] | None:
     return parts[1], int(parts[2]), parts[3]
 
 
+#: The first word of a spectators' count's notice (:func:`watch_notice`).
+WATCH = "watch"
+
+
+def watch_notice(game_id: str, count: int, origin: str) -> str:
+    """The payload of a process's notice of how many spectators watch a game there
+    (:mod:`casino.web.audience`): four words, as a chat line's."""
+    return f"{WATCH} {game_id} {count} {origin}"
+
+
+def read_watch_notice(payload: str) -> tuple[str, int, str] | None:
+    """(game, count, origin) of a spectators' count's notice, None if it is not one."""
+    parts = payload.split(" ")
+    if len(parts) != 4 or parts[0] != WATCH or not parts[2].isdigit():
+        return None
+    return parts[1], int(parts[2]), parts[3]
+
+
 #: The pause before the first reconnection, and the longest (seconds).
 FIRST_PAUSE, LONGEST_PAUSE = 0.5, 10.0
 
@@ -80,7 +98,8 @@ def libpq_url(sqlalchemy_url: str) -> str:
 
 class Listener:
     """Listens for change notices and hands each to ``on_change(game, version, origin)``,
-    and each chat line's notice to ``on_chat(game, line, origin)``.
+    each chat line's notice to ``on_chat(game, line, origin)`` and each spectators'
+    count's to ``on_watch(game, count, origin)``.
 
     :meth:`start` begins listening (and returns once the first LISTEN is in place, so
     nothing stored after it is missed); :meth:`close` stops.
@@ -88,10 +107,12 @@ class Listener:
 
     def __init__(self, url: str, on_change: Callable[[str, int, str], None],
                  on_lost: Callable[[], None],
-                 on_chat: Callable[[str, int, str], None] | None = None) -> None:
+                 on_chat: Callable[[str, int, str], None] | None = None,
+                 on_watch: Callable[[str, int, str], None] | None = None) -> None:
         self.url = libpq_url(url)
         self.on_change = on_change
         self.on_chat = on_chat
+        self.on_watch = on_watch
         self.on_lost = on_lost
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
@@ -131,6 +152,9 @@ class Listener:
                         elif self.on_chat is not None and (
                                 said := read_chat_notice(notice.payload)) is not None:
                             self.on_chat(*said)
+                        elif self.on_watch is not None and (
+                                counted := read_watch_notice(notice.payload)) is not None:
+                            self.on_watch(*counted)
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # the database went away: listen again when it is back

@@ -296,11 +296,23 @@ class LiveGame:
 
     @property
     def watching(self) -> int:
-        """How many spectators watch the game here now (each player's view says so)."""
+        """How many spectators watch the game now, here and on the other processes (each
+        player's view says so; the cap counts them all)."""
+        return self.watching_here + self.service.audience.elsewhere(self.id)
+
+    @property
+    def watching_here(self) -> int:
+        """How many spectators watch the game on this process."""
         return sum(1 for c in self.clients if c.seat is None)
 
     def watched(self) -> None:
-        """A spectator came or went: the players' views are sent again with the count."""
+        """A spectator came or went here: the other processes are told, and the players
+        here shown the count."""
+        self.service.audience.tell(self)
+        self.show_watchers()
+
+    def show_watchers(self) -> None:
+        """The players' views are sent again with the spectators' count."""
         for c in self.clients:
             if c.seat is not None:
                 c.refresh()

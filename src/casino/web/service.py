@@ -36,6 +36,7 @@ from casino.engine.rules import PRESET_NAMES
 from casino.play.session import HINT_LEVEL
 from casino.teach.review import default_seat
 from casino.web.allowances import Allowances
+from casino.web.audience import Audience
 from casino.web.chat import Chat
 from casino.web.computers import Computers
 from casino.web.daily import Daily
@@ -83,6 +84,8 @@ class GameService:
         self.allowances = Allowances(store)
         #: The chat of the games (chat.py): its lines, mutes and reports in the database.
         self.chat = Chat(self)
+        #: How many watch each game on the other processes (audience.py).
+        self.audience = Audience(self)
         #: The service's parts, each asked directly (``service.turns.play``): the games in
         #: memory, kept as stored (sync.py); rooms and seats (rooms.py): making games,
         #: invites, rematches, the lobby's lists; computers and hints (computers.py): the

@@ -70,8 +70,15 @@ class LiveGames:
         SQLite database is served by one process)."""
         if self.store.postgres and self.listener is None:
             self.listener = Listener(self.store.url, self._heard, self._heard_nothing,
-                                     self.service.chat.heard)
+                                     self.service.chat.heard, self.service.audience.heard)
             await self.listener.start()
+            self.keep(asyncio.get_running_loop().create_task(self.service.audience.repeat()))
+
+    def keep(self, task: asyncio.Task[None]) -> None:
+        """Hold ``task`` among the tasks that run on their own (the loop keeps only a weak
+        reference to a task), cancelled at the server's shutdown, until it is done."""
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def db(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``work(*args, **kwargs)`` in a database thread: the event loop goes on
@@ -197,8 +204,7 @@ class LiveGames:
         if game.refreshing is None:
             task = asyncio.get_running_loop().create_task(self._reread(game))
             game.refreshing = task
-            self.tasks.add(task)
-            task.add_done_callback(self.tasks.discard)
+            self.keep(task)
 
     async def _reread(self, game: LiveGame) -> None:
         try:
