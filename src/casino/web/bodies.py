@@ -16,7 +16,14 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic.json_schema import models_json_schema
 
 from casino.bots.levels import LEVELS
@@ -24,6 +31,13 @@ from casino.engine.errors import RulesError
 from casino.engine.presets import DEFAULT
 from casino.engine.rules import PRESET_NAMES, canonical_name
 from casino.web.messages import explain
+from casino.web.timecontrol import (
+    BANK_SECONDS,
+    DAYS,
+    INCREMENT_SECONDS,
+    MOVE_SECONDS,
+    time_control,
+)
 
 #: A game's mode: against computers, a room for friends, or the lesson.
 Mode = Literal["computer", "friends", "lesson"]
@@ -69,6 +83,33 @@ def _level(level: str | None) -> str | None:
     return level
 
 
+class ClockBody(Body):
+    """A game's time control (docs/server.md, "Clocks"): its kind and the values that kind
+    uses, each within its bounds (:func:`~casino.web.timecontrol.time_control`)."""
+
+    WHAT: ClassVar[str] = "the clock"
+    kind: Literal["none", "move", "bank", "correspondence"] = Field(description=(
+        "\"kind\" is none, move (seconds a move), bank (a bank with an increment a move) "
+        "or correspondence (days a move)"))
+    seconds: int | None = Field(None, ge=MOVE_SECONDS[0], le=MOVE_SECONDS[1], description=(
+        f"\"seconds\" a move: {MOVE_SECONDS[0]} to {MOVE_SECONDS[1]} (kind move)"))
+    bank: int | None = Field(None, ge=BANK_SECONDS[0], le=BANK_SECONDS[1], description=(
+        f"\"bank\" is each seat's seconds for the game: {BANK_SECONDS[0]} to "
+        f"{BANK_SECONDS[1]} (kind bank)"))
+    increment: int | None = Field(None, ge=INCREMENT_SECONDS[0], le=INCREMENT_SECONDS[1],
+                                  description=(
+        f"\"increment\" is the seconds added after each move: {INCREMENT_SECONDS[0]} to "
+        f"{INCREMENT_SECONDS[1]} (kind bank; default 0)"))
+    days: int | None = Field(None, ge=DAYS[0], le=DAYS[1], description=(
+        f"\"days\" a move: {DAYS[0]} to {DAYS[1]} (kind correspondence)"))
+
+    @model_validator(mode="after")
+    def _the_kind_s_values(self) -> ClockBody:
+        time_control(self.kind, seconds=self.seconds, bank=self.bank,
+                     increment=self.increment, days=self.days)
+        return self
+
+
 class NewGame(Body):
     """``POST /api/games``: a game against the computer, a lesson, or a room for friends.
     Whether the rules take ``players`` and a room ``people`` is the rules' to say
@@ -99,6 +140,9 @@ class NewGame(Body):
     spectator_delay: int = Field(0, ge=0, le=MAX_SPECTATOR_DELAY, description=(
         f"\"spectator_delay\" is how many moves behind the game spectators see it: a "
         f"whole number, 0 to {MAX_SPECTATOR_DELAY}"))
+    clock: ClockBody | None = Field(None, description=(
+        "\"clock\" is the room's time control, an object: {\"kind\": \"bank\", \"bank\": "
+        "300, \"increment\": 3} (leave it out for none; a room for friends only)"))
 
     _a_preset = field_validator("rules")(_preset)
     _a_level = field_validator("level")(_level)

@@ -58,6 +58,7 @@ from casino.web.views import (
 from casino.words.narrate import told_play, winner_words
 
 if TYPE_CHECKING:
+    from casino.web.clocks import GameClock
     from casino.web.service import GameService
 
 COMPUTER, FRIENDS = "computer", "friends"
@@ -201,6 +202,9 @@ class LiveGame:
         self.refreshing: asyncio.Task[None] | None = None
         #: Another process held the computer's lease: look again when it runs out.
         self.lease_timer: asyncio.TimerHandle | None = None
+        #: The game's clocks as stored (None: none), and its deadline's timer (clocks.py).
+        self.clock: GameClock | None = None
+        self.clock_timer: asyncio.TimerHandle | None = None
 
     def reload(self, stored: StoredGame, session: GameSession, log_items: list[LogItem]) -> None:
         """Take the stored game (changed by another process) in place of this one in
@@ -426,6 +430,7 @@ class LiveGame:
         # A lesson's step, from what this seat sees (session_step reads its observation).
         view["lesson"] = (session_step(self.session, seat).to_json()
                           if self.mode == LESSON else None)
+        self.service.clocks.dress(self, view)
         return view
 
     async def state_ready(self, client: Client) -> dict[str, Any] | str | None:
@@ -447,8 +452,8 @@ class LiveGame:
             return spectator_state(self, since, self.watching)
         events = [messages.Event(**e.to_json(client.seat)) for e in self.events[since:]]
         client.sent = self.version
-        return messages.State(version=self.version, events=events,
-                              view=self.view(client.seat)).wire()
+        return messages.State(version=self.version, events=events, view=self.view(client.seat),
+                              clock=self.service.clocks.of(self)).wire()
 
     def notify(self) -> None:
         """Tell every connection that there is news, and look again at who is away on their
@@ -471,6 +476,9 @@ class LiveGame:
         if self.lease_timer is not None:
             self.lease_timer.cancel()
             self.lease_timer = None
+        if self.clock_timer is not None:
+            self.clock_timer.cancel()
+            self.clock_timer = None
 
     # ------------------------------------------------------------------
     # The change hook: every change of the session becomes events and a commit

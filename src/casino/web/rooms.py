@@ -13,7 +13,7 @@ import datetime as dt
 import hmac
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +49,7 @@ from casino.web.store import (
     now,
     token_hash,
 )
+from casino.web.timecontrol import TimeControl, time_control
 from casino.words.narrate import YOU
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ class Rooms:
                hints: bool | None = None, takebacks: bool | None = None,
                account: Account | None = None, rated: bool = False,
                addressee: str | None = None, spectators: bool | None = None,
-               spectator_delay: int = 0) -> Created:
+               spectator_delay: int = 0, clock: Mapping[str, Any] | None = None) -> Created:
         """A new game against computers, or a room waiting for friends.
 
         ``token`` is the creating browser's token (a new one is made if it has none);
@@ -105,7 +106,8 @@ class Rooms:
         account name a challenge is sent to (:mod:`casino.web.challenges`), whose the
         second seat is: it is named so, and its invite marked a challenge's.
         ``spectators``: whether the game may be watched (None: :func:`watchable`'s
-        default), ``spectator_delay`` moves behind.
+        default), ``spectator_delay`` moves behind. ``clock``: the room's time control
+        (:class:`~casino.web.bodies.ClockBody`'s fields; None: no clock).
 
         The arguments' types and ranges, the mode, the level and the rules' name are
         the request's model's to check (:class:`~casino.web.bodies.NewGame`); what
@@ -114,6 +116,7 @@ class Rooms:
         """
         check_rated_room(rated, mode, account)  # before anything is counted
         spectators = watchable(mode, rated, spectators)
+        control = timed(mode, clock)
         if not self.service.allowances.take(self.new_games, address_key(client)):
             raise GameError("too many new games from your address: wait a minute", 429)
         if mode == LESSON:  # always two players, the learner against the beginner
@@ -158,8 +161,8 @@ class Rooms:
                           record=write_record(match, names, seats, table=settings),
                           seats=person_seats, rated=rated, spectators=spectators,
                           spectator_delay=spectator_delay if spectators else 0,
-                          within=self._room_space(game_id, client) if mode == FRIENDS
-                          else None)
+                          within=self._made_within(game_id, client, mode, control,
+                                                   r.players))
         if account is not None:
             self.accounts.hold(account.id, game_id, 0)
         return Created(game_id, token, 0, f"/join/{game_id}/{invite}" if invite else None)
@@ -176,6 +179,29 @@ class Rooms:
         if person != default and self.accounts.is_taken(skeleton(person)):
             return as_guest(person, self.limits.name_length)
         return person
+
+    def _made_within(self, game_id: str, client: str, mode: str, control: TimeControl,
+                     players: int) -> Callable[[Session, dt.datetime], None]:
+        """What a new game's transaction writes besides the game: a room's count
+        (:meth:`_room_space`) and its clock's row (:mod:`casino.web.clocks`)."""
+        room = self._room_space(game_id, client) if mode == FRIENDS else None
+        clock = self.service.clocks.made(game_id, control, players)
+
+        def within(s: Session, created: dt.datetime) -> None:
+            """Count the room, then write the clock."""
+            if room is not None:
+                room(s, created)
+            clock(s)
+
+        return within
+
+    def _clock_of(self, game: LiveGame,
+                  new_id: str) -> Callable[[Session, dt.datetime], None] | None:
+        """The clock's row of ``game``'s rematch ``new_id``: the same control (None: none)."""
+        if game.clock is None:
+            return None
+        made = self.service.clocks.made(new_id, game.clock.control, game.rules.players)
+        return lambda s, _created: made(s)
 
     def _room_space(self, game_id: str, client: str) -> Callable[[Session, dt.datetime],
                                                                  None]:
@@ -276,6 +302,7 @@ class Rooms:
             game.changed_at = time.monotonic()  # a turn begins now, not when the room was made
             game.events.append(event)
             game.log = replayed_log(s)  # the names in the words changed
+            await self.service.clocks.settle(game)  # a full room's first turn runs its clock
         game.notify()
         self.service.computers.kick(game)
         return token, seat
@@ -301,7 +328,8 @@ class Rooms:
                     record=write_record(match, s.names, players, table=s.settings),
                     seats={k: (s.names[k], h) for k, h in game.seats.items()},
                     rated=game.rated, spectators=game.spectators,
-                    spectator_delay=game.spectator_delay)
+                    spectator_delay=game.spectator_delay,
+                    within=self._clock_of(game, new_id))
                 event = Event(game.version + 1, "rematch", seat, None,
                               f"{s.names[seat]} started a rematch", "You started a rematch")
                 try:
@@ -380,6 +408,19 @@ class Rooms:
                 game.seats[seat] = new
             moved.append(game_id)
         return moved
+
+
+def timed(mode: str, clock: Mapping[str, Any] | None) -> TimeControl:
+    """A new game's time control: ``clock``'s (a room's only: a game against the computer
+    and a lesson have none), checked (GameError saying what is wrong)."""
+    try:
+        control = TimeControl() if clock is None else time_control(**clock)
+    except (TypeError, ValueError) as e:
+        raise GameError(str(e)) from None
+    if control.runs and mode != FRIENDS:
+        raise GameError("a clock is for a room of people: a game against the computer or "
+                        "a lesson has none")
+    return control
 
 
 def watchable(mode: str, rated: bool, asked: bool | None) -> bool:

@@ -36,6 +36,7 @@ from casino.engine.rules import PRESET_NAMES
 from casino.play.session import HINT_LEVEL
 from casino.teach.review import default_seat
 from casino.web.allowances import Allowances
+from casino.web.clocks import Clocks
 from casino.web.computers import Computers
 from casino.web.errors import MOVED_ON, GameError, clean_name
 from casino.web.limits import Limits, address_key
@@ -88,6 +89,8 @@ class GameService:
         self.rooms = Rooms(self)
         self.computers = Computers(self)
         self.turns = Turns(self)
+        #: The timed games' clocks (clocks.py): kept as stored, armed, swept, fired.
+        self.clocks = Clocks(self)
 
     async def close(self) -> None:
         """At the server's shutdown: stop the timers and tasks, tell each connection that

@@ -182,6 +182,7 @@ class Turns:
         async with game.lock:
             self.current(game, version)
             self.playing(game)
+            self.service.clocks.check_time(game, seat)  # a move after the deadline is late
             game.session.play(text, seat=seat)
             await self.service.live.flush(game)
         game.notify()

@@ -1,0 +1,112 @@
+"""The clocks' table: each timed game's control and clock state, with the running
+clock's deadline indexed, so that any process finds the clocks that ran out (the
+games of a process that stopped included) with one query (docs/server.md, "Clocks").
+
+A game without a clock has no row. The row is made in the game's own transaction
+(:func:`made_within`) and changed in the transaction that stores the change of the
+game that moves its clock on (:func:`saved_within`), so the clock is always as stored
+as the game.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Callable
+
+from sqlalchemy import DateTime, ForeignKey, String, Table, Text, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from casino.web.store import Base, Store
+from casino.web.timecontrol import (
+    ClockState,
+    TimeControl,
+    control_from_json,
+    state_from_json,
+)
+
+
+class ClockRow(Base):
+    """A timed game's control, its clocks, and when the running one runs out."""
+
+    __tablename__ = "clocks"
+
+    game: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
+    #: The :class:`~casino.web.timecontrol.TimeControl` as JSON (fixed when made).
+    control: Mapped[str] = mapped_column(String(200))
+    #: The :class:`~casino.web.timecontrol.ClockState` as JSON.
+    state: Mapped[str] = mapped_column(Text)
+    #: When the running clock runs out (null: none runs), for the sweep's query.
+    deadline: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
+                                                         nullable=True, index=True)
+
+
+CLOCKS: Table = Base.metadata.tables["clocks"]
+
+#: Writes in a game's own transaction: given its connection (or session).
+Within = Callable[[Connection | Session], None]
+
+
+def made_within(game_id: str, control: TimeControl, state: ClockState) -> Within:
+    """The clock's row of a new game, written in the game's own transaction (nothing
+    for a game without a clock)."""
+
+    def write(conn: Connection | Session) -> None:
+        """Insert the row."""
+        if control.runs:
+            conn.execute(CLOCKS.insert().values(
+                game=game_id, control=_json(control), state=state.to_json(),
+                deadline=state.deadline))
+
+    return write
+
+
+def saved_within(game_id: str, state: ClockState) -> Within:
+    """The new state of a game's clock, written in the transaction of the change."""
+
+    def write(conn: Connection | Session) -> None:
+        """Update the row."""
+        conn.execute(update(CLOCKS).where(CLOCKS.c.game == game_id).values(
+            state=state.to_json(), deadline=state.deadline))
+
+    return write
+
+
+def _json(control: TimeControl) -> str:
+    return json.dumps(control.to_json())
+
+
+def load(store: Store, game_id: str) -> tuple[TimeControl, ClockState] | None:
+    """A game's control and clocks as stored (None: the game has no clock)."""
+    with store.engine.connect() as conn:
+        row = conn.execute(select(CLOCKS.c.control, CLOCKS.c.state).where(
+            CLOCKS.c.game == game_id)).first()
+    if row is None:
+        return None
+    return control_from_json(row.control), state_from_json(row.state)
+
+
+def controls(store: Store, ids: list[str]) -> dict[str, tuple[TimeControl, ClockState]]:
+    """The controls and clocks of the games ``ids`` that have one (the lobby's lists)."""
+    if not ids:
+        return {}
+    with store.engine.connect() as conn:
+        rows = conn.execute(select(CLOCKS.c.game, CLOCKS.c.control, CLOCKS.c.state).where(
+            CLOCKS.c.game.in_(ids))).all()
+    return {r.game: (control_from_json(r.control), state_from_json(r.state)) for r in rows}
+
+
+def save(store: Store, game_id: str, state: ClockState) -> None:
+    """Store a game's clocks on their own (a change not stored by a move: the last
+    seat of a room taken, and its first turn begun)."""
+    with store.engine.begin() as conn:
+        saved_within(game_id, state)(conn)
+
+
+def due(store: Store, t: dt.datetime, limit: int) -> list[str]:
+    """The games whose running clock ran out by ``t``, the longest run out first, at
+    most ``limit`` (one query on the deadline's index)."""
+    with store.engine.connect() as conn:
+        return list(conn.scalars(select(CLOCKS.c.game).where(CLOCKS.c.deadline <= t)
+                                 .order_by(CLOCKS.c.deadline).limit(limit)))
