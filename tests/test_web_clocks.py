@@ -303,3 +303,24 @@ def test_a_clock_runs_out_after_a_restart(tmp_path: Path) -> None:
         assert client_sweep(second) == 0
         clock.advance(2)
         assert timed_out(second, game_id)[0].seat == mover
+
+
+def test_the_invite_and_the_lobby_tell_the_clock_and_whose_turn_it_is(
+        app: TestClient) -> None:
+    clock = service_of(app).clocks.now = FakeClock()
+    r = app.post("/api/games", json={"rules": "casino", "mode": "friends", "name": "Ann",
+                                     "clock": {"kind": "correspondence", "days": 3}})
+    game_id, invite = r.json()["game"], r.json()["invite"]
+    bob = browser(app)
+    page = bob.get(invite).text
+    assert 'id="join-clock"' in page and "3 days a move" in page
+    assert bob.get(invite, params={"name": "Bob"}).status_code == 303
+    mover = live(app, game_id).session.to_move
+    clock.advance(86_400 + 3600 + 5)  # a day and an hour later, the player comes back
+    players = {0: app, 1: bob}
+    for seat, player in players.items():
+        entry = next(e for e in player.get("/api/games").json()["recent"]
+                     if e["game"] == game_id)
+        assert entry["clock"] == "3 days a move"
+        assert entry["turn"] == ("your turn: 1 day 22 h left" if seat == mover else None)
+    assert 'id="clock-select"' in app.get("/").text  # the lobby's form offers clocks

@@ -350,6 +350,10 @@ class Listed(Answer):
     #: A live game its players allowed to be watched: its spectator page (docs/server.md,
     #: "Spectators"); null for any other.
     watch: str | None = None
+    #: A timed game's control in words, and, in progress with the caller's clock
+    #: running, "your turn: 2 days 3 h left" (docs/server.md, "Clocks"); else null.
+    clock: str | None = None
+    turn: str | None = None
 
 
 class Lists(Answer):

@@ -12,17 +12,20 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from sqlalchemy import DateTime, ForeignKey, String, Table, Text, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from casino.web.store import Base, Store
+from casino.web.accounts.store import AccountGameRow
+from casino.web.store import PLAYING, Base, SeatRow, Store
 from casino.web.timecontrol import (
     ClockState,
     TimeControl,
     control_from_json,
+    left_words,
     state_from_json,
 )
 
@@ -110,3 +113,37 @@ def due(store: Store, t: dt.datetime, limit: int) -> list[str]:
     with store.engine.connect() as conn:
         return list(conn.scalars(select(CLOCKS.c.game).where(CLOCKS.c.deadline <= t)
                                  .order_by(CLOCKS.c.deadline).limit(limit)))
+
+
+#: What the lobby tells a player of a timed game in progress whose turn it is.
+YOUR_TURN = "your turn: {left} left"
+
+
+def listed(store: Store, entries: Sequence[dict[str, Any]], digest: str | None,
+           account: str | None, t: dt.datetime) -> None:
+    """Fill in the lobby's entries of timed games (:class:`~casino.web.bodies.Listed`):
+    the ``clock``'s words, and for a game in progress where the caller (the browser's
+    token hash ``digest``, the ``account``) holds the seat whose clock runs, ``turn``:
+    that it is their turn and how long is left at ``t``. A few queries for the list."""
+    ids = sorted({e["game"] for e in entries})
+    found = controls(store, ids)
+    if not found:
+        return
+    timed = sorted(found)
+    held: set[tuple[str, int]] = set()
+    with Session(store.engine) as s:
+        if digest is not None:
+            held.update((g, int(n)) for g, n in s.execute(select(SeatRow.game, SeatRow.seat)
+                        .where(SeatRow.token_hash == digest, SeatRow.game.in_(timed))))
+        if account is not None:
+            held.update((g, int(n)) for g, n in s.execute(
+                select(AccountGameRow.game, AccountGameRow.seat).where(
+                    AccountGameRow.account == account, AccountGameRow.game.in_(timed))))
+    for e in entries:
+        if e["game"] not in found:
+            continue
+        control, state = found[e["game"]]
+        e["clock"] = control.words()
+        if e["status"] == PLAYING and (e["game"], state.running) in held:
+            assert state.running is not None
+            e["turn"] = YOUR_TURN.format(left=left_words(state.left_at(state.running, t)))

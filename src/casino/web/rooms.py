@@ -26,6 +26,7 @@ from casino.engine.record import Settings, write_record
 from casino.engine.rules import preset
 from casino.play.session import HUMAN, default_settings
 from casino.teach.lesson import OPPONENT_LEVEL, lesson_match
+from casino.web import clockstore
 from casino.web.accounts.names import as_guest, skeleton
 from casino.web.accounts.ratings import check_rated_join, check_rated_room
 from casino.web.accounts.store import Account, AccountStore
@@ -386,6 +387,9 @@ class Rooms:
         live = [listed_json(g, url=g.id in mine) for g in
                 self.store.listing(status=PLAYING, limit=30, spectators=True)]
         described(self.store, open_rooms + challenges + recent + live)
+        clockstore.listed(self.store, open_rooms + challenges + recent + live,
+                          token_hash(token) if token else None,
+                          account.id if account else None, self.service.clocks.now())
         return {"open": open_rooms, "recent": recent, "challenges": challenges, "live": live}
 
     def adopt(self, legacy: dict[str, str], token: str) -> list[str]:
@@ -463,5 +467,5 @@ def listed_json(g: Any, *, join: str | None = None, url: bool = False) -> dict[s
             "url": f"/game/{g.id}" if url else None, "join": join,
             "record": f"/records/{g.id}" if g.status == OVER else None,
             "winner": g.winner, "rated": False, "rating": None, "guest": False,
-            "challenge": None,
+            "challenge": None, "clock": None, "turn": None,
             "watch": f"/watch/{g.id}" if g.status == PLAYING and g.spectators else None}

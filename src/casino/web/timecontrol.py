@@ -15,6 +15,8 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
+from casino.engine.wording import plural
+
 #: The kinds of control: no clock; a time for each move; a bank for the whole game
 #: with an increment after each move; correspondence (days for each move).
 NONE, MOVE, BANK, CORRESPONDENCE = "none", "move", "bank", "correspondence"
@@ -47,6 +49,15 @@ def _span(seconds: int) -> str:
     if secs or not parts:
         parts.append(f"{secs} s")
     return " ".join(parts)
+
+
+def left_words(ms: int) -> str:
+    """``2 days 3 h``, ``4 min 20 s``: a clock's time left, as the lobby tells it."""
+    seconds = max(0, ms) // 1000
+    days, rest = divmod(seconds, DAY_SECONDS)
+    if days:
+        return f"{plural(days, 'day')} {rest // 3600} h"
+    return _span(rest)
 
 
 @dataclass(frozen=True)
@@ -84,7 +95,7 @@ class TimeControl:
         if self.kind == BANK:
             return f"{_span(self.bank)} + {_span(self.increment)} a move"
         if self.kind == CORRESPONDENCE:
-            return f"{self.days} {'day' if self.days == 1 else 'days'} a move"
+            return f"{plural(self.days, 'day')} a move"
         return "no clock"
 
     def to_json(self) -> dict[str, Any]:
@@ -119,6 +130,14 @@ def time_control(kind: str = NONE, *, seconds: int | None = None, bank: int | No
             raise ValueError(f"a clock's {name!r} is {low} to {high}, not {value}")
         values[name] = value
     return TimeControl(kind, **values)
+
+
+#: The controls the lobby's form offers (any other is one request away: POST /api/games).
+OFFERED = (
+    TimeControl(MOVE, seconds=30), TimeControl(MOVE, seconds=60),
+    TimeControl(BANK, bank=300, increment=3), TimeControl(BANK, bank=900, increment=10),
+    TimeControl(CORRESPONDENCE, days=1), TimeControl(CORRESPONDENCE, days=3),
+)
 
 
 def control_from_json(raw: str | None) -> TimeControl:

@@ -67,6 +67,7 @@
     updatePeople();
     $("people-label").hidden = !friends || n <= 2;
     $("public-label").hidden = !friends;
+    if ($("clock-label")) $("clock-label").hidden = !friends; // a clock is a room's only
     const people = friends ? Number($("people-select").value || n) : 1;
     const lesson = mode() === "lesson";
     $("level-label").hidden = people >= n || lesson;
@@ -134,6 +135,8 @@
       body.public = $("public-check").checked;
       const rated = $("rated-label");
       if (rated && !rated.hidden) body.rated = $("rated-check").checked;
+      const clock = $("clock-select") && $("clock-select").value;
+      if (clock) body.clock = JSON.parse(clock); // the option's control, as the server offered it
     }
     try {
       const res = await fetch("/api/games", {
@@ -216,6 +219,8 @@
       el("span", { class: "game-title", text: g.title || g.rules || "Casino" }),
       el("span", { class: "muted", text: ` ${g.mode === "lesson" ? "lesson · " : ""}${g.players ? g.players + " players · " : ""}${STATUS[g.status] || g.status || ""}${seekWords(g)}${scores}${whenText}` }),
       g.challenge && !challenge ? el("span", { class: "challenge-note", text: `challenge to ${g.challenge}: waiting for an answer` }) : null,
+      g.clock ? el("span", { class: "muted game-clock", text: ` · clock ${g.clock}` }) : null,
+      g.turn ? el("strong", { class: "game-turn", text: ` · ${g.turn}` }) : null,
       names ? el("span", { class: "game-names", text: names }) : null,
       resultItem(g),
       el("span", { class: "game-links" }, links));
