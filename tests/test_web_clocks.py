@@ -20,10 +20,12 @@ import pytest
 from casino.measure.glicko2 import LOSS, WIN, Outcome, Rating, rate
 from casino.web.clocks import PLAYED_FOR, side_words
 from casino.web.live import LiveGame
+from casino.web.messages import State, check_sent
 from casino.web.service import GameService
 from casino.web.store import now
 from casino.web.timecontrol import (
     GRACE_MS,
+    WARN_MS,
     ClockState,
     TimeControl,
     advance,
@@ -190,8 +192,11 @@ def test_a_casual_clock_running_out_has_the_computer_play_that_move(app: TestCli
     mover = game.session.to_move
     with app.websocket_connect(f"/ws/{game_id}") as ws:
         state = Seat(ws).hello(0)
-    assert state["clock"]["running"] == mover and state["clock"]["left_ms"] == [30_000] * 2
-    assert state["clock"]["words"] == "30 s a move" and state["clock"]["warn_ms"] == 10_000
+    sent = check_sent(state)  # the state as its model reads it
+    assert isinstance(sent, State) and sent.clock is not None
+    assert sent.clock.running == mover and sent.clock.left_ms == [30_000] * 2
+    assert sent.clock.words == "30 s a move" and sent.clock.warn_ms == WARN_MS == 10_000
+    assert sent.clock.server_time == clock.t.isoformat() and sent.clock.control.seconds == 30
     clock.advance(29)
     assert client_sweep(app) == 0 and game.session.to_move == mover  # not yet
     clock.advance(2)  # nobody is connected: the clock runs all the same
@@ -203,6 +208,7 @@ def test_a_casual_clock_running_out_has_the_computer_play_that_move(app: TestCli
     assert game.session.to_move != mover and game.status == "playing"
     assert game.clock is not None and game.clock.state.running == game.session.to_move
     assert game.clock.state.deadline == clock.t + dt.timedelta(seconds=30)
+    assert service.clocks.fired == 1  # once, whoever swept
 
 
 def client_sweep(client: TestClient) -> int:

@@ -27,9 +27,15 @@ from casino.play.session import BotJob, GameSession, run_bot_job
 from casino.web import clockstore
 from casino.web.clockstore import Within
 from casino.web.errors import GameError
-from casino.web.messages import ClockView
+from casino.web.messages import ClockControl, ClockView
 from casino.web.store import PLAYING, Event, now
-from casino.web.timecontrol import ClockState, TimeControl, advance, shown, start_state
+from casino.web.timecontrol import (
+    WARN_MS,
+    ClockState,
+    TimeControl,
+    advance,
+    start_state,
+)
 from casino.words.narrate import move_phrase
 
 if TYPE_CHECKING:
@@ -143,7 +149,11 @@ class Clocks:
         clock = game.clock
         if clock is None:
             return None
-        return ClockView.model_validate(shown(clock.control, clock.state, self.now()))
+        t, state = self.now(), clock.state
+        return ClockView(control=ClockControl(**clock.control.to_json()),
+                         words=clock.control.words(),
+                         left_ms=[state.left_at(s, t) for s in range(len(state.left))],
+                         running=state.running, warn_ms=WARN_MS, server_time=t.isoformat())
 
     @staticmethod
     def dress(game: LiveGame, view: dict[str, Any]) -> None:

@@ -234,11 +234,3 @@ def advance(control: TimeControl, state: ClockState, running: int | None,
             left[was] = control.turn_ms
     return replace(state, left=tuple(left), running=running,
                    since=t if running is not None else None)
-
-
-def shown(control: TimeControl, state: ClockState, t: dt.datetime) -> dict[str, Any]:
-    """The clocks as a VIEW carries them (:class:`casino.web.messages.ClockView`)."""
-    return {"control": control.to_json(), "words": control.words(),
-            "left_ms": [state.left_at(s, t) for s in range(len(state.left))],
-            "running": state.running, "warn_ms": WARN_MS,
-            "server_time": t.isoformat()}

@@ -72,8 +72,18 @@ window.casinoClocks = (() => {
     if (note.textContent !== text) note.textContent = text;
   }
 
-  function update(next, view) {
+  // The latest clock that ran out, in the server's words, kept under the clocks.
+  function noteTimeouts(events) {
+    const last = (events || []).filter((e) => e && e.kind === "timeout").pop();
+    if (last && $("clock-note")) {
+      $("clock-note").textContent = last.words;
+      $("clock-note").hidden = false;
+    }
+  }
+
+  function update(next, view, events) {
     clock = next && Array.isArray(next.left_ms) ? next : null;
+    noteTimeouts(events);
     names = (view && view.names) || names;
     you = view && typeof view.you === "number" ? view.you : null;
     received = performance.now();
