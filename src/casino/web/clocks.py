@@ -121,8 +121,10 @@ class Clocks:
         clock = game.clock
         if clock is not None and clock.state.running != runner(game):
             state = advance(clock.control, clock.state, runner(game), self.now())
-            await self.service.live.db(clockstore.save, self.store, game.id, state)
-            game.clock = replace(clock, state=state)
+            if await self.service.live.db(clockstore.save, self.store, game.id, state,
+                                          game.version):
+                game.clock = replace(clock, state=state)
+            # else another process changed the game since: its notice reloads it here.
         self.arm(game)
 
     def after_change(self, game: LiveGame) -> tuple[Within | None, GameClock | None]:

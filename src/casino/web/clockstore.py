@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from casino.web.accounts.store import AccountGameRow
-from casino.web.store import PLAYING, Base, SeatRow, Store
+from casino.web.store import GAMES, PLAYING, Base, SeatRow, Store
 from casino.web.timecontrol import (
     ClockState,
     TimeControl,
@@ -100,11 +100,17 @@ def controls(store: Store, ids: list[str]) -> dict[str, tuple[TimeControl, Clock
     return {r.game: (control_from_json(r.control), state_from_json(r.state)) for r in rows}
 
 
-def save(store: Store, game_id: str, state: ClockState) -> None:
+def save(store: Store, game_id: str, state: ClockState, version: int) -> bool:
     """Store a game's clocks on their own (a change not stored by a move: the last
-    seat of a room taken, and its first turn begun)."""
+    seat of a room taken, and its first turn begun), worked out for the game at
+    ``version``: only while the stored game is at that version (False otherwise: another
+    process changed it since, and its clock with it)."""
+    stored_version = select(GAMES.c.version).where(GAMES.c.id == game_id).scalar_subquery()
     with store.engine.begin() as conn:
-        saved_within(game_id, state)(conn)
+        done = conn.execute(update(CLOCKS).where(
+            CLOCKS.c.game == game_id, stored_version == version).values(
+            state=state.to_json(), deadline=state.deadline))
+        return bool(done.rowcount == 1)
 
 
 def due(store: Store, t: dt.datetime, limit: int) -> list[str]:
