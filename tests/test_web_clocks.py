@@ -330,3 +330,30 @@ def test_the_invite_and_the_lobby_tell_the_clock_and_whose_turn_it_is(
         assert entry["clock"] == "3 days a move"
         assert entry["turn"] == ("your turn: 1 day 22 h left" if seat == mover else None)
     assert 'id="clock-select"' in app.get("/").text  # the lobby's form offers clocks
+
+
+def test_pairing_joins_only_a_seek_of_the_same_clock(app: TestClient) -> None:
+    ann, bob, cyd = (browser(app, f"10.0.{n}.1") for n in (1, 2, 3))
+    clock = {"kind": "move", "seconds": 30}
+    ask = {"rules": "casino", "players": 2}
+    seek = ann.post("/api/pairing", json={**ask, "clock": clock}).json()
+    assert seek["waiting"]
+    plain = bob.post("/api/pairing", json=ask).json()  # no clock: another pool
+    assert plain["waiting"] and plain["game"] != seek["game"]
+    paired = cyd.post("/api/pairing", json={**ask, "clock": clock}).json()
+    assert not paired["waiting"] and paired["game"] == seek["game"]
+    game = live(app, seek["game"])
+    assert game.clock is not None and game.clock.control == time_control("move", seconds=30)
+    assert game.clock.state.running == game.session.to_move  # the game began: it runs
+    assert live(app, plain["game"]).clock is None
+
+
+def test_a_challenge_has_the_clock_it_was_sent_with(app: TestClient,
+                                                    people: list[TestClient]) -> None:
+    r = people[0].post("/api/challenge", json={"name": "Bob", "rules": "casino",
+                                               "clock": {"kind": "correspondence",
+                                                         "days": 3}})
+    assert r.status_code == 201, r.text
+    game = live(app, r.json()["game"])
+    assert game.clock is not None and game.clock.control.words() == "3 days a move"
+    assert game.clock.state.running is None  # waiting for Bob: no clock runs

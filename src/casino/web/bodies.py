@@ -160,6 +160,9 @@ class PairingRequest(Body):
                         "ratings (true or false; signed in only)")
     seek: str | None = Field(None, max_length=64, description=(
         "\"seek\" is the id of your own seek, as the last answer gave it (or null)"))
+    clock: ClockBody | None = Field(None, description=(
+        "\"clock\" is the time control of the game sought, an object (leave it out for "
+        "none): only seeks of the same control are joined"))
 
     _a_preset = field_validator("rules")(_preset)
 
@@ -175,6 +178,8 @@ class ChallengeRequest(Body):
     players: int = Field(2, ge=2, le=MAX_PLAYERS, description=PLAYERS)
     rated: bool = Field(False, description="\"rated\": whether the game moves the players' "
                         "ratings (true or false)")
+    clock: ClockBody | None = Field(None, description=(
+        "\"clock\" is the game's time control, an object (leave it out for none)"))
 
     _a_preset = field_validator("rules")(_preset)
 

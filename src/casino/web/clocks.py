@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +27,7 @@ from casino.play.session import BotJob, GameSession, run_bot_job
 from casino.web import clockstore
 from casino.web.clockstore import Within
 from casino.web.errors import GameError
+from casino.web.live import FRIENDS
 from casino.web.messages import ClockControl, ClockView
 from casino.web.store import PLAYING, Event, now
 from casino.web.timecontrol import (
@@ -35,6 +36,7 @@ from casino.web.timecontrol import (
     TimeControl,
     advance,
     start_state,
+    time_control,
 )
 from casino.words.narrate import move_phrase
 
@@ -76,6 +78,19 @@ def side_words(session: GameSession, seat: int) -> str:
     win = "win" if len(others) > 1 else "wins"
     return (f"{RAN_OUT.format(name=names[seat])}: {' and '.join(mine)} {lose}, "
             f"{' and '.join(others)} {win}")
+
+
+def timed(mode: str, clock: Mapping[str, Any] | None) -> TimeControl:
+    """A new game's time control: ``clock``'s (a room's only: a game against the computer
+    and a lesson have none), checked (GameError saying what is wrong)."""
+    try:
+        control = TimeControl() if clock is None else time_control(**clock)
+    except (TypeError, ValueError) as e:
+        raise GameError(str(e)) from None
+    if control.runs and mode != FRIENDS:
+        raise GameError("a clock is for a room of people: a game against the computer or "
+                        "a lesson has none")
+    return control
 
 
 def runner(game: LiveGame) -> int | None:

@@ -80,6 +80,14 @@ def _json(control: TimeControl) -> str:
     return json.dumps(control.to_json())
 
 
+def same_clock(control: TimeControl | None) -> Any:
+    """The condition, on a query joined to the clocks outward, that a game's control is
+    ``control`` (None, or no clock: the game has no row)."""
+    if control is None or not control.runs:
+        return CLOCKS.c.game.is_(None)
+    return CLOCKS.c.control == _json(control)
+
+
 def load(store: Store, game_id: str) -> tuple[TimeControl, ClockState] | None:
     """A game's control and clocks as stored (None: the game has no clock)."""
     with store.engine.connect() as conn:

@@ -33,6 +33,7 @@ from casino.web.accounts.store import Account, AccountStore
 from casino.web.allowances import Rate
 from casino.web.bodies import Mode
 from casino.web.challenges import CHALLENGE, challenges_for, check_addressee, described
+from casino.web.clocks import timed
 from casino.web.errors import GameError, clean_name
 from casino.web.limits import address_key, network_key
 from casino.web.live import FRIENDS, LESSON, LiveGame, replayed_log, unstoppable
@@ -50,7 +51,7 @@ from casino.web.store import (
     now,
     token_hash,
 )
-from casino.web.timecontrol import TimeControl, time_control
+from casino.web.timecontrol import TimeControl
 from casino.words.narrate import YOU
 
 if TYPE_CHECKING:
@@ -412,19 +413,6 @@ class Rooms:
                 game.seats[seat] = new
             moved.append(game_id)
         return moved
-
-
-def timed(mode: str, clock: Mapping[str, Any] | None) -> TimeControl:
-    """A new game's time control: ``clock``'s (a room's only: a game against the computer
-    and a lesson have none), checked (GameError saying what is wrong)."""
-    try:
-        control = TimeControl() if clock is None else time_control(**clock)
-    except (TypeError, ValueError) as e:
-        raise GameError(str(e)) from None
-    if control.runs and mode != FRIENDS:
-        raise GameError("a clock is for a room of people: a game against the computer or "
-                        "a lesson has none")
-    return control
 
 
 def watchable(mode: str, rated: bool, asked: bool | None) -> bool:

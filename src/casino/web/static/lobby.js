@@ -246,6 +246,12 @@
     } catch { /* offline: keep the last lists */ }
   }
 
+  // The clock chosen for "Play someone now" and a challenge, as the server offered it.
+  function addPairClock(body) {
+    const clock = $("pair-clock-select") && $("pair-clock-select").value;
+    if (clock) body.clock = JSON.parse(clock);
+  }
+
   // Play someone now: join a seek, or wait in our own and ask again every few seconds
   // with its id (so that two waiting players are paired too), until someone comes.
   let seek = null;
@@ -255,6 +261,7 @@
     err.hidden = true;
     const rated = $("pair-rated-check");
     const body = { rules: rulesSelect.value, players: Number(playersSelect.value), rated: !!(rated && rated.checked), seek };
+    addPairClock(body);
     try {
       const res = await fetch("/api/pairing", {
         method: "POST", headers: { "Content-Type": "application/json" },
@@ -293,6 +300,7 @@
       err.hidden = true;
       const rated = $("pair-rated-check");
       const body = { name: $("challenge-name").value.trim(), rules: rulesSelect.value, players: Number(playersSelect.value), rated: !!(rated && rated.checked) };
+      addPairClock(body);
       try {
         const res = await fetch("/api/challenge", {
           method: "POST", headers: { "Content-Type": "application/json" },
