@@ -357,3 +357,23 @@ def test_a_challenge_has_the_clock_it_was_sent_with(app: TestClient,
     game = live(app, r.json()["game"])
     assert game.clock is not None and game.clock.control.words() == "3 days a move"
     assert game.clock.state.running is None  # waiting for Bob: no clock runs
+
+
+def test_in_a_game_of_three_the_seat_that_ran_out_loses_and_the_others_play_on(
+        app: TestClient, people: list[TestClient]) -> None:
+    ann, bob, cyd = people[:3]
+    clock = service_of(app).clocks.now = FakeClock()
+    game_id = timed_room(ann, [bob, cyd], {"kind": "move", "seconds": 20}, rated=True,
+                         rules="classic")
+    game = live(app, game_id)
+    loser = game.session.to_move
+    clock.advance(21)
+    event = timed_out(app, game_id)[0]
+    name = game.session.names[loser]
+    assert event.words == (f"{name}'s time ran out: the computer plays for them from now "
+                           "on, and they lose")
+    assert game.status == "playing" and game.session.players[loser] != "human"
+    assert game.events[event.n].kind == "takeover"
+    # The computer's turn runs no clock; the next person's does.
+    assert game.clock is not None and game.clock.state.running in (None,
+                                                                    game.session.to_move)

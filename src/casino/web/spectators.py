@@ -110,6 +110,7 @@ def _build(game: LiveGame) -> Shown:
     view = build_view(_position(game, held).observe_public(), None, public)
     view["message"] = watching_words(game, held)
     view["lesson"] = None
+    game.service.clocks.dress(game, view)  # a game lost on time is told so
     view["spectator_delay"] = game.spectator_delay
     return Shown(game.version, view, held > 0)
 
