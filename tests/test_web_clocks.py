@@ -320,6 +320,7 @@ def test_the_invite_and_the_lobby_tell_the_clock_and_whose_turn_it_is(
     bob = browser(app)
     page = bob.get(invite).text
     assert 'id="join-clock"' in page and "3 days a move" in page
+    assert "when a clock runs out, the computer plays that move" in page  # casual
     assert bob.get(invite, params={"name": "Bob"}).status_code == 303
     mover = live(app, game_id).session.to_move
     clock.advance(86_400 + 3600 + 5)  # a day and an hour later, the player comes back

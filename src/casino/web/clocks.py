@@ -58,6 +58,9 @@ RAN_OUT = "{name}'s time ran out"
 PLAYED_FOR = "{name}'s time ran out: the computer played for them this once: {move}"
 TOO_LATE = "your time ran out: the computer plays this move for you"
 TIMED_OUT_SEAT = "{name}'s time ran out: the computer plays for them from now on, and they lose"
+#: What a clock running out does, as the invite page tells it: casual, rated.
+WHEN_OUT = ("when a clock runs out, the computer plays that move",
+            "when a clock runs out, its player loses the game (in partnerships, their side)")
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from casino.engine.rules import describe, preset
 from casino.web import seats
 from casino.web.accounts.ratings import SIGN_IN_TO_JOIN
 from casino.web.bodies import MAX_SPECTATOR_DELAY
+from casino.web.clocks import WHEN_OUT
 from casino.web.routes.context import (
     Player,
     Web,
@@ -111,6 +112,7 @@ async def join(request: Request, game_id: str, code: str, web: Web, player: Play
                                 rated_words=RATED_WORDS[room.rated],
                                 clock_words=None if room.clock is None
                                 else room.clock.control.words(),
+                                clock_rule=WHEN_OUT[room.rated],
                                 watched_words=watched_words(room.spectator_delay)
                                 if room.spectators else None,
                                 sign_in_first=SIGN_IN_TO_JOIN if room.rated and not player
