@@ -378,3 +378,24 @@ def test_in_a_game_of_three_the_seat_that_ran_out_loses_and_the_others_play_on(
     # The computer's turn runs no clock; the next person's does.
     assert game.clock is not None and game.clock.state.running in (None,
                                                                     game.session.to_move)
+
+
+def test_the_process_holding_the_game_fires_at_the_deadline_by_its_timer(
+        app: TestClient) -> None:
+    service = service_of(app)
+    sweeper = service.clocks._sweeper
+    assert sweeper is not None
+    app.portal.call(sweeper.cancel)  # type: ignore[union-attr]  # the timer alone is left
+    ahead = dt.timedelta()
+    service.clocks.now = lambda: now() + ahead  # the real time, moved on by hand
+    game_id = timed_room(app, [browser(app)], {"kind": "move", "seconds": 30})
+    game = live(app, game_id)
+    ahead = dt.timedelta(seconds=29.9)  # the timer is armed again for the 0.1 s left
+    app.portal.call(service.clocks.arm, game)  # type: ignore[union-attr]
+    for _ in range(500):
+        if any(e.kind == "timeout" for e in game.events):
+            break
+        time.sleep(0.02)
+    else:
+        raise AssertionError("the timer never fired")
+    assert service.clocks.fired == 1
