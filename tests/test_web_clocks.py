@@ -399,3 +399,16 @@ def test_the_process_holding_the_game_fires_at_the_deadline_by_its_timer(
     else:
         raise AssertionError("the timer never fired")
     assert service.clocks.fired == 1
+
+
+def test_a_rematch_has_the_same_clock(app: TestClient) -> None:
+    service = service_of(app)
+    game_id = timed_room(app, [browser(app)], {"kind": "bank", "bank": 300, "increment": 3})
+    game = live(app, game_id)
+    app.portal.call(service.turns.resign, game, 0)  # type: ignore[union-attr]
+    assert game.status == "over" and game.clock is not None
+    assert game.clock.state.running is None  # the game is over: no clock runs
+    url = app.portal.call(service.rooms.rematch, game, 0)  # type: ignore[union-attr]
+    again = live(app, url.rsplit("/", 1)[1])
+    assert again.clock is not None and again.clock.control == game.clock.control
+    assert again.clock.state.running == again.session.to_move
