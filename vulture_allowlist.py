@@ -82,6 +82,7 @@ _.downgrade
 
 # SQLAlchemy: a table's model and an index are declared for the metadata (the schema).
 _.LeaseRow
+_.ClockRow
 _.SEATS_BY_TOKEN
 
 # Attributes set for a library to read: click's help text of an option's type, numpy's
@@ -112,6 +113,8 @@ _._a_seat_of_the_game
 # A chat message's quick phrase one of the phrases, its text not blank.
 _._a_phrase
 _._said
+# (and a model validator: web/bodies' clock checked as a whole.)
+_._the_kind_s_values
 
 # The four suits are named together; hearts has no rule of its own.
 _.HEARTS

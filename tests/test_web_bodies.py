@@ -17,7 +17,6 @@ from sqlalchemy.orm import Session
 from casino.web import tools
 from casino.web.bodies import (
     ROUTES,
-    Body,
     ChallengeRequest,
     DailyStart,
     HelperRequest,
@@ -30,6 +29,7 @@ from casino.web.bodies import (
     check_answer,
     read,
 )
+from casino.web.body import Body
 from casino.web.store import GameRow
 from casino.web.tools import ScorePadRow
 from tests.test_web_tools import ROUND_1
@@ -49,10 +49,13 @@ from tests.web_helpers import (  # type: ignore[attr-defined]
 GOOD: dict[type[Body], dict[str, Any]] = {
     NewGame: {"mode": "friends", "rules": "casino", "players": 2, "level": "beginner",
               "name": "Ann", "public": True, "people": 2, "hints": True, "takebacks": False,
-              "spectators": True, "spectator_delay": 3, "chat": False},
+              "spectators": True, "spectator_delay": 3, "chat": False,
+              "clock": {"kind": "bank", "bank": 300, "increment": 3}},
     NewPad: {"rules": "casino", "names": ["Ann", "Bob"]},
-    PairingRequest: {"rules": "casino", "players": 2, "rated": False, "seek": None},
-    ChallengeRequest: {"name": "Bob", "rules": "casino", "players": 2, "rated": False},
+    PairingRequest: {"rules": "casino", "players": 2, "rated": False, "seek": None,
+                     "clock": {"kind": "move", "seconds": 30}},
+    ChallengeRequest: {"name": "Bob", "rules": "casino", "players": 2, "rated": False,
+                       "clock": {"kind": "correspondence", "days": 3}},
     PadBody: {},  # and the pad, the test's (a new one)
     DailyStart: {"name": "Ann"},
     PadChange: {"action": {"op": "add", "round": ROUND_1}},  # and the pad
@@ -72,11 +75,18 @@ BAD: dict[type[Body], dict[str, list[Any]]] = {
         "takebacks": ["no", 0, {}], "rated": ["yes", 1, None],
         "spectators": ["yes", 1, [True]], "spectator_delay": ["3", True, 3.0, None, -1, 21],
         "chat": ["no", 0, [False]],
+        "clock": ["5 min", 300, [], {"kind": "blitz"}, {"kind": "move"},
+                  {"kind": "move", "seconds": 4}, {"kind": "move", "seconds": "30"},
+                  {"kind": "bank", "bank": 300, "increment": 61},
+                  {"kind": "correspondence", "days": 15}, {"kind": "move", "days": 2},
+                  {"kind": "none", "extra": 1}],
     },
     PairingRequest: {"rules": ["snap", 5, None], "players": ["2", True, 1, 5, None],
-                     "rated": ["yes", 1, None], "seek": [7, ["x"], "x" * 65]},
+                     "rated": ["yes", 1, None], "seek": [7, ["x"], "x" * 65],
+                     "clock": ["30 s", {"kind": "move", "seconds": 3601}]},
     ChallengeRequest: {"name": [None, 7, ["Bob"], "", "x" * 65], "rules": ["snap", 5],
-                       "players": ["2", 1, 5], "rated": ["yes", 0]},
+                       "players": ["2", 1, 5], "rated": ["yes", 0],
+                       "clock": [3, {"kind": "correspondence"}]},
     NewPad: {"rules": ["poker", 1, None], "names": ["Ann, Bob", None, [1, 2], ["A"],
                                                     ["A", "B", "C", "D", "E"]]},
     PadBody: {"pad": [None, [1], "pad", 7]},

@@ -360,7 +360,7 @@ def test_after_the_limit_the_others_may_let_the_computer_play_for_the_away_perso
 
 
 def test_absence_is_told_in_whole_minutes() -> None:
-    from casino.web.service import duration_words
+    from casino.web.table_words import duration_words
 
     assert [duration_words(s) for s in (0, 59.9, 60, 119, 180, 3600)] == [
         "less than a minute", "less than a minute", "1 minute", "1 minute", "3 minutes",

@@ -18,7 +18,7 @@ from casino.engine.position import Position
 from casino.engine.record import Settings
 from casino.engine.rules import Rules, preset
 from casino.engine.scoring import Item, Result, settle
-from casino.web.live import _round_words
+from casino.web.table_words import round_words
 from casino.web.views import (
     Public,
     build_view,
@@ -88,9 +88,9 @@ def test_each_scored_item_names_its_side_and_partners_share_the_running_totals()
 def test_the_round_end_words_name_both_partners_and_write_a_negative_total_with_a_minus(
         ) -> None:
     four = ("Ann", "Computer 1", "Computer 2", "Computer 3")
-    assert _round_words(preset("classic", players=4), four, 1, [8, 3, 8, 3]) == (
+    assert round_words(preset("classic", players=4), four, 1, [8, 3, 8, 3]) == (
         "Round 1 is over: Ann & Computer 2 8, Computer 1 & Computer 3 3")
-    assert _round_words(preset("krypkasino"), ("Ann", "Bob"), 1, [50, -8]) == (
+    assert round_words(preset("krypkasino"), ("Ann", "Bob"), 1, [50, -8]) == (
         f"Game 1 is over: Ann 50, Bob {MINUS}8")
 
 

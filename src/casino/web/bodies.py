@@ -16,14 +16,22 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+)
 from pydantic.json_schema import models_json_schema
 
 from casino.bots.levels import LEVELS
 from casino.engine.errors import RulesError
 from casino.engine.presets import DEFAULT
 from casino.engine.rules import PRESET_NAMES, canonical_name
+from casino.web.body import Body
 from casino.web.messages import explain
+from casino.web.timecontrol import ClockBody
 
 #: A game's mode: against computers, a room for friends, or the lesson.
 Mode = Literal["computer", "friends", "lesson"]
@@ -40,15 +48,6 @@ PAD = "\"pad\" is the score pad: its JSON object (format casino-scorepad/1)"
 #: that a spectator cannot tell a player what was just played, and not so many that the
 #: game is no longer live.
 MAX_SPECTATOR_DELAY = 20
-
-
-class Body(BaseModel):
-    """What every request body shares: its fields checked strictly (a number is not a
-    string, true is not 1), and a field it does not have refused by name."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-    #: What the body is, for the errors: "in the new game request".
-    WHAT: ClassVar[str] = "the request"
 
 
 def _preset(rules: str) -> str:
@@ -102,6 +101,9 @@ class NewGame(Body):
     chat: bool | None = Field(None, description=(
         "\"chat\": whether the players may chat (true or false; leave it out for the "
         "default: on in a room for friends; never against the computer or in a lesson)"))
+    clock: ClockBody | None = Field(None, description=(
+        "\"clock\" is the room's time control, an object: {\"kind\": \"bank\", \"bank\": "
+        "300, \"increment\": 3} (leave it out for none; a room for friends only)"))
 
     _a_preset = field_validator("rules")(_preset)
     _a_level = field_validator("level")(_level)
@@ -119,6 +121,9 @@ class PairingRequest(Body):
                         "ratings (true or false; signed in only)")
     seek: str | None = Field(None, max_length=64, description=(
         "\"seek\" is the id of your own seek, as the last answer gave it (or null)"))
+    clock: ClockBody | None = Field(None, description=(
+        "\"clock\" is the time control of the game sought, an object (leave it out for "
+        "none): only seeks of the same control are joined"))
 
     _a_preset = field_validator("rules")(_preset)
 
@@ -134,6 +139,8 @@ class ChallengeRequest(Body):
     players: int = Field(2, ge=2, le=MAX_PLAYERS, description=PLAYERS)
     rated: bool = Field(False, description="\"rated\": whether the game moves the players' "
                         "ratings (true or false)")
+    clock: ClockBody | None = Field(None, description=(
+        "\"clock\" is the game's time control, an object (leave it out for none)"))
 
     _a_preset = field_validator("rules")(_preset)
 
@@ -318,6 +325,10 @@ class Listed(Answer):
     #: A live game its players allowed to be watched: its spectator page (docs/server.md,
     #: "Spectators"); null for any other.
     watch: str | None = None
+    #: A timed game's control in words, and, in progress with the caller's clock
+    #: running, "your turn: 2 days 3 h left" (docs/server.md, "Clocks"); else null.
+    clock: str | None = None
+    turn: str | None = None
 
 
 class Lists(Answer):

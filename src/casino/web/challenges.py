@@ -20,7 +20,7 @@ may withdraw it so too. A challenger keeps at most :data:`MAX_CHALLENGES` waitin
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
@@ -124,9 +124,11 @@ class Challenges:
         self.accounts = AccountStore(service.store)
 
     def send(self, *, name: str, rules: str, players: int, rated: bool,
-             account: Account | None, token: str | None, client: str) -> Created:
+             account: Account | None, token: str | None, client: str,
+             clock: Mapping[str, Any] | None = None) -> Created:
         """A challenge from ``account`` to the account named ``name``: a room for
-        friends whose second seat is theirs. In a database thread."""
+        friends whose second seat is theirs, with the time control ``clock`` (None:
+        none). In a database thread."""
         if account is None:
             raise GameError(SIGN_IN_TO_CHALLENGE, 403)
         found = self.accounts.find(skeleton(name))
@@ -140,7 +142,7 @@ class Challenges:
         return self.service.rooms.create(
             rules=rules, players=players, level="medium", mode="friends", name=None,
             public=False, people=players, client=client, token=token, account=account,
-            rated=rated, addressee=found[0].name)
+            rated=rated, addressee=found[0].name, clock=clock)
 
     def _waiting_of(self, account: str) -> int:
         """How many of ``account``'s challenges still wait."""

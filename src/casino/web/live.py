@@ -19,10 +19,9 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.rules import Rules
-from casino.engine.wording import noun, plural
+from casino.engine.wording import noun
 from casino.play.events import (
     GameEnded,
     MovePlayed,
@@ -47,18 +46,23 @@ from casino.web.store import (
     StoredGame,
     token_hash,
 )
+from casino.web.table_words import (
+    duration_words,
+    ending_words,
+    log_item,
+    resignation_words,
+    round_words,
+)
 from casino.web.views import (
     LogItem,
     Public,
     RoundScore,
     build_view,
-    side_name,
-    total_text,
     unknown_choices,
 )
-from casino.words.narrate import told_play, winner_words
 
 if TYPE_CHECKING:
+    from casino.web.clocks import GameClock
     from casino.web.service import GameService
 
 COMPUTER, FRIENDS = "computer", "friends"
@@ -202,6 +206,9 @@ class LiveGame:
         self.refreshing: asyncio.Task[None] | None = None
         #: Another process held the computer's lease: look again when it runs out.
         self.lease_timer: asyncio.TimerHandle | None = None
+        #: The game's clocks as stored (None: none), and its deadline's timer (clocks.py).
+        self.clock: GameClock | None = None
+        self.clock_timer: asyncio.TimerHandle | None = None
 
     def reload(self, stored: StoredGame, session: GameSession, log_items: list[LogItem]) -> None:
         """Take the stored game (changed by another process) in place of this one in
@@ -441,6 +448,7 @@ class LiveGame:
                           if self.mode == LESSON else None)
         if self.mode == DAILY:  # played to the end, once: the results follow
             daily_view(view, self.id, self.session)
+        self.service.clocks.dress(self, view)
         return view
 
     async def state_ready(self, client: Client) -> dict[str, Any] | str | None:
@@ -462,8 +470,8 @@ class LiveGame:
             return spectator_state(self, since, self.watching)
         events = [messages.Event(**e.to_json(client.seat)) for e in self.events[since:]]
         client.sent = self.version
-        return messages.State(version=self.version, events=events,
-                              view=self.view(client.seat)).wire()
+        return messages.State(version=self.version, events=events, view=self.view(client.seat),
+                              clock=self.service.clocks.of(self)).wire()
 
     def notify(self) -> None:
         """Tell every connection that there is news, and look again at who is away on their
@@ -486,6 +494,9 @@ class LiveGame:
         if self.lease_timer is not None:
             self.lease_timer.cancel()
             self.lease_timer = None
+        if self.clock_timer is not None:
+            self.clock_timer.cancel()
+            self.clock_timer = None
 
     # ------------------------------------------------------------------
     # The change hook: every change of the session becomes events and a commit
@@ -507,10 +518,10 @@ class LiveGame:
                 self.log.append(item)
                 add("move", event.seat, item.text, item.words, item.words_you)
             elif isinstance(event, RoundEnded):
-                add("round_end", None, None, _round_words(
+                add("round_end", None, None, round_words(
                     session.rules, names, event.position.round, event.result.scores))
             elif isinstance(event, GameEnded):
-                words = _ending_words(session, event)
+                words = ending_words(session, event)
                 if words is not None:
                     add("game_over", event.winner, None, words)
                 if self.rated:
@@ -537,64 +548,3 @@ class LiveGame:
         once."""
         events, self._pending = self._pending, []
         return events
-
-
-def resignation_words(session: GameSession) -> str | None:
-    """"Ann resigned: Bob wins", when the game ended by a resignation (else None)."""
-    seat = session.resigned
-    if seat is None:
-        return None
-    names, rules, winner = session.names, session.rules, session.winner
-    if winner is None:
-        return (f"{names[seat]} resigned, the last person at the table: the game ends "
-                "without a winner")
-    side = [names[s] for s in rules.seats if rules.team_of(s) == rules.team_of(winner)]
-    verb = "win" if len(side) > 1 else "wins"
-    return f"{names[seat]} resigned: {' and '.join(side)} {verb}"
-
-
-def duration_words(seconds: float) -> str:
-    """``3 minutes``, ``1 minute``, ``less than a minute``: how long someone has been away.
-
-    Whole minutes, so the table's notice changes (and is sent again) once a minute.
-    """
-    minutes = int(seconds // 60)
-    if minutes == 0:
-        return "less than a minute"
-    return plural(minutes, "minute")
-
-
-def _round_words(rules: Rules, names: Sequence[str], number: int,
-                 scores: Sequence[int]) -> str:
-    """"Round 2 is over: Ann 8, Bob 3": round ``number``'s end, with the totals."""
-    # A side is named by all its players: partners share the points.
-    totals = ", ".join(f"{side_name(rules, names, t)} {total_text(scores[t])}"
-                       for t in rules.teams)
-    return f"{rules.round_word.capitalize()} {number} is over: {totals}"
-
-
-def _ending_words(session: GameSession, ended: GameEnded) -> str | None:
-    """How the game ended, for the table: a resignation's words, or the winner's of the
-    last round; None for a game the cards ended without a winner (none does)."""
-    if ended.resigned is not None:
-        return resignation_words(session)
-    result = session.match.position.result
-    if result is None or ended.winner is None:
-        return None
-    return winner_words(result, session.rules, session.names,
-                        session.match.current.start.scores)
-
-
-def replayed_log(session: GameSession) -> list[LogItem]:
-    """The public log of a game loaded from its record."""
-    return [log_item(seat, before, move, after, session.names)
-            for seat, before, move, after in session.match.played()]
-
-
-def log_item(seat: int, before: Position, move: Move, after: Position,
-             names: Sequence[str]) -> LogItem:
-    """A move for the public log, told to everyone and to the player who made it."""
-    return LogItem(before.round, before.deal, seat, str(move),
-                   told_play(before, move, after, seat, names),
-                   told_play(before, move, after, seat, names, reader=seat))
-

@@ -265,6 +265,30 @@ class Event(Sent):
     words: str
 
 
+class ClockControl(Sent):
+    """A time control (docs/server.md, "Clocks"): its kind and values (0 where unused)."""
+
+    kind: Literal["none", "move", "bank", "correspondence"]
+    seconds: int
+    bank: int
+    increment: int
+    days: int
+
+
+class ClockView(Sent):
+    """A timed game's clocks, as a seat's state carries them (``clock``): the control and
+    its words, each seat's milliseconds left as the server counted them when it sent the
+    state (the page counts down from there, never from its own time), whose clock runs,
+    from how many milliseconds left the page warns, and the server's time then."""
+
+    control: ClockControl
+    words: str
+    left_ms: list[int]
+    running: int | None
+    warn_ms: int
+    server_time: str
+
+
 class State(Sent):
     """The game's state for one seat: the events since the last state sent, and the
     seat's VIEW (docs/server.md describes it; views.build_view builds it)."""
@@ -273,6 +297,8 @@ class State(Sent):
     version: int
     events: list[Event]
     view: dict[str, Any]
+    #: The game's clocks (null: it has none, or this is a spectator's state).
+    clock: ClockView | None = None
 
 
 class HintAnswer(Sent):

@@ -46,9 +46,9 @@ from __future__ import annotations
 import datetime as dt
 import math
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
@@ -59,6 +59,8 @@ from casino.measure.glicko2 import Rating
 from casino.web.accounts.ratings import check_rated_room
 from casino.web.accounts.store import Account, AccountGameRow, RatingRow
 from casino.web.allowances import Rate
+from casino.web.clocks import timed
+from casino.web.clockstore import CLOCKS, same_clock
 from casino.web.errors import GameError
 from casino.web.live import FRIENDS, LiveGame, unstoppable
 from casino.web.requester import holder_words
@@ -72,6 +74,7 @@ from casino.web.store import (
     now,
     token_hash,
 )
+from casino.web.timecontrol import TimeControl
 
 if TYPE_CHECKING:
     from casino.web.service import GameService
@@ -116,8 +119,8 @@ class Seek:
     holder: str | None
     rating: float | None
     status: str = WAITING
-    #: The seek's preset, player count and choice (known of the player's own).
-    pool: tuple[str, int, bool] | None = None
+    #: The seek's preset, player count, choice and clock (known of the player's own).
+    pool: tuple[str, int, bool, TimeControl] | None = None
 
 
 @dataclass(frozen=True)
@@ -146,16 +149,18 @@ class Pairing:
     # Queries (database threads)
 
     def open_seeks(self, rules: str, players: int, rated: bool,
-                   since: dt.datetime) -> list[Seek]:
+                   since: dt.datetime, control: TimeControl | None = None) -> list[Seek]:
         """The :data:`SCAN` oldest public rooms of the pool still waiting (made after
-        ``since``), with their creators and ratings."""
+        ``since``), of the time ``control`` (None: none), with their creators and
+        ratings."""
         with self._sessions() as s:
             rows = list(s.execute(
                 select(GameRow.id, GameRow.invite, GameRow.created, GameRow.creator_seat)
+                .outerjoin(CLOCKS, CLOCKS.c.game == GameRow.id)
                 .where(GameRow.status == WAITING, GameRow.public.is_(True),
                        GameRow.mode == FRIENDS, GameRow.rules == rules,
                        GameRow.players == players, GameRow.rated.is_(rated),
-                       GameRow.created >= since)
+                       GameRow.created >= since, same_clock(control))
                 .order_by(GameRow.created, GameRow.id).limit(SCAN)))
             ids = [r.id for r in rows]
             creators = {r.id: r.creator_seat for r in rows}
@@ -232,14 +237,16 @@ class Pairing:
 
     async def pair(self, *, rules: str, players: int, rated: bool, seek: str | None,
                    account: Account | None, token: str | None, client: str,
-                   asker: str) -> Paired:
+                   asker: str, clock: Mapping[str, Any] | None = None) -> Paired:
         """Pair the player (``account`` when signed in, the browser's ``token``): join
         the best match, else keep (or make) the player's seek. ``asker`` is who asks, as
-        the limit counts them (:func:`~casino.web.requester.requester`)."""
+        the limit counts them (:func:`~casino.web.requester.requester`); ``clock`` the
+        time control sought (None: none), the seeks of another are left alone."""
         live = self.service.live
         if not await live.db(self.service.allowances.take, self.asks, asker):
             raise GameError(too_often(asker), 429)
         check_rated_room(rated, FRIENDS, account)
+        control = timed(FRIENDS, clock)
         try:
             preset(rules, players=players)  # before anything changes
         except CasinoError as e:
@@ -255,13 +262,13 @@ class Pairing:
                 mine = None  # replaced or lapsed: seek anew
             elif mine.status != WAITING:
                 return Paired(seek, False, token)  # someone joined it
-            elif mine.pool != (rules, players, rated):
+            elif mine.pool != (rules, players, rated, control):
                 await self.withdraw(mine.game)  # the player now wants another game
                 mine = None
         if mine is None:  # one seek per player: the new one replaces any other
             for old in await live.db(self.seeks_of, account_id, holder, cutoff):
                 await self.withdraw(old)
-        seeks = await live.db(self.open_seeks, rules, players, rated, cutoff)
+        seeks = await live.db(self.open_seeks, rules, players, rated, cutoff, control)
         if mine is not None:
             mine = next((s for s in seeks if s.game == mine.game), mine)
         rating = await live.db(self.rating_of, account_id, rules, players)
@@ -281,7 +288,7 @@ class Pairing:
         created = await live.db(self.service.rooms.create, rules=rules, players=players,
                                 level="medium", mode=FRIENDS, name=None, public=True,
                                 people=players, client=client, token=token,
-                                account=account, rated=rated)
+                                account=account, rated=rated, clock=clock)
         return Paired(created.game, True, created.token)
 
     async def _own(self, seek: str, account: str | None, holder: str) -> Seek:
@@ -298,7 +305,8 @@ class Pairing:
             raise GameError(NOT_YOUR_SEEK)
         return Seek(game.id, game.invite or "", game.created, account, holder, None,
                     game.status, (game.session.rules.name, game.session.rules.players,
-                                  game.rated))
+                                  game.rated,
+                                  game.clock.control if game.clock else TimeControl()))
 
     @unstoppable
     async def withdraw(self, game_id: str) -> bool:

@@ -13,7 +13,7 @@ import datetime as dt
 import hmac
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,7 @@ from casino.engine.record import Settings, write_record
 from casino.engine.rules import preset
 from casino.play.session import HUMAN, default_settings
 from casino.teach.lesson import OPPONENT_LEVEL, lesson_match
+from casino.web import clockstore
 from casino.web.accounts.names import as_guest, skeleton
 from casino.web.accounts.ratings import check_rated_join, check_rated_room
 from casino.web.accounts.store import Account, AccountStore
@@ -34,10 +35,11 @@ from casino.web.bodies import Mode
 from casino.web.challenges import CHALLENGE, challenges_for, check_addressee, described
 from casino.web.chat import chat_for
 from casino.web.chatstore import ChatStore, game_key
+from casino.web.clocks import timed
 from casino.web.daily import DAILY, PLAYED_ONCE
 from casino.web.errors import GameError, clean_name
 from casino.web.limits import address_key, network_key
-from casino.web.live import FRIENDS, LESSON, LiveGame, replayed_log, unstoppable
+from casino.web.live import FRIENDS, LESSON, LiveGame, unstoppable
 from casino.web.messages import RematchReady
 from casino.web.seats import new_token
 from casino.web.store import (
@@ -52,6 +54,8 @@ from casino.web.store import (
     now,
     token_hash,
 )
+from casino.web.table_words import replayed_log
+from casino.web.timecontrol import TimeControl
 from casino.words.narrate import YOU
 
 if TYPE_CHECKING:
@@ -95,7 +99,8 @@ class Rooms:
                hints: bool | None = None, takebacks: bool | None = None,
                account: Account | None = None, rated: bool = False,
                addressee: str | None = None, spectators: bool | None = None,
-               spectator_delay: int = 0, chat: bool | None = None) -> Created:
+               spectator_delay: int = 0, chat: bool | None = None,
+               clock: Mapping[str, Any] | None = None) -> Created:
         """A new game against computers, or a room waiting for friends.
 
         ``token`` is the creating browser's token (a new one is made if it has none);
@@ -109,7 +114,8 @@ class Rooms:
         second seat is: it is named so, and its invite marked a challenge's.
         ``spectators``: whether the game may be watched (None: :func:`watchable`'s
         default), ``spectator_delay`` moves behind. ``chat``: whether the players may
-        chat (None: :func:`~casino.web.chat.chat_for`'s default).
+        chat (None: :func:`~casino.web.chat.chat_for`'s default). ``clock``: the room's
+        time control (:class:`~casino.web.timecontrol.ClockBody`'s fields; None: no clock).
 
         The arguments' types and ranges, the mode, the level and the rules' name are
         the request's model's to check (:class:`~casino.web.bodies.NewGame`); what
@@ -119,6 +125,7 @@ class Rooms:
         check_rated_room(rated, mode, account)  # before anything is counted
         spectators = watchable(mode, rated, spectators)
         chat = chat_for(mode, chat)
+        control = timed(mode, clock)
         if not self.service.allowances.take(self.new_games, address_key(client)):
             raise GameError("too many new games from your address: wait a minute", 429)
         if mode == LESSON:  # always two players, the learner against the beginner
@@ -165,8 +172,8 @@ class Rooms:
                           record=write_record(match, names, seats, table=settings),
                           seats=person_seats, rated=rated, spectators=spectators,
                           spectator_delay=spectator_delay if spectators else 0,
-                          within=self._room_space(game_id, client) if mode == FRIENDS
-                          else None)
+                          within=self._made_within(game_id, client, mode, control,
+                                                   r.players))
         if account is not None:
             self.accounts.hold(account.id, game_id, 0)
         return Created(game_id, token, 0, f"/join/{game_id}/{invite}" if invite else None)
@@ -183,6 +190,29 @@ class Rooms:
         if person != default and self.accounts.is_taken(skeleton(person)):
             return as_guest(person, self.limits.name_length)
         return person
+
+    def _made_within(self, game_id: str, client: str, mode: str, control: TimeControl,
+                     players: int) -> Callable[[Session, dt.datetime], None]:
+        """What a new game's transaction writes besides the game: a room's count
+        (:meth:`_room_space`) and its clock's row (:mod:`casino.web.clocks`)."""
+        room = self._room_space(game_id, client) if mode == FRIENDS else None
+        clock = self.service.clocks.made(game_id, control, players)
+
+        def within(s: Session, created: dt.datetime) -> None:
+            """Count the room, then write the clock."""
+            if room is not None:
+                room(s, created)
+            clock(s)
+
+        return within
+
+    def _clock_of(self, game: LiveGame,
+                  new_id: str) -> Callable[[Session, dt.datetime], None] | None:
+        """The clock's row of ``game``'s rematch ``new_id``: the same control (None: none)."""
+        if game.clock is None:
+            return None
+        made = self.service.clocks.made(new_id, game.clock.control, game.rules.players)
+        return lambda s, _created: made(s)
 
     def _room_space(self, game_id: str, client: str) -> Callable[[Session, dt.datetime],
                                                                  None]:
@@ -283,6 +313,7 @@ class Rooms:
             game.changed_at = time.monotonic()  # a turn begins now, not when the room was made
             game.events.append(event)
             game.log = replayed_log(s)  # the names in the words changed
+            await self.service.clocks.settle(game)  # a full room's first turn runs its clock
         game.notify()
         self.service.computers.kick(game)
         return token, seat
@@ -313,7 +344,8 @@ class Rooms:
                     record=write_record(match, s.names, players, table=s.settings),
                     seats={k: (s.names[k], h) for k, h in game.seats.items()},
                     rated=game.rated, spectators=game.spectators,
-                    spectator_delay=game.spectator_delay)
+                    spectator_delay=game.spectator_delay,
+                    within=self._clock_of(game, new_id))
                 event = Event(game.version + 1, "rematch", seat, None,
                               f"{s.names[seat]} started a rematch", "You started a rematch")
                 try:
@@ -372,6 +404,9 @@ class Rooms:
         live = [listed_json(g, url=g.id in mine) for g in
                 self.store.listing(status=PLAYING, limit=30, spectators=True)]
         described(self.store, open_rooms + challenges + recent + live)
+        clockstore.listed(self.store, open_rooms + challenges + recent + live,
+                          token_hash(token) if token else None,
+                          account.id if account else None, self.service.clocks.now())
         return {"open": open_rooms, "recent": recent, "challenges": challenges, "live": live}
 
     def adopt(self, legacy: dict[str, str], token: str) -> list[str]:
@@ -436,5 +471,5 @@ def listed_json(g: Any, *, join: str | None = None, url: bool = False) -> dict[s
             "url": f"/game/{g.id}" if url else None, "join": join,
             "record": f"/records/{g.id}" if g.status == OVER else None,
             "winner": g.winner, "rated": False, "rating": None, "guest": False,
-            "challenge": None,
+            "challenge": None, "clock": None, "turn": None,
             "watch": f"/watch/{g.id}" if g.status == PLAYING and g.spectators else None}

@@ -38,18 +38,12 @@ from casino.teach.review import default_seat
 from casino.web.allowances import Allowances
 from casino.web.audience import Audience
 from casino.web.chat import Chat
+from casino.web.clocks import Clocks
 from casino.web.computers import Computers
 from casino.web.daily import Daily
 from casino.web.errors import MOVED_ON, GameError, clean_name
 from casino.web.limits import Limits, address_key
-from casino.web.live import (
-    COMPUTER,
-    FRIENDS,
-    LESSON,
-    LiveGame,
-    duration_words,
-    resignation_words,
-)
+from casino.web.live import COMPUTER, FRIENDS, LESSON, LiveGame
 from casino.web.messages import error
 from casino.web.reviews import Reviewer, ReviewRefused, ReviewSetting
 from casino.web.rooms import Created, Rooms
@@ -97,6 +91,8 @@ class GameService:
         self.turns = Turns(self)
         #: The daily deals (daily.py): the day's deck per preset, its games and results.
         self.daily = Daily(self)
+        #: The timed games' clocks (clocks.py): kept as stored, armed, swept, fired.
+        self.clocks = Clocks(self)
 
     async def close(self) -> None:
         """At the server's shutdown: stop the timers and tasks, tell each connection that
@@ -159,5 +155,4 @@ class GameService:
 
 
 __all__ = ["COMPUTER", "FRIENDS", "LESSON", "MOVED_ON", "PRESET_NAMES", "Created", "GameError",
-           "GameService", "LiveGame", "OptionsJob", "clean_name", "duration_words",
-           "resignation_words", "valid_id"]
+           "GameService", "LiveGame", "OptionsJob", "clean_name", "valid_id"]

@@ -22,6 +22,7 @@ from casino.engine.position import Position
 from casino.engine.wording import plural
 from casino.web import messages
 from casino.web.store import PLAYING, WAITING
+from casino.web.table_words import resignation_words
 from casino.web.views import Public, build_view
 
 if TYPE_CHECKING:
@@ -96,8 +97,6 @@ def spectator_view(game: LiveGame) -> Shown:
 
 
 def _build(game: LiveGame) -> Shown:
-    from casino.web.live import resignation_words
-
     s = game.session
     held = _held_back(game)
     keep = len(game.log) - held
@@ -110,6 +109,7 @@ def _build(game: LiveGame) -> Shown:
     view = build_view(_position(game, held).observe_public(), None, public)
     view["message"] = watching_words(game, held)
     view["lesson"] = None
+    game.service.clocks.dress(game, view)  # a game lost on time is told so
     view["spectator_delay"] = game.spectator_delay
     return Shown(game.version, view, held > 0)
 

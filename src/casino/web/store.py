@@ -1,18 +1,16 @@
 """Storage of web games through SQLAlchemy 2: a SQLite file by default, PostgreSQL by URL.
 
-The database, not memory, is where a game lives: every change is committed
-before anyone is told about it, so a server that stops (or is restarted) loses
-no move. A game is kept as the ``casino-record/1`` text of its match (the
-format every other front end reads), with the few things a record does not
-hold: who holds each seat (a hash of its secret token, never the token), the
-invite code of a room, the game's status and version counter, and the
-numbered public events that a reconnecting client asks for.
+The database, not memory, is where a game lives: every change is committed before
+anyone is told about it, so a server that stops (or is restarted) loses no move. A
+game is kept as the ``casino-record/1`` text of its match (the format every other
+front end reads), with what a record does not hold: who holds each seat (a hash of
+its secret token, never the token), the invite code of a room, the game's status and
+version counter, and the numbered public events that a reconnecting client asks for.
 
-Only portable column types are used (strings, text, integers, booleans,
-timezone-aware timestamps), so the same schema works on SQLite and
-PostgreSQL. The schema is versioned (``casino/web/migrations``): opening a
-database brings it to the newest revision, so a database made by an older
-release keeps its games.
+Only portable column types are used (strings, text, integers, booleans, timezone-aware
+timestamps), so the same schema works on SQLite and PostgreSQL. The schema is
+versioned (``casino/web/migrations``): opening a database brings it to the newest
+revision, so a database made by an older release keeps its games.
 """
 
 from __future__ import annotations
@@ -78,7 +76,6 @@ def token_hash(token: str) -> str:
 
 class Base(DeclarativeBase):
     """The tables' declarative base: its metadata is the schema the migrations build."""
-    pass
 
 
 class GameRow(Base):
@@ -356,8 +353,10 @@ class Store:
                 within(s, t)
 
     def save(self, game_id: str, *, record: str, status: str, version: int,
-             events: Sequence[Event], winner: int | None = None) -> None:
-        """Commit a change: the new record, status and version with its new events.
+             events: Sequence[Event], winner: int | None = None,
+             within: Callable[[Connection], None] | None = None) -> None:
+        """Commit a change: the new record, status and version with its new events (and
+        what ``within`` writes on the same connection: the game's clocks).
 
         The change was made against the version before its events (``version`` less
         their number): the UPDATE applies only while the stored game is still at that
@@ -375,6 +374,8 @@ class Store:
                 raise MovedOn(game_id, made_at)
             if events:
                 conn.execute(insert(EVENTS), [_event_values(game_id, e) for e in events])
+            if within is not None:
+                within(conn)
 
     def _save_statement(self) -> Any:
         """The UPDATE of :meth:`save`, made once. On PostgreSQL the change's notice
@@ -453,7 +454,6 @@ class Store:
         with self.engine.begin() as conn:
             if conn.execute(take, values).first() is not None:
                 return Lease(True)
-            # Not taken: the game moved on, or another process holds the lease.
             row = conn.execute(look, values).first()
             if row is None or row.version is None or int(row.version) != version:
                 return Lease(False)

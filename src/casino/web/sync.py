@@ -23,9 +23,10 @@ from casino.play.session import HUMAN, GameSession, default_settings
 from casino.web.daily import DAILY
 from casino.web.errors import MOVED_ON, GameError
 from casino.web.fanout import Listener
-from casino.web.live import FRIENDS, LiveGame, replayed_log
+from casino.web.live import FRIENDS, LiveGame
 from casino.web.messages import RematchReady, error
 from casino.web.store import OVER, MovedOn, StoredGame
+from casino.web.table_words import replayed_log
 from casino.web.views import LogItem
 
 if TYPE_CHECKING:
@@ -68,6 +69,7 @@ class LiveGames:
     async def start(self) -> None:
         """Begin hearing of changes other processes store (on PostgreSQL only: a
         SQLite database is served by one process)."""
+        self.service.clocks.start()  # every process sweeps for clocks that ran out
         if self.store.postgres and self.listener is None:
             self.listener = Listener(self.store.url, self._heard, self._heard_nothing,
                                      self.service.chat.heard, self.service.audience.heard)
@@ -103,10 +105,11 @@ class LiveGames:
             return
         s = game.session
         game.settled.clear()
+        within, clock = self.service.clocks.after_change(game)  # the clock moves on with it
         try:
             await self.db(self.store.save, game.id, record=s.record_text(),
                           status=game.status, version=len(game.events) + len(events),
-                          events=events, winner=s.winner)
+                          events=events, winner=s.winner, within=within)
         except MovedOn:
             # Another change was stored first (by another process): this one is not,
             # and the game is read again as stored; its players here see the fresh state.
@@ -121,6 +124,7 @@ class LiveGames:
         game.events.extend(events)
         if game.mode == DAILY and game.status == OVER:
             await self.service.daily.finish(game.id, s)
+        self.service.clocks.stored(game, clock)
 
     def drop(self, game: LiveGame) -> None:
         """Forget a game in memory (it reloads from the database when asked for); its
@@ -158,6 +162,7 @@ class LiveGames:
                         self._loading.pop(game_id, None)
                         return None
                     game = LiveGame(self.service, *read)
+                    await self.service.clocks.loaded(game)
                     self._remember(game)
                     self.service.computers.kick(game)
             self._loading.pop(game_id, None)
@@ -227,6 +232,7 @@ class LiveGames:
         stored, session, log_items = read
         rematch = game.rematch
         game.reload(stored, session, log_items)
+        await self.service.clocks.loaded(game)
         self.refreshed += 1
         if game.rematch is not None and rematch is None:
             for c in game.clients:

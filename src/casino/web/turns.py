@@ -38,9 +38,10 @@ from casino.play.session import HUMAN
 from casino.web.daily import DAILY, NO_RESIGNING
 from casino.web.errors import GameError
 from casino.web.fairqueue import LineFull, RankedLine, TooMany
-from casino.web.live import LiveGame, duration_words, unstoppable
+from casino.web.live import LiveGame, unstoppable
 from casino.web.messages import OptionsAnswer
 from casino.web.store import OVER, WAITING
+from casino.web.table_words import duration_words
 from casino.web.views import (
     SelectionError,
     card_choices,
@@ -183,6 +184,7 @@ class Turns:
         async with game.lock:
             self.current(game, version)
             self.playing(game)
+            self.service.clocks.check_time(game, seat)  # a move after the deadline is late
             game.session.play(text, seat=seat)
             await self.service.live.flush(game)
         game.notify()

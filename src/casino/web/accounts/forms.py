@@ -22,7 +22,8 @@ from starlette.requests import ClientDisconnect, Request
 
 from casino.web.accounts.names import NAME_MAX, why_not
 from casino.web.accounts.passwords import PASSWORD_MAX, why_not_password
-from casino.web.bodies import Body, BodyError
+from casino.web.bodies import BodyError
+from casino.web.body import Body
 from casino.web.limits import declared_length, json_object, size_words
 
 #: The largest form body read, in bytes (a name, a password twice over, a code, a token).

@@ -9,6 +9,7 @@ from alembic import context
 from sqlalchemy import create_engine
 
 import casino.web.accounts.store  # the accounts' tables belong to the same schema
+import casino.web.clockstore  # the clocks' table too
 import casino.web.tools  # noqa: F401  (its score-pad table belongs to the same schema)
 from casino.web.settings import database_from_environment
 from casino.web.store import Base, database_url

@@ -22,8 +22,9 @@ from casino.web.reviews import COMPUTING, DONE
 from casino.web.rooms import listed_json
 from casino.web.routes.context import Player, Web, finished, game_body
 from casino.web.routes.daily import check_shown
-from casino.web.service import LiveGame, resignation_words
+from casino.web.service import LiveGame
 from casino.web.store import OVER, Store, token_hash
+from casino.web.table_words import resignation_words
 from casino.web.views import items_json, result_json, rules_json
 from casino.words.narrate import told_play
 

@@ -30,7 +30,8 @@ from casino.web import seats
 from casino.web.accounts.passwords import SESSION_COOKIE, csrf_token
 from casino.web.accounts.service import Accounts
 from casino.web.accounts.store import Account
-from casino.web.bodies import Body, BodyError, read
+from casino.web.bodies import BodyError, read
+from casino.web.body import Body
 from casino.web.limits import json_object
 from casino.web.service import GameError, GameService, LiveGame
 from casino.web.store import OVER, Store

@@ -3,6 +3,8 @@ glossary and the guides, and finished games' records and replays (docs/server.md
 
 from __future__ import annotations
 
+import json
+
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse
 from starlette.responses import Response
@@ -13,6 +15,7 @@ from casino.engine.rules import describe, preset
 from casino.web import seats
 from casino.web.accounts.ratings import SIGN_IN_TO_JOIN
 from casino.web.bodies import MAX_SPECTATOR_DELAY
+from casino.web.clocks import WHEN_OUT
 from casino.web.routes.context import (
     Player,
     Web,
@@ -24,6 +27,7 @@ from casino.web.routes.context import (
 from casino.web.routes.daily import check_shown
 from casino.web.spectators import NOT_WATCHABLE, watched_words
 from casino.web.store import OVER
+from casino.web.timecontrol import OFFERED
 from casino.web.views import RATED_WORDS, title
 
 #: The delays the lobby's form offers a game's spectators, in moves.
@@ -40,7 +44,9 @@ async def lobby(request: Request, web: Web, player: Player) -> Response:
     lists = await service.live.db(service.rooms.lists, seats.browser_token(request), player)
     return web.pages.render("lobby.html", presets=preset_menu(), levels=list(LEVELS),
                             blurbs={name: lv.blurb for name, lv in LEVELS.items()},
-                            default_level="medium", delays=SPECTATOR_DELAYS, **lists)
+                            default_level="medium", delays=SPECTATOR_DELAYS,
+                            clocks=[(json.dumps({k: v for k, v in c.to_json().items() if v}),
+                                     c.words()) for c in OFFERED], **lists)
 
 
 @router.get("/game/{game_id}", response_class=HTMLResponse)
@@ -105,6 +111,9 @@ async def join(request: Request, game_id: str, code: str, web: Web, player: Play
                                 players=session.rules.players,
                                 account_name=player.name if player else None,
                                 rated_words=RATED_WORDS[room.rated],
+                                clock_words=None if room.clock is None
+                                else room.clock.control.words(),
+                                clock_rule=WHEN_OUT[room.rated],
                                 watched_words=watched_words(room.spectator_delay)
                                 if room.spectators else None,
                                 sign_in_first=SIGN_IN_TO_JOIN if room.rated and not player

@@ -32,6 +32,7 @@ async def play_someone(request: Request, web: Web, player: Player) -> Response:
     ask = await game_body(request, web, PairingRequest)
     paired = await pairing_of(service).pair(
         rules=ask.rules, players=ask.players, rated=ask.rated, seek=ask.seek,
+        clock=ask.clock.model_dump() if ask.clock is not None else None,
         account=player, asker=await requester(request),
         token=seats.browser_token(request),
         client=request.client.host if request.client else "")
@@ -52,7 +53,8 @@ async def challenge(request: Request, web: Web, player: Player) -> Response:
     ask = await game_body(request, web, ChallengeRequest)
     created = await service.live.db(
         Challenges(service).send, name=ask.name, rules=ask.rules, players=ask.players,
-        rated=ask.rated, account=player, token=seats.browser_token(request),
+        rated=ask.rated, clock=ask.clock.model_dump() if ask.clock is not None else None,
+        account=player, token=seats.browser_token(request),
         client=request.client.host if request.client else "")
     made = GameMade(game=created.game, url=f"/game/{created.game}")
     response = JSONResponse(made.model_dump(exclude_none=True), status_code=201)

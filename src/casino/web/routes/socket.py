@@ -376,7 +376,7 @@ class GameSocket:
             return spectator_state(game, start, game.watching)
         view = await game.view_ready(seat)  # nothing awaited after this
         client.sent = game.version
-        return State(version=game.version, view=view,
+        return State(version=game.version, view=view, clock=self.service.clocks.of(game),
                      events=[Event(**e.to_json(seat)) for e in game.events[start:]]).wire()
 
     async def _play(self, game: LiveGame, client: Client, msg: Play) -> Reply:

@@ -212,6 +212,7 @@
         pending = false;
         if (msg.view) applyView(msg.view);
         for (const ev of events) showEvent(ev);
+        if (window.casinoClocks) window.casinoClocks.update(msg.clock || null, view, events); // clocks.js
         break;
       }
       case "ping":

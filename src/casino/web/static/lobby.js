@@ -68,6 +68,7 @@
     $("people-label").hidden = !friends || n <= 2;
     $("public-label").hidden = !friends;
     $("chat-label").hidden = !friends; // no chat against the computer or in a lesson
+    if ($("clock-label")) $("clock-label").hidden = !friends; // a clock is a room's only
     const people = friends ? Number($("people-select").value || n) : 1;
     const lesson = mode() === "lesson";
     $("level-label").hidden = people >= n || lesson;
@@ -136,6 +137,8 @@
       body.chat = $("chat-check").checked;
       const rated = $("rated-label");
       if (rated && !rated.hidden) body.rated = $("rated-check").checked;
+      const clock = $("clock-select") && $("clock-select").value;
+      if (clock) body.clock = JSON.parse(clock); // the option's control, as the server offered it
     }
     try {
       const res = await fetch("/api/games", {
@@ -218,6 +221,8 @@
       el("span", { class: "game-title", text: g.title || g.rules || "Casino" }),
       el("span", { class: "muted", text: ` ${g.mode === "lesson" ? "lesson · " : ""}${g.players ? g.players + " players · " : ""}${STATUS[g.status] || g.status || ""}${seekWords(g)}${scores}${whenText}` }),
       g.challenge && !challenge ? el("span", { class: "challenge-note", text: `challenge to ${g.challenge}: waiting for an answer` }) : null,
+      g.clock ? el("span", { class: "muted game-clock", text: ` · clock ${g.clock}` }) : null,
+      g.turn ? el("strong", { class: "game-turn", text: ` · ${g.turn}` }) : null,
       names ? el("span", { class: "game-names", text: names }) : null,
       resultItem(g),
       el("span", { class: "game-links" }, links));
@@ -243,6 +248,12 @@
     } catch { /* offline: keep the last lists */ }
   }
 
+  // The clock chosen for "Play someone now" and a challenge, as the server offered it.
+  function addPairClock(body) {
+    const clock = $("pair-clock-select") && $("pair-clock-select").value;
+    if (clock) body.clock = JSON.parse(clock);
+  }
+
   // Play someone now: join a seek, or wait in our own and ask again every few seconds
   // with its id (so that two waiting players are paired too), until someone comes.
   let seek = null;
@@ -252,6 +263,7 @@
     err.hidden = true;
     const rated = $("pair-rated-check");
     const body = { rules: rulesSelect.value, players: Number(playersSelect.value), rated: !!(rated && rated.checked), seek };
+    addPairClock(body);
     try {
       const res = await fetch("/api/pairing", {
         method: "POST", headers: { "Content-Type": "application/json" },
@@ -290,6 +302,7 @@
       err.hidden = true;
       const rated = $("pair-rated-check");
       const body = { name: $("challenge-name").value.trim(), rules: rulesSelect.value, players: Number(playersSelect.value), rated: !!(rated && rated.checked) };
+      addPairClock(body);
       try {
         const res = await fetch("/api/challenge", {
           method: "POST", headers: { "Content-Type": "application/json" },

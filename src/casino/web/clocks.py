@@ -1,0 +1,346 @@
+"""The clocks of timed games: :class:`Clocks` keeps each live game's clock as stored,
+arms a timer at its deadline, sweeps the database for the clocks that ran out (those of
+a process that stopped too), and applies a timeout (docs/server.md, "Clocks").
+
+The server's clock is the only one: each change of a game moves its clock on
+(:func:`~casino.web.timecontrol.advance`) in the transaction that stores the change
+(:meth:`~casino.web.sync.LiveGames.flush`), and the pages are sent the milliseconds
+left, never a time to compare with their own. A timeout is one process's work: it
+takes the game's ``clock`` lease at the game's version (as a computer's move does), and
+checks again, under the game's lock, that the clock ran out at that version.
+
+When a clock runs out in a casual game the computer plays that one move for the seat,
+from its observation only, in the thinking pool; in a rated game the seat loses as a
+resignation would have it lose (its side, in partnerships), rated once, as one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from casino.play.session import BotJob, GameSession, run_bot_job
+from casino.web import clockstore
+from casino.web.clockstore import Within
+from casino.web.errors import GameError
+from casino.web.live import FRIENDS
+from casino.web.messages import ClockControl, ClockView
+from casino.web.store import PLAYING, Event, now
+from casino.web.timecontrol import (
+    WARN_MS,
+    ClockState,
+    TimeControl,
+    advance,
+    start_state,
+    time_control,
+)
+from casino.words.narrate import move_phrase
+
+if TYPE_CHECKING:
+    from casino.web.live import LiveGame
+    from casino.web.service import GameService
+
+log = logging.getLogger("casino.web")
+
+#: The lease a timeout is applied under (:meth:`Store.take_lease`).
+CLOCK_LEASE = "clock"
+#: How often every process looks for clocks that ran out (the fallback of the timers
+#: of the process holding a game), and how many it takes at a time.
+SWEEP_SECONDS = 0.5
+SWEEP_BATCH = 50
+
+#: The table's words of a timeout, each worded once.
+RAN_OUT = "{name}'s time ran out"
+PLAYED_FOR = "{name}'s time ran out: the computer played for them this once: {move}"
+TOO_LATE = "your time ran out: the computer plays this move for you"
+TIMED_OUT_SEAT = "{name}'s time ran out: the computer plays for them from now on, and they lose"
+#: What a clock running out does, as the invite page tells it: casual, rated.
+WHEN_OUT = ("when a clock runs out, the computer plays that move",
+            "when a clock runs out, its player loses the game (in partnerships, their side)")
+
+
+@dataclass(frozen=True)
+class GameClock:
+    """A live game's control and clocks, as stored."""
+
+    control: TimeControl
+    state: ClockState
+
+
+def side_words(session: GameSession, seat: int) -> str:
+    """"Ann's time ran out: Ann loses, Bob wins" (partners named together: "Ann and Cy
+    lose, Bob and Dee win"): the end of a rated game lost on time."""
+    names, rules = session.names, session.rules
+    mine = [names[s] for s in rules.seats if rules.team_of(s) == rules.team_of(seat)]
+    others = [names[s] for s in rules.seats if rules.team_of(s) != rules.team_of(seat)]
+    lose = "lose" if len(mine) > 1 else "loses"
+    win = "win" if len(others) > 1 else "wins"
+    return (f"{RAN_OUT.format(name=names[seat])}: {' and '.join(mine)} {lose}, "
+            f"{' and '.join(others)} {win}")
+
+
+def timed(mode: str, clock: Mapping[str, Any] | None) -> TimeControl:
+    """A new game's time control: ``clock``'s (a room's only: a game against the computer
+    and a lesson have none), checked (GameError saying what is wrong)."""
+    try:
+        control = TimeControl() if clock is None else time_control(**clock)
+    except (TypeError, ValueError) as e:
+        raise GameError(str(e)) from None
+    if control.runs and mode != FRIENDS:
+        raise GameError("a clock is for a room of people: a game against the computer or "
+                        "a lesson has none")
+    return control
+
+
+def runner(game: LiveGame) -> int | None:
+    """The seat whose clock should run now: a person to move in a game being played."""
+    s = game.session
+    return s.to_move if game.status == PLAYING and s.human_to_move else None
+
+
+class Clocks:
+    """The timed games' clocks: kept as stored, armed, swept and fired."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.store = service.store
+        #: The server's time (tests put a clock of their own here).
+        self.now: Callable[[], dt.datetime] = now
+        self.sweep_seconds = SWEEP_SECONDS
+        self._firing: set[str] = set()
+        #: The seat timing out in each game being stored now (:meth:`after_change`).
+        self._timing_out: dict[str, tuple[int, bool]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        #: The timeouts applied by this process (for the tests and the logs).
+        self.fired = 0
+
+    # ------------------------------------------------------------------
+    # Kept as stored
+
+    @staticmethod
+    def made(game_id: str, control: TimeControl, players: int) -> Within:
+        """The clock's row of a new game (nothing for no clock), for its transaction."""
+        return clockstore.made_within(game_id, control, start_state(control, players))
+
+    async def loaded(self, game: LiveGame) -> None:
+        """Read the game's clock as stored (a game just loaded, or read again), start it
+        if its turn runs one, and arm its timer."""
+        read = await self.service.live.db(clockstore.load, self.store, game.id)
+        game.clock = None if read is None else GameClock(*read)
+        await self.settle(game)
+
+    async def settle(self, game: LiveGame) -> None:
+        """Start or stop the game's clock where a change stored without one left it (a
+        room's last seat taken, a game loaded), stored on its own; then arm it."""
+        clock = game.clock
+        if clock is not None and clock.state.running != runner(game):
+            state = advance(clock.control, clock.state, runner(game), self.now())
+            if await self.service.live.db(clockstore.save, self.store, game.id, state,
+                                          game.version):
+                game.clock = replace(clock, state=state)
+            # else another process changed the game since: its notice reloads it here.
+        self.arm(game)
+
+    def after_change(self, game: LiveGame) -> tuple[Within | None, GameClock | None]:
+        """The game's clock after its change being stored now, and what writes it in the
+        change's transaction; (None, None) for a game without a clock."""
+        clock = game.clock
+        if clock is None:
+            return None, None
+        seat, lost = self._timing_out.get(game.id, (None, False))
+        state = advance(clock.control, clock.state, runner(game), self.now(),
+                        timed_out=seat is not None and not lost)
+        if lost:
+            state = replace(state, timed_out=seat)
+        return clockstore.saved_within(game.id, state), replace(clock, state=state)
+
+    def stored(self, game: LiveGame, clock: GameClock | None) -> None:
+        """The change is stored: its clock is the game's now, armed."""
+        if clock is not None:
+            game.clock = clock
+            self.arm(game)
+
+    def of(self, game: LiveGame) -> ClockView | None:
+        """The game's clocks as a seat's state carries them now (None: no clock)."""
+        clock = game.clock
+        if clock is None:
+            return None
+        t, state = self.now(), clock.state
+        return ClockView(control=ClockControl(**clock.control.to_json()),
+                         words=clock.control.words(),
+                         left_ms=[state.left_at(s, t) for s in range(len(state.left))],
+                         running=state.running, warn_ms=WARN_MS, server_time=t.isoformat())
+
+    @staticmethod
+    def dress(game: LiveGame, view: dict[str, Any]) -> None:
+        """Put a timeout's words into the result of a game lost on time."""
+        clock = game.clock
+        lost = None if clock is None else clock.state.timed_out
+        if lost is not None and view.get("result") is not None:
+            view["result"] = {**view["result"], "summary": side_words(game.session, lost)}
+
+    def check_time(self, game: LiveGame, seat: int) -> None:
+        """Refuse a move of ``seat`` whose time ran out (GameError), and apply the timeout."""
+        clock = game.clock
+        if clock is not None and clock.state.running == seat \
+                and clock.state.expired(self.now()):
+            self._spawn(game.id)
+            raise GameError(TOO_LATE if not game.rated else
+                            RAN_OUT.format(name=game.session.names[seat]))
+
+    # ------------------------------------------------------------------
+    # Timers and the sweep
+
+    def arm(self, game: LiveGame) -> None:
+        """Wake at the game's deadline (the timer of the process holding it)."""
+        if game.clock_timer is not None:
+            game.clock_timer.cancel()
+            game.clock_timer = None
+        deadline = None if game.clock is None else game.clock.state.deadline
+        if deadline is None or self.service.closed:
+            return
+        wait = max(0.0, (deadline - self.now()).total_seconds())
+        game.clock_timer = asyncio.get_running_loop().call_later(
+            wait + 0.01, self._spawn, game.id)
+
+    def start(self) -> None:
+        """Begin sweeping for clocks that ran out (at the server's start)."""
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+            self.service.live.tasks.add(self._sweeper)
+            self._sweeper.add_done_callback(self.service.live.tasks.discard)
+
+    async def _sweep_forever(self) -> None:
+        while not self.service.closed:
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the clocks' sweep failed; it runs again")
+            await asyncio.sleep(self.sweep_seconds)
+
+    async def sweep(self) -> int:
+        """Apply the timeouts of the clocks that ran out, a batch at a time: how many
+        this process applied."""
+        due = await self.service.live.db(clockstore.due, self.store, self.now(),
+                                         SWEEP_BATCH)
+        done = await asyncio.gather(*(self.fire(g) for g in due if g not in self._firing))
+        return sum(done)
+
+    def _spawn(self, game_id: str) -> None:
+        if self.service.closed or game_id in self._firing:
+            return
+        task = asyncio.get_running_loop().create_task(self._fire_quietly(game_id))
+        self.service.live.tasks.add(task)
+        task.add_done_callback(self.service.live.tasks.discard)
+
+    async def _fire_quietly(self, game_id: str) -> None:
+        try:
+            await self.fire(game_id)
+        except Exception:
+            log.exception("could not apply the timeout of game %s", game_id)
+
+    # ------------------------------------------------------------------
+    # A timeout
+
+    async def fire(self, game_id: str) -> bool:
+        """Apply the timeout of ``game_id``'s clock if it ran out (loading the game if it
+        is not live here): True when this process applied it."""
+        if game_id in self._firing:
+            return False
+        self._firing.add(game_id)
+        try:
+            game = await self.service.live.get(game_id)
+            return game is not None and await self._time_out(game)
+        except GameError:
+            return False  # the game could not be stored, and reloads when asked for
+        finally:
+            self._firing.discard(game_id)
+
+    def _ran_out(self, game: LiveGame) -> int | None:
+        """The seat whose clock ran out now, if one did (the caller holds the lock)."""
+        clock = game.clock
+        seat = runner(game)
+        if clock is None or seat is None or clock.state.running != seat:
+            return None
+        return seat if clock.state.expired(self.now()) else None
+
+    async def _time_out(self, game: LiveGame) -> bool:
+        async with game.lock:
+            await self.settle(game)  # a clock the stored game left running is stopped
+            seat = self._ran_out(game)
+            if seat is None:
+                return False
+            version = game.version
+            job = None if game.rated else self._job(game, seat)
+        async with self.service.computers._leased(game, CLOCK_LEASE, version) as lease:
+            if not lease.held:  # another process applies it (or this one is behind)
+                if lease.wait is None:
+                    self.service.live.refresh(game)
+                return False
+            text = None if job is None else await self._think(game, job)
+            async with game.lock:
+                if game.version != version or self._ran_out(game) != seat \
+                        or self.service.live.games.get(game.id) is not game:
+                    return False
+                self._apply(game, seat, text)
+                self._timing_out[game.id] = (seat, text is None)
+                try:
+                    await self.service.live.flush(game)
+                finally:
+                    self._timing_out.pop(game.id, None)
+        self.fired += 1
+        game.notify()
+        self.service.computers.kick(game)
+        return True
+
+    @staticmethod
+    def _job(game: LiveGame, seat: int) -> BotJob:
+        """The computer's think for ``seat``'s move, from its observation only, at the
+        level a computer taking a seat plays."""
+        s = game.session
+        level = game.service.turns._computer_level(game)
+        return BotJob(level, len(s.log) * 7919 + seat,
+                      s.match.position.observation(seat))
+
+    async def _think(self, game: LiveGame, job: BotJob) -> str:
+        try:
+            return await self.service.computers.thinker.computer(job, owner=game.id,
+                                                                 game=game.id)
+        except Exception:  # a timeout too
+            log.exception("a computer failed to move for a timed-out seat in game %s",
+                          game.id)
+            return run_bot_job(replace(job, level="beginner"))
+
+    def _apply(self, game: LiveGame, seat: int, text: str | None) -> None:
+        """The timeout in the session: the computer's move (casual), or the seat's loss
+        (rated: recorded as a resignation, told as a timeout)."""
+        s = game.session
+        name = s.names[seat]
+        if text is not None:
+            move = s.view_of(seat).parse_move(text)
+            _tell(game, "timeout", seat, PLAYED_FOR.format(
+                name=name, move=move_phrase(move, s.rules)))
+            s.play(move, seat=seat)
+            return
+        ends = s.resign(seat, game.service.turns._computer_level(game))
+        _retell(game, "resign", "timeout", RAN_OUT.format(name=name) if ends
+                    else TIMED_OUT_SEAT.format(name=name))
+        _retell(game, "game_over", "game_over", side_words(s, seat))
+
+
+def _tell(game: LiveGame, kind: str, seat: int | None, words: str) -> None:
+    """Add a table event of the clocks' own to the game's pending events (numbered after
+    them, before what the session tells next)."""
+    pending = game._pending
+    pending.append(Event(game.version + len(pending) + 1, kind, seat, None, words))
+
+
+def _retell(game: LiveGame, kind: str, as_kind: str, words: str) -> None:
+    """Tell the game's pending events of ``kind`` as ``as_kind`` in ``words``: the
+    resignation a rated timeout is recorded as, told as the timeout it is."""
+    game._pending[:] = [replace(e, kind=as_kind, words=words, words_you=None)
+                        if e.kind == kind else e for e in game._pending]
