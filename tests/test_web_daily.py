@@ -216,7 +216,7 @@ def test_the_results_rank_accounts_by_margin_then_time_and_list_guests_apart(
     for n, (key, name, is_guest, margin, seconds) in enumerate(rows):
         entry = Entry(TODAY, "casino", key, name, is_guest, f"{n:016x}", DAY, None, None,
                       None)
-        with deals._tx() as s:
+        with deals.store.transaction() as s:
             assert deals.add_entry(s, entry)
         deals.finish(entry.game, margin, DAY + dt.timedelta(seconds=seconds))
     shown = _daily(client).results(TODAY, "casino", ["account a"])
@@ -322,7 +322,7 @@ def test_a_result_not_noted_when_the_round_ended_is_taken_from_the_stored_game(
     deals = _daily(client).deals
     noted = deals.by_game(game)
     assert noted is not None and noted.done
-    with deals._tx() as s:
+    with deals.store.transaction() as s:
         s.execute(update(DailyEntryRow).where(DailyEntryRow.game == game).values(
             finished=None, margin=None, seconds=None))
     assert PLAY_FIRST_HTML not in client.get(f"/daily/{TODAY}/casino").text

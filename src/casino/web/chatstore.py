@@ -35,7 +35,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column
 
 from casino.web.allowances import hashed
 from casino.web.fanout import CHANGES_CHANNEL, chat_notice
@@ -150,9 +150,6 @@ class ChatStore:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def _session(self) -> Session:
-        return Session(self.store.engine, expire_on_commit=False)
-
     # Lines
 
     def add(self, game: str, room: str, sender: str, name: str, said: str | None,
@@ -160,7 +157,7 @@ class ChatStore:
         """Store a line (``sender`` a person key) and, on PostgreSQL, announce it."""
         row = ChatRow(game=game, room=room, sender=person_key(sender), name=name, text=said,
                       phrase=phrase, created=now())
-        with self._session() as s, s.begin():
+        with self.store.transaction() as s:
             s.add(row)
             s.flush()
             if self.store.postgres:
@@ -171,7 +168,7 @@ class ChatStore:
 
     def line(self, line_id: int) -> Line | None:
         """The stored line ``line_id``, or None."""
-        with self._session() as s:
+        with self.store.sessions() as s:
             row = s.get(ChatRow, line_id)
             return _line(row) if row is not None else None
 
@@ -182,7 +179,7 @@ class ChatStore:
         query = select(ChatRow).where(ChatRow.game == game, ChatRow.room.in_(rooms))
         if before is not None:
             query = query.where(ChatRow.id < before)
-        with self._session() as s:
+        with self.store.sessions() as s:
             rows = s.scalars(query.order_by(ChatRow.id.desc()).limit(most)).all()
             return [_line(r) for r in reversed(rows)]
 
@@ -190,26 +187,26 @@ class ChatStore:
 
     def is_off(self, key: str) -> bool:
         """Whether chat is off for the person key or game key ``key`` (stored form)."""
-        with self._session() as s:
+        with self.store.sessions() as s:
             return s.get(ChatOffRow, key) is not None
 
     def set_off(self, key: str, off: bool) -> None:
         """Turn chat off (or on again) for ``key`` (stored form)."""
-        with self._session() as s, s.begin():
+        with self.store.transaction() as s:
             s.execute(delete(ChatOffRow).where(ChatOffRow.key == key))
             if off:
                 s.add(ChatOffRow(key=key))
 
     def mutes(self, viewer: str) -> list[tuple[int, str, str]]:
         """The mutes of the person key ``viewer``: (id, muted sender hashed, name shown)."""
-        with self._session() as s:
+        with self.store.sessions() as s:
             rows = s.scalars(select(ChatMuteRow).where(
                 ChatMuteRow.viewer == person_key(viewer)).order_by(ChatMuteRow.id)).all()
             return [(r.id, r.sender, r.name) for r in rows]
 
     def mute(self, viewer: str, line: Line) -> None:
         """``viewer`` mutes the sender of ``line`` (once: muting again changes nothing)."""
-        with self._session() as s, s.begin():
+        with self.store.transaction() as s:
             found = s.scalar(select(ChatMuteRow.id).where(
                 ChatMuteRow.viewer == person_key(viewer), ChatMuteRow.sender == line.sender))
             if found is None:
@@ -218,7 +215,7 @@ class ChatStore:
 
     def unmute(self, viewer: str, mute_id: int) -> bool:
         """``viewer`` lifts their mute ``mute_id``; False when they have no such mute."""
-        with self._session() as s, s.begin():
+        with self.store.transaction() as s:
             gone = s.execute(delete(ChatMuteRow).where(
                 ChatMuteRow.id == mute_id, ChatMuteRow.viewer == person_key(viewer)))
             return bool(getattr(gone, "rowcount", 0))
@@ -233,14 +230,14 @@ class ChatStore:
                             reporter_name=reporter_name,
                             context=json.dumps(context, ensure_ascii=False),
                             created=now(), resolved=False)
-        with self._session() as s, s.begin():
+        with self.store.transaction() as s:
             s.add(row)
             s.flush()
             return row.id
 
     def open_reports(self, most: int) -> list[Report]:
         """The ``most`` oldest reports no operator resolved yet."""
-        with self._session() as s:
+        with self.store.sessions() as s:
             rows = s.scalars(select(ChatReportRow).where(ChatReportRow.resolved.is_(False))
                              .order_by(ChatReportRow.id).limit(most)).all()
             return [Report(r.id, r.line, r.game, r.room, r.name, r.said, r.reporter_name,
@@ -248,7 +245,7 @@ class ChatStore:
 
     def resolve(self, report_id: int) -> bool:
         """Mark a report resolved; False when there is no such open report."""
-        with self._session() as s, s.begin():
+        with self.store.transaction() as s:
             done = s.execute(update(ChatReportRow).where(
                 ChatReportRow.id == report_id, ChatReportRow.resolved.is_(False))
                 .values(resolved=True))

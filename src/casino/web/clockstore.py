@@ -145,7 +145,7 @@ def listed(store: Store, entries: Sequence[dict[str, Any]], digest: str | None,
         return
     timed = sorted(found)
     held: set[tuple[str, int]] = set()
-    with Session(store.engine) as s:
+    with store.sessions() as s:
         if digest is not None:
             held.update((g, int(n)) for g, n in s.execute(select(SeatRow.game, SeatRow.seat)
                         .where(SeatRow.token_hash == digest, SeatRow.game.in_(timed))))

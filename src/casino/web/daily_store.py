@@ -14,17 +14,16 @@ as its game, so two starts at once make one game; the second reads the first's e
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Boolean, DateTime, Float, Integer, String, Text, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from casino.web.store import Base, Store
+from casino.web.store import Base, Store, utc
 
 
 class DailyDealRow(Base):
@@ -97,18 +96,13 @@ def deck_text(deck: Sequence[int]) -> str:
     return ",".join(str(c) for c in deck)
 
 
-def _utc(t: dt.datetime) -> dt.datetime:
-    """SQLite gives timestamps back without their zone; they were written in UTC."""
-    return t if t.tzinfo is not None else t.replace(tzinfo=dt.UTC)
-
-
 def _deal(row: DailyDealRow) -> Deal:
     return Deal(row.day, row.rules, tuple(int(c) for c in row.deck.split(",")), row.dealer)
 
 
 def _entry(row: DailyEntryRow) -> Entry:
     return Entry(row.day, row.rules, row.player, row.name, row.guest, row.game,
-                 _utc(row.started), _utc(row.finished) if row.finished else None,
+                 utc(row.started), utc(row.finished) if row.finished else None,
                  row.margin, row.seconds)
 
 
@@ -117,12 +111,6 @@ class DailyStore:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._sessions = sessionmaker(store.engine, expire_on_commit=False)
-
-    @contextmanager
-    def _tx(self) -> Iterator[Session]:
-        with self._sessions() as s, s.begin():
-            yield s
 
     def _insert(self, table: Any) -> Any:
         """An INSERT of the database's dialect, which can do nothing on a taken key."""
@@ -130,7 +118,7 @@ class DailyStore:
 
     def deal(self, day: str, rules: str) -> Deal | None:
         """The deal of ``day`` and ``rules``, if it was made."""
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             row = s.get(DailyDealRow, (day, rules))
             return None if row is None else _deal(row)
 
@@ -138,7 +126,7 @@ class DailyStore:
                   created: dt.datetime) -> Deal:
         """The deal of ``day`` and ``rules``: this one, inserted, unless another request
         inserted one first, whose deal it then is (the insert does nothing on the key)."""
-        with self._tx() as s:
+        with self.store.transaction() as s:
             s.execute(self._insert(DailyDealRow).values(
                 day=day, rules=rules, deck=deck_text(deck), dealer=dealer, created=created)
                 .on_conflict_do_nothing(index_elements=["day", "rules"]))
@@ -158,7 +146,7 @@ class DailyStore:
 
     def entry(self, day: str, rules: str, player: str) -> Entry | None:
         """The player's entry of the day's deal, if they started it."""
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             row = s.get(DailyEntryRow, (day, rules, player))
             return None if row is None else _entry(row)
 
@@ -166,26 +154,26 @@ class DailyStore:
         """The entries of ``players`` (any of their keys) on ``day``, every preset."""
         if not players:
             return []
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             return [_entry(r) for r in s.scalars(select(DailyEntryRow).where(
                 DailyEntryRow.day == day, DailyEntryRow.player.in_(list(players))))]
 
     def last_name(self, player: str) -> str | None:
         """The name ``player`` took part under last (a guest's browser's name)."""
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             return s.scalar(select(DailyEntryRow.name).where(DailyEntryRow.player == player)
                             .order_by(DailyEntryRow.started.desc()).limit(1))
 
     def by_game(self, game: str) -> Entry | None:
         """The entry whose game is ``game`` (None for any other game)."""
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             row = s.scalar(select(DailyEntryRow).where(DailyEntryRow.game == game))
             return None if row is None else _entry(row)
 
     def finished(self, day: str, rules: str, before: dt.datetime) -> list[Entry]:
         """The day's entries of ``rules`` finished before ``before`` (the day's end),
         best first: the higher margin, then the shorter time, then the earlier finish."""
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             rows = s.scalars(select(DailyEntryRow).where(
                 DailyEntryRow.day == day, DailyEntryRow.rules == rules,
                 DailyEntryRow.finished.is_not(None),
@@ -197,13 +185,13 @@ class DailyStore:
     def finish(self, game: str, margin: int, at: dt.datetime) -> Entry | None:
         """Note the game's entry finished at ``at`` with ``margin`` (once: an entry
         finished already keeps its result); the entry, or None for no entry."""
-        with self._tx() as s:
+        with self.store.transaction() as s:
             row = s.scalar(select(DailyEntryRow).where(DailyEntryRow.game == game)
                            .with_for_update())
             if row is None:
                 return None
             if row.finished is None:
-                seconds = max(0.0, (at - _utc(row.started)).total_seconds())
+                seconds = max(0.0, (at - utc(row.started)).total_seconds())
                 s.execute(update(DailyEntryRow).where(
                     DailyEntryRow.game == game, DailyEntryRow.finished.is_(None)).values(
                     finished=at, margin=margin, seconds=seconds))

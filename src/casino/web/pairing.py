@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
 from casino.engine.errors import CasinoError
 from casino.engine.rules import preset
@@ -139,7 +139,6 @@ class Pairing:
     def __init__(self, service: GameService) -> None:
         self.service = service
         self.store = service.store
-        self._sessions = sessionmaker(service.store.engine, expire_on_commit=False)
         #: The time now; the tests give their own, so that no test waits.
         self.clock: Callable[[], dt.datetime] = now
         #: Each player's asks (:data:`ASKS_PER_MINUTE`), by requester identity.
@@ -153,7 +152,7 @@ class Pairing:
         """The :data:`SCAN` oldest public rooms of the pool still waiting (made after
         ``since``), of the time ``control`` (None: none), with their creators and
         ratings."""
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             rows = list(s.execute(
                 select(GameRow.id, GameRow.invite, GameRow.created, GameRow.creator_seat)
                 .outerjoin(CLOCKS, CLOCKS.c.game == GameRow.id)
@@ -193,14 +192,14 @@ class Pairing:
                 SeatRow.token_hash == holder)
         else:
             return []
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             return list(s.scalars(rooms.limit(SCAN)))
 
     def rating_of(self, account: str | None, rules: str, players: int) -> float | None:
         """``account``'s rating in the pool (None: a guest, or new to the pool)."""
         if account is None:
             return None
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             return self._ratings(s, {account}, rules, players).get(account)
 
     @staticmethod

@@ -242,8 +242,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None
     cur.close()
 
 
-def _utc(t: dt.datetime) -> dt.datetime:
-    """SQLite gives timestamps back without their zone; they were written in UTC."""
+def utc(t: dt.datetime) -> dt.datetime:
+    """A stored time as an aware UTC time: SQLite gives timestamps back without their
+    zone; they were written in UTC."""
     return t if t.tzinfo is not None else t.replace(tzinfo=dt.UTC)
 
 
@@ -305,7 +306,9 @@ class Store:
         from casino.web.migrations import upgrade
 
         upgrade(self.engine)
-        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        #: Sessions on the database (every table's queries, here and in the parts'
+        #: stores, open theirs from it).
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.postgres = self.engine.dialect.name == "postgresql"
         self._leases: tuple[Any, Any] | None = None
         self._save: Any = None
@@ -315,8 +318,9 @@ class Store:
         self.engine.dispose()
 
     @contextmanager
-    def _tx(self) -> Iterator[Session]:
-        with self._sessions() as s, s.begin():
+    def transaction(self) -> Iterator[Session]:
+        """A session in one transaction, committed on leaving (rolled back on an error)."""
+        with self.sessions() as s, s.begin():
             yield s
 
     # ------------------------------------------------------------------
@@ -336,7 +340,7 @@ class Store:
         slip in): what must hold for the game to be made, checked and counted at once;
         its exception makes nothing."""
         t = now()
-        with self._tx() as s:
+        with self.transaction() as s:
             s.add(GameRow(id=game_id, rules=rules, players=players,
                           names=json.dumps(list(names), ensure_ascii=False), mode=mode,
                           level=level,
@@ -403,7 +407,7 @@ class Store:
                   names: Sequence[str], status: str, version: int,
                   events: Sequence[Event]) -> bool:
         """Give a free seat to a person; False when someone took it first."""
-        with self._tx() as s:
+        with self.transaction() as s:
             taken = s.execute(update(SeatRow).where(
                 SeatRow.game == game_id, SeatRow.seat == seat,
                 SeatRow.token_hash.is_(None)).values(name=name, token_hash=digest))
@@ -422,7 +426,7 @@ class Store:
 
     def rebind(self, game_id: str, old: str, new: str) -> int | None:
         """Move the seat held by the hash ``old`` to the hash ``new``: the seat, or None."""
-        with self._tx() as s:
+        with self.transaction() as s:
             seat = s.scalar(select(SeatRow.seat).where(SeatRow.game == game_id,
                                                        SeatRow.token_hash == old))
             if seat is None:
@@ -457,7 +461,7 @@ class Store:
             row = conn.execute(look, values).first()
             if row is None or row.version is None or int(row.version) != version:
                 return Lease(False)
-            return Lease(False, max(0.0, (_utc(row.until) - _utc(row.at)).total_seconds()))
+            return Lease(False, max(0.0, (utc(row.until) - utc(row.at)).total_seconds()))
 
     def _lease_statements(self) -> tuple[Any, Any]:
         """The statements of :meth:`take_lease`, made once: (take, look).
@@ -495,19 +499,19 @@ class Store:
 
     def games_of(self, digest: str, limit: int = 200) -> list[str]:
         """The games in which the browser token with hash ``digest`` holds a seat."""
-        with self._sessions() as s:
+        with self.sessions() as s:
             return list(s.scalars(select(SeatRow.game).where(SeatRow.token_hash == digest)
                                   .limit(limit)))
 
     def set_rematch(self, game_id: str, rematch: str) -> None:
         """Note ``rematch`` as the game that follows ``game_id``, so that the other players
         of a finished game find it."""
-        with self._tx() as s:
+        with self.transaction() as s:
             s.execute(update(GameRow).where(GameRow.id == game_id).values(rematch=rematch))
 
     def save_review(self, game_id: str, seat: int, setting: str, review: str) -> None:
         """Keep a seat's review of a finished game (replacing one of another setting)."""
-        with self._tx() as s:
+        with self.transaction() as s:
             s.execute(delete(ReviewRow).where(ReviewRow.game == game_id,
                                               ReviewRow.seat == seat))
             s.add(ReviewRow(game=game_id, seat=seat, setting=setting, review=review,
@@ -518,7 +522,7 @@ class Store:
 
     def load_review(self, game_id: str, seat: int, setting: str) -> str | None:
         """The review kept for a game's seat at ``setting`` (its JSON text), or None."""
-        with self._sessions() as s:
+        with self.sessions() as s:
             kept = s.scalar(select(ReviewRow.review).where(
                 ReviewRow.game == game_id, ReviewRow.seat == seat,
                 ReviewRow.setting == setting))
@@ -527,7 +531,7 @@ class Store:
     def load(self, game_id: str, *, after: int = 0) -> StoredGame | None:
         """The stored game, with its events numbered above ``after`` (a process that has
         the first ``after`` already reads only the new ones)."""
-        with self._sessions() as s:
+        with self.sessions() as s:
             row = s.get(GameRow, game_id)
             if row is None:
                 return None
@@ -540,8 +544,8 @@ class Store:
                 id=row.id, rules=row.rules, players=row.players, mode=row.mode,
                 level=row.level, status=row.status, public=row.public, invite=row.invite,
                 creator_seat=row.creator_seat, version=row.version, record=row.record,
-                winner=row.winner, rematch=row.rematch, created=_utc(row.created),
-                updated=_utc(row.updated), seats=seats, events=events, rated=row.rated,
+                winner=row.winner, rematch=row.rematch, created=utc(row.created),
+                updated=utc(row.updated), seats=seats, events=events, rated=row.rated,
                 spectators=row.spectators, spectator_delay=row.spectator_delay)
 
     def listing(self, *, status: str, limit: int, since: dt.datetime | None = None,
@@ -549,7 +553,7 @@ class Store:
                 spectators: bool | None = None) -> list[Listed]:
         """Games of a status, newest first, optionally only ``ids``, only public ones or
         only those that may (or may not) be watched."""
-        with self._sessions() as s:
+        with self.sessions() as s:
             q = select(GameRow).where(GameRow.status == status)
             if since is not None:
                 q = q.where(GameRow.created >= since)
@@ -565,7 +569,7 @@ class Store:
             return [Listed(id=r.id, rules=r.rules, players=r.players, mode=r.mode,
                            status=r.status, public=r.public, invite=r.invite,
                            names=tuple(stored_names(r.names)), winner=r.winner,
-                           created=_utc(r.created), updated=_utc(r.updated),
+                           created=utc(r.created), updated=utc(r.updated),
                            spectators=r.spectators)
                     for r in rows]
 

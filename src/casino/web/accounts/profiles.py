@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
 from casino.engine.rules import Rules, rules_from_json
 from casino.web.accounts.ratings import Ratings, Standing
@@ -46,7 +46,7 @@ from casino.web.accounts.store import (
     AccountRow,
     RatingChangeRow,
 )
-from casino.web.store import OVER, PLAYING, WAITING, GameRow, SeatRow, Store
+from casino.web.store import OVER, PLAYING, WAITING, GameRow, SeatRow, Store, utc
 
 #: The most rating changes one pool's graph draws (its latest).
 HISTORY_POINTS = 200
@@ -177,11 +177,6 @@ class Profile:
     playing: int
 
 
-def _utc(t: dt.datetime) -> dt.datetime:
-    """A stored time as an aware UTC time (SQLite gives them back naive)."""
-    return t if t.tzinfo is not None else t.replace(tzinfo=dt.UTC)
-
-
 def _names(raw: str) -> list[str]:
     """A game's stored list of seat names."""
     try:
@@ -200,7 +195,7 @@ def played(row: GameRow, seat: int, accounts: Mapping[int, str] | None = None) -
     team = rules.team_of if rules is not None else (lambda s: s)
     return Played(
         game=row.id, preset=row.rules, players=row.players, seat=seat,
-        ended=_utc(row.updated),
+        ended=utc(row.updated),
         partners=tuple(n for s, n in enumerate(names) if s != seat and team(s) == team(seat)),
         opponents=tuple(n for s, n in enumerate(names) if team(s) != team(seat)),
         result=result, scores=scores, rated=bool(row.rated),
@@ -235,11 +230,10 @@ class Profiles:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._sessions = sessionmaker(store.engine, expire_on_commit=False)
 
     def named(self, skeleton: str) -> Account | None:
         """The account whose name has ``skeleton`` (names that look alike are one)."""
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             row = s.execute(select(AccountRow.id, AccountRow.name)
                             .where(AccountRow.skeleton == skeleton)).first()
             return None if row is None else Account(row.id, row.name)
@@ -248,7 +242,7 @@ class Profiles:
         """``account``'s player page, its finished games' page ``page`` (from 1; a page
         past the last lists nothing)."""
         standings = Ratings(self.store).of(account.id)
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             history = {(r.preset, r.players): self._history(s, account.id, r.preset, r.players)
                        for r in standings}
             mine = (select(GameRow, AccountGameRow.seat)
@@ -285,7 +279,7 @@ class Profiles:
                                 RatingChangeRow.players == players)
                          .order_by(RatingChangeRow.changed.desc(), RatingChangeRow.game)
                          .limit(HISTORY_POINTS))
-        return [Point(_utc(t), r, d) for t, r, d in rows][::-1]
+        return [Point(utc(t), r, d) for t, r, d in rows][::-1]
 
 
 #: The most of a browser's own finished games the lobby's recent list adds results for.
@@ -300,7 +294,7 @@ def recent_results(store: Store, token_digest: str | None, account: str | None,
     if token_digest is None and account is None:
         return []
     seats: dict[str, int] = {}
-    with sessionmaker(store.engine)() as s:
+    with store.sessions() as s:
         over = (GameRow.status == OVER, GameRow.mode.not_in(UNLISTED))
         if token_digest is not None:
             seats.update((g, int(seat)) for g, seat in s.execute(

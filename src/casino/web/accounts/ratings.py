@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import exists, select
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
 from casino.engine.record import match_from_record, read_record, resigned_seat
 from casino.engine.rules import Rules
@@ -195,14 +195,13 @@ class Ratings:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._sessions = sessionmaker(store.engine, expire_on_commit=False)
 
     def settle_unrated(self, limit: int = 200) -> int:
         """Rate the finished rated games that no process rated: one that ended a game
         and stopped before its rating step (:func:`rate_when_stored`) left it so. The
         oldest first, at most ``limit`` a call (a server's start makes one); how many
         this call settled. Every process may sweep at once: each game is rated once."""
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             waiting = list(s.scalars(
                 select(GameRow.id)
                 .where(GameRow.rated, GameRow.status == OVER,
@@ -228,7 +227,7 @@ class Ratings:
     def _rate(self, game_id: str) -> bool:
         """One attempt of :meth:`rate_game`, in one transaction."""
         t = now()
-        with self._sessions() as s, s.begin():
+        with self.store.transaction() as s:
             row = s.get(GameRow, game_id)
             if row is None or not row.rated or row.status != OVER \
                     or s.get(RatedGameRow, game_id) is not None:
@@ -263,7 +262,7 @@ class Ratings:
 
     def of(self, account: str) -> list[Standing]:
         """``account``'s ratings, one per pool it has played rated games in."""
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             rows = s.execute(select(AccountRow.name, RatingRow)
                              .join(AccountRow, AccountRow.id == RatingRow.account)
                              .where(RatingRow.account == account)
@@ -274,7 +273,7 @@ class Ratings:
               deviation_under: float = BOARD_DEVIATION) -> list[Standing]:
         """The leaderboard of a pool: its best :data:`BOARD_SIZE` ratings of players
         with a rated game, whose deviation is under ``deviation_under``."""
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             rows = s.execute(select(AccountRow.name, RatingRow)
                              .join(AccountRow, AccountRow.id == RatingRow.account)
                              .where(RatingRow.preset == preset, RatingRow.players == players,

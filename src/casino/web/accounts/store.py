@@ -16,8 +16,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import secrets
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from sqlalchemy import (
@@ -36,10 +34,10 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from casino.engine.record import read_record, write_record
-from casino.web.store import Base, GameRow, SeatRow, Store, now
+from casino.web.store import Base, GameRow, SeatRow, Store, now, utc
 
 
 class AccountRow(Base):
@@ -169,22 +167,11 @@ class NameTaken(Exception):
 FORMER = "Former player"
 
 
-def _utc(t: dt.datetime) -> dt.datetime:
-    """A stored time as an aware UTC time (SQLite gives them back naive)."""
-    return t if t.tzinfo is not None else t.replace(tzinfo=dt.UTC)
-
-
 class AccountStore:
     """The accounts' queries, each one transaction on the store's database."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._sessions = sessionmaker(store.engine, expire_on_commit=False)
-
-    @contextmanager
-    def _tx(self) -> Iterator[Session]:
-        with self._sessions() as s, s.begin():
-            yield s
 
     # -- accounts ------------------------------------------------------------
 
@@ -195,7 +182,7 @@ class AccountStore:
         account = Account(secrets.token_hex(16), name)
         t = now()
         try:
-            with self._tx() as s:
+            with self.store.transaction() as s:
                 s.add(AccountRow(id=account.id, name=name, skeleton=skeleton,
                                  password=password_hash, created=t))
                 s.flush()
@@ -208,20 +195,20 @@ class AccountStore:
 
     def find(self, skeleton: str) -> tuple[Account, str] | None:
         """The account whose name has ``skeleton``, with its password's hash."""
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             row = s.scalar(select(AccountRow).where(AccountRow.skeleton == skeleton))
             return None if row is None else (Account(row.id, row.name), row.password)
 
     def password_of(self, account: str) -> str | None:
         """The password hash of ``account``, None when it is gone."""
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             return s.scalar(select(AccountRow.password).where(AccountRow.id == account))
 
     def delete(self, account: str) -> list[str]:
         """Delete ``account``: its sessions, codes and row go, and its name leaves the
         games it claimed (their seats, lists and records say :data:`FORMER`). Returns
         those games, for the live copies to be read again."""
-        with self._tx() as s:
+        with self.store.transaction() as s:
             claimed = list(s.execute(select(AccountGameRow.game, AccountGameRow.seat)
                                      .where(AccountGameRow.account == account)))
             for game, seat in claimed:
@@ -241,36 +228,36 @@ class AccountStore:
     def add_session(self, account: str, session: str) -> None:
         """A new signed-in session of ``account`` (by its token's hash)."""
         t = now()
-        with self._tx() as s:
+        with self.store.transaction() as s:
             s.add(AccountSessionRow(token_hash=session, account=account, created=t, seen=t))
 
     def session(self, session: str, lapse: dt.timedelta) -> Account | None:
         """The account signed in by the session with hash ``session``, if it is neither
         revoked nor unused for ``lapse``; its last use is noted (at most once a minute)."""
         t = now()
-        with self._tx() as s:
+        with self.store.transaction() as s:
             row = s.execute(select(AccountSessionRow.seen, AccountRow.id, AccountRow.name)
                             .join(AccountRow, AccountRow.id == AccountSessionRow.account)
                             .where(AccountSessionRow.token_hash == session)).first()
             if row is None:
                 return None
-            if t - _utc(row.seen) > lapse:
+            if t - utc(row.seen) > lapse:
                 s.execute(delete(AccountSessionRow)
                           .where(AccountSessionRow.token_hash == session))
                 return None
-            if t - _utc(row.seen) > dt.timedelta(minutes=1):
+            if t - utc(row.seen) > dt.timedelta(minutes=1):
                 s.execute(update(AccountSessionRow)
                           .where(AccountSessionRow.token_hash == session).values(seen=t))
             return Account(row.id, row.name)
 
     def end_session(self, session: str) -> None:
         """Revoke one session (signing out)."""
-        with self._tx() as s:
+        with self.store.transaction() as s:
             s.execute(delete(AccountSessionRow).where(AccountSessionRow.token_hash == session))
 
     def end_sessions(self, account: str) -> int:
         """Revoke every session of ``account`` (signing out everywhere); how many there were."""
-        with self._tx() as s:
+        with self.store.transaction() as s:
             gone = s.execute(delete(AccountSessionRow)
                              .where(AccountSessionRow.account == account))
             return int(getattr(gone, "rowcount", 0) or 0)
@@ -279,7 +266,7 @@ class AccountStore:
 
     def replace_codes(self, account: str, codes: list[str]) -> None:
         """New recovery codes for ``account`` (the old ones no longer work)."""
-        with self._tx() as s:
+        with self.store.transaction() as s:
             s.execute(delete(RecoveryCodeRow).where(RecoveryCodeRow.account == account))
             s.add_all(RecoveryCodeRow(account=account, code_hash=c) for c in codes)
 
@@ -288,7 +275,7 @@ class AccountStore:
         revoking its sessions; False, changing nothing, when it holds no such code. The
         code's row is deleted in the same transaction, so a code works once, even when
         two processes are handed it at once."""
-        with self._tx() as s:
+        with self.store.transaction() as s:
             used = s.execute(delete(RecoveryCodeRow).where(RecoveryCodeRow.account == account,
                                                            RecoveryCodeRow.code_hash == code))
             if getattr(used, "rowcount", 0) != 1:
@@ -301,14 +288,14 @@ class AccountStore:
     def has_code(self, account: str, code: str) -> bool:
         """Whether ``account`` holds the unused recovery code with hash ``code`` (looked at
         before the new password is hashed, so a wrong code costs no Argon2 work)."""
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             return s.scalar(select(RecoveryCodeRow.code_hash).where(
                 RecoveryCodeRow.account == account, RecoveryCodeRow.code_hash == code)) \
                 is not None
 
     def codes_left(self, account: str) -> int:
         """How many unused recovery codes ``account`` has."""
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             return len(list(s.scalars(select(RecoveryCodeRow.code_hash)
                                       .where(RecoveryCodeRow.account == account))))
 
@@ -317,7 +304,7 @@ class AccountStore:
     def claim(self, account: str, digest: str) -> int:
         """Make the seats held by the browser token with hash ``digest`` the account's
         (those not claimed already); how many were claimed."""
-        with self._tx() as s:
+        with self.store.transaction() as s:
             held = list(s.execute(select(SeatRow.game, SeatRow.seat)
                                   .where(SeatRow.token_hash == digest)))
             taken = set(s.execute(select(AccountGameRow.game, AccountGameRow.seat).where(
@@ -330,7 +317,7 @@ class AccountStore:
         """Record that ``account`` holds ``seat`` of ``game`` (a seat it has just taken,
         starting or joining a game signed in), unless the seat is recorded already;
         whether it is now the account's."""
-        with self._tx() as s:
+        with self.store.transaction() as s:
             holder = s.scalar(select(AccountGameRow.account).where(
                 AccountGameRow.game == game, AccountGameRow.seat == seat))
             if holder is None:
@@ -341,7 +328,7 @@ class AccountStore:
     def follow(self, game: str, rematch: str) -> None:
         """Give each account holding a seat of ``game`` the same seat of its ``rematch``
         (as the browsers' tokens hold the same seats there)."""
-        with self._tx() as s:
+        with self.store.transaction() as s:
             held = list(s.execute(select(AccountGameRow.seat, AccountGameRow.account)
                                   .where(AccountGameRow.game == game)))
             taken = set(s.scalars(select(AccountGameRow.seat)
@@ -351,20 +338,20 @@ class AccountStore:
 
     def holders(self, game: str) -> dict[int, str]:
         """The accounts holding seats of ``game``: account id by seat."""
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             return {int(seat): str(account) for seat, account in s.execute(
                 select(AccountGameRow.seat, AccountGameRow.account)
                 .where(AccountGameRow.game == game))}
 
     def is_taken(self, skeleton: str) -> bool:
         """Whether an account's name has ``skeleton`` (a guest may not pass for it)."""
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             return s.scalar(select(AccountRow.id).where(AccountRow.skeleton == skeleton)) \
                 is not None
 
     def games(self, account: str) -> list[str]:
         """The games whose seats ``account`` claimed."""
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             return sorted(set(s.scalars(select(AccountGameRow.game)
                                         .where(AccountGameRow.account == account))))
 
@@ -373,9 +360,9 @@ class AccountStore:
     def failures(self, keys: list[str], window: dt.timedelta) -> dict[str, int]:
         """The failed sign-ins counted under each of ``keys`` in the current window."""
         t = now()
-        with self._sessions() as s:
+        with self.store.sessions() as s:
             rows = s.execute(select(SignInFailureRow).where(SignInFailureRow.key.in_(keys)))
-            return {r.key: r.failures for (r,) in rows if t - _utc(r.since) <= window}
+            return {r.key: r.failures for (r,) in rows if t - utc(r.since) <= window}
 
     def fail(self, keys: list[str], window: dt.timedelta) -> None:
         """Count one failed sign-in under each of ``keys`` (a lapsed window starts again).
@@ -386,7 +373,7 @@ class AccountStore:
         t = now()
         cutoff = t - window
         insert_into = pg_insert if self.store.postgres else sqlite_insert
-        with self._tx() as s:
+        with self.store.transaction() as s:
             for key in keys:
                 count = insert_into(SignInFailureRow).values(key=key, since=t, failures=1)
                 lapsed = SignInFailureRow.since < cutoff
@@ -398,7 +385,7 @@ class AccountStore:
 
     def forgive(self, key: str) -> None:
         """Forget the failures counted under ``key`` (the account's, once signed in)."""
-        with self._tx() as s:
+        with self.store.transaction() as s:
             s.execute(delete(SignInFailureRow).where(SignInFailureRow.key == key))
 
 
