@@ -89,6 +89,19 @@ class LiveServer:
 
 
 @contextmanager
+def live_server(folder: Path, **options: Any) -> Iterator[LiveServer]:
+    """The web game on a new SQLite database in ``folder``, served by :func:`serving`:
+    computers think in threads at the beginner's level unless ``options`` (``create_app``'s
+    keywords) say otherwise."""
+    from casino.web.app import create_app
+
+    app = create_app(f"sqlite:///{folder / 'casino.db'}",
+                     **{"pool_workers": 0, "hint_level": "beginner", **options})
+    with serving(app) as (base, loop):
+        yield LiveServer(base, app, loop)
+
+
+@contextmanager
 def chromium() -> Iterator[Browser]:
     """Headless Debian Chromium driven by Playwright."""
     from playwright.sync_api import sync_playwright

@@ -36,7 +36,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 import casino
-from casino.web.store import database_url
+from casino.web.store import Store, StoredGame, database_url
 
 #: The longest a single wait for the server lasts: a safety net against a hang, never a
 #: measure (a feature that is missing fails the test after this long, not never).
@@ -69,6 +69,17 @@ def fresh_database(server_url: str) -> Iterator[str]:
                               "WHERE datname = :d AND pid <> pg_backend_pid()"), {"d": name})
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
         admin.dispose()
+
+
+def stored(database: str, game: str) -> StoredGame:
+    """The game as the database holds it now."""
+    store = Store(database)
+    try:
+        got = store.load(game)
+    finally:
+        store.close()
+    assert got is not None
+    return got
 
 
 # ----------------------------------------------------------------------

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from tests.browser_harness import LiveServer, serving, skip_without_browser, watch
+from tests.browser_harness import LiveServer, live_server, skip_without_browser, watch
 from tests.web_helpers import ACCOUNTS
 
 skip_without_browser()
@@ -29,7 +28,6 @@ from sqlalchemy import update  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
 from casino.web.accounts.store import RatingRow  # noqa: E402
-from casino.web.app import create_app  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
 #: How long a page may take to get where it goes.
@@ -41,11 +39,8 @@ PASSWORD = "correct horse battery"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    db: Path = tmp_path_factory.mktemp("web") / "casino.db"
-    app = create_app(f"sqlite:///{db}", pool_workers=0, limits=ACCOUNTS,
-                     hint_level="beginner")
-    with serving(app) as (url, loop):
-        yield LiveServer(url, app, loop)
+    with live_server(tmp_path_factory.mktemp("web"), limits=ACCOUNTS) as server:
+        yield server
 
 
 def submit(page: Page, **fields: str) -> None:

@@ -11,17 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from tests.browser_harness import LiveServer, serving, skip_without_browser, watch
+from tests.browser_harness import LiveServer, live_server, skip_without_browser, watch
 
 skip_without_browser()
 
 from playwright.sync_api import Browser, Page  # noqa: E402
-
-from casino.web.app import create_app  # noqa: E402
 
 pytestmark = pytest.mark.timeout(180)
 WAIT_MS = 20_000
@@ -32,11 +29,8 @@ HOSTILE = "<img src=x onerror=\"document.title='pwned'\"><script>document.title=
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    db: Path = tmp_path_factory.mktemp("web") / "casino.db"
-    app = create_app(f"sqlite:///{db}", pool_workers=0, hint_level="beginner",
-                     admins=[OPERATOR])
-    with serving(app) as (base, loop):
-        yield LiveServer(base, app, loop)
+    with live_server(tmp_path_factory.mktemp("web"), admins=[OPERATOR]) as server:
+        yield server
 
 
 def say(page: Page, text: str) -> None:

@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from casino.engine.record import match_from_record, read_record
-from casino.web.store import Store, StoredGame
-from tests.cluster_harness import Person, fresh_database, running
+from tests.cluster_harness import Person, fresh_database, running, stored
 from tests.web_helpers import POSTGRES
 
 pytestmark = [
@@ -27,16 +26,6 @@ pytestmark = [
 
 #: The shortest control there is: 5 seconds a move.
 CLOCK = {"kind": "move", "seconds": 5}
-
-
-def stored(database: str, game: str) -> StoredGame:
-    store = Store(database)
-    try:
-        got = store.load(game)
-    finally:
-        store.close()
-    assert got is not None
-    return got
 
 
 def test_a_clock_runs_out_on_the_process_left_when_its_holder_is_killed(

@@ -29,7 +29,6 @@ import pytest
 
 from casino.engine.record import Record, match_from_record, read_record
 from casino.web.service import MOVED_ON
-from casino.web.store import Store, StoredGame
 from tests.cluster_harness import (
     Page,
     Person,
@@ -38,6 +37,7 @@ from tests.cluster_harness import (
     fresh_database,
     running,
     showing_logs,
+    stored,
 )
 from tests.web_helpers import POSTGRES, scan
 
@@ -76,17 +76,6 @@ def pair(database: str, tmp_path_factory: pytest.TempPathFactory
     with running("A", database, folder, limits=FAST) as a, \
             running("B", database, folder, limits=FAST) as b:
         yield a, b
-
-
-def stored(database: str, game: str) -> StoredGame:
-    """The game as the database holds it now."""
-    store = Store(database)
-    try:
-        got = store.load(game)
-    finally:
-        store.close()
-    assert got is not None
-    return got
 
 
 def record_moves(record: Record) -> list[tuple[int, str]]:

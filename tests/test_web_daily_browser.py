@@ -13,17 +13,15 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from tests.browser_harness import LiveServer, serving, skip_without_browser, watch
+from tests.browser_harness import LiveServer, live_server, skip_without_browser, watch
 
 skip_without_browser()
 
 from playwright.sync_api import Browser, Page  # noqa: E402
 
-from casino.web.app import create_app  # noqa: E402
 from casino.web.daily import PLAY_FIRST, PLAYER_SEAT  # noqa: E402
 from casino.web.store import OVER  # noqa: E402
 
@@ -35,10 +33,8 @@ MAX_STEPS = 4000
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    db: Path = tmp_path_factory.mktemp("web") / "casino.db"
-    app = create_app(f"sqlite:///{db}", pool_workers=0, hint_level="beginner")
-    with serving(app) as (base, loop):
-        yield LiveServer(base, app, loop)
+    with live_server(tmp_path_factory.mktemp("web")) as server:
+        yield server
 
 
 async def _step(server: LiveServer, game_id: str) -> bool:

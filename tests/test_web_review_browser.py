@@ -9,14 +9,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser_harness import LiveServer, serving, skip_without_browser, watch
+from tests.browser_harness import LiveServer, live_server, skip_without_browser, watch
 
 skip_without_browser()
 
 from playwright.sync_api import Browser, Page  # noqa: E402
 
 from casino.engine.cards import card_symbol, parse_card  # noqa: E402
-from casino.web.app import create_app  # noqa: E402
 from casino.web.reviews import ReviewSetting  # noqa: E402
 from tests.web_helpers import FAST, finish_friends_game  # noqa: E402
 
@@ -29,11 +28,9 @@ SMALL = ReviewSetting(samples=2, depth=2, nodes=200)
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    db = tmp_path_factory.mktemp("review") / "casino.db"
-    app = create_app(f"sqlite:///{db}", pool_workers=0, hint_level="beginner", limits=FAST,
-                     review_setting=SMALL)
-    with serving(app) as (base, loop):
-        yield LiveServer(base, app, loop)
+    with live_server(tmp_path_factory.mktemp("review"), limits=FAST,
+                     review_setting=SMALL) as server:
+        yield server
 
 
 def finished_game(server: LiveServer, seed: int = 3) -> str:
