@@ -40,6 +40,7 @@ from tests.web_helpers import (  # type: ignore[attr-defined]
     Seat,
     TestClient,
     browser,
+    csrf_of,
     guest,
     sign_up,
     web,
@@ -365,6 +366,22 @@ def test_a_deal_played_as_a_guest_is_not_played_again_signed_in_on_that_browser(
     assert _start(client, name=None) == game
     assert PLAY_FIRST_HTML not in client.get(f"/daily/{TODAY}/casino").text
     assert "See results" in client.get("/daily").text
+
+
+def test_a_deal_played_signed_in_is_not_played_again_as_a_guest_on_that_browser(
+        client: TestClient) -> None:
+    """Signing out does not make a second player of the same browser: it is given the
+    account's game again (to look back on), not a fresh deal it has seen every card of."""
+    assert sign_up(client, "Edith", "correct horse battery").status_code == 201
+    game = _start(client, name=None)
+    _play_to_the_end(client, game)
+    token = csrf_of(client.get("/account").text)
+    assert client.post("/signout", data={"csrf": token}).status_code == 200
+    assert _start(client, name="Not Edith") == game
+    with Session(_daily(client).service.store.engine) as s:
+        assert s.scalar(select(func.count()).select_from(GameRow).where(
+            GameRow.mode == DAILY)) == 1
+    assert _start(guest(client), name="Fay") != game  # another browser plays its own
 
 
 def test_two_starts_of_one_player_at_once_make_one_game(client: TestClient) -> None:

@@ -234,6 +234,9 @@ class Daily:
         key = player_key(token, account)
         assert key is not None
         known = self.mine(day, rules, player_keys(token, account))
+        if known is None and account is None:
+            # Played signed in on this browser: the same game, not a second play.
+            known = self.deals.held_by(day, rules, token_hash(token))
         if known is not None:
             return Started(known.game, token)
         shown = self._shown_name(name, account)

@@ -23,7 +23,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from casino.web.store import Base, Store, utc
+from casino.web.store import Base, SeatRow, Store, utc
 
 
 class DailyDealRow(Base):
@@ -157,6 +157,17 @@ class DailyStore:
         with self.store.sessions() as s:
             return [_entry(r) for r in s.scalars(select(DailyEntryRow).where(
                 DailyEntryRow.day == day, DailyEntryRow.player.in_(list(players))))]
+
+    def held_by(self, day: str, rules: str, token_hash: str) -> Entry | None:
+        """The day's entry of ``rules`` whose game's seat this browser holds (the digest
+        of its token): an account's play of the deal, found again when the browser asks
+        for it signed out, so that nobody plays it signed in and then again as a guest."""
+        with self.store.sessions() as s:
+            row = s.scalar(select(DailyEntryRow).join(
+                SeatRow, SeatRow.game == DailyEntryRow.game).where(
+                DailyEntryRow.day == day, DailyEntryRow.rules == rules,
+                SeatRow.token_hash == token_hash).limit(1))
+            return None if row is None else _entry(row)
 
     def last_name(self, player: str) -> str | None:
         """The name ``player`` took part under last (a guest's browser's name)."""
