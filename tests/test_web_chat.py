@@ -237,6 +237,24 @@ def test_too_long_blank_and_mixed_messages_are_refused_and_stored_nowhere(
             assert a.line()["text"] == "x" * 10
 
 
+def test_an_id_too_big_for_the_database_is_refused_and_the_game_stays(tmp_path: Path) -> None:
+    """A spectator's made-up line or mute id beyond any stored one is refused in words,
+    naming the field; it never reaches the database as a number it cannot hold, which
+    would end as a server error that drops the game for everyone at the table."""
+    with server(tmp_path) as ann:
+        gid, _ = room(ann, spectators=True)
+        game = ann.app.state.service.live.games  # type: ignore[attr-defined]
+        with ann.websocket_connect(f"/ws/watch/{gid}") as we:
+            eve = Talker(we)
+            live = game[gid]
+            for message in ({"type": "unmute", "mute": 2**64},
+                            {"type": "mute", "message": 2**64},
+                            {"type": "report", "message": 2**31}):
+                eve.send(message)
+                assert "less than or equal to 2147483647" in eve.error()
+            assert game.get(gid) is live  # not dropped and reloaded
+
+
 def test_the_rate_counts_per_player_and_a_refusal_stores_nothing(tmp_path: Path) -> None:
     limits = dataclasses.replace(ACCOUNTS, chat_burst=2, chat_per_minute=0.001)
     with server(tmp_path, limits) as ann:

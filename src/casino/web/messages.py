@@ -39,6 +39,11 @@ from casino.web.phrases import PHRASES
 MAX_USES = 64
 #: The longest move text a ``play`` may carry.
 MAX_MOVE = 200
+#: The largest id of a stored row a message may name (chat lines, mutes): the largest a
+#: 32-bit INTEGER column holds (PostgreSQL's ``integer``), so that no id a client makes
+#: up reaches the database as a number it cannot take (which would fail the message as a
+#: server error, and drop the game for everyone at the table).
+MAX_ID = 2**31 - 1
 #: An example of a message, for the errors that cannot name a field.
 EXAMPLE = '{"type": "hello", "since": 0}'
 
@@ -186,21 +191,21 @@ class Report(Message):
     """Report a chat message to the server's operators, with the messages before it."""
 
     type: Literal["report"]
-    message: int = Field(ge=0, description=LINE)
+    message: int = Field(ge=0, le=MAX_ID, description=LINE)
 
 
 class Mute(Message):
     """Hide, from now on and for the sender only, the chat of whoever sent ``message``."""
 
     type: Literal["mute"]
-    message: int = Field(ge=0, description=LINE)
+    message: int = Field(ge=0, le=MAX_ID, description=LINE)
 
 
 class Unmute(Message):
     """Lift one of the sender's mutes (its id, from the chat's status)."""
 
     type: Literal["unmute"]
-    mute: int = Field(ge=0, description=MUTE)
+    mute: int = Field(ge=0, le=MAX_ID, description=MUTE)
 
 
 class ChatOff(Message):
