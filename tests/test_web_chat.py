@@ -223,6 +223,7 @@ def test_too_long_blank_and_mixed_messages_are_refused_and_stored_nowhere(
             a = Talker(wa)
             for said, words in (("x" * 11, "too long: at most 10 characters"),
                                 ("\x00\u202e\x01", "empty"),
+                                ("\u200b\ufeff \u00ad\U000e0041\u2060", "empty"),
                                 (None, "a \"text\" or a \"phrase\"")):
                 a.say(said)
                 assert words in a.error()

@@ -104,6 +104,13 @@ def clean_text(said: str) -> str:
     return _SPACES.sub(" ", said).strip()
 
 
+def shows_something(said: str) -> bool:
+    """Whether a cleaned message has a character that shows: one made only of format
+    characters (zero-width spaces and joiners, the byte order mark, soft hyphens, tag
+    characters) and spaces would be a blank line in everyone's chat."""
+    return any(unicodedata.category(c) not in ("Cf", "Zs") for c in said)
+
+
 def said_words(line: Line) -> str:
     """A line's words, its quick phrase's for a phrase."""
     return line.text if line.text is not None else PHRASES.get(line.phrase or "", "")
@@ -258,9 +265,9 @@ class Chat:
         said = None
         if msg.text is not None:
             said = clean_text(msg.text)
-            if not said:
-                return error("that message is empty once its control characters are "
-                             "taken out; nothing was sent")
+            if not shows_something(said):
+                return error("that message is empty once its control and invisible "
+                             "characters are taken out; nothing was sent")
             if len(said) > self.limits.chat_length:
                 return error(too_long(self.limits.chat_length))
         allowances = self.service.allowances
