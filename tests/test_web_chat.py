@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from casino.web import create_app
 from casino.web.chat import GAME_OFF, NO_CHAT_HERE, YOU_ARE_OFF, chat_for, clean_text
-from casino.web.chatstore import ChatReportRow, ChatRow
+from casino.web.chatstore import ChatOffRow, ChatReportRow, ChatRow
 from casino.web.errors import GameError
 from casino.web.fanout import chat_notice, read_change_notice, read_chat_notice
 from casino.web.limits import Limits
@@ -254,6 +254,30 @@ def test_an_id_too_big_for_the_database_is_refused_and_the_game_stays(tmp_path: 
                 eve.send(message)
                 assert "less than or equal to 2147483647" in eve.error()
             assert game.get(gid) is live  # not dropped and reloaded
+
+
+def test_chat_settings_count_per_player_whatever_the_browsers_token(tmp_path: Path) -> None:
+    """Chat off and mutes are stored by the browser's token, which a script may make up
+    anew for each connection: they count against a bucket of the player's (their
+    network here), so made-up tokens cannot fill the table; a refusal stores nothing."""
+    limits = dataclasses.replace(ACCOUNTS, chat_burst=2, chat_per_minute=0.001)
+    with server(tmp_path, limits) as ann:
+        gid, _ = room(ann, spectators=True)
+
+        def offs() -> int:
+            with Session(store_of(ann).engine) as s:
+                return int(s.scalar(select(func.count()).select_from(ChatOffRow)) or 0)
+
+        answers = []
+        for n in range(4):
+            eve = guest(ann)
+            eve.cookies.set("casino", f"made-up-token-{n}")
+            with eve.websocket_connect(f"/ws/watch/{gid}") as we:
+                e = Talker(we)
+                e.send({"type": "chat_off", "off": True})
+                answers.append(e.recv_type("chat_status" if n < 2 else "error"))
+        assert offs() == 2
+        assert "too many mutes and chat settings from you" in answers[-1]["message"]
 
 
 def test_the_rate_counts_per_player_and_a_refusal_stores_nothing(tmp_path: Path) -> None:

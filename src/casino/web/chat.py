@@ -166,6 +166,10 @@ class Chat:
         self.rate = Rate("chat", limits.chat_per_minute, limits.chat_burst)
         self.report_rate = Rate("chat reports", limits.chat_reports_per_minute,
                                 limits.chat_report_burst)
+        #: Mutes, unmutes and chat off: a bucket of their own at the messages' rate, so
+        #: that a browser making up a new token for each connection cannot store rows
+        #: without end, and a player who chatted to their limit may still mute.
+        self.settings_rate = Rate("chat settings", limits.chat_per_minute, limits.chat_burst)
         #: The connections that said hello, and their chat.
         self.readers: dict[Client, Reader] = {}
         #: Whether each game's maker turned its chat off (fixed when the game is made).
@@ -329,12 +333,19 @@ class Chat:
             if history:
                 await self._history(shown, client, reader)
 
+    async def _counted(self, reader: Reader) -> bool:
+        """Take one of ``reader``'s changes of their chat settings; False when spent."""
+        return bool(await self._db(self.service.allowances.take, self.settings_rate,
+                                   reader.person.counted))
+
     async def mute(self, game: LiveGame, client: Client, msg: Mute) -> dict[str, Any] | None:
         """Mute, for the sender only, whoever said the line ``msg.message``."""
         reader = self._reader(client)
         line = await self._readable(game, reader, msg.message)
         if line.sender == reader.stored:
             return error(YOUR_OWN)
+        if not await self._counted(reader):
+            return error(too_fast(self.settings_rate, "mutes and chat settings"))
         await self._db(self.store.mute, reader.person.key, line)
         await self._tell(game, reader.person.key)
         return None
@@ -343,6 +354,8 @@ class Chat:
                      msg: Unmute) -> dict[str, Any] | None:
         """Lift one of the sender's mutes."""
         reader = self._reader(client)
+        if not await self._counted(reader):
+            return error(too_fast(self.settings_rate, "mutes and chat settings"))
         if not await self._db(self.store.unmute, reader.person.key, msg.mute):
             return error(NO_SUCH_MUTE)
         await self._tell(game, reader.person.key)
@@ -352,6 +365,8 @@ class Chat:
                       msg: ChatOff) -> dict[str, Any] | None:
         """Turn all chat off (or on again) for the sender, in every game."""
         reader = self._reader(client)
+        if not await self._counted(reader):
+            return error(too_fast(self.settings_rate, "mutes and chat settings"))
         await self._db(self.store.set_off, reader.stored, msg.off)
         await self._tell(game, reader.person.key, history=not msg.off)
         return None
