@@ -159,6 +159,7 @@ def test_two_players_get_the_same_deck_and_play_it_once(client: TestClient) -> N
 
 def test_a_guest_must_choose_a_name_and_bad_bodies_change_nothing(client: TestClient) -> None:
     for body, words in (({}, NAME_FIRST), ({"name": "  "}, NAME_FIRST),
+                        ({"name": "\u200b\u202e"}, NAME_FIRST), ({"name": "\x00"}, NAME_FIRST),
                         ({"name": 5}, "\"name\""), ({"name": "Ann", "x": 1}, "\"x\""),
                         ({"name": "x" * 201}, "\"name\"")):
         r = client.post("/api/daily/casino", json=body)

@@ -278,9 +278,12 @@ class Daily:
         """The name the results show: the account's, or the guest's own (required)."""
         if account is not None:
             return account.name
-        if name is None or not name.strip():
+        # A name of nothing but control or invisible characters is cleaned to nothing:
+        # no name either (the record takes no empty name).
+        shown = self.service.rooms.person(name, "", None) if name is not None else ""
+        if not shown:
             raise GameError(NAME_FIRST)
-        return self.service.rooms.person(name, "", None)
+        return shown
 
     def _make(self, deal: Deal, entry: Entry, token: str, account: Account | None) -> bool:
         """The entry's game, made with the entry in one transaction; False (nothing made)
