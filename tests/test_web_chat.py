@@ -439,6 +439,9 @@ def test_hostile_text_travels_as_text_and_the_operators_page_escapes_it(
         assert refused.status_code == 403
         forged = olga.post(f"/admin/reports/{report.id}/resolve", data={"csrf": "x" * 32})
         assert forged.status_code == 403
+        for made_up in (2**31, 2**64):  # no such report, and no server error
+            assert olga.post(f"/admin/reports/{made_up}/resolve",
+                             data={"csrf": csrf_of(page.text)}).status_code == 404
         done = olga.post(f"/admin/reports/{report.id}/resolve",
                          data={"csrf": csrf_of(page.text)})
         assert done.status_code == 303

@@ -19,6 +19,7 @@ from casino.web.accounts.passwords import csrf_ok, csrf_token
 from casino.web.accounts.store import Account
 from casino.web.bodies import BodyError, read
 from casino.web.chatstore import ChatStore
+from casino.web.messages import MAX_ID
 from casino.web.routes.context import Player, Web, session_token, signed_in
 
 router = APIRouter(dependencies=[Depends(signed_in)])
@@ -58,6 +59,7 @@ async def resolve(request: Request, report_id: int, web: Web, player: Player) ->
     if not csrf_ok(session_token(request), form.csrf):
         return web.pages.error("the form's token is not this page's: reload the page and "
                                "send it again (nothing was changed)", 403)
-    if not await web.service.live.db(ChatStore(web.store).resolve, report_id):
+    if (not 0 <= report_id <= MAX_ID  # no report has it (nor may the database see it)
+            or not await web.service.live.db(ChatStore(web.store).resolve, report_id)):
         return web.pages.error("there is no such open report (resolved already?)", 404)
     return RedirectResponse("/admin/reports", 303)
