@@ -231,6 +231,26 @@ def test_the_results_rank_accounts_by_margin_then_time_and_list_guests_apart(
     assert _daily(client).results(TODAY, "casino", []).revealed
 
 
+def test_a_results_list_shows_the_best_few_however_many_played(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each list is cut at RESULTS_SHOWN, the best kept: a flood of guests' plays (from
+    many networks) makes no page longer, nor its reading."""
+    monkeypatch.setattr(daily, "RESULTS_SHOWN", 2)
+    deals: DailyStore = _daily(client).deals
+    _daily(client).deal(TODAY, "casino")
+    for n in range(5):
+        for is_guest in (False, True):
+            entry = Entry(TODAY, "casino", f"{'guest' if is_guest else 'account'} {n}",
+                          f"P{n}", is_guest, f"{n:015x}{int(is_guest)}", DAY, None, None,
+                          None)
+            with deals.store.transaction() as s:
+                assert deals.add_entry(s, entry)
+            deals.finish(entry.game, n, DAY + dt.timedelta(seconds=60))
+    shown = _daily(client).results(TODAY, "casino", ["account 0"])
+    assert [e.name for e in shown.ranked] == ["P4", "P3"]
+    assert [e.name for e in shown.guests] == ["P4", "P3"]
+
+
 def test_the_deck_and_everyones_games_are_revealed_when_the_day_ends(
         client: TestClient, clock: Clock) -> None:
     bob = guest(client)

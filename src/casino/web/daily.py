@@ -62,6 +62,9 @@ PLAY_FIRST = ("Play first: today's results are shown to those who have played to
               "deal to its end.")
 #: Why the guests are listed apart.
 NOT_RANKED = "Players without an account, under their browsers' names: not ranked with accounts."
+#: The most results each list of a day's deal shows (the best; the accounts' and the
+#: guests' apart), so that a page costs the same however many played it.
+RESULTS_SHOWN = 100
 #: The refusal of a daily game's record or review before its day is over.
 HIDDEN_GAME = ("a daily deal's games are shown once its day is over (UTC); until then each "
                "is its own player's only")
@@ -348,9 +351,11 @@ class Daily:
             mine = self._settled(mine)
         revealed = self.over(day)
         shown = revealed or (mine is not None and mine.done)
-        entries = self.deals.finished(day, rules, day_end(day)) if shown else []
+        ranked, guests = ([self.deals.finished(day, rules, day_end(day), guests=g,
+                                               most=RESULTS_SHOWN) for g in (False, True)]
+                          if shown else ([], []))
         return Results(day, rules, deal if revealed else None, mine, shown, revealed,
-                       [e for e in entries if not e.guest], [e for e in entries if e.guest])
+                       ranked, guests)
 
     def _settled(self, entry: Entry) -> Entry:
         """``entry`` finished from its stored game, when the game is over but its result

@@ -181,16 +181,18 @@ class DailyStore:
             row = s.scalar(select(DailyEntryRow).where(DailyEntryRow.game == game))
             return None if row is None else _entry(row)
 
-    def finished(self, day: str, rules: str, before: dt.datetime) -> list[Entry]:
-        """The day's entries of ``rules`` finished before ``before`` (the day's end),
-        best first: the higher margin, then the shorter time, then the earlier finish."""
+    def finished(self, day: str, rules: str, before: dt.datetime, *, guests: bool,
+                 most: int) -> list[Entry]:
+        """The day's entries of ``rules`` finished before ``before`` (the day's end), the
+        guests' or the accounts', the best ``most`` of them, best first: the higher
+        margin, then the shorter time, then the earlier finish."""
         with self.store.sessions() as s:
             rows = s.scalars(select(DailyEntryRow).where(
                 DailyEntryRow.day == day, DailyEntryRow.rules == rules,
-                DailyEntryRow.finished.is_not(None),
+                DailyEntryRow.guest.is_(guests), DailyEntryRow.finished.is_not(None),
                 DailyEntryRow.finished < before).order_by(
                 DailyEntryRow.margin.desc(), DailyEntryRow.seconds,
-                DailyEntryRow.finished))
+                DailyEntryRow.finished).limit(most))
             return [_entry(r) for r in rows]
 
     def finish(self, game: str, margin: int, at: dt.datetime) -> Entry | None:
