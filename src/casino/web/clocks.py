@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from casino.engine.record import two_sided
 from casino.play.session import BotJob, GameSession, run_bot_job
 from casino.web import clockstore
 from casino.web.clockstore import Within
@@ -177,10 +178,14 @@ class Clocks:
 
     @staticmethod
     def dress(game: LiveGame, view: dict[str, Any]) -> None:
-        """Put a timeout's words into the result of a game lost on time."""
+        """Put a timeout's words into the result of a game lost on time: one whose end
+        was that seat's timeout, and two-sided (in a game of three or four the seat's
+        loss ends nothing: the rounds after it, and the game's end, have their own
+        words)."""
         clock = game.clock
         lost = None if clock is None else clock.state.timed_out
-        if lost is not None and view.get("result") is not None:
+        if lost is not None and view.get("result") is not None \
+                and _lost_on_time(game.session, lost):
             view["result"] = {**view["result"], "summary": side_words(game.session, lost)}
 
     def check_time(self, game: LiveGame, seat: int) -> None:
@@ -329,7 +334,15 @@ class Clocks:
         ends = s.resign(seat, game.service.turns._computer_level(game))
         _retell(game, "resign", "timeout", RAN_OUT.format(name=name) if ends
                     else TIMED_OUT_SEAT.format(name=name))
-        _retell(game, "game_over", "game_over", side_words(s, seat))
+        if _lost_on_time(s, seat):  # else the session's words of the end stand
+            _retell(game, "game_over", "game_over", side_words(s, seat))
+
+
+def _lost_on_time(session: GameSession, seat: int) -> bool:
+    """Whether ``seat``'s timeout ended the game and one side won by it (a two-sided
+    game): what :func:`side_words` tells. A game of three or four ended by it has nobody
+    left to win."""
+    return session.resigned == seat and two_sided(session.rules)
 
 
 def _tell(game: LiveGame, kind: str, seat: int | None, words: str) -> None:

@@ -1,0 +1,87 @@
+"""Clocks under attack (docs/server.md, "Clocks"): the races and the corners a hostile
+player or an unlucky operator meets, each on the fake server clock of
+tests/test_web_clocks.py (no test waits on the wall clock): a timeout's words kept to
+the end it made, a sweep that a game it cannot time out does not block, and a take-back
+that is no move for a bank's increment.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from casino.web.live import LiveGame
+from tests.test_web_clocks import (
+    FakeClock,
+    client_sweep,
+    live,
+    service_of,
+    timed_out,
+    timed_room,
+)
+from tests.test_web_ratings import PASSWORD
+
+# web_helpers imports Starlette's TestClient without its deprecation warning
+from tests.web_helpers import (  # type: ignore[attr-defined]
+    ACCOUNTS,
+    Seat,
+    TestClient,
+    browser,
+    sign_up,
+    web,
+)
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[TestClient]:
+    with web(tmp_path, limits=ACCOUNTS) as client:
+        yield client
+
+
+@pytest.fixture
+def people(app: TestClient) -> list[TestClient]:
+    """Ann, Bob and Cyd, signed up and in, each in a browser of their own."""
+    found = []
+    for name in ("Ann", "Bob", "Cyd"):
+        b = browser(app)
+        assert sign_up(b, name, PASSWORD).status_code == 201
+        found.append(b)
+    return found
+
+
+def play_round_out(app: TestClient, game: LiveGame) -> None:
+    """The people play each one's first legal move (the computers theirs) until the
+    round is scored; no clock is let run out."""
+    service = service_of(app)
+    s = game.session
+    for _ in range(2000):
+        if s.round_over or s.game_over:
+            return
+        if s.human_to_move:
+            move = str(s.match.position.legal_moves()[0])
+            app.portal.call(service.turns.play, game, s.to_move, move)  # type: ignore[union-attr]
+        else:
+            time.sleep(0.01)  # the computer's move
+    raise AssertionError("the round did not end")
+
+
+def test_a_timeout_in_a_game_of_three_does_not_word_the_rounds_after_it(
+        app: TestClient, people: list[TestClient]) -> None:
+    ann, bob, cyd = people
+    clock = service_of(app).clocks.now = FakeClock()
+    game_id = timed_room(ann, [bob, cyd], {"kind": "move", "seconds": 20}, rated=True,
+                         rules="classic")
+    game = live(app, game_id)
+    loser = game.session.to_move
+    clock.advance(21)
+    timed_out(app, game_id)
+    play_round_out(app, game)
+    player = people[(loser + 1) % 3]
+    with player.websocket_connect(f"/ws/{game_id}") as ws:
+        view = Seat(ws).hello(0)["view"]
+    assert view["result"] is not None
+    # The round's own result, not "Ann's time ran out: Ann loses, Bob and Cyd win".
+    assert "time ran out" not in view["result"]["summary"]
