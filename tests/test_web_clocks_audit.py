@@ -16,7 +16,6 @@ import pytest
 from casino.web.live import LiveGame
 from tests.test_web_clocks import (
     FakeClock,
-    client_sweep,
     live,
     service_of,
     timed_out,
@@ -85,3 +84,24 @@ def test_a_timeout_in_a_game_of_three_does_not_word_the_rounds_after_it(
     assert view["result"] is not None
     # The round's own result, not "Ann's time ran out: Ann loses, Bob and Cyd win".
     assert "time ran out" not in view["result"]["summary"]
+
+
+def test_take_backs_earn_no_increment(app: TestClient) -> None:
+    """A bank's increment is for a move: a move taken back gives its increment back, and
+    the seat whose clock ran meanwhile is charged its time without one, so a move and
+    its take-back, again and again, earn nobody time."""
+    service = service_of(app)
+    clock = service.clocks.now = FakeClock()
+    game_id = timed_room(app, [browser(app)], {"kind": "bank", "bank": 60, "increment": 10},
+                         takebacks=True)
+    game = live(app, game_id)
+    s, mover = game.session, game.session.to_move
+    for _ in range(5):
+        clock.advance(1)
+        move = str(s.match.position.legal_moves()[0])
+        app.portal.call(service.turns.play, game, mover, move)  # type: ignore[union-attr]
+        clock.advance(1)
+        app.portal.call(service.turns.undo, game, mover)  # type: ignore[union-attr]
+    assert game.clock is not None and s.to_move == mover
+    assert game.clock.state.left[mover] == 60_000 - 5_000  # a second taken, five times
+    assert game.clock.state.left[1 - mover] == 60_000 - 5_000  # its clock ran 1 s each time

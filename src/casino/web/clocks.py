@@ -19,11 +19,11 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from casino.engine.record import two_sided
+from casino.engine.record import UNDO, two_sided
 from casino.play.session import BotJob, GameSession, run_bot_job
 from casino.web import clockstore
 from casino.web.clockstore import Within
@@ -37,6 +37,7 @@ from casino.web.timecontrol import (
     TimeControl,
     advance,
     start_state,
+    taken_back,
     time_control,
 )
 from casino.words.narrate import move_phrase
@@ -146,15 +147,21 @@ class Clocks:
             # else another process changed the game since: its notice reloads it here.
         self.arm(game)
 
-    def after_change(self, game: LiveGame) -> tuple[Within | None, GameClock | None]:
-        """The game's clock after its change being stored now, and what writes it in the
-        change's transaction; (None, None) for a game without a clock."""
+    def after_change(self, game: LiveGame, events: Sequence[Event] = ()
+                     ) -> tuple[Within | None, GameClock | None]:
+        """The game's clock after its change being stored now (``events``), and what
+        writes it in the change's transaction; (None, None) for a game without a clock.
+        A take-back is no move: it earns no increment, and gives back its move's."""
         clock = game.clock
         if clock is None:
             return None, None
         seat, lost = self._timing_out.get(game.id, (None, False))
-        state = advance(clock.control, clock.state, runner(game), self.now(),
-                        timed_out=seat is not None and not lost)
+        state, moved = clock.state, True
+        for e in events:
+            if e.kind == UNDO and e.seat is not None:
+                state, moved = taken_back(clock.control, state, e.seat), False
+        state = advance(clock.control, state, runner(game), self.now(),
+                        timed_out=seat is not None and not lost, moved=moved)
         if lost:
             state = replace(state, timed_out=seat)
         return clockstore.saved_within(game.id, state), replace(clock, state=state)
