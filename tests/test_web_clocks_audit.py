@@ -105,3 +105,26 @@ def test_take_backs_earn_no_increment(app: TestClient) -> None:
     assert game.clock is not None and s.to_move == mover
     assert game.clock.state.left[mover] == 60_000 - 5_000  # a second taken, five times
     assert game.clock.state.left[1 - mover] == 60_000 - 5_000  # its clock ran 1 s each time
+
+
+def test_the_holding_process_s_timer_outlives_the_game_s_news(app: TestClient) -> None:
+    """The timer armed when a move is stored is not cancelled by what follows it (the
+    table's look at who is away, run at each change and connection): it stays armed at
+    the next deadline, for when no sweep comes."""
+    service = service_of(app)
+    clock = service.clocks.now = FakeClock()
+    bob = browser(app)
+    game_id = timed_room(app, [bob], {"kind": "move", "seconds": 30})
+    game = live(app, game_id)
+    mover = game.session.to_move
+    clock.advance(5)
+    player = app if mover == 0 else bob
+    with player.websocket_connect(f"/ws/{game_id}") as ws:
+        seat = Seat(ws)
+        seat.hello(0)
+        seat.play_first()
+        seat.recv_type("state")
+        timer = game.clock_timer
+        assert game.clock is not None and game.clock.state.running == 1 - mover
+        assert timer is not None and not timer.cancelled()
+    assert not timer.cancelled()  # the page closing (another look at who is away) too

@@ -424,7 +424,9 @@ class Turns:
                 game.left_at.pop(seat, None)
             else:
                 game.left_at.setdefault(seat, now_t)
-        game.forget_timer()
+        if game.away_timer is not None:  # the away notice's own (a clock's timer runs on)
+            game.away_timer.cancel()
+            game.away_timer = None
         away = game.away()
         limit = self.limits.abandon_after
         shown = None
