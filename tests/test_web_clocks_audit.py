@@ -7,15 +7,21 @@ that is no move for a bank's increment.
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select, update
 
+from casino.web import clocks
 from casino.web.live import LiveGame
+from casino.web.clockstore import CLOCKS
+from casino.web.store import GAMES, utc
 from tests.test_web_clocks import (
     FakeClock,
+    client_sweep,
     live,
     service_of,
     timed_out,
@@ -128,3 +134,26 @@ def test_the_holding_process_s_timer_outlives_the_game_s_news(app: TestClient) -
         assert game.clock is not None and game.clock.state.running == 1 - mover
         assert timer is not None and not timer.cancelled()
     assert not timer.cancelled()  # the page closing (another look at who is away) too
+
+
+def test_a_clock_whose_game_cannot_be_read_does_not_hold_up_the_others(
+        app: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A timed game that cannot be loaded (its record spoilt: an operator's bad restore)
+    is tried again later, not at every sweep at the head of the line: the clocks behind
+    it run out as ever (here a sweep takes one game at a time)."""
+    monkeypatch.setattr(clocks, "SWEEP_BATCH", 1)
+    service = service_of(app)
+    clock = service.clocks.now = FakeClock()
+    spoilt = timed_room(app, [browser(app)], {"kind": "move", "seconds": 30})
+    clock.advance(1)
+    fine = timed_room(app, [browser(app)], {"kind": "move", "seconds": 30})
+    with service.store.engine.begin() as conn:
+        conn.execute(update(GAMES).where(GAMES.c.id == spoilt).values(record="spoilt"))
+    app.portal.call(service.live._forget, live(app, spoilt))  # type: ignore[union-attr]
+    clock.advance(31)
+    assert client_sweep(app) == 0  # the spoilt one, put off a minute
+    with service.store.engine.connect() as conn:
+        deadline = conn.scalar(select(CLOCKS.c.deadline).where(CLOCKS.c.game == spoilt))
+    assert utc(deadline) == clock.t + dt.timedelta(seconds=clocks.RETRY_SECONDS)
+    assert timed_out(app, fine)[0].kind == "timeout"
+    assert spoilt not in service.live.games

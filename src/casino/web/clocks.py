@@ -54,6 +54,9 @@ CLOCK_LEASE = "clock"
 #: of the process holding a game), and how many it takes at a time.
 SWEEP_SECONDS = 0.5
 SWEEP_BATCH = 50
+#: How long the sweep puts off a clock whose game it could not load (its record spoilt,
+#: say), so that the clocks behind it in the deadline's line are not held up by it.
+RETRY_SECONDS = 60
 
 #: The table's words of a timeout, each worded once.
 RAN_OUT = "{name}'s time ran out"
@@ -237,10 +240,24 @@ class Clocks:
     async def sweep(self) -> int:
         """Apply the timeouts of the clocks that ran out, a batch at a time: how many
         this process applied."""
-        due = await self.service.live.db(clockstore.due, self.store, self.now(),
-                                         SWEEP_BATCH)
-        done = await asyncio.gather(*(self.fire(g) for g in due if g not in self._firing))
+        t = self.now()
+        due = await self.service.live.db(clockstore.due, self.store, t, SWEEP_BATCH)
+        done = await asyncio.gather(*(self._fire_or_put_off(g, t) for g in due
+                                      if g not in self._firing))
         return sum(done)
+
+    async def _fire_or_put_off(self, game_id: str, t: dt.datetime) -> bool:
+        """:meth:`fire`; if the game could not be loaded or timed out, its clock is put off
+        :data:`RETRY_SECONDS` in the sweep's line (the stored state, and the timer of a
+        process that loads the game, keep the true deadline)."""
+        try:
+            return await self.fire(game_id)
+        except Exception:
+            log.exception("could not apply the timeout of game %s; tried again in %d s",
+                          game_id, RETRY_SECONDS)
+            await self.service.live.db(clockstore.put_off, self.store, game_id, t,
+                                       t + dt.timedelta(seconds=RETRY_SECONDS))
+            return False
 
     def _spawn(self, game_id: str) -> None:
         if self.service.closed or game_id in self._firing:
