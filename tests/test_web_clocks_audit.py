@@ -7,6 +7,7 @@ that is no move for a bank's increment.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import time
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from sqlalchemy import select, update
 
 from casino.web import clocks
 from casino.web.clockstore import CLOCKS
+from casino.web.errors import GameError
 from casino.web.live import LiveGame
 from casino.web.store import GAMES, utc
 from tests.test_web_clocks import (
@@ -157,3 +159,29 @@ def test_a_clock_whose_game_cannot_be_read_does_not_hold_up_the_others(
     assert deadline is not None and utc(deadline) == clock.t + dt.timedelta(seconds=clocks.RETRY_SECONDS)
     assert timed_out(app, fine)[0].kind == "timeout"
     assert spoilt not in service.live.games
+
+
+def test_a_timed_game_s_absent_player_is_the_clock_s_not_a_claim_s(tmp_path: Path) -> None:
+    """In a rated game of three days a move, Bob away on his turn past ``abandon_after``
+    may not be handed to the computer (which would lose him the game) while his clock
+    has time left: the clock says how long he may be away; the page offers no claim."""
+    quick = dataclasses.replace(ACCOUNTS, abandon_after=0.0)
+    with web(tmp_path, limits=quick) as app:
+        ann, bob = browser(app), browser(app)
+        for b, name in ((ann, "Ann"), (bob, "Bob")):
+            assert sign_up(b, name, PASSWORD).status_code == 201
+        service = service_of(app)
+        clock = service.clocks.now = FakeClock()
+        game_id = timed_room(ann, [bob], {"kind": "correspondence", "days": 3}, rated=True)
+        game = live(app, game_id)
+        s = game.session
+        while s.to_move != 1:  # Ann plays until it is Bob's turn
+            app.portal.call(service.turns.play, game, 0,  # type: ignore[union-attr]
+                            str(s.match.position.legal_moves()[0]))
+        clock.advance(3600)
+        with pytest.raises(GameError, match="Bob has 2 days 23 h left on their clock"):
+            app.portal.call(service.turns.claim, game, 0, 1)  # type: ignore[union-attr]
+        assert s.players[1] == "human"
+        with ann.websocket_connect(f"/ws/{game_id}") as ws:
+            away = Seat(ws).hello(0)["view"]["away"]
+        assert away is not None and away["seat"] == 1 and not away["can_claim"]

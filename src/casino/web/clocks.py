@@ -36,6 +36,7 @@ from casino.web.timecontrol import (
     ClockState,
     TimeControl,
     advance,
+    left_words,
     start_state,
     taken_back,
     time_control,
@@ -63,6 +64,10 @@ RAN_OUT = "{name}'s time ran out"
 PLAYED_FOR = "{name}'s time ran out: the computer played for them this once: {move}"
 TOO_LATE = "your time ran out: the computer plays this move for you"
 TIMED_OUT_SEAT = "{name}'s time ran out: the computer plays for them from now on, and they lose"
+#: Why a person away on their turn in a timed game is not handed to the computer: the
+#: clock says how long they may be away (a claim would lose them a rated game).
+ON_THE_CLOCK = ("{name} has {left} left on their clock: the computer plays for them only "
+                "if it runs out")
 #: What a clock running out does, as the invite page tells it: casual, rated.
 WHEN_OUT = ("when a clock runs out, the computer plays that move",
             "when a clock runs out, its player loses the game (in partnerships, their side)")
@@ -206,6 +211,17 @@ class Clocks:
             self._spawn(game.id)
             raise GameError(TOO_LATE if not game.rated else
                             RAN_OUT.format(name=game.session.names[seat]))
+
+    def why_no_claim(self, game: LiveGame, seat: int) -> str | None:
+        """Why ``seat``'s player, away on their turn, may not be handed to the computer
+        for the clock's sake (None: the clock does not stand in the way): their clock
+        runs and has time left."""
+        clock = game.clock
+        t = self.now()
+        if clock is None or clock.state.running != seat or clock.state.expired(t):
+            return None
+        return ON_THE_CLOCK.format(name=game.session.names[seat],
+                                   left=left_words(clock.state.left_at(seat, t)))
 
     # ------------------------------------------------------------------
     # Timers and the sweep
