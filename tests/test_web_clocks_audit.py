@@ -20,7 +20,7 @@ from casino.web import clocks
 from casino.web.clockstore import CLOCKS
 from casino.web.errors import GameError
 from casino.web.live import LiveGame
-from casino.web.store import GAMES, utc
+from casino.web.store import GAMES, now, utc
 from tests.test_web_clocks import (
     FakeClock,
     client_sweep,
@@ -29,7 +29,7 @@ from tests.test_web_clocks import (
     timed_out,
     timed_room,
 )
-from tests.test_web_ratings import PASSWORD
+from tests.test_web_ratings import PASSWORD, rated_soon, standings
 
 # web_helpers imports Starlette's TestClient without its deprecation warning
 from tests.web_helpers import (  # type: ignore[attr-defined]
@@ -37,6 +37,7 @@ from tests.web_helpers import (  # type: ignore[attr-defined]
     Seat,
     TestClient,
     browser,
+    sign_in,
     sign_up,
     web,
 )
@@ -186,3 +187,38 @@ def test_a_timed_game_s_absent_player_is_the_clock_s_not_a_claim_s(tmp_path: Pat
         with ann.websocket_connect(f"/ws/{game_id}") as ws:
             away = Seat(ws).hello(0)["view"]["away"]
         assert away is not None and away["seat"] == 1 and not away["can_claim"]
+
+
+def test_a_rated_clock_that_ran_out_while_the_server_was_down_is_applied_once(
+        tmp_path: Path) -> None:
+    """After a restart, a rated game whose clock ran out long ago is loaded by a player's
+    page (its timer armed at once) while every sweep finds it too: one timeout, one
+    result, one rating each."""
+    start = now()
+    with web(tmp_path, limits=ACCOUNTS) as first:
+        ann, bob = browser(first), browser(first)
+        for b, name in ((ann, "Ann"), (bob, "Bob")):
+            assert sign_up(b, name, PASSWORD).status_code == 201
+        service_of(first).clocks.now = FakeClock(start)
+        game_id = timed_room(ann, [bob], {"kind": "move", "seconds": 60}, rated=True)
+        loser = live(first, game_id).session.to_move
+    with web(tmp_path, limits=ACCOUNTS) as second:
+        clock = service_of(second).clocks.now = FakeClock(start)
+        clock.advance(7 * 86_400)  # a week later
+        player = browser(second)
+        assert sign_in(player, "Ann", PASSWORD).status_code in (200, 303)
+        with player.websocket_connect(f"/ws/{game_id}") as ws:
+            Seat(ws).hello(0)
+            for _ in range(5):
+                client_sweep(second)
+        events = timed_out(second, game_id)
+        game = live(second, game_id)
+        assert len(events) == 1 and events[0].seat == loser and game.status == "over"
+        assert sum(e.kind == "game_over" for e in game.events) == 1
+        names = game.session.names
+        for _ in range(5):
+            client_sweep(second)
+        assert service_of(second).clocks.fired == 1
+        for seat in (0, 1):
+            assert rated_soon(second, names[seat]).games == 1
+            assert len(standings(second, names[seat])) == 1
