@@ -222,3 +222,14 @@ def test_a_rated_clock_that_ran_out_while_the_server_was_down_is_applied_once(
         for seat in (0, 1):
             assert rated_soon(second, names[seat]).games == 1
             assert len(standings(second, names[seat])) == 1
+
+
+def test_a_clock_of_the_wrong_kind_is_refused_in_words_without_a_class_name(
+        app: TestClient) -> None:
+    for url, body in (("/api/games", {"mode": "friends"}),
+                      ("/api/pairing", {"rules": "casino", "players": 2})):
+        r = app.post(url, json={**body, "clock": "fast"})
+        assert r.status_code == 400
+        assert r.json()["error"].startswith('"clock" in the ')
+        assert "input should be a JSON object;" in r.json()["error"]
+        assert "ClockBody" not in r.json()["error"]
