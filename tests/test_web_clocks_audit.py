@@ -21,6 +21,7 @@ from casino.web.clockstore import CLOCKS
 from casino.web.errors import GameError
 from casino.web.live import LiveGame
 from casino.web.store import GAMES, now, utc
+from casino.web.timecontrol import advance, start_state, time_control
 from tests.test_web_clocks import (
     FakeClock,
     client_sweep,
@@ -233,3 +234,19 @@ def test_a_clock_of_the_wrong_kind_is_refused_in_words_without_a_class_name(
         assert r.json()["error"].startswith('"clock" in the ')
         assert "input should be a JSON object;" in r.json()["error"]
         assert "ClockBody" not in r.json()["error"]
+
+
+def test_a_seat_that_moves_twice_in_a_row_has_a_new_turn_s_time() -> None:
+    """A rule whose hands run out unevenly may give the same seat two turns in a row
+    (no preset does): the second is a turn of its own, with a move's whole time, or
+    the bank charged and its increment earned; a hint noted (no move) changes nothing."""
+    t0 = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    later = t0 + dt.timedelta(seconds=25)
+    per_move = time_control("move", seconds=30)
+    state = advance(per_move, start_state(per_move, 2), 0, t0)
+    again = advance(per_move, state, 0, later, played=True)
+    assert again.deadline == later + dt.timedelta(seconds=30)
+    assert advance(per_move, state, 0, later) is state  # a hint: the same turn
+    bank = time_control("bank", bank=60, increment=5)
+    state = advance(bank, start_state(bank, 2), 0, t0)
+    assert advance(bank, state, 0, later, played=True).left[0] == 60_000 - 25_000 + 5_000

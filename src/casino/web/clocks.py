@@ -169,7 +169,8 @@ class Clocks:
             if e.kind == UNDO and e.seat is not None:
                 state, moved = taken_back(clock.control, state, e.seat), False
         state = advance(clock.control, state, runner(game), self.now(),
-                        timed_out=seat is not None and not lost, moved=moved)
+                        timed_out=seat is not None and not lost, moved=moved,
+                        played=any(e.kind == "move" for e in events))
         if lost:
             state = replace(state, timed_out=seat)
         return clockstore.saved_within(game.id, state), replace(clock, state=state)

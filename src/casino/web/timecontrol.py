@@ -224,11 +224,14 @@ def taken_back(control: TimeControl, state: ClockState, seat: int) -> ClockState
 
 
 def advance(control: TimeControl, state: ClockState, running: int | None,
-            t: dt.datetime, *, timed_out: bool = False, moved: bool = True) -> ClockState:
+            t: dt.datetime, *, timed_out: bool = False, moved: bool = True,
+            played: bool = False) -> ClockState:
     """The clocks after a change at ``t``, when ``running`` is the seat whose clock should
     run now (a person to move; None: nobody's).
 
-    While the same seat is to move (a hint was noted), nothing changes. Otherwise the
+    While the same seat is to move without having played (a hint was noted), nothing
+    changes; ``played``: a move was played, so a turn ended even if the same seat is to
+    move again (a rule whose hands run out unevenly). Otherwise the
     seat whose clock ran is charged: a bank loses the time taken and gains the
     increment; a move's time (or a correspondence's days) is whole again for its next
     turn. ``timed_out``: its time ran out and the computer played for it (a casual
@@ -236,7 +239,8 @@ def advance(control: TimeControl, state: ClockState, running: int | None,
     False: the change was no move of that seat's (a take-back), which earns no
     increment. Then the clock of ``running`` starts at ``t``.
     """
-    if state.running == running and (running is None or state.since is not None):
+    if state.running == running and (running is None or state.since is not None) \
+            and not (played and running is not None):
         return state
     left = list(state.left)
     was = state.running
