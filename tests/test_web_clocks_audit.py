@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,11 +36,13 @@ from tests.test_web_ratings import PASSWORD, rated_soon, standings
 # web_helpers imports Starlette's TestClient without its deprecation warning
 from tests.web_helpers import (  # type: ignore[attr-defined]
     ACCOUNTS,
+    POSTGRES,
     Seat,
     TestClient,
     browser,
     sign_in,
     sign_up,
+    store_of,
     web,
 )
 
@@ -250,3 +253,38 @@ def test_a_seat_that_moves_twice_in_a_row_has_a_new_turn_s_time() -> None:
     bank = time_control("bank", bank=60, increment=5)
     state = advance(bank, start_state(bank, 2), 0, t0)
     assert advance(bank, state, 0, later, played=True).left[0] == 60_000 - 25_000 + 5_000
+
+
+@pytest.mark.skipif(not POSTGRES, reason="two servers on one database: PostgreSQL only")
+def test_two_servers_sweeping_at_once_apply_a_rated_timeout_once(tmp_path: Path) -> None:
+    """Two servers on one PostgreSQL database, each holding the rated game, sweep at the
+    same moments after its clock ran out: one applies the timeout (its ``clock`` lease
+    and the stored version's compare-and-set), the game ends once, each is rated once."""
+    with web(tmp_path, limits=ACCOUNTS) as one, web(tmp_path, limits=ACCOUNTS) as two:
+        ann, bob = browser(one), browser(one)
+        for b, name in ((ann, "Ann"), (bob, "Bob")):
+            assert sign_up(b, name, PASSWORD).status_code == 201
+        start = now()
+        clocks_ = [FakeClock(start), FakeClock(start)]
+        service_of(one).clocks.now, service_of(two).clocks.now = clocks_
+        game_id = timed_room(ann, [bob], {"kind": "move", "seconds": 20}, rated=True)
+        games = [live(one, game_id), live(two, game_id)]
+        for c in clocks_:
+            c.advance(21)
+        for _ in range(20):
+            threads = [threading.Thread(target=client_sweep, args=(app,))
+                       for app in (one, two)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            if all(g.status == "over" for g in games):
+                break
+            time.sleep(0.05)
+        fired = service_of(one).clocks.fired + service_of(two).clocks.fired
+        stored = store_of(one).load(game_id)
+        assert fired == 1 and stored is not None and stored.status == "over"
+        assert sum(e.kind == "timeout" for e in stored.events) == 1
+        for name in ("Ann", "Bob"):
+            assert rated_soon(one, name).games == 1
+            assert len(standings(one, name)) == 1
