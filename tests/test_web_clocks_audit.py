@@ -288,3 +288,22 @@ def test_two_servers_sweeping_at_once_apply_a_rated_timeout_once(tmp_path: Path)
         for name in ("Ann", "Bob"):
             assert rated_soon(one, name).games == 1
             assert len(standings(one, name)) == 1
+
+
+def test_a_resignation_after_the_deadline_and_the_timeout_are_one_end(
+        app: TestClient, people: list[TestClient]) -> None:
+    """The clock has run out but no sweep has come yet; the player resigns: the game
+    ends once, as the resignation, and the sweep then finds no clock running."""
+    ann, bob = people[:2]
+    service = service_of(app)
+    clock = service.clocks.now = FakeClock()
+    game_id = timed_room(ann, [bob], {"kind": "bank", "bank": 30}, rated=True)
+    game = live(app, game_id)
+    loser = game.session.to_move
+    clock.advance(31)
+    app.portal.call(service.turns.resign, game, loser)  # type: ignore[union-attr]
+    assert game.status == "over" and client_sweep(app) == 0
+    assert game.clock is not None and game.clock.state.running is None
+    assert [e.kind for e in game.events].count("game_over") == 1
+    assert not any(e.kind == "timeout" for e in game.events)
+    assert rated_soon(app, game.session.names[loser]).games == 1
