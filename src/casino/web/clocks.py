@@ -19,10 +19,11 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from casino.engine.record import UNDO, two_sided
 from casino.play.session import BotJob, GameSession, run_bot_job
 from casino.web import clockstore
 from casino.web.clockstore import Within
@@ -35,7 +36,9 @@ from casino.web.timecontrol import (
     ClockState,
     TimeControl,
     advance,
+    left_words,
     start_state,
+    taken_back,
     time_control,
 )
 from casino.words.narrate import move_phrase
@@ -52,12 +55,19 @@ CLOCK_LEASE = "clock"
 #: of the process holding a game), and how many it takes at a time.
 SWEEP_SECONDS = 0.5
 SWEEP_BATCH = 50
+#: How long the sweep puts off a clock whose game it could not load (its record spoilt,
+#: say), so that the clocks behind it in the deadline's line are not held up by it.
+RETRY_SECONDS = 60
 
 #: The table's words of a timeout, each worded once.
 RAN_OUT = "{name}'s time ran out"
 PLAYED_FOR = "{name}'s time ran out: the computer played for them this once: {move}"
 TOO_LATE = "your time ran out: the computer plays this move for you"
 TIMED_OUT_SEAT = "{name}'s time ran out: the computer plays for them from now on, and they lose"
+#: Why a person away on their turn in a timed game is not handed to the computer: the
+#: clock says how long they may be away (a claim would lose them a rated game).
+ON_THE_CLOCK = ("{name} has {left} left on their clock: the computer plays for them only "
+                "if it runs out")
 #: What a clock running out does, as the invite page tells it: casual, rated.
 WHEN_OUT = ("when a clock runs out, the computer plays that move",
             "when a clock runs out, its player loses the game (in partnerships, their side)")
@@ -145,15 +155,22 @@ class Clocks:
             # else another process changed the game since: its notice reloads it here.
         self.arm(game)
 
-    def after_change(self, game: LiveGame) -> tuple[Within | None, GameClock | None]:
-        """The game's clock after its change being stored now, and what writes it in the
-        change's transaction; (None, None) for a game without a clock."""
+    def after_change(self, game: LiveGame, events: Sequence[Event] = ()
+                     ) -> tuple[Within | None, GameClock | None]:
+        """The game's clock after its change being stored now (``events``), and what
+        writes it in the change's transaction; (None, None) for a game without a clock.
+        A take-back is no move: it earns no increment, and gives back its move's."""
         clock = game.clock
         if clock is None:
             return None, None
         seat, lost = self._timing_out.get(game.id, (None, False))
-        state = advance(clock.control, clock.state, runner(game), self.now(),
-                        timed_out=seat is not None and not lost)
+        state, moved = clock.state, True
+        for e in events:
+            if e.kind == UNDO and e.seat is not None:
+                state, moved = taken_back(clock.control, state, e.seat), False
+        state = advance(clock.control, state, runner(game), self.now(),
+                        timed_out=seat is not None and not lost, moved=moved,
+                        played=any(e.kind == "move" for e in events))
         if lost:
             state = replace(state, timed_out=seat)
         return clockstore.saved_within(game.id, state), replace(clock, state=state)
@@ -177,10 +194,14 @@ class Clocks:
 
     @staticmethod
     def dress(game: LiveGame, view: dict[str, Any]) -> None:
-        """Put a timeout's words into the result of a game lost on time."""
+        """Put a timeout's words into the result of a game lost on time: one whose end
+        was that seat's timeout, and two-sided (in a game of three or four the seat's
+        loss ends nothing: the rounds after it, and the game's end, have their own
+        words)."""
         clock = game.clock
         lost = None if clock is None else clock.state.timed_out
-        if lost is not None and view.get("result") is not None:
+        if lost is not None and view.get("result") is not None \
+                and _lost_on_time(game.session, lost):
             view["result"] = {**view["result"], "summary": side_words(game.session, lost)}
 
     def check_time(self, game: LiveGame, seat: int) -> None:
@@ -191,6 +212,17 @@ class Clocks:
             self._spawn(game.id)
             raise GameError(TOO_LATE if not game.rated else
                             RAN_OUT.format(name=game.session.names[seat]))
+
+    def why_no_claim(self, game: LiveGame, seat: int) -> str | None:
+        """Why ``seat``'s player, away on their turn, may not be handed to the computer
+        for the clock's sake (None: the clock does not stand in the way): their clock
+        runs and has time left."""
+        clock = game.clock
+        t = self.now()
+        if clock is None or clock.state.running != seat or clock.state.expired(t):
+            return None
+        return ON_THE_CLOCK.format(name=game.session.names[seat],
+                                   left=left_words(clock.state.left_at(seat, t)))
 
     # ------------------------------------------------------------------
     # Timers and the sweep
@@ -225,10 +257,24 @@ class Clocks:
     async def sweep(self) -> int:
         """Apply the timeouts of the clocks that ran out, a batch at a time: how many
         this process applied."""
-        due = await self.service.live.db(clockstore.due, self.store, self.now(),
-                                         SWEEP_BATCH)
-        done = await asyncio.gather(*(self.fire(g) for g in due if g not in self._firing))
+        t = self.now()
+        due = await self.service.live.db(clockstore.due, self.store, t, SWEEP_BATCH)
+        done = await asyncio.gather(*(self._fire_or_put_off(g, t) for g in due
+                                      if g not in self._firing))
         return sum(done)
+
+    async def _fire_or_put_off(self, game_id: str, t: dt.datetime) -> bool:
+        """:meth:`fire`; if the game could not be loaded or timed out, its clock is put off
+        :data:`RETRY_SECONDS` in the sweep's line (the stored state, and the timer of a
+        process that loads the game, keep the true deadline)."""
+        try:
+            return await self.fire(game_id)
+        except Exception:
+            log.exception("could not apply the timeout of game %s; tried again in %d s",
+                          game_id, RETRY_SECONDS)
+            await self.service.live.db(clockstore.put_off, self.store, game_id, t,
+                                       t + dt.timedelta(seconds=RETRY_SECONDS))
+            return False
 
     def _spawn(self, game_id: str) -> None:
         if self.service.closed or game_id in self._firing:
@@ -329,7 +375,15 @@ class Clocks:
         ends = s.resign(seat, game.service.turns._computer_level(game))
         _retell(game, "resign", "timeout", RAN_OUT.format(name=name) if ends
                     else TIMED_OUT_SEAT.format(name=name))
-        _retell(game, "game_over", "game_over", side_words(s, seat))
+        if _lost_on_time(s, seat):  # else the session's words of the end stand
+            _retell(game, "game_over", "game_over", side_words(s, seat))
+
+
+def _lost_on_time(session: GameSession, seat: int) -> bool:
+    """Whether ``seat``'s timeout ended the game and one side won by it (a two-sided
+    game): what :func:`side_words` tells. A game of three or four ended by it has nobody
+    left to win."""
+    return session.resigned == seat and two_sided(session.rules)
 
 
 def _tell(game: LiveGame, kind: str, seat: int | None, words: str) -> None:

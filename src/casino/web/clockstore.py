@@ -129,6 +129,15 @@ def due(store: Store, t: dt.datetime, limit: int) -> list[str]:
                                  .order_by(CLOCKS.c.deadline).limit(limit)))
 
 
+def put_off(store: Store, game_id: str, t: dt.datetime, until: dt.datetime) -> None:
+    """Move a clock that ran out by ``t`` to ``until`` in the sweep's line (its game could
+    not be timed out): only the indexed deadline, and only while it is still the one that
+    ran out (a change stored since keeps its own)."""
+    with store.engine.begin() as conn:
+        conn.execute(update(CLOCKS).where(CLOCKS.c.game == game_id, CLOCKS.c.deadline <= t)
+                     .values(deadline=until))
+
+
 #: What the lobby tells a player of a timed game in progress whose turn it is.
 YOUR_TURN = "your turn: {left} left"
 

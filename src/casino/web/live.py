@@ -360,7 +360,8 @@ class LiveGame:
         name = self.session.names[seat]
         return {"seat": seat, "name": name, "seconds": int(seconds),
                 "words": f"{name} has been away for {duration_words(seconds)}",
-                "can_claim": viewer != seat and self.session.players[viewer] == HUMAN}
+                "can_claim": viewer != seat and self.session.players[viewer] == HUMAN
+                and self.service.clocks.why_no_claim(self, seat) is None}
 
     @property
     def invite_url(self) -> str | None:

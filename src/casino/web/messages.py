@@ -408,6 +408,8 @@ _SENT: TypeAdapter[Outbound] = TypeAdapter(Outbound)
 #: The parts of an error's location that name a member of a union (as ``str`` or
 #: ``list[str]``, or a model's class), not a field: left out of the field's name.
 _MEMBER = re.compile(r"[a-z-]+\[.*\]|str|int|bool|float|none|[A-Z][A-Za-z]*")
+#: A nested body's class named in pydantic's words of an object of the wrong kind.
+_CLASS = re.compile(r" or instance of [A-Za-z]+")
 _WORDS = {"since": SINCE, "version": VERSION, "move": MOVE, "card": CARD, "uses": USES,
           "seat": SEAT, "text": CHAT_TEXT, "phrase": PHRASE, "message": LINE, "mute": MUTE,
           "off": OFF}
@@ -471,6 +473,7 @@ def _one(problem: Any, body: type[BaseModel] | None) -> str:
         wrong = str(problem["ctx"]["error"])
     else:
         wrong = str(problem["msg"]).replace("a valid dictionary", "a JSON object")
+        wrong = _CLASS.sub("", wrong)  # "... or instance of ClockBody": no class names
         wrong = wrong[:1].lower() + wrong[1:]
     words = _WORDS.get(field) if body is None else _description(body, loc)
     return f"{name} in {what}: {wrong}; {words or 'see docs/server.md'}"

@@ -105,7 +105,7 @@ class LiveGames:
             return
         s = game.session
         game.settled.clear()
-        within, clock = self.service.clocks.after_change(game)  # the clock moves on with it
+        within, clock = self.service.clocks.after_change(game, events)  # the clock moves on with it
         try:
             await self.db(self.store.save, game.id, record=s.record_text(),
                           status=game.status, version=len(game.events) + len(events),

@@ -212,26 +212,42 @@ def _ms(delta: dt.timedelta) -> int:
     return int(delta.total_seconds() * 1000)
 
 
+def taken_back(control: TimeControl, state: ClockState, seat: int) -> ClockState:
+    """The clocks after ``seat`` took back its last move: on a bank, the increment that
+    move earned is given back (never below nothing), so that a move and its take-back
+    earn no time. (Its clock runs again from :func:`advance`, ``moved`` False.)"""
+    if control.kind != BANK or not control.increment:
+        return state
+    left = list(state.left)
+    left[seat] = max(0, left[seat] - control.increment * 1000)
+    return replace(state, left=tuple(left))
+
+
 def advance(control: TimeControl, state: ClockState, running: int | None,
-            t: dt.datetime, *, timed_out: bool = False) -> ClockState:
+            t: dt.datetime, *, timed_out: bool = False, moved: bool = True,
+            played: bool = False) -> ClockState:
     """The clocks after a change at ``t``, when ``running`` is the seat whose clock should
     run now (a person to move; None: nobody's).
 
-    While the same seat is to move (a hint was noted), nothing changes. Otherwise the
+    While the same seat is to move without having played (a hint was noted), nothing
+    changes; ``played``: a move was played, so a turn ended even if the same seat is to
+    move again (a rule whose hands run out unevenly). Otherwise the
     seat whose clock ran is charged: a bank loses the time taken and gains the
     increment; a move's time (or a correspondence's days) is whole again for its next
     turn. ``timed_out``: its time ran out and the computer played for it (a casual
-    game): a bank then holds the increment, but at least :data:`GRACE_MS`. Then the
-    clock of ``running`` starts at ``t``.
+    game): a bank then holds the increment, but at least :data:`GRACE_MS`. ``moved``
+    False: the change was no move of that seat's (a take-back), which earns no
+    increment. Then the clock of ``running`` starts at ``t``.
     """
-    if state.running == running and (running is None or state.since is not None):
+    if state.running == running and (running is None or state.since is not None) \
+            and not (played and running is not None):
         return state
     left = list(state.left)
     was = state.running
     if was is not None and state.since is not None:
         if control.kind == BANK:
             rest = max(0, left[was] - _ms(t - state.since))
-            left[was] = rest + control.increment * 1000
+            left[was] = rest + (control.increment * 1000 if moved else 0)
             if timed_out:
                 left[was] = max(control.increment * 1000, GRACE_MS)
         else:

@@ -348,7 +348,8 @@ class Turns:
                 raise GameError("only a player at the table can hand a seat to the computer")
             if target == seat:
                 raise GameError("that is your own seat: resign instead, if you want to leave")
-            refusal = s.why_no_takeover(target)
+            refusal = s.why_no_takeover(target) or self.service.clocks.why_no_claim(game,
+                                                                                   target)
             if refusal is not None:
                 raise GameError(refusal)
             name = s.names[target]
@@ -424,7 +425,9 @@ class Turns:
                 game.left_at.pop(seat, None)
             else:
                 game.left_at.setdefault(seat, now_t)
-        game.forget_timer()
+        if game.away_timer is not None:  # the away notice's own (a clock's timer runs on)
+            game.away_timer.cancel()
+            game.away_timer = None
         away = game.away()
         limit = self.limits.abandon_after
         shown = None
