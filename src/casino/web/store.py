@@ -236,15 +236,13 @@ class Listed:
 def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
     """WAL lets readers go on while a move is written; NORMAL sync is safe with WAL."""
     cur = dbapi_connection.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
-    cur.execute("PRAGMA foreign_keys=ON")
+    for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON"):
+        cur.execute(f"PRAGMA {pragma}")
     cur.close()
 
 
 def utc(t: dt.datetime) -> dt.datetime:
-    """A stored time as an aware UTC time: SQLite gives timestamps back without their
-    zone; they were written in UTC."""
+    """A stored time as an aware UTC time (SQLite gives them back naive; written in UTC)."""
     return t if t.tzinfo is not None else t.replace(tzinfo=dt.UTC)
 
 
@@ -306,8 +304,7 @@ class Store:
         from casino.web.migrations import upgrade
 
         upgrade(self.engine)
-        #: Sessions on the database (every table's queries, here and in the parts'
-        #: stores, open theirs from it).
+        #: Sessions on the database, for every part's queries (``transaction``: one).
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.postgres = self.engine.dialect.name == "postgresql"
         self._leases: tuple[Any, Any] | None = None
@@ -596,8 +593,7 @@ def _event_values(game_id: str, e: Event) -> dict[str, Any]:
 
 
 def _event_row(game_id: str, e: Event) -> EventRow:
-    return EventRow(game=game_id, n=e.n, kind=e.kind, seat=e.seat, text=e.text, words=e.words,
-                    words_you=e.words_you)
+    return EventRow(**_event_values(game_id, e))
 
 
 def _event(r: EventRow) -> Event:
