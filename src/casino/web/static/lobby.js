@@ -10,6 +10,7 @@
   const nameInput = $("name-input");
 
   const { el } = window.CasinoDom;
+  const { _, ngettext } = window.CasinoI18n;
 
   function mode() {
     const checked = form.querySelector("input[name=mode]:checked");
@@ -81,19 +82,18 @@
     if (lesson) {
       // A lesson is always two players, the learner against the beginner, from a deal
       // arranged so that each kind of move comes up (docs/learn.md).
-      $("mode-note").textContent = "A guided first game against the beginner: the first deal " +
-        "is arranged so that you meet each kind of move, and a lesson panel says which move " +
-        "to try with your own cards, then explains the round's scoring.";
-      $("start-button").textContent = "Start the lesson";
+      $("mode-note").textContent = _("A guided first game against the beginner: the first deal is arranged so that you meet each kind of move, and a lesson panel says which move to try with your own cards, then explains the round's scoring.");
+      $("start-button").textContent = _("Start the lesson");
     } else if (!friends) {
-      $("mode-note").textContent = n === 2 ? "The computer plays the other seat." : `The computer plays the other ${n - 1} seats.`;
-      $("start-button").textContent = "Start the game";
+      $("mode-note").textContent = ngettext("The computer plays the other seat.", "The computer plays the other %(n)s seats.", n - 1);
+      $("start-button").textContent = _("Start the game");
     } else {
       const others = people - 1;
       const bots = n - people;
-      $("mode-note").textContent = `You get an invite link for ${others === 1 ? "one friend" : others + " friends"}` +
-        `${bots ? ` (the computer plays ${bots === 1 ? "one seat" : bots + " seats"})` : ""}; the game starts when they join.`;
-      $("start-button").textContent = "Create the room";
+      const invite = ngettext("You get an invite link for one friend; the game starts when they join.", "You get an invite link for %(n)s friends; the game starts when they join.", others);
+      const computer = bots ? ngettext("The computer plays one seat.", "The computer plays %(n)s seats.", bots) : "";
+      $("mode-note").textContent = [invite, computer].filter(Boolean).join(" ");
+      $("start-button").textContent = _("Create the room");
     }
   }
 
@@ -147,10 +147,10 @@
       });
       let data = {};
       try { data = await res.json(); } catch { /* not JSON */ }
-      if (!res.ok) throw new Error(errorText(data) || `the server said ${res.status}`);
+      if (!res.ok) throw new Error(errorText(data) || _("the server said %(status)s", { status: res.status }));
       location.href = data.url || `/game/${encodeURIComponent(data.game)}`;
     } catch (ex) {
-      err.textContent = `Could not start the game: ${ex.message}`;
+      err.textContent = _("Could not start the game: %(why)s", { why: ex.message });
       err.hidden = false;
       button.disabled = false;
     }
@@ -277,10 +277,10 @@
         seekTimer = setTimeout(pair, 15000);
         return;
       }
-      if (!res.ok) throw new Error(errorText(data) || `the server said ${res.status}`);
+      if (!res.ok) throw new Error(errorText(data) || _("the server said %(status)s", { status: res.status }));
       if (!data.waiting) { location.href = data.url; return; }
       seek = data.game;
-      $("pair-status").textContent = "Waiting for an opponent: your room is listed under Open rooms, and you go to the table when someone comes.";
+      $("pair-status").textContent = _("Waiting for an opponent: your room is listed under Open rooms, and you go to the table when someone comes.");
       $("pair-status").hidden = false;
       clearTimeout(seekTimer);
       seekTimer = setTimeout(pair, 5000);
@@ -288,7 +288,7 @@
     } catch (ex) {
       seek = null;
       $("pair-status").hidden = true;
-      err.textContent = `Could not pair you: ${ex.message}`;
+      err.textContent = _("Could not pair you: %(why)s", { why: ex.message });
       err.hidden = false;
     }
   }
@@ -310,11 +310,11 @@
         });
         let data = {};
         try { data = await res.json(); } catch { /* not JSON */ }
-        if (!res.ok) throw new Error(errorText(data) || `the server said ${res.status}`);
+        if (!res.ok) throw new Error(errorText(data) || _("the server said %(status)s", { status: res.status }));
         $("challenge-name").value = "";
         refresh();
       } catch (ex) {
-        err.textContent = `Could not send the challenge: ${ex.message}`;
+        err.textContent = _("Could not send the challenge: %(why)s", { why: ex.message });
         err.hidden = false;
       }
     });
