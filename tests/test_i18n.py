@@ -223,7 +223,26 @@ def test_the_scripts_catalog_is_embedded(client: TestClient) -> None:
 # The command line
 
 
+def _casino(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    import os
+
+    return subprocess.run([sys.executable, "-m", "casino", *args], capture_output=True,
+                          text=True, timeout=120, env={**os.environ, **(env or {})})
+
+
 def test_rules_in_finnish_from_the_command_line() -> None:
-    out = subprocess.run([sys.executable, "-m", "casino", "rules", "casino", "--lang", "fi"],
-                         capture_output=True, text=True, check=True, timeout=120).stdout
-    assert out.strip()
+    finnish = _casino("rules", "casino", "--lang", "fi")
+    assert finnish.returncode == 0
+    assert "Sanasto: casino glossary [SANA]" in finnish.stdout
+    assert "The words explained" not in finnish.stdout
+    english = _casino("rules", "casino")
+    assert "The words explained: casino glossary [WORD]" in english.stdout
+
+
+def test_command_line_language_from_the_environment_or_the_top() -> None:
+    swedish = _casino("rules", "casino", env={"LANGUAGE": "", "LC_ALL": "",
+                                              "LC_MESSAGES": "", "LANG": "sv_SE.UTF-8"})
+    assert "Orden förklarade" in swedish.stdout
+    assert "Orden förklarade" in _casino("--lang", "sv", "rules", "casino").stdout
+    unknown = _casino("rules", "casino", "--lang", "de")
+    assert unknown.returncode != 0 and "'de' is not one of the languages" in unknown.stderr
