@@ -168,6 +168,16 @@ def test_lobby_in_the_browsers_language(client: TestClient) -> None:
     assert '<html lang="sv">' in swedish and "Nytt parti" in swedish
 
 
+def test_a_cards_drawing_is_titled_in_the_language_and_varies_with_it(
+        client: TestClient) -> None:
+    client.cookies.clear()
+    drawing = client.get("/svg/card/Td.svg", headers={"Accept-Language": "fi"})
+    assert "<title>ruutukymppi</title>" in drawing.text
+    assert "Accept-Language, Cookie" in drawing.headers["vary"]
+    assert "<title>10 of diamonds</title>" in client.get("/svg/card/Td.svg").text
+    assert "Cookie" not in client.get("/static/i18n.js").headers.get("vary", "")
+
+
 def test_cookie_overrides_the_header(client: TestClient) -> None:
     client.cookies.clear()
     client.cookies.set("lang", "sv")

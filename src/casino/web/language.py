@@ -51,12 +51,15 @@ def request_language(request: Request) -> str:
 async def choose_language(request: Request,
                           call_next: Callable[[Request], Awaitable[Response]]) -> Response:
     """HTTP middleware: answer ``request`` in its language (:func:`request_language`),
-    and tell caches that the answer varies with the header that chose it."""
+    and tell caches that the answer varies with what chose it (the header and the
+    cookie: a card's cached drawing is titled in a language), except for the static
+    files, which are the same in every language."""
     i18n.set_language(request_language(request))
     _PATH.set(same_site(request.url.path + (f"?{request.url.query}" if request.url.query
                                             else "")))
     response = await call_next(request)
-    response.headers.append("Vary", "Accept-Language")
+    if not request.url.path.startswith("/static/"):
+        response.headers.append("Vary", "Accept-Language, Cookie")
     return response
 
 
