@@ -140,9 +140,11 @@ def negotiate(accept_language: str | None) -> str:
 
 
 def from_environment(environ: dict[str, str] | None = None) -> str:
-    """The language of the terminal: the first of ``LANGUAGE`` (a colon-separated list),
-    ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set, as gettext looks; within
-    ``LANGUAGE`` the first known one. English when none is known (``C``, ``POSIX``)."""
+    """The language of the terminal, looked for as gettext looks: ``LANGUAGE`` (a
+    colon-separated list of preferences: its first known one), then the first of
+    ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set, which decides (English for
+    ``C``, ``POSIX`` or a language without a catalog). A ``LANGUAGE`` naming no known
+    language is passed over, as GNU gettext passes over languages it has no catalog for."""
     import os
 
     env = os.environ if environ is None else environ
