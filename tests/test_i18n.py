@@ -178,6 +178,13 @@ def test_a_cards_drawing_is_titled_in_the_language_and_varies_with_it(
     assert "Cookie" not in client.get("/static/i18n.js").headers.get("vary", "")
 
 
+def test_an_error_pages_frame_is_translated(client: TestClient) -> None:
+    client.cookies.clear()
+    page = client.get("/records/no-such-game", headers={"Accept-Language": "sv"})
+    assert page.status_code == 404
+    assert '<html lang="sv">' in page.text and "Tillbaka till lobbyn" in page.text
+
+
 def test_cookie_overrides_the_header(client: TestClient) -> None:
     client.cookies.clear()
     client.cookies.set("lang", "sv")
