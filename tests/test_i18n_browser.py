@@ -1,6 +1,7 @@
 """The lobby in Finnish and Swedish in a real browser (headless Debian Chromium): the
 browser's language chooses the page's, the script writes its words from the embedded
-catalog, and the switch at the foot of the page changes the language and comes back.
+catalog (the mode's note, the listed rooms), and the switch at the foot of the page
+changes the language and comes back.
 Skipped without Chromium or Playwright, except in CI (``CI=true``).
 """
 
@@ -38,11 +39,20 @@ def test_the_lobby_speaks_finnish_then_swedish(server: LiveServer, browser: Brow
         assert "kutsulinkin" in page.inner_text("#mode-note")
         # Nothing wider than the phone's screen.
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.click("#start-button")  # a room for a friend: then listed in the lobby
+        page.wait_for_url("**/game/**")
+        page.goto(f"{server.base}/")
+        entry = page.locator("#open-games li").first
+        entry.wait_for()
+        assert "2 pelaajaa · odottaa pelaajia" in entry.inner_text()
         page.click("#language-sv")
         page.wait_for_url(f"{server.base}/")
         assert page.get_attribute("html", "lang") == "sv"
         assert page.inner_text("#start-button") == "Starta partiet"
         page.check("input[name=mode][value=friends]")
         assert page.inner_text("#start-button") == "Skapa rummet"
+        entry = page.locator("#open-games li").first
+        entry.wait_for()
+        assert "2 spelare · väntar på spelare" in entry.inner_text()
     finally:
         context.close()

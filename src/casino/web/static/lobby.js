@@ -164,22 +164,30 @@
     return "";
   }
 
-  const STATUS = { waiting: "waiting for players", playing: "in progress", round_over: "between rounds", over: "finished" };
+  const STATUS = { waiting: _("waiting for players"), playing: _("in progress"), round_over: _("between rounds"), over: _("finished") };
+  // A finished game's result, alone and against its opponents.
+  const RESULTS = {
+    won: [_("you won"), _("you won against %(names)s")],
+    lost: [_("you lost"), _("you lost against %(names)s")],
+    drawn: [_("drawn"), _("drawn against %(names)s")],
+  };
 
   // A finished game of this browser's (or account's): its result and opponents, as
   // /api/games says (null for anyone else's game).
   function resultItem(g) {
     if (!g.result) return null;
-    const against = Array.isArray(g.opponents) && g.opponents.length ? ` against ${g.opponents.join(", ")}` : "";
-    const words = g.result === "drawn" ? `drawn${against}` : `you ${g.result}${against}`;
+    const names = Array.isArray(g.opponents) && g.opponents.length ? g.opponents.join(", ") : "";
+    const forms = RESULTS[g.result] || [g.result, `${g.result} (%(names)s)`];
+    const words = names ? forms[1].replace("%(names)s", names) : forms[0];
     return el("span", { class: `game-result ${g.result}`, text: ` · ${words}` });
   }
 
   // A waiting room's kind and its creator's rating in its pool, as /api/games says.
   function seekWords(g) {
-    if (g.status !== "waiting") return g.rated ? " · rated" : "";
-    const who = g.guest ? "guest" : (g.rating === null || g.rating === undefined ? "new" : `rated ${g.rating}`);
-    return ` · ${g.rated ? "rated" : "casual"} · ${who}`;
+    const kind = g.rated ? _("rated") : _("casual");
+    if (g.status !== "waiting") return g.rated ? " · " + kind : "";
+    const who = g.guest ? _("guest") : (g.rating === null || g.rating === undefined ? _("new") : _("rated %(rating)s", { rating: g.rating }));
+    return [""].concat(kind, who).join(" · ");
   }
 
   async function decline(game) {
@@ -189,16 +197,25 @@
     refresh();
   }
 
+  // A listed game's kind, players and state: "lesson · 2 players · in progress".
+  function entryWords(g) {
+    const parts = [];
+    if (g.mode === "lesson") parts.push(_("lesson"));
+    if (g.players) parts.push(ngettext("%(n)s player", "%(n)s players", g.players));
+    parts.push(STATUS[g.status] || g.status || "");
+    return parts.join(" · ");
+  }
+
   function gameItem(g, open, challenge) {
     const names = (g.names || []).join(", ");
     const links = [];
     if (challenge) {
-      links.push(el("a", { class: "button small primary", href: `${g.join}?name=`, text: "Accept" }));
-      const no = el("button", { type: "button", class: "button small", text: "Decline" });
+      links.push(el("a", { class: "button small primary", href: `${g.join}?name=`, text: _("Accept") }));
+      const no = el("button", { type: "button", class: "button small", text: _("Decline") });
       no.addEventListener("click", () => decline(g.game));
       links.push(no);
     } else if (open && g.challenge && g.url) {
-      const no = el("button", { type: "button", class: "button small", text: "Withdraw" });
+      const no = el("button", { type: "button", class: "button small", text: _("Withdraw") });
       no.addEventListener("click", () => decline(g.game));
       links.push(no);
     }
@@ -206,22 +223,22 @@
       let stored = "";
       try { stored = localStorage.getItem("casino-name") || ""; } catch { /* private mode */ }
       const href = stored ? `${g.join}?name=${encodeURIComponent(stored)}` : g.join;
-      links.push(el("a", { class: "button small primary", href, text: "Join" }));
+      links.push(el("a", { class: "button small primary", href, text: _("Join") }));
     }
     if (g.status === "over" || g.record) {
-      links.push(el("a", { class: "button small", href: g.record || `/records/${encodeURIComponent(g.game)}`, text: "Replay" }));
+      links.push(el("a", { class: "button small", href: g.record || `/records/${encodeURIComponent(g.game)}`, text: _("Replay") }));
     } else if (g.url) {
-      links.push(el("a", { class: "button small", href: g.url, text: "Open" }));
+      links.push(el("a", { class: "button small", href: g.url, text: _("Open") }));
     }
-    if (g.watch && !g.url) links.push(el("a", { class: "button small", href: g.watch, text: "Watch" }));
+    if (g.watch && !g.url) links.push(el("a", { class: "button small", href: g.watch, text: _("Watch") }));
     const scores = Array.isArray(g.scores) && g.scores.length ? ` · ${g.scores.join("–")}` : "";
     const when = g.updated ? new Date(g.updated) : null;
-    const whenText = when && !Number.isNaN(when.getTime()) ? ` · ${when.toLocaleString([], { dateStyle: "short", timeStyle: "short" })}` : "";
+    const whenText = when && !Number.isNaN(when.getTime()) ? ` · ${when.toLocaleString(window.CasinoI18n.lang, { dateStyle: "short", timeStyle: "short" })}` : "";
     return el("li", { class: "game-entry" },
       el("span", { class: "game-title", text: g.title || g.rules || "Casino" }),
-      el("span", { class: "muted", text: ` ${g.mode === "lesson" ? "lesson · " : ""}${g.players ? g.players + " players · " : ""}${STATUS[g.status] || g.status || ""}${seekWords(g)}${scores}${whenText}` }),
-      g.challenge && !challenge ? el("span", { class: "challenge-note", text: `challenge to ${g.challenge}: waiting for an answer` }) : null,
-      g.clock ? el("span", { class: "muted game-clock", text: ` · clock ${g.clock}` }) : null,
+      el("span", { class: "muted", text: " " + entryWords(g) + seekWords(g) + scores + whenText }),
+      g.challenge && !challenge ? el("span", { class: "challenge-note", text: _("challenge to %(name)s: waiting for an answer", { name: g.challenge }) }) : null,
+      g.clock ? el("span", { class: "muted game-clock", text: " · " + _("clock %(clock)s", { clock: g.clock }) }) : null,
       g.turn ? el("strong", { class: "game-turn", text: ` · ${g.turn}` }) : null,
       names ? el("span", { class: "game-names", text: names }) : null,
       resultItem(g),
