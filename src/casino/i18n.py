@@ -30,8 +30,10 @@ DEFAULT = "en"
 #: Each language's code and its own name for itself, as the language switch shows it.
 LANGUAGES: dict[str, str] = {"en": "English", "fi": "Suomi", "sv": "Svenska"}
 
-#: The gettext domain: the catalogs' file name.
-DOMAIN = "casino"
+#: The package holding the catalogs (``<package>/locale/``), and the gettext domain, the
+#: catalogs' file name: the package's own name, whatever it is installed as.
+PACKAGE = __name__.partition(".")[0]
+DOMAIN = PACKAGE
 
 _CURRENT: ContextVar[str] = ContextVar("casino_language", default=DEFAULT)
 
@@ -51,7 +53,7 @@ def translation(lang: str) -> _gettext.NullTranslations:
     without a catalog) the null translation, which gives every message its id."""
     if lang == DEFAULT or lang not in LANGUAGES:
         return _gettext.NullTranslations()
-    path = resources.files("casino") / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    path = resources.files(PACKAGE) / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
     try:
         with path.open("rb") as handle:
             return _gettext.GNUTranslations(handle)

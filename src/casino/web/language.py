@@ -112,7 +112,7 @@ def script_ids() -> frozenset[str]:
     """The ids of the messages the scripts use (``casino/locale/script_messages.json``,
     written by ``make i18n`` beside the catalogs)."""
     try:
-        text = (resources.files("casino") / "locale" / "script_messages.json").read_text(
+        text = (resources.files(i18n.PACKAGE) / "locale" / "script_messages.json").read_text(
             encoding="utf-8")
     except FileNotFoundError:
         return frozenset()
