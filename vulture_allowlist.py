@@ -126,3 +126,10 @@ _.no_inherited_terminal_size
 _.own_games_folder
 _.no_twister
 _.no_database_in_the_environment
+_.english_by_default
+
+# Babel: a catalog's header fields, set by the translations' tool (tests/i18n_catalogs.py)
+# for Babel to write.
+_.creation_date
+_.revision_date
+_.header_comment

@@ -43,6 +43,15 @@ def no_inherited_terminal_size(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("LINES", raising=False)
 
 
+@pytest.fixture(autouse=True)
+def english_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Speak English in the commands a test starts, whatever the machine's locale
+    (LANGUAGE comes first where gettext looks, casino.i18n.from_environment): the tests
+    assert English words unless they choose a language (--lang, or their own
+    environment)."""
+    monkeypatch.setenv("LANGUAGE", "en")
+
+
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """A real server in a subprocess with the default limits, as ``casino serve`` runs

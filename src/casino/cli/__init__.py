@@ -106,6 +106,21 @@ PlainOption = Annotated[bool, typer.Option(
 PauseOption = Annotated[float | None, typer.Option(
     "--pause", min=0.0, help="Seconds to show each computer move (default 0.8 on a "
                              "terminal, else 0).")]
+LangOption = Annotated[str | None, typer.Option(
+    "--lang", metavar="en|fi|sv", help="The language to read it in (default: from "
+                                        "LANGUAGE, LC_ALL, LC_MESSAGES or LANG).")]
+
+
+def use_language(lang: str | None) -> None:
+    """Speak ``lang`` from now on (:mod:`casino.i18n`); None keeps the language the
+    environment chose; an unknown one is refused, naming those there are."""
+    from casino import i18n
+
+    if lang is None:
+        return
+    if i18n.known(lang) is None:
+        fail(f"--lang: {lang!r} is not one of the languages: {', '.join(i18n.LANGUAGES)}")
+    i18n.set_language(lang)
 
 
 def complete_rules(incomplete: str) -> list[str]:
@@ -153,8 +168,13 @@ def root(
     version: Annotated[bool, typer.Option(
         "--version", callback=_version, is_eager=True,
         help="Print the version and the engine, and exit.")] = False,
+    lang: LangOption = None,
 ) -> None:
     """Casino and its family of fishing card games."""
+    from casino import i18n
+
+    i18n.set_language(i18n.from_environment())
+    use_language(lang)
 
 
 def _rules(name: str, players: int | None) -> Rules:
@@ -180,11 +200,14 @@ def rules_command(
     show_guide: Annotated[bool, typer.Option(
         "--guide", "-g", help="Print how to play it, with a worked example, instead "
                               "of the summary.")] = False,
+    lang: LangOption = None,
 ) -> None:
     """Print a readable summary of a ruleset (--guide: how to play it)."""
     from casino.engine.rules import describe
+    from casino.i18n import _
     from casino.words.guide import text_lines
 
+    use_language(lang)
     ruleset = _rules(name, players)
     if show_guide:
         for line in text_lines(name):
@@ -193,9 +216,9 @@ def rules_command(
     for line in describe(ruleset):
         typer.echo(line)
     typer.echo("")
-    typer.echo(f"How to play, with a worked example: casino rules {name} --guide "
-               "(or docs/how-to-play.md).")
-    typer.echo("The words explained: casino glossary [WORD] (or docs/glossary.md).")
+    typer.echo(_("How to play, with a worked example: casino rules %(name)s --guide "
+                 "(or docs/how-to-play.md).") % {"name": name})
+    typer.echo(_("The words explained: casino glossary [WORD] (or docs/glossary.md)."))
 
 
 def complete_word(incomplete: str) -> list[str]:
@@ -525,11 +548,13 @@ def play_command(
                                           "record of the game.")] = False,
     plain: PlainOption = False,
     pause: PauseOption = None,
+    lang: LangOption = None,
 ) -> None:
     """Play against the computer in the terminal (full screen, or --plain).
 
     On a terminal without --rules, --players, --level, --seed, --name, --resume or
     --continue, a start screen asks for them and lists the saved games to continue."""
+    use_language(lang)
     name, resume = _play_options(save, no_save, resume, continue_, name)
     if pause is None:
         pause = 0.8 if sys.stdout.isatty() else 0.0
@@ -669,6 +694,7 @@ def learn_command(
         "--name", help="Your name (default: You).")] = None,
     plain: PlainOption = False,
     pause: PauseOption = None,
+    lang: LangOption = None,
 ) -> None:
     """Learn to play: a guided first game against the beginner (docs/learn.md).
 
@@ -678,6 +704,7 @@ def learn_command(
     cards, and the round's scoring is explained at its end. A lesson is not saved."""
     from casino.play.session import player_name
 
+    use_language(lang)
     _rules(rules, 2)  # a clear error for an unknown ruleset
     try:
         you = player_name(name)

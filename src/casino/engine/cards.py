@@ -14,14 +14,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from casino.engine.errors import CardError
+from casino.i18n import pgettext, pN_
 
 RANKS = "A23456789TJQK"
 SUITS = "schd"
 SUIT_SYMBOLS = "♠♣♥♦"
+#: The ranks' and suits' names in English, each marked for translation within its context
+#: ("rank", "suit"; :func:`card_name` translates them). SUIT_NAMES also names the suits
+#: in the pages' markup (``data-suit``), where they stay English.
 RANK_NAMES = (
-    "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King",
+    pN_("rank", "Ace"), pN_("rank", "2"), pN_("rank", "3"), pN_("rank", "4"),
+    pN_("rank", "5"), pN_("rank", "6"), pN_("rank", "7"), pN_("rank", "8"),
+    pN_("rank", "9"), pN_("rank", "10"), pN_("rank", "Jack"), pN_("rank", "Queen"),
+    pN_("rank", "King"),
 )
-SUIT_NAMES = ("spades", "clubs", "hearts", "diamonds")
+SUIT_NAMES = (pN_("suit", "spades"), pN_("suit", "clubs"), pN_("suit", "hearts"),
+              pN_("suit", "diamonds"))
 
 ACE, JACK, QUEEN, KING = 0, 10, 11, 12
 SPADES, CLUBS, HEARTS, DIAMONDS = 0, 1, 2, 3
@@ -67,8 +75,11 @@ def card_symbol(c: int) -> str:
 
 
 def card_name(c: int) -> str:
-    """Words, for messages: ``10 of diamonds``."""
-    return f"{RANK_NAMES[c >> 2]} of {SUIT_NAMES[c & 3]}"
+    """Words, for messages, in the language in force (:mod:`casino.i18n`): ``10 of
+    diamonds``, in Finnish ``ruutukymppi``, in Swedish ``ruter tia``."""
+    return pgettext("card", "%(rank)s of %(suit)s") % {
+        "rank": pgettext("rank", RANK_NAMES[c >> 2]),
+        "suit": pgettext("suit", SUIT_NAMES[c & 3])}
 
 
 def parse_card(text: str) -> int:

@@ -25,10 +25,11 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from casino.play.session import HINT_LEVEL
-from casino.web import tools
+from casino.web import language, tools
 from casino.web.accounts.ratings import settle_unrated
 from casino.web.accounts.service import Accounts
 from casino.web.guard import GuardedFastAPI
+from casino.web.language import choose_language
 from casino.web.limits import Limits
 from casino.web.redact import install_log_redaction
 from casino.web.reviews import ReviewSetting
@@ -113,6 +114,8 @@ def create_app(database_url: str | None = None, *, pool_workers: int = 1,
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     app.include_router(tool_routes.router)
     app.middleware("http")(adopt_old_cookies)
+    app.middleware("http")(choose_language)  # each request's language (web/language.py)
+    app.include_router(language.router)
     install_error_handlers(app)
     for part in (pages, account_routes, ratings, profiles, api, pairing, drawings, socket,
                  admin, daily):

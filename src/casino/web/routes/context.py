@@ -20,7 +20,7 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends
 from fastapi.responses import HTMLResponse, JSONResponse
-from jinja2 import Environment, FileSystemLoader, TemplateNotFound, select_autoescape
+from jinja2 import TemplateNotFound
 from markupsafe import escape
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
@@ -32,6 +32,7 @@ from casino.web.accounts.service import Accounts
 from casino.web.accounts.store import Account
 from casino.web.bodies import BodyError, read
 from casino.web.body import Body
+from casino.web.language import environment, page_language
 from casino.web.limits import json_object
 from casino.web.service import GameError, GameService, LiveGame
 from casino.web.store import OVER, Store
@@ -116,8 +117,7 @@ class Pages:
     """Jinja2 templates from the client's folder; plain pages when one is missing."""
 
     def __init__(self, folder: Path) -> None:
-        self.env = Environment(loader=FileSystemLoader(folder),
-                               autoescape=select_autoescape(default=True, default_for_string=True))
+        self.env = environment(folder)
 
     def render(self, template_name: str, /, **context: Any) -> HTMLResponse:
         """The page of ``template_name`` with ``context``; a plain page saying so when the
@@ -129,7 +129,8 @@ class Pages:
             body = (f"<!doctype html><meta charset=utf-8><title>Casino</title>"
                     f"<p>The page {escape(template_name)} of the web client is not installed.</p>")
             return HTMLResponse(body, status_code=status)
-        return HTMLResponse(template.render(**{**page_header(), **context}), status_code=status)
+        page = template.render(**{**page_header(), **page_language(), **context})
+        return HTMLResponse(page, status_code=status)
 
     def error(self, message: str, status: int, title: str | None = None) -> HTMLResponse:
         """The error page with ``message`` and ``status``; a plain one when the template is
@@ -141,8 +142,9 @@ class Pages:
                     f"<h1>{escape(title or 'Something went wrong')}</h1>"
                     f"<p>{escape(message)}</p><p><a href=\"/\">Back to the lobby</a></p>")
             return HTMLResponse(body, status_code=status)
-        return HTMLResponse(template.render(**page_header(), message=message, status=status,
-                                            title=title), status_code=status)
+        page = template.render(**page_header(), **page_language(), message=message,
+                               status=status, title=title)
+        return HTMLResponse(page, status_code=status)
 
 
 @dataclass(frozen=True)

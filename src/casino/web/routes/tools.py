@@ -10,7 +10,6 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
@@ -34,6 +33,7 @@ from casino.web.bodies import (
     PadStored,
     read,
 )
+from casino.web.language import environment, page_language
 from casino.web.limits import json_object
 from casino.web.requester import requester
 from casino.web.routes.context import Web, page_header, signed_in
@@ -55,8 +55,7 @@ from casino.web.tools import (
 
 #: The tools' pages show who is signed in, as every page does (:func:`signed_in`).
 router = APIRouter(dependencies=[Depends(signed_in)])
-_env = Environment(loader=FileSystemLoader(TEMPLATES),
-                   autoescape=select_autoescape(default=True, default_for_string=True))
+_env = environment(TEMPLATES)
 
 
 # ----------------------------------------------------------------------
@@ -64,7 +63,8 @@ _env = Environment(loader=FileSystemLoader(TEMPLATES),
 
 
 def _page(name: str, **context: Any) -> HTMLResponse:
-    return HTMLResponse(_env.get_template(name).render(**{**page_header(), **context}))
+    page = _env.get_template(name).render(**{**page_header(), **page_language(), **context})
+    return HTMLResponse(page)
 
 
 def _presets() -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@
   const nameInput = $("name-input");
 
   const { el } = window.CasinoDom;
+  const { _, ngettext } = window.CasinoI18n;
 
   function mode() {
     const checked = form.querySelector("input[name=mode]:checked");
@@ -81,19 +82,18 @@
     if (lesson) {
       // A lesson is always two players, the learner against the beginner, from a deal
       // arranged so that each kind of move comes up (docs/learn.md).
-      $("mode-note").textContent = "A guided first game against the beginner: the first deal " +
-        "is arranged so that you meet each kind of move, and a lesson panel says which move " +
-        "to try with your own cards, then explains the round's scoring.";
-      $("start-button").textContent = "Start the lesson";
+      $("mode-note").textContent = _("A guided first game against the beginner: the first deal is arranged so that you meet each kind of move, and a lesson panel says which move to try with your own cards, then explains the round's scoring.");
+      $("start-button").textContent = _("Start the lesson");
     } else if (!friends) {
-      $("mode-note").textContent = n === 2 ? "The computer plays the other seat." : `The computer plays the other ${n - 1} seats.`;
-      $("start-button").textContent = "Start the game";
+      $("mode-note").textContent = ngettext("The computer plays the other seat.", "The computer plays the other %(n)s seats.", n - 1);
+      $("start-button").textContent = _("Start the game");
     } else {
       const others = people - 1;
       const bots = n - people;
-      $("mode-note").textContent = `You get an invite link for ${others === 1 ? "one friend" : others + " friends"}` +
-        `${bots ? ` (the computer plays ${bots === 1 ? "one seat" : bots + " seats"})` : ""}; the game starts when they join.`;
-      $("start-button").textContent = "Create the room";
+      const invite = ngettext("You get an invite link for one friend; the game starts when they join.", "You get an invite link for %(n)s friends; the game starts when they join.", others);
+      const computer = bots ? ngettext("The computer plays one seat.", "The computer plays %(n)s seats.", bots) : "";
+      $("mode-note").textContent = [invite, computer].filter(Boolean).join(" ");
+      $("start-button").textContent = _("Create the room");
     }
   }
 
@@ -147,10 +147,10 @@
       });
       let data = {};
       try { data = await res.json(); } catch { /* not JSON */ }
-      if (!res.ok) throw new Error(errorText(data) || `the server said ${res.status}`);
+      if (!res.ok) throw new Error(errorText(data) || _("the server said %(status)s", { status: res.status }));
       location.href = data.url || `/game/${encodeURIComponent(data.game)}`;
     } catch (ex) {
-      err.textContent = `Could not start the game: ${ex.message}`;
+      err.textContent = _("Could not start the game: %(why)s", { why: ex.message });
       err.hidden = false;
       button.disabled = false;
     }
@@ -164,22 +164,30 @@
     return "";
   }
 
-  const STATUS = { waiting: "waiting for players", playing: "in progress", round_over: "between rounds", over: "finished" };
+  const STATUS = { waiting: _("waiting for players"), playing: _("in progress"), round_over: _("between rounds"), over: _("finished") };
+  // A finished game's result, alone and against its opponents.
+  const RESULTS = {
+    won: [_("you won"), _("you won against %(names)s")],
+    lost: [_("you lost"), _("you lost against %(names)s")],
+    drawn: [_("drawn"), _("drawn against %(names)s")],
+  };
 
   // A finished game of this browser's (or account's): its result and opponents, as
   // /api/games says (null for anyone else's game).
   function resultItem(g) {
     if (!g.result) return null;
-    const against = Array.isArray(g.opponents) && g.opponents.length ? ` against ${g.opponents.join(", ")}` : "";
-    const words = g.result === "drawn" ? `drawn${against}` : `you ${g.result}${against}`;
+    const names = Array.isArray(g.opponents) && g.opponents.length ? g.opponents.join(", ") : "";
+    const forms = RESULTS[g.result] || [g.result, `${g.result} (%(names)s)`];
+    const words = names ? forms[1].replace("%(names)s", names) : forms[0];
     return el("span", { class: `game-result ${g.result}`, text: ` · ${words}` });
   }
 
   // A waiting room's kind and its creator's rating in its pool, as /api/games says.
   function seekWords(g) {
-    if (g.status !== "waiting") return g.rated ? " · rated" : "";
-    const who = g.guest ? "guest" : (g.rating === null || g.rating === undefined ? "new" : `rated ${g.rating}`);
-    return ` · ${g.rated ? "rated" : "casual"} · ${who}`;
+    const kind = g.rated ? _("rated") : _("casual");
+    if (g.status !== "waiting") return g.rated ? " · " + kind : "";
+    const who = g.guest ? _("guest") : (g.rating === null || g.rating === undefined ? _("new") : _("rated %(rating)s", { rating: g.rating }));
+    return [""].concat(kind, who).join(" · ");
   }
 
   async function decline(game) {
@@ -189,16 +197,25 @@
     refresh();
   }
 
+  // A listed game's kind, players and state: "lesson · 2 players · in progress".
+  function entryWords(g) {
+    const parts = [];
+    if (g.mode === "lesson") parts.push(_("lesson"));
+    if (g.players) parts.push(ngettext("%(n)s player", "%(n)s players", g.players));
+    parts.push(STATUS[g.status] || g.status || "");
+    return parts.join(" · ");
+  }
+
   function gameItem(g, open, challenge) {
     const names = (g.names || []).join(", ");
     const links = [];
     if (challenge) {
-      links.push(el("a", { class: "button small primary", href: `${g.join}?name=`, text: "Accept" }));
-      const no = el("button", { type: "button", class: "button small", text: "Decline" });
+      links.push(el("a", { class: "button small primary", href: `${g.join}?name=`, text: _("Accept") }));
+      const no = el("button", { type: "button", class: "button small", text: _("Decline") });
       no.addEventListener("click", () => decline(g.game));
       links.push(no);
     } else if (open && g.challenge && g.url) {
-      const no = el("button", { type: "button", class: "button small", text: "Withdraw" });
+      const no = el("button", { type: "button", class: "button small", text: _("Withdraw") });
       no.addEventListener("click", () => decline(g.game));
       links.push(no);
     }
@@ -206,22 +223,22 @@
       let stored = "";
       try { stored = localStorage.getItem("casino-name") || ""; } catch { /* private mode */ }
       const href = stored ? `${g.join}?name=${encodeURIComponent(stored)}` : g.join;
-      links.push(el("a", { class: "button small primary", href, text: "Join" }));
+      links.push(el("a", { class: "button small primary", href, text: _("Join") }));
     }
     if (g.status === "over" || g.record) {
-      links.push(el("a", { class: "button small", href: g.record || `/records/${encodeURIComponent(g.game)}`, text: "Replay" }));
+      links.push(el("a", { class: "button small", href: g.record || `/records/${encodeURIComponent(g.game)}`, text: _("Replay") }));
     } else if (g.url) {
-      links.push(el("a", { class: "button small", href: g.url, text: "Open" }));
+      links.push(el("a", { class: "button small", href: g.url, text: _("Open") }));
     }
-    if (g.watch && !g.url) links.push(el("a", { class: "button small", href: g.watch, text: "Watch" }));
+    if (g.watch && !g.url) links.push(el("a", { class: "button small", href: g.watch, text: _("Watch") }));
     const scores = Array.isArray(g.scores) && g.scores.length ? ` · ${g.scores.join("–")}` : "";
     const when = g.updated ? new Date(g.updated) : null;
-    const whenText = when && !Number.isNaN(when.getTime()) ? ` · ${when.toLocaleString([], { dateStyle: "short", timeStyle: "short" })}` : "";
+    const whenText = when && !Number.isNaN(when.getTime()) ? ` · ${when.toLocaleString(window.CasinoI18n.lang, { dateStyle: "short", timeStyle: "short" })}` : "";
     return el("li", { class: "game-entry" },
       el("span", { class: "game-title", text: g.title || g.rules || "Casino" }),
-      el("span", { class: "muted", text: ` ${g.mode === "lesson" ? "lesson · " : ""}${g.players ? g.players + " players · " : ""}${STATUS[g.status] || g.status || ""}${seekWords(g)}${scores}${whenText}` }),
-      g.challenge && !challenge ? el("span", { class: "challenge-note", text: `challenge to ${g.challenge}: waiting for an answer` }) : null,
-      g.clock ? el("span", { class: "muted game-clock", text: ` · clock ${g.clock}` }) : null,
+      el("span", { class: "muted", text: " " + entryWords(g) + seekWords(g) + scores + whenText }),
+      g.challenge && !challenge ? el("span", { class: "challenge-note", text: _("challenge to %(name)s: waiting for an answer", { name: g.challenge }) }) : null,
+      g.clock ? el("span", { class: "muted game-clock", text: " · " + _("clock %(clock)s", { clock: g.clock }) }) : null,
       g.turn ? el("strong", { class: "game-turn", text: ` · ${g.turn}` }) : null,
       names ? el("span", { class: "game-names", text: names }) : null,
       resultItem(g),
@@ -277,10 +294,10 @@
         seekTimer = setTimeout(pair, 15000);
         return;
       }
-      if (!res.ok) throw new Error(errorText(data) || `the server said ${res.status}`);
+      if (!res.ok) throw new Error(errorText(data) || _("the server said %(status)s", { status: res.status }));
       if (!data.waiting) { location.href = data.url; return; }
       seek = data.game;
-      $("pair-status").textContent = "Waiting for an opponent: your room is listed under Open rooms, and you go to the table when someone comes.";
+      $("pair-status").textContent = _("Waiting for an opponent: your room is listed under Open rooms, and you go to the table when someone comes.");
       $("pair-status").hidden = false;
       clearTimeout(seekTimer);
       seekTimer = setTimeout(pair, 5000);
@@ -288,7 +305,7 @@
     } catch (ex) {
       seek = null;
       $("pair-status").hidden = true;
-      err.textContent = `Could not pair you: ${ex.message}`;
+      err.textContent = _("Could not pair you: %(why)s", { why: ex.message });
       err.hidden = false;
     }
   }
@@ -310,11 +327,11 @@
         });
         let data = {};
         try { data = await res.json(); } catch { /* not JSON */ }
-        if (!res.ok) throw new Error(errorText(data) || `the server said ${res.status}`);
+        if (!res.ok) throw new Error(errorText(data) || _("the server said %(status)s", { status: res.status }));
         $("challenge-name").value = "";
         refresh();
       } catch (ex) {
-        err.textContent = `Could not send the challenge: ${ex.message}`;
+        err.textContent = _("Could not send the challenge: %(why)s", { why: ex.message });
         err.hidden = false;
       }
     });
