@@ -11,6 +11,7 @@
   if (!root) return;
   const $ = (id) => document.getElementById(id);
   const { el, fill, add } = window.CasinoDom;
+  const { _ } = window.CasinoI18n;
   const MAX_LINES = 200; // the page keeps the latest lines only
 
   let send = null;
@@ -24,7 +25,7 @@
   function renderStatus() {
     root.hidden = false;
     const open = status.open;
-    $("chat-title").textContent = status.room === "spectators" ? "Spectators' chat" : "Chat";
+    $("chat-title").textContent = status.room === "spectators" ? _("Spectators' chat") : _("Chat");
     $("chat-reason").hidden = open;
     $("chat-reason").textContent = status.reason || "";
     $("chat-form").hidden = !open;
@@ -38,10 +39,10 @@
                      onclick: () => send && send({ type: "chat", phrase: code }) })));
     const muted = status.muted || [];
     $("chat-muted").hidden = muted.length === 0;
-    fill($("chat-muted"), muted.length ? "Muted: " : null, muted.map((m) =>
+    fill($("chat-muted"), muted.length ? _("Muted:") + " " : null, muted.map((m) =>
       el("span", { class: "chat-muted-name" }, el("bdi", { text: m.name }), " ",
-         el("button", { type: "button", class: "link-button chat-unmute", text: "unmute",
-                        title: "Show this person's messages again",
+         el("button", { type: "button", class: "link-button chat-unmute", text: _("unmute"),
+                        title: _("Show this person's messages again"),
                         onclick: () => send && send({ type: "unmute", mute: m.id }) }))));
     // The lines already shown of someone just muted go too (the server sends no more).
     const names = new Set(muted.map((m) => m.name));
@@ -65,12 +66,12 @@
       el("bdi", { class: "chat-text", text: said }));
     if (!line.mine) {
       add(item, " ",
-        el("button", { type: "button", class: "link-button chat-mute", text: "mute",
-                       title: "Hide this person's messages (for you only)",
+        el("button", { type: "button", class: "link-button chat-mute", text: _("mute"),
+                       title: _("Hide this person's messages (for you only)"),
                        onclick: () => send && send({ type: "mute", message: line.id }) }),
         " ",
-        el("button", { type: "button", class: "link-button chat-report", text: "report",
-                       title: "Report this message to the server's operators",
+        el("button", { type: "button", class: "link-button chat-report", text: _("report"),
+                       title: _("Report this message to the server's operators"),
                        onclick: () => send && send({ type: "report", message: line.id }) }));
     }
     const lines = $("chat-lines");
@@ -85,7 +86,7 @@
       const button = item.querySelector(".chat-report");
       if (button) { button.textContent = "reported"; button.disabled = true; }
     }
-    $("chat-note").textContent = "Thank you: the message was reported to the operators.";
+    $("chat-note").textContent = _("Thank you: the message was reported to the operators.");
   }
 
   $("chat-form").addEventListener("submit", (e) => {

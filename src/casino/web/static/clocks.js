@@ -7,6 +7,7 @@
 
 window.casinoClocks = (() => {
   const $ = (id) => document.getElementById(id);
+  const { _ } = window.CasinoI18n;
   let clock = null; // the last state's `clock`
   let names = [];
   let you = null;
@@ -35,9 +36,9 @@ window.casinoClocks = (() => {
     if (!box) return;
     box.hidden = !clock;
     if (!clock) return;
-    $("clock-words").textContent = `Clock: ${clock.words}`;
+    $("clock-words").textContent = _("Clock: %(words)s", { words: clock.words });
     const list = $("clock-list");
-    const items = clock.left_ms.map((_, seat) => {
+    const items = clock.left_ms.map((unused, seat) => {
       const ms = left(seat);
       const running = seat === clock.running;
       const warn = running && ms <= clock.warn_ms;
@@ -46,7 +47,7 @@ window.casinoClocks = (() => {
       li.dataset.seat = String(seat);
       const who = document.createElement("span");
       who.className = "clock-name";
-      who.textContent = seat === you ? "You" : (names[seat] || `Seat ${seat + 1}`);
+      who.textContent = seat === you ? _("You") : (names[seat] || _("Seat %(n)s", { n: seat + 1 }));
       const time = document.createElement("span");
       time.className = "clock-time";
       time.textContent = format(ms);
@@ -67,8 +68,8 @@ window.casinoClocks = (() => {
     if (!low) return;
     const secs = Math.round(clock.warn_ms / 1000);
     const text = seat === you
-      ? `Less than ${secs} seconds left on your clock: play now.`
-      : `Less than ${secs} seconds left on ${names[seat] || "their"}'s clock.`;
+      ? _("Less than %(n)s seconds left on your clock: play now.", { n: secs })
+      : (names[seat] ? _("Less than %(n)s seconds left on %(name)s's clock.", { n: secs, name: names[seat] }) : _("Less than %(n)s seconds left on their clock.", { n: secs }));
     if (note.textContent !== text) note.textContent = text;
   }
 

@@ -55,6 +55,7 @@
 
   // --- small DOM helpers (text only: names come from people) ---
   const { el, fill, add, num, signed, text: optText } = window.CasinoDom;
+  const { _ } = window.CasinoI18n;
 
   function cardLabel(t) {
     return (t[0] === "T" ? "10" : t[0]) + (SUITS[t[1]] || t[1]);
@@ -79,9 +80,9 @@
   }
 
   function seatName(s) {
-    if (s === null || s === undefined || !view) return "nobody";
-    const n = (view.names && view.names[s]) || `Player ${s + 1}`;
-    return s === view.you && !/^you$/i.test(n) ? `${n} (you)` : n;
+    if (s === null || s === undefined || !view) return _("nobody");
+    const n = (view.names && view.names[s]) || _("Player %(n)s", { n: s + 1 });
+    return s === view.you && !/^you$/i.test(n) ? _("%(name)s (you)", { name: n }) : n;
   }
 
   function isPartner(s) {
@@ -93,7 +94,7 @@
     const given = view && view.rules && view.rules.sides;
     if (Array.isArray(given) && given.length) return given;
     const n = ((view && view.names) || []).length;
-    return Array.from({ length: n }, (_, s) => [s]);
+    return Array.from({ length: n }, (unused, s) => [s]);
   }
 
   // The side a seat plays for (a scored item names the side's first seat).
@@ -132,7 +133,7 @@
       ws.send(JSON.stringify(msg));
       return true;
     }
-    toast("Not connected: reconnecting…", "error");
+    toast(_("Not connected: reconnecting…"), "error");
     return false;
   }
 
@@ -168,7 +169,7 @@
       if (CLOSE_CODES_FINAL.has(e.code)) {
         stopped = true;
         setConn("closed", "disconnected");
-        showStatus(e.reason || "You have no seat in this game (or it no longer exists).", "error");
+        showStatus(e.reason || _("You have no seat in this game (or it no longer exists)."), "error");
         return;
       }
       scheduleReconnect(e.code === CLOSE_TOO_FAST ? TOO_FAST_WAIT_MS : null);
@@ -185,7 +186,7 @@
       ws = null;
       try { sock.close(); } catch { /* already closing */ }
       setConn("retry", "connection lost");
-      toast("The connection was lost: reconnecting…", "error");
+      toast(_("The connection was lost: reconnecting…"), "error");
       scheduleReconnect();
     }, heartbeatMs * 2 + 2000);
   }
@@ -194,7 +195,7 @@
     if (stopped || reconnectTimer) return;
     const wait = fixedWait || Math.min(MAX_BACKOFF_MS, backoff) * (0.75 + Math.random() * 0.5);
     backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
-    setConn("retry", `reconnecting in ${Math.ceil(wait / 1000)} s…`);
+    setConn("retry", _("reconnecting in %(n)s s…", { n: Math.ceil(wait / 1000) }));
     reconnectTimer = setTimeout(connect, wait);
   }
 
@@ -228,7 +229,7 @@
         break;
       case "error":
         pending = false;
-        showStatus(msg.message || "That did not work.", "error");
+        showStatus(msg.message || _("That did not work."), "error");
         toast(msg.message || "error", "error");
         renderOptions();
         break;
@@ -275,13 +276,13 @@
     if (!view || !view.your_turn || pending) return;
     if (send({ type: "play", move: option.text, version })) {
       pending = true;
-      showStatus(`Playing: ${option.words || option.text}…`);
+      showStatus(_("Playing: %(move)s…", { move: option.words || option.text }));
       renderOptions();
     }
   }
 
   function askHint() {
-    if (view && view.can_hint && send({ type: "hint" })) showStatus("Thinking about a hint…");
+    if (view && view.can_hint && send({ type: "hint" })) showStatus(_("Thinking about a hint…"));
   }
 
   function undo() {
@@ -291,7 +292,7 @@
   // Resigning asks first, in the page (what it does depends on the table: the server says).
   function askResign() {
     if (!view || !view.can_resign) return;
-    $("resign-words").textContent = `Resign this game? ${capital(view.resign_words || "")}.`;
+    $("resign-words").textContent = _("Resign this game? %(what)s.", { what: capital(view.resign_words || "") });
     $("resign-confirm").hidden = false;
     $("resign-no").focus();
   }
@@ -341,7 +342,7 @@
       selUses = new Set(opt.uses || []);
     }
     renderSelection();
-    showStatus(`Hint: ${hint.words || hint.move}`, "hint");
+    showStatus(_("Hint: %(move)s", { move: hint.words || hint.move }), "hint");
     showReason();
   }
 
@@ -456,7 +457,8 @@
     if (!item) return "?";
     if (item.kind === "card") return cardLabel(item.card);
     const groups = (item.groups || []).map((g) => g.map(cardLabel).join(" + ")).join(", ");
-    return `the ${item.multiple ? "multiple " : ""}${num(item.value)}-build (${groups})`;
+    const values = { value: num(item.value), groups };
+    return item.multiple ? _("the multiple %(value)s-build (%(groups)s)", values) : _("the %(value)s-build (%(groups)s)", values);
   }
 
   function itemText(item) {
@@ -466,7 +468,7 @@
 
   function listing(parts) {
     if (parts.length <= 1) return parts.join("");
-    return parts.slice(0, -1).join(", ") + " and " + parts[parts.length - 1];
+    return _("%(some)s and %(last)s", { some: parts.slice(0, -1).join(", "), last: parts[parts.length - 1] });
   }
 
   // Say in words why the selection is no legal move, and which moves there are.
@@ -475,13 +477,16 @@
     const used = listing(uses.map((id) => itemWords(itemById(id))));
     const opts = (view.legal || []).filter((o) => o.card === card);
     const info = cardInfo(card);
-    let text = `The ${cardName} cannot be played with ${used}`;
-    text += reason ? `: ${reason}.` : ".";
+    let text = reason
+      ? _("The %(card)s cannot be played with %(used)s: %(reason)s.", { card: cardName, used, reason })
+      : _("The %(card)s cannot be played with %(used)s.", { card: cardName, used });
     if (opts.length) {
-      text += ` With the ${cardName} you can: ` + opts.map((o) => o.words || o.text).join("; ");
-      text += info && !info.complete ? (info.left ? `; and ${info.left} more.` : "; and other ways.") : ".";
+      const ways = opts.map((o) => o.words || o.text).join("; ");
+      const more = info && !info.complete
+        ? (info.left ? _("; and %(n)s more.", { n: info.left }) : _("; and other ways.")) : ".";
+      text += " " + _("With the %(card)s you can: %(ways)s", { card: cardName, ways }) + more;
     } else if (info && info.playable === false) {
-      text += ` The ${cardName} has no legal play now.`;
+      text += " " + _("The %(card)s has no legal play now.", { card: cardName });
     }
     $("explain").textContent = text;
     $("explain").className = "explain illegal";
@@ -521,14 +526,14 @@
     const step = view.lesson;
     $("lesson").hidden = !step;
     if (!step) return;
-    $("lesson-title").textContent = `Lesson: ${step.title}`;
+    $("lesson-title").textContent = _("Lesson: %(title)s", { title: step.title });
     $("lesson-text").textContent = step.text;
     $("lesson-general").textContent = step.general || "";
     const kinds = step.kinds || [];
     const learned = kinds.filter((k) => (step.learned || []).includes(k));
-    $("lesson-learned").textContent = `Learned: ${learned.length ? learned.join(", ") : "nothing yet"} (of ${kinds.join(", ")})`;
+    $("lesson-learned").textContent = _("Learned: %(learned)s (of %(kinds)s)", { learned: learned.length ? learned.join(", ") : _("nothing yet"), kinds: kinds.join(", ") });
     $("lesson-glossary").href = step.glossary;
-    $("lesson-glossary").textContent = `“${step.term}” in the glossary`;
+    $("lesson-glossary").textContent = _("“%(term)s” in the glossary", { term: step.term });
     $("lesson-guide").href = step.guide;
   }
 
@@ -541,11 +546,13 @@
   function renderInfo() {
     const r = view.rules || {};
     $("rules-title").textContent = r.title || r.name || "";
-    $("round-info").textContent = `Round ${num(view.round)} · deal ${num(view.deal)}${view.deals ? " of " + num(view.deals) : ""}`;
-    $("stock-info").textContent = `Stock ${num(view.stock ?? 0)}`;
+    $("round-info").textContent = view.deals
+      ? _("Round %(round)s · deal %(deal)s of %(deals)s", { round: num(view.round), deal: num(view.deal), deals: num(view.deals) })
+      : _("Round %(round)s · deal %(deal)s", { round: num(view.round), deal: num(view.deal) });
+    $("stock-info").textContent = _("Stock %(n)s", { n: num(view.stock ?? 0) });
     const settings = view.settings || {};
     // A seeded game deals the same cards to anyone who knows its seed: say so to all.
-    const words = [settings.words, typeof view.seed === "number" ? `seed ${view.seed}` : ""]
+    const words = [settings.words, typeof view.seed === "number" ? _("seed %(seed)s", { seed: view.seed }) : ""]
       .filter(Boolean).join(" · ");
     $("table-settings").textContent = words;
     $("table-settings").hidden = !words;
@@ -554,9 +561,9 @@
     $("table-rated").hidden = !view.rated_words;
     // Everyone at the table, and every spectator, is told how many watch.
     const count = view.spectators || 0;
-    $("spectators-info").textContent = `${num(count)} watching`;
+    $("spectators-info").textContent = _("%(n)s watching", { n: num(count) });
     $("spectators-info").hidden = !count && !view.spectator;
-    document.title = `${view.your_turn ? "● Your turn · " : ""}${r.title || "Game"} · Casino`;
+    document.title = `${view.your_turn ? _("● Your turn · ") : ""}${r.title || _("Game")} · Casino`;
   }
 
   function renderInvite() {
@@ -579,7 +586,7 @@
     if (!away) return;
     $("away-words").textContent = `${optText(away.words)}.`;
     const button = $("claim-button");
-    button.textContent = `Let the computer play for ${optText(away.name)}`;
+    button.textContent = _("Let the computer play for %(name)s", { name: optText(away.name) });
     button.hidden = !away.can_claim;
     button.disabled = pending;
   }
@@ -599,9 +606,9 @@
     const t = (view.tallies || [])[s];
     if (!t) return null;
     return el("span", { class: "tally" },
-      el("span", { title: "Cards taken" }, `cards ${num(t.cards)}`), " ",
-      el("span", { title: "Spades taken" }, `♠ ${num(t.spades)}`), " ",
-      t.sweeps ? el("span", { class: "sweeps", title: wordTitle("sweep", "Sweeps") }, `sweeps ${num(t.sweeps)}`) : null, " ",
+      el("span", { title: _("Cards taken") }, _("cards %(n)s", { n: num(t.cards) })), " ",
+      el("span", { title: _("Spades taken") }, `♠ ${num(t.spades)}`), " ",
+      t.sweeps ? el("span", { class: "sweeps", title: wordTitle("sweep", _("Sweeps")) }, _("sweeps %(n)s", { n: num(t.sweeps) })) : null, " ",
       pointBadges(t.point_cards));
   }
 
@@ -611,30 +618,30 @@
     if (view.status !== "playing" || view.last_capture !== s) return null;
     const side = sideName(sideOf(s));
     return el("span", {
-      class: "badge last-capture", text: "captured last",
-      title: `${seatName(s)} made the last capture: the cards left on the table at the end of the round go to ${side}`,
+      class: "badge last-capture", text: _("captured last"),
+      title: _("%(name)s made the last capture: the cards left on the table at the end of the round go to %(side)s", { name: seatName(s), side }),
     });
   }
 
   function seatHead(s) {
     const who = (view.players || [])[s];
-    const role = who === "human" ? "" : who ? `computer · ${who}` : "";
+    const role = who === "human" ? "" : who ? _("computer · %(level)s", { level: who }) : "";
     const toMove = view.to_move === s && (view.status === "playing");
     const partners = sides()[sideOf(s)] || [s];
     const mates = partners.filter((p) => p !== s);
     // In partnerships a seat's score is its side's: the head names the partner, and the
     // number says whose it is.
-    const scoreTitle = mates.length ? `Team score: ${sideName(sideOf(s))}` : "Score";
+    const scoreTitle = mates.length ? _("Team score: %(side)s", { side: sideName(sideOf(s)) }) : _("Score");
     return el("div", { class: "seat-head" + (toMove ? " to-move" : "") },
       el("span", { class: "seat-name", text: seatName(s), title: seatName(s) }),
-      isPartner(s) ? el("span", { class: "badge partner", text: "partner" }) : null,
+      isPartner(s) ? el("span", { class: "badge partner", text: _("partner") }) : null,
       mates.length && s !== view.you && !isPartner(s)
-        ? el("span", { class: "badge team", text: `with ${mates.map(seatName).join(" & ")}` }) : null,
+        ? el("span", { class: "badge team", text: _("with %(names)s", { names: mates.map(seatName).join(" & ") }) }) : null,
       role ? el("span", { class: "muted role", text: role }) : null,
-      toMove ? el("span", { class: "badge turn", text: s === view.you ? "your turn" : "to play" }) : null,
+      toMove ? el("span", { class: "badge turn", text: s === view.you ? _("your turn") : _("to play") }) : null,
       lastCaptureBadge(s),
       el("span", { class: "score" + (mates.length ? " team-score" : ""), title: scoreTitle },
-        mates.length ? el("span", { class: "score-label", text: "team " }) : null,
+        mates.length ? el("span", { class: "score-label", text: _("team") + " " }) : null,
         num((view.scores || [])[s] ?? 0)),
     );
   }
@@ -648,11 +655,11 @@
     for (let k = view.spectator ? 0 : 1; k < n; k++) {
       const s = (base + k) % n;
       const count = (view.hand_counts || [])[s] || 0;
-      const backs = el("div", { class: "backs", "aria-label": `${count} cards in hand` });
+      const backs = el("div", { class: "backs", "aria-label": _("%(n)s cards in hand", { n: count }) });
       for (let i = 0; i < Math.min(count, 12); i++) add(backs, backImg("small"));
       add(box, el("div", { class: "seat-box opponent" + (isPartner(s) ? " partner" : "") + (view.to_move === s && view.status === "playing" ? " active" : ""), dataset: { seat: String(s) } },
         seatHead(s),
-        el("div", { class: "opp-row" }, backs, el("span", { class: "count", text: `${count} in hand` })),
+        el("div", { class: "opp-row" }, backs, el("span", { class: "count", text: _("%(n)s in hand", { n: count }) })),
         tallyLine(s)));
     }
   }
@@ -667,7 +674,7 @@
     // An item is marked as unusable only when the server's word is in: all the moves
     // are known, or the selection has none.
     const settled = m.complete || (!m.waiting && !m.exact.length && !m.more.length);
-    if (!table.length) add(box, el("p", { class: "empty-table", text: "The table is empty." }));
+    if (!table.length) add(box, el("p", { class: "empty-table", text: _("The table is empty.") }));
     table.forEach((item, i) => {
       const key = TABLE_KEYS[i] || "";
       const classes = ["table-item", item.kind];
@@ -689,7 +696,7 @@
         }
         add(btn, stack, el("span", { class: "build-badge" },
           el("strong", { text: num(item.value) }),
-          item.multiple ? el("span", { text: " multiple" }) : null,
+          item.multiple ? el("span", { text: " " + _("multiple") }) : null,
           el("span", { class: "owner", text: ` · ${seatName(item.owner)}` })));
       }
       add(btn, el("kbd", { class: "item-key", text: key }));
@@ -724,7 +731,7 @@
       }, cardImg(c), el("kbd", { class: "item-key", text: String(i + 1) })));
     });
     if (!(view.hand || []).length && view.status === "playing") {
-      add(box, el("p", { class: "muted", text: "No cards in hand: wait for the next deal." }));
+      add(box, el("p", { class: "muted", text: _("No cards in hand: wait for the next deal.") }));
     }
   }
 
@@ -744,11 +751,11 @@
     if (!view) return;
     if (view.status !== "playing") { explain.textContent = ""; return; }
     if (!view.your_turn) {
-      explain.textContent = selCard !== null ? "It is not your turn yet: you can look, and play when it is." : "";
+      explain.textContent = selCard !== null ? _("It is not your turn yet: you can look, and play when it is.") : "";
       return;
     }
     if (selCard === null) {
-      explain.textContent = selUses.size ? "Now pick the card from your hand to play with them." : "Pick a card from your hand (or press its number).";
+      explain.textContent = selUses.size ? _("Now pick the card from your hand to play with them.") : _("Pick a card from your hand (or press its number).");
       return;
     }
     const card = view.hand[selCard];
@@ -756,27 +763,27 @@
     const m = matching();
     if (info && info.playable === false && !m.exact.length && !m.more.length) {
       explain.className = "explain illegal";
-      explain.textContent = `The ${cardLabel(card)} has no legal play now (you must keep a card for your build, or another rule stands in the way). Pick another card.`;
+      explain.textContent = _("The %(card)s has no legal play now (you must keep a card for your build, or another rule stands in the way). Pick another card.", { card: cardLabel(card) });
       return;
     }
     if (m.exact.length || m.more.length) {
       if (selUses.size === 0) {
-        explain.textContent = `Ways to play the ${cardLabel(card)}: pick table items to narrow them, or choose one.`;
+        explain.textContent = _("Ways to play the %(card)s: pick table items to narrow them, or choose one.", { card: cardLabel(card) });
       } else if (m.exact.length) {
-        explain.textContent = m.exact.length === 1 ? "Play it:" : "Choose how (this is where a build's value is announced):";
+        explain.textContent = m.exact.length === 1 ? _("Play it:") : _("Choose how (this is where a build's value is announced):");
       } else {
-        explain.textContent = "These plays use what you picked and more:";
+        explain.textContent = _("These plays use what you picked and more:");
       }
       m.exact.forEach((o, i) => add(box, optionButton(o, i === 0)));
-      if (m.more.length && m.exact.length) add(box, el("p", { class: "muted more-note", text: "Using more of the table:" }));
+      if (m.more.length && m.exact.length) add(box, el("p", { class: "muted more-note", text: _("Using more of the table:") }));
       m.more.forEach((o) => add(box, optionButton(o, false)));
       const note = capNote(m);
       if (note) add(box, el("p", { class: "muted more-note cap-note", text: note }));
-      else if (m.waiting) add(box, el("p", { class: "muted more-note", text: "Looking for other ways…" }));
+      else if (m.waiting) add(box, el("p", { class: "muted more-note", text: _("Looking for other ways…") }));
       return;
     }
     if (m.waiting) {
-      explain.textContent = `Working out what the ${cardLabel(card)} can do with what you picked…`;
+      explain.textContent = _("Working out what the %(card)s can do with what you picked…", { card: cardLabel(card) });
       return;
     }
     if (m.unknown) {
@@ -793,9 +800,9 @@
   function capNote(m) {
     if (m.complete) return "";
     if (m.unknown) return capital(m.unknown) + ".";
-    if (m.left) return `And ${m.left} more: pick table cards to narrow them down.`;
+    if (m.left) return _("And %(n)s more: pick table cards to narrow them down.", { n: m.left });
     if (m.waiting) return "";
-    return selUses.size ? "There may be other ways: pick more table cards to see them." : "Pick table cards to see other ways.";
+    return selUses.size ? _("There may be other ways: pick more table cards to see them.") : _("Pick table cards to see other ways.");
   }
 
   function renderControls() {
@@ -813,13 +820,13 @@
     if (hint) return;
     const s = view.status;
     if (view.message) { showStatus(view.message); return; }
-    if (s === "waiting") showStatus("Waiting for players to join…");
-    else if (s === "over") showStatus("The game is over.");
-    else if (s === "round_over") showStatus("The round is over.");
-    else if (view.your_turn) showStatus("Your turn: pick a card.", "turn");
+    if (s === "waiting") showStatus(_("Waiting for players to join…"));
+    else if (s === "over") showStatus(_("The game is over."));
+    else if (s === "round_over") showStatus(_("The round is over."));
+    else if (view.your_turn) showStatus(_("Your turn: pick a card."), "turn");
     else if (view.to_move !== null && view.to_move !== undefined) {
       const who = (view.players || [])[view.to_move];
-      showStatus(who && who !== "human" ? `${seatName(view.to_move)} is thinking…` : `Waiting for ${seatName(view.to_move)}…`);
+      showStatus(who && who !== "human" ? _("%(name)s is thinking…", { name: seatName(view.to_move) }) : _("Waiting for %(name)s…", { name: seatName(view.to_move) }));
     } else showStatus("");
   }
 
@@ -838,9 +845,9 @@
   function resultTable(result) {
     const items = result.items || [];
     const list = el("ol", { class: "result-items" }, items.map((it) => itemLine(it, true)));
-    if (!items.length) add(list, el("li", { class: "muted", text: "No points this round." }));
+    if (!items.length) add(list, el("li", { class: "muted", text: _("No points this round.") }));
     const scores = result.scores || view.scores || [];
-    const totals = el("p", { class: "totals" }, "Totals: ",
+    const totals = el("p", { class: "totals" }, _("Totals:") + " ",
       sides().map((sd, i) => `${sideName(i)}: ${num(sideScore(scores, i))}`).join(" · "));
     return [list, totals];
   }
@@ -849,7 +856,7 @@
   function winnerWords(seat) {
     const i = sideOf(seat);
     const plural = (sides()[i] || []).length > 1 || seat === view.you;
-    return `${sideName(i)} ${plural ? "win" : "wins"}`;
+    return plural ? _("%(names)s win", { names: sideName(i) }) : _("%(name)s wins", { name: sideName(i) });
   }
 
   function renderRoundEnd() {
@@ -865,29 +872,29 @@
     const r = view.result;
     const winner = view.winner ?? r.winner;
     const title = over
-      ? (winner === null || winner === undefined ? "Game over" : `Game over: ${winnerWords(winner)}!`)
-      : `Round ${optText(view.round)} is over`;
+      ? (winner === null || winner === undefined ? _("Game over") : _("Game over: %(winner)s!", { winner: winnerWords(winner) }))
+      : _("Round %(round)s is over", { round: optText(view.round) });
     const actions = el("div", { class: "form-actions" });
     if (over) {
       add(actions,
         view.spectator ? null : view.daily
-          ? el("a", { class: "button primary", id: "daily-results", href: view.daily, text: "See the results" })
+          ? el("a", { class: "button primary", id: "daily-results", href: view.daily, text: _("See the results") })
           : view.rematch
-          ? el("a", { class: "button primary", id: "rematch-button", href: view.rematch, text: "Join the rematch" })
-          : el("button", { type: "button", class: "button primary", id: "rematch-button", onclick: () => { askedRematch = true; send({ type: "rematch" }); }, text: "Rematch" }),
-        el("a", { class: "button", href: `/records/${encodeURIComponent(gameId)}`, text: "Replay this game" }),
+          ? el("a", { class: "button primary", id: "rematch-button", href: view.rematch, text: _("Join the rematch") })
+          : el("button", { type: "button", class: "button primary", id: "rematch-button", onclick: () => { askedRematch = true; send({ type: "rematch" }); }, text: _("Rematch") }),
+        el("a", { class: "button", href: `/records/${encodeURIComponent(gameId)}`, text: _("Replay this game") }),
         Number.isInteger(view.you)
-          ? el("a", { class: "button", id: "review-link", href: `/records/${encodeURIComponent(gameId)}?seat=${view.you}#review`, text: "Review my play" })
+          ? el("a", { class: "button", id: "review-link", href: `/records/${encodeURIComponent(gameId)}?seat=${view.you}#review`, text: _("Review my play") })
           : null,
-        el("a", { class: "button", href: `/records/${encodeURIComponent(gameId)}.rec`, download: "", text: "Download record" }),
-        el("a", { class: "button", href: "/", text: "Lobby" }));
+        el("a", { class: "button", href: `/records/${encodeURIComponent(gameId)}.rec`, download: "", text: _("Download record") }),
+        el("a", { class: "button", href: "/", text: _("Lobby") }));
     } else if (!view.spectator) {
-      add(actions, el("button", { type: "button", class: "button primary", id: "next-round-button", onclick: (e) => { e.currentTarget.disabled = true; send({ type: "next_round", version }); }, text: "Next round" }));
+      add(actions, el("button", { type: "button", class: "button primary", id: "next-round-button", onclick: (e) => { e.currentTarget.disabled = true; send({ type: "next_round", version }); }, text: _("Next round") }));
     }
     fill(box,
       el("h2", { text: title }),
       r.summary ? el("p", { class: "summary", text: r.summary }) : null,
-      el("p", { class: "muted", text: "Scored in counting order:" }),
+      el("p", { class: "muted", text: _("Scored in counting order:") }),
       resultTable(r),
       ...(r.ties || []).map((t) => el("p", { class: "tie", text: t })),
       actions);
@@ -911,7 +918,7 @@
       const gained = sds.map(() => 0);
       for (const it of rnd.items || []) gained[sideOf(it.seat)] += it.points;
       const details = el("details", {},
-        el("summary", {}, `Round ${optText(rnd.round)}`, el("span", { class: "muted", text: " · items" })),
+        el("summary", {}, _("Round %(round)s", { round: optText(rnd.round) }), el("span", { class: "muted", text: " · " + _("items") })),
         el("ol", { class: "result-items small" }, (rnd.items || []).map((it) => itemLine(it, false))));
       add(body,
         el("tr", { class: "items-row" }, el("th", { colspan: cols, scope: "colgroup" }, details)),
@@ -919,13 +926,14 @@
           el("span", { class: "gain", text: signed(g) }), " ", el("strong", { text: num(sideScore(rnd.scores, i)) })))));
     }
     add(body,
-      el("tr", { class: "total-head" }, el("th", { colspan: cols, scope: "colgroup", text: "Now" })),
+      el("tr", { class: "total-head" }, el("th", { colspan: cols, scope: "colgroup", text: _("Now") })),
       el("tr", { class: "total-row" }, sds.map((sd, i) => el("td", {}, el("strong", { text: num(sideScore(view.scores, i)) })))));
     const r = view.rules || {};
     const goal = view.daily
-      ? `The daily deal: one round, scored by ${r.penalties ? "the computer's penalty points less yours" : "your points less the computer's"}.`
-      : r.penalties ? "Penalty points: the lower total wins."
-      : typeof r.target === "number" && r.target > 0 ? `Playing to ${r.target}.` : null;
+      ? (r.penalties ? _("The daily deal: one round, scored by the computer's penalty points less yours.")
+        : _("The daily deal: one round, scored by your points less the computer's."))
+      : r.penalties ? _("Penalty points: the lower total wins.")
+      : typeof r.target === "number" && r.target > 0 ? _("Playing to %(n)s.", { n: r.target }) : null;
     fill(box, el("table", { class: "score-pad" }, el("thead", {}, head), body),
       goal ? el("p", { class: "muted", text: goal }) : null);
   }
@@ -950,7 +958,7 @@
         "team-row");
     });
     fill(box, el("table", { class: "tallies" },
-      el("thead", {}, el("tr", {}, el("th", { text: "" }), el("th", { text: "cards" }), el("th", { text: "♠" }), el("th", { text: "sweeps" }), el("th", { text: pointCardsLabel() }))),
+      el("thead", {}, el("tr", {}, el("th", { text: "" }), el("th", { text: _("cards") }), el("th", { text: "♠" }), el("th", { text: _("sweeps") }), el("th", { text: pointCardsLabel() }))),
       el("tbody", {}, rows),
       teams.length ? el("tbody", { class: "teams" }, teams) : null));
   }
@@ -963,7 +971,7 @@
     for (const e of log) {
       const where = `${e.round}.${e.deal}`;
       if (where !== prev) {
-        add(box, el("li", { class: "log-head", text: `Round ${num(e.round)}, deal ${num(e.deal)}` }));
+        add(box, el("li", { class: "log-head", text: _("Round %(round)s, deal %(deal)s", { round: num(e.round), deal: num(e.deal) }) }));
         prev = where;
       }
       const isLast = view.last && e.n === view.last.n;
@@ -979,7 +987,7 @@
     box.hidden = false;
     const cards = cardsIn(last.text);
     fill(box,
-      el("span", { class: "label", text: "Last move" }),
+      el("span", { class: "label", text: _("Last move") }),
       el("span", { class: "mini-cards" }, cards.map((c) => cardImg(c.length === 3 ? "T" + c[2] : c[0].toUpperCase() + c[1].toLowerCase(), "mini"))),
       el("span", { class: "words", text: last.words || last.text || "" }));
     if (animateNow) {
@@ -1018,11 +1026,11 @@
     const input = $("invite-link");
     try {
       await navigator.clipboard.writeText(input.value);
-      $("copy-note").textContent = "Copied.";
+      $("copy-note").textContent = _("Copied.");
     } catch {
       input.select();
       const ok = document.execCommand && document.execCommand("copy");
-      $("copy-note").textContent = ok ? "Copied." : "Select the link and copy it.";
+      $("copy-note").textContent = ok ? _("Copied.") : _("Select the link and copy it.");
     }
   });
 
@@ -1058,7 +1066,7 @@
   }
 
   if (!gameId) {
-    showStatus("No game id in the address.", "error");
+    showStatus(_("No game id in the address."), "error");
     return;
   }
   connect();
