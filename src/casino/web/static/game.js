@@ -531,7 +531,8 @@
     $("lesson-general").textContent = step.general || "";
     const kinds = step.kinds || [];
     const learned = kinds.filter((k) => (step.learned || []).includes(k));
-    $("lesson-learned").textContent = _("Learned: %(learned)s (of %(kinds)s)", { learned: learned.length ? learned.join(", ") : _("nothing yet"), kinds: kinds.join(", ") });
+    const learnedWords = learned.length ? learned.join(", ") : _("nothing yet");
+    $("lesson-learned").textContent = _("Learned: %(learned)s (of %(kinds)s)", { learned: learnedWords, kinds: kinds.join(", ") });
     $("lesson-glossary").href = step.glossary;
     $("lesson-glossary").textContent = _("“%(term)s” in the glossary", { term: step.term });
     $("lesson-guide").href = step.guide;
@@ -563,7 +564,9 @@
     const count = view.spectators || 0;
     $("spectators-info").textContent = _("%(n)s watching", { n: num(count) });
     $("spectators-info").hidden = !count && !view.spectator;
-    document.title = `${view.your_turn ? _("● Your turn · ") : ""}${r.title || _("Game")} · Casino`;
+    const turn = view.your_turn ? _("● Your turn · ") : "";
+    const title = r.title || _("Game");
+    document.title = `${turn}${title} · Casino`;
   }
 
   function renderInvite() {
