@@ -55,7 +55,8 @@ OVERFLOWING = """() => {
     if (!r.width || !r.height) continue;
     const past = r.left < -0.5 || r.right > window.innerWidth + 0.5;
     const spills = e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === "visible";
-    if (past || spills) out.push(`${e.tagName}#${e.id}.${e.className}: ${e.textContent.trim().slice(0, 40)}`);
+    const words = e.textContent.trim().slice(0, 40);
+    if (past || spills) out.push(`${e.tagName}#${e.id}.${e.className}: ${words}`);
   }
   return out;
 }"""
