@@ -40,10 +40,12 @@ MAX_STEPS = 20
 WORDS = {
     "fi": {"turn": "Sinun vuorosi: valitse kortti.", "hint": "Vihje", "undo": "Peru",
            "stock": "Pakka ", "round": "Kierros ", "score": "Pisteet", "moves": "Siirrot",
-           "hint_status": "Vihje: ", "table": "Pöytä", "english": "Your turn"},
+           "hint_status": "Vihje: ", "table": "Pöytä", "english": "Your turn",
+           "conn": "yhdistetty"},
     "sv": {"turn": "Din tur: välj ett kort.", "hint": "Tips", "undo": "Ångra",
            "stock": "Högen ", "round": "Omgång ", "score": "Poäng", "moves": "Drag",
-           "hint_status": "Tips: ", "table": "Bordet", "english": "Your turn"},
+           "hint_status": "Tips: ", "table": "Bordet", "english": "Your turn",
+           "conn": "ansluten"},
 }
 
 #: Every visible button, chip or panel that reaches past the screen's edge, or whose
@@ -112,6 +114,7 @@ def test_a_game_against_the_computer_in_the_browsers_language(
         sidebar = page.inner_text(".sidebar")
         assert words["score"] in sidebar and words["moves"] in sidebar
         assert words["english"] not in page.title()
+        assert page.inner_text("#conn") == words["conn"]
         _fits(page)
         page.click("#hint-button")
         page.wait_for_function(

@@ -56,6 +56,10 @@
   // --- small DOM helpers (text only: names come from people) ---
   const { el, fill, add, num, signed, text: optText } = window.CasinoDom;
   const { _ } = window.CasinoI18n;
+  // The move kinds' names on the option buttons (the server sends the kind's identifier).
+  const KIND_WORDS = {
+    trail: _("trail"), capture: _("capture"), build: _("build"), add: _("add"), raise: _("raise"),
+  };
 
   function cardLabel(t) {
     return (t[0] === "T" ? "10" : t[0]) + (SUITS[t[1]] || t[1]);
@@ -142,13 +146,13 @@
     reconnectTimer = null;
     if (stopped) return;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    setConn("connecting", "connecting…");
+    setConn("connecting", _("connecting…"));
     const path = `${watching ? "watch/" : ""}${encodeURIComponent(gameId)}`;
     const sock = new WebSocket(`${proto}//${location.host}/ws/${path}`);
     ws = sock;
     sock.addEventListener("open", () => {
       backoff = 500;
-      setConn("ok", "connected");
+      setConn("ok", _("connected"));
       listen(sock);
       // Ask for everything after the last version we have: a refresh or a dropped
       // connection resumes exactly where the game was.
@@ -168,7 +172,7 @@
       asked = new Map();
       if (CLOSE_CODES_FINAL.has(e.code)) {
         stopped = true;
-        setConn("closed", "disconnected");
+        setConn("closed", _("disconnected"));
         showStatus(e.reason || _("You have no seat in this game (or it no longer exists)."), "error");
         return;
       }
@@ -185,7 +189,7 @@
       if (ws !== sock) return;
       ws = null;
       try { sock.close(); } catch { /* already closing */ }
-      setConn("retry", "connection lost");
+      setConn("retry", _("connection lost"));
       toast(_("The connection was lost: reconnecting…"), "error");
       scheduleReconnect();
     }, heartbeatMs * 2 + 2000);
@@ -596,7 +600,7 @@
 
   // The ruleset's point cards in a pile ("penalty cards" in Krypkasino): the server names them.
   function pointCardsLabel() {
-    return (view.rules && view.rules.point_cards_label) || "point cards";
+    return (view.rules && view.rules.point_cards_label) || _("point cards");
   }
 
   function pointBadges(cards) {
@@ -743,7 +747,7 @@
       type: "button", class: "button option" + (primary ? " primary" : "") + (hint && hint.move === o.text ? " hinted" : ""),
       dataset: { move: o.text, kind: o.kind },
       disabled: pending || !view.your_turn, title: o.text, onclick: () => play(o),
-    }, el("span", { class: "kind", text: o.kind, title: wordTitle(o.kind, o.kind) }), " ", o.words || o.text);
+    }, el("span", { class: "kind", text: KIND_WORDS[o.kind] || o.kind, title: wordTitle(o.kind, o.kind) }), " ", o.words || o.text);
   }
 
   function renderOptions() {
