@@ -5,6 +5,7 @@ clocks.js), and English is as it was."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -45,6 +46,14 @@ def _catalog(page: str) -> dict[str, object]:
     return messages
 
 
+def _phrases(page: str) -> dict[str, str]:
+    """The chat's quick phrases the page carries (``data-phrases``)."""
+    match = re.search(r'data-phrases="([^"]*)"', page)
+    assert match
+    phrases: dict[str, str] = json.loads(html.unescape(match.group(1)))
+    return phrases
+
+
 def test_the_game_page_in_finnish_from_the_browsers_language(client: TestClient,
                                                               game_path: str) -> None:
     page = _page(client, game_path, **{"Accept-Language": "fi-FI,fi;q=0.9"})
@@ -61,6 +70,7 @@ def test_the_game_page_in_finnish_from_the_browsers_language(client: TestClient,
     assert catalog["Spectators' chat"] == "Katsojien keskustelu"  # chat.js
     assert catalog["Clock: %(words)s"] == "Kello: %(words)s"  # clocks.js
     assert catalog["Sweeps"] == "Mökit"
+    assert _phrases(page)["gg"] == "Hyvä peli!"  # the chat's quick phrases
 
 
 def test_the_game_page_in_swedish_from_the_cookie(client: TestClient, game_path: str) -> None:
@@ -72,6 +82,7 @@ def test_the_game_page_in_swedish_from_the_cookie(client: TestClient, game_path:
     catalog = _catalog(page)
     assert catalog["Your turn: pick a card."] == "Din tur: välj ett kort."
     assert catalog["Sweeps"] == "Tabbar"
+    assert _phrases(page)["gg"] == "Bra spelat!"
 
 
 def test_the_game_page_in_english_is_unchanged(client: TestClient, game_path: str) -> None:
@@ -81,3 +92,4 @@ def test_the_game_page_in_english_is_unchanged(client: TestClient, game_path: st
             'starts when every seat is taken.</p>') in page
     assert ('title="Suggest a move (?)">Hint <kbd>?</kbd></button>') in page
     assert _catalog(page) == {}
+    assert _phrases(page)["gg"] == "Good game!"

@@ -26,6 +26,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from casino import i18n
+from casino.web.phrases import phrases_shown
 
 #: The cookie remembering the language a browser chose with the switch.
 LANG_COOKIE = "lang"
@@ -136,4 +137,5 @@ def environment(folder: Path) -> Environment:
     env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=i18n.gettext, ngettext=i18n.ngettext, newstyle=True,
         pgettext=i18n.pgettext, npgettext=i18n.npgettext)
+    env.globals["chat_phrases"] = phrases_shown
     return env

@@ -18,8 +18,13 @@
   let status = null; // the server's chat_status
   const seen = new Set(); // line ids shown (a reconnection is sent the recent ones again)
 
+  // The quick phrases' words in the page's language (the page carries them); the
+  // server's (English) words for a phrase the page does not know.
+  let ownPhrases = {};
+  try { ownPhrases = JSON.parse(root.dataset.phrases || "{}"); } catch { ownPhrases = {}; }
+
   function phraseWords(code) {
-    return (status && status.phrases && status.phrases[code]) || code;
+    return ownPhrases[code] || (status && status.phrases && status.phrases[code]) || code;
   }
 
   function renderStatus() {
@@ -33,8 +38,8 @@
     $("chat-text").maxLength = status.length;
     $("chat-off").checked = status.off;
     $("chat-off").disabled = !open && !status.off;
-    fill($("chat-phrases"), Object.entries(status.phrases).map(([code, words]) =>
-      el("button", { type: "button", class: "button small chat-phrase", text: words,
+    fill($("chat-phrases"), Object.keys(status.phrases).map((code) =>
+      el("button", { type: "button", class: "button small chat-phrase", text: phraseWords(code),
                      dataset: { phrase: code },
                      onclick: () => send && send({ type: "chat", phrase: code }) })));
     const muted = status.muted || [];
