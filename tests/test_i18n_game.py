@@ -9,6 +9,7 @@ import html
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -93,3 +94,16 @@ def test_the_game_page_in_english_is_unchanged(client: TestClient, game_path: st
     assert ('title="Suggest a move (?)">Hint <kbd>?</kbd></button>') in page
     assert _catalog(page) == {}
     assert _phrases(page)["gg"] == "Good game!"
+
+
+@pytest.mark.parametrize("script", ["game.js", "chat.js", "clocks.js"])
+def test_every_message_of_the_game_pages_scripts_is_extracted(script: str) -> None:
+    """Babel's JavaScript extraction misses a ``_("...")`` inside a template literal or
+    inside another call's arguments: such a message would stay English on the page. Every
+    message a script asks for must be among the extracted ones (embedded in the page)."""
+    root = Path(__file__).resolve().parent.parent / "src" / "casino"
+    source = (root / "web" / "static" / script).read_text(encoding="utf-8")
+    extracted = set(json.loads((root / "locale" / "script_messages.json").read_text(
+        encoding="utf-8")))
+    asked = {json.loads(m) for m in re.findall(r'\b_\(("(?:[^"\\]|\\.)*")', source)}
+    assert asked and asked <= extracted, sorted(asked - extracted)
