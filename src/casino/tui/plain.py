@@ -515,15 +515,18 @@ class PlainGame:
         view = s.view
         so_far = round_so_far(view)
         parts = ", ".join(f"{_team_name(s, t)} {so_far[t]}" for t in s.rules.teams)
-        what = " in penalty points" if scheme(s.rules).penalty else ""
-        lines = [f"This {self._unit} so far{what}: {parts} (the piles as they stand)."]
+        so_far_words = (_("This %(unit)s so far in penalty points: %(parts)s (the piles as "
+                          "they stand).") if scheme(s.rules).penalty
+                        else _("This %(unit)s so far: %(parts)s (the piles as they stand)."))
+        lines = [so_far_words % {"unit": self._unit, "parts": parts}]
         taker = view.last_capture
         if taker is None:
-            lines.append("Nobody has captured yet this " + self._unit + ".")
+            lines.append(_("Nobody has captured yet this %(unit)s.") % {"unit": self._unit})
         else:
-            who = "you" if taker == s.human else s.names[taker]
-            lines.append(f"Last capture: {s.names[taker]}; the cards left on the table "
-                         f"at the end go to {who if who == 'you' else 'them'}.")
+            lines.append((_("Last capture: %(name)s; the cards left on the table at the end "
+                            "go to you.") if taker == s.human
+                          else _("Last capture: %(name)s; the cards left on the table at the "
+                                 "end go to them.")) % {"name": s.names[taker]})
         return lines
 
     def cards_line(self) -> str:
@@ -531,10 +534,11 @@ class PlainGame:
         s = self.session
         left = unseen(s.view, s.human)
         others = [seat for seat in s.rules.seats if seat != s.human]
-        holders = (f"{s.names[others[0]]} holds {left.in_hands}" if len(others) == 1
-                   else f"the others hold {left.in_hands}")
-        return (f"Unseen cards ({left.count}: {holders}, the stock {left.in_stock}): "
-                f"{left.words()}.")
+        holders = (_("%(name)s holds %(n)s") % {"name": s.names[others[0]], "n": left.in_hands}
+                   if len(others) == 1 else _("the others hold %(n)s") % {"n": left.in_hands})
+        return _("Unseen cards (%(n)s: %(holders)s, the stock %(stock)s): %(cards)s.") % {
+            "n": left.count, "holders": holders, "stock": left.in_stock,
+            "cards": left.words()}
 
     def _lesson_step(self) -> None:
         """The lesson's step for the person's seat (casino.teach.lesson), from what they
