@@ -1,0 +1,136 @@
+"""The terminal game in Finnish and Swedish: ``casino play --lang fi|sv --plain`` and
+``casino learn --lang fi`` speak the language chosen, and play as in English.
+
+The English words are asserted by the other terminal tests (the suite speaks English:
+tests/conftest.py); these check that the prompts, the help, the state lines and the
+lesson's frame come from the catalogs, and that a whole game is played through them.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from casino import i18n
+from casino.i18n import _
+from casino.play.session import GameSession
+from casino.tui.plain import help_lines, run_plain
+from tests.cli_helpers import run
+from tests.tui_helpers import beginner_session
+
+#: Words each language shows in a game, and English words it must not show.
+SHOWN = {
+    "fi": ("Siirtosi> ", "Kätesi: ", "Pöytä: ", "Pisteet: ", "Peli päättyi: ",
+           "Kierros 1, jako 1/6.", "Pakka: tyhjä, tämä on viimeinen jako."),
+    "sv": ("Ditt drag> ", "Din hand: ", "Bordet: ", "Poäng: ", "Partiet är slut: ",
+           "Omgång 1, giv 1 av 6.", "Talongen: tom, detta är sista given."),
+}
+ENGLISH = ("Your move> ", "Your hand: ", "Table: ", "Scores: ", "Game over: ", "Stock: ")
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards() -> Iterator[None]:
+    """``--lang`` sets the language of the test's thread: give the next test English."""
+    yield
+    i18n.set_language(i18n.DEFAULT)
+
+
+class Autoplay(io.StringIO):
+    """A stdin answering the translated prompts as they appear: the first playable
+    card and its first option, Enter between rounds, no to the review."""
+
+    def __init__(self, out: io.StringIO, session: GameSession) -> None:
+        super().__init__()
+        self.out = out
+        self.session = session
+        self.reads = 0
+
+    def readline(self, size: int | None = -1, /) -> str:  # type: ignore[override]
+        self.reads += 1
+        assert self.reads < 3000, "the game does not end"
+        prompt = self.out.getvalue().rsplit("\n", 1)[-1]
+        s = self.session
+        if prompt == _("Your move> "):
+            hand = s.view.hand(s.human)
+            return f"{next(i for i, c in enumerate(hand, start=1) if s.moves_with(c))}\n"
+        if prompt.startswith(_("Choose %(span)s, or back> ").split("%")[0]):
+            return "1\n"
+        if prompt.startswith(_("Press Enter for the next %(unit)s> ").split("%")[0]):
+            return "\n"
+        if prompt == _("Review your play? [y/n] "):
+            return _("n") + "\n"
+        raise AssertionError(f"unexpected prompt {prompt!r}")
+
+
+@pytest.mark.parametrize("lang", ["fi", "sv"])
+def test_a_whole_plain_game_in_the_language(tmp_path: Path, lang: str) -> None:
+    session = beginner_session(tmp_path / "g.rec", seed=7)
+    out = io.StringIO()
+    with i18n.using(lang):
+        run_plain(session, None, stdin=Autoplay(out, session), stdout=out)
+    text = out.getvalue()
+    assert session.game_over
+    for words in SHOWN[lang]:
+        assert words in text, words
+    for words in ENGLISH:
+        assert words not in text, words
+
+
+@pytest.mark.parametrize("lang", ["fi", "sv"])
+def test_the_help_is_translated_and_fits_80_columns(lang: str) -> None:
+    english = help_lines()
+    with i18n.using(lang):
+        lines = help_lines()
+    assert len(lines) == len(english)
+    assert not set(lines) & set(english[1:]), "an untranslated help line"
+    assert max(len(line) for line in lines) <= 80
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("fi", ("Näin pelaat:", "Kortilla ", "Valitse 1", "Lopetettu. Peliä ei tallennettu.")),
+    ("sv", ("Så spelar du:", "Med ", "Välj 1", "Avslutat. Partiet sparades inte.")),
+])
+def test_casino_play_lang_plain_plays_moves(lang: str, words: tuple[str, ...]) -> None:
+    code, out, err = run("play", "--lang", lang, "--plain", "--seed", "7", "--level",
+                         "beginner", "--no-save", "--pause", "0",
+                         input="help\n1\n1\n2\n1\nlog\nquit\n")
+    assert code == 0, err
+    for word in (*words, *SHOWN[lang][:3]):
+        assert word in out, word
+    # The moves were played: the log has the person's two moves and the computer's.
+    log = out.split("> log\n", 1)[1]
+    assert log.count("You ") >= 2 and "Computer " in log
+    for word in ENGLISH:
+        assert word not in out, word
+
+
+def test_an_unknown_answer_to_yes_or_no_is_asked_again_in_finnish(tmp_path: Path) -> None:
+    session = beginner_session(tmp_path / "g.rec", seed=7)
+    from casino.tui.plain import PlainGame
+
+    out = io.StringIO()
+    with i18n.using("fi"):
+        game = PlainGame(session, stdin=io.StringIO("joo\nk\n"), stdout=out)
+        assert game.ask_yes_no(_("Play again? [y/n] "))
+    assert "Vastaa k tai e." in out.getvalue()
+
+
+def test_casino_learn_kasino_lang_fi_starts_in_finnish() -> None:
+    code, out, err = run("learn", "--rules", "kasino", "--lang", "fi", "--plain",
+                         "--pause", "0", input="")
+    assert code == 0, err
+    for word in ("Opastus — Pari", "Opittu: ei vielä mitään (kaikkiaan mökki, pari",
+                 "Lisää: rules (säännöt ja opas)", "Siirtosi> ", "Kätesi: "):
+        assert word in out, word
+    assert "Lesson — " not in out and "Your move> " not in out
+
+
+def test_casino_learn_lang_sv_starts_in_swedish() -> None:
+    code, out, err = run("learn", "--rules", "kasino", "--lang", "sv", "--plain",
+                         "--pause", "0", input="")
+    assert code == 0, err
+    assert "Lektion — Par" in out and "Lärt: inget ännu (av tabbe, par" in out
+    assert "Ditt drag> " in out
