@@ -168,7 +168,8 @@ class PlainGame:
     @property
     def _unit(self) -> str:
         """What a scored deal-cycle is called: a game in Krypkasino, a round elsewhere."""
-        return pgettext("unit", self.session.rules.round_word)
+        word = self.session.rules.round_word
+        return pgettext("unit", _UNITS.get(word, word))
 
     def play(self) -> bool:
         """Play until the game is over (True) or the person stops (False)."""
@@ -654,7 +655,7 @@ def _no_words() -> tuple[str, ...]:
 
 
 #: The names of a scored deal-cycle (:attr:`Rules.round_word`), translated where shown.
-UNITS = (pN_("unit", "round"), pN_("unit", "game"))
+_UNITS = {"round": pN_("unit", "round"), "game": pN_("unit", "game")}
 
 
 def _team_name(s: GameSession, seat: int) -> str:
