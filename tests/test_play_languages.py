@@ -134,3 +134,45 @@ def test_casino_learn_lang_sv_starts_in_swedish() -> None:
     assert code == 0, err
     assert "Lektion — Par" in out and "Lärt: inget ännu (av tabbe, par" in out
     assert "Ditt drag> " in out
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("fi", ("Pöytä", "Kätesi", "Pisteet", "▶ Vuorosi: ")),
+    ("sv", ("Bordet", "Din hand", "Poäng", "▶ Din tur: ")),
+])
+def test_the_full_screen_game_at_80_by_24_in_the_language(
+        tmp_path: Path, lang: str, words: tuple[str, ...]) -> None:
+    """The game screen's titles and turn bar are translated, and at 80 x 24 no widget
+    reaches past the screen, no panel's title is longer than its border, and the
+    one-line turn bar holds its whole text."""
+    import asyncio
+
+    from textual.widget import Widget
+    from textual.widgets import Static
+
+    from casino.tui.app import CasinoApp
+    from tests.test_play_tui import settle
+
+    app = CasinoApp(beginner_session(tmp_path / "g.rec", seed=11), None, pause=0)
+    seen: list[str] = []
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            screen = app.screen.region
+            for widget in app.screen.query(Widget):
+                if not widget.display or not widget.region.area:
+                    continue
+                assert screen.contains_region(widget.region), widget
+                title = str(widget.border_title or "")
+                seen.append(title)
+                assert len(title) + 4 <= widget.outer_size.width, (title, widget)
+            bar = app.screen.query_one("#turn", Static)
+            text = str(bar.visual)
+            seen.append(text)
+            assert len(text) <= bar.content_region.width, text
+
+    with i18n.using(lang):
+        asyncio.run(main())
+    for word in words:
+        assert any(word in text for text in seen), word
