@@ -176,3 +176,44 @@ def test_the_full_screen_game_at_80_by_24_in_the_language(
         asyncio.run(main())
     for word in words:
         assert any(word in text for text in seen), word
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("fi", ("Uusi peli", "Aloita peli (Ctrl+S)", "Opastus (Ctrl+L)", "Tietokone")),
+    ("sv", ("Ett nytt parti", "Starta partiet (Ctrl+S)", "Lär dig spela (Ctrl+L)", "Datorn")),
+])
+def test_the_start_screen_at_80_by_24_in_the_language(
+        tmp_path: Path, lang: str, words: tuple[str, ...]) -> None:
+    """The start screen's headings, labels and buttons are translated, and at 80 x 24
+    none reaches past the screen's width (the screen scrolls down, not across), no
+    button's label is cut and no label is wider than its column."""
+    import asyncio
+
+    from textual.widget import Widget
+    from textual.widgets import Button, Label
+
+    from tests.test_play_start import start_app
+
+    app, _chosen = start_app(tmp_path)
+    shown: list[str] = []
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for widget in app.screen.query(Widget):
+                if widget.display and widget.region.area:
+                    assert widget.region.right <= 80, widget
+            for button in app.screen.query(Button):
+                label = str(button.label)
+                shown.append(label)
+                assert len(label) <= button.content_region.width, label
+            for label_widget in app.screen.query(Label):
+                text = str(label_widget.visual)
+                shown.append(text)
+                assert len(text) <= label_widget.content_region.width, text
+            shown.extend(str(w.visual) for w in app.screen.query(".start-heading"))
+
+    with i18n.using(lang):
+        asyncio.run(main())
+    for word in words:
+        assert any(word in text for text in shown), word
