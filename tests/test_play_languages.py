@@ -190,7 +190,7 @@ def test_the_start_screen_at_80_by_24_in_the_language(
     import asyncio
 
     from textual.widget import Widget
-    from textual.widgets import Button, Label
+    from textual.widgets import Button, Label, Static
 
     from tests.test_play_start import start_app
 
@@ -211,7 +211,8 @@ def test_the_start_screen_at_80_by_24_in_the_language(
                 text = str(label_widget.visual)
                 shown.append(text)
                 assert len(text) <= label_widget.content_region.width, text
-            shown.extend(str(w.visual) for w in app.screen.query(".start-heading"))
+            shown.extend(str(w.visual) for w in app.screen.query(".start-heading").results(
+                Static))
 
     with i18n.using(lang):
         asyncio.run(main())
