@@ -137,8 +137,8 @@ def test_casino_learn_lang_sv_starts_in_swedish() -> None:
 
 
 @pytest.mark.parametrize(("lang", "words"), [
-    ("fi", ("Pöytä", "Kätesi", "Pisteet", "▶ Vuorosi: ")),
-    ("sv", ("Bordet", "Din hand", "Poäng", "▶ Din tur: ")),
+    ("fi", ("Pöytä", "Kätesi", "Pisteet", "▶ Vuorosi: ", "Vihje", "Lopeta")),
+    ("sv", ("Bordet", "Din hand", "Poäng", "▶ Din tur: ", "Tips", "Avsluta")),
 ])
 def test_the_full_screen_game_at_80_by_24_in_the_language(
         tmp_path: Path, lang: str, words: tuple[str, ...]) -> None:
@@ -149,14 +149,16 @@ def test_the_full_screen_game_at_80_by_24_in_the_language(
 
     from textual.widget import Widget
     from textual.widgets import Static
+    from textual.widgets._footer import FooterKey
 
     from casino.tui.app import CasinoApp
     from tests.test_play_tui import settle
 
-    app = CasinoApp(beginner_session(tmp_path / "g.rec", seed=11), None, pause=0)
     seen: list[str] = []
 
     async def main() -> None:
+        # Made in the language, as the command line makes it once --lang is read.
+        app = CasinoApp(beginner_session(tmp_path / "g.rec", seed=11), None, pause=0)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
             screen = app.screen.region
@@ -167,6 +169,9 @@ def test_the_full_screen_game_at_80_by_24_in_the_language(
                 title = str(widget.border_title or "")
                 seen.append(title)
                 assert len(title) + 4 <= widget.outer_size.width, (title, widget)
+            shown_keys = app.screen.query(FooterKey)
+            assert shown_keys, "the key bar"
+            seen.extend(key.description for key in shown_keys)
             bar = app.screen.query_one("#turn", Static)
             text = str(bar.visual)
             seen.append(text)
@@ -194,10 +199,10 @@ def test_the_start_screen_at_80_by_24_in_the_language(
 
     from tests.test_play_start import start_app
 
-    app, _chosen = start_app(tmp_path)
     shown: list[str] = []
 
     async def main() -> None:
+        app, _chosen = start_app(tmp_path)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             for widget in app.screen.query(Widget):

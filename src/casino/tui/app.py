@@ -53,11 +53,12 @@ from casino.engine.position import Position
 from casino.engine.record import read_record
 from casino.engine.rules import describe
 from casino.engine.wording import noun, plural
-from casino.i18n import _, ngettext, pgettext
+from casino.i18n import _, ngettext, pgettext, pN_
 from casino.play.session import GameSession
 from casino.play.standing import unseen
 from casino.teach.hint import session_hint
 from casino.tui.choice import attempt_text, chosen_words, uses
+from casino.tui.keys import translate_keys
 from casino.tui.review import ReviewScreen
 from casino.tui.screens import RoundOverScreen, RulesScreen, SaveScreen
 from casino.tui.widgets import (
@@ -160,12 +161,13 @@ class QuitScreen(ModalScreen[str]):
 
     AUTO_FOCUS = "#quit-yes"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter", "choose('quit')", "Quit"),
-        Binding("n,escape", "choose('stay')", "Keep playing"),
+        Binding("y,enter", "choose('quit')", pN_("key", "Quit")),
+        Binding("n,escape", "choose('stay')", pN_("key", "Keep playing")),
     ]
 
     def __init__(self, saved: Path | None) -> None:
         super().__init__()
+        translate_keys(self)
         self.saved = saved
 
     def compose(self) -> ComposeResult:
@@ -214,24 +216,25 @@ class GameScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-medium"), (36, "-tall")]  # noqa: RUF012
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "confirm", "Play"),
-        Binding("escape", "cancel", "Cancel"),
-        Binding("left", "cursor(-1)", "Card left", show=False),
-        Binding("right", "cursor(1)", "Card right", show=False),
-        Binding("up", "option(-1)", "Option up", show=False),
-        Binding("down", "option(1)", "Option down", show=False),
-        Binding("tab", "type_move", "Type a move", show=False),  # the move box says so
-        Binding("question_mark", "hint", "Hint", key_display="?"),
-        Binding("u", "undo", "Undo"),
-        Binding("s", "save", "Save"),
-        Binding("f1", "rules", "Rules"),
-        Binding("f2", "cards", "Cards"),
-        Binding("q", "quit", "Quit"),
+        Binding("enter", "confirm", pN_("key", "Play")),
+        Binding("escape", "cancel", pN_("key", "Cancel")),
+        Binding("left", "cursor(-1)", pN_("key", "Card left"), show=False),
+        Binding("right", "cursor(1)", pN_("key", "Card right"), show=False),
+        Binding("up", "option(-1)", pN_("key", "Option up"), show=False),
+        Binding("down", "option(1)", pN_("key", "Option down"), show=False),
+        Binding("tab", "type_move", pN_("key", "Type a move"), show=False),  # the move box says so
+        Binding("question_mark", "hint", pN_("key", "Hint"), key_display="?"),
+        Binding("u", "undo", pN_("key", "Undo")),
+        Binding("s", "save", pN_("key", "Save")),
+        Binding("f1", "rules", pN_("key", "Rules")),
+        Binding("f2", "cards", pN_("key", "Cards")),
+        Binding("q", "quit", pN_("key", "Quit")),
     ]
 
     def __init__(self, session: GameSession, new_game: NewGame | None, *,
                  pause: float = DEFAULT_PAUSE, lesson: bool = False) -> None:
         super().__init__()
+        translate_keys(self)
         self.session = session
         self.new_game = new_game
         self.pause = pause

@@ -30,9 +30,10 @@ from textual.widgets.option_list import Option
 from casino.bots.levels import LEVELS
 from casino.engine.presets import DEFAULT
 from casino.engine.rules import PRESET_NAMES, describe, player_counts, preset
-from casino.i18n import _
+from casino.i18n import _, pN_
 from casino.play.session import NAME_LENGTH, GameSession, SavedGame, player_name
 from casino.tui.app import DEFAULT_PAUSE, GameScreen, NewGame
+from casino.tui.keys import translate_keys
 
 #: The level a new game is offered at first.
 DEFAULT_LEVEL = "medium"
@@ -73,14 +74,15 @@ class StartScreen(Screen[None]):
 
     AUTO_FOCUS = "#start-rules"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "start", "Start a new game"),
-        Binding("ctrl+l", "learn", "Learn to play"),
-        Binding("escape", "quit", "Quit"),
+        Binding("ctrl+s", "start", pN_("key", "Start a new game")),
+        Binding("ctrl+l", "learn", pN_("key", "Learn to play")),
+        Binding("escape", "quit", pN_("key", "Quit")),
     ]
 
     def __init__(self, saved: Sequence[SavedGame], open_game: OpenGame, *,
                  pause: float = DEFAULT_PAUSE, folder: Path | None = None) -> None:
         super().__init__()
+        translate_keys(self)
         self.saved = list(saved)
         self.open_game = open_game
         self.pause = pause
