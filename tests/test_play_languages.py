@@ -223,3 +223,45 @@ def test_the_start_screen_at_80_by_24_in_the_language(
         asyncio.run(main())
     for word in words:
         assert any(word in text for text in shown), word
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("fi", ("Seuraava kierros (Enter)", "Lopeta (q)")),
+    ("sv", ("Nästa omgång (Enter)", "Avsluta (q)")),
+    ("en", ("Next round (Enter)", "Quit (q)")),
+])
+def test_the_round_over_dialog_at_80_by_24_in_the_language(
+        tmp_path: Path, lang: str, words: tuple[str, ...]) -> None:
+    """The round's end: its buttons translated, none cut, nothing past the screen's
+    width (the dialog is at most the screen's width: English was cut at 80 columns too)."""
+    import asyncio
+
+    from textual.widget import Widget
+    from textual.widgets import Button
+
+    from casino.tui.app import CasinoApp
+    from casino.tui.screens import RoundOverScreen
+    from tests.test_play_tui import settle
+    from tests.tui_helpers import play_on
+
+    labels: list[str] = []
+
+    async def main() -> None:
+        session = play_on(beginner_session(tmp_path / "g.rec", seed=2), to="round")
+        app = CasinoApp(session, None, pause=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            assert isinstance(app.screen, RoundOverScreen)
+            # Across only: at 24 rows the scoring's lines push the buttons below the
+            # screen in every language (the dialog's height, not its words).
+            for widget in app.screen.query(Widget):
+                if widget.display and widget.region.area:
+                    assert widget.region.right <= 80, widget
+            for button in app.screen.query(Button):
+                labels.append(str(button.label))
+                assert len(str(button.label)) <= button.content_region.width, button.label
+
+    with i18n.using(lang):
+        asyncio.run(main())
+    for word in words:
+        assert word in labels, (word, labels)
