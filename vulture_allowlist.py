@@ -127,6 +127,7 @@ _.own_games_folder
 _.no_twister
 _.no_database_in_the_environment
 _.english_by_default
+_.english_afterwards
 
 # Babel: a catalog's header fields, set by the translations' tool (tests/i18n_catalogs.py)
 # for Babel to write.

@@ -78,7 +78,7 @@ def test_the_game_page_in_swedish_from_the_cookie(client: TestClient, game_path:
     page = _page(client, game_path, lang_cookie="sv", **{"Accept-Language": "fi"})
     assert '<html lang="sv">' in page
     for words in ("Tips", "Ångra", "Rensa", "Ge upp", "Poäng", "Tagna", "Drag", "Chatt",
-                  "Väntar på dina vänner.", "Högen –", "Omgång –"):
+                  "Väntar på dina vänner.", "Talong –", "Omgång –"):
         assert words in page, words
     catalog = _catalog(page)
     assert catalog["Your turn: pick a card."] == "Din tur: välj ett kort."

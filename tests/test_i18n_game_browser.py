@@ -43,7 +43,7 @@ WORDS = {
            "hint_status": "Vihje: ", "table": "Pöytä", "english": "Your turn",
            "conn": "yhdistetty"},
     "sv": {"turn": "Din tur: välj ett kort.", "hint": "Tips", "undo": "Ångra",
-           "stock": "Högen ", "round": "Omgång ", "score": "Poäng", "moves": "Drag",
+           "stock": "Talong ", "round": "Omgång ", "score": "Poäng", "moves": "Drag",
            "hint_status": "Tips: ", "table": "Bordet", "english": "Your turn",
            "conn": "ansluten"},
 }

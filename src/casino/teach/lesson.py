@@ -43,6 +43,7 @@ from casino.engine.position import Position, sweep_counts, table_after
 from casino.engine.presets import DEFAULT, PRESETS
 from casino.engine.rules import Rules, preset
 from casino.engine.scheme import scheme
+from casino.i18n import _, pgettext, pN_
 from casino.play.session import HUMAN, GameSession, default_names
 from casino.words.glossary import BY_WORD
 from casino.words.guide import points_paragraph
@@ -84,16 +85,28 @@ MOST_AT_ONCE = 2
 
 #: Each kind's headline and the glossary word that defines it.
 _TITLES = {
-    PAIR: ("Pairing", "pair"),
-    SUM: ("Summing", "sum"),
-    BUILDING: ("Building", "build"),
-    TAKE_BUILD: ("Taking your build", "build"),
-    SWEEP: ("Sweeping", "sweep"),
-    TRAILING: ("Trailing", "trail"),
-    FREE: ("Playing on", "capture"),
-    WAIT: ("Watching", "capture"),
-    SCORING: ("The round's scoring", "item"),
+    PAIR: (pN_("lesson", "Pairing"), "pair"),
+    SUM: (pN_("lesson", "Summing"), "sum"),
+    BUILDING: (pN_("lesson", "Building"), "build"),
+    TAKE_BUILD: (pN_("lesson", "Taking your build"), "build"),
+    SWEEP: (pN_("lesson", "Sweeping"), "sweep"),
+    TRAILING: (pN_("lesson", "Trailing"), "trail"),
+    FREE: (pN_("lesson", "Playing on"), "capture"),
+    WAIT: (pN_("lesson", "Watching"), "capture"),
+    SCORING: (pN_("lesson", "The round's scoring"), "item"),
 }
+
+#: The kinds' names as the lesson lists them (what has been learned), translated where
+#: shown.
+_KIND_NAMES = {PAIR: pN_("lesson kind", "pair"), SUM: pN_("lesson kind", "sum"),
+               BUILDING: pN_("lesson kind", "build"), SWEEP: pN_("lesson kind", "sweep"),
+               TRAILING: pN_("lesson kind", "trail"),
+               TAKE_BUILD: pN_("lesson kind", "take build")}
+
+
+def _kind_name(kind: str) -> str:
+    """``kind``'s name in the language in force."""
+    return pgettext("lesson kind", _KIND_NAMES.get(kind, kind))
 
 
 def lesson_kinds(rules: Rules) -> tuple[str, ...]:
@@ -206,10 +219,14 @@ class Step:
         """The step as the terminal shows it: headline, text, where to read more (the
         rules and the guide are behind ``rules_key``: F1 in the full-screen game, the
         ``rules`` command in the plain one)."""
-        done = ", ".join(k for k in self.kinds if k in self.learned) or "nothing yet"
-        return [f"Lesson — {self.title}", f"{self.text} {self.general}".strip(),
-                f"Learned: {done} (of {', '.join(self.kinds)}).",
-                f"More: {rules_key} (the rules and the guide); casino glossary {self.term}"]
+        done = (", ".join(_kind_name(k) for k in self.kinds if k in self.learned)
+                or _("nothing yet"))
+        return [_("Lesson — %(title)s") % {"title": pgettext("lesson", self.title)},
+                f"{self.text} {self.general}".strip(),
+                _("Learned: %(done)s (of %(kinds)s).") % {
+                    "done": done, "kinds": ", ".join(_kind_name(k) for k in self.kinds)},
+                _("More: %(key)s (the rules and the guide); casino glossary %(term)s")
+                % {"key": rules_key, "term": self.term}]
 
     def to_json(self) -> dict[str, Any]:
         """The step as the web game's lesson panel reads it."""
@@ -264,17 +281,20 @@ def _teach(view: Position, kind: str, move: Move) -> str:
     rules = view.rules
     how = move_explanation(move, rules, whose=lambda b: "your" if b.owner == view.to_move
                            else "the")
-    text = (f"Play {move}: lay your {card_symbol(move.card)} on the table, taking nothing."
+    text = (_("Play %(move)s: lay your %(card)s on the table, taking nothing.")
+            % {"move": move, "card": card_symbol(move.card)}
             if move.kind == TRAIL else f"Play {move}: your {how}.")
     if kind == BUILDING:
         kept = _kept(view, move)
         if kept:
-            text += (f" Keep your {card_symbol(kept[0])} to capture the build on a later "
-                     f"turn; until then it is yours, and you may not trail.")
+            text += " " + _("Keep your %(card)s to capture the build on a later turn; "
+                            "until then it is yours, and you may not trail.") % {
+                                "card": card_symbol(kept[0])}
     elif kind == TAKE_BUILD:
-        text = f"Your build is waiting for you. {text} The build's cards go to your pile."
+        text = _("Your build is waiting for you. %(text)s The build's cards go to your "
+                 "pile.") % {"text": text}
     elif kind == SWEEP:
-        text += " That takes every card on the table."
+        text += " " + _("That takes every card on the table.")
     return text
 
 
@@ -298,7 +318,8 @@ def step(view: Position, history: Iterable[tuple[Position, Move]],
         return _scoring(view, names, base)
     if not isinstance(view.hands[view.to_move], tuple):
         title, term = _TITLES[WAIT]
-        return Step(WAIT, title, f"{names[view.to_move]} is playing: watch what it takes.",
+        return Step(WAIT, title, _("%(name)s is playing: watch what it takes.")
+                    % {"name": names[view.to_move]},
                     term=term, **base)
     moves = view.candidate_moves().moves
     wanted: list[str] = []
@@ -329,14 +350,14 @@ def _free(view: Position, moves: Sequence[Move], done: frozenset[str],
     can = sorted({k for m in moves for k in move_kinds(view, m)},
                  key=lambda k: (*ORDER, TAKE_BUILD).index(k))
     if missing:
-        lead = (f"Your cards allow no {' or '.join(missing)} this turn: watch for the "
-                "chance. ")
+        lead = _("Your cards allow no %(kinds)s this turn: watch for the chance.") % {
+            "kinds": _(" or ").join(_kind_name(k) for k in missing)} + " "
     else:
-        lead = "You have played every kind of move. "
-    text = (lead + f"This turn you can: {', '.join(can)}. Choose your own move "
-            "(the hint key suggests one).")
+        lead = _("You have played every kind of move.") + " "
+    text = lead + _("This turn you can: %(kinds)s. Choose your own move (the hint key "
+                    "suggests one).") % {"kinds": ", ".join(_kind_name(k) for k in can)}
     if _owned_builds(view):
-        text += " You own a build: keep a card that captures it."
+        text += " " + _("You own a build: keep a card that captures it.")
     return Step(FREE, title, text, term=term, **base)
 
 
@@ -444,7 +465,7 @@ def new_kinds(session: GameSession, deals: int = LESSON_DEALS) -> list[int]:
     1 taught that no earlier move had."""
     done: frozenset[str] = frozenset()
     counts: list[int] = []
-    for s, before, move, _ in session.match.played():
+    for s, before, move, _after in session.match.played():
         if s == LEARNER and before.round == 1 and before.deal <= deals:
             new = learned([(before.observe(LEARNER), move)]) - done
             done |= new

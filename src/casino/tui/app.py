@@ -53,10 +53,12 @@ from casino.engine.position import Position
 from casino.engine.record import read_record
 from casino.engine.rules import describe
 from casino.engine.wording import noun, plural
+from casino.i18n import _, ngettext, pgettext, pN_
 from casino.play.session import GameSession
 from casino.play.standing import unseen
 from casino.teach.hint import session_hint
 from casino.tui.choice import attempt_text, chosen_words, uses
+from casino.tui.keys import translate_keys
 from casino.tui.review import ReviewScreen
 from casino.tui.screens import RoundOverScreen, RulesScreen, SaveScreen
 from casino.tui.widgets import (
@@ -159,12 +161,13 @@ class QuitScreen(ModalScreen[str]):
 
     AUTO_FOCUS = "#quit-yes"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter", "choose('quit')", "Quit"),
-        Binding("n,escape", "choose('stay')", "Keep playing"),
+        Binding("y,enter", "choose('quit')", pN_("key", "Quit")),
+        Binding("n,escape", "choose('stay')", pN_("key", "Keep playing")),
     ]
 
     def __init__(self, saved: Path | None) -> None:
         super().__init__()
+        translate_keys(self)
         self.saved = saved
 
     def compose(self) -> ComposeResult:
@@ -177,11 +180,11 @@ class QuitScreen(ModalScreen[str]):
             where = ("This game is not being saved (--no-save): quitting loses it for good. "
                      "Press n, then s, to save it first.")
         with Vertical(id="quit-box", classes="dialog"):
-            yield Static(Content.styled("Quit the game?", "bold"), classes="dialog-title")
+            yield Static(Content.styled(_("Quit the game?"), "bold"), classes="dialog-title")
             yield Static(Content(where), id="quit-text")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Quit (y)", id="quit-yes", variant="error")
-                yield Button("Keep playing (n)", id="quit-no", variant="primary")
+                yield Button(_("Quit (y)"), id="quit-yes", variant="error")
+                yield Button(_("Keep playing (n)"), id="quit-no", variant="primary")
 
     def on_key(self, event: events.Key) -> None:
         """A suit right after ``q`` means a queen was being typed: close with ``type:`` and
@@ -213,24 +216,25 @@ class GameScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-medium"), (36, "-tall")]  # noqa: RUF012
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "confirm", "Play"),
-        Binding("escape", "cancel", "Cancel"),
-        Binding("left", "cursor(-1)", "Card left", show=False),
-        Binding("right", "cursor(1)", "Card right", show=False),
-        Binding("up", "option(-1)", "Option up", show=False),
-        Binding("down", "option(1)", "Option down", show=False),
-        Binding("tab", "type_move", "Type a move", show=False),  # the move box says so
-        Binding("question_mark", "hint", "Hint", key_display="?"),
-        Binding("u", "undo", "Undo"),
-        Binding("s", "save", "Save"),
-        Binding("f1", "rules", "Rules"),
-        Binding("f2", "cards", "Cards"),
-        Binding("q", "quit", "Quit"),
+        Binding("enter", "confirm", pN_("key", "Play")),
+        Binding("escape", "cancel", pN_("key", "Cancel")),
+        Binding("left", "cursor(-1)", pN_("key", "Card left"), show=False),
+        Binding("right", "cursor(1)", pN_("key", "Card right"), show=False),
+        Binding("up", "option(-1)", pN_("key", "Option up"), show=False),
+        Binding("down", "option(1)", pN_("key", "Option down"), show=False),
+        Binding("tab", "type_move", pN_("key", "Type a move"), show=False),  # the move box says so
+        Binding("question_mark", "hint", pN_("key", "Hint"), key_display="?"),
+        Binding("u", "undo", pN_("key", "Undo")),
+        Binding("s", "save", pN_("key", "Save")),
+        Binding("f1", "rules", pN_("key", "Rules")),
+        Binding("f2", "cards", pN_("key", "Cards")),
+        Binding("q", "quit", pN_("key", "Quit")),
     ]
 
     def __init__(self, session: GameSession, new_game: NewGame | None, *,
                  pause: float = DEFAULT_PAUSE, lesson: bool = False) -> None:
         super().__init__()
+        translate_keys(self)
         self.session = session
         self.new_game = new_game
         self.pause = pause
@@ -297,11 +301,11 @@ class GameScreen(Screen[None]):
         computer may lead."""
         options = self.query_one("#options", OptionList)
         options.can_focus = False
-        self.query_one("#table").border_title = "Table"
-        self.query_one("#hand").border_title = "Your hand"
-        self.query_one("#log-box").border_title = "Moves"
-        self.query_one("#score").border_title = "Score"
-        self.query_one("#game-info").border_title = "Game"
+        self.query_one("#table").border_title = pgettext("panel", "Table")
+        self.query_one("#hand").border_title = pgettext("panel", "Your hand")
+        self.query_one("#log-box").border_title = pgettext("panel", "Moves")
+        self.query_one("#score").border_title = pgettext("panel", "Score")
+        self.query_one("#game-info").border_title = pgettext("panel", "Game")
         self._apply_side()
         rules = self.session.rules
         players = ", ".join(self.session.describe_players())
@@ -376,11 +380,12 @@ class GameScreen(Screen[None]):
         if widgets:
             await box.mount_all(table_rows(widgets, width))
         else:
-            await box.mount(Static(Content.styled("The table is empty.", "italic #9fd3b0"),
+            await box.mount(Static(Content.styled(_("The table is empty."), "italic #9fd3b0"),
                                    classes="empty-table"))
-        title = f"Table · {plural(len(view.table), 'item')}"
+        n = len(view.table)
+        title = ngettext("Table · %(n)s item", "Table · %(n)s items", n) % {"n": n}
         if view.set_aside:
-            title += " · set aside " + " ".join(card_symbol(c) for c in view.set_aside)
+            title += _(" · set aside ") + " ".join(card_symbol(c) for c in view.set_aside)
         box.border_title = title
 
     async def _draw_hand(self) -> None:
@@ -395,7 +400,7 @@ class GameScreen(Screen[None]):
         if widgets:
             await box.mount_all(widgets)
         else:
-            await box.mount(Static(Content.styled("No cards in hand.", "italic #9fd3b0"),
+            await box.mount(Static(Content.styled(_("No cards in hand."), "italic #9fd3b0"),
                                    classes="empty-hand"))
 
     def _draw_side(self) -> None:
@@ -417,8 +422,8 @@ class GameScreen(Screen[None]):
         box = self.query_one("#cards", Static)
         left = unseen(self.view, s.human)
         box.update(cards_content(left, self.view, s.names, s.human))
-        box.border_title = f"Cards · {left.count} unseen"
-        box.border_subtitle = "F2 hides" if self.show_cards else "F2"
+        box.border_title = _("Cards · %(n)s unseen") % {"n": left.count}
+        box.border_subtitle = _("F2 hides") if self.show_cards else "F2"
 
     def _apply_side(self) -> None:
         """Show the cards panel with the move log on a tall screen; on a smaller one,
@@ -447,9 +452,9 @@ class GameScreen(Screen[None]):
         log = self.session.log
         bar = self.query_one("#last-move", Static)
         if log:
-            bar.update(Content.assemble(("Last move: ", "bold"), log[-1].words))
+            bar.update(Content.assemble((_("Last move: "), "bold"), log[-1].words))
         else:
-            bar.update(Content.styled("No move yet.", "italic"))
+            bar.update(Content.styled(_("No move yet."), "italic"))
         last_card = log[-1].move.card if log and log[-1].move.kind != CAPTURE else None
         for w in self._table_widgets:
             on_table = (isinstance(w, CardFace) and w.card == last_card) or (
@@ -466,24 +471,26 @@ class GameScreen(Screen[None]):
         if self.phase == "human":
             n = len(self.hand)
             keys = f"1-{n}" if n > 1 else "1"
-            text = (f"▶ Your turn: pick a card ({keys}, or ←/→ and Enter), then table items "
-                    "(a, b, …); Enter plays")
+            text = _("▶ Your turn: pick a card (%(keys)s, or ←/→ and Enter), then table items "
+                     "(a, b, …); Enter plays") % {"keys": keys}
             if isinstance(self.focused, Input):
-                text = "▶ Your turn: type a move, Enter plays it; Escape picks cards instead"
+                text = _("▶ Your turn: type a move, Enter plays it; Escape picks cards instead")
             chosen = self._highlighted()
             if self.picked is not None:
-                text = (f"▶ Enter plays: {option_words(chosen)}" if chosen is not None
-                        else "▶ No legal move uses these cards: change them, or Escape")
+                text = (_("▶ Enter plays: %(move)s") % {"move": option_words(chosen)}
+                        if chosen is not None
+                        else _("▶ No legal move uses these cards: change them, or Escape"))
             forced = self.forced()
             if forced:  # first: it is what the person must know before anything else
                 text = f"▶ {forced[:1].upper()}{forced[1:]} · {text[2:]}"
         elif self.phase == "computer":
-            text = f"⏳ {s.names[s.to_move]} is playing…" if not s.round_over else "Round over"
+            text = (_("⏳ %(name)s is playing…") % {"name": s.names[s.to_move]}
+                    if not s.round_over else _("Round over"))
         elif self.phase == "game-over":
-            text = "The game is over"
+            text = _("The game is over")
         else:
-            unit = s.rules.round_word
-            text = f"The {unit} is over"
+            text = (_("The game is over") if s.rules.round_word == "game"
+                    else _("The round is over"))
         bar.update(Content.assemble(title, " ", text))
 
     def forced(self) -> str | None:
@@ -600,22 +607,27 @@ class GameScreen(Screen[None]):
         box.clear_options()
         box.border_subtitle = ""  # until _mark_more counts what is out of sight
         if self.phase != "human":
-            box.border_title = "Options"
-            box.add_option(Option(Content.styled("Wait for your turn.", "dim"), disabled=True))
+            box.border_title = _("Options")
+            box.add_option(Option(Content.styled(_("Wait for your turn."), "dim"),
+                                  disabled=True))
             return
         if self.picked is None:
-            box.border_title = "Options"
+            box.border_title = _("Options")
             box.add_option(Option(Content.styled(
-                "Pick a card of your hand to see what it can do.", "dim"), disabled=True))
+                _("Pick a card of your hand to see what it can do."), "dim"), disabled=True))
             return
         card = self.hand[self.picked]
-        box.border_title = f"Options for the {card_symbol(card)} (↑/↓, Enter plays)"
+        box.border_title = _("Options for the %(card)s (↑/↓, Enter plays)") % {
+            "card": card_symbol(card)}
         if not self.options:
             items = chosen_words(self.view.table, self.selected)
-            what = f" with {items}" if items else ""
+            words = (_("No legal move plays the %(card)s with %(items)s: Enter says why; "
+                       "Escape starts again.") if items
+                     else _("No legal move plays the %(card)s: Enter says why; Escape starts "
+                            "again."))
             box.add_option(Option(Content.styled(
-                f"No legal move plays the {card_symbol(card)}{what}: Enter says why; "
-                "Escape starts again.", "italic"), disabled=True))
+                words % {"card": card_symbol(card), "items": items}, "italic"),
+                disabled=True))
             return
         box.add_options(Option(Content.assemble((option_words(m), "bold"), "   ",
                                                 (str(m), "dim")))
@@ -666,10 +678,10 @@ class GameScreen(Screen[None]):
         """True when the person may act; otherwise say why not."""
         s = self.session
         if self.phase == "computer":
-            self.say(f"Wait: {s.names[s.to_move]} is playing.")
+            self.say(_("Wait: %(name)s is playing.") % {"name": s.names[s.to_move]})
             return False
         if self.phase != "human" or not s.human_to_move:
-            self.say("It is not your turn.")
+            self.say(_("It is not your turn."))
             return False
         return True
 
@@ -778,7 +790,7 @@ class GameScreen(Screen[None]):
         box.focus()
         if had_choice:
             self.update_choice()
-        self.say("Typing a move: Enter plays it, Escape goes back to picking cards.")
+        self.say(_("Typing a move: Enter plays it, Escape goes back to picking cards."))
         self._draw_turn()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
@@ -815,7 +827,7 @@ class GameScreen(Screen[None]):
             return
         text = event.value.strip()
         if not text:
-            self.say("Type a move in notation, e.g. 9d x 9c, 5d+3s =8 or 7h.", "error")
+            self.say(_("Type a move in notation, e.g. 9d x 9c, 5d+3s =8 or 7h."), "error")
             return
         if await self.play(text):
             # The box keeps the focus: whoever types one move types the next.
@@ -877,7 +889,7 @@ class GameScreen(Screen[None]):
             return
         if self.picked is not None or self.selected or self.hint_move is not None:
             self.reset_choice()
-            self.say("Choose again: pick a card of your hand.")
+            self.say(_("Choose again: pick a card of your hand."))
             self.update_choice()
 
     def action_type_move(self) -> None:
@@ -892,7 +904,7 @@ class GameScreen(Screen[None]):
         try:
             entry = self.session.play(move)
         except IllegalMove as exc:
-            self.say(f"Not allowed: {exc}", "error")
+            self.say(_("Not allowed: %(why)s") % {"why": exc}, "error")
             return False
         self.reset_choice()
         self.say(entry.words + ".")
@@ -1017,7 +1029,7 @@ class GameScreen(Screen[None]):
         screen stays live."""
         if not self._ready():
             return
-        self.say("Looking for the best move…", "hint")
+        self.say(_("Looking for the best move…"), "hint")
         self.run_worker(partial(self._hint, self.version), name="hint", group="hint",
                         thread=True, exclusive=True, exit_on_error=False)
 
@@ -1026,7 +1038,7 @@ class GameScreen(Screen[None]):
         the current deal."""
         s = self.session
         if self.phase == "computer":
-            self.say(f"Wait: {s.names[s.to_move]} is playing.")
+            self.say(_("Wait: %(name)s is playing.") % {"name": s.names[s.to_move]})
             return
         try:
             taken = s.undo()
@@ -1051,7 +1063,7 @@ class GameScreen(Screen[None]):
 
     def _saved(self, text: str | None) -> None:
         if text is None:
-            self.say("Not saved.")
+            self.say(_("Not saved."))
             return
         path = Path(text).expanduser()
         try:
@@ -1059,7 +1071,8 @@ class GameScreen(Screen[None]):
         except OSError as exc:
             self.say(f"Could not save to {path}: {exc.strerror or exc}", "error")
             return
-        self.say(f"Saved to {path}; every move from now on is saved there too.")
+        self.say(_("Saved to %(path)s; every move from now on is saved there too.")
+                 % {"path": path})
 
     def action_rules(self) -> None:
         """F1: the rules of this game and the keys, with its how-to-play guide."""
@@ -1082,7 +1095,7 @@ class GameScreen(Screen[None]):
         elif choice is not None and choice.startswith("type:"):
             self.start_typing("q" + choice[len("type:"):])  # "qh": a queen, not quitting
         else:
-            self.say("Still playing.")
+            self.say(_("Still playing."))
 
     async def on_table_area_width_changed(self, event: TableArea.WidthChanged) -> None:
         """The table's width changed: lay its cards out again in rows that fit."""

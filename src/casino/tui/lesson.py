@@ -11,6 +11,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
+from casino.i18n import _, pgettext
 from casino.play.session import GameSession
 from casino.teach.lesson import Step, session_step
 
@@ -36,7 +37,7 @@ class LessonPanel(Static):
         """Work out the step for the person's seat and show it."""
         step = session_step(session, session.human)
         self.step = step
-        self.border_title = f"Lesson: {step.title}"
+        self.border_title = _("Lesson: %(title)s") % {"title": pgettext("lesson", step.title)}
         lines = step.lines()[1:]
         self.update(Content("\n".join(lines)))
         return step

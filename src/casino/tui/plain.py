@@ -33,6 +33,7 @@ from casino.engine.record import read_record
 from casino.engine.rules import describe
 from casino.engine.scheme import scheme
 from casino.engine.wording import build_notation, listing, plural, table_item_words
+from casino.i18n import _, pgettext, pN_
 from casino.play.console import LineConsole, Stopped
 from casino.play.session import Entry, GameSession
 from casino.play.standing import round_so_far, unseen
@@ -47,25 +48,26 @@ COMMANDS = ("hint", "undo", "moves", "cards", "log", "log all", "table", "look",
             "rules", "help", "quit")
 
 HELP = (
-    "How to play:",
-    "  Type a card's number from your hand (1, 2, ...) to see what it can do,",
-    "  then the number of the option you want (or back); with and table letters",
-    "  (with a c) list its options that use those table items.",
-    "  A card's number and table letters together (2 a c) play that card with",
-    "  those items, or list the ways it can when there are several.",
-    "  Or type a move in notation: 9d x 9c 4c+5h takes, 5d+3s =8 builds, 7h trails.",
-    "  Suits can be letters (s c h d) or symbols; 10 can be T.",
-    "Commands:",
-    "  ? or hint   the best play by the judge, and why",
-    "  undo        take back your last move (within this deal)",
-    f"  moves       your legal moves, numbered, the strongest first (at most {MAX_SHOWN});",
-    "              then a number plays that move",
-    "  cards       the cards you have not seen this round (the others' hands, the stock)",
-    "  log         the moves of this round (log all: the whole game)",
-    "  table       the table, the hands and the scores again (also: look)",
-    "  save FILE   save the game to FILE; later moves are saved there too",
-    "  rules       the rules being played",
-    "  quit        stop; the game is saved after every move and can be resumed",
+    pN_("help", "How to play:"),
+    pN_("help", "  Type a card's number from your hand (1, 2, ...) to see what it can do,"),
+    pN_("help", "  then the number of the option you want (or back); with and table letters"),
+    pN_("help", "  (with a c) list its options that use those table items."),
+    pN_("help", "  A card's number and table letters together (2 a c) play that card with"),
+    pN_("help", "  those items, or list the ways it can when there are several."),
+    pN_("help", "  Or type a move in notation: 9d x 9c 4c+5h takes, 5d+3s =8 builds, 7h trails."),
+    pN_("help", "  Suits can be letters (s c h d) or symbols; 10 can be T."),
+    pN_("help", "Commands:"),
+    pN_("help", "  ? or hint   the best play by the judge, and why"),
+    pN_("help", "  undo        take back your last move (within this deal)"),
+    pN_("help", "  moves       your legal moves, numbered, the strongest first (at most %(n)s);"),
+    pN_("help", "              then a number plays that move"),
+    pN_("help", "  cards       the cards you have not seen this round (the"
+                " others' hands, the stock)"),
+    pN_("help", "  log         the moves of this round (log all: the whole game)"),
+    pN_("help", "  table       the table, the hands and the scores again (also: look)"),
+    pN_("help", "  save FILE   save the game to FILE; later moves are saved there too"),
+    pN_("help", "  rules       the rules being played"),
+    pN_("help", "  quit        stop; the game is saved after every move and can be resumed"),
 )
 
 #: A card's number and table letters: ``2 a``, ``2 a c``, ``2 with a c``.
@@ -89,10 +91,10 @@ def run_plain(session: GameSession, new_game: Callable[[], GameSession] | None, 
         try:
             while game.play():
                 if new_game is None:
-                    if game.ask_yes_no("Review your play? [y/n] ", yes=("review",)):
+                    if game.ask_yes_no(_("Review your play? [y/n] "), yes=("review",)):
                         game.show_review()
                     break
-                if not game.ask_yes_no("Play again? [y/n] ", review=True):
+                if not game.ask_yes_no(_("Play again? [y/n] "), review=True):
                     break
                 game.session = new_game()
         except (KeyboardInterrupt, Stopped):  # Ctrl-C: stop as quit does
@@ -138,21 +140,22 @@ class PlainGame:
                 answer = self.read(prompt).lower()
             except Stopped:
                 return False
-            if answer in ("y", "yes", *yes):
+            if answer in ("y", "yes", *yes) or answer in _yes_words():
                 return True
-            if answer in ("n", "no"):
+            if answer in ("n", "no") or answer in _no_words():
                 return False
             if review and answer == "review":
                 self.show_review()
                 continue
-            self.say("Please answer y or n" + (", or review." if review else "."))
+            self.say(_("Please answer y or n, or review.") if review
+                     else _("Please answer y or n."))
 
     def show_review(self) -> None:
         """The review of the person's decisions in the finished game, as ``casino review``
         prints it."""
         s = self.session
         record = read_record(s.record_text())
-        self.say("", "Judging each of your decisions from what you could see then…")
+        self.say("", _("Judging each of your decisions from what you could see then…"))
         result = review_of(record, s.human, **self.review_settings)
         lines = report_lines(result, record)
         # No graph here: this mode is read by screen readers, and the margin after
@@ -165,7 +168,8 @@ class PlainGame:
     @property
     def _unit(self) -> str:
         """What a scored deal-cycle is called: a game in Krypkasino, a round elsewhere."""
-        return self.session.rules.round_word
+        word = self.session.rules.round_word
+        return pgettext("unit", _UNITS.get(word, word))
 
     def play(self) -> bool:
         """Play until the game is over (True) or the person stops (False)."""
@@ -192,8 +196,9 @@ class PlainGame:
         """The last words when the person stops: where the game is saved, so it can be
         resumed, or that it was not."""
         where = self.session.save_path
-        return "Stopped. " + (f"The game is saved in {where}." if where is not None
-                              else "The game was not saved.")
+        if where is None:
+            return _("Stopped. The game was not saved.")
+        return _("Stopped. The game is saved in %(where)s.") % {"where": where}
 
     def _intro(self) -> None:
         s = self.session
@@ -204,17 +209,19 @@ class PlainGame:
                     if seat != s.human and rules.partnerships and rules.team_of(seat) == me]
         others = [p for seat, p in enumerate(players)
                   if seat != s.human and p not in partners]
-        you = "You" if players[s.human] == "You" else f"You ({players[s.human]})"
+        you = _("You") if players[s.human] == "You" else _("You (%(name)s)") % {
+            "name": players[s.human]}
         if partners:
-            you += f" and {listing(partners)}"
-        self.say(describe(rules)[0] + ".", f"{you} play against {listing(others)}.")
+            you = _("%(you)s and %(partners)s") % {"you": you, "partners": listing(partners)}
+        self.say(describe(rules)[0] + ".", _("%(you)s play against %(others)s.") % {
+            "you": you, "others": listing(others)})
         if s.match.seed is not None:  # a seeded game's deals are no secret: say so
-            self.say(f"A practice game: {shuffle_words(s.match.seed)} deals the same cards "
-                     "every time.")
-        self.say("Type help for how to play, rules for the rules.")
+            self.say(_("A practice game: %(shuffle)s deals the same cards every time.")
+                     % {"shuffle": shuffle_words(s.match.seed)})
+        self.say(_("Type help for how to play, rules for the rules."))
         if s.log:
-            self.say(f"Resuming: {len(s.log)} moves played so far.",
-                     f"Last move: {s.log[-1].words}.")
+            self.say(_("Resuming: %(n)s moves played so far.") % {"n": len(s.log)},
+                     _("Last move: %(move)s.") % {"move": s.log[-1].words})
         self._fresh = True
 
     def _computer_moves(self) -> None:
@@ -223,7 +230,8 @@ class PlainGame:
         while s.computer_to_move:
             entry = s.computer_move()
             last = not s.computer_to_move
-            self.say(("Last move: " if last else "") + entry.words + ".")
+            self.say(_("Last move: %(move)s.") % {"move": entry.words} if last
+                     else entry.words + ".")
             self._fresh = True
             if self._pause > 0:
                 time.sleep(self._pause)
@@ -234,7 +242,7 @@ class PlainGame:
             if self.lesson:
                 self._lesson_step()
             self._fresh = False
-        line = self.read("Your move> ")
+        line = self.read(_("Your move> "))
         self.handle(line)
 
     def handle(self, line: str) -> None:
@@ -243,7 +251,7 @@ class PlainGame:
         word = line.lower()
         if not line:
             n = len(s.view.hand(s.human))
-            self.say(f"Type a card number (1-{n}), a move such as 7h, or help.")
+            self.say(_("Type a card number (1-%(n)s), a move such as 7h, or help.") % {"n": n})
         elif word.isdigit():
             self._pick(int(word))
         elif (found := _CARD_WITH.fullmatch(word)) is not None:
@@ -267,7 +275,7 @@ class PlainGame:
         elif word == "rules":
             self.say(*describe(s.rules))
         elif word in ("help", "h"):
-            self.say(*HELP)
+            self.say(*help_lines())
         else:
             self._play(line)
 
@@ -275,7 +283,7 @@ class PlainGame:
         try:
             entry = self.session.play(move)
         except IllegalMove as exc:
-            self.say(f"Not allowed: {_sentence(exc)}")
+            self.say(_("Not allowed: %(why)s") % {"why": _sentence(exc)})
             return
         self.say(entry.words + ".")
         self._fresh = True
@@ -286,11 +294,12 @@ class PlainGame:
         short = shortlist(self.session.candidate_moves())
         total = short.total
         if short.everything:
-            head = "Your legal moves:"
+            head = _("Your legal moves:")
         elif total is not None:
-            head = f"Your {len(short.moves)} strongest moves of {total}:"
+            head = _("Your %(n)s strongest moves of %(total)s:") % {"n": len(short.moves),
+                                                                   "total": total}
         else:
-            head = "Some of your legal moves (the table is crowded: too many to list):"
+            head = _("Some of your legal moves (the table is crowded: too many to list):")
         moves = list(short.moves)
         lines = [head, *(f"{i}. {self._option(m)}" for i, m in enumerate(moves, start=1))]
         if not short.everything:
@@ -308,7 +317,8 @@ class PlainGame:
         s = self.session
         hand = s.view.hand(s.human)
         if not 1 <= number <= len(hand):
-            self.say(f"There is no card {number}: your hand has cards 1 to {len(hand)}.")
+            self.say(_("There is no card %(n)s: your hand has cards 1 to %(last)s.")
+                     % {"n": number, "last": len(hand)})
             return
         card = hand[number - 1]
         if letters is not None:
@@ -319,8 +329,7 @@ class PlainGame:
             if exact == 1:
                 self._play(moves[0])
                 return
-            self._list_options(f"With the {card_symbol(card)} using {words} you can:", moves,
-                               short)
+            self._list_options(_with_using(card, words), moves, short)
             self._choose(moves, card)
             return
         short = shortlist(s.options_of(card))
@@ -331,9 +340,11 @@ class PlainGame:
                 s.view.parse_move(card_text(card))
             except IllegalMove as exc:
                 reason = f": {_sentence(exc)}"
-            self.say(f"The {card_symbol(card)} has no legal move now{reason or '.'}")
+            self.say(_("The %(card)s has no legal move now%(reason)s")
+                     % {"card": card_symbol(card), "reason": reason or "."})
             return
-        self._list_options(f"With the {card_symbol(card)} you can:", moves, short)
+        self._list_options(_("With the %(card)s you can:") % {"card": card_symbol(card)},
+                           moves, short)
         self._choose(moves, card)
 
     def _choose(self, moves: list[Move], card: int | None) -> None:
@@ -341,24 +352,25 @@ class PlainGame:
         table letters list those using these items instead. Anything else is a move in
         notation or a command, as at the move prompt."""
         while True:
-            line = self.read(f"Choose {'1' if len(moves) == 1 else f'1-{len(moves)}'}, or back> ")
+            line = self.read(_("Choose %(span)s, or back> ") % {
+                "span": "1" if len(moves) == 1 else f"1-{len(moves)}"})
             word = line.lower()
             if word in ("", "b", "back"):
-                self.say("Back to your hand.")
+                self.say(_("Back to your hand."))
                 return
             if word.isdigit():
                 k = int(word)
                 if 1 <= k <= len(moves):
                     self._play(moves[k - 1])
                     return
-                self.say(f"There is no option {k}: choose 1 to {len(moves)}, or back.")
+                self.say(_("There is no option %(k)s: choose 1 to %(last)s, or back.")
+                         % {"k": k, "last": len(moves)})
                 continue
             if card is not None and (word == "with" or word.startswith("with ")):
                 found = self._using(card, word[4:])
                 if found is not None:
-                    narrowed, _, short, words = found
-                    self._list_options(f"With the {card_symbol(card)} using {words} you can:",
-                                       narrowed, short)
+                    narrowed, _exact, short, words = found
+                    self._list_options(_with_using(card, words), narrowed, short)
                     moves = narrowed
                 continue
             self.handle(line)  # a move in notation or a command
@@ -380,16 +392,18 @@ class PlainGame:
         labels = {_letter(i): i for i in range(len(table))}
         names = letters.replace(",", " ").split()
         if not names:
-            self.say("Type with and the letters of table items, as with a c.")
+            self.say(_("Type with and the letters of table items, as with a c."))
             return None
         missing = [n for n in names if n not in labels]
         if missing:
-            span = f"a to {_letter(len(table) - 1)}" if len(table) > 1 else "a"
-            self.say(f"There is no table item {missing[0]}: "
-                     + (f"the table has {span}." if table else "the table is empty."))
+            span = f"a-{_letter(len(table) - 1)}" if len(table) > 1 else "a"
+            self.say(_("There is no table item %(item)s: the table has %(span)s.")
+                     % {"item": missing[0], "span": span.replace("-", _(" to "))} if table
+                     else _("There is no table item %(item)s: the table is empty.")
+                     % {"item": missing[0]})
             return None
         if len(set(names)) != len(names):
-            self.say("Name each table item once.")
+            self.say(_("Name each table item once."))
             return None
         items = [table[labels[n]] for n in names]
         words = listing([table_item_words(x) for x in items])
@@ -399,7 +413,8 @@ class PlainGame:
                           limit=max(1, MAX_SHOWN - len(exact)))
         moves = [*exact, *short.moves][:MAX_SHOWN]
         if not moves:
-            self.say(f"No legal move plays the {card_symbol(card)} with {words}.")
+            self.say(_("No legal move plays the %(card)s with %(items)s.")
+                     % {"card": card_symbol(card), "items": words})
             return None
         return moves, len(exact), short, words
 
@@ -411,23 +426,24 @@ class PlainGame:
         s = self.session
         refusal = s.why_no_hint()
         if refusal is not None:  # a resumed game of a table with hints off
-            self.say(f"No hint: {refusal}.")
+            self.say(_("No hint: %(why)s.") % {"why": refusal})
             return
-        self.say("Thinking...")
+        self.say(_("Thinking..."))
         move, advice = session_hint(s)
         s.hint_given()  # the record notes every hint shown
         hand = s.view.hand(s.human)
         number = hand.index(move.card) + 1
-        self.say(f"Hint: {self._option(move)}; it plays card {number}.",
-                 f"  Why: {advice.best.reason}")
+        self.say(_("Hint: %(move)s; it plays card %(n)s.") % {"move": self._option(move),
+                                                               "n": number},
+                 _("  Why: %(reason)s") % {"reason": advice.best.reason})
 
     def _undo(self) -> None:
         try:
             taken = self.session.undo()
         except IllegalMove as exc:
-            self.say(f"Cannot undo: {_sentence(exc)}")
+            self.say(_("Cannot undo: %(why)s") % {"why": _sentence(exc)})
             return
-        self.say("Taken back:", *(f"  {e.words}." for e in taken))
+        self.say(_("Taken back:"), *(f"  {e.words}." for e in taken))
         self._fresh = True
 
     def _log(self, *, whole: bool) -> None:
@@ -435,24 +451,26 @@ class PlainGame:
         rnd = s.view.round
         entries = [e for e in s.log if whole or e.round == rnd]
         if not entries:
-            self.say(f"No moves yet this {self._unit}.")
+            self.say(_("No moves yet this %(unit)s.") % {"unit": self._unit})
             return
         self.say(*_log_lines(entries, self._unit.capitalize()))
 
     def _save(self, name: str) -> None:
         s = self.session
         if not name:
-            where = (f"It is saved in {s.save_path} after every move."
-                     if s.save_path is not None else "It is not being saved.")
-            self.say(f"Type save and a file name, as: save mygame.rec. {where}")
+            where = (_("It is saved in %(path)s after every move.") % {"path": s.save_path}
+                     if s.save_path is not None else _("It is not being saved."))
+            self.say(_("Type save and a file name, as: save mygame.rec. %(where)s")
+                     % {"where": where})
             return
         path = Path(name).expanduser()
         try:
             s.save_as(path)
         except OSError as exc:
-            self.say(f"Cannot save to {path}: {exc.strerror or exc}.")
+            self.say(_("Cannot save to %(path)s: %(why)s.") % {"path": path,
+                                                              "why": exc.strerror or exc})
             return
-        self.say(f"Saved to {path}. Later moves are saved there too.")
+        self.say(_("Saved to %(path)s. Later moves are saved there too.") % {"path": path})
 
     # ------------------------------------------------------------------
     # Showing the state
@@ -462,15 +480,18 @@ class PlainGame:
         s = self.session
         view = s.view
         rules = s.rules
-        stock = (f"Stock: {view.stock_size} cards." if view.stock_size
-                 else "Stock: empty, this is the last deal.")
-        lines = [f"{self._unit.capitalize()} {view.round}, deal {view.deal} of "
-                 f"{rules.deals_per_round}. {s.names[view.dealer]} dealt. {stock}"]
+        stock = (_("Stock: %(n)s cards.") % {"n": view.stock_size} if view.stock_size
+                 else _("Stock: empty, this is the last deal."))
+        lines = [_("%(unit)s %(round)s, deal %(deal)s of %(deals)s. %(dealer)s dealt. %(stock)s")
+                 % {"unit": self._unit.capitalize(), "round": view.round, "deal": view.deal,
+                    "deals": rules.deals_per_round, "dealer": s.names[view.dealer],
+                    "stock": stock}]
         if with_last and s.log:
-            lines.append(f"Last move: {s.log[-1].words}.")
+            lines.append(_("Last move: %(move)s.") % {"move": s.log[-1].words})
         lines.append(table_line(view, s.names, s.human))
         if view.set_aside:
-            lines.append("Set aside: " + ", ".join(card_symbol(c) for c in view.set_aside) + ".")
+            lines.append(_("Set aside: %(cards)s.") % {
+                "cards": ", ".join(card_symbol(c) for c in view.set_aside)})
         for seat, name in enumerate(s.names):
             captured = f"captured {tally(view, seat).words()}."
             if seat == s.human:
@@ -483,10 +504,10 @@ class PlainGame:
         if s.human_to_move and (forced := forced_play(view)):
             lines.append(f"{forced[:1].upper()}{forced[1:]}.")
         hand = view.hand(s.human)
-        lines.append("Your hand: " + ", ".join(f"{i}: {card_symbol(c)}"
-                                               for i, c in enumerate(hand, start=1)) + ".")
+        lines.append(_("Your hand: %(cards)s.") % {"cards": ", ".join(
+            f"{i}: {card_symbol(c)}" for i, c in enumerate(hand, start=1))})
         if s.to_move != s.human and not s.round_over:
-            lines.append(f"{s.names[s.to_move]} to play.")
+            lines.append(_("%(name)s to play.") % {"name": s.names[s.to_move]})
         return lines
 
     def standing_lines(self) -> list[str]:
@@ -495,15 +516,18 @@ class PlainGame:
         view = s.view
         so_far = round_so_far(view)
         parts = ", ".join(f"{_team_name(s, t)} {so_far[t]}" for t in s.rules.teams)
-        what = " in penalty points" if scheme(s.rules).penalty else ""
-        lines = [f"This {self._unit} so far{what}: {parts} (the piles as they stand)."]
+        so_far_words = (_("This %(unit)s so far in penalty points: %(parts)s (the piles as "
+                          "they stand).") if scheme(s.rules).penalty
+                        else _("This %(unit)s so far: %(parts)s (the piles as they stand)."))
+        lines = [so_far_words % {"unit": self._unit, "parts": parts}]
         taker = view.last_capture
         if taker is None:
-            lines.append("Nobody has captured yet this " + self._unit + ".")
+            lines.append(_("Nobody has captured yet this %(unit)s.") % {"unit": self._unit})
         else:
-            who = "you" if taker == s.human else s.names[taker]
-            lines.append(f"Last capture: {s.names[taker]}; the cards left on the table "
-                         f"at the end go to {who if who == 'you' else 'them'}.")
+            lines.append((_("Last capture: %(name)s; the cards left on the table at the end "
+                            "go to you.") if taker == s.human
+                          else _("Last capture: %(name)s; the cards left on the table at the "
+                                 "end go to them.")) % {"name": s.names[taker]})
         return lines
 
     def cards_line(self) -> str:
@@ -511,10 +535,11 @@ class PlainGame:
         s = self.session
         left = unseen(s.view, s.human)
         others = [seat for seat in s.rules.seats if seat != s.human]
-        holders = (f"{s.names[others[0]]} holds {left.in_hands}" if len(others) == 1
-                   else f"the others hold {left.in_hands}")
-        return (f"Unseen cards ({left.count}: {holders}, the stock {left.in_stock}): "
-                f"{left.words()}.")
+        holders = (_("%(name)s holds %(n)s") % {"name": s.names[others[0]], "n": left.in_hands}
+                   if len(others) == 1 else _("the others hold %(n)s") % {"n": left.in_hands})
+        return _("Unseen cards (%(n)s: %(holders)s, the stock %(stock)s): %(cards)s.") % {
+            "n": left.count, "holders": holders, "stock": left.in_stock,
+            "cards": left.words()}
 
     def _lesson_step(self) -> None:
         """The lesson's step for the person's seat (casino.teach.lesson), from what they
@@ -529,7 +554,8 @@ class PlainGame:
         assert result is not None
         before = s.scores_before_round
         unit = self._unit
-        self.say("", f"End of {unit} {s.view.round}. The scoring, in counting order:",
+        self.say("", _("End of %(unit)s %(round)s. The scoring, in counting order:")
+                 % {"unit": unit, "round": s.view.round},
                  *(f"  {line.rstrip()}" for line in result_lines(result, s.rules, s.names,
                                                                  before, s.view)),
                  score_line(s, result.scores),
@@ -538,17 +564,17 @@ class PlainGame:
             winner = result.winner
             assert winner is not None
             team = _team_name(s, winner)
-            verdict = "You win" if s.rules.team_of(s.human) == s.rules.team_of(winner) \
-                else f"{team} wins"
-            self.say(f"Game over: {verdict}.",
-                     "Answer review to the next question to have your decisions judged.")
+            verdict = _("You win") if s.rules.team_of(s.human) == s.rules.team_of(winner) \
+                else _("%(name)s wins") % {"name": team}
+            self.say(_("Game over: %(verdict)s.") % {"verdict": verdict},
+                     _("Answer review to the next question to have your decisions judged."))
         if self.lesson:
             self._lesson_step()
 
     def _between_rounds(self) -> None:
         unit = self._unit
         while True:
-            line = self.read(f"Press Enter for the next {unit}> ")
+            line = self.read(_("Press Enter for the next %(unit)s> ") % {"unit": unit})
             word = line.lower()
             if word in ("log", "log all"):
                 self._log(whole=word == "log all")
@@ -557,8 +583,8 @@ class PlainGame:
             elif word == "save" or word.startswith("save "):
                 self._save(line[4:].strip())
             elif word in ("help", "h"):
-                self.say("Press Enter to deal the next " + unit + "; log, rules, save FILE "
-                         "and quit work here too.")
+                self.say(_("Press Enter to deal the next %(unit)s; log, rules, save FILE "
+                           "and quit work here too.") % {"unit": unit})
             else:
                 return
 
@@ -580,12 +606,12 @@ class PlainGame:
 def table_line(view: Position, names: Sequence[str], human: int) -> str:
     """``Table: a: 9♣, b: [5♦+3♠] build of 8 (Computer's).``: each item with a letter."""
     if not view.table:
-        return "Table: empty."
+        return _("Table: empty.")
     items = []
     for i, item in enumerate(view.table):
         text = card_symbol(item) if isinstance(item, int) else build_label(item, names, human)
         items.append(f"{_letter(i)}: {text}")
-    return "Table: " + ", ".join(items) + "."
+    return _("Table: %(items)s.") % {"items": ", ".join(items)}
 
 
 def build_label(b: Build, names: Sequence[str], human: int) -> str:
@@ -601,8 +627,35 @@ def score_line(s: GameSession, scores: Sequence[int]) -> str:
     rules = s.rules
     parts = ", ".join(f"{_team_name(s, t)} {scores[t]}" for t in rules.teams)
     if scheme(rules).penalty:
-        return f"Penalty points: {parts} (lower is better)."
-    return f"Scores: {parts}; {rules.target} to win."
+        return _("Penalty points: %(parts)s (lower is better).") % {"parts": parts}
+    return _("Scores: %(parts)s; %(target)s to win.") % {"parts": parts,
+                                                          "target": rules.target}
+
+
+def help_lines() -> list[str]:
+    """:data:`HELP` in the language in force."""
+    return [pgettext("help", line) % {"n": MAX_SHOWN} if "%(n)s" in line
+            else pgettext("help", line) for line in HELP]
+
+
+def _with_using(card: int, words: str) -> str:
+    """The head of the options of ``card`` that use the table items ``words``."""
+    return _("With the %(card)s using %(items)s you can:") % {"card": card_symbol(card),
+                                                             "items": words}
+
+
+def _yes_words() -> tuple[str, ...]:
+    """Yes in the language in force, besides English's ``y`` and ``yes``."""
+    return (pgettext("answer", "y"), pgettext("answer", "yes"))
+
+
+def _no_words() -> tuple[str, ...]:
+    """No in the language in force, besides English's ``n`` and ``no``."""
+    return (pgettext("answer", "n"), pgettext("answer", "no"))
+
+
+#: The names of a scored deal-cycle (:attr:`Rules.round_word`), translated where shown.
+_UNITS = {"round": pN_("unit", "round"), "game": pN_("unit", "game")}
 
 
 def _team_name(s: GameSession, seat: int) -> str:
@@ -618,7 +671,8 @@ def _log_lines(entries: Sequence[Entry], unit: str) -> list[str]:
     for e in entries:
         if (e.round, e.deal) != where:
             where = (e.round, e.deal)
-            lines.append(f"{unit} {e.round}, deal {e.deal}:")
+            lines.append(_("%(unit)s %(round)s, deal %(deal)s:")
+                         % {"unit": unit, "round": e.round, "deal": e.deal})
         lines.append(f"  {e.words}.")
     return lines
 

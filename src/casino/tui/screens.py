@@ -16,6 +16,9 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Static
 
+from casino.i18n import _, pN_
+from casino.tui.keys import translate_keys
+
 if TYPE_CHECKING:
     from casino.engine.rules import Rules
 
@@ -39,13 +42,14 @@ class RulesScreen(ModalScreen[None]):
     viewer's)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,f1,q,enter", "close", "Close"),
+        Binding("escape,f1,q,enter", "close", pN_("key", "Close")),
     ]
 
     def __init__(self, title: str, lines: Sequence[str], *, saving: bool = False,
                  guide: Rules | None = None, keys: Sequence[str] = HOW_TO_PLAY,
                  keys_title: str = "How to play") -> None:
         super().__init__()
+        translate_keys(self)
         self.title_text = title
         self.lines = list(lines)
         # The player's guide to the preset of ``guide`` (casino.words.guide), with its
@@ -87,7 +91,7 @@ class RulesScreen(ModalScreen[None]):
                                  classes="dialog-heading")
                     yield Static(Content("\n").join(Content(s) for s in self.words),
                                  id="rules-glossary")
-            yield Button("Close (Esc)", id="close", variant="primary")
+            yield Button(_("Close (Esc)"), id="close", variant="primary")
 
     def action_close(self) -> None:
         """Escape, F1, ``q`` or Enter closes the screen: whatever key opened it closes it."""
@@ -107,16 +111,17 @@ class RoundOverScreen(ModalScreen[str]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "choose_default", "Continue"),
-        Binding("n", "choose('again')", "Play again", show=False),
-        Binding("r", "choose('review')", "Review", show=False),
-        Binding("q", "choose('quit')", "Quit"),
+        Binding("enter", "choose_default", pN_("key", "Continue")),
+        Binding("n", "choose('again')", pN_("key", "Play again"), show=False),
+        Binding("r", "choose('review')", pN_("key", "Review"), show=False),
+        Binding("q", "choose('quit')", pN_("key", "Quit")),
     ]
 
     def __init__(self, title: str, lines: Sequence[str], verdict: str, *, game_over: bool,
                  can_replay: bool, saved: str | None = None,
                  review: Callable[[], Screen[None]] | None = None) -> None:
         super().__init__()
+        translate_keys(self)
         self.review = review
         self.title_text = title
         self.lines = list(lines)
@@ -132,19 +137,19 @@ class RoundOverScreen(ModalScreen[str]):
         with Vertical(id="round-box", classes="dialog"):
             yield Static(Content.styled(self.title_text, "bold"), classes="dialog-title")
             body = Content("\n").join(Content(s) for s in self.lines)
-            yield Static(body or Content.styled("Nothing was scored.", "dim"), id="round-items")
+            yield Static(body or Content.styled(_("Nothing was scored."), "dim"), id="round-items")
             yield Static(Content.styled(self.verdict, "bold"), id="round-verdict")
             if self.saved:
-                yield Static(Content.styled(f"The game is saved in {self.saved}", "dim"),
-                             id="round-saved")
+                saved = _("The game is saved in %(path)s") % {"path": self.saved}
+                yield Static(Content.styled(saved, "dim"), id="round-saved")
             with Horizontal(classes="dialog-buttons"):
                 if not self.game_over:
-                    yield Button("Next round (Enter)", id="next", variant="primary")
+                    yield Button(_("Next round (Enter)"), id="next", variant="primary")
                 elif self.can_replay:
-                    yield Button("Play again (Enter)", id="again", variant="primary")
+                    yield Button(_("Play again (Enter)"), id="again", variant="primary")
                 if self.game_over and self.review is not None:
-                    yield Button("Review my play (r)", id="review")
-                yield Button("Quit (q)", id="quit", variant="error")
+                    yield Button(_("Review my play (r)"), id="review")
+                yield Button(_("Quit (q)"), id="quit", variant="error")
 
     def action_choose_default(self) -> None:
         """Enter: the next round, or at the game's end a new game when one can be made, else
@@ -177,19 +182,20 @@ class RoundOverScreen(ModalScreen[str]):
 class SaveScreen(ModalScreen[str | None]):
     """Ask where to save the game; dismisses with the path typed, or None."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", pN_("key", "Cancel"))]
 
     def __init__(self, default: str) -> None:
         super().__init__()
+        translate_keys(self)
         self.default = default
 
     def compose(self) -> ComposeResult:
         """The file name to save to, offered for editing."""
         with Vertical(id="save-box", classes="dialog"):
-            yield Static(Content.styled("Save the game as", "bold"), classes="dialog-title")
+            yield Static(Content.styled(_("Save the game as"), "bold"), classes="dialog-title")
             yield Input(self.default, placeholder="a file name, e.g. mygame.rec", id="save-path")
-            yield Static(Content.styled("Enter saves (later moves are saved there too); "
-                                        "Escape cancels.", "dim"))
+            yield Static(Content.styled(_("Enter saves (later moves are saved there too); "
+                                          "Escape cancels."), "dim"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter: save to the name typed; an empty name saves nothing."""

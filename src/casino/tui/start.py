@@ -30,8 +30,10 @@ from textual.widgets.option_list import Option
 from casino.bots.levels import LEVELS
 from casino.engine.presets import DEFAULT
 from casino.engine.rules import PRESET_NAMES, describe, player_counts, preset
+from casino.i18n import _, pN_
 from casino.play.session import NAME_LENGTH, GameSession, SavedGame, player_name
 from casino.tui.app import DEFAULT_PAUSE, GameScreen, NewGame
+from casino.tui.keys import translate_keys
 
 #: The level a new game is offered at first.
 DEFAULT_LEVEL = "medium"
@@ -72,14 +74,15 @@ class StartScreen(Screen[None]):
 
     AUTO_FOCUS = "#start-rules"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "start", "Start a new game"),
-        Binding("ctrl+l", "learn", "Learn to play"),
-        Binding("escape", "quit", "Quit"),
+        Binding("ctrl+s", "start", pN_("key", "Start a new game")),
+        Binding("ctrl+l", "learn", pN_("key", "Learn to play")),
+        Binding("escape", "quit", pN_("key", "Quit")),
     ]
 
     def __init__(self, saved: Sequence[SavedGame], open_game: OpenGame, *,
                  pause: float = DEFAULT_PAUSE, folder: Path | None = None) -> None:
         super().__init__()
+        translate_keys(self)
         self.saved = list(saved)
         self.open_game = open_game
         self.pause = pause
@@ -92,26 +95,26 @@ class StartScreen(Screen[None]):
         levels = [(f"{name}: {lv.blurb}", name) for name, lv in LEVELS.items()]
         with VerticalScroll(id="start-box"):
             yield Static(Content.styled(" ♠ ♥ CASINO ♣ ♦ ", "bold"), id="start-title")
-            yield Static(Content.styled("A new game", "bold"), classes="start-heading")
+            yield Static(Content.styled(_("A new game"), "bold"), classes="start-heading")
             with Horizontal(classes="start-row"):
-                yield Label("Rules", classes="start-label")
+                yield Label(_("Rules"), classes="start-label")
                 yield Select(rules, value=DEFAULT.name, allow_blank=False, id="start-rules")
             with Horizontal(classes="start-row"):
-                yield Label("Players", classes="start-label")
+                yield Label(_("Players"), classes="start-label")
                 yield Select(self._players_options(DEFAULT.name), value=2, allow_blank=False,
                              id="start-players")
             with Horizontal(classes="start-row"):
-                yield Label("Computer", classes="start-label")
+                yield Label(_("Computer"), classes="start-label")
                 yield Select(levels, value=DEFAULT_LEVEL, allow_blank=False, id="start-level")
             with Horizontal(classes="start-row"):
-                yield Label("Your name", classes="start-label")
+                yield Label(_("Your name"), classes="start-label")
                 yield Input(placeholder="You", max_length=NAME_LENGTH, id="start-name")
             with Horizontal(classes="start-buttons"):
-                yield Button("Start the game (Ctrl+S)", id="start-new", variant="primary")
-                yield Button("Learn to play (Ctrl+L)", id="start-learn", variant="success")
-                yield Button("Quit (Esc)", id="start-quit", variant="error")
+                yield Button(_("Start the game (Ctrl+S)"), id="start-new", variant="primary")
+                yield Button(_("Learn to play (Ctrl+L)"), id="start-learn", variant="success")
+                yield Button(_("Quit (Esc)"), id="start-quit", variant="error")
             yield Static(id="start-error")
-            yield Static(Content.styled("Continue a saved game", "bold"),
+            yield Static(Content.styled(_("Continue a saved game"), "bold"),
                          classes="start-heading")
             yield OptionList(*self._saved_options(), id="start-saved")
         yield Footer()
@@ -121,8 +124,9 @@ class StartScreen(Screen[None]):
 
     def _saved_options(self) -> list[Option]:
         if not self.saved:
-            where = f" in {self.folder}" if self.folder is not None else ""
-            return [Option(Content.styled(f"No unfinished game is saved{where}.", "dim"),
+            words = (_("No unfinished game is saved in %(folder)s.") % {"folder": self.folder}
+                     if self.folder is not None else _("No unfinished game is saved."))
+            return [Option(Content.styled(words, "dim"),
                            disabled=True)]
         return [Option(g.words(), id=str(i)) for i, g in enumerate(self.saved)]
 
