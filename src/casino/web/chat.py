@@ -333,10 +333,13 @@ class Chat:
             if history:
                 await self._history(shown, client, reader)
 
-    async def _counted(self, reader: Reader) -> bool:
-        """Take one of ``reader``'s changes of their chat settings; False when spent."""
-        return bool(await self._db(self.service.allowances.take, self.settings_rate,
-                                   reader.person.counted))
+    async def _too_many_changes(self, reader: Reader) -> dict[str, Any] | None:
+        """Take one of ``reader``'s changes of their chat settings: the refusal, in words,
+        when they are spent; None when taken."""
+        if await self._db(self.service.allowances.take, self.settings_rate,
+                          reader.person.counted):
+            return None
+        return error(too_fast(self.settings_rate, "mutes and chat settings"))
 
     async def mute(self, game: LiveGame, client: Client, msg: Mute) -> dict[str, Any] | None:
         """Mute, for the sender only, whoever said the line ``msg.message``."""
@@ -344,8 +347,8 @@ class Chat:
         line = await self._readable(game, reader, msg.message)
         if line.sender == reader.stored:
             return error(YOUR_OWN)
-        if not await self._counted(reader):
-            return error(too_fast(self.settings_rate, "mutes and chat settings"))
+        if refused := await self._too_many_changes(reader):
+            return refused
         await self._db(self.store.mute, reader.person.key, line)
         await self._tell(game, reader.person.key)
         return None
@@ -354,8 +357,8 @@ class Chat:
                      msg: Unmute) -> dict[str, Any] | None:
         """Lift one of the sender's mutes."""
         reader = self._reader(client)
-        if not await self._counted(reader):
-            return error(too_fast(self.settings_rate, "mutes and chat settings"))
+        if refused := await self._too_many_changes(reader):
+            return refused
         if not await self._db(self.store.unmute, reader.person.key, msg.mute):
             return error(NO_SUCH_MUTE)
         await self._tell(game, reader.person.key)
@@ -365,8 +368,8 @@ class Chat:
                       msg: ChatOff) -> dict[str, Any] | None:
         """Turn all chat off (or on again) for the sender, in every game."""
         reader = self._reader(client)
-        if not await self._counted(reader):
-            return error(too_fast(self.settings_rate, "mutes and chat settings"))
+        if refused := await self._too_many_changes(reader):
+            return refused
         await self._db(self.store.set_off, reader.stored, msg.off)
         await self._tell(game, reader.person.key, history=not msg.off)
         return None
