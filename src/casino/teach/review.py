@@ -305,11 +305,12 @@ def review(record: Record, seat: int, *, samples: int = DEFAULT_SAMPLES, seed: i
     the game does not have, or fewer than :data:`MIN_SAMPLES` deals."""
     rules = record.rules
     if not isinstance(seat, int) or not 0 <= seat < rules.players:
-        raise ReviewError(f"seat {seat} is not a seat of this {rules.players}-player game: "
-                          f"the seats are 0 to {rules.players - 1}")
+        raise ReviewError(_("seat %(seat)s is not a seat of this %(players)s-player game: "
+                            "the seats are 0 to %(last)s") % {
+            "seat": seat, "players": rules.players, "last": rules.players - 1})
     if not record.is_over:
-        raise ReviewError("the game is not finished: only a finished game is reviewed "
-                          "(a review tells what the other hands held)")
+        raise ReviewError(_("the game is not finished: only a finished game is reviewed "
+                            "(a review tells what the other hands held)"))
     _check_samples(samples)
     spots, forced = _spots(record, seat)
     if progress is not None:
@@ -356,8 +357,9 @@ def _spots(record: Record, seat: int) -> tuple[list[_Spot], int]:
 
 def _check_samples(samples: int) -> None:
     if samples < MIN_SAMPLES:
-        raise ReviewError(f"a review judges {MIN_SAMPLES} sampled deals or more (one deal "
-                          f"cannot tell its own noise), not {samples}")
+        raise ReviewError(_("a review judges %(least)s sampled deals or more (one deal "
+                            "cannot tell its own noise), not %(samples)s") % {
+            "least": MIN_SAMPLES, "samples": samples})
 
 
 def judge_decision(pos: Position, played: Move, *, ply: int = 0,
