@@ -263,3 +263,15 @@ def test_a_kept_review_is_told_in_the_askers_language(reviewed: Review) -> None:
     assert [d["verdict"] for d in told["decisions"]] == [d.verdict for d in reviewed.decisions]
     assert told["totals"][0]["kind_words"] == "otot"
     assert all(d["leaves"].startswith(("jättää", "tyhjentää")) for d in told["decisions"])
+
+
+def test_the_helper_pages_reasons_are_in_the_askers_language() -> None:
+    from casino.web.helper_job import judged_helper_json
+
+    req = {"rules": "casino", "table": "9c 4c 5h", "hand": "9d 2s 8c", "level": "beginner"}
+    with using("en"):  # the worker's language: the request's "lang" decides
+        fi = judged_helper_json({**req, "lang": "fi"})
+        en = judged_helper_json(req)
+    fi_reasons = [m["reason"] for m in fi["moves"] if m.get("reason")]
+    assert fi_reasons and all(r.startswith("Se ") for r in fi_reasons)
+    assert all(m["reason"].startswith("It ") for m in en["moves"] if m.get("reason"))
