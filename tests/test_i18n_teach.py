@@ -275,3 +275,24 @@ def test_the_helper_pages_reasons_are_in_the_askers_language() -> None:
     fi_reasons = [m["reason"] for m in fi["moves"] if m.get("reason")]
     assert fi_reasons and all(r.startswith("Se ") for r in fi_reasons)
     assert all(m["reason"].startswith("It ") for m in en["moves"] if m.get("reason"))
+
+
+def test_the_full_screen_games_hint_is_explained_in_its_language(tmp_path: Path) -> None:
+    # The hint is thought of in a worker thread, which does not inherit the language.
+    from textual.pilot import Pilot
+
+    from casino.tui.app import CasinoApp
+    from tests.test_play_tui import drive, new_session
+
+    i18n.set_language("fi")  # as --lang sets it before the game is made
+    app = CasinoApp(new_session(tmp_path), None, pause=0)
+
+    async def test(app: CasinoApp, pilot: Pilot[None]) -> None:
+        await pilot.press("question_mark")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        reason = app.game.message.splitlines()[1]
+        assert reason.startswith("Se "), reason
+        no_english(reason, HINT_ENGLISH)
+
+    drive(app, test)
