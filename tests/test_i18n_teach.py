@@ -9,6 +9,7 @@ leftovers look for the teaching layer's own English only.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -204,6 +205,8 @@ def test_the_review_report_in_the_language(reviewed: Review, game: Record, lang:
     for word in words:
         assert word in text, word
     no_english(text, REVIEW_ENGLISH)
+    assert not re.search(r"\d\.\d", text), "numbers with a decimal comma"
+    assert not re.search(r"\d to \S*\d", text), "a cost's interval in the language"
     # The same judgement; only the words the review kept (what a move leaves) differ.
     assert [(d.move, d.verdict, d.cost) for d in r.decisions] == [
         (d.move, d.verdict, d.cost) for d in reviewed.decisions]

@@ -59,7 +59,8 @@ def _heads(r: Review, rounds: int) -> list[str]:
     game had ``rounds`` rounds)."""
     counts = r.grade_counts()
     about = sum(1 for d in r.decisions if d.verdict == ABOUT_AS_GOOD)
-    who = (r.name if r.name == f"seat {r.seat}" else
+    # A record without names calls a seat "seat N", in English: said in the language.
+    who = (_("seat %(seat)s") % {"seat": r.seat} if r.name == f"seat {r.seat}" else
            _("%(name)s (seat %(seat)s)") % {"name": r.name, "seat": r.seat})
     deals = (_("the same deals a hint there judged") if r.seed == 0 else
              _("seed %(seed)s, so not the deals a hint there judged") % {"seed": r.seed})
@@ -128,8 +129,9 @@ def report_lines(r: Review, record: Record) -> list[str]:
         lines += [f"  {k}. {advice(r.decisions[i])}"
                   for k, i in enumerate(r.costliest, start=1)]
     lines += ["", _("By kind of move (the last deal's moves apart):")]
+    kinds = max([10, *(len(kind_words(t.kind)) for t in r.totals)])
     for t in r.totals:
-        lines.append(f"  {kind_words(t.kind):<10} " + _("%(decisions)13s, %(cost)5s points "
+        lines.append(f"  {kind_words(t.kind):<{kinds}} " + _("%(decisions)13s, %(cost)5s points "
                                                          "lost") % {
             "decisions": ngettext("%(n)s decision", "%(n)s decisions",
                                   t.decisions) % {"n": t.decisions},

@@ -424,15 +424,18 @@ def verdict(grade: str, cost: float, low: float) -> str:
 
 def cost_words(cost: float, low: float, high: float) -> str:
     """A cost with its interval, one decimal: ``1.4 (−0.3 to 3.1)``; the cost alone when
-    the interval is that one value (an exact judgement, or every deal alike)."""
+    the interval is that one value (an exact judgement, or every deal alike). In the
+    language in force."""
     if low == high:
         return _signed(cost)
-    return f"{_signed(cost)} ({_signed(low)} to {_signed(high)})"
+    return _("%(cost)s (%(low)s to %(high)s)") % {
+        "cost": _signed(cost), "low": _signed(low), "high": _signed(high)}
 
 
 def _signed(x: float) -> str:
-    """One decimal, with a minus sign (not a hyphen) below zero, and never ``-0.0``."""
-    text = f"{round(x, 1) + 0.0:.1f}"
+    """One decimal, as the language in force writes it (``1.4``, ``1,4``), with a minus
+    sign (not a hyphen) below zero, and never ``-0.0``."""
+    text = format_number(round(x, 1) + 0.0, 1)
     return text.replace("-", "\u2212")
 
 
