@@ -299,3 +299,22 @@ def test_the_full_screen_games_hint_is_explained_in_its_language(tmp_path: Path)
         no_english(reason, HINT_ENGLISH)
 
     drive(app, test)
+
+
+def test_the_webs_kept_review_is_read_in_the_cookies_language(tmp_path: Path) -> None:
+    from tests.test_web_review import finished_game, reviewing, wait_done
+
+    with reviewing(tmp_path) as client:
+        game = finished_game(client)
+        assert client.post(f"/api/games/{game}/review?seat=0").status_code == 202
+        english = wait_done(client, game, 0)["review"]
+        client.cookies.set("lang", "sv")
+        swedish = client.get(f"/api/games/{game}/review?seat=0").json()["review"]
+    assert "verdict_words" not in english["decisions"][0]
+    assert [d["grade"] for d in swedish["decisions"]] == [
+        d["grade"] for d in english["decisions"]]
+    assert swedish["decisions"][0]["verdict_words"] in ("bra", "nästan lika bra",
+                                                        "onoggrannhet", "misstag",
+                                                        "grovt misstag")
+    assert all(d["leaves"].startswith(("lämnar kvar", "tömmer")) for d in swedish["decisions"])
+    assert swedish["advice"] and all(a.startswith("Omgång ") for a in swedish["advice"])
