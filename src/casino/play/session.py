@@ -57,6 +57,7 @@ from casino.engine.record import (
 from casino.engine.rules import Rules
 from casino.engine.scoring import Result
 from casino.engine.wording import plural
+from casino.i18n import current
 from casino.play.events import (
     GameEnded,
     MovePlayed,
@@ -103,6 +104,9 @@ class BotJob:
     seed: int
     observation: dict[str, Any]
     hint: bool = False
+    #: The language a hint's words are written in (the asker's, :mod:`casino.i18n`):
+    #: a worker process or thread does not share the asker's language in force.
+    lang: str = "en"
 
 
 def run_bot_job(job: BotJob) -> str:
@@ -518,7 +522,7 @@ class GameSession:
         if refusal is not None:
             raise IllegalMove(refusal)
         return BotJob(self._hint_level, _seat_seed(self._bot_seed, 99) + len(self.log),
-                      self.match.position.observation(seat), hint=True)
+                      self.match.position.observation(seat), hint=True, lang=current())
 
     def hint_given(self, seat: int | None = None) -> None:
         """Note in the record that ``seat`` was shown a hint on this turn."""
