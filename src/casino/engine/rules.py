@@ -621,12 +621,6 @@ def rules_from_json(obj: Any) -> Rules:
 # Human summary (``casino rules NAME``)
 
 
-def _listing(parts: list[str], last: str = "and") -> str:
-    """``a, b and c`` in the language in force (``last``: ``and`` or ``or``)."""
-    word = pgettext("listing", "or") if last == "or" else pgettext("listing", "and")
-    return listing(parts, last=word)
-
-
 def ruleset_title(rules: Rules) -> str:
     """The ruleset's title in the language in force (a custom ruleset: its name)."""
     known = named(rules.name)
@@ -643,9 +637,9 @@ def _faces_line(rules: Rules) -> str:
     else:
         j, q, k = rules.face_values
         faces = _("J %(j)s, Q %(q)s, K %(k)s.") % {"j": j, "q": q, "k": k}
-    ace = _listing([str(v) for v in rules.ace_played], "or")
-    ace_sum = str(rules.ace_sum) if not rules.ace_sum_alt else _listing(
-        [str(rules.ace_sum), str(rules.ace_sum_alt)], "or")
+    ace = listing([str(v) for v in rules.ace_played], last=pgettext("listing", "or"))
+    ace_sum = str(rules.ace_sum) if not rules.ace_sum_alt else listing(
+        [str(rules.ace_sum), str(rules.ace_sum_alt)], last=pgettext("listing", "or"))
     return _("Values: 2-10 face value; %(faces)s A played as %(ace)s, %(sum)s in "
              "sums.") % {"faces": faces, "ace": ace, "sum": ace_sum}
 
@@ -908,7 +902,7 @@ def _card_points_text(rules: Rules, run: list[CardPoints], each: bool,
             k += 1
         ranks = ["10" if r == "T" else r for r in group]
         words = (pgettext("scoring", "Ace") if group == ["A"] else
-                 _listing(ranks) if prose else " ".join(ranks))
+                 listing(ranks, last=pgettext("listing", "and")) if prose else " ".join(ranks))
         out.extend(single(cp) for cp in odd)
         text = _rank_group_text(words, points, bool(odd))
         if group == ["A"] and rules.win_rule == "counting-order":

@@ -30,6 +30,9 @@ def _forms(lang: str) -> tuple[tuple[str, str], ...]:
 
     pairs: dict[str, str] = {}
     with using(lang):
+        # A word too common to link alone ("game": *peli*, *parti*) does not link as
+        # another entry's own name either.
+        common = {pgettext("glossary term", t.word).lower() for t in TERMS if not t.link}
         for term in TERMS:
             if lang == "en":
                 forms = ((term.word,) if term.link else ()) + term.forms
@@ -37,7 +40,8 @@ def _forms(lang: str) -> tuple[tuple[str, str], ...]:
                 own = tuple(pgettext("glossary term", n) for _p, n in term.names)
                 forms = ((pgettext("glossary term", term.word),) if term.link else ()) + own
             for form in forms:
-                pairs.setdefault(form.lower(), term.anchor)
+                if lang == "en" or form.lower() not in common:
+                    pairs.setdefault(form.lower(), term.anchor)
     return tuple(sorted(pairs.items(), key=lambda fa: len(fa[0]), reverse=True))
 
 
