@@ -207,3 +207,32 @@ def test_the_web_pages_content_in_swedish_and_english(client: TestClient) -> Non
     assert "A capture that leaves the table empty." in english
     assert "sweep (English) — mökki (suomi) — tabbe (svenska)" in english
     assert ">beginner<" in _page(client, "/", None)
+
+
+@pytest.mark.parametrize(("lang", "rules_title", "level"), [
+    ("fi", "Suomalainen kasino", "aloittelija: ottaa heti eniten"),
+    ("sv", "Finskt kasino", "nybörjare: tar så mycket det kan"),
+    ("en", "Finnish Kasino", "beginner: takes the most it can"),
+])
+def test_the_start_screen_offers_the_rulesets_and_levels_in_the_language(
+        tmp_path: Path, lang: str, rules_title: str, level: str) -> None:
+    import asyncio
+
+    from textual.widgets import Select
+
+    from tests.test_play_start import start_app
+
+    offered: dict[str, list[str]] = {}
+
+    async def main() -> None:
+        app, _chosen = start_app(tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for name in ("start-rules", "start-level"):
+                select = app.screen.query_one(f"#{name}", Select)
+                offered[name] = [str(prompt) for prompt, _value in select._options]
+
+    with using(lang):
+        asyncio.run(main())
+    assert rules_title in offered["start-rules"]
+    assert any(text.startswith(level) for text in offered["start-level"])
