@@ -236,3 +236,16 @@ def test_the_start_screen_offers_the_rulesets_and_levels_in_the_language(
         asyncio.run(main())
     assert rules_title in offered["start-rules"]
     assert any(text.startswith(level) for text in offered["start-level"])
+
+
+def test_f1_shows_the_rules_guide_and_words_in_finnish(tmp_path: Path) -> None:
+    from tests.tui_helpers import beginner_session, f1_text
+
+    with using("fi"):
+        session = beginner_session(tmp_path / "k.rec", "kasino", seed=3)
+        body = f1_text(session, "rules-body")
+        guide = f1_text(session, "rules-guide")
+        words = f1_text(session, "rules-glossary")
+    assert "Pelaajia: 2" in body and "Pisteet:" in body and "mökki" in body.lower()
+    assert "Esimerkkijako" in guide and "patakakkonen" in guide
+    assert "mökki: Otto, joka jättää pöydän tyhjäksi" in words
