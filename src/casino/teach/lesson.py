@@ -45,7 +45,7 @@ from casino.engine.rules import Rules, preset
 from casino.engine.scheme import scheme
 from casino.i18n import _, pgettext, pN_
 from casino.play.session import HUMAN, GameSession, default_names
-from casino.words.glossary import BY_WORD
+from casino.words.glossary import BY_WORD, shown_definition, shown_own_name, shown_word
 from casino.words.guide import points_paragraph
 from casino.words.narrate import YOU, item_words, move_explanation, tie_words
 
@@ -240,11 +240,12 @@ class Step:
 
 
 def _definition(term: str, rules: Rules) -> str:
-    """The glossary's words for ``term``, in the preset's own name for it."""
+    """The glossary's words for ``term``, in the preset's own name for it, in the
+    language in force."""
     t = BY_WORD[term]
-    own = t.own_name(rules.name)
-    name = own if own == t.word else f"{own} ({t.word})"
-    return f"{name[:1].upper()}{name[1:]}: {t.definition}"
+    own, word = shown_own_name(t, rules.name), shown_word(t)
+    name = own if own == word else f"{own} ({word})"
+    return f"{name[:1].upper()}{name[1:]}: {shown_definition(t)}"
 
 
 def _low(rules: Rules, card: int) -> int:

@@ -41,7 +41,7 @@ def title(rules_name: str) -> str:
     """The ruleset's title for pages (``Krypkasino``, ``Tablić``); its name where it has
     none."""
     known = named(rules_name)
-    return known.short if known else rules_name
+    return known.shown_short() if known else rules_name
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,8 @@ async def lobby(request: Request, web: Web, player: Player) -> Response:
     service = web.service
     lists = await service.live.db(service.rooms.lists, seats.browser_token(request), player)
     return web.pages.render("lobby.html", presets=preset_menu(), levels=list(LEVELS),
-                            blurbs={name: lv.blurb for name, lv in LEVELS.items()},
+                            blurbs={name: lv.shown_blurb() for name, lv in LEVELS.items()},
+                            level_names={name: lv.shown_name() for name, lv in LEVELS.items()},
                             default_level="medium", delays=SPECTATOR_DELAYS,
                             clocks=[(json.dumps({k: v for k, v in c.to_json().items() if v}),
                                      c.words()) for c in OFFERED], **lists)
@@ -159,9 +160,9 @@ async def rules_page(name: str, web: Web) -> Response:
 async def glossary_page(web: Web) -> Response:
     """The games' words, an anchor per entry (casino.words.glossary), as
     docs/glossary.md has them."""
-    from casino.words.glossary import SECTIONS, TERMS, section_title
+    from casino.words.glossary import SECTIONS, section_title, shown_terms
 
-    return web.pages.render("glossary.html", terms=TERMS,
+    return web.pages.render("glossary.html", terms=shown_terms(),
                             sections={s: section_title(s) for s in SECTIONS},
                             titles={name: title(name) for name, _, _ in preset_menu()})
 
@@ -174,8 +175,8 @@ async def guide_page(name: str, web: Web) -> Response:
     if name not in GUIDES:
         return web.pages.error(f"no guide for {name!r}; the guides are "
                                f"{', '.join(GUIDES)}", 404)
-    return web.pages.render("guide.html", name=name, title=GUIDES[name].title,
-                            guide=guide_html(name))
+    shown = guide_html(name)
+    return web.pages.render("guide.html", name=name, title=shown["title"], guide=shown)
 
 
 @router.get("/records/{game_id}.rec")
