@@ -30,7 +30,8 @@ from casino.web.clockstore import Within
 from casino.web.errors import GameError
 from casino.web.live import FRIENDS
 from casino.web.messages import ClockControl, ClockView
-from casino.web.store import PLAYING, Event, now
+from casino.web.store import PLAYING, now
+from casino.web.table_events import Event
 from casino.web.timecontrol import (
     WARN_MS,
     ClockState,

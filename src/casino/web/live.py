@@ -42,13 +42,14 @@ from casino.web.store import (
     WAITING,
     WITHDRAWN,
     WITHDRAWN_WORDS,
-    Event,
     StoredGame,
     token_hash,
 )
+from casino.web.table_events import Event, told_event
 from casino.web.table_words import (
-    duration_words,
-    ending_words,
+    away_words,
+    dealt_words,
+    ending_teller,
     log_item,
     resignation_words,
     round_words,
@@ -115,6 +116,9 @@ class Client:
     seat: int | None
     #: The client's address, as the limits count it (:func:`address_key`).
     address: str = ""
+    #: The connection's language: what it is sent is worded in it (words made for it
+    #: outside its own tasks are made in it, ``casino.i18n.using(client.lang)``).
+    lang: str = "en"
     #: The messages to send: models' JSON objects, or a spectator's state as its JSON text
     #: (encoded once for every spectator: casino.web.spectators).
     outbox: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=asyncio.Queue)
@@ -165,9 +169,10 @@ class LiveGame:
         #: Whether anyone may watch it live, and how many moves behind (fixed when made).
         self.spectators = stored.spectators
         self.spectator_delay = stored.spectator_delay
-        #: The spectators' VIEW at the version it was built for (built once per version,
+        #: The spectators' VIEW at the version it was built for, in each language asked
+        #: for (built once per version and language,
         #: :func:`~casino.web.spectators.spectator_view`).
-        self.shown: Shown | None = None
+        self.shown: dict[str, Shown] = {}
         self.invite = stored.invite
         self.creator_seat = stored.creator_seat
         self.rematch = stored.rematch
@@ -191,8 +196,8 @@ class LiveGame:
         #: they are trying to come back, so their absence counts from then (:meth:`away`).
         self.refused_at: dict[int, float] = {}
         self.away_timer: asyncio.TimerHandle | None = None
-        #: The absence the views show now: (seat, how long in words), or None.
-        self.away_shown: tuple[int, str] | None = None
+        #: The absence the views show now: (seat, whole minutes away), or None.
+        self.away_shown: tuple[int, int] | None = None
         #: The choices (views.card_choices) of the seat to move for one position, worked
         #: out in a worker: (position, seat, choices); and the job working them out.
         self._choices: tuple[Position, int, dict[str, Any]] | None = None
@@ -226,7 +231,7 @@ class LiveGame:
         self._choices = None
         self._choosing = None
         self._pending = []
-        self.shown = None
+        self.shown = {}
         self.changed_at = time.monotonic()
         session.on_change = self._on_change
 
@@ -359,7 +364,7 @@ class LiveGame:
         seat, seconds = away
         name = self.session.names[seat]
         return {"seat": seat, "name": name, "seconds": int(seconds),
-                "words": f"{name} has been away for {duration_words(seconds)}",
+                "words": away_words(name, seconds),
                 "can_claim": viewer != seat and self.session.players[viewer] == HUMAN
                 and self.service.clocks.why_no_claim(self, seat) is None}
 
@@ -508,36 +513,36 @@ class LiveGame:
         names = session.names
         events: list[Event] = []
 
-        def add(kind: str, seat: int | None, text: str | None, words: str,
-                words_you: str | None = None) -> None:
+        def add(kind: str, seat: int | None, text: str | None, say: Callable[[], str],
+                say_you: Callable[[], str] | None = None) -> None:
             n = self.version + len(self._pending) + len(events) + 1
-            events.append(Event(n, kind, seat, text, words, words_you))
+            events.append(told_event(n, kind, seat, text, say, say_you))
 
         for event in happened:
             if isinstance(event, MovePlayed):
                 item = log_item(event.seat, event.before, event.move, event.after, names)
                 self.log.append(item)
-                add("move", event.seat, item.text, item.words, item.words_you)
+                add("move", event.seat, item.text, item.told, item.told_you)
             elif isinstance(event, RoundEnded):
-                add("round_end", None, None, round_words(
-                    session.rules, names, event.position.round, event.result.scores))
+                add("round_end", None, None, functools.partial(
+                    round_words, session.rules, names, event.position.round,
+                    event.result.scores))
             elif isinstance(event, GameEnded):
-                words = ending_words(session, event)
-                if words is not None:
-                    add("game_over", event.winner, None, words)
+                ending = ending_teller(session, event)
+                if ending is not None:
+                    add("game_over", event.winner, None, ending)
                 if self.rated:
                     rate_when_stored(self)
             elif isinstance(event, RoundDealt):
-                pos = event.position
-                add("next_round", pos.dealer, None,
-                    f"{session.rules.round_word.capitalize()} {pos.round}: "
-                    f"{names[pos.dealer]} deals")
+                add("next_round", event.position.dealer, None, functools.partial(
+                    dealt_words, session.rules, names, event.position))
             else:
                 note = event.note
                 if isinstance(event, MovesTakenBack):
                     del self.log[len(self.log) - len(note.taken):]
-                add(note.kind, note.seat, None, note.words(names[note.seat]),
-                    note.words(names[note.seat], you=True))
+                name = names[note.seat]
+                add(note.kind, note.seat, None, functools.partial(note.words, name),
+                    functools.partial(note.words, name, you=True))
         if session.game_over or (self.mode == DAILY and session.round_over):
             self.status = OVER  # a daily deal is one round
         if events:

@@ -67,13 +67,13 @@ from casino.web.requester import holder_words
 from casino.web.store import (
     WAITING,
     WITHDRAWN,
-    Event,
     GameRow,
     MovedOn,
     SeatRow,
     now,
     token_hash,
 )
+from casino.web.table_events import Event
 from casino.web.timecontrol import TimeControl
 
 if TYPE_CHECKING:

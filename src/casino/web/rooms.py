@@ -48,12 +48,12 @@ from casino.web.store import (
     WAITING,
     WITHDRAWN,
     WITHDRAWN_WORDS,
-    Event,
     GameRow,
     MovedOn,
     now,
     token_hash,
 )
+from casino.web.table_events import Event
 from casino.web.table_words import replayed_log
 from casino.web.timecontrol import TimeControl
 from casino.words.narrate import YOU

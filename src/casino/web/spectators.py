@@ -9,7 +9,8 @@ With a ``spectator_delay`` of N moves it is the game as it was N moves ago (with
 round being played), replayed from the round's deal, so that a spectator cannot tell a
 player what the others just played; its states then carry no events (they would tell
 the latest moves). The VIEW is built once
-per version of the game, whatever the number of spectators (:func:`spectator_view`).
+per version of the game and language, whatever the number of spectators
+(:func:`spectator_view`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from casino import i18n
 from casino.engine.position import Position
 from casino.engine.wording import plural
 from casino.web import messages
@@ -87,12 +89,14 @@ class Shown:
 
 
 def spectator_view(game: LiveGame) -> Shown:
-    """The spectators' VIEW of ``game`` now, built once per version (kept on the game):
-    a flood of spectators costs one build per change of the game, not one each."""
-    got = game.shown
+    """The spectators' VIEW of ``game`` now in the language in force, built once per
+    version and language (kept on the game): a flood of spectators costs one build per
+    change of the game and language read, not one each."""
+    lang = i18n.current()
+    got = game.shown.get(lang)
     if got is not None and got.version == game.version:
         return got
-    got = game.shown = _build(game)
+    got = game.shown[lang] = _build(game)
     return got
 
 

@@ -52,6 +52,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from casino.web.fanout import CHANGES_CHANNEL, change_notice
+from casino.web.table_events import Event
 
 DEFAULT_DATABASE_URL = "sqlite:///casino.db"
 
@@ -168,25 +169,6 @@ class ReviewRow(Base):
     setting: Mapped[str] = mapped_column(String(64))
     review: Mapped[str] = mapped_column(Text)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
-
-
-@dataclass(frozen=True)
-class Event:
-    """An event as sent to clients (``words_you`` goes only to the seat that acted)."""
-
-    n: int
-    kind: str
-    seat: int | None
-    text: str | None
-    words: str
-    words_you: str | None = None
-
-    def to_json(self, viewer: int | None) -> dict[str, Any]:
-        """The event as a page's log shows it to ``viewer``: the words addressed to the seat
-        itself where it is that seat's ("You took")."""
-        words = self.words_you if self.words_you and viewer == self.seat else self.words
-        return {"n": self.n, "kind": self.kind, "seat": self.seat, "text": self.text,
-                "words": words}
 
 
 @dataclass(frozen=True)

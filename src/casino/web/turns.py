@@ -432,7 +432,7 @@ class Turns:
         limit = self.limits.abandon_after
         shown = None
         if away is not None and away[1] >= limit:
-            shown = away[0], duration_words(away[1])
+            shown = away[0], int(away[1] // 60)  # its words change once a minute
         if shown != game.away_shown:
             game.away_shown = shown
             for c in game.clients:

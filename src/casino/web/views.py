@@ -27,6 +27,7 @@ from casino.engine.record import Settings
 from casino.engine.rules import Rules
 from casino.engine.scheme import scheme
 from casino.engine.scoring import Result
+from casino.web.table_events import Told
 from casino.words.narrate import (
     item_words,
     move_phrase,
@@ -46,14 +47,28 @@ def title(rules_name: str) -> str:
 
 @dataclass(frozen=True)
 class LogItem:
-    """A move as everyone saw it played; ``words_you`` tells it to the player who made it."""
+    """A move as everyone saw it played; ``words_you`` tells it to the player who made it.
+
+    Its words are worded in the reader's language when first read in it
+    (:class:`~casino.web.table_events.Told`): one log serves readers of every language.
+    """
 
     round: int
     deal: int
     seat: int
     text: str
-    words: str
-    words_you: str
+    told: Told
+    told_you: Told
+
+    @property
+    def words(self) -> str:
+        """The move in words, in the language in force."""
+        return self.told()
+
+    @property
+    def words_you(self) -> str:
+        """The move in words to the player who made it, in the language in force."""
+        return self.told_you()
 
     def to_json(self, n: int, viewer: int | None) -> dict[str, Any]:
         """The move as the ``viewer``'s log shows it, numbered ``n``: the words addressed to

@@ -17,12 +17,14 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from casino import i18n
 from casino.engine.errors import CasinoError
 from casino.engine.wording import plural
 from casino.web import seats
 from casino.web.chat import chat_person
 from casino.web.errors import GameError
 from casino.web.guard import same_origin as _same_origin
+from casino.web.language import request_language
 from casino.web.limits import TokenBucket, address_key, seat_share
 from casino.web.live import Client, LiveGame
 from casino.web.messages import (
@@ -110,14 +112,25 @@ class GameSocket:
         self.options_task: asyncio.Task[None] | None = None
         self.options_next: OptionsJob | None = None
         self.refused = 0
+        #: The connection's language (set at the handshake, :meth:`run`).
+        self.lang = i18n.DEFAULT
 
     async def _refuse(self, message: str, code: int) -> None:
         await self.ws.send_json(error(message))
         await self.ws.close(code)
 
     async def run(self) -> None:
+        """Serve the connection in its language (:meth:`_serve`), chosen at the handshake as
+        a page's is (:func:`~casino.web.language.request_language`): every state, event,
+        notice and error it is sent is worded in it, whatever the other connections'."""
+        with i18n.using(request_language(self.ws)) as lang:
+            self.lang = lang
+            await self._serve()
+
+    async def _serve(self) -> None:
         """Admit the connection (its origin, the game, a seat held, room for it), then read
-        and write until it closes; the seat's absence counts from then."""
+        and write until it closes; the seat's absence counts from then. Its writer and the
+        tasks it starts inherit its language."""
         ws = self.ws
         await ws.accept()
         if not _same_origin(ws.headers):
@@ -147,7 +160,7 @@ class GameSocket:
                 self.service.turns.watch(game)
             await self._refuse(no_room, CLOSE_LIMIT)
             return
-        client = Client(seat, address=address)
+        client = Client(seat, address=address, lang=self.lang)
         game.clients.add(client)
         self.service.turns.watch(game)  # a person back on their turn is no longer away
         if seat is None:
