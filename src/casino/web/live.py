@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from casino.engine.position import Position
 from casino.engine.rules import Rules
-from casino.engine.wording import noun
+from casino.i18n import _, ngettext, pgettext
 from casino.play.events import (
     GameEnded,
     MovePlayed,
@@ -50,6 +50,7 @@ from casino.web.table_words import (
     away_words,
     dealt_words,
     ending_teller,
+    level_name,
     log_item,
     resignation_words,
     round_words,
@@ -393,7 +394,7 @@ class LiveGame:
         connection of the seat waits for the same job, and a position's choices are
         worked out once. When this returns (no await follows), :meth:`view` finds them.
         """
-        for _ in range(3):
+        for _attempt in range(3):
             if not self.offers_moves(seat) or self._ready_choices(seat) is not None:
                 return
             pos = self.session.match.position
@@ -409,8 +410,8 @@ class LiveGame:
         # The game moved on under every try: say so rather than work it out here.
         if self.offers_moves(seat) and self._ready_choices(seat) is None:
             self._choices = (self.session.match.position, seat, unknown_choices(
-                self.session.view_of(seat), "the game moved on while your moves were "
-                "worked out"))
+                self.session.view_of(seat), _("the game moved on while your moves were "
+                                              "worked out")))
 
     async def view_ready(self, seat: int) -> dict[str, Any]:
         """:meth:`view` with its choices worked out first (:meth:`prepare`), of the
@@ -440,15 +441,7 @@ class LiveGame:
                           self._ready_choices(seat))
         if view["invite"] is not None and seat != self.creator_seat:
             view["invite"] = None
-        if self.status == WAITING:
-            free = sum(1 for h in self.seats.values() if h is None)
-            view["message"] = (f"Waiting for {free} more {noun(free, 'player')}: "
-                               f"share the invite link.")
-        elif self.status == WITHDRAWN:
-            view["message"] = WITHDRAWN_WORDS[0].upper() + WITHDRAWN_WORDS[1:] + "."
-        elif self.session.players[seat] != HUMAN and self.status == PLAYING:
-            view["message"] = (f"The computer ({self.session.players[seat]}) plays your seat "
-                               "now: you are watching.")
+        view["message"] = self._message(seat)
         # A lesson's step, from what this seat sees (session_step reads its observation).
         view["lesson"] = (session_step(self.session, seat).to_json()
                           if self.mode == LESSON else None)
@@ -456,6 +449,22 @@ class LiveGame:
             daily_view(view, self.id, self.session)
         self.service.clocks.dress(self, view)
         return view
+
+    def _message(self, seat: int) -> str | None:
+        """The view's message for ``seat``, if the game has one for it now: a room waiting
+        for its players or withdrawn, or a seat the computer plays."""
+        if self.status == WAITING:
+            free = sum(1 for h in self.seats.values() if h is None)
+            return ngettext("Waiting for %(n)s more player: share the invite link.",
+                            "Waiting for %(n)s more players: share the invite link.",
+                            free) % {"n": free}
+        if self.status == WITHDRAWN:
+            words = pgettext("room", WITHDRAWN_WORDS)
+            return words[0].upper() + words[1:] + "."
+        if self.session.players[seat] != HUMAN and self.status == PLAYING:
+            return (_("The computer (%(level)s) plays your seat now: you are watching.")
+                    % {"level": level_name(self.session.players[seat])})
+        return None
 
     async def state_ready(self, client: Client) -> dict[str, Any] | str | None:
         """:meth:`state_for`, the client's choices worked out first (:meth:`prepare`),

@@ -51,6 +51,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from casino.i18n import pN_
 from casino.web.fanout import CHANGES_CHANNEL, change_notice
 from casino.web.table_events import Event
 
@@ -59,10 +60,11 @@ DEFAULT_DATABASE_URL = "sqlite:///casino.db"
 #: Game statuses, in the order a game goes through them.
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
 #: A room withdrawn before its game began (a seek paired elsewhere, a challenge declined),
-#: and what its invite and its own page say.
+#: and what its invite and its own page say (translated where shown,
+#: ``pgettext("room", WITHDRAWN_WORDS)``).
 WITHDRAWN = "withdrawn"
-WITHDRAWN_WORDS = ("this room was withdrawn (a seek paired elsewhere, or a challenge "
-                   "declined or withdrawn): nobody waits in it any more")
+WITHDRAWN_WORDS = pN_("room", "this room was withdrawn (a seek paired elsewhere, or a "
+                      "challenge declined or withdrawn): nobody waits in it any more")
 
 
 def now() -> dt.datetime:

@@ -13,12 +13,40 @@ from collections.abc import Callable, Sequence
 from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.rules import Rules
-from casino.i18n import _, ngettext
+from casino.i18n import _, ngettext, pgettext, pN_
 from casino.play.events import GameEnded
 from casino.play.session import GameSession
 from casino.web.table_events import Told
 from casino.web.views import LogItem, side_name, total_text
 from casino.words.narrate import told_play, winner_words
+
+#: The computer's levels by their names, as the table shows them (translated where shown,
+#: :func:`level_name`); a level not here is shown by its name.
+LEVEL_NAMES = {"beginner": pN_("level", "beginner"), "easy": pN_("level", "easy"),
+               "medium": pN_("level", "medium"), "hard": pN_("level", "hard"),
+               "expert": pN_("level", "expert")}
+
+
+def level_name(level: str) -> str:
+    """The computer's level ``level`` (``medium``) as shown, in the language in force."""
+    return pgettext("level", LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
+
+
+def joined_words(name: str | None, full: bool) -> str:
+    """"Ann joined", "Ann joined: the game begins" (the last seat taken); ``name`` None:
+    told to the one who joined."""
+    if name is None:
+        return _("You joined: the game begins") if full else _("You joined")
+    words = {"name": name}
+    return (_("%(name)s joined: the game begins") % words if full
+            else _("%(name)s joined") % words)
+
+
+def rematch_words(name: str | None) -> str:
+    """"Ann started a rematch"; ``name`` None: told to the one who started it."""
+    if name is None:
+        return _("You started a rematch")
+    return _("%(name)s started a rematch") % {"name": name}
 
 
 def names_and(names: Sequence[str]) -> str:
