@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from casino import i18n
+
+T = TypeVar("T")
 
 
 class Told:
@@ -72,6 +74,13 @@ class Event:
             words = self.told() if self.told is not None else self.words
         return {"n": self.n, "kind": self.kind, "seat": self.seat, "text": self.text,
                 "words": words}
+
+
+def in_language(lang: str, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` worded in ``lang``: a job sent to a worker (another thread or
+    process, which does not share the asker's language) carries its asker's."""
+    with i18n.using(lang):
+        return fn(*args)
 
 
 def told_event(n: int, kind: str, seat: int | None, text: str | None,
