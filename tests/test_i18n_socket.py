@@ -263,3 +263,23 @@ def test_a_worker_s_job_is_worded_in_its_asker_s_language() -> None:
         assert in_language("fi", round_words, Rules(), ("Ann", "Bob"), 1, (1, 2)) == (
             "Kierros 1 päättyi: Ann 1, Bob 2")
         assert i18n.current() == "sv"
+
+
+def test_the_lobby_s_lists_and_levels_are_in_the_request_s_language(tmp_path: Path) -> None:
+    with web(tmp_path) as ann:
+        r = ann.post("/api/games", json={"rules": "casino", "mode": "friends", "name": "Ann",
+                                         "level": "beginner", "public": True,
+                                         "clock": {"kind": "move", "seconds": 30}})
+        assert r.status_code == 201, r.text
+        clocks = {}
+        for lang in ("en", "fi", "sv"):
+            ann.cookies.set("lang", lang)
+            rooms = ann.get("/api/games").json()["open"]
+            clocks[lang] = [g["clock"] for g in rooms]
+        assert clocks == {"en": ["30 s a move"], "fi": ["30 s / siirto"],
+                          "sv": ["30 s per drag"]}
+        ann.cookies.set("lang", "fi")
+        page = ann.get("/").text
+        assert ">keskitaso</option>" in page and ">aloittelija</option>" in page
+        ann.cookies.set("lang", "en")
+        assert ">medium</option>" in ann.get("/").text

@@ -28,6 +28,7 @@ from casino.web.routes.context import (
 from casino.web.routes.daily import check_shown
 from casino.web.spectators import not_watchable, watched_words
 from casino.web.store import OVER
+from casino.web.table_words import level_name
 from casino.web.timecontrol import OFFERED
 from casino.web.views import RATED_WORDS, title
 
@@ -44,6 +45,7 @@ async def lobby(request: Request, web: Web, player: Player) -> Response:
     service = web.service
     lists = await service.live.db(service.rooms.lists, seats.browser_token(request), player)
     return web.pages.render("lobby.html", presets=preset_menu(), levels=list(LEVELS),
+                            level_names={name: level_name(name) for name in LEVELS},
                             blurbs={name: lv.blurb for name, lv in LEVELS.items()},
                             default_level="medium", delays=SPECTATOR_DELAYS,
                             clocks=[(json.dumps({k: v for k, v in c.to_json().items() if v}),
