@@ -327,7 +327,7 @@ class Rooms:
             if game.status != OVER:
                 raise GameError(_("a rematch is offered once the game is over"))
             if game.mode == DAILY:
-                raise GameError(PLAYED_ONCE)
+                raise GameError(pgettext("daily", PLAYED_ONCE))
             if game.rematch is None:
                 s = game.session
                 new_id = secrets.token_hex(8)

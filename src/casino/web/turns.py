@@ -344,7 +344,7 @@ class Turns:
         async with game.lock:
             self.playing(game)
             if game.mode == DAILY:
-                raise GameError(NO_RESIGNING)
+                raise GameError(pgettext("daily", NO_RESIGNING))
             game.session.resign(seat, self._computer_level(game))
             await self.service.live.flush(game)
         game.notify()
