@@ -153,11 +153,18 @@ def test_each_seat_is_told_the_table_s_events_in_its_own_language(
     assert _events(t.bob, "game_over") == ["Ann gav upp: Bob vinner"]
     assert _events(t.watcher, "game_over") == ["Ann resigned: Bob wins"]
     assert _events(t.katsoja, "game_over") == ["Ann luovutti: Bob voittaa"]
+    # The resignation's own note: to Ann herself as "you".
+    assert _events(t.ann, "resign") == ["Luovutit"]
+    assert _events(t.bob, "resign") == ["Ann gav upp"]
+    assert _events(t.watcher, "resign") == ["Ann resigned"]
 
 
 def test_each_seat_s_view_is_worded_in_its_own_language(tables: dict[str, Table]) -> None:
     t = tables["mixed"]
     assert t.ann.view["rated_words"] == "Vapaa peli"
+    assert t.ann.view["settings"]["words"] == "Vihjeet pois · Siirron peruminen pois"
+    assert t.bob.view["settings"]["words"] == "Tips av · Ångra av"
+    assert t.watcher.view["settings"]["words"] == "Hints off · Take-backs off"
     assert t.bob.view["rated_words"] == "Vänskapligt parti"
     assert t.watcher.view["rated_words"] == "Casual game"
     assert t.ann.view["result"]["summary"] == "Ann luovutti: Bob voittaa"

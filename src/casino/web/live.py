@@ -52,6 +52,7 @@ from casino.web.table_words import (
     ending_teller,
     level_name,
     log_item,
+    note_words,
     resignation_words,
     round_words,
 )
@@ -549,9 +550,9 @@ class LiveGame:
                 note = event.note
                 if isinstance(event, MovesTakenBack):
                     del self.log[len(self.log) - len(note.taken):]
-                name = names[note.seat]
-                add(note.kind, note.seat, None, functools.partial(note.words, name),
-                    functools.partial(note.words, name, you=True))
+                add(note.kind, note.seat, None,
+                    functools.partial(note_words, note, names[note.seat]),
+                    functools.partial(note_words, note, names[note.seat], you=True))
         if session.game_over or (self.mode == DAILY and session.round_over):
             self.status = OVER  # a daily deal is one round
         if events:

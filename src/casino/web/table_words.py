@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 from casino.engine.moves import Move
 from casino.engine.position import Position
+from casino.engine.record import Note
 from casino.engine.rules import Rules
 from casino.i18n import _, ngettext, pgettext, pN_
 from casino.play.events import GameEnded
@@ -30,6 +31,13 @@ LEVEL_NAMES = {"beginner": pN_("level", "beginner"), "easy": pN_("level", "easy"
 def level_name(level: str) -> str:
     """The computer's level ``level`` (``medium``) as shown, in the language in force."""
     return pgettext("level", LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
+
+
+def note_words(note: Note, name: str, *, you: bool = False) -> str:
+    """A note of the record told to the table (a hint asked for, a take-back, a
+    resignation, a takeover: :meth:`~casino.engine.record.Note.words`), the computer's
+    level named as the table shows it."""
+    return note.words(name, you=you, level=level_name(note.level) if note.level else None)
 
 
 def joined_words(name: str | None, full: bool) -> str:
