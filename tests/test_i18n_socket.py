@@ -290,3 +290,37 @@ def test_the_lobby_s_lists_and_levels_are_in_the_request_s_language(tmp_path: Pa
         assert ">keskitaso</option>" in page and ">aloittelija</option>" in page
         ann.cookies.set("lang", "en")
         assert ">medium</option>" in ann.get("/").text
+
+
+def test_events_read_back_from_the_database_are_told_in_the_reader_s_language(
+        tmp_path: Path) -> None:
+    with web(tmp_path) as ann:
+        ann.cookies.set("lang", "fi")
+        r = ann.post("/api/games", json={"rules": "casino", "mode": "friends", "name": "Ann",
+                                         "level": "beginner"})
+        gid, invite = str(r.json()["game"]), str(r.json()["invite"])
+        bob = guest(ann)
+        bob.cookies.set("lang", "sv")
+        assert bob.get(f"{invite}?name=Bob", follow_redirects=False).status_code == 303
+        with ann.websocket_connect(f"/ws/{gid}") as ws:
+            a = Seat(ws)
+            a.hello(0)
+            a.send({"type": "resign"})
+            a.until_version(a.version + 1)
+        live = ann.app.state.service.live  # type: ignore[attr-defined]
+        first = live.games[gid]
+        live.drop(first)  # as after a restart: the game is read from the database
+        with bob.websocket_connect(f"/ws/{gid}") as ws:
+            b = Seat(ws)
+            b.hello(0)
+        assert live.games[gid] is not first
+        assert _events(b, "joined") == ["Du gick med: partiet börjar"]
+        assert _events(b, "resign") == ["Ann gav upp"]
+        assert _events(b, "game_over") == ["Ann gav upp: Bob vinner"]
+        with ann.websocket_connect(f"/ws/{gid}") as ws:
+            a = Seat(ws)
+            a.hello(0)
+        assert _events(a, "joined") == ["Bob liittyi peliin: peli alkaa"]
+        assert _events(a, "resign") == ["Luovutit"]
+        stored = ann.app.state.service.store.load(gid)  # type: ignore[attr-defined]
+        assert [e.words for e in stored.events if e.kind == "resign"] == ["Ann resigned"]

@@ -35,6 +35,7 @@ from casino.teach.lesson import session_step
 from casino.web import messages
 from casino.web.accounts.ratings import rate_when_stored
 from casino.web.daily import DAILY, daily_view
+from casino.web.retell import retold
 from casino.web.spectators import Shown, spectator_state
 from casino.web.store import (
     OVER,
@@ -181,7 +182,9 @@ class LiveGame:
         self.created = stored.created
         self.status = stored.status
         self.seats: dict[int, str | None] = {s: h for s, (_, h) in stored.seats.items()}
-        self.events: list[Event] = list(stored.events)
+        #: Its events; those read from the database are told again in each reader's
+        #: language where their words are the table's (casino.web.retell).
+        self.events: list[Event] = retold(stored.events, session, stored.creator_seat)
         self.session = session
         self.log = log_items
         self.lock = asyncio.Lock()
@@ -227,7 +230,8 @@ class LiveGame:
         self.invite = stored.invite
         self.rematch = stored.rematch
         self.seats = {s: h for s, (_, h) in stored.seats.items()}
-        self.events.extend(e for e in stored.events if e.n > len(self.events))
+        self.events.extend(retold([e for e in stored.events if e.n > len(self.events)],
+                                  session, stored.creator_seat))
         self.session = session
         self.log = log_items
         self._choices = None
@@ -545,7 +549,8 @@ class LiveGame:
                     rate_when_stored(self)
             elif isinstance(event, RoundDealt):
                 add("next_round", event.position.dealer, None, functools.partial(
-                    dealt_words, session.rules, names, event.position))
+                    dealt_words, session.rules, names, event.position.round,
+                    event.position.dealer))
             else:
                 note = event.note
                 if isinstance(event, MovesTakenBack):

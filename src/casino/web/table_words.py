@@ -57,6 +57,23 @@ def rematch_words(name: str | None) -> str:
     return _("%(name)s started a rematch") % {"name": name}
 
 
+def seek_withdrawn(name: str) -> str:
+    """"Ann withdrew the seek": a room waiting for a pairing, withdrawn by its maker."""
+    return _("%(name)s withdrew the seek") % {"name": name}
+
+
+def challenge_withdrawn(name: str) -> str:
+    """"Ann withdrew the challenge", by its maker ``name``."""
+    return _("%(name)s withdrew the challenge") % {"name": name}
+
+
+def challenge_declined(name: str, maker: str) -> str:
+    """"Bob declined the challenge" (``name`` its addressee's; ``maker``, unsaid, its
+    maker's, as every withdrawal is worded of)."""
+    del maker
+    return _("%(name)s declined the challenge") % {"name": name}
+
+
 def names_and(names: Sequence[str]) -> str:
     """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy`` in the language in force."""
     if len(names) <= 1:
@@ -118,9 +135,9 @@ def round_words(rules: Rules, names: Sequence[str], number: int,
     return _("Round %(n)s is over: %(totals)s") % {"n": number, "totals": totals}
 
 
-def dealt_words(rules: Rules, names: Sequence[str], position: Position) -> str:
-    """"Round 3: Ann deals": the next round (Krypkasino's next game) is dealt."""
-    words = {"n": position.round, "name": names[position.dealer]}
+def dealt_words(rules: Rules, names: Sequence[str], number: int, dealer: int) -> str:
+    """"Round 3: Ann deals": round ``number`` (Krypkasino's game) is dealt by ``dealer``."""
+    words = {"n": number, "name": names[dealer]}
     if rules.round_word == "game":
         return _("Game %(n)s: %(name)s deals") % words
     return _("Round %(n)s: %(name)s deals") % words
