@@ -40,6 +40,8 @@ class Table:
     #: and language.
     katsoja: Seat
     errors: dict[str, list[str]]
+    #: What resigning would do, as each seat was told at the start.
+    resigning: dict[str, str]
     record: str
     events: list[tuple[Any, ...]]
 
@@ -102,6 +104,10 @@ def _play(tmp_path: Path, ann_lang: str | None, bob_lang: str | None,
                 errors[name].append(s.error())
             bob.send({"type": "play", "move": "9d", "version": 10_000})  # a stale version
             errors["bob"].append(bob.error())
+            waiting = {0: bob, 1: ann}[ann.view["to_move"]]  # a move out of turn
+            waiting.send({"type": "play", "move": "9d"})
+            errors["turn"] = [waiting.error()]
+            resigning = {"ann": ann.view["resign_words"], "bob": bob.view["resign_words"]}
             watcher.send({"type": "resign"})  # a spectator may not
             errors["watcher"].append(watcher.error())
             seats = {0: ann, 1: bob}
@@ -121,7 +127,7 @@ def _play(tmp_path: Path, ann_lang: str | None, bob_lang: str | None,
             assert ann.view["status"] == "over"
         stored = ann_client.app.state.service.store.load(gid)  # type: ignore[attr-defined]
         assert stored is not None
-        return Table(ann, bob, watcher, katsoja, errors, stored.record,
+        return Table(ann, bob, watcher, katsoja, errors, resigning, stored.record,
                      [(e.n, e.kind, e.seat, e.text, e.words, e.words_you)
                       for e in stored.events])
 
@@ -188,6 +194,11 @@ def test_each_connection_is_refused_in_its_own_language(tables: dict[str, Table]
     assert errors["bob"][0].startswith("meddelandet är inte giltig JSON; ")
     assert errors["bob"][1].startswith("partiet har gått vidare (du skickade det vid "
                                        "version 10000, det är vid ")
+    assert errors["turn"][0] in ("nyt on pelaajan Bob vuoro, ei sinun",  # Ann's
+                                 "det är inte din tur: Ann ska dra")  # Bob's
+    assert tables["mixed"].resigning == {"ann": "vastapuoli voittaa heti",
+                                         "bob": "den andra sidan vinner direkt"}
+    assert tables["english"].resigning["ann"] == "the other side wins at once"
     assert errors["watcher"] == [
         'that message is not valid JSON; send an object such as {"type": "hello", "since": 0}',
         "you are watching this game: a spectator cannot resign"]
