@@ -19,6 +19,7 @@ from casino import i18n
 from casino.engine.match import Match
 from casino.engine.rules import Rules
 from casino.web import rooms as rooms_module
+from casino.web.messages import MessageError, parse
 from casino.web.table_events import Told, in_language, told_event
 from casino.web.table_words import round_words
 from tests.web_helpers import Seat, guest, web
@@ -335,3 +336,24 @@ def test_events_read_back_from_the_database_are_told_in_the_reader_s_language(
         assert _events(a, "resign") == ["Luovutit"]
         stored = ann.app.state.service.store.load(gid)  # type: ignore[attr-defined]
         assert [e.words for e in stored.events if e.kind == "resign"] == ["Ann resigned"]
+
+
+@pytest.mark.parametrize(("text", "english", "finnish", "swedish"), [
+    ('{"type": "hello", "since": "x"}', "input should be a valid integer",
+     "arvon pitää olla kokonaisluku", "värdet ska vara ett heltal"),
+    ('{"type": "hello", "since": -1}', "input should be greater than or equal to 0",
+     "arvon pitää olla vähintään 0", "värdet ska vara minst 0"),
+    ('{"type": "play", "move": ""}', "string should have at least 1 character",
+     "tekstissä pitää olla vähintään 1 merkki", "texten ska ha minst 1 tecken"),
+    ('{"type": "chat_off", "off": "maybe"}', "input should be a valid boolean",
+     "arvon pitää olla true tai false", "värdet ska vara true eller false")])
+def test_a_wrong_value_is_said_in_the_reader_s_language(
+        text: str, english: str, finnish: str, swedish: str) -> None:
+    said = {}
+    for lang in ("en", "fi", "sv"):
+        with i18n.using(lang), pytest.raises(MessageError) as refused:
+            parse(text, players=2)
+        said[lang] = str(refused.value)
+    assert english in said["en"]
+    assert finnish in said["fi"] and "input should" not in said["fi"]
+    assert swedish in said["sv"] and "input should" not in said["sv"]

@@ -34,6 +34,7 @@ from pydantic import (
 from casino import i18n
 from casino.i18n import _, ngettext, pgettext, pN_
 from casino.web.phrases import PHRASES
+from casino.web.value_words import value_words
 
 #: The most table items an ``options`` request may name (a table has fewer: Kasino's
 #: whole deck less the hands is 48 cards; the table's size caps it too).
@@ -489,6 +490,8 @@ def _one(problem: Any, body: type[BaseModel] | None) -> str:
         wrong = _("missing")
     elif kind == "value_error":
         wrong = str(problem["ctx"]["error"])
+    elif (worded := value_words(kind, problem.get("ctx"))) is not None:
+        wrong = worded
     else:
         wrong = str(problem["msg"]).replace("a valid dictionary", "a JSON object")
         wrong = _CLASS.sub("", wrong)  # "... or instance of ClockBody": no class names
