@@ -446,7 +446,9 @@ class LiveGame:
                           self._ready_choices(seat))
         if view["invite"] is not None and seat != self.creator_seat:
             view["invite"] = None
-        view["message"] = self._message(seat)
+        message = self._message(seat)
+        if message is not None:
+            view["message"] = message
         # A lesson's step, from what this seat sees (session_step reads its observation).
         view["lesson"] = (session_step(self.session, seat).to_json()
                           if self.mode == LESSON else None)
