@@ -22,7 +22,7 @@ from typing import Any
 
 from fastapi import APIRouter
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import RedirectResponse, Response
 
 from casino import i18n
@@ -43,8 +43,10 @@ PLURAL_RULE = "one-other"
 router = APIRouter()
 
 
-def request_language(request: Request) -> str:
-    """The language ``request`` is answered in: its cookie's, else its Accept-Language's."""
+def request_language(request: HTTPConnection) -> str:
+    """The language ``request`` is answered in: its cookie's, else its Accept-Language's.
+    A request, or a WebSocket at its handshake (the game's socket speaks its connection's
+    language, :mod:`casino.web.routes.socket`): the one place that decides."""
     return i18n.known(request.cookies.get(LANG_COOKIE)) or i18n.negotiate(
         request.headers.get("accept-language"))
 

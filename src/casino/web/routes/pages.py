@@ -12,6 +12,7 @@ from starlette.responses import Response
 from casino.bots.levels import LEVELS
 from casino.engine.errors import RulesError
 from casino.engine.rules import describe, preset
+from casino.i18n import pgettext
 from casino.web import seats
 from casino.web.accounts.ratings import SIGN_IN_TO_JOIN
 from casino.web.bodies import MAX_SPECTATOR_DELAY
@@ -25,7 +26,7 @@ from casino.web.routes.context import (
     signed_in,
 )
 from casino.web.routes.daily import check_shown
-from casino.web.spectators import NOT_WATCHABLE, watched_words
+from casino.web.spectators import not_watchable, watched_words
 from casino.web.store import OVER
 from casino.web.timecontrol import OFFERED
 from casino.web.views import RATED_WORDS, title
@@ -80,7 +81,7 @@ async def watch_page(game_id: str, web: Web) -> Response:
     if game is None:
         return web.pages.error("there is no such game", 404)
     if not game.spectators:
-        return web.pages.error(NOT_WATCHABLE[0].upper() + NOT_WATCHABLE[1:] + ".", 403,
+        return web.pages.error(not_watchable()[0].upper() + not_watchable()[1:] + ".", 403,
                                title="Not watched")
     if game.status == OVER:
         return RedirectResponse(f"/records/{game_id}", 303)
@@ -114,7 +115,7 @@ async def join(request: Request, game_id: str, code: str, web: Web, player: Play
                                 rated_words=RATED_WORDS[room.rated],
                                 clock_words=None if room.clock is None
                                 else room.clock.control.words(),
-                                clock_rule=WHEN_OUT[room.rated],
+                                clock_rule=pgettext("clock", WHEN_OUT[room.rated]),
                                 watched_words=watched_words(room.spectator_delay)
                                 if room.spectators else None,
                                 sign_in_first=SIGN_IN_TO_JOIN if room.rated and not player
