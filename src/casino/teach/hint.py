@@ -410,8 +410,7 @@ def reason_words(play: RankedPlay, seen: Position, made: int, rival: Move | None
     if play.takes:
         what = f"It takes {_symbols(play.takes)}"
         if play.point_cards:
-            label = point_cards_label(rules)[:-1] if len(play.point_cards) == 1 \
-                else point_cards_label(rules)
+            label = point_cards_label(rules, len(play.point_cards))
             unit = "penalty point" if scheme(rules).penalty else "point"
             what += (f", the {label} {_symbols(play.point_cards)} "
                      f"({plural(play.card_points, unit)})")
