@@ -22,7 +22,7 @@ from casino.engine.rules import Rules
 from casino.engine.scheme import Scheme, is_spade, scheme
 from casino.engine.scoring import Item, Result, point_cards, team_piles
 from casino.engine.wording import build_words, group_words, listing
-from casino.i18n import _, ngettext, pgettext, pN_
+from casino.i18n import _, current, ngettext, pgettext, pN_
 
 #: The scored items' names by their key in the result (which stays English in records
 #: and JSON), translated where shown (:func:`item_name`).
@@ -151,8 +151,14 @@ def _because(rules: Rules, group: Sequence[int], targets: Sequence[int]) -> str:
 
 def _explained(parts: Sequence[str]) -> str:
     """``a, b and c``; with a comma before ``and`` when a part explains a sum (its
-    ``=``), so the ``and`` does not read as part of that sum's ``because``."""
-    return listing(parts, serial=any(" = " in p for p in parts))
+    ``=``), so the ``and`` does not read as part of that sum's ``because``. Finnish and
+    Swedish have no serial comma: there the comma before *ja*/*och* closes the clause
+    of the part just before it, and only then."""
+    if current() == "en":
+        serial = any(" = " in p for p in parts)
+    else:
+        serial = len(parts) > 1 and " = " in parts[-2]
+    return listing(parts, serial=serial)
 
 
 def _kind_key(move: Move) -> str:
