@@ -371,3 +371,27 @@ def test_a_tied_majority_in_the_language(lang: str, tied: str) -> None:
                    result=result)
     with i18n.using(lang):
         assert tie_words(rules, end, ["Ann", "Bob"]) == [tied]
+
+
+@pytest.mark.parametrize(("text", "fi", "sv"), [
+    ("9d x", "merkintää '9d x' ei voi lukea: kerro, mitä ruutuysi ottaa",
+     "kan inte läsa '9d x': säg vad ruter nia tar"),
+    ("9d 5h", "merkintää '9d 5h' ei voi lukea: rakentaessasi ilmoita arvo (kuten '=8'); "
+              "ottaessasi kirjoita 'x' korttisi jälkeen",
+     "kan inte läsa '9d 5h': för att bygga, ange värdet (som '=8'); för att ta, skriv 'x' "
+     "efter ditt kort"),
+    ("9z", "merkintää '9z' ei voi lukea: '9z' ei ole kortti: 'z' ei ole maa (s c h d tai "
+           "♠ ♣ ♥ ♦)",
+     "kan inte läsa '9z': '9z' är inget kort: 'z' är ingen färg (s c h d eller ♠ ♣ ♥ ♦)"),
+])
+def test_a_move_that_cannot_be_read_is_said_in_the_language(text: str, fi: str,
+                                                             sv: str) -> None:
+    from casino.engine.errors import MalformedMove
+    from casino.engine.moves import read_move
+
+    for lang, expected in (("fi", fi), ("sv", sv)):
+        with i18n.using(lang), pytest.raises(MalformedMove) as info:
+            read_move(text)
+        assert str(info.value) == expected
+    with pytest.raises(MalformedMove, match=r"^cannot read "):
+        read_move(text)
