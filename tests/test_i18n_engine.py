@@ -12,9 +12,11 @@ many; English stays as it was (the other tests assert it, in English, the defaul
 
 from __future__ import annotations
 
+import io
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -395,3 +397,34 @@ def test_a_move_that_cannot_be_read_is_said_in_the_language(text: str, fi: str,
         assert str(info.value) == expected
     with pytest.raises(MalformedMove, match=r"^cannot read "):
         read_move(text)
+
+
+#: The English of the narration, the tallies and the results, which a whole plain game in
+#: Finnish or Swedish must not show.
+NARRATION = (" takes ", " trails ", " makes a build", "You take", "You trail", "captured ",
+             " in hand", "build of ", "point cards", "most cards", " reached ", " wins with",
+             "sweep", " each (")
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("fi", ("Computer ottaa kortilla ", "Computer laittaa ", "pinossa ", " korttia",
+            "eniten kortteja")),
+    ("sv", ("Computer tar ", "Computer lägger ut ", "har tagit ", " kort på handen",
+            "flest kort")),
+])
+def test_a_whole_plain_game_tells_the_moves_and_results_in_the_language(
+        tmp_path: Path, lang: str, words: tuple[str, ...]) -> None:
+    from casino.tui.plain import run_plain
+    from tests.test_play_languages import Autoplay
+    from tests.tui_helpers import beginner_session
+
+    session = beginner_session(tmp_path / "g.rec", seed=7)
+    out = io.StringIO()
+    with i18n.using(lang):
+        run_plain(session, None, stdin=Autoplay(out, session), stdout=out)
+    text = out.getvalue()
+    assert session.game_over
+    for word in words:
+        assert word in text, word
+    for word in NARRATION:
+        assert word not in text, word
