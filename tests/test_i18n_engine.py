@@ -348,6 +348,8 @@ def test_scored_items_and_the_winner_in_the_language(lang: str, item: str, won: 
         words = winner_words(result, rules, ["Ann", "Bob"], (18, 17))
         assert item_words(Item("cards", 0, 3)) == item
     assert lines[0].startswith(item) and "[Ann 18, Bob 20]" in lines[0]
+    # The points stand in one column however long the items' names are.
+    assert len({line.index(" +") for line in lines}) == 1, lines
     assert words.startswith(won)
     # The record's key is unchanged: only the words shown are translated.
     assert items[0].item == "cards"

@@ -390,15 +390,19 @@ def result_lines(result: Result, rules: Rules, names: Sequence[str],
     """A round's items in counting order, one line each, with the running totals.
 
     With the round's ``end`` position, a majority nobody won (a tie) gets a line of
-    its own where its item would be, so the summary never leaves it out silently."""
+    its own where its item would be, so the summary never leaves it out silently. The
+    items' column is as wide as its longest name (13 at least: *eniten kortteja* is
+    longer than *most cards*)."""
     totals = {t: scores_before[t] for t in rules.teams}
     ties = dict(majority_ties(rules, end, names)) if end is not None else {}
     lines = []
+    width = max([13, *(len(item_words(it)) for it in result.items),
+                 *(len(item_name(kind)) for kind in ties)])
 
     def tie_line(kind: str) -> None:
         if kind in ties:
             tied = _("tied")
-            lines.append(f"{item_name(kind):<13} {tied:>3}  {ties.pop(kind)}")
+            lines.append(f"{item_name(kind):<{width}} {tied:>3}  {ties.pop(kind)}")
 
     for it in result.items:
         if it.item != "cards":
@@ -407,7 +411,8 @@ def result_lines(result: Result, rules: Rules, names: Sequence[str],
             tie_line("spades")
         totals[it.seat] += it.points
         running = ", ".join(f"{names[t]} {totals[t]}" for t in rules.teams)
-        lines.append(f"{item_words(it):<13} {it.points:+d}  {names[it.seat]:<12} [{running}]")
+        lines.append(f"{item_words(it):<{width}} {it.points:+d}  {names[it.seat]:<12} "
+                     f"[{running}]")
     tie_line("cards")
     tie_line("spades")
     return lines
