@@ -181,6 +181,12 @@ def _said(text: str, card: int | None = None, **values: object) -> str:
     return text % values
 
 
+def not_held_words(card: int) -> str:
+    """Why ``card`` cannot be played by a seat that does not hold it: the one sentence
+    for the refused move and for a selection (the web's) of a card not in the hand."""
+    return _said(_("you do not hold the %(card)s"), card)
+
+
 def _names(cards: Sequence[int], last: str = "and") -> dict[str, str]:
     """The values ``cards`` (their symbols listed) and ``names`` (their names listed) of a
     sentence naming several cards."""
@@ -268,7 +274,7 @@ def _presence_words(pos: Position, r: Refusal) -> str | None:
     rule = r.rule
     b = r.build
     if rule == lg.NOT_HELD:
-        return _said(_("you do not hold the %(card)s"), r.card)
+        return not_held_words(r.card)
     if rule == lg.NOT_ON_TABLE:
         c = r.cards[0]
         if b is not None and not r.other:

@@ -18,7 +18,7 @@ from typing import Any
 from casino.engine.builds import Build
 from casino.engine.cards import card_text, parse_card
 from casino.engine.errors import CardError
-from casino.engine.explain import why_illegal
+from casino.engine.explain import not_held_words, why_illegal
 from casino.engine.legality import moves_with, ranked
 from casino.engine.moves import CAPTURE, TRAIL, Move
 from casino.engine.position import Position
@@ -325,7 +325,7 @@ def read_selection(view: Position, seat: int, card: str,
         raise SelectionError(str(e)) from None
     hand = view.hands[seat]
     if not isinstance(hand, tuple) or c not in hand:
-        raise SelectionError(_("you do not hold the %(card)s") % {"card": card_text(c)})
+        raise SelectionError(not_held_words(c))
     if len(uses) > len(view.table):
         raise SelectionError(_("\"uses\" names %(n)s items; the table has %(count)s")
                              % {"n": len(uses), "count": len(view.table)})
