@@ -346,7 +346,7 @@
       selUses = new Set(opt.uses || []);
     }
     renderSelection();
-    showStatus(_("Hint: %(move)s", { move: hint.words || hint.move }), "hint");
+    showStatus(hint.words, "hint");
     showReason();
   }
 
