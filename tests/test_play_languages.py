@@ -150,8 +150,10 @@ def test_casino_learn_lang_sv_starts_in_swedish() -> None:
 
 
 @pytest.mark.parametrize(("lang", "words"), [
-    ("fi", ("Pöytä", "Kätesi", "Pisteet", "▶ Vuorosi: ", "Vihje", "Lopeta")),
-    ("sv", ("Bordet", "Din hand", "Poäng", "▶ Din tur: ", "Tips", "Avsluta")),
+    ("fi", ("Pöytä", "Kätesi", "Pisteet", "▶ Vuorosi: ", "Vihje", "Lopeta", "pino 0",
+            "vastustaja", "Kierros 1 · jako 1/", "pakassa", "viimeinen otto")),
+    ("sv", ("Bordet", "Din hand", "Poäng", "▶ Din tur: ", "Tips", "Avsluta", "hög 0",
+            "motståndare", "Omgång 1 · giv 1/", "talong", "sista sticket")),
 ])
 def test_the_full_screen_game_at_80_by_24_in_the_language(
         tmp_path: Path, lang: str, words: tuple[str, ...]) -> None:
@@ -165,6 +167,7 @@ def test_the_full_screen_game_at_80_by_24_in_the_language(
     from textual.widgets._footer import FooterKey
 
     from casino.tui.app import CasinoApp
+    from casino.tui.widgets import SeatPanel
     from tests.test_play_tui import settle
 
     seen: list[str] = []
@@ -189,11 +192,26 @@ def test_the_full_screen_game_at_80_by_24_in_the_language(
             text = str(bar.visual)
             seen.append(text)
             assert len(text) <= bar.content_region.width, text
+            # The seats' boxes, the score and the game's panel: their words too; the
+            # seats' and the score's lines within their boxes (the game's panel wraps).
+            for box in [*app.screen.query(SeatPanel), app.screen.query_one("#score", Static),
+                        app.screen.query_one("#game-info", Static)]:
+                inside = str(box.visual)
+                panels.append(inside + "\n" + str(box.border_subtitle or ""))
+                if box.id == "game-info":
+                    continue
+                for line in inside.splitlines():
+                    assert len(line) <= box.content_region.width, (line, box)
 
+    panels: list[str] = []
     with i18n.using(lang):
         asyncio.run(main())
     for word in words:
-        assert any(word in text for text in seen), word
+        assert any(word in text for text in seen + panels), word
+    shown = "\n".join(panels)
+    for english in ("pile ", "in hand", "dealer", "opponent", "last capture", "stock ",
+                    "deal ", "score", "Round"):
+        assert english not in shown, (english, shown)
 
 
 @pytest.mark.parametrize(("lang", "words"), [

@@ -34,7 +34,9 @@ from casino.i18n import _
 
 def shuffle_words(seed: int | None) -> str:
     """How a game's decks are shuffled, for a header: a seed is shown, since it is no secret."""
-    return f"seed {seed}" if seed is not None else "shuffled by the system's random source"
+    if seed is not None:
+        return _("seed %(seed)s") % {"seed": seed}
+    return _("shuffled by the system's random source")
 
 
 @dataclass

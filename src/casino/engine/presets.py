@@ -104,6 +104,14 @@ def named(name: str) -> Preset | None:
     return PRESETS.get(name)
 
 
+def short_title(name: str) -> str:
+    """The ruleset ``name``'s short title in the language in force (``Krypkasino``,
+    ``Kasino (Finnish)``), for menus, pages and the game's panels; a custom ruleset's
+    name where it has none."""
+    known = named(name)
+    return known.shown_short() if known else name
+
+
 def for_scoring(scoring: str) -> Preset:
     """The preset whose scoring scheme ``scoring`` is: each scoring kind is named for the
     preset that brought it (``Rules.scoring``), so a ruleset's words follow its scoring

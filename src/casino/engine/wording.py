@@ -130,3 +130,10 @@ def table_item_words(item: int | Build) -> str:
     """A table item in short: ``7♦`` or ``the 8-build``."""
     return card_symbol(item) if isinstance(item, int) else build_words(item, cards=False,
                                                                        kind=False)
+
+
+def unit_word(round_word: str) -> str:
+    """What a scored deal-cycle is called (``round_word``, a ruleset's ``round`` or
+    ``game``, marked for translation where the presets set it), in the language in force:
+    one word for every screen that counts them."""
+    return pgettext("unit", round_word)

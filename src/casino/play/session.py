@@ -728,7 +728,8 @@ class GameSession:
         out = []
         for seat, name in enumerate(self.names):
             level = self.level_of(seat)
-            out.append(name if level is None else f"{name} ({level})")
+            shown = LEVELS[level].shown_name() if level in LEVELS else level
+            out.append(name if level is None else f"{name} ({shown})")
         return out
 
 

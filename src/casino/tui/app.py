@@ -43,6 +43,7 @@ from textual.widgets import Button, Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
+from casino.bots.levels import LEVELS
 from casino.engine.builds import Build
 from casino.engine.cards import card_symbol
 from casino.engine.errors import IllegalMove
@@ -52,7 +53,7 @@ from casino.engine.moves import CAPTURE, Move
 from casino.engine.position import Position
 from casino.engine.record import read_record
 from casino.engine.rules import describe
-from casino.engine.wording import noun, plural
+from casino.engine.wording import plural
 from casino.i18n import _, current, ngettext, pgettext, pN_, using
 from casino.play.session import GameSession
 from casino.play.standing import unseen
@@ -409,7 +410,9 @@ class GameScreen(Screen[None]):
         score.update(score_content(self.view, s.names, s.human))
         score.border_subtitle = score_note(s.rules)
         levels = sorted({lv for seat in s.rules.seats if (lv := s.level_of(seat))})
-        who = f"{noun(s.rules.players - 1, 'computer')}: {', '.join(levels)}"
+        who = ngettext("computer: %(levels)s", "computers: %(levels)s",
+                       s.rules.players - 1) % {"levels": ", ".join(
+                           LEVELS[lv].shown_name() if lv in LEVELS else lv for lv in levels)}
         self.query_one("#game-info", Static).update(game_content(self.view, who, s.match.seed))
         self._draw_cards()
         self.query_one("#log", Static).update(log_content(s.log, s.rules))

@@ -32,7 +32,7 @@ from casino.engine.position import Position
 from casino.engine.record import read_record
 from casino.engine.rules import describe
 from casino.engine.scheme import scheme
-from casino.engine.wording import build_notation, listing, table_item_words
+from casino.engine.wording import build_notation, listing, table_item_words, unit_word
 from casino.i18n import _, ngettext, pgettext, pN_
 from casino.play.console import LineConsole, Stopped
 from casino.play.session import Entry, GameSession
@@ -168,8 +168,7 @@ class PlainGame:
     @property
     def _unit(self) -> str:
         """What a scored deal-cycle is called: a game in Krypkasino, a round elsewhere."""
-        word = self.session.rules.round_word
-        return pgettext("unit", _UNITS.get(word, word))
+        return unit_word(self.session.rules.round_word)
 
     def play(self) -> bool:
         """Play until the game is over (True) or the person stops (False)."""
@@ -662,10 +661,6 @@ def _yes_words() -> tuple[str, ...]:
 def _no_words() -> tuple[str, ...]:
     """No in the language in force, besides English's ``n`` and ``no``."""
     return (pgettext("answer", "n"), pgettext("answer", "no"))
-
-
-#: The names of a scored deal-cycle (:attr:`Rules.round_word`), translated where shown.
-_UNITS = {"round": pN_("unit", "round"), "game": pN_("unit", "game")}
 
 
 def _team_name(s: GameSession, seat: int) -> str:

@@ -22,7 +22,7 @@ from casino.engine.explain import not_held_words, why_illegal
 from casino.engine.legality import moves_with, ranked
 from casino.engine.moves import CAPTURE, TRAIL, Move
 from casino.engine.position import Position
-from casino.engine.presets import named
+from casino.engine.presets import short_title
 from casino.engine.record import Settings
 from casino.engine.rules import Rules
 from casino.engine.scheme import scheme
@@ -40,10 +40,9 @@ from casino.words.narrate import (
 
 
 def title(rules_name: str) -> str:
-    """The ruleset's title for pages (``Krypkasino``, ``Tablić``); its name where it has
-    none."""
-    known = named(rules_name)
-    return known.shown_short() if known else rules_name
+    """The ruleset's title for pages (``Krypkasino``, ``Tablić``): its short title
+    (:func:`casino.engine.presets.short_title`)."""
+    return short_title(rules_name)
 
 
 @dataclass(frozen=True)

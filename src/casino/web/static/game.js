@@ -55,7 +55,7 @@
 
   // --- small DOM helpers (text only: names come from people) ---
   const { el, fill, add, num, signed, text: optText } = window.CasinoDom;
-  const { _ } = window.CasinoI18n;
+  const { _, ngettext } = window.CasinoI18n;
   // The move kinds' names on the option buttons (the server sends the kind's identifier).
   const KIND_WORDS = {
     trail: _("trail"), capture: _("capture"), build: _("build"), add: _("add"), raise: _("raise"),
@@ -663,7 +663,7 @@
     for (let k = view.spectator ? 0 : 1; k < n; k++) {
       const s = (base + k) % n;
       const count = (view.hand_counts || [])[s] || 0;
-      const backs = el("div", { class: "backs", "aria-label": _("%(n)s cards in hand", { n: count }) });
+      const backs = el("div", { class: "backs", "aria-label": ngettext("%(n)s card in hand", "%(n)s cards in hand", count, { n: count }) });
       for (let i = 0; i < Math.min(count, 12); i++) add(backs, backImg("small"));
       add(box, el("div", { class: "seat-box opponent" + (isPartner(s) ? " partner" : "") + (view.to_move === s && view.status === "playing" ? " active" : ""), dataset: { seat: String(s) } },
         seatHead(s),
