@@ -430,3 +430,26 @@ def test_a_whole_plain_game_tells_the_moves_and_results_in_the_language(
         assert word in text, word
     for word in NARRATION:
         assert word not in text, word
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("fi", ("jako 1/", "jakaja paikka", "pöytä: ", "paikka 0: ", "pino: ei kortteja")),
+    ("sv", ("giv 1/", "givare plats", "bord: ", "plats 0: ", "hög: inga kort")),
+])
+def test_a_position_as_text_in_the_language(lang: str, words: tuple[str, ...]) -> None:
+    """The text of a position (``casino replay``, the guides' worked deals) is worded in
+    the language in force, its cards in symbols; English stays as it was."""
+    from casino.engine.match import Match
+    from casino.engine.render import render_position
+
+    pos = Match("casino", seed=1).position
+    english = render_position(pos)
+    assert "table: " in english and "dealer seat" in english
+    with i18n.using(lang):
+        text = render_position(pos)
+    for word in words:
+        assert word in text, (word, text)
+    for leftover in ("table:", "seat ", "pile:", "cards", "dealer", "stock"):
+        assert leftover not in text, (leftover, text)
+    assert sorted(c for c in text if c in "♠♣♥♦") == sorted(c for c in english
+                                                          if c in "♠♣♥♦")

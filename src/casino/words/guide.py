@@ -42,6 +42,7 @@ from casino.engine.presets import (
     SPADE,
     TABLIC,
 )
+from casino.engine.render import table_text
 from casino.engine.rules import (
     Rules,
     majority_ties_text,
@@ -294,11 +295,10 @@ def example_lines(g: Guide) -> list[str]:
             points=_points(sum(sch.points_of(c) for c in taken) if move.is_capture else 0),
             sweep=_points(sweep))
         pos = pos.successor(move)
-        table = next(ln for ln in str(pos).splitlines() if ln.startswith("table:"))
         lines.append(_("%(k)s. Seat %(seat)s: `%(move)s`: %(words)s.")
                      % {"k": k, "seat": seat, "move": step.move, "words": words})
         lines.append("   " + _("Afterwards the table: %(cards)s")
-                     % {"cards": table.removeprefix("table:").strip()})
+                     % {"cards": table_text(pos)})
     lines += ["", shown(g.after)]
     return lines
 
