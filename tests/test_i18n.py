@@ -70,7 +70,7 @@ def test_plural_forms_of_each_catalog(lang: str) -> None:
         one = i18n.ngettext("%(num)s move late", "%(num)s moves late", 1)
         many = i18n.ngettext("%(num)s move late", "%(num)s moves late", 3)
     assert "move" not in one + many
-    assert {"fi": ("siirron", "siirron"), "sv": ("drag", "drag")}[lang] == (
+    assert {"fi": ("siirron", "siirron"), "sv": ("drags", "drags")}[lang] == (
         one.split()[1], many.split()[1])
     with i18n.using(lang):
         seat = i18n.ngettext("The computer plays one seat.", "The computer plays %(n)s seats.", 1)

@@ -167,13 +167,13 @@ def test_a_refusal_names_the_card_in_its_basic_form() -> None:
         assert why_illegal(named, move) == "du har inte hjärter kung på handen"
     sweep = pos("krypkasino", ["9h 9c 4d", "Qh"], "4s 5d")
     with i18n.using("fi"):
-        assert forced_play(sweep) == ("koko pöytä on otettava (pakollinen mökki): sen voi "
+        assert forced_play(sweep) == ("koko pöytä on otettava (pakkomökki): sen voi "
                                       "ottaa ristiysi tai herttaysi")
         assert why_illegal(sweep, _move(TRAIL, "9h")) == (
-            "herttaysi voi ottaa koko pöydän, joten sen on otettava se (pakollinen mökki)")
+            "herttaysi voi ottaa koko pöydän, joten sen on otettava se (pakkomökki)")
     with i18n.using("sv"):
         assert forced_play(sweep) == ("du måste ta hela bordet med klöver nia eller hjärter "
-                                      "nia (tvingad tabbe)")
+                                      "nia (tvångstabbe)")
 
 
 def test_an_illegal_move_raised_by_the_engine_speaks_the_language() -> None:

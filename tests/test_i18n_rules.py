@@ -152,7 +152,7 @@ def test_casino_glossary_in_finnish_and_swedish() -> None:
                                              "(svenska)"]
     assert "Otto, joka jättää pöydän tyhjäksi" in out and "Käytössä:" in out
     out = _run("glossary", "tabbe", "--lang", "sv")  # a word found by its Swedish name
-    assert out.startswith("tabbe\n") and "Ett tag som lämnar bordet tomt" in out
+    assert out.startswith("tabbe\n") and "En tagning som lämnar bordet tomt" in out
     assert "Used in:" in _run("glossary", "sweep")
 
 
@@ -200,7 +200,7 @@ def test_the_web_pages_content_in_swedish_and_english(client: TestClient) -> Non
     assert "Krypkasino (omvänt kasino)" in guide and "Det finns inga" in guide
     assert 'href="/glossary#compulsory-capture">tvång att ta</a>' in guide
     glossary = _page(client, "/glossary", "sv")
-    assert "Ett tag som lämnar bordet tomt." in glossary
+    assert "En tagning som lämnar bordet tomt." in glossary
     rules = _page(client, "/rules/krypkasino", "sv")
     assert "Tvångstabbe" in rules and "12 givar per parti" in rules
     english = _page(client, "/glossary", None)

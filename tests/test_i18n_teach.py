@@ -193,7 +193,7 @@ def test_the_review_to_report_has_costly_decisions(reviewed: Review) -> None:
             "Kierros 1", "Siirtolajeittain", "pistettä menetetty", "hinta: ", "ero: ",
             "jälkikäteen", "valitsit ", "parempi: ", "otot", "viimeinen jako")),
     ("sv", ("Analys av ", "beslut bedömda", "Betyg: ", "De dyraste besluten:", "Omgång 1",
-            "Efter slags drag", "poäng förlorade", "kostnad: ", "marginal: ",
+            "Per slags drag", "poäng förlorade", "kostnad: ", "marginal: ",
             "i efterhand", "du valde att ", "bättre att ", "tagningar", "sista given")),
 ])
 def test_the_review_report_in_the_language(reviewed: Review, game: Record, lang: str,

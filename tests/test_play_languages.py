@@ -135,7 +135,7 @@ def test_casino_learn_kasino_lang_fi_starts_in_finnish() -> None:
     code, out, err = run("learn", "--rules", "kasino", "--lang", "fi", "--plain",
                          "--pause", "0", input="")
     assert code == 0, err
-    for word in ("Opastus — Pari", "Opittu: ei vielä mitään (kaikkiaan mökki, pari",
+    for word in ("Opastus — Pari", "Opittu: ei vielä mitään (lajeista mökki, pari",
                  "Lisää: rules (säännöt ja opas)", "Siirtosi> ", "Kätesi: "):
         assert word in out, word
     assert "Lesson — " not in out and "Your move> " not in out
