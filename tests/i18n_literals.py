@@ -1,0 +1,576 @@
+"""Words a person reads that are not marked for translation: the scanner behind
+tests/test_i18n_literals.py.
+
+Three kinds of source, each read for what it shows a person:
+
+- a template (``web/templates/*.html``): its text and its ``title``, ``placeholder``,
+  ``aria-label`` and ``alt`` attributes (and the ``value`` of a button's input), once
+  Jinja's expressions, tags, ``{% trans %}`` blocks and comments, and the scripts and
+  styles, are taken out;
+- a script (``web/static/*.js``): each string literal that becomes words on the page
+  (given to ``textContent``, ``title``, ``placeholder``, ``aria-label``, ``alt``, the
+  text of ``CasinoDom.el``/``fill``/``add``, ``showStatus``, ``toast``, an alert), and
+  any literal that reads as an English sentence wherever it is, unless it is inside
+  ``CasinoI18n``'s ``_()`` or ``ngettext()``;
+- a Python module: each string literal holding two English words or more (or one, when
+  it is given to a widget, a title or a printed line), unless it is inside a gettext
+  mark (``_``, ``ngettext``, ``pgettext``, ``npgettext``, ``pN_``, ``N_``), a docstring,
+  a logging call, an exception meant for developers, an ``assert``, a dict's key, a
+  comparison or an index.
+
+A finding is a :class:`Literal`: the file, the line, the words and why they count.
+The scanner is a fence, not a proof: it reads literals, not what the program does with
+them; its allowlist (tests/test_i18n_literals.py) names each literal that is notation
+or an identifier rather than words.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+
+#: A word of English: two letters or more (a lone "x" is notation: ``Td x 5h``).
+WORD = re.compile(r"[A-Za-z][a-z]+(?:'[a-z]+)?")
+#: Two words with only spaces or punctuation between: a phrase, not an identifier.
+TWO_WORDS = re.compile(r"\b[A-Za-z][a-z]+[,;:]? +(?:[a-z]+ +)*[A-Za-z][a-z]+\b")
+
+
+@dataclass(frozen=True)
+class Literal:
+    """Words found outside the catalog: where, what and why they count as words."""
+
+    path: str
+    line: int
+    text: str
+    why: str
+
+
+def has_words(text: str) -> bool:
+    """True when ``text`` holds a word of English (two letters or more)."""
+    return WORD.search(text) is not None
+
+
+# ----------------------------------------------------------------------
+# Templates
+
+
+#: The attributes a person reads (or hears): their words are words of the page.
+READ_ATTRIBUTES = ("title", "placeholder", "aria-label", "alt")
+#: Inputs whose ``value`` is the words on the button.
+BUTTON_INPUTS = ("button", "submit", "reset")
+_JINJA = re.compile(r"{%-?\s*trans\b.*?endtrans\s*-?%}|{{.*?}}|{%.*?%}|{#.*?#}", re.S)
+#: A block holding a class name or an identifier, not words (``{% block body_class %}``).
+_NAME_BLOCK = re.compile(r"{%-?\s*block\s+\w*(?:class|id)\s*-?%}.*?{%-?\s*endblock\s*-?%}",
+                         re.S)
+
+
+class _Reader(HTMLParser):
+    """Collects a template's text and read attributes, line by line."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[int, str, str]] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        """Note the read attributes; enter a script or style, whose text is not words."""
+        values = dict(attrs)
+        for name in READ_ATTRIBUTES:
+            if values.get(name):
+                self.found.append((self.getpos()[0], str(values[name]), f"{name} attribute"))
+        if tag == "input" and values.get("type") in BUTTON_INPUTS and values.get("value"):
+            self.found.append((self.getpos()[0], str(values["value"]), "a button's value"))
+        if tag in ("script", "style"):
+            self._skip += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        """Leave a script or style."""
+        if tag in ("script", "style") and self._skip:
+            self._skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        """Note text outside scripts and styles."""
+        if not self._skip and data.strip():
+            self.found.append((self.getpos()[0], data.strip(), "text"))
+
+
+def _blank(match: re.Match[str]) -> str:
+    """A Jinja construct replaced by spaces, its newlines kept (the lines stay right)."""
+    return " " + "\n" * match.group(0).count("\n")
+
+
+def template_literals(path: str, source: str) -> list[Literal]:
+    """The words of a template that are outside its translation marks."""
+    text = _NAME_BLOCK.sub(_blank, source)
+    text = _JINJA.sub(_blank, text)
+    reader = _Reader()
+    reader.feed(text)
+    reader.close()
+    return [Literal(path, line, words, why) for line, words, why in reader.found
+            if has_words(words)]
+
+
+# ----------------------------------------------------------------------
+# Scripts
+
+
+@dataclass(frozen=True)
+class _Token:
+    """A token of a script: ``kind`` is "str" (a string or template literal, ``text``
+    its words with each ``${...}`` as a space), "name", "punct" or "num"."""
+
+    kind: str
+    text: str
+    line: int
+
+
+_PUNCT = ("=>", "===", "!==", "==", "!=", "<=", ">=", "&&", "||", "??", "?.", "...",
+          "+=", "-=", "*=", "/=", "++", "--")
+#: After these a ``/`` starts a regular expression, not a division.
+_REGEX_AFTER = set("(,=:[!&|?{};+-*%<>~^") | {"return", "typeof", "case", "of", "in", "=>",
+                                              "&&", "||", "??", "===", "!==", "==", "!="}
+
+
+def _string_end(src: str, i: int, quote: str) -> int:
+    """The index after the string literal starting at ``i`` (quote ``'`` or ``"``)."""
+    j = i + 1
+    while j < len(src) and src[j] != quote:
+        j += 2 if src[j] == "\\" else 1
+    return j + 1
+
+
+def _template_end(src: str, i: int) -> tuple[int, str]:
+    """The index after the template literal starting at ``i``, and its text with each
+    ``${...}`` as a space."""
+    j, depth = i + 1, 0
+    out: list[str] = []
+    while j < len(src):
+        c = src[j]
+        if depth == 0 and c == "`":
+            return j + 1, "".join(out)
+        if c == "\\":
+            out.append(src[j:j + 2] if depth == 0 else "")
+            j += 2
+            continue
+        if depth == 0 and src.startswith("${", j):
+            depth, j = 1, j + 2
+            out.append(" ")
+            continue
+        if depth:
+            depth += {"{": 1, "}": -1}.get(c, 0)
+        else:
+            out.append(c)
+        j += 1
+    return j, "".join(out)
+
+
+def _regex_end(src: str, i: int) -> int:
+    """The index after the regular expression literal starting at ``i``."""
+    j, in_class = i + 1, False
+    while j < len(src) and src[j] != "\n":
+        c = src[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == "[":
+            in_class = True
+        elif c == "]":
+            in_class = False
+        elif c == "/" and not in_class:
+            j += 1
+            while j < len(src) and src[j].isalpha():
+                j += 1
+            return j
+        j += 1
+    return j
+
+
+def tokens(src: str) -> list[_Token]:
+    """The tokens of a script (comments dropped, regular expressions skipped)."""
+    out: list[_Token] = []
+    i, line = 0, 1
+    while i < len(src):
+        c = src[i]
+        start_line = line
+        if c == "\n":
+            line += 1
+            i += 1
+        elif c.isspace():
+            i += 1
+        elif src.startswith("//", i):
+            i = src.find("\n", i) if "\n" in src[i:] else len(src)
+        elif src.startswith("/*", i):
+            end = src.find("*/", i + 2) + 2
+            line += src.count("\n", i, end)
+            i = end
+        elif c in "'\"":
+            end = _string_end(src, i, c)
+            out.append(_Token("str", src[i + 1:end - 1], start_line))
+            i = end
+        elif c == "`":
+            end, text = _template_end(src, i)
+            line += src.count("\n", i, end)
+            out.append(_Token("str", text, start_line))
+            i = end
+        elif c == "/" and (not out or out[-1].text in _REGEX_AFTER):
+            i = _regex_end(src, i)
+        elif c.isalpha() or c in "_$":
+            j = i
+            while j < len(src) and (src[j].isalnum() or src[j] in "_$"):
+                j += 1
+            out.append(_Token("name", src[i:j], line))
+            i = j
+        elif c.isdigit():
+            j = i
+            while j < len(src) and (src[j].isalnum() or src[j] in "._"):
+                j += 1
+            out.append(_Token("num", src[i:j], line))
+            i = j
+        else:
+            op = next((p for p in _PUNCT if src.startswith(p, i)), c)
+            out.append(_Token("punct", op, line))
+            i += len(op)
+    return out
+
+
+#: The translation marks of the scripts (``CasinoI18n._``, ``ngettext``).
+JS_MARKS = {"_", "ngettext"}
+#: Object keys and properties whose value is words on the page.
+JS_TEXT_KEYS = {"text", "textContent", "innerText", "title", "placeholder", "aria-label",
+                "alt", "ariaLabel", "label"}
+#: Calls whose arguments from the first index to the last (None: to the end) are words:
+#: ``el(tag, attrs, ...text)``, ``showStatus(text, kind)``, ``setConn(state, text)``.
+JS_TEXT_CALLS: dict[str, tuple[int, int | None]] = {
+    "el": (2, None), "fill": (1, None), "add": (1, None), "append": (0, None),
+    "prepend": (0, None), "replaceChildren": (0, None), "alert": (0, 0), "confirm": (0, 0),
+    "prompt": (0, 0), "showStatus": (0, 0), "toast": (0, 0), "createTextNode": (0, 0),
+    "alertLine": (0, 0), "setConn": (1, 1), "wordTitle": (1, 1)}
+#: Calls that give their argument's words back (changed, or as they are): a literal
+#: given to one is words when the call's answer is.
+JS_PASSING_CALLS = {"String", "capital", "optText", "trim", "toUpperCase", "toLowerCase",
+                    "concat", "slice"}
+#: Comparisons: a literal compared is an identifier (``status === "over"``).
+JS_COMPARISONS = {"===", "!==", "==", "!="}
+_OPEN = {"(": ")", "[": "]", "{": "}"}
+_CLOSE = {v: k for k, v in _OPEN.items()}
+#: Tokens that end an expression going backwards (its start is just after).
+_STOP = {";", "=", "return", "=>", "+=", "case", "throw", "const", "let", "var", "of", "in",
+         "if", "else", "while", "for"}
+#: An English sentence: a capital then a word and a space, or words ending in a stop.
+_SENTENCE = re.compile(r"^\W*[A-Z][a-z']+[ ,][^<>{}=]*[a-z]|[a-z]{2,}[^<>{}=#.]* [a-z]+[.!?…:]$")
+
+
+def _back_over_group(toks: list[_Token], k: int) -> int:
+    """``toks[k]`` closes a group: the index of the token opening it."""
+    depth = 0
+    while k >= 0:
+        t = toks[k].text
+        if toks[k].kind == "punct" and t in _CLOSE:
+            depth += 1
+        elif toks[k].kind == "punct" and t in _OPEN:
+            depth -= 1
+            if depth == 0:
+                return k
+        k -= 1
+    return 0
+
+
+def _callee(toks: list[_Token], k: int) -> str | None:
+    """The called function's name when ``toks[k]`` is a call's ``(``, else None."""
+    if k > 0 and toks[k - 1].kind == "name" and toks[k - 1].text not in (
+            "if", "while", "for", "switch", "return", "typeof", "catch", "function"):
+        return toks[k - 1].text
+    return None
+
+
+def _argument_index(toks: list[_Token], opening: int, k: int) -> int:
+    """How many commas at the call's own depth come between ``opening`` and ``k``."""
+    index, j = 0, opening + 1
+    while j < k:
+        if toks[j].kind == "punct" and toks[j].text in _OPEN:
+            close = _forward_over_group(toks, j)
+            if close >= k:
+                return index
+            j = close
+        elif toks[j].text == "," and toks[j].kind == "punct":
+            index += 1
+        j += 1
+    return index
+
+
+def _forward_over_group(toks: list[_Token], k: int) -> int:
+    """``toks[k]`` opens a group: the index of the token closing it."""
+    depth = 0
+    for j in range(k, len(toks)):
+        if toks[j].kind == "punct" and toks[j].text in _OPEN:
+            depth += 1
+        elif toks[j].kind == "punct" and toks[j].text in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(toks)
+
+
+def _object_key(toks: list[_Token], k: int) -> str | None:
+    """``toks[k]`` is a ``:``: the object's key before it, or None (a ternary's ``:``)."""
+    if k >= 2 and toks[k - 1].kind in ("name", "str") and toks[k - 2].text in ("{", ","):
+        return toks[k - 1].text
+    return None
+
+
+def _js_role(toks: list[_Token], k: int) -> str | None:
+    """What the literal ``toks[k]`` is to the page: "marked" (inside a translation mark),
+    a sink's name when it becomes words on the page, or None."""
+    j = k - 1
+    while j >= 0:
+        t = toks[j]
+        if t.kind == "punct" and t.text in _CLOSE:
+            j = _back_over_group(toks, j) - 1
+            continue
+        if t.kind == "punct" and t.text == ":":
+            key = _object_key(toks, j)
+            if key is not None:
+                return f"{key}:" if key in JS_TEXT_KEYS else None
+        elif t.kind == "punct" and t.text == "=" and j > 0:
+            prop = toks[j - 1].text
+            dotted = j > 1 and toks[j - 2].text == "."
+            return f".{prop} =" if dotted and prop in JS_TEXT_KEYS else None
+        elif t.text in _STOP or (t.kind == "punct" and t.text == "{"):
+            return None
+        elif t.kind == "punct" and t.text in ("(", "[", ","):
+            opening = j if t.text != "," else _enclosing(toks, j)
+            if opening < 0 or toks[opening].text == "{":
+                return None
+            if toks[opening].text == "[":
+                if opening > 0 and (toks[opening - 1].kind in ("name", "str")
+                                    or toks[opening - 1].text in (")", "]")):
+                    return None  # an index: obj["key"]
+                j = opening - 1  # an array: its items are what the array is
+                continue
+            name = _callee(toks, opening)
+            if name in JS_MARKS:
+                return "marked"
+            if name in JS_TEXT_CALLS:
+                first, last = JS_TEXT_CALLS[name]
+                index = _argument_index(toks, opening, k)
+                shown = index >= first and (last is None or index <= last)
+                return f"{name}()" if shown else None
+            if name == "setAttribute":
+                attr = toks[opening + 1]
+                text_attr = attr.kind == "str" and attr.text in JS_TEXT_KEYS
+                return "setAttribute()" if text_attr and _argument_index(
+                    toks, opening, k) == 1 else None
+            if name is not None and name not in JS_PASSING_CALLS:
+                return None  # another function's argument: what it is to it is unknown
+            j = opening - 1  # a grouping, or a call giving its words back
+            continue
+        j -= 1
+    return None
+
+
+def _enclosing(toks: list[_Token], k: int) -> int:
+    """The index of the bracket enclosing ``toks[k]`` (-1 at the top)."""
+    j = k - 1
+    while j >= 0:
+        t = toks[j]
+        if t.kind == "punct" and t.text in _CLOSE:
+            j = _back_over_group(toks, j) - 1
+            continue
+        if t.kind == "punct" and t.text in _OPEN:
+            return j
+        j -= 1
+    return -1
+
+
+def _inside_mark(toks: list[_Token], k: int) -> bool:
+    """True when some enclosing call of ``toks[k]`` is a translation mark."""
+    j = _enclosing(toks, k)
+    while j >= 0:
+        if toks[j].text == "(" and _callee(toks, j) in JS_MARKS:
+            return True
+        j = _enclosing(toks, j)
+    return False
+
+
+def script_literals(path: str, source: str) -> list[Literal]:
+    """The words of a script that are outside its translation marks."""
+    toks = tokens(source)
+    found: list[Literal] = []
+    for k, tok in enumerate(toks):
+        if tok.kind != "str" or not has_words(tok.text) or _inside_mark(toks, k):
+            continue
+        if k + 1 < len(toks) and toks[k + 1].text == ":" and toks[k - 1].text in ("{", ","):
+            continue  # an object's key
+        if {toks[k - 1].text, toks[min(k + 1, len(toks) - 1)].text} & JS_COMPARISONS:
+            continue  # compared: an identifier
+        role = _js_role(toks, k)
+        if role == "marked":
+            continue
+        if role is not None:
+            found.append(Literal(path, tok.line, tok.text, f"given to {role}"))
+        elif _SENTENCE.search(tok.text):
+            found.append(Literal(path, tok.line, tok.text, "an English sentence"))
+    return found
+
+
+# ----------------------------------------------------------------------
+# Python
+
+
+#: The translation marks of the Python code.
+PY_MARKS = {"_", "gettext", "ngettext", "pgettext", "npgettext", "pN_", "N_"}
+#: Calls whose words are a developer's: logging, warnings.
+PY_DEVELOPER_CALLS = {"debug", "info", "warning", "error", "exception", "critical", "warn",
+                      "log"}
+#: A style sheet's rule (Textual's ``DEFAULT_CSS``): ``name: value;`` inside braces.
+CSS_RULE = re.compile(r"{\s*\n?[^{}]*[-\w]+:\s*[^;{}]+;")
+#: Exceptions whose message is a developer's, not a player's.
+PY_DEVELOPER_ERRORS = {"ValueError", "TypeError", "KeyError", "RuntimeError",
+                       "AssertionError", "NotImplementedError", "LookupError", "IndexError",
+                       "AttributeError", "OSError", "ImportError"}
+#: Calls whose arguments at these places (None: all) are shown to a person even as one
+#: word: a widget's words, a key's description, a printed line, the game's messages.
+PY_TEXT_CALLS: dict[str, tuple[int, ...] | None] = {
+    "Static": (0,), "Label": (0,), "Button": (0,), "notify": (0,), "print": None,
+    "write": (0,), "Option": (0,), "update": (0,), "Content": (0,), "styled": (0,),
+    "Text": (0,), "Binding": (2,), "say": (0,)}
+PY_TEXT_KEYWORDS = {"title", "placeholder", "label", "description", "tooltip", "prompt",
+                    "sub_title", "border_title", "help"}
+PY_TEXT_ATTRIBUTES = {"title", "sub_title", "border_title", "border_subtitle", "tooltip"}
+
+
+def _name_of(node: ast.expr) -> str:
+    """A call's function's last name (``self.log.info`` -> ``info``)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return ""
+
+
+def _docstrings(tree: ast.Module) -> set[int]:
+    """The ids of the docstrings' nodes."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                found.add(id(body[0].value))
+    return found
+
+
+class _PyScanner(ast.NodeVisitor):
+    """Walks a module noting each string literal with words outside the marks."""
+
+    def __init__(self, path: str, skip: set[int]) -> None:
+        self.path = path
+        self.skip = skip
+        self.found: list[Literal] = []
+        self._sink: list[str] = []
+
+    def _note(self, node: ast.AST, text: str, shown: str | None = None) -> None:
+        """Note ``text`` (reported as ``shown``) when it reads as words: two words, or
+        any at a sink (a style sheet's rules are not words)."""
+        line = getattr(node, "lineno", 0)
+        if CSS_RULE.search(text):
+            return
+        if self._sink and self._sink[-1] and has_words(text):
+            why = f"given to {self._sink[-1]}"
+        elif TWO_WORDS.search(text):
+            why = "English words"
+        else:
+            return
+        self.found.append(Literal(self.path, line, shown or text, why))
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        """A string literal: noted unless it is a docstring."""
+        if isinstance(node.value, str) and id(node) not in self.skip:
+            self._note(node, node.value)
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
+        """An f-string: its fixed parts, with each ``{...}`` as a word (a name, a number,
+        a card: ``f"{n} players"`` is two words), shown as ``{…}``."""
+        text = "".join(str(v.value) if isinstance(v, ast.Constant) else " Thing "
+                       for v in node.values)
+        parts = [v for v in node.values if isinstance(v, ast.Constant)]
+        if any(has_words(str(v.value)) for v in parts):
+            self._note(node, text, text.replace(" Thing ", "{…}"))
+        for value in node.values:
+            if isinstance(value, ast.FormattedValue):
+                self.visit(value.value)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        """A call: skipped when a mark or a developer's; a sink when it shows words."""
+        name = _name_of(node.func)
+        if name in PY_MARKS or name in PY_DEVELOPER_CALLS or name in PY_DEVELOPER_ERRORS:
+            for keyword in node.keywords if name not in PY_MARKS else []:
+                self.visit(keyword.value)
+            return
+        self.visit(node.func)
+        places = PY_TEXT_CALLS.get(name, ())
+        for index, arg in enumerate(node.args):
+            shown = places is None or index in places
+            self._visit_as(arg, f"{name}()" if shown else None)
+        for keyword in node.keywords:
+            shown = keyword.arg in PY_TEXT_KEYWORDS
+            self._visit_as(keyword.value, f"{keyword.arg}=" if shown else None)
+
+    def _visit_as(self, node: ast.AST, sink: str | None) -> None:
+        """Visit ``node`` as the words of ``sink`` (None: as no words, whatever the call
+        it is given to: ``Static(Content.styled(text, "bold"))``'s style)."""
+        self._sink.append(sink or "")
+        try:
+            self.visit(node)
+        finally:
+            self._sink.pop()
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        """An assignment to a title is a sink."""
+        shown = any(isinstance(t, ast.Attribute) and t.attr in PY_TEXT_ATTRIBUTES
+                    for t in node.targets)
+        self._visit_as(node.value, "a title" if shown else None)
+
+    def visit_Raise(self, node: ast.Raise) -> None:
+        """A developer's exception is skipped (its message is for the code's readers)."""
+        exc = node.exc
+        if isinstance(exc, ast.Call) and _name_of(exc.func) in PY_DEVELOPER_ERRORS:
+            return
+        self.generic_visit(node)
+
+    def visit_Assert(self, node: ast.Assert) -> None:
+        """An assertion's message is a developer's."""
+        self.visit(node.test)
+
+    def visit_Dict(self, node: ast.Dict) -> None:
+        """A dict's keys are identifiers; its values are read."""
+        for value in node.values:
+            self.visit(value)
+
+    def visit_Compare(self, node: ast.Compare) -> None:
+        """A comparison's strings are identifiers (``state == "turn"``)."""
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        """An index is an identifier (``words["sweep"]``)."""
+        self.visit(node.value)
+
+
+def python_literals(path: str, source: str) -> list[Literal]:
+    """The words of a Python module that are outside its translation marks."""
+    tree = ast.parse(source)
+    scanner = _PyScanner(path, _docstrings(tree))
+    scanner.visit(tree)
+    return scanner.found
+
+
+def literals(path: Path, shown_as: str) -> list[Literal]:
+    """The unmarked words of the file at ``path`` (named ``shown_as`` in findings), read
+    by its kind."""
+    source = path.read_text(encoding="utf-8")
+    if path.suffix == ".html":
+        return template_literals(shown_as, source)
+    if path.suffix == ".js":
+        return script_literals(shown_as, source)
+    return python_literals(shown_as, source)
