@@ -1,0 +1,184 @@
+"""``casino play --lang`` and ``casino learn --lang`` full screen, from the command line:
+the game screen they open at 80 x 24 speaks the language chosen, and no widget reaches
+past the screen.
+
+The command line opens the full-screen game on a terminal only; here it believes it is
+on one, and the game it opens is run headless (Textual's ``run_test``) at 80 x 24 in
+place of the real terminal, and read: the panels' titles, the turn bar, the key bar, the
+lesson's panel and every other line the screen shows (tests/test_play_languages.py has
+the same screen made directly, and the plain game).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from casino import i18n
+from casino.play.session import GameSession
+from tests.cli_helpers import run
+from tests.i18n_pending import shown
+from tests.test_i18n_literals import PENDING
+
+#: The screen's size: the smallest terminal the game is made for.
+SIZE = (80, 24)
+
+#: Words each language's game screen shows (the panels' titles, the key bar, the turn
+#: bar), and English words it must not show.
+GAME_WORDS = {
+    "en": ("Table", "Your hand", "Score", "Hint", "Quit", "Your turn"),
+    "fi": ("Pöytä", "Kätesi", "Pisteet", "Vihje", "Lopeta", "Vuorosi"),
+    "sv": ("Bordet", "Din hand", "Poäng", "Tips", "Avsluta", "Din tur"),
+}
+#: The lesson panel's title in each language ("Lesson: Pairing" in English).
+LESSON_WORDS = {"en": "Lesson: ", "fi": "Opastus: ", "sv": "Lektion: "}
+#: The game screen's own English words (translated already), none of which a Finnish or
+#: Swedish screen shows.
+ENGLISH = ("Your hand", "Score", "Hint", "Quit", "Your turn", "Lesson", "Undo", "Options",
+           "Moves", "Table")
+#: English words the screen still shows in every language, from files whose
+#: translation is still to come (tests/test_i18n_literals.py's PENDING), each with its
+#: file: once the file leaves that list, its words must be gone from the screen.
+STILL_ENGLISH = {
+    "in hand": "tui/widgets.py",  # the seats' panels: "4 cards in hand"
+    "point cards": "tui/widgets.py",
+    "last capture": "tui/widgets.py",  # the score panel
+    "No moves yet": "tui/widgets.py",  # the move log
+    "stock": "tui/widgets.py",  # the game panel: "stock 40 cards"
+    "F1 shows the rules and the keys": "tui/app.py",  # the game's first message
+}
+
+
+def english_left(lang: str, text: str) -> list[str]:
+    """The English words ``text`` shows that ``lang`` has words for now."""
+    if lang == i18n.DEFAULT:
+        return []
+    done = [w for w, source in STILL_ENGLISH.items() if source not in PENDING]
+    return shown([*ENGLISH, *done], text)
+
+
+def test_the_english_left_is_only_in_files_still_pending() -> None:
+    """Each English word allowed on the screen comes from a file still to be translated
+    (a file taken off the list takes its allowance with it)."""
+    assert all(source in PENDING for source in STILL_ENGLISH.values())
+    assert english_left("fi", "4 cards in hand · Pöytä") == []
+    assert english_left("fi", "Your hand · Kätesi") == ["Your hand"]
+
+
+class _Terminal(io.StringIO):
+    """A stdin or stdout that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        """Always: the command line then opens the full-screen game."""
+        return True
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards() -> Iterator[None]:
+    """``--lang`` sets the language of the test's thread: give the next test English."""
+    yield
+    i18n.set_language(i18n.DEFAULT)
+
+
+def _screen_texts(app: Any) -> list[str]:
+    """Every line of words the app's screen shows now: each widget's own text, border
+    title and key bar entry."""
+    from textual.widget import Widget
+    from textual.widgets._footer import FooterKey
+
+    texts: list[str] = []
+    for widget in app.screen.query(Widget):
+        if not widget.display or not widget.region.area:
+            continue
+        texts.append(str(widget.border_title or ""))
+        if isinstance(widget, FooterKey):
+            texts.append(widget.description)
+        visual = getattr(widget, "visual", None)
+        if visual is not None:
+            texts.append(str(visual))
+    return [t for t in texts if t.strip()]
+
+
+def visible(app: Any) -> list[Any]:
+    """The widgets of the app's screen that are shown and take room."""
+    from textual.widget import Widget
+
+    return [w for w in app.screen.query(Widget) if w.display and w.region.area]
+
+
+def reachable(widget: Any, screen: Any) -> bool:
+    """True when ``widget`` is on the screen, or below it inside a column that scrolls
+    (itself on the screen) and within the screen's width: scrolling reaches it."""
+    if screen.contains_region(widget.region):
+        return True
+    across = widget.region.x >= screen.x and widget.region.right <= screen.right
+    return across and any(getattr(a, "allow_vertical_scroll", False)
+                          and screen.contains_region(a.region) for a in widget.ancestors)
+
+
+def _headless(shown: list[str]) -> Any:
+    """A stand-in for :func:`casino.tui.app.run_app`: the same app, run headless at
+    :data:`SIZE` until it waits for the person; what it shows goes into ``shown``."""
+    from casino.tui.app import CasinoApp
+    from tests.test_play_tui import settle
+
+    def run_app(session: GameSession, new_game: Any, *, pause: float = 0.0,
+                lesson: bool = False) -> GameSession:
+        app = CasinoApp(session, new_game, pause=0, lesson=lesson)
+
+        async def main() -> None:
+            async with app.run_test(size=SIZE) as pilot:
+                await settle(app, pilot)
+                for widget in visible(app):
+                    assert reachable(widget, app.screen.region), (widget, widget.region)
+                shown.extend(_screen_texts(app))
+
+        asyncio.run(main())
+        return session
+
+    return run_app
+
+
+def _full_screen(monkeypatch: pytest.MonkeyPatch, *args: str) -> list[str]:
+    """``casino ARGS`` as on a terminal: what its game screen shows."""
+    import sys
+
+    import casino.cli
+    import casino.tui.app
+
+    shown: list[str] = []
+    monkeypatch.setattr(casino.tui.app, "run_app", _headless(shown))
+    terminal = type("Sys", (), {"stdout": _Terminal(), "stdin": _Terminal(),
+                                "stderr": sys.stderr, "argv": sys.argv, "exit": sys.exit})
+    monkeypatch.setattr(casino.cli, "sys", terminal)
+    code, out, err = run(*args)
+    assert code == 0, (out, err)
+    assert shown, "the full-screen game was not opened"
+    return shown
+
+
+@pytest.mark.parametrize("lang", ["en", "fi", "sv"])
+def test_casino_play_lang_opens_the_game_screen_in_the_language(
+        monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    seen = _full_screen(monkeypatch, "play", "--lang", lang, "--seed", "7", "--level",
+                         "beginner", "--no-save", "--pause", "0")
+    text = "\n".join(seen)
+    for words in GAME_WORDS[lang]:
+        assert words in text, (words, seen)
+    assert english_left(lang, text) == [], seen
+
+
+@pytest.mark.parametrize("lang", ["en", "fi", "sv"])
+def test_casino_learn_kasino_lang_opens_the_lesson_in_the_language(
+        monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    seen = _full_screen(monkeypatch, "learn", "--rules", "kasino", "--lang", lang,
+                         "--pause", "0")
+    text = "\n".join(seen)
+    assert any(t.startswith(LESSON_WORDS[lang]) for t in seen), seen
+    for words in GAME_WORDS[lang]:
+        assert words in text, (words, seen)
+    assert english_left(lang, text) == [], seen
