@@ -73,8 +73,8 @@ PENDING = frozenset({
     "cli/__init__.py", "cli/helper.py", "cli/scorepad.py", "cli/scorepad_term.py",
     "tools/helper.py", "tools/scorepad.py", "play/session.py", "play/console.py",
     "bots/levels.py",
-    # The full-screen game's own messages and the rules screen's keys.
-    "tui/app.py", "tui/screens.py",
+    # The full-screen game's own messages.
+    "tui/app.py",
 })
 
 #: Literals that are not words to translate: (file, or "*" for any, the literal as the
@@ -86,6 +86,8 @@ ALLOWED: tuple[tuple[str, str, str], ...] = (
     ("web/static/game.js", "   · Casino", "the site's name after the title the script sets"),
     ("web/templates/game.html", "Esc", "the name of a key on the keyboard"),
     ("web/phrases.py", "chat phrase", "the catalog's context of the quick phrases, an "
+     "identifier"),
+    ("tui/screens.py", "keys help", "the catalog's context of the keys' help lines, an "
      "identifier"),
     ("web/language.py", "Accept-Language, Cookie", "HTTP header names (Vary)"),
     ("tui/plain.py", "log all", "a command typed at the prompt: commands stay English"),

@@ -182,3 +182,25 @@ def test_casino_learn_kasino_lang_opens_the_lesson_in_the_language(
     for words in GAME_WORDS[lang]:
         assert words in text, (words, seen)
     assert english_left(lang, text) == [], seen
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("fi", ("Näin pelaat", "1-9 tai ←/→ ja Enter: valitse kortti kädestäsi",
+            "Peli tallentuu jokaisen siirron jälkeen")),
+    ("sv", ("Så spelar du", "1-9 eller ←/→ och sedan Enter: välj ett kort på handen",
+            "Partiet sparas efter varje drag")),
+    ("en", ("How to play", "1-9 or ←/→ then Enter: pick a card of your hand",
+            "The game is saved after every move")),
+])
+def test_the_rules_screens_keys_in_the_language(lang: str, words: tuple[str, ...]) -> None:
+    """The F1 screen's list of keys, its heading and the note on saving are translated;
+    keys a caller gives that no catalog knows (the replay viewer's) stay as given."""
+    from casino.tui.screens import RulesScreen
+
+    with i18n.using(lang):
+        screen = RulesScreen("Rules", ["a line"], saving=True)
+        other = RulesScreen("Rules", [], keys=["x: a viewer's key"], keys_title="Keys")
+    text = "\n".join([screen.keys_title, *screen.keys])
+    for word in words:
+        assert word in text, (word, text)
+    assert (other.keys, other.keys_title) == (["x: a viewer's key"], "Keys")
