@@ -427,6 +427,10 @@ PY_DEVELOPER_CALLS = {"debug", "info", "warning", "error", "exception", "critica
                       "log"}
 #: A style sheet's rule (Textual's ``DEFAULT_CSS``): ``name: value;`` inside braces.
 CSS_RULE = re.compile(r"{\s*\n?[^{}]*[-\w]+:\s*[^;{}]+;")
+#: A style of Rich or Textual (``"dim italic"``, ``"bold #ff7b72"``), not words.
+STYLE = re.compile(r"^(?:(?:not )?(?:bold|dim|italic|underline|reverse|strike|blink)"
+                   r"|on|#[0-9a-fA-F]{6})(?: (?:(?:not )?(?:bold|dim|italic|underline|"
+                   r"reverse|strike|blink)|on|#[0-9a-fA-F]{6}))*$")
 #: Exceptions whose message is a developer's, not a player's.
 PY_DEVELOPER_ERRORS = {"ValueError", "TypeError", "KeyError", "RuntimeError",
                        "AssertionError", "NotImplementedError", "LookupError", "IndexError",
@@ -475,7 +479,7 @@ class _PyScanner(ast.NodeVisitor):
         """Note ``text`` (reported as ``shown``) when it reads as words: two words, or
         any at a sink (a style sheet's rules are not words)."""
         line = getattr(node, "lineno", 0)
-        if CSS_RULE.search(text):
+        if CSS_RULE.search(text) or STYLE.match(text):
             return
         if self._sink and self._sink[-1] and has_words(text):
             why = f"given to {self._sink[-1]}"
@@ -493,11 +497,11 @@ class _PyScanner(ast.NodeVisitor):
     def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
         """An f-string: its fixed parts, with each ``{...}`` as a word (a name, a number,
         a card: ``f"{n} players"`` is two words), shown as ``{…}``."""
-        text = "".join(str(v.value) if isinstance(v, ast.Constant) else " Thing "
+        text = "".join(str(v.value) if isinstance(v, ast.Constant) else "Thing"
                        for v in node.values)
         parts = [v for v in node.values if isinstance(v, ast.Constant)]
         if any(has_words(str(v.value)) for v in parts):
-            self._note(node, text, text.replace(" Thing ", "{…}"))
+            self._note(node, text, text.replace("Thing", "{…}"))
         for value in node.values:
             if isinstance(value, ast.FormattedValue):
                 self.visit(value.value)

@@ -73,8 +73,6 @@ PENDING = frozenset({
     "cli/__init__.py", "cli/helper.py", "cli/scorepad.py", "cli/scorepad_term.py",
     "tools/helper.py", "tools/scorepad.py", "play/session.py", "play/console.py",
     "bots/levels.py",
-    # The full-screen game's own messages.
-    "tui/app.py",
 })
 
 #: Literals that are not words to translate: (file, or "*" for any, the literal as the

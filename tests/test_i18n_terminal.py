@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import io
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,16 +31,19 @@ SIZE = (80, 24)
 #: Words each language's game screen shows (the panels' titles, the key bar, the turn
 #: bar), and English words it must not show.
 GAME_WORDS = {
-    "en": ("Table", "Your hand", "Score", "Hint", "Quit", "Your turn"),
-    "fi": ("Pöytä", "Kätesi", "Pisteet", "Vihje", "Lopeta", "Vuorosi"),
-    "sv": ("Bordet", "Din hand", "Poäng", "Tips", "Avsluta", "Din tur"),
+    "en": ("Table", "Your hand", "Score", "Hint", "Quit", "Your turn",
+           "F1 shows the rules and the keys."),
+    "fi": ("Pöytä", "Kätesi", "Pisteet", "Vihje", "Lopeta", "Vuorosi",
+           "F1 näyttää säännöt ja näppäimet."),
+    "sv": ("Bordet", "Din hand", "Poäng", "Tips", "Avsluta", "Din tur",
+           "F1 visar reglerna och tangenterna."),
 }
 #: The lesson panel's title in each language ("Lesson: Pairing" in English).
 LESSON_WORDS = {"en": "Lesson: ", "fi": "Opastus: ", "sv": "Lektion: "}
 #: The game screen's own English words (translated already), none of which a Finnish or
 #: Swedish screen shows.
 ENGLISH = ("Your hand", "Score", "Hint", "Quit", "Your turn", "Lesson", "Undo", "Options",
-           "Moves", "Table")
+           "Moves", "Table", "F1 shows the rules")
 #: English words the screen still shows in every language, from files whose
 #: translation is still to come (tests/test_i18n_literals.py's PENDING), each with its
 #: file: once the file leaves that list, its words must be gone from the screen.
@@ -49,7 +53,6 @@ STILL_ENGLISH = {
     "last capture": "tui/widgets.py",  # the score panel
     "No moves yet": "tui/widgets.py",  # the move log
     "stock": "tui/widgets.py",  # the game panel: "stock 40 cards"
-    "F1 shows the rules and the keys": "tui/app.py",  # the game's first message
 }
 
 
@@ -204,3 +207,31 @@ def test_the_rules_screens_keys_in_the_language(lang: str, words: tuple[str, ...
     for word in words:
         assert word in text, (word, text)
     assert (other.keys, other.keys_title) == (["x: a viewer's key"], "Keys")
+
+
+@pytest.mark.parametrize(("lang", "title", "totals"), [
+    ("fi", "Kierros 1 päättyi", "Yhteensä: "),
+    ("sv", "Omgång 1 är slut", "Totalt: "),
+    ("en", "Round 1 is over", "Totals: "),
+])
+def test_the_round_over_dialogs_title_and_totals_in_the_language(
+        tmp_path: Path, lang: str, title: str, totals: str) -> None:
+    from casino.tui.app import CasinoApp
+    from casino.tui.screens import RoundOverScreen
+    from tests.test_play_tui import settle
+    from tests.tui_helpers import beginner_session, play_on
+
+    seen: list[Any] = []
+
+    async def main() -> None:
+        session = play_on(beginner_session(tmp_path / "g.rec", seed=2), to="round")
+        app = CasinoApp(session, None, pause=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            assert isinstance(app.screen, RoundOverScreen)
+            seen.extend([app.screen.title_text, *app.screen.lines])
+
+    with i18n.using(lang):
+        asyncio.run(main())
+    assert seen[0] == title
+    assert any(line.startswith(totals) for line in seen[1:]), seen
