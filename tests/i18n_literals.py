@@ -102,15 +102,38 @@ def _blank(match: re.Match[str]) -> str:
     return " " + "\n" * match.group(0).count("\n")
 
 
+#: Jinja's expressions and tags (not its comments, nor a translated block).
+_JINJA_CODE = re.compile(r"{{.*?}}|{%(?!-?\s*(?:end)?trans\b).*?%}", re.S)
+#: A call of a translation mark inside Jinja code, its arguments included.
+_JINJA_MARK = re.compile(r"\b(?:_|gettext|ngettext|pgettext|npgettext)\((?:[^()]|\([^()]*\))*\)")
+_JINJA_STRING = re.compile(r"\"([^\"]*)\"|'([^']*)'")
+
+
+def _jinja_strings(source: str) -> list[tuple[int, str]]:
+    """The string literals of the template's Jinja code outside translation marks that
+    hold two English words (``plural(n, "rated game")``), with their lines."""
+    found: list[tuple[int, str]] = []
+    for match in _JINJA_CODE.finditer(source):
+        code = _JINJA_MARK.sub(" ", match.group(0))
+        line = source.count("\n", 0, match.start()) + 1
+        for string in _JINJA_STRING.finditer(code):
+            words = string.group(1) if string.group(1) is not None else string.group(2)
+            if TWO_WORDS.search(words):
+                found.append((line, words))
+    return found
+
+
 def template_literals(path: str, source: str) -> list[Literal]:
     """The words of a template that are outside its translation marks."""
     text = _NAME_BLOCK.sub(_blank, source)
+    strings = [Literal(path, line, words, "a string in Jinja code")
+               for line, words in _jinja_strings(text)]
     text = _JINJA.sub(_blank, text)
     reader = _Reader()
     reader.feed(text)
     reader.close()
     return [Literal(path, line, words, why) for line, words, why in reader.found
-            if has_words(words)]
+            if has_words(words)] + strings
 
 
 # ----------------------------------------------------------------------

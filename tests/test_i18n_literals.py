@@ -145,9 +145,11 @@ def test_the_scanner_finds_unmarked_words_in_a_template() -> None:
 <h1>{{ _("Lobby") }}</h1><p title="Go home">Play now {{ name }}</p>
 <input type="submit" value="Send it"><input type="text" value="ann">
 {% trans %}Marked words{% endtrans %}<script>const s = "not words";</script>
-<button aria-label="{{ _('Close') }}">×</button>"""
+<button aria-label="{{ _('Close') }}">×</button>
+<p>{{ plural(n, "rated game") }} {{ _("%(n)s more games", n=count) }} {{ x or "the rest" }}</p>"""
     found = [(f.line, f.text) for f in template_literals("t.html", source)]
-    assert found == [(2, "Go home"), (2, "Play now"), (3, "Send it")]
+    assert found == [(2, "Go home"), (2, "Play now"), (3, "Send it"), (6, "rated game"),
+                     (6, "the rest")]
 
 
 def test_the_scanner_finds_unmarked_words_in_a_script() -> None:
