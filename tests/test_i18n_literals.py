@@ -71,7 +71,7 @@ PENDING = frozenset({
     "cli/review.py",
     # The command line, the score pad and the helper, the computer's levels.
     "cli/__init__.py", "cli/helper.py", "cli/scorepad.py", "cli/scorepad_term.py",
-    "tools/helper.py", "tools/scorepad.py", "play/session.py", "play/console.py",
+    "tools/helper.py", "tools/scorepad.py", "play/session.py",
     "bots/levels.py",
 })
 
@@ -89,6 +89,8 @@ ALLOWED: tuple[tuple[str, str, str], ...] = (
      "identifier"),
     ("web/language.py", "Accept-Language, Cookie", "HTTP header names (Vary)"),
     ("tui/plain.py", "log all", "a command typed at the prompt: commands stay English"),
+    ("play/console.py", "tab: complete", "a readline key binding, not words"),
+    ("play/console.py", "set enable-bracketed-paste off", "a readline setting, not words"),
     ("tui/start.py", "You", "the player's default name, kept in the record as it is"),
 )
 
