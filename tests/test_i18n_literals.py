@@ -60,7 +60,7 @@ PENDING = frozenset({
     "web/routes/errors.py", "web/routes/pages.py", "web/routes/profiles.py",
     "web/routes/socket.py", "web/routes/tools.py",
     # The rules, the guide, the glossary and the narration of moves.
-    "words/glossary.py", "words/guide.py", "words/narrate.py", "words/shortlist.py",
+    "words/glossary.py", "words/guide.py", "words/narrate.py",
     "words/svg.py", "engine/rules.py", "engine/presets.py", "engine/explain.py",
     # The engine's refusals (a card that is not one) and its English wording primitives
     # (counts, builds), which the narration uses.

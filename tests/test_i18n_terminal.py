@@ -235,3 +235,25 @@ def test_the_round_over_dialogs_title_and_totals_in_the_language(
         asyncio.run(main())
     assert seen[0] == title
     assert any(line.startswith(totals) for line in seen[1:]), seen
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("fi", ("ja vielä 12 siirtoa", "ja vielä 1 vaihtoehto", "ja vielä 3 löydettyä siirtoa "
+            "sekä muita", "ja muita vaihtoehtoja")),
+    ("sv", ("och 12 drag till", "och 1 alternativ till", "och 3 hittade drag till, och fler",
+            "och andra alternativ")),
+    ("en", ("and 12 more moves", "and 1 more option", "and 3 more plays found, and others",
+            "and other options")),
+])
+def test_what_a_short_list_leaves_out_in_the_language(lang: str,
+                                                       words: tuple[str, ...]) -> None:
+    """The note under a capped list of moves or options (the plain game's and the
+    options box's): its count and its noun in the language."""
+    from casino.words.shortlist import Shortlist, rest_words
+
+    with i18n.using(lang):
+        said = (rest_words(Shortlist((), 12, True), "move"),
+                rest_words(Shortlist((), 1, True), "option"),
+                rest_words(Shortlist((), 3, False)),
+                rest_words(Shortlist((), 0, False), "option"))
+    assert said == words

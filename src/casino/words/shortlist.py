@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from casino.engine.legality import MoveList, ranked
 from casino.engine.moves import Move
-from casino.engine.wording import noun as plural_noun
+from casino.i18n import _, ngettext
 
 #: The most moves one list shows: a screen's worth, and a bounded answer however
 #: crowded the table.
@@ -75,12 +75,43 @@ def shortlist(found: MoveList | Sequence[Move], keep: Move | None = None,
 
 def rest_words(short: Shortlist, noun: str = "play") -> str:
     """``and 12 more plays`` / ``and other plays``: what the list leaves out, in words
-    (empty when it shows everything)."""
+    (empty when it shows everything), in the language in force. ``noun`` is what the
+    list holds: ``play``, ``move`` or ``option``."""
     if short.everything:
         return ""
-    more = f"{short.more} more {plural_noun(short.more, noun)}"
+    n = short.more
     if short.complete:
-        return f"and {more}"
-    if short.more:
-        return f"and {more} found, and others"
-    return f"and other {plural_noun(2, noun)}"
+        return _more(noun, n) % {"n": n}
+    if n:
+        return _more_found(noun, n) % {"n": n}
+    return _others(noun)
+
+
+def _more(noun: str, n: int) -> str:
+    """``and %(n)s more plays``, for ``noun``."""
+    if noun == "move":
+        return ngettext("and %(n)s more move", "and %(n)s more moves", n)
+    if noun == "option":
+        return ngettext("and %(n)s more option", "and %(n)s more options", n)
+    return ngettext("and %(n)s more play", "and %(n)s more plays", n)
+
+
+def _more_found(noun: str, n: int) -> str:
+    """``and %(n)s more plays found, and others``, for ``noun``."""
+    if noun == "move":
+        return ngettext("and %(n)s more move found, and others",
+                        "and %(n)s more moves found, and others", n)
+    if noun == "option":
+        return ngettext("and %(n)s more option found, and others",
+                        "and %(n)s more options found, and others", n)
+    return ngettext("and %(n)s more play found, and others",
+                    "and %(n)s more plays found, and others", n)
+
+
+def _others(noun: str) -> str:
+    """``and other plays``, for ``noun``."""
+    if noun == "move":
+        return _("and other moves")
+    if noun == "option":
+        return _("and other options")
+    return _("and other plays")
