@@ -67,7 +67,7 @@ PENDING = frozenset({
     "engine/cards.py", "engine/wording.py",
     # The lessons, the hints and the review.
     "teach/hint.py", "teach/lesson.py", "teach/report.py", "teach/review.py",
-    "tui/review.py", "tui/replay.py", "tui/viewer.py", "tui/widgets.py",
+    "tui/review.py", "tui/replay.py", "tui/viewer.py",
     "cli/review.py",
     # The command line, the score pad and the helper, the computer's levels.
     "cli/__init__.py", "cli/helper.py", "cli/scorepad.py", "cli/scorepad_term.py",
