@@ -122,6 +122,14 @@ def test_the_pending_list_names_only_files_that_are_scanned() -> None:
     assert sorted(PENDING - set(scanned_files())) == []
 
 
+def test_every_pending_file_still_has_words_to_translate() -> None:
+    """A file whose words are all marked now is taken off :data:`PENDING` (so that the
+    list shrinks as the translations arrive, and the file is held to them)."""
+    done = [name for name in sorted(PENDING)
+            if not [f for f in literals(SRC / name, name) if not allowed(f)]]
+    assert done == [], f"translated, take off PENDING: {done}"
+
+
 def test_every_allowance_is_used() -> None:
     """An allowance nothing needs any more is taken out (it would hide a later miss)."""
     found = [f for name in STRICT for f in literals(SRC / name, name)]
