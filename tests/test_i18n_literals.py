@@ -14,13 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.i18n_literals import (
-    Literal,
-    literals,
-    python_literals,
-    script_literals,
-    template_literals,
-)
+from tests.i18n_literals import Literal, literals, python_literals, template_literals
+from tests.i18n_script_literals import script_literals
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "casino"
