@@ -129,6 +129,13 @@ _.no_database_in_the_environment
 _.english_by_default
 _.english_afterwards
 
+# The standard library calls these by name: html.parser.HTMLParser's handlers and
+# ast.NodeVisitor's visit_<node> (the untranslated words' scanner, tests/i18n_literals.py).
+_.handle_starttag
+_.handle_endtag
+_.handle_data
+_.visit_JoinedStr
+
 # Babel: a catalog's header fields, set by the translations' tool (tests/i18n_catalogs.py)
 # for Babel to write.
 _.creation_date

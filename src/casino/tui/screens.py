@@ -16,24 +16,34 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Static
 
-from casino.i18n import _, pN_
+from casino.i18n import _, pgettext, pN_
 from casino.tui.keys import translate_keys
 
 if TYPE_CHECKING:
     from casino.engine.rules import Rules
 
-#: How to play, shown under the rules on the F1 screen.
+#: The catalogs' context of the keys' help lines (written out in each pN_ below:
+#: extraction reads only literals).
+KEYS_HELP = "keys help"
+
+#: How to play, shown under the rules on the F1 screen (translated where shown).
 HOW_TO_PLAY = (
-    "1-9 or ←/→ then Enter: pick a card of your hand (or click it).",
-    "a, b, c, ... (or a click): choose table cards and builds; again to let go.",
-    "↑/↓: choose among the legal options for the picked card (a build's value too).",
-    "Enter: play the highlighted option.  Escape: start the choice again.",
-    "Greyed cards cannot be played now; the top bar names any play the rules force.",
-    "Type a move in notation at any time (9d x 9c 5h+4c, 5d+3s =8, 7h; or Tab first):",
-    "  it goes to the move box, → completes it, Escape leaves the box.",
-    "?: a hint, the best play by the review's judge and why, picked for you: Enter plays it.",
-    "u: undo your last move (this deal).  s: save the game to a file.",
-    "F1: this screen.  F2: the cards seen and unseen.  q: quit (it asks first).",
+    pN_("keys help", "1-9 or ←/→ then Enter: pick a card of your hand (or click it)."),
+    pN_("keys help",
+        "a, b, c, ... (or a click): choose table cards and builds; again to let go."),
+    pN_("keys help",
+        "↑/↓: choose among the legal options for the picked card (a build's value too)."),
+    pN_("keys help", "Enter: play the highlighted option.  Escape: start the choice again."),
+    pN_("keys help",
+        "Greyed cards cannot be played now; the top bar names any play the rules force."),
+    pN_("keys help",
+        "Type a move in notation at any time (9d x 9c 5h+4c, 5d+3s =8, 7h; or Tab first):"),
+    pN_("keys help", "  it goes to the move box, → completes it, Escape leaves the box."),
+    pN_("keys help", "?: a hint, the best play by the review's judge and why, picked for "
+                     "you: Enter plays it."),
+    pN_("keys help", "u: undo your last move (this deal).  s: save the game to a file."),
+    pN_("keys help",
+        "F1: this screen.  F2: the cards seen and unseen.  q: quit (it asks first)."),
 )
 
 
@@ -47,7 +57,7 @@ class RulesScreen(ModalScreen[None]):
 
     def __init__(self, title: str, lines: Sequence[str], *, saving: bool = False,
                  guide: Rules | None = None, keys: Sequence[str] = HOW_TO_PLAY,
-                 keys_title: str = "How to play") -> None:
+                 keys_title: str | None = None) -> None:
         super().__init__()
         translate_keys(self)
         self.title_text = title
@@ -67,10 +77,11 @@ class RulesScreen(ModalScreen[None]):
 
             if guide.name in ALL:
                 self.words = preset_lines(guide.name)
-        self.keys = list(keys)
-        self.keys_title = keys_title
+        # The keys' lines in the language in force (lines no catalog knows stay as given).
+        self.keys = [pgettext(KEYS_HELP, line) for line in keys]
+        self.keys_title = keys_title if keys_title is not None else _("How to play")
         if saving:
-            self.keys.append("The game is saved after every move: quitting loses nothing.")
+            self.keys.append(_("The game is saved after every move: quitting loses nothing."))
 
     def compose(self) -> ComposeResult:
         """The rules, then the keys, then the preset's guide and its words, all in one
@@ -87,7 +98,7 @@ class RulesScreen(ModalScreen[None]):
                     yield Static(Content("\n").join(Content(s) for s in self.guide[2:]),
                                  id="rules-guide")
                 if self.words:
-                    yield Static(Content.styled("Words (casino glossary WORD)", "bold"),
+                    yield Static(Content.styled(_("Words (casino glossary WORD)"), "bold"),
                                  classes="dialog-heading")
                     yield Static(Content("\n").join(Content(s) for s in self.words),
                                  id="rules-glossary")
@@ -193,7 +204,8 @@ class SaveScreen(ModalScreen[str | None]):
         """The file name to save to, offered for editing."""
         with Vertical(id="save-box", classes="dialog"):
             yield Static(Content.styled(_("Save the game as"), "bold"), classes="dialog-title")
-            yield Input(self.default, placeholder="a file name, e.g. mygame.rec", id="save-path")
+            yield Input(self.default, placeholder=_("a file name, e.g. mygame.rec"),
+                        id="save-path")
             yield Static(Content.styled(_("Enter saves (later moves are saved there too); "
                                           "Escape cancels."), "dim"))
 

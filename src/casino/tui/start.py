@@ -30,7 +30,7 @@ from textual.widgets.option_list import Option
 from casino.bots.levels import LEVELS
 from casino.engine.presets import DEFAULT
 from casino.engine.rules import PRESET_NAMES, describe, player_counts, preset
-from casino.i18n import _, pN_
+from casino.i18n import _, ngettext, pN_
 from casino.play.session import NAME_LENGTH, GameSession, SavedGame, player_name
 from casino.tui.app import DEFAULT_PAUSE, GameScreen, NewGame
 from casino.tui.keys import translate_keys
@@ -61,12 +61,11 @@ OpenGame = Callable[[StartChoice], tuple[GameSession, NewGame | None]]
 def players_label(name: str, n: int) -> str:
     """``2 players``, ``4 players, two against two``."""
     rules = preset(name, players=n)
-    text = f"{n} players"
     if rules.partnerships:
-        text += ", two partnerships (you and a computer partner)"
-    elif n > 2:
-        text += ", each for themselves"
-    return text
+        return _("%(n)s players, two partnerships (you and a computer partner)") % {"n": n}
+    if n > 2:
+        return _("%(n)s players, each for themselves") % {"n": n}
+    return ngettext("%(n)s player", "%(n)s players", n) % {"n": n}
 
 
 class StartScreen(Screen[None]):

@@ -313,14 +313,17 @@ def score_content(view: Position, names: Sequence[str], human: int) -> Content:
     so_far = round_so_far(view)
     lines: list[Content] = []
     width = max(len(team_name(rules, names, t)) for t in rules.teams)
-    unit = pgettext("score column", "game") if penalty else pgettext("score column", "round")
+    # The columns' heads (short words: the panel is 30 columns at 80), each column as
+    # wide as its head or five.
     total = pgettext("score column", "total") if penalty else pgettext("score column", "score")
-    lines.append(Content.styled(f"{'':{width}}  {total:>5}  {unit:>5}", "dim"))
+    unit = pgettext("score column", "game") if penalty else pgettext("score column", "round")
+    one, two = max(5, len(total)), max(5, len(unit))
+    lines.append(Content.styled(f"{'':{width}}  {total:>{one}}  {unit:>{two}}", "dim"))
     for t in rules.teams:
         style = "bold #7ee787" if rules.team_of(human) == t else "bold"
         lines.append(Content.assemble((team_name(rules, names, t).ljust(width), style),
-                                      f"  {scores[t]:>5}  ",
-                                      (f"{_signed(so_far[t]):>5}", "#f2cc60")))
+                                      f"  {scores[t]:>{one}}  ",
+                                      (f"{_signed(so_far[t]):>{two}}", "#f2cc60")))
     taker = view.last_capture
     lines.append(Content.assemble((_("last capture") + " ", "dim"),
                                   names[taker] if taker is not None else _("none yet")))

@@ -89,7 +89,7 @@
     const item = $("chat-lines").querySelector(`li[data-id="${Number(id)}"]`);
     if (item) {
       const button = item.querySelector(".chat-report");
-      if (button) { button.textContent = "reported"; button.disabled = true; }
+      if (button) { button.textContent = _("reported"); button.disabled = true; }
     }
     $("chat-note").textContent = _("Thank you: the message was reported to the operators.");
   }

@@ -109,7 +109,7 @@
 
   // A side by its players' names: "Ann (you) & Computer 2", or one name.
   function sideName(i) {
-    return (sides()[i] || []).map(seatName).join(" & ") || "nobody";
+    return (sides()[i] || []).map(seatName).join(" & ") || _("nobody");
   }
 
   // A side's score: its first seat's (partners' scores are the side's).
@@ -234,7 +234,7 @@
       case "error":
         pending = false;
         showStatus(msg.message || _("That did not work."), "error");
-        toast(msg.message || "error", "error");
+        toast(msg.message || _("That did not work."), "error");
         renderOptions();
         break;
       case "rematch":
@@ -607,7 +607,7 @@
   function pointBadges(cards) {
     if (!cards || !cards.length) return null;
     const label = pointCardsLabel();
-    return el("span", { class: "keys", title: label[0].toUpperCase() + label.slice(1) + " taken" }, cards.map((k) => el("span", { class: "key-card suit-" + k[1], text: cardLabel(k) })));
+    return el("span", { class: "keys", title: capital(_("%(cards)s taken", { cards: label })) }, cards.map((k) => el("span", { class: "key-card suit-" + k[1], text: cardLabel(k) })));
   }
 
   function tallyLine(s) {
