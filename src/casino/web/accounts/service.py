@@ -197,6 +197,10 @@ class Accounts:
             return None
         return await self.service.live.db(self.store.session, token_hash(token), self.lapse)
 
+    async def choose_language(self, account: Account, language: str) -> None:
+        """Keep ``language`` as the choice of ``account``, for its other browsers."""
+        await self.service.live.db(self.store.set_language, account.id, language)
+
     async def sign_out(self, token: str) -> None:
         """Revoke this browser's session (its open games reconnect: :meth:`reconnect`)."""
         account = await self.who(token)
