@@ -16,6 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
 from casino.bots.levels import LEVELS
+from casino.engine.cards import card_name, card_text
 from casino.engine.errors import CasinoError, RulesError
 from casino.engine.presets import DEFAULT
 from casino.engine.rules import preset
@@ -96,7 +97,14 @@ async def shared_scorepad_page(pad_id: str) -> Response:
 async def helper_page() -> Response:
     """The move helper's page, with every preset's set-up and the levels to pick the best
     play with."""
-    return _page("helper.html", presets=_presets(), levels=list(LEVELS), rules_name=DEFAULT.name)
+    return _page("helper.html", presets=_presets(), levels=list(LEVELS), rules_name=DEFAULT.name,
+                 card_names=_card_names())
+
+
+def _card_names() -> dict[str, str]:
+    """Each card's name in the request's language by its notation (``Td``: ``10 of
+    diamonds``, ``ruutukymppi``), for the helper's pictures' titles."""
+    return {card_text(c): card_name(c) for c in range(52)}
 
 
 
