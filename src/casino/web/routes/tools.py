@@ -18,6 +18,7 @@ from starlette.responses import Response
 from casino.bots.levels import LEVELS
 from casino.engine.cards import card_name, card_text
 from casino.engine.errors import CasinoError, RulesError
+from casino.i18n import _
 from casino.engine.presets import DEFAULT
 from casino.engine.rules import preset
 from casino.tools.helper import HelperError, check_request
@@ -205,14 +206,14 @@ async def scorepad_store(request: Request, web: Web) -> Response:
         many pads lately or the server keeps as many as it will."""
         text = stored_text(body.pad)
         if not web.service.allowances.take(tools.new_pads, client):
-            raise ToolError("too many new score pads from here: wait a minute", 429)
+            raise ToolError(_("too many new score pads from here: wait a minute"), 429)
         pad_id = secrets.token_urlsafe(12)
         secret = secrets.token_urlsafe(24)
         with Session(engine) as s, s.begin():
             count = s.scalar(select(func.count()).select_from(ScorePadRow)) or 0
             if count >= tools.MAX_PADS:
-                raise ToolError("the server keeps no more score pads: export yours as a "
-                                "file instead", 507)
+                raise ToolError(_("the server keeps no more score pads: export yours as "
+                                  "a file instead"), 507)
             s.add(ScorePadRow(id=pad_id, secret=token_hash(secret), pad=text))
         return PadStored(id=pad_id, secret=secret,
                          url=f"/scorepad/{pad_id}#{secret}").model_dump()
