@@ -154,7 +154,7 @@
     const others = state.players - 1;
     state.opponents = Array.from({ length: others }, (unused, i) => state.opponents[i] ?? "");
     box.replaceChildren(
-      ...state.opponents.map((v, i) => el("label", {}, _("Cards in the hand of %(seat)s", { seat: seatName(i + 1) }),
+      ...state.opponents.map((v, i) => el("label", {}, _("Cards in %(seat)s's hand", { seat: seatName(i + 1) }),
         el("input", {
           type: "number", min: "0", max: "52", id: `opponent-${i + 1}`, value: v, placeholder: _("as yours"),
           oninput: (e) => { state.opponents[i] = e.target.value; save(); },
@@ -309,7 +309,7 @@
       el("span", { class: "kind", text: m.kind }),
       el("span", { class: "play-words", text: m.words }),
       el("span", { class: "notation", text: m.move }),
-      m.best ? el("span", { class: "pick-mark", text: "★ " + _("the pick of the %(level)s", { level: data.level || _("computer") }) }) : null,
+      m.best ? el("span", { class: "pick-mark", text: "★ " + _("the %(level)s's pick", { level: data.level || _("computer") }) }) : null,
       // The judge's value (expected round margin) and why, when the plays were judged.
       m.reason ? el("span", { class: "play-value", text: `${m.value >= 0 ? "+" : ""}${m.value.toFixed(1)}` }) : null,
       m.reason ? el("p", { class: "play-reason", text: m.reason }) : null)));
@@ -328,17 +328,13 @@
   }
 
   function plainHeading(data, n) {
-    const line = data.complete && !data.more
-      ? ngettext("One legal play.", "%(n)s legal plays.", n)
-      : data.complete
-        ? ngettext("The strongest of %(total)s legal plays.", "The %(n)s strongest of %(total)s legal plays.", n, { total: data.total })
-        : ngettext("%(n)s legal play, strongest first: a selection (the table is crowded, too many plays to list).",
-          "%(n)s legal plays, strongest first: a selection (the table is crowded, too many plays to list).", n);
-    if (!data.card) return line;
-    const whose = data.using && data.using.length
-      ? _("The plays of the card %(card)s with the selected table cards:", { card: cardName(data.card) })
-      : _("The plays of the card %(card)s:", { card: cardName(data.card) });
-    return whose + " " + line;
+    const whose = !data.card ? ""
+      : data.using && data.using.length
+        ? _(" of the %(card)s with the selected table cards", { card: cardName(data.card) })
+        : _(" of the %(card)s", { card: cardName(data.card) });
+    if (data.complete && !data.more) return ngettext("One legal play%(whose)s.", "%(n)s legal plays%(whose)s.", n, { whose });
+    if (data.complete) return _("The %(n)s strongest of %(total)s legal plays%(whose)s.", { n, total: data.total, whose });
+    return _("%(n)s legal plays%(whose)s, strongest first: a selection (the table is crowded, too many plays to list).", { n, whose });
   }
 
   function rest(data) {

@@ -196,7 +196,7 @@
           if (filled.some((x) => x !== "")) {
             const bad = filled.findIndex((x) => !/^\d+$/.test(x));
             if (bad >= 0) {
-              showFieldError(k, _("enter a whole number (%(what)s) for %(name)s", { what: fld.label, name: sides()[bad].name }));
+              showFieldError(k, _("enter a whole number of %(what)s for %(name)s", { what: fld.label.toLowerCase(), name: sides()[bad].name }));
               return null;
             }
             entry[k] = filled.map(Number);
@@ -290,7 +290,9 @@
       if (!list.length) chips.append(el("li", { class: "muted none", text: _("none") }));
     };
     const double = state.view.double_sweeps && fld.key === "sweeps";
-    const word = { sweeps: _("sweep"), mulles: _("mulle") }[fld.key] || fld.label;
+    // "+ sweep: Ann": the field's name for one (Tablić's "Tablas" make a "tabla").
+    const word = fld.label === _("Sweeps") ? _("sweep") : fld.label === _("Mulles") ? _("mulle")
+      : fld.label.replace(/s$/, "").toLowerCase();
     const buttons = el("div", { class: "add-buttons" }, seats().map((s) => [
       el("button", {
         type: "button", class: "button small", "data-add": `${fld.key}-${s.seat}`,
@@ -390,7 +392,7 @@
     const v = state.view;
     $("pad-title").textContent = v.title;
     $("pad-players").textContent = v.sides.map((s) => s.name).join(_(" against "));
-    document.title = _("Score pad") + " · " + v.sides.map((s) => s.name).join(" – ");
+    document.title = _("Score pad") + " · " + v.sides.map((s) => s.name).join(_(" v "));
     $("pad-head").replaceChildren(el("th", { text: _("Round / item") }), ...v.sides.map((s) => el("th", { text: s.name })));
     const body = $("pad-body");
     body.replaceChildren();
