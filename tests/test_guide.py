@@ -16,6 +16,7 @@ from casino.engine import scheme as scheme_module
 from casino.engine.rules import Rules, penalty_total, preset
 from casino.engine.scheme import Majority, Scheme, Sweeps, scheme
 from casino.words.guide import (
+    DOCS_FILES,
     GUIDES,
     example_lines,
     guide_html,
@@ -49,6 +50,14 @@ def test_the_worked_example_is_played_by_the_engine(name: str) -> None:
 def test_docs_how_to_play_is_generated_from_the_package() -> None:
     """docs/how-to-play.md is `python -m casino.words.guide > docs/how-to-play.md`."""
     assert (ROOT / "docs" / "how-to-play.md").read_text(encoding="utf-8") == markdown()
+
+
+@pytest.mark.parametrize("lang", ["fi", "sv"])
+def test_the_translated_how_to_play_pages_are_generated_from_the_package(lang: str) -> None:
+    """docs/how-to-play.fi.md is `python -m casino.words.guide --lang fi > ...`, and
+    the same for Swedish."""
+    path = ROOT / "docs" / DOCS_FILES[lang]
+    assert path.read_text(encoding="utf-8") == markdown(lang)
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)

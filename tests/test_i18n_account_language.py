@@ -115,3 +115,16 @@ def test_a_websockets_language_is_chosen_in_the_same_order() -> None:
     assert request_language(_handshake(None, "fi", None)) == "fi"  # then the header
     assert request_language(_handshake(None, "fi")) == "fi"  # nobody looked: the header
     assert request_language(_handshake(None, None, Account("b2", "Bo"))) == "en"
+
+
+def test_a_websocket_without_the_cookie_speaks_the_accounts_language(app: TestClient) -> None:
+    home = browser(app)
+    sign_up(home, "Ann", PASSWORD)
+    home.get("/language/sv")
+    away = browser(app)
+    away.headers["Accept-Language"] = "fi"
+    sign_in(away, "Ann", PASSWORD)
+    assert LANG_COOKIE not in away.cookies  # no page read yet: the handshake decides
+    with away.websocket_connect("/ws/nosuchgame") as ws:
+        refusal = ws.receive_json()
+    assert refusal["type"] == "error" and "finns inget sådant parti" in refusal["message"]

@@ -177,7 +177,7 @@ def test_a_new_accounts_codes_and_a_refusal_in_finnish(app: TestClient) -> None:
 def test_the_replay_page_and_its_scripts_words(app: TestClient, finished: str) -> None:
     fi = shown(app, f"/records/{finished}", "fi")
     _check(fi, ("Katso uudelleen", "Alku", "Seuraava", "Analyysi", "Analysoi tämä peli",
-                "Kalleimmat päätökset"),
+                "Kalleimmat ratkaisut"),
            ("Review this game", "The costliest decisions", "Every judged decision"))
     sv = shown(app, f"/records/{finished}", "sv")
     _check(sv, ("Spela upp", "Början", "Nästa", "Analysera det här partiet"),

@@ -89,6 +89,15 @@ def test_the_help_is_translated_and_fits_80_columns(lang: str) -> None:
     assert max(len(line) for line in lines) <= 80
 
 
+#: The log of the first moves of seed 7 (help, 1 1, 2 1), told in each language.
+TOLD = {
+    "fi": ("  Teet 6:n rakennelman: 5♠ + A♠.\n", "  Computer ottaa kortilla 3♥: 3♦.\n",
+           "  Otat kortilla 6♣: 6:n rakennelma (5♠ + A♠).\n"),
+    "sv": ("  Du gör ett bygge på 6: 5♠ + A♠.\n", "  Computer tar 3♦ med 3♥.\n",
+           "  Du tar 6-bygget (5♠ + A♠) med 6♣.\n"),
+}
+
+
 @pytest.mark.parametrize(("lang", "words"), [
     ("fi", ("Näin pelaat:", "Kortilla ", "Valitse 1", "Lopetettu. Peliä ei tallennettu.")),
     ("sv", ("Så spelar du:", "Med ", "Välj 1", "Avslutat. Partiet sparades inte.")),
@@ -100,9 +109,13 @@ def test_casino_play_lang_plain_plays_moves(lang: str, words: tuple[str, ...]) -
     assert code == 0, err
     for word in (*words, *SHOWN[lang][:3]):
         assert word in out, word
-    # The moves were played: the log has the person's two moves and the computer's.
+    # The moves were played: the log tells the person's two moves and the computer's, in
+    # the language (the narration: casino.words.narrate).
     log = out.split("> log\n", 1)[1]
-    assert log.count("You ") >= 2 and "Computer " in log
+    for told in TOLD[lang]:
+        assert told in log, told
+    for word in ("You ", " takes ", " trails ", " makes a build"):
+        assert word not in log, word
     for word in ENGLISH:
         assert word not in out, word
 

@@ -231,7 +231,8 @@ def test_a_complete_game_against_the_computer_played_by_clicking(
         elif not checked["hint"]:
             page.click("#hint-button")
             page.wait_for_selector(".status-line.hint", timeout=WAIT_MS)
-            assert page.inner_text("#status").startswith("Hint:")
+            status = page.inner_text("#status")
+            assert status.startswith("Hint:") and not status.startswith("Hint: Hint"), status
             # Its reason is shown under the status line while the hint stands.
             assert page.is_visible("#hint-reason")
             assert page.inner_text("#hint-reason").startswith("It takes")

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from casino.measure.glicko2 import LOSS, WIN, Outcome, Rating, rate
-from casino.web.clocks import PLAYED_FOR, side_words
+from casino.web.clocks import ran_out, side_words
 from casino.web.live import LiveGame
 from casino.web.messages import State, check_sent
 from casino.web.service import GameService
@@ -203,7 +203,7 @@ def test_a_casual_clock_running_out_has_the_computer_play_that_move(app: TestCli
     event = timed_out(app, game_id)[0]
     name = game.session.names[mover]
     assert event.seat == mover and event.words.startswith(
-        PLAYED_FOR.split(":")[0].format(name=name) + ": the computer played for them")
+        ran_out(name) + ": the computer played for them")
     assert game.events[event.n].kind == "move" and game.events[event.n].seat == mover
     assert game.session.to_move != mover and game.status == "playing"
     assert game.clock is not None and game.clock.state.running == game.session.to_move

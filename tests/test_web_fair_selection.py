@@ -34,11 +34,11 @@ from casino.web.requester import requester
 from casino.web.turns import (
     INLINE_STEPS,
     OPTIONS,
-    OPTIONS_TOO_MANY,
     TURN,
     OptionsJob,
     Turns,
     seat_owner,
+    too_many_selections,
 )
 from casino.web.views import card_choices, options_json, unknown_options
 from tests.web_helpers import ACCOUNTS, FAST, browser, db_url, new_game, sign_up, web
@@ -149,7 +149,9 @@ def test_an_options_flood_waits_behind_the_victims_turn(
     assert order == ["a0", "victim's turn", "a1", "a2", "a3", "a4", "a5", "a0 second"]
     assert choices == {"legal": [], "cards": []}
     refused = answers[2]
-    assert refused["unknown"] == OPTIONS_TOO_MANY.format(count=2, selections="selections")
+    assert refused["unknown"] == too_many_selections(2) == (
+        "your seat has 2 selections being worked out already: pick again once they are "
+        "answered")
     assert all(a["unknown"] == "worked out" for k, a in enumerate(answers) if k != 2)
 
 

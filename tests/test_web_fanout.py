@@ -17,7 +17,8 @@ import pytest
 from casino.engine.record import read_record
 from casino.web import create_app
 from casino.web.service import GameService
-from casino.web.store import Event, Store
+from casino.web.store import Store
+from casino.web.table_events import Event
 from tests.web_helpers import FAST, POSTGRES, Seat, db_url, scan
 
 with warnings.catch_warnings():  # Starlette would rather use httpx2, which is not pinned

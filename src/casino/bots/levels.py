@@ -24,6 +24,7 @@ from casino.bots.base import Bot, Limit
 from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.rules import Rules
+from casino.i18n import pgettext, pN_
 
 #: A condition on the rules of a table: whether a row of a level applies there.
 Condition = Callable[[Rules], bool]
@@ -117,6 +118,15 @@ class Level:
         if not self.rows or self.rows[-1].when is not anywhere:
             raise ValueError(f"level {self.name!r}: its last row must hold anywhere")
 
+    def shown_name(self) -> str:
+        """The level's name in the language in force, for menus (its :attr:`name` is what
+        is typed and stored)."""
+        return pgettext("level", self.name)
+
+    def shown_blurb(self) -> str:
+        """:attr:`blurb` in the language in force, for the menus that describe levels."""
+        return pgettext("level", self.blurb)
+
     @property
     def bot(self) -> str:
         """The bot the level plays where no other row applies."""
@@ -149,22 +159,29 @@ class Level:
 #: alike on any machine; the seconds cap only a long last-deal solve.
 ONE_GUESS = Limit(iterations=1, seconds=0.5)
 
+#: The levels' names as menus show them, marked for translation (:meth:`Level.shown_name`).
+SHOWN_NAMES = (pN_("level", "beginner"), pN_("level", "easy"), pN_("level", "medium"),
+               pN_("level", "hard"), pN_("level", "expert"))
+
 LEVELS: dict[str, Level] = {
     "beginner": Level("beginner",
-                      "takes the most it can right now, and plans nothing "
-                      "(with four players each for themselves: the club player "
-                      "who spots one capture in five)", (
+                      pN_("level",
+                          "takes the most it can right now, and plans nothing "
+                          "(with four players each for themselves: the club player "
+                          "who spots one capture in five)"), (
         # Fair players above careful are level there; the levels spread below careful
         # (bots-log: "Four players each for themselves: the levels spread below careful").
         Row(four_each_for_themselves, "oblivious"),
         Row(anywhere, "greedy"),
     )),
     "easy": Level("easy",
-                  "a sensible club player: guards its Aces and casinos, avoids leaving sweeps "
-                  "(on Krypkasino: looks at what it leaves only to choose among "
-                  "equal moves; on Mulle: never looks at what it leaves; with four "
-                  "players each for themselves: the club player overlooking two "
-                  "captures in three)", (
+                  pN_("level",
+                      "a sensible club player: guards its Aces and casinos, avoids leaving "
+                      "sweeps "
+                      "(on Krypkasino: looks at what it leaves only to choose among "
+                      "equal moves; on Mulle: never looks at what it leaves; with four "
+                      "players each for themselves: the club player overlooking two "
+                      "captures in three)"), (
         # The card counter's guesses do not tell apart; the levels spread below careful
         # (bots-log: "Krypkasino: the levels spread below careful").
         Row(two_with_forced_sweeps, "hasty"),
@@ -177,14 +194,15 @@ LEVELS: dict[str, Level] = {
         Row(anywhere, "careful"),
     )),
     "medium": Level("medium",
-                    "counts every card and plays the last deal perfectly, "
-                    "but bets everything on one guess at your hand "
-                    "(six guesses with two decks; with three players it looks "
-                    "ahead only at the last card of each hand; on Krypkasino: the "
-                    "club player, fearing what it leaves only a little; on Mulle: "
-                    "the club player, looking at what it leaves on half its moves; "
-                    "with four players each for themselves: the club player "
-                    "overlooking half its captures)", (
+                    pN_("level",
+                        "counts every card and plays the last deal perfectly, "
+                        "but bets everything on one guess at your hand "
+                        "(six guesses with two decks; with three players it looks "
+                        "ahead only at the last card of each hand; on Krypkasino: the "
+                        "club player, fearing what it leaves only a little; on Mulle: "
+                        "the club player, looking at what it leaves on half its moves; "
+                        "with four players each for themselves: the club player "
+                        "overlooking half its captures)"), (
         # The club player fearing what it leaves a little: between hasty and careful
         # (bots-log: "Krypkasino: the levels spread below careful")
         Row(two_with_forced_sweeps, "unwary"),
@@ -205,12 +223,13 @@ LEVELS: dict[str, Level] = {
         Row(anywhere, "expert", ONE_GUESS),
     )),
     "hard": Level("hard",
-                  "the same card counter, weighing six guesses at your hand "
-                  "before each move (24 with two decks; on Krypkasino: the "
-                  "sensible club player; on Mulle: the club player who plays "
-                  "the round's last four cards perfectly; with four players each "
-                  "for themselves: the club player overlooking three captures "
-                  "in ten)", (
+                  pN_("level",
+                      "the same card counter, weighing six guesses at your hand "
+                      "before each move (24 with two decks; on Krypkasino: the "
+                      "sensible club player; on Mulle: the club player who plays "
+                      "the round's last four cards perfectly; with four players each "
+                      "for themselves: the club player overlooking three captures "
+                      "in ten)"), (
         # careful itself, which the fair search stands far above there
         # (bots-log: "Krypkasino: the levels spread below careful")
         Row(two_with_forced_sweeps, "careful"),
@@ -228,14 +247,15 @@ LEVELS: dict[str, Level] = {
         Row(anywhere, "expert", Limit(iterations=6, seconds=0.5)),
     )),
     "expert": Level("expert",
-                    "plays the move the hint names: 64 sampled deals, each searched "
-                    "to its end (without the compiled core: thirty deals, four "
-                    "moves ahead), the last deal to its end (with three players: "
-                    "thirty deals four moves ahead, within 0.4 s; "
-                    "with four: the card counter, weighing thirty guesses "
-                    "at the last deal; on Krypkasino: the card counter weighing "
-                    "24 guesses, whose guessed opponent cannot see its hand; "
-                    "on Tablić: the card counter weighing 60 guesses)", (
+                    pN_("level",
+                        "plays the move the hint names: 64 sampled deals, each searched "
+                        "to its end (without the compiled core: thirty deals, four "
+                        "moves ahead), the last deal to its end (with three players: "
+                        "thirty deals four moves ahead, within 0.4 s; "
+                        "with four: the card counter, weighing thirty guesses "
+                        "at the last deal; on Krypkasino: the card counter weighing "
+                        "24 guesses, whose guessed opponent cannot see its hand; "
+                        "on Tablić: the card counter weighing 60 guesses)"), (
         # pimc did not separate from hard there; the card counter whose guessed opponent
         # cannot see its hand did (bots-log: "An opponent who cannot see the hand").
         Row(two_with_forced_sweeps, "fair-reply", Limit(iterations=24, seconds=0.5)),

@@ -233,11 +233,13 @@ def glossary_command(
     word: Annotated[str | None, typer.Argument(
         help="A word to explain (build, sweep, mökki, ...); all of them if left out.",
         autocompletion=complete_word)] = None,
+    lang: LangOption = None,
 ) -> None:
     """Explain the games' words: what each means, which rulesets use it, where the rule
-    is (docs/glossary.md)."""
+    is (docs/glossary.md); each word in English, Finnish and Swedish."""
     from casino.words.glossary import text_lines
 
+    use_language(lang)
     try:
         lines = text_lines(word)
     except KeyError as exc:

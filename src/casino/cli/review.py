@@ -95,9 +95,10 @@ def _bar(show: bool) -> Iterator[Progress | None]:
     if not show:
         yield None
         return
+    from casino.i18n import _
     from casino.measure.progress import progress_bar
 
-    bar = progress_bar("judging decisions", transient=True)
+    bar = progress_bar(_("judging decisions"), transient=True)
     task = bar.add_task("review", total=None)
 
     def tick(done: int, total: int) -> None:

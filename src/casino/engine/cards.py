@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from casino.engine.errors import CardError
-from casino.i18n import pgettext, pN_
+from casino.i18n import _, pgettext, pN_
 
 RANKS = "A23456789TJQK"
 SUITS = "schd"
@@ -88,7 +88,8 @@ def parse_card(text: str) -> int:
         raise CardError(f"a card must be text such as 'Td', not {type(text).__name__}")
     raw = "".join(ch for ch in text.strip() if ch not in _IGNORED)
     if len(raw) < 2:
-        raise CardError(f"{text!r} is not a card: write rank then suit, as 'Td' or '7s'")
+        raise CardError(_("%(text)s is not a card: write rank then suit, as 'Td' or '7s'")
+                        % {"text": repr(text)})
     rank_part, suit_part = raw[:-1], raw[-1]
     if rank_part == "10":
         rank = 9
@@ -97,17 +98,15 @@ def parse_card(text: str) -> int:
     elif rank_part == "1":
         rank = ACE
     else:
-        raise CardError(
-            f"{text!r} is not a card: {rank_part!r} is not a rank (A 2-9 T/10 J Q K)"
-        )
+        raise CardError(_("%(text)s is not a card: %(rank)s is not a rank (A 2-9 T/10 J Q K)")
+                        % {"text": repr(text), "rank": repr(rank_part)})
     if suit_part in _SYMBOL_TO_SUIT:
         suit = _SYMBOL_TO_SUIT[suit_part]
     elif suit_part.lower() in SUITS:
         suit = SUITS.index(suit_part.lower())
     else:
-        raise CardError(
-            f"{text!r} is not a card: {suit_part!r} is not a suit (s c h d or ♠ ♣ ♥ ♦)"
-        )
+        raise CardError(_("%(text)s is not a card: %(suit)s is not a suit (s c h d or ♠ ♣ ♥ "
+                          "♦)") % {"text": repr(text), "suit": repr(suit_part)})
     return rank * 4 + suit
 
 

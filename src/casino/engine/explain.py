@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from casino.engine import legality as lg
 from casino.engine.builds import Build
-from casino.engine.cards import card_symbol
+from casino.engine.cards import card_name, card_symbol
 from casino.engine.errors import IllegalMove
 from casino.engine.legality import Refusal, checker, moves_of
 from casino.engine.moves import (
@@ -38,6 +38,7 @@ from casino.engine.moves import (
     read_move,
 )
 from casino.engine.wording import listing, times
+from casino.i18n import _, ngettext, pgettext
 
 if TYPE_CHECKING:
     from casino.engine.position import Position
@@ -126,7 +127,7 @@ def resolve(pos: Position, text: str) -> Move:
     IllegalMove says why there is none, or which moves the text could mean."""
     spec = read_move(text)
     if pos.result is not None:
-        raise IllegalMove("the round is over: no move can be played")
+        raise IllegalMove(_round_over())
     # Each named move is looked up in the listed moves when the position has listed
     # them (search code does), else checked on its own.
     candidates = list(dict.fromkeys(
@@ -138,9 +139,9 @@ def resolve(pos: Position, text: str) -> Move:
         return checker(pos).as_written(move, spec.groups) or move
     if len(candidates) > 1:
         shown = ", ".join(str(m) for m in candidates[:6])
-        raise IllegalMove(f"{text!r} could mean several moves: {shown}; "
-                          "say which (announce the value, name the build by its cards, "
-                          "or by its owner as [7s+5h]@1)")
+        raise IllegalMove(_("%(text)s could mean several moves: %(moves)s; say which "
+                            "(announce the value, name the build by its cards, or by its "
+                            "owner as [7s+5h]@1)") % {"text": repr(text), "moves": shown})
     raise IllegalMove(diagnose(pos, spec))
 
 
@@ -160,13 +161,37 @@ def why_illegal(pos: Position, move: object) -> str | None:
     if not isinstance(move, Move):
         return f"{move!r} is not a move"
     if pos.result is not None:
-        return "the round is over: no move can be played"
+        return _round_over()
     refused = checker(pos).refusal(move)
     return None if refused is None else refusal_words(pos, refused)
 
 
-def _value_word(v: int) -> str:
-    return f"{v}-build"
+def _round_over() -> str:
+    """The refusal of any move once the round is over, in the language in force."""
+    return _("the round is over: no move can be played")
+
+
+def _said(text: str, card: int | None = None, **values: object) -> str:
+    """``text`` (a message already translated) with its values: ``card`` gives both
+    ``%(card)s``, the card's symbol (``10♦``), which the English says, and
+    ``%(name)s``, its name in the language in force (*ruutukymppi*, *ruter tia*), which
+    the Finnish and Swedish sentences say, placed where the name keeps its basic form."""
+    if card is not None:
+        values = {"card": card_symbol(card), "name": card_name(card), **values}
+    return text % values
+
+
+def not_held_words(card: int) -> str:
+    """Why ``card`` cannot be played by a seat that does not hold it: the one sentence
+    for the refused move and for a selection (the web's) of a card not in the hand."""
+    return _said(_("you do not hold the %(card)s"), card)
+
+
+def _names(cards: Sequence[int], last: str = "and") -> dict[str, str]:
+    """The values ``cards`` (their symbols listed) and ``names`` (their names listed) of a
+    sentence naming several cards."""
+    return {"cards": listing([card_symbol(c) for c in cards], last=last),
+            "names": listing([card_name(c) for c in cards], last=last)}
 
 
 def diagnose(pos: Position, spec: MoveSpec) -> str:
@@ -186,9 +211,10 @@ def diagnose(pos: Position, spec: MoveSpec) -> str:
     verdicts = [check.refusal(m) for m in _described(pos, spec)]
     refusals = [r for r in verdicts if r is not None]
     if not verdicts:
-        return "each build can be named only once, and there are not that many on the table"
+        return _("each build can be named only once, and there are not that many on "
+                 "the table")
     if not refusals:
-        return "that move is not legal here"  # a described move is legal: resolve found it
+        return _("that move is not legal here")  # a described move is legal: resolve found it
     chosen = next((r for r in refusals if r.rule in lg.FITTING), refusals[0])
     return refusal_words(pos, chosen)
 
@@ -217,10 +243,15 @@ def _described(pos: Position, spec: MoveSpec) -> list[Move]:
 
 def _no_build_words(cards: tuple[int, ...] | None, value: int | None,
                     owner: int | None) -> str:
-    what = (f"[{' '.join(card_symbol(c) for c in cards)}]" if cards else f"of {value}")
-    if owner is not None:
-        what += f" owned by seat {owner}"
-    return f"there is no build {what} on the table"
+    values = {"cards": f"[{' '.join(card_symbol(c) for c in cards)}]" if cards else "",
+              "value": value, "seat": owner}
+    if cards:
+        text = (_("there is no build %(cards)s on the table") if owner is None else
+                _("there is no build %(cards)s owned by seat %(seat)s on the table"))
+    else:
+        text = (_("there is no build of %(value)s on the table") if owner is None else
+                _("there is no build of %(value)s owned by seat %(seat)s on the table"))
+    return text % values
 
 
 def refusal_words(pos: Position, r: Refusal) -> str:
@@ -230,7 +261,7 @@ def refusal_words(pos: Position, r: Refusal) -> str:
         said = words(pos, r)
         if said is not None:
             return said
-    return "that move is not legal here"
+    return _("that move is not legal here")
 
 
 # The sentences of :func:`refusal_words`, a function for each family of rules so that
@@ -240,53 +271,58 @@ def refusal_words(pos: Position, r: Refusal) -> str:
 
 def _presence_words(pos: Position, r: Refusal) -> str | None:
     """The card or the table items the move names are not there to play."""
-    name = card_symbol(r.card)
     rule = r.rule
     b = r.build
     if rule == lg.NOT_HELD:
-        return f"you do not hold the {name}"
+        return not_held_words(r.card)
     if rule == lg.NOT_ON_TABLE:
-        c = card_symbol(r.cards[0])
+        c = r.cards[0]
         if b is not None and not r.other:
-            return f"the {c} is part of a build: a build is only ever taken or changed whole"
+            return _said(_("the %(card)s is part of a build: a build is only ever taken or "
+                           "changed whole"), c)
         if r.other:
-            return f"the {c} is named {times(r.value)} but lies on the table {times(r.other)}"
-        return f"the {c} is not on the table"
+            return _said(_("the %(card)s is named %(named)s but lies on the table %(lies)s"),
+                         c, named=times(r.value), lies=times(r.other))
+        return _said(_("the %(card)s is not on the table"), c)
     if rule == lg.NO_SUCH_BUILD and b is not None:
         return _no_build_words(b.cards, b.value, b.owner)
     if rule == lg.MERGE:
-        return "a new build takes no existing build: builds never merge"
+        return _("a new build takes no existing build: builds never merge")
     if rule == lg.ONE_BUILD:
-        return "a card is added to one build at a time: builds never merge"
+        return _("a card is added to one build at a time: builds never merge")
     return None
 
 
 def _compulsion_words(pos: Position, r: Refusal) -> str | None:
     """What the rules force instead (no trail beside an owned build, a forced sweep, a
     compulsory or maximal capture), or a kind of play they do not have."""
-    name = card_symbol(r.card)
     rule = r.rule
     b = r.build
     if rule == lg.OWNS_BUILD and b is not None:
         return _no_trail_words(b)
     if rule == lg.FORCED_SWEEP:
         if r.card in r.cards:
-            return f"the {name} can take the whole table, so it must (forced sweep)"
+            return _said(_("the %(card)s can take the whole table, so it must (forced sweep)"),
+                         r.card)
         return _sweep_words(r.cards)
     if rule == lg.MUST_CAPTURE:
-        return (f"the {name} can capture, and captures are compulsory: only a card that "
-                "can capture nothing may be trailed")
+        return _said(_("the %(card)s can capture, and captures are compulsory: only a card "
+                       "that can capture nothing may be trailed"), r.card)
     if rule == lg.NOT_MAXIMAL:
         own = [str(m) for m in moves_of(pos, r.card).moves if m.kind == CAPTURE][:3]
-        play = f": play {listing(own, last='or')}" if own else ""
-        return (f"the capture must be maximal, leaving nothing the {name} could still "
-                f"take{play}")
+        if own:
+            return _said(_("the capture must be maximal, leaving nothing the %(card)s could "
+                           "still take: play %(moves)s"), r.card,
+                         moves=listing(own, last="or"))
+        return _said(_("the capture must be maximal, leaving nothing the %(card)s could "
+                       "still take"), r.card)
     if rule == lg.NO_BUILDING:
-        return f"there is no building in {pos.rules.name}: capture or trail"
+        return _("there is no building in %(rules)s: capture or trail") % {
+            "rules": pos.rules.name}
     if rule == lg.CAPTURE_EMPTY:
-        return f"say what the {name} takes"
+        return _said(_("say what the %(card)s takes"), r.card)
     if rule == lg.CAPTURE_VALUE:
-        return "a capture announces no value"
+        return _("a capture announces no value")
     return None
 
 
@@ -294,73 +330,94 @@ def _taking_words(pos: Position, r: Refusal) -> str | None:
     """The card's values do not take or make what the move says: its played values
     against a build's value or the cards named, no number value, a build's range."""
     table = pos.rules.table
-    name = card_symbol(r.card)
     rule = r.rule
     b = r.build
     values = table.played[r.card]
-    vtext = " or ".join(str(v) for v in values) if values else "no number value"
+    vtext = (f" {pgettext('listing', 'or')} ".join(str(v) for v in values) if values
+             else _("no number value"))
     if rule == lg.BUILD_VALUE and b is not None:
-        return (f"a build of {b.value} can only be taken by a card of value "
-                f"{b.value}, and the {name} is {vtext}")
+        if not values:
+            return _said(_("a build of %(value)s can only be taken by a card of value "
+                           "%(value)s, and the %(card)s is no number value"), r.card,
+                         value=b.value)
+        return _said(_("a build of %(value)s can only be taken by a card of value "
+                       "%(value)s, and the %(card)s is %(values)s"), r.card,
+                     value=b.value, values=vtext)
     if rule == lg.FACE_ONLY:
-        return (f"the {name} has no number value: it only takes "
-                f"{'one card' if table.face_one[r.card] else 'cards'} of its rank")
+        return _said(_("the %(card)s has no number value: it only takes one card of its rank")
+                     if table.face_one[r.card] else
+                     _("the %(card)s has no number value: it only takes cards of its rank"),
+                     r.card)
     if rule == lg.CANNOT_TAKE:
-        shown = " ".join(card_symbol(c) for c in r.cards)
-        return (f"the {name} ({vtext}) cannot take {shown}: each card it takes must pair "
-                f"with it, or be in a group of two or more adding up to {vtext}")
+        return _said(_("the %(card)s (%(values)s) cannot take %(shown)s: each card it takes "
+                       "must pair with it, or be in a group of two or more adding up to "
+                       "%(values)s"), r.card, values=vtext,
+                     shown=" ".join(card_symbol(c) for c in r.cards))
     if rule == lg.NO_NUMBER:
-        return f"the {name} has no number value and cannot be built with"
+        return _said(_("the %(card)s has no number value and cannot be built with"), r.card)
     if rule == lg.BUILD_RANGE:
-        return f"a build is worth 2 to {table.max_build}, not {r.value}"
+        return _("a build is worth 2 to %(max)s, not %(value)s") % {
+            "max": table.max_build, "value": r.value}
     return None
 
 
 def _build_words(pos: Position, r: Refusal) -> str | None:
     """A build made, raised or added to in a way the building rules forbid."""
-    table = pos.rules.table
-    name = card_symbol(r.card)
     rule = r.rule
     b = r.build
-    if rule == lg.MULTIPLE_RAISE and b is not None:
-        return (f"a multiple build can never be raised; to add to it, your card (with "
-                f"loose cards) must make another group of {b.value}")
-    if rule == lg.RAISE_HIGH and b is not None:
-        return (f"raising the {_value_word(b.value)} with the {name} would make "
-                f"{r.value}, more than {table.max_build}")
-    if rule == lg.RAISE_VALUE and b is not None:
-        return f"the {name} raises the {_value_word(b.value)} to {r.other}, not {r.value}"
-    if rule == lg.ADD_VALUE and b is not None:
-        return (f"a group added to the {_value_word(b.value)} keeps its value {b.value}, "
-                f"not {r.value}")
-    if rule == lg.ADD_GROUP and b is not None:
-        return (f"those cards cannot join the {_value_word(b.value)}: every group added "
-                "must add up to the build's value")
+    if b is not None:
+        said = _onto_build_words(pos, r, b)
+        if said is not None:
+            return said
     if rule == lg.BUILD_ALONE:
-        return (f"a build is your card on at least one loose table card; "
-                f"the {name} alone is a trail")
+        return _said(_("a build is your card on at least one loose table card; the %(card)s "
+                       "alone is a trail"), r.card)
     if rule == lg.UNANNOUNCED:
-        return "announce the value of the build, as '=8'"
+        return _("announce the value of the build, as '=8'")
     if rule == lg.BUILD_SPLIT:
-        return (f"the cards add up to {r.other}, which does not split into groups of "
-                f"{r.value} with the {name}")
+        return _said(_("the cards add up to %(other)s, which does not split into groups of "
+                       "%(value)s with the %(card)s"), r.card, other=r.other, value=r.value)
+    return None
+
+
+def _onto_build_words(pos: Position, r: Refusal, b: Build) -> str | None:
+    """A table build raised or added to in a way the building rules forbid."""
+    rule = r.rule
+    values = {"build": b.value, "value": r.value, "other": r.other,
+              "max": pos.rules.table.max_build}
+    if rule == lg.MULTIPLE_RAISE:
+        return _("a multiple build can never be raised; to add to it, your card (with "
+                 "loose cards) must make another group of %(build)s") % values
+    if rule == lg.RAISE_HIGH:
+        return _said(_("raising the %(build)s-build with the %(card)s would make %(value)s, "
+                       "more than %(max)s"), r.card, **values)
+    if rule == lg.RAISE_VALUE:
+        return _said(_("the %(card)s raises the %(build)s-build to %(other)s, not %(value)s"),
+                     r.card, **values)
+    if rule == lg.ADD_VALUE:
+        return _("a group added to the %(build)s-build keeps its value %(build)s, not "
+                 "%(value)s") % values
+    if rule == lg.ADD_GROUP:
+        return _("those cards cannot join the %(build)s-build: every group added must add "
+                 "up to the build's value") % values
     return None
 
 
 def _ownership_words(pos: Position, r: Refusal) -> str | None:
     """What owning builds forbids (raising one's own, building without a card to take
     the build), and a trail the rules do not allow here."""
-    name = card_symbol(r.card)
     rule = r.rule
     if rule == lg.RAISE_OWN:
-        return f"you may not raise your own build in {pos.rules.name}"
+        return _("you may not raise your own build in %(rules)s") % {"rules": pos.rules.name}
     if rule == lg.OWNERSHIP:
         if r.value == r.other:
-            return (f"to build {r.value} you must keep a card of value {r.value} in your "
-                    f"hand, and after playing the {name} you would have none")
-        return f"you own the {_value_word(r.value)} and would have no {r.value} left to take it"
+            return _said(_("to build %(value)s you must keep a card of value %(value)s in "
+                           "your hand, and after playing the %(card)s you would have none"),
+                         r.card, value=r.value)
+        return _("you own the %(value)s-build and would have no %(value)s left to take "
+                 "it") % {"value": r.value}
     if rule == lg.TRAIL_SHAPE:
-        return f"you may not trail the {name} here"
+        return _said(_("you may not trail the %(card)s here"), r.card)
     return None
 
 
@@ -370,12 +427,15 @@ _WORDS: tuple[Callable[[Position, Refusal], str | None], ...] = (
 
 
 def _sweep_words(sweepers: Sequence[int]) -> str:
-    cards = listing([card_symbol(c) for c in sorted(set(sweepers))], last="or")
-    return f"you must sweep the table with {cards} (forced sweep)"
+    """The forced sweep, with the cards that may make it."""
+    return _("you must sweep the table with %(cards)s (forced sweep)") % _names(
+        sorted(set(sweepers)), last="or")
 
 
 def _no_trail_words(owned: Build) -> str:
-    return f"you own the {_value_word(owned.value)}, so you may not trail: capture or build instead"
+    """No trail beside a build the player owns."""
+    return _("you own the %(value)s-build, so you may not trail: capture or build "
+             "instead") % {"value": owned.value}
 
 
 def forced_play(pos: Position) -> str | None:
@@ -403,10 +463,11 @@ def forced_play(pos: Position) -> str | None:
             return _sweep_words(r.cards)
     takers = [r.card for r in refusals if r.rule == lg.MUST_CAPTURE]
     if takers and len(takers) == len(cards):
-        return "you must capture: captures are compulsory"
+        return _("you must capture: captures are compulsory")
     if takers:
-        names = listing([card_symbol(c) for c in takers])
-        return f"captures are compulsory: the {names} must capture"
+        return ngettext("captures are compulsory: the %(cards)s must capture",
+                        "captures are compulsory: the %(cards)s must capture",
+                        len(takers)) % _names(takers)
     for r in refusals:
         if r.rule == lg.OWNS_BUILD and r.build is not None:
             return _no_trail_words(r.build)

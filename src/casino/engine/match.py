@@ -29,6 +29,7 @@ from casino.engine.presets import DEFAULT
 from casino.engine.rules import Rules, preset
 from casino.engine.scoring import Carry, Result
 from casino.engine.wording import plural
+from casino.i18n import _
 
 
 def shuffle_words(seed: int | None) -> str:
@@ -143,8 +144,8 @@ class Match:
     def play(self, move: Move | str) -> Position:
         """Play a move (or its text) for the seat to move; IllegalMove changes nothing."""
         if self.position.result is not None:
-            raise IllegalMove("the round is over: start the next round first"
-                              if not self.is_over else "the game is over")
+            raise IllegalMove(_("the round is over: start the next round first")
+                              if not self.is_over else _("the game is over"))
         if isinstance(move, str):
             move = self.position.parse_move(move)
         return self._record(move, self.position.play(move))
@@ -155,7 +156,7 @@ class Match:
         that plays many moves it listed itself (the research environment). Anything
         else should call :meth:`play`."""
         if self.position.result is not None:
-            raise IllegalMove("the round is over: start the next round first")
+            raise IllegalMove(_("the round is over: start the next round first"))
         return self._record(move, self.position.successor(move))
 
     def _record(self, move: Move, new: Position) -> Position:

@@ -25,8 +25,9 @@ import re
 from dataclasses import dataclass, field
 
 from casino.engine.builds import Build
-from casino.engine.cards import CARD_TEXTS, card_text, parse_card
+from casino.engine.cards import CARD_TEXTS, card_name, card_text, parse_card
 from casino.engine.errors import CardError, MalformedMove
+from casino.i18n import _
 
 TRAIL, CAPTURE, BUILD, ADD, RAISE = "trail", "capture", "build", "add", "raise"
 KINDS = (TRAIL, CAPTURE, BUILD, ADD, RAISE)
@@ -117,11 +118,17 @@ _TOKEN = re.compile(
     r"\[[^\]]*\](?:@[0-9]+)?|=\s*[0-9]+|[xX>]|[^\s\[\]=>+]+(?:\+[^\s\[\]=>+]+)*|\+|\S")
 
 
+def _unreadable(text: str, why: str) -> MalformedMove:
+    """The error for move ``text`` that cannot be read, saying ``why`` (translated), in
+    the language in force: a person sees it when a typed move is not notation."""
+    return MalformedMove(_("cannot read %(text)s: %(why)s") % {"text": repr(text), "why": why})
+
+
 def _card(token: str, text: str) -> int:
     try:
         return parse_card(token)
     except CardError as exc:
-        raise MalformedMove(f"cannot read {text!r}: {exc}") from None
+        raise _unreadable(text, str(exc)) from None
 
 
 def _build_ref(token: str, text: str) -> BuildRef:
@@ -129,13 +136,13 @@ def _build_ref(token: str, text: str) -> BuildRef:
     owner = None
     if at:
         if not (seat.isascii() and seat.isdigit()) or len(seat) > 2:
-            raise MalformedMove(f"cannot read {text!r}: name a build's owner by seat, as '@1'")
+            raise _unreadable(text, _("name a build's owner by seat, as '@1'"))
         owner = int(seat)
     if not token.endswith("]"):
-        raise MalformedMove(f"cannot read {text!r}: a '[' is not closed by ']'")
+        raise _unreadable(text, _("a '[' is not closed by ']'"))
     inner = token[1:-1].replace("+", " ").replace(",", " ").split()
     if not inner:
-        raise MalformedMove(f"cannot read {text!r}: an empty [] names no build")
+        raise _unreadable(text, _("an empty [] names no build"))
     if len(inner) == 1 and inner[0].isascii() and inner[0].isdigit() and len(inner[0]) <= 3:
         return BuildRef(None, int(inner[0]), owner)
     return BuildRef(tuple(sorted(_card(t, text) for t in inner)), None, owner)
@@ -147,35 +154,35 @@ def read_move(text: str) -> MoveSpec:
         raise MalformedMove(f"a move must be text, not {type(text).__name__}")
     src = text.strip()
     if not src:
-        raise MalformedMove("an empty text is not a move: name the card you play")
+        raise MalformedMove(_("an empty text is not a move: name the card you play"))
     if len(src) > 400:
-        raise MalformedMove("move text is too long to be a move")
+        raise MalformedMove(_("move text is too long to be a move"))
     low = src.lower()
     for word, repl in (("takes", " x "), ("trail", " "), ("onto", " > ")):
         low = low.replace(word, repl)
     tokens = _TOKEN.findall(low)
     tokens = [t for t in tokens if t.strip()]
     if not tokens:
-        raise MalformedMove(f"cannot read {text!r} as a move")
+        raise MalformedMove(_("cannot read %(text)s as a move") % {"text": repr(text)})
     value: int | None = None
     body: list[str] = []
     for t in tokens:
         if t.startswith("="):
             if value is not None:
-                raise MalformedMove(f"cannot read {text!r}: the value is given twice")
+                raise _unreadable(text, _("the value is given twice"))
             digits = t[1:].strip()
             if not (digits.isascii() and digits.isdigit()) or len(digits) > 3:
-                raise MalformedMove(
-                    f"cannot read {text!r}: announce the build's value as a number, as '=8'")
+                raise _unreadable(text, _("announce the build's value as a number, as '=8'"))
             value = int(digits)
         else:
             if value is not None:
-                raise MalformedMove(f"cannot read {text!r}: the value '={value}' must come last")
+                raise _unreadable(text, _("the value '=%(value)s' must come last")
+                                  % {"value": value})
             body.append(t)
     if not body:
-        raise MalformedMove(f"cannot read {text!r}: no card to play")
+        raise _unreadable(text, _("no card to play"))
     if body[0].lower() == "x" or body[0] == ">" or body[0].startswith("["):
-        raise MalformedMove(f"cannot read {text!r}: start with the card you play")
+        raise _unreadable(text, _("start with the card you play"))
     if "x" in (b.lower() for b in body[1:]) or (len(body) > 1 and body[1].lower() == "x"):
         return _read_capture(text, body, value)
     first = body[0].split("+")
@@ -188,13 +195,11 @@ def read_move(text: str) -> MoveSpec:
     for t in body[1:]:
         if t == ">":
             if saw_onto:
-                raise MalformedMove(f"cannot read {text!r}: '>' appears twice")
+                raise _unreadable(text, _("'>' appears twice"))
             saw_onto = True
         elif t.startswith("["):
             if not saw_onto:
-                raise MalformedMove(
-                    f"cannot read {text!r}: write '>' before the build you add to or raise"
-                )
+                raise _unreadable(text, _("write '>' before the build you add to or raise"))
             builds.append(_build_ref(t, text))
         elif t == "+":
             continue
@@ -203,34 +208,31 @@ def read_move(text: str) -> MoveSpec:
             loose.extend(group)
             groups.append(group)
     if saw_onto and not builds:
-        raise MalformedMove(f"cannot read {text!r}: '>' must be followed by a build in []")
+        raise _unreadable(text, _("'>' must be followed by a build in []"))
     if len(builds) > 1:
-        raise MalformedMove(f"cannot read {text!r}: a card is added to one build at a time")
+        raise _unreadable(text, _("a card is added to one build at a time"))
     if value is None and not builds and not loose:
         return MoveSpec(TRAIL, played, (), (), None)
     if value is None and not builds:
-        raise MalformedMove(
-            f"cannot read {text!r}: to build, announce the value (as '=8'); "
-            "to capture, write 'x' after your card"
-        )
+        raise _unreadable(text, _("to build, announce the value (as '=8'); to capture, "
+                                  "write 'x' after your card"))
     return MoveSpec("onto", played, tuple(sorted(loose)), tuple(builds), value, tuple(groups))
 
 
 def _read_capture(text: str, body: list[str], value: int | None) -> MoveSpec:
     if value is not None:
-        raise MalformedMove(f"cannot read {text!r}: a capture announces no value")
+        raise _unreadable(text, _("a capture announces no value"))
     if len(body) < 2 or body[1].lower() != "x":
-        raise MalformedMove(
-            f"cannot read {text!r}: write the played card, then 'x', then what it takes")
+        raise _unreadable(text, _("write the played card, then 'x', then what it takes"))
     played = _card(body[0], text)
     loose: list[int] = []
     groups: list[tuple[int, ...]] = []
     builds: list[BuildRef] = []
     for t in body[2:]:
         if t.lower() == "x":
-            raise MalformedMove(f"cannot read {text!r}: 'x' appears twice")
+            raise _unreadable(text, _("'x' appears twice"))
         if t == ">":
-            raise MalformedMove(f"cannot read {text!r}: a capture does not use '>'")
+            raise _unreadable(text, _("a capture does not use '>'"))
         if t.startswith("["):
             builds.append(_build_ref(t, text))
         elif t == "+":
@@ -240,5 +242,6 @@ def _read_capture(text: str, body: list[str], value: int | None) -> MoveSpec:
             loose.extend(group)
             groups.append(group)
     if not loose and not builds:
-        raise MalformedMove(f"cannot read {text!r}: say what the {card_text(played)} takes")
+        raise _unreadable(text, _("say what the %(card)s takes")
+                          % {"card": card_text(played), "name": card_name(played)})
     return MoveSpec(CAPTURE, played, tuple(sorted(loose)), tuple(builds), None, tuple(groups))

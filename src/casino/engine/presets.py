@@ -2,16 +2,21 @@
 
 Every other module reads a preset's name and what is keyed by it from :data:`PRESETS`
 (or the constants below) instead of writing the name out or keeping a table of its
-own, so that a preset's title or word is changed in one place.
+own, so that a preset's title or word is changed in one place. The titles are English,
+marked for translation (``pN_``): whoever shows one translates it then
+(:meth:`Preset.shown_title`, :meth:`Preset.shown_short`, :meth:`Preset.shown_guide_title`).
 ``tests/test_preset_names.py`` fails on a quoted preset name anywhere else in
 ``src/casino`` outside a short allowlist. The rules themselves are in
-:mod:`casino.engine.rules`; this module imports nothing, so that the command line can
+:mod:`casino.engine.rules`; this module imports nothing but :mod:`casino.i18n` (the
+standard library's gettext), so that the command line can
 list the presets without loading the engine.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from casino.i18n import pgettext, pN_
 
 
 @dataclass(frozen=True)
@@ -33,30 +38,53 @@ class Preset:
     lesson_seed: int
     #: What one scored cycle of deals is called: a game in Krypkasino, whose match is
     #: several games, a round elsewhere.
-    round_word: str = "round"
+    round_word: str = pN_("unit", "round")
     #: What a sweep is called where its scoring is used (Tablić's tabla).
     sweep_word: str = "sweep"
 
+    def shown_title(self) -> str:
+        """:attr:`title` in the language in force (``casino rules``, the start screen)."""
+        return pgettext("ruleset title", self.title)
 
-CASINO = Preset("casino", "Casino, house rules (Royal values, a played Ace is 14)",
-                "Casino", "Casino (the house rules)", ("house", "default"), 113)
-KRYPKASINO = Preset("krypkasino", "Krypkasino (Casino reversed: penalties, lower total wins)",
-                    "Krypkasino", "Krypkasino (Casino reversed)", ("krypa", "kryp"), 0,
-                    round_word="game")
-KASINO = Preset("kasino", "Finnish Kasino", "Kasino (Finnish)", "Finnish Kasino",
+    def shown_short(self) -> str:
+        """:attr:`short` in the language in force (the web's pages and menus)."""
+        return pgettext("ruleset", self.short)
+
+    def shown_guide_title(self) -> str:
+        """:attr:`guide_title` in the language in force (the how-to-play guide)."""
+        return pgettext("guide title", self.guide_title)
+
+
+CASINO = Preset("casino",
+                pN_("ruleset title", "Casino, house rules (Royal values, a played Ace is 14)"),
+                pN_("ruleset", "Casino"), pN_("guide title", "Casino (the house rules)"),
+                ("house", "default"), 113)
+KRYPKASINO = Preset("krypkasino",
+                    pN_("ruleset title",
+                        "Krypkasino (Casino reversed: penalties, lower total wins)"),
+                    pN_("ruleset", "Krypkasino"),
+                    pN_("guide title", "Krypkasino (Casino reversed)"), ("krypa", "kryp"), 0,
+                    round_word=pN_("unit", "game"))
+KASINO = Preset("kasino", pN_("ruleset title", "Finnish Kasino"),
+                pN_("ruleset", "Kasino (Finnish)"), pN_("guide title", "Finnish Kasino"),
                 ("finnish", "finnish-kasino"), 3)
-CLASSIC = Preset("classic", "Classic Casino", "Classic Casino", "Classic Casino",
+CLASSIC = Preset("classic", pN_("ruleset title", "Classic Casino"),
+                 pN_("ruleset", "Classic Casino"), pN_("guide title", "Classic Casino"),
                  ("cassino",), 4571)
-ROYAL = Preset("royal", "Royal Casino", "Royal Casino", "Royal Casino",
-               ("royal-casino",), 113)
-SPADE = Preset("spade", "Spade Casino", "Spade Casino", "Spade Casino",
-               ("spade-casino", "spades"), 4571)
-FACES_ALL = Preset("faces-all", "Classic Casino, face cards take all of their rank",
-                   "Casino, faces take all", "Classic Casino, face cards take all of their rank",
+ROYAL = Preset("royal", pN_("ruleset title", "Royal Casino"), pN_("ruleset", "Royal Casino"),
+               pN_("guide title", "Royal Casino"), ("royal-casino",), 113)
+SPADE = Preset("spade", pN_("ruleset title", "Spade Casino"), pN_("ruleset", "Spade Casino"),
+               pN_("guide title", "Spade Casino"), ("spade-casino", "spades"), 4571)
+FACES_ALL = Preset("faces-all",
+                   pN_("ruleset title", "Classic Casino, face cards take all of their rank"),
+                   pN_("ruleset", "Casino, faces take all"),
+                   pN_("guide title", "Classic Casino, face cards take all of their rank"),
                    ("faces_all", "facesall"), 4571)
-MULLE = Preset("mulle", "Mulle (Swedish, two decks)", "Mulle", "Mulle (Swedish, two decks)",
+MULLE = Preset("mulle", pN_("ruleset title", "Mulle (Swedish, two decks)"),
+               pN_("ruleset", "Mulle"), pN_("guide title", "Mulle (Swedish, two decks)"),
                (), 62)
-TABLIC = Preset("tablic", "Tablić", "Tablić", "Tablić", ("tablanette", "tabinet", "tablić"), 1,
+TABLIC = Preset("tablic", pN_("ruleset title", "Tablić"), pN_("ruleset", "Tablić"),
+                pN_("guide title", "Tablić"), ("tablanette", "tabinet", "tablić"), 1,
                 sweep_word="tabla")
 
 #: The presets by name, in the order menus and help list them.

@@ -42,6 +42,7 @@ from casino.engine.position import Position
 from casino.engine.rules import Rules, rules_from_json
 from casino.engine.scoring import Carry, Result
 from casino.engine.wording import noun, plural, times
+from casino.i18n import _, ngettext, pgettext, pN_
 
 FORMAT = "casino-record/1"
 
@@ -86,8 +87,15 @@ class Settings:
         return f"table hints={_on(self.hints)} takebacks={_on(self.takebacks)}"
 
     def words(self) -> str:
-        """``Hints off · Take-backs on``, as the table shows them."""
-        return f"Hints {_on(self.hints)} · Take-backs {_on(self.takebacks)}"
+        """``Hints off · Take-backs on``, as the table shows them (in the language in
+        force)."""
+        return _("Hints %(hints)s · Take-backs %(takebacks)s") % {
+            "hints": pgettext("setting", ON_OFF[self.hints]),
+            "takebacks": pgettext("setting", ON_OFF[self.takebacks])}
+
+
+#: A setting's state in words, translated where shown (``pgettext("setting", ...)``).
+ON_OFF = {True: pN_("setting", "on"), False: pN_("setting", "off")}
 
 
 def _on(flag: bool) -> str:
@@ -123,18 +131,24 @@ class Note:
             return f"{TAKEOVER} {self.seat} {self.level}"
         return f"{self.kind} {self.seat}"
 
-    def words(self, name: str, *, you: bool = False) -> str:
-        """The note told to the table (``you``: to the player it is about)."""
-        who = "You" if you else name
+    def words(self, name: str, *, you: bool = False, level: str | None = None) -> str:
+        """The note told to the table (``you``: to the player it is about), in the language
+        in force; ``level``: the computer's level as shown (its name by default)."""
+        who = {"name": name}
         if self.kind == HINT:
-            return f"{who} asked for a hint"
+            return _("You asked for a hint") if you else _("%(name)s asked for a hint") % who
         if self.kind == UNDO:
             n = len(self.taken)
-            moves = plural(n, "move")
-            return f"{who} took back {moves} ({', '.join(str(m) for _, m in self.taken)})"
+            moves = {**who, "n": n, "moves": ", ".join(str(m) for _seat, m in self.taken)}
+            return (ngettext("You took back %(n)s move (%(moves)s)",
+                             "You took back %(n)s moves (%(moves)s)", n) if you else
+                    ngettext("%(name)s took back %(n)s move (%(moves)s)",
+                             "%(name)s took back %(n)s moves (%(moves)s)", n)) % moves
         if self.kind == RESIGN:
-            return f"{who} resigned"
-        return f"The computer ({self.level}) plays for {'you' if you else name} from now on"
+            return _("You resigned") if you else _("%(name)s resigned") % who
+        shown = {**who, "level": level or self.level}
+        return (_("The computer (%(level)s) plays for you from now on") % shown if you else
+                _("The computer (%(level)s) plays for %(name)s from now on") % shown)
 
 
 def two_sided(rules: Rules) -> bool:

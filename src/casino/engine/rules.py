@@ -27,7 +27,8 @@ from casino.engine.scheme import (
     Sweeps,
     scheme,
 )
-from casino.engine.wording import listing, plural
+from casino.engine.wording import listing
+from casino.i18n import _, ngettext, pgettext
 
 FaceCapture = Literal["sum", "one", "all"]
 Pairing = Literal["rank", "value"]
@@ -593,7 +594,7 @@ def _check(rules: Rules) -> None:
             raise RulesError("ace_played values must be between 1 and 16")
     if rules.face_values is not None and not all(1 <= v <= 16 for v in rules.face_values):
         raise RulesError("face_values must be between 1 and 16")
-    for _, value in rules.hand_values:
+    for _card, value in rules.hand_values:
         if not 1 <= value <= 16:
             raise RulesError("hand_values must be between 1 and 16")
     if (rules.compulsory_capture or rules.forced_sweep) and (
@@ -620,54 +621,96 @@ def rules_from_json(obj: Any) -> Rules:
 # Human summary (``casino rules NAME``)
 
 
-def describe(rules: Rules) -> list[str]:
-    """Readable lines summarising a ruleset, in the order a player learns it."""
-    t = rules.table
+def ruleset_title(rules: Rules) -> str:
+    """The ruleset's title in the language in force (a custom ruleset: its name)."""
     known = named(rules.name)
-    lines = [known.title if known else rules.name]
-    side = " in two partnerships" if rules.partnerships else ""
-    lines.append(f"Players: {rules.players}{side}; {rules.deck_size} cards "
-                 f"({plural(rules.decks, 'deck')}).")
+    return known.shown_title() if known else rules.name
+
+
+def _faces_line(rules: Rules) -> str:
+    """How the J, Q, K count, and the Ace, as the summary says it."""
     if rules.face_values is None:
-        faces = "J, Q, K have no number value: they only pair with their rank"
-        faces += " (one card per capture)." if rules.face_capture == "one" else " (any of them)."
+        faces = (_("J, Q, K have no number value: they only pair with their rank (one "
+                   "card per capture).") if rules.face_capture == "one" else
+                 _("J, Q, K have no number value: they only pair with their rank (any "
+                   "of them)."))
     else:
         j, q, k = rules.face_values
-        faces = f"J {j}, Q {q}, K {k}."
-    ace = " or ".join(str(v) for v in rules.ace_played)
-    ace_sum = str(rules.ace_sum) + (f" or {rules.ace_sum_alt}" if rules.ace_sum_alt else "")
-    lines.append(f"Values: 2-10 face value; {faces} A played as {ace}, {ace_sum} in sums.")
-    if rules.hand_values:
-        extra = ", ".join(f"{c} {v} in hand" for c, v in rules.hand_values)
-        lines.append(f"Special cards: {extra} (their face value on the table).")
-    pairing = ("a played card takes lone table cards of its rank" if rules.pairing == "rank"
-               else "a played card takes lone table cards whose table value equals its value")
-    lines.append(f"Pairing: {pairing}.")
-    lines.append(
-        f"Deal: {rules.first_hand} each and {rules.first_table} to the table, then "
-        f"{rules.deal_size} each per deal; {rules.deals_per_round} deals a "
-        f"{rules.round_word}; "
-        f"play goes {'clockwise' if rules.direction == 1 else 'anticlockwise'}."
-    )
-    moves = ["capture", "trail"]
+        faces = _("J %(j)s, Q %(q)s, K %(k)s.") % {"j": j, "q": q, "k": k}
+    ace = listing([str(v) for v in rules.ace_played], last=pgettext("listing", "or"))
+    ace_sum = str(rules.ace_sum) if not rules.ace_sum_alt else listing(
+        [str(rules.ace_sum), str(rules.ace_sum_alt)], last=pgettext("listing", "or"))
+    return _("Values: 2-10 face value; %(faces)s A played as %(ace)s, %(sum)s in "
+             "sums.") % {"faces": faces, "ace": ace, "sum": ace_sum}
+
+
+def _deal_line(rules: Rules) -> str:
+    """Who gets how many cards, how many deals a round (Krypkasino: a game), and which
+    way play goes."""
+    way = _("clockwise") if rules.direction == 1 else _("anticlockwise")
+    args = {"hand": rules.first_hand, "table": rules.first_table, "size": rules.deal_size,
+            "deals": rules.deals_per_round, "way": way}
+    if rules.round_word == "game":
+        return _("Deal: %(hand)s each and %(table)s to the table, then %(size)s each per "
+                 "deal; %(deals)s deals a game; play goes %(way)s.") % args
+    return _("Deal: %(hand)s each and %(table)s to the table, then %(size)s each per "
+             "deal; %(deals)s deals a round; play goes %(way)s.") % args
+
+
+def _play_lines(rules: Rules) -> list[str]:
+    """The moves, and the rules of owning builds, compulsory captures, forced sweeps and
+    set-aside pictures, each a line where the ruleset has it."""
+    moves = [pgettext("summary", "capture"), pgettext("summary", "trail")]
     if rules.building:
-        moves[1:1] = [f"build (up to {t.max_build})", "add to or raise a build"]
-    lines.append("Moves: " + ", ".join(moves) + ".")
+        moves[1:1] = [_("build (up to %(most)s)") % {"most": rules.table.max_build},
+                      _("add to or raise a build")]
+    lines = [_("Moves: %(moves)s.") % {"moves": ", ".join(moves)}]
     if rules.building:
-        lines.append("Owning a build: no trailing, and always keep a card of each build's value.")
+        lines.append(_("Owning a build: no trailing, and always keep a card of each "
+                       "build's value."))
         if not rules.raise_own_build:
-            lines.append("You may not raise your own build.")
+            lines.append(_("You may not raise your own build."))
     if rules.compulsory_capture:
-        lines.append("Captures are compulsory and maximal; only a card that can capture "
-                     "nothing is trailed.")
+        lines.append(_("Captures are compulsory and maximal; only a card that can "
+                       "capture nothing is trailed."))
     if rules.forced_sweep:
-        lines.append("Forced sweep: a card that can take the whole table must do so.")
+        lines.append(_("Forced sweep: a card that can take the whole table must do so."))
     if rules.set_aside_pictures:
-        lines.append("J, Q, K on the table are set aside at each deal; they go to the last "
-                     "capturer at the end.")
-    lines.append("Sweep: " + sweep_text(rules))
-    lines.append("Scoring: " + _scoring_text(rules))
-    lines.append("Winning: " + winning_text(rules))
+        lines.append(_("J, Q, K on the table are set aside at each deal; they go to the "
+                       "last capturer at the end."))
+    return lines
+
+
+def describe(rules: Rules) -> list[str]:
+    """Readable lines summarising a ruleset, in the order a player learns it, in the
+    language in force."""
+    lines = [ruleset_title(rules)]
+    if rules.partnerships:
+        lines.append(ngettext("Players: %(n)s in two partnerships; %(cards)s cards "
+                              "(%(decks)s deck).",
+                              "Players: %(n)s in two partnerships; %(cards)s cards "
+                              "(%(decks)s decks).", rules.decks)
+                     % {"n": rules.players, "cards": rules.deck_size, "decks": rules.decks})
+    else:
+        lines.append(ngettext("Players: %(n)s; %(cards)s cards (%(decks)s deck).",
+                              "Players: %(n)s; %(cards)s cards (%(decks)s decks).",
+                              rules.decks)
+                     % {"n": rules.players, "cards": rules.deck_size, "decks": rules.decks})
+    lines.append(_faces_line(rules))
+    if rules.hand_values:
+        extra = ", ".join(_("%(card)s %(value)s in hand") % {"card": c, "value": v}
+                          for c, v in rules.hand_values)
+        lines.append(_("Special cards: %(cards)s (their face value on the table).")
+                     % {"cards": extra})
+    pairing = (_("a played card takes lone table cards of its rank")
+               if rules.pairing == "rank" else
+               _("a played card takes lone table cards whose table value equals its value"))
+    lines.append(_("Pairing: %(how)s.") % {"how": pairing})
+    lines.append(_deal_line(rules))
+    lines += _play_lines(rules)
+    lines.append(_("Sweep: %(text)s") % {"text": sweep_text(rules)})
+    lines.append(_("Scoring: %(text)s") % {"text": _scoring_text(rules)})
+    lines.append(_("Winning: %(text)s") % {"text": winning_text(rules)})
     return lines
 
 
@@ -676,20 +719,21 @@ def sweep_text(rules: Rules) -> str:
     counts it), and every limit the ruleset sets."""
     sch = scheme(rules)
     worth = next((i.points for i in sch.items if isinstance(i, Sweeps)), rules.sweep_points)
-    points = plural(worth, "point")
     if sch.penalty:
-        text = (f"{points} of penalty to the sweeper, and taken off the previous player's "
-                "total")
+        text = ngettext("%(n)s point of penalty to the sweeper, and taken off the previous "
+                        "player's total",
+                        "%(n)s points of penalty to the sweeper, and taken off the "
+                        "previous player's total", worth) % {"n": worth}
         if rules.double_sweep:
-            text += ("; a lone card taken by its identical twin is a double sweep "
-                     f"({2 * worth})")
+            text += _("; a lone card taken by its identical twin is a double sweep "
+                      "(%(n)s)") % {"n": 2 * worth}
     else:
-        text = points
+        text = ngettext("%(n)s point", "%(n)s points", worth) % {"n": worth}
     limits = sweep_limits(rules)
     if limits:
-        text += "; " + "; ".join("none " + limit for limit in limits)
+        text += "; " + "; ".join(_("none %(when)s") % {"when": limit} for limit in limits)
     if rules.sweeps_cancel:
-        text += "; a new sweep cancels one of another player's"
+        text += _("; a new sweep cancels one of another player's")
     return text + "."
 
 
@@ -698,12 +742,12 @@ def sweep_limits(rules: Rules) -> list[str]:
     the ruleset sets, for the summary and the how-to-play guide alike."""
     limits = []
     if rules.no_sweep_last_deal:
-        limits.append("during the round's last deal")
+        limits.append(_("during the round's last deal"))
     if rules.sweep_limit is not None:
-        limits.append(f"in a round that started with a player above "
-                      f"{rules.sweep_limit} points")
+        limits.append(_("in a round that started with a player above %(n)s points")
+                      % {"n": rules.sweep_limit})
     if not rules.last_card_sweep:
-        limits.append("with the round's last card")
+        limits.append(_("with the round's last card"))
     return limits
 
 
@@ -715,10 +759,11 @@ def _scoring_text(rules: Rules) -> str:
     if sch.penalty:
         cards = [text for item, text in phrases if not isinstance(item, Sweeps)]
         sweeps = [text for item, text in phrases if isinstance(item, Sweeps)]
-        text = (f"penalties: {', '.join(cards)} ({penalty_total(rules)} a game); "
+        text = (_("penalties: %(cards)s (%(total)s a game); ")
+                % {"cards": ", ".join(cards), "total": penalty_total(rules)}
                 + "; ".join(sweeps) + ".")
     else:
-        text = ", ".join(text for _, text in phrases) + "."
+        text = ", ".join(text for _item, text in phrases) + "."
     ties = majority_ties_text(rules)
     if ties:
         text += " " + ties
@@ -731,6 +776,43 @@ def penalty_total(rules: Rules) -> int:
     return sum(sch.points_of(c) for c in range(52)) * rules.decks
 
 
+def _sweeps_phrase(rules: Rules, entry: Sweeps, prose: bool) -> str:
+    """The sweeps' scoring item in words: ``each sweep 1``, ``sweeps +5 / -5``."""
+    word = rules.sweep_word
+    p = entry.points
+    if entry.previous_loses:
+        text = _("sweeps +%(n)s / -%(n)s") % {"n": p}
+        if rules.double_sweep:
+            text += _(", double sweeps +%(n)s / -%(n)s") % {"n": 2 * p}
+        return text
+    if prose and word != "sweep":
+        return _("each %(word)s (sweep) %(n)s") % {"word": word, "n": p}
+    if prose and rules.scoring == "kasino":
+        return _("each sweep (mökki) %(n)s") % {"n": p}
+    if word != "sweep":
+        return _("each %(word)s %(n)s") % {"word": word, "n": p}
+    return _("each sweep %(n)s") % {"n": p}
+
+
+def _item_phrase(rules: Rules, entry: ScoringItem, prose: bool) -> str:
+    """One scoring item but a card's in words: ``most cards 3``, ``each spade 1``."""
+    if isinstance(entry, Majority):
+        what = {"cards": _("most cards %(n)s"), "spades": _("most spades %(n)s")}
+        return what.get(entry.what, "most " + entry.what + " %(n)s") % {"n": entry.points}
+    if isinstance(entry, SpadesAbove):
+        return _("1 per spade above %(n)s") % {"n": entry.count}
+    if isinstance(entry, EachSpade):
+        return ((_("each other spade %(n)s") if entry.besides else _("each spade %(n)s"))
+                % {"n": entry.points})
+    if isinstance(entry, Sweeps):
+        return _sweeps_phrase(rules, entry, prose)
+    if isinstance(entry, Mulles):
+        return _("each mulle %(n)s") % {"n": entry.points}
+    # LastCapture, the last kind of item
+    return ((_("the last capture %(n)s") if prose else _("last capture %(n)s"))
+            % {"n": entry.points})
+
+
 def scoring_phrases(rules: Rules, *,
                     prose: bool = False) -> list[tuple[ScoringItem, str]]:
     """Each scoring item of ``rules`` in counting order with its words: ``most cards 3``,
@@ -740,9 +822,8 @@ def scoring_phrases(rules: Rules, *,
     Written from the scoring scheme (:func:`casino.engine.scheme.scheme`), so the rules
     summary (``prose=False``: card text, ``Td``) and the how-to-play guide
     (``prose=True``: card symbols in sentences, ``the 10♦ 2``, ``each tabla (sweep) 1``)
-    say what the scorer counts and cannot drift from it."""
+    say what the scorer counts and cannot drift from it. In the language in force."""
     sch = scheme(rules)
-    each = "each " if rules.decks > 1 else ""
     items = list(sch.items)
     out: list[tuple[ScoringItem, str]] = []
     k = 0
@@ -753,37 +834,32 @@ def scoring_phrases(rules: Rules, *,
             while k < len(items) and isinstance(items[k], CardPoints):
                 run.append(items[k])  # type: ignore[arg-type]
                 k += 1
-            text = ", ".join(_card_points_text(rules, run, each, prose))
+            text = ", ".join(_card_points_text(rules, run, rules.decks > 1, prose))
             out.append((entry, text))
             continue
         k += 1
-        if isinstance(entry, Majority):
-            text = f"most {entry.what} {entry.points}"
-        elif isinstance(entry, SpadesAbove):
-            text = f"1 per spade above {entry.count}"
-        elif isinstance(entry, EachSpade):
-            text = f"each {'other ' if entry.besides else ''}spade {entry.points}"
-        elif isinstance(entry, Sweeps):
-            word = rules.sweep_word
-            if entry.previous_loses:
-                p = entry.points
-                text = f"sweeps +{p} / -{p}" + (f", double sweeps +{2 * p} / -{2 * p}"
-                                                if rules.double_sweep else "")
-            elif prose and word != "sweep":
-                text = f"each {word} (sweep) {entry.points}"
-            elif prose and rules.scoring == "kasino":
-                text = f"each sweep (mökki) {entry.points}"
-            else:
-                text = f"each {word} {entry.points}"
-        elif isinstance(entry, Mulles):
-            text = f"each mulle {entry.points}"
-        else:  # LastCapture, the last kind of item
-            text = f"{'the ' if prose else ''}last capture {entry.points}"
-        out.append((entry, text))
+        out.append((entry, _item_phrase(rules, entry, prose)))
     return out
 
 
-def _card_points_text(rules: Rules, run: list[CardPoints], each: str,
+def _single_card_text(name: str, points: int, each: bool, prose: bool,
+                      more: bool) -> str:
+    """One card that scores by itself: ``Td 2``, ``each Td 3``, ``the 10♦ 2 more``."""
+    args = {"card": name, "n": points}
+    if each:
+        return (_("each %(card)s %(n)s more") if more else _("each %(card)s %(n)s")) % args
+    if prose:
+        return (_("the %(card)s %(n)s more") if more else _("the %(card)s %(n)s")) % args
+    return _("%(card)s %(n)s") % args
+
+
+def _rank_group_text(words: str, points: int, odd: bool) -> str:
+    """Every suit of some ranks scores the same: ``each Ace 1``, ``each other A K 1``."""
+    args = {"ranks": words, "n": points}
+    return (_("each other %(ranks)s %(n)s") if odd else _("each %(ranks)s %(n)s")) % args
+
+
+def _card_points_text(rules: Rules, run: list[CardPoints], each: bool,
                       prose: bool = False) -> list[str]:
     """A run of cards that score by themselves: a rank of which every suit scores is
     named once ("each Ace 1"; an odd one out first: "As 2, each other Ace 1"), other
@@ -791,12 +867,11 @@ def _card_points_text(rules: Rules, run: list[CardPoints], each: str,
     (``the 10♦ 2``), ranks listed as in a sentence (``A, K, Q, J and 10``), and a card
     that also scores as a spade counted one by one said to score ``more``."""
     name = card_symbol if prose else card_text
-    lone = each or ("the " if prose else "")
     sch = scheme(rules)
 
     def single(cp: CardPoints) -> str:
-        more = " more" if prose and sch.points_of(cp.card) > cp.points else ""
-        return f"{lone}{name(cp.card)} {cp.points}{more}"
+        more = prose and sch.points_of(cp.card) > cp.points
+        return _single_card_text(name(cp.card), cp.points, each, prose, more)
 
     by_rank: dict[str, list[CardPoints]] = {}
     for cp in run:
@@ -826,11 +901,13 @@ def _card_points_text(rules: Rules, run: list[CardPoints], each: str,
                 odd.extend(cp for cp in cps if cp.points != points)
             k += 1
         ranks = ["10" if r == "T" else r for r in group]
-        words = ("Ace" if group == ["A"] else listing(ranks) if prose else " ".join(ranks))
+        words = (pgettext("scoring", "Ace") if group == ["A"] else
+                 listing(ranks, last=pgettext("listing", "and")) if prose else " ".join(ranks))
         out.extend(single(cp) for cp in odd)
-        text = f"each {'other ' if odd else ''}{words} {points}"
+        text = _rank_group_text(words, points, bool(odd))
         if group == ["A"] and rules.win_rule == "counting-order":
-            text += f" (in the order {' '.join(name(cp.card) for cp in by_rank['A'])})"
+            text += _(" (in the order %(cards)s)") % {
+                "cards": " ".join(name(cp.card) for cp in by_rank["A"])}
         out.append(text)
     return out
 
@@ -841,28 +918,27 @@ def majority_ties_text(rules: Rules) -> str:
     sch = scheme(rules)
     if not any(isinstance(i, Majority) and i.ties != "lost" for i in sch.items):
         return ""
-    cards = ("A tie for most cards carries its point to the next round, where it is "
-             "worth its own point as well.")
     spades_item = sch.majority("spades")
     if spades_item is None:
-        return cards
+        return _("A tie for most cards carries its point to the next round, where it is "
+                 "worth its own point as well.")
     if rules.partnerships or rules.players == 4:
-        spades = ("a tie for most spades carries its points to the next round in the same "
-                  "way.")
-    else:
-        spades = (f"a tie for most spades between two players gives each "
-                  f"{spades_item.points // 2}; a tie of three carries the points to the "
-                  "next round.")
-    return f"{cards[:-1]}; {spades}"
+        return _("A tie for most cards carries its point to the next round, where it is "
+                 "worth its own point as well; a tie for most spades carries its points "
+                 "to the next round in the same way.")
+    return _("A tie for most cards carries its point to the next round, where it is worth "
+             "its own point as well; a tie for most spades between two players gives "
+             "each %(n)s; a tie of three carries the points to the next round.") % {
+        "n": spades_item.points // 2}
 
 
 def winning_text(rules: Rules) -> str:
     """How a game is won (``reach 21; ...``), for the summary and the guide."""
     if rules.win_rule == "lower-after-games":
-        return (f"the lower total after {rules.games_per_match} games wins; "
-                f"a tie plays {rules.games_per_match} more.")
+        return (_("the lower total after %(n)s games wins; a tie plays %(n)s more.")
+                % {"n": rules.games_per_match})
     if rules.win_rule == "counting-order":
-        return (f"the first to reach {rules.target}, counting each round's items in order, "
-                "wins.")
-    return (f"reach {rules.target}; if several do in one round the higher total wins, "
-            "and a tie plays another round.")
+        return (_("the first to reach %(n)s, counting each round's items in order, wins.")
+                % {"n": rules.target})
+    return (_("reach %(n)s; if several do in one round the higher total wins, and a tie "
+              "plays another round.") % {"n": rules.target})

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from casino.engine.cards import CARD_TEXTS, card_symbol
+from casino.i18n import _, ngettext, pgettext, pN_
 
 if TYPE_CHECKING:
     from casino.engine.builds import Build
@@ -42,8 +43,17 @@ def plural(n: int, word: str, words: str | None = None, *, zero: str | None = No
 
 
 def times(n: int) -> str:
-    """``once``, ``twice``, ``3 times``: how often something happens or is given."""
-    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+    """``once``, ``twice``, ``3 times``: how often something happens or is given, in the
+    language in force (Finnish *kerran*, *kahdesti*, Swedish *en gång*, *två gånger*)."""
+    if n == 1:
+        return _("once")
+    if n == 2:
+        return _("twice")
+    return ngettext("%(n)s time", "%(n)s times", n) % {"n": n}
+
+
+#: The words :func:`listing` puts before its last part, translated where a list is made.
+_LAST_WORDS = {"and": pN_("listing", "and"), "or": pN_("listing", "or")}
 
 
 def listing(parts: Sequence[str], *, serial: bool = False, last: str = "and") -> str:
@@ -52,9 +62,12 @@ def listing(parts: Sequence[str], *, serial: bool = False, last: str = "and") ->
     ``serial`` puts a comma before the last ``and`` too; the move helper uses it
     when a part carries its own clause (``5♥ + 4♣ because 5 + 4 = 9``), where an
     ``and`` without a comma would read as part of that clause. ``last`` is the
-    word before the last part (``or`` for alternatives)."""
+    word before the last part (``or`` for alternatives); ``and`` and ``or`` are said in
+    the language in force (*ja*/*tai*, *och*/*eller*)."""
     if len(parts) <= 1:
         return "".join(parts)
+    if last in _LAST_WORDS:
+        last = pgettext("listing", _LAST_WORDS[last])
     comma = "," if serial else ""
     return ", ".join(parts[:-1]) + f"{comma} {last} " + parts[-1]
 
@@ -82,17 +95,35 @@ def build_notation(groups: Iterable[Iterable[int]], *, symbols: bool = False) ->
     return "[" + " ".join(["+".join([text[c] for c in g]) for g in groups]) + "]"
 
 
+#: The build's words by who owns it as said (``the``, ``your``), whether the word
+#: *multiple* is said, and whether its cards are shown; each translated where shown.
+_BUILD_WORDS = {
+    ("the", False, True): pN_("build", "the %(value)s-build (%(groups)s)"),
+    ("the", True, True): pN_("build", "the multiple %(value)s-build (%(groups)s)"),
+    ("the", False, False): pN_("build", "the %(value)s-build"),
+    ("the", True, False): pN_("build", "the multiple %(value)s-build"),
+    ("your", False, True): pN_("build", "your %(value)s-build (%(groups)s)"),
+    ("your", True, True): pN_("build", "your multiple %(value)s-build (%(groups)s)"),
+    ("your", False, False): pN_("build", "your %(value)s-build"),
+    ("your", True, False): pN_("build", "your multiple %(value)s-build"),
+}
+
+
 def build_words(b: Build, whose: str = "the", *, cards: bool = True,
                 kind: bool = True) -> str:
     """``the 8-build (5♦ + 3♠)``; ``the multiple 8-build (8♥, 5♦ + 3♠)``.
 
     ``whose`` opens it (``your``, ``seat 1's``); ``cards=False`` leaves out the
-    cards and ``kind=False`` the word ``multiple``, for a short ``the 8-build``."""
-    multiple = "multiple " if kind and b.multiple else ""
-    text = f"{whose} {multiple}{b.value}-build"
-    if cards:
-        text += " (" + ", ".join(group_words(g) for g in b.groups) + ")"
-    return text
+    cards and ``kind=False`` the word ``multiple``, for a short ``the 8-build``. With
+    ``the`` or ``your`` it is said in the language in force (*8:n rakennelma*,
+    *8-bygget*); another ``whose`` is an English-only caller's, worded in English."""
+    multiple = kind and b.multiple
+    groups = ", ".join(group_words(g) for g in b.groups)
+    key = (whose, multiple, cards)
+    if key in _BUILD_WORDS:
+        return pgettext("build", _BUILD_WORDS[key]) % {"value": b.value, "groups": groups}
+    text = f"{whose} {'multiple ' if multiple else ''}{b.value}-build"
+    return text + (f" ({groups})" if cards else "")
 
 
 def table_item_words(item: int | Build) -> str:

@@ -57,6 +57,7 @@ from casino.engine.record import (
 from casino.engine.rules import Rules
 from casino.engine.scoring import Result
 from casino.engine.wording import plural
+from casino.i18n import _, current
 from casino.play.events import (
     GameEnded,
     MovePlayed,
@@ -103,6 +104,9 @@ class BotJob:
     seed: int
     observation: dict[str, Any]
     hint: bool = False
+    #: The language a hint's words are written in (the asker's, :mod:`casino.i18n`):
+    #: a worker process or thread does not share the asker's language in force.
+    lang: str = "en"
 
 
 def run_bot_job(job: BotJob) -> str:
@@ -424,14 +428,15 @@ class GameSession:
         """
         seat = self.human if seat is None else seat
         if self.game_over:
-            return "the game is over"
+            return _("the game is over")
         if self.round_over:
-            word = self.rules.round_word
-            return f"the {word} is over: start the next {word} first"
+            return (_("the game is over: start the next game first")
+                    if self.rules.round_word == "game" else
+                    _("the round is over: start the next round first"))
         if not 0 <= seat < self.rules.players or self.players[seat] != HUMAN:
-            return f"seat {seat} is not a person's seat"
+            return _("seat %(seat)s is not a person's seat") % {"seat": seat}
         if seat != self.to_move:
-            return f"it is {self.names[self.to_move]}'s turn, not yours"
+            return _("it is %(name)s's turn, not yours") % {"name": self.names[self.to_move]}
         return None
 
     def may_play(self, seat: int | None = None) -> bool:
@@ -495,11 +500,11 @@ class GameSession:
         """Why ``seat`` may not have a hint now, in words; None when it may."""
         seat = self.human if seat is None else seat
         if not self.settings.hints:
-            return "hints are off at this table"
+            return _("hints are off at this table")
         if self.game_over:
-            return "the game is over"
+            return _("the game is over")
         if self.round_over or seat != self.to_move or self.players[seat] != HUMAN:
-            return "a hint is for your own turn"
+            return _("a hint is for your own turn")
         return None
 
     def may_hint(self, seat: int | None = None) -> bool:
@@ -518,7 +523,7 @@ class GameSession:
         if refusal is not None:
             raise IllegalMove(refusal)
         return BotJob(self._hint_level, _seat_seed(self._bot_seed, 99) + len(self.log),
-                      self.match.position.observation(seat), hint=True)
+                      self.match.position.observation(seat), hint=True, lang=current())
 
     def hint_given(self, seat: int | None = None) -> None:
         """Note in the record that ``seat`` was shown a hint on this turn."""
@@ -548,12 +553,12 @@ class GameSession:
         person plays.
         """
         if not self.settings.takebacks:
-            return "take-backs are off at this table"
+            return _("take-backs are off at this table")
         if self.game_over:
-            return "the game is over"
+            return _("the game is over")
         if not 0 <= seat < self.rules.players or self.players[seat] != HUMAN:
-            return "only a person's own moves can be taken back"
-        nothing = "nothing to undo: only your moves in this deal can be taken back"
+            return _("only a person's own moves can be taken back")
+        nothing = _("nothing to undo: only your moves in this deal can be taken back")
         if self.round_over:
             return nothing
         pos = self.match.position
@@ -565,8 +570,8 @@ class GameSession:
                     return back
                 return nothing
             if self.players[mover] == HUMAN:
-                return (f"{self.names[mover]} has moved since: a move can be taken back "
-                        "only until another player moves")
+                return (_("%(name)s has moved since: a move can be taken back only until "
+                          "another player moves") % {"name": self.names[mover]})
         return nothing
 
     def why_no_undo(self, seat: int | None = None) -> str | None:
@@ -636,10 +641,10 @@ class GameSession:
                 or self.players[seat] != HUMAN:
             return None
         if two_sided(self.rules):
-            return "the other side wins at once"
+            return _("the other side wins at once")
         if self._resigning_ends(seat):
-            return "the game ends without a winner: nobody else is left to play"
-        return "a computer plays your seat from then on, and the others play on"
+            return _("the game ends without a winner: nobody else is left to play")
+        return _("a computer plays your seat from then on, and the others play on")
 
     def why_no_takeover(self, seat: int) -> str | None:
         """Why a computer may not take over ``seat`` now (its player away), or None.
@@ -649,15 +654,16 @@ class GameSession:
         front end's to say.)
         """
         if self.game_over:
-            return "the game is over"
+            return _("the game is over")
         if not 0 <= seat < self.rules.players:
-            return f"there is no seat {seat}"
+            return _("there is no seat %(seat)s") % {"seat": seat}
+        name = {"name": self.names[seat]}
         if self.players[seat] != HUMAN:
-            return f"a computer plays for {self.names[seat]} already"
+            return _("a computer plays for %(name)s already") % name
         if self.players.count(HUMAN) == 1:
-            return f"{self.names[seat]} is the only person at this table"
+            return _("%(name)s is the only person at this table") % name
         if self.round_over or self.to_move != seat:
-            return f"it is not {self.names[seat]}'s turn: nobody is waiting for them"
+            return _("it is not %(name)s's turn: nobody is waiting for them") % name
         return None
 
     def take_over(self, seat: int, level: str) -> None:

@@ -56,11 +56,13 @@ from casino.engine.builds import Build
 from casino.engine.cards import card_symbol, card_text, parse_card
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import Position
+from casino.engine.rules import Rules
 from casino.engine.scheme import scheme
-from casino.engine.wording import build_words, listing, plural, table_item_words
+from casino.i18n import _, ngettext, pgettext, using
 from casino.play.session import BotJob, GameSession
-from casino.teach.review import leaves_words, rounded
-from casino.words.narrate import move_phrase, point_cards_label, sweep_words
+from casino.teach.phrases import and_list, item_object, leaves_words, points_words, shown_points
+from casino.teach.review import rounded
+from casino.words.narrate import move_phrase
 
 FORMAT = "casino-advice/1"
 
@@ -248,9 +250,10 @@ def advise_job(job: BotJob) -> Advice:
     """The advice for a hint job (:meth:`casino.play.session.GameSession.hint_job`):
     its observation and the effort of its level (:data:`EFFORT`). The job's seed is not
     used: the deals come from the observation, so that the hint is the judgement the
-    review of this decision makes."""
+    review of this decision makes. The reasons are written in the job's language."""
     samples, budget = EFFORT.get(job.level, EFFORT["expert"])
-    return advise(Position.from_json(job.observation), samples=samples, budget=budget)
+    with using(job.lang):  # the reasons in the asker's language
+        return advise(Position.from_json(job.observation), samples=samples, budget=budget)
 
 
 def session_hint(session: GameSession, seat: int | None = None) -> tuple[Move, Advice]:
@@ -360,45 +363,128 @@ def _item_text(x: int | Build) -> str:
 
 def reply_words(pos: Position, move: Move) -> str:
     """A reply named by what it does to the table, never by the card played from the
-    (sampled) hand: ``take 5♠ and 4♥, sweeping the table``, ``build on 3♣``,
-    ``add to the 8-build``, ``trail a card``."""
+    (sampled) hand: ``take 5♠ and 4♥, clearing the table``, ``make a build of 8 with
+    3♣``, ``add to the 8-build``, ``trail a card``; in the language in force."""
     used: list[int | Build] = [*move.loose, *move.builds]
-    items = listing([table_item_words(x) for x in used])
+    items = and_list([item_object(x) for x in used])
     if move.kind == CAPTURE:
         cleared = len(move.loose) + len(move.builds) == len(pos.table)
-        return f"take {items}" + (", clearing the table" if cleared else "")
+        return (_("take %(items)s, clearing the table") if cleared
+                else _("take %(items)s")) % {"items": items}
     if move.kind == BUILD:
-        return f"make a build of {move.value} with {items}" if items else \
-            f"make a build of {move.value}"
+        return (_("make a build of %(value)s with %(items)s") if items
+                else _("make a build of %(value)s")) % {"value": move.value, "items": items}
+    if move.kind in (ADD, RAISE) and move.builds:
+        target = {"value": move.builds[0].value}
+        return (_("raise the %(value)s-build") if move.kind == RAISE
+                else _("add to the %(value)s-build")) % target
     if move.kind in (ADD, RAISE):
-        target = build_words(move.builds[0], cards=False, kind=False) if move.builds else ""
-        verb = "raise" if move.kind == RAISE else "add to"
-        return f"{verb} {target}".strip()
+        return pgettext("reply", "raise") if move.kind == RAISE else pgettext("reply",
+                                                                              "add to")
     if move.kind == TRAIL:
-        return "trail a card"
+        return _("trail a card")
     return move.kind
 
 
-def points_words(x: float) -> str:
-    """``1 point``, ``2.4 points``: a value in round points, one decimal."""
-    shown = round(x, 1)
-    if shown == round(shown):
-        return plural(round(shown), "point")
-    return f"{shown:.1f} points"
-
-
 def _worth(x: float) -> str:
-    return f"costs {points_words(-x)}" if x < 0 else f"is worth {points_words(x)}"
+    """``is worth 1 point``, ``costs 2.4 points``."""
+    if x < 0:
+        text, n = shown_points(-x)
+        return ngettext("costs %(points)s point", "costs %(points)s points", n) % {
+            "points": text}
+    text, n = shown_points(x)
+    return ngettext("is worth %(points)s point", "is worth %(points)s points", n) % {
+        "points": text}
 
 
 def _symbols(cards: Sequence[str]) -> str:
-    return listing([card_symbol_of(c) for c in cards])
+    return and_list([card_symbol_of(c) for c in cards])
+
+
+def _point_cards(play: RankedPlay, penalty: bool) -> str:
+    """``, the point card 10♦ (2 points)``: the cards that score by themselves."""
+    n = len(play.point_cards)
+    values = {"cards": _symbols(play.point_cards), "points": (ngettext(
+        "%(points)s penalty point", "%(points)s penalty points", play.card_points)
+        if penalty else ngettext("%(points)s point", "%(points)s points",
+                                 play.card_points)) % {"points": play.card_points}}
+    if penalty:
+        return ngettext(", the penalty card %(cards)s (%(points)s)",
+                        ", the penalty cards %(cards)s (%(points)s)", n) % values
+    return ngettext(", the point card %(cards)s (%(points)s)",
+                    ", the point cards %(cards)s (%(points)s)", n) % values
+
+
+def _sweeps(rules: Rules, made: int) -> str:
+    """``, and scores a sweep``; a double sweep; a penalty sweep with its points."""
+    if scheme(rules).penalty:
+        points = made * rules.sweep_points
+        return (ngettext(", and scores a double sweep: %(points)s penalty point",
+                         ", and scores a double sweep: %(points)s penalty points", points)
+                if made > 1 else
+                ngettext(", and scores a sweep: %(points)s penalty point",
+                         ", and scores a sweep: %(points)s penalty points", points)
+                ) % {"points": points}
+    return _(", and scores a double sweep") if made > 1 else _(", and scores a sweep")
+
+
+def _now_words(play: RankedPlay, rules: Rules, made: int) -> str:
+    """The reason's first sentence: what the play takes and scores now, what it is
+    worth now and what it leaves."""
+    if play.takes:
+        what = _("It takes %(cards)s") % {"cards": _symbols(play.takes)}
+        if play.point_cards:
+            what += _point_cards(play, scheme(rules).penalty)
+        if made:
+            what += _sweeps(rules, made)
+        return _("%(what)s; it %(worth)s now and %(leaves)s.") % {
+            "what": what, "worth": _worth(play.now), "leaves": play.leaves}
+    if play.now:
+        return _("It takes nothing; it %(worth)s now and %(leaves)s.") % {
+            "worth": _worth(play.now), "leaves": play.leaves}
+    return _("It takes nothing now and %(leaves)s.") % {"leaves": play.leaves}
+
+
+def _reply_sentence(r: Reply | None) -> str:
+    """The reason's second sentence: the next player's best reply and its worth."""
+    if r is None:
+        return _("Nobody plays after it this round.")
+    over = ngettext("over %(deals)s deal of the hidden cards",
+                    "over %(deals)s deals of the hidden cards", r.deals) % {"deals": r.deals}
+    if r.worth == 0 and r.most == 0:
+        return _("The next player can win nothing back at once (%(over)s).") % {
+            "over": over}
+    return _("The next player's best reply %(worth)s to them on average %(over)s (for "
+             "example to %(reply)s, their best on %(count)s of them).") % {
+        "worth": _worth(r.worth), "over": over, "reply": r.words, "count": r.count}
+
+
+def _judge_sentence(play: RankedPlay, rules: Rules, rival: Move | None, best: bool) -> str:
+    """The reason's third sentence: the play's margin by the judge."""
+    if rival is None:
+        return _("It is the only play.")
+    values = {"other": pgettext("hint", "the next best") if best
+              else pgettext("hint", "the best"), "move": move_phrase(rival, rules)}
+    if play.margin == 0:
+        return _("By the judge it is as good as %(other)s, to %(move)s.") % values
+    text, n = shown_points(abs(play.margin))
+    values["points"] = text
+    if play.margin > 0:
+        return ngettext("By the judge it is %(points)s point better on average than "
+                        "%(other)s, to %(move)s.",
+                        "By the judge it is %(points)s points better on average than "
+                        "%(other)s, to %(move)s.", n) % values
+    return ngettext("By the judge it is %(points)s point worse on average than "
+                    "%(other)s, to %(move)s.",
+                    "By the judge it is %(points)s points worse on average than "
+                    "%(other)s, to %(move)s.", n) % values
 
 
 def reason_words(play: RankedPlay, seen: Position, made: int, rival: Move | None,
                  best: bool) -> str:
-    """The play's reason: what it takes and scores now and what it leaves on the table;
-    the next player's best reply and its worth; its margin by the judge::
+    """The play's reason, in the language in force: what it takes and scores now and
+    what it leaves on the table; the next player's best reply and its worth; its
+    margin by the judge::
 
         It takes 10♦, 5♠ and 5♥, the point card 10♦ (2 points), and scores a sweep; it
         is worth 3.4 points now and clears the table. The next player's best reply is
@@ -407,43 +493,8 @@ def reason_words(play: RankedPlay, seen: Position, made: int, rival: Move | None
         average than the next best, to take 5♥ with the 5♠.
     """
     rules = seen.rules
-    if play.takes:
-        what = f"It takes {_symbols(play.takes)}"
-        if play.point_cards:
-            label = point_cards_label(rules)[:-1] if len(play.point_cards) == 1 \
-                else point_cards_label(rules)
-            unit = "penalty point" if scheme(rules).penalty else "point"
-            what += (f", the {label} {_symbols(play.point_cards)} "
-                     f"({plural(play.card_points, unit)})")
-        if made:
-            what += f", and scores {sweep_words(rules, made)}"
-        first = f"{what}; it {_worth(play.now)} now and {play.leaves}."
-    elif play.now:
-        first = f"It takes nothing; it {_worth(play.now)} now and {play.leaves}."
-    else:
-        first = f"It takes nothing now and {play.leaves}."
-    r = play.reply
-    if r is None:
-        second = "Nobody plays after it this round."
-    else:
-        over = f"over {plural(r.deals, 'deal')} of the hidden cards"
-        if r.worth == 0 and r.most == 0:
-            second = f"The next player can win nothing back at once ({over})."
-        else:
-            second = (f"The next player's best reply {_worth(r.worth)} to them on average "
-                      f"{over} (for example to {r.words}, their best on {r.count} of them).")
-    if rival is None:
-        third = "It is the only play."
-    else:
-        other = "the next best" if best else "the best"
-        if play.margin > 0:
-            how = f"{points_words(play.margin)} better on average than"
-        elif play.margin < 0:
-            how = f"{points_words(-play.margin)} worse on average than"
-        else:
-            how = "as good as"
-        third = f"By the judge it is {how} {other}, to {move_phrase(rival, rules)}."
-    return f"{first} {second} {third}"
+    return " ".join((_now_words(play, rules, made), _reply_sentence(play.reply),
+                     _judge_sentence(play, rules, rival, best)))
 
 
 def card_symbol_of(text: str) -> str:

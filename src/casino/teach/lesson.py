@@ -45,7 +45,7 @@ from casino.engine.rules import Rules, preset
 from casino.engine.scheme import scheme
 from casino.i18n import _, pgettext, pN_
 from casino.play.session import HUMAN, GameSession, default_names
-from casino.words.glossary import BY_WORD
+from casino.words.glossary import BY_WORD, shown_definition, shown_own_name, shown_word
 from casino.words.guide import points_paragraph
 from casino.words.narrate import YOU, item_words, move_explanation, tie_words
 
@@ -229,20 +229,23 @@ class Step:
                 % {"key": rules_key, "term": self.term}]
 
     def to_json(self) -> dict[str, Any]:
-        """The step as the web game's lesson panel reads it."""
-        return {"kind": self.kind, "title": self.title, "text": self.text,
+        """The step as the web game's lesson panel reads it, its title in the language
+        in force (the text was written in it), ``names`` the kinds' names in it."""
+        return {"kind": self.kind, "title": pgettext("lesson", self.title), "text": self.text,
                 "general": self.general,
                 "move": self.move, "term": self.term, "glossary": self.glossary_url,
                 "guide": self.guide_url, "learned": list(self.learned),
-                "kinds": list(self.kinds)}
+                "kinds": list(self.kinds),
+                "names": {k: _kind_name(k) for k in (*self.kinds, TAKE_BUILD)}}
 
 
 def _definition(term: str, rules: Rules) -> str:
-    """The glossary's words for ``term``, in the preset's own name for it."""
+    """The glossary's words for ``term``, in the preset's own name for it, in the
+    language in force."""
     t = BY_WORD[term]
-    own = t.own_name(rules.name)
-    name = own if own == t.word else f"{own} ({t.word})"
-    return f"{name[:1].upper()}{name[1:]}: {t.definition}"
+    own, word = shown_own_name(t, rules.name), shown_word(t)
+    name = own if own == word else f"{own} ({word})"
+    return f"{name[:1].upper()}{name[1:]}: {shown_definition(t)}"
 
 
 def _low(rules: Rules, card: int) -> int:
@@ -283,7 +286,8 @@ def _teach(view: Position, kind: str, move: Move) -> str:
                            else "the")
     text = (_("Play %(move)s: lay your %(card)s on the table, taking nothing.")
             % {"move": move, "card": card_symbol(move.card)}
-            if move.kind == TRAIL else f"Play {move}: your {how}.")
+            if move.kind == TRAIL else _("Play %(move)s: your %(how)s.")
+            % {"move": move, "how": how})
     if kind == BUILDING:
         kept = _kept(view, move)
         if kept:
@@ -336,7 +340,9 @@ def step(view: Position, history: Iterable[tuple[Position, Move]],
         also = [k for k in ORDER if k != kind and k in wanted
                 and k in move_kinds(view, example)]
         if also:
-            text += f" This one move is also a {' and a '.join(also)}."
+            text += " " + _("This one move is also a %(kinds)s.") % {
+                "kinds": pgettext("lesson kinds", " and a ").join(_kind_name(k)
+                                                                  for k in also)}
         return Step(kind, title, text, _definition(term, rules), str(example), term=term,
                     **base)
     return _free(view, moves, done, kinds, base)
@@ -367,14 +373,21 @@ def _scoring(end: Position, names: Sequence[str], base: dict[str, Any]) -> Step:
     result = end.result
     assert result is not None
     title, term = _TITLES[SCORING]
-    got = [f"{names[it.seat]} {it.points:+d} for {item_words(it)}" for it in result.items]
+    got = [_("%(name)s %(points)s for %(item)s") % {
+        "name": names[it.seat], "points": f"{it.points:+d}", "item": item_words(it)}
+        for it in result.items]
     totals = ", ".join(f"{names[s]} {p}" for s, p in zip(rules.seats,
                                                           result.points_by_seat(rules.players),
                                                           strict=True))
-    words = "penalty points" if scheme(rules).penalty else "points"
-    text = (f"The round is over and the captured cards are counted, item by item in "
-            f"the rules' order. This round: {'; '.join(got) if got else 'nobody scored'}. "
-            f"In all, {words} this round: {totals}.")
+    so_far = "; ".join(got) if got else _("nobody scored")
+    if scheme(rules).penalty:
+        text = _("The round is over and the captured cards are counted, item by item in the "
+                 "rules' order. This round: %(items)s. In all, penalty points this round: "
+                 "%(totals)s.") % {"items": so_far, "totals": totals}
+    else:
+        text = _("The round is over and the captured cards are counted, item by item in the "
+                 "rules' order. This round: %(items)s. In all, points this round: "
+                 "%(totals)s.") % {"items": so_far, "totals": totals}
     ties = tie_words(rules, end, names)
     if ties:
         text += " " + " ".join(t + "." for t in ties)

@@ -48,9 +48,10 @@ from casino.bots.judge import (
     true_deal_values,
 )
 from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
-from casino.engine.position import Position, table_after
+from casino.engine.position import Position
 from casino.engine.record import HINT, TAKEOVER, Record
-from casino.engine.wording import build_words, cards_words, listing, plural
+from casino.i18n import _, format_number, ngettext, pgettext, pN_
+from casino.teach.phrases import leaves_words
 from casino.words.narrate import move_phrase
 
 #: Version 2: each decision's cost has its interval (``low``, ``high``) and its words
@@ -304,11 +305,12 @@ def review(record: Record, seat: int, *, samples: int = DEFAULT_SAMPLES, seed: i
     the game does not have, or fewer than :data:`MIN_SAMPLES` deals."""
     rules = record.rules
     if not isinstance(seat, int) or not 0 <= seat < rules.players:
-        raise ReviewError(f"seat {seat} is not a seat of this {rules.players}-player game: "
-                          f"the seats are 0 to {rules.players - 1}")
+        raise ReviewError(_("seat %(seat)s is not a seat of this %(players)s-player game: "
+                            "the seats are 0 to %(last)s") % {
+            "seat": seat, "players": rules.players, "last": rules.players - 1})
     if not record.is_over:
-        raise ReviewError("the game is not finished: only a finished game is reviewed "
-                          "(a review tells what the other hands held)")
+        raise ReviewError(_("the game is not finished: only a finished game is reviewed "
+                            "(a review tells what the other hands held)"))
     _check_samples(samples)
     spots, forced = _spots(record, seat)
     if progress is not None:
@@ -355,8 +357,9 @@ def _spots(record: Record, seat: int) -> tuple[list[_Spot], int]:
 
 def _check_samples(samples: int) -> None:
     if samples < MIN_SAMPLES:
-        raise ReviewError(f"a review judges {MIN_SAMPLES} sampled deals or more (one deal "
-                          f"cannot tell its own noise), not {samples}")
+        raise ReviewError(_("a review judges %(least)s sampled deals or more (one deal "
+                            "cannot tell its own noise), not %(samples)s") % {
+            "least": MIN_SAMPLES, "samples": samples})
 
 
 def judge_decision(pos: Position, played: Move, *, ply: int = 0,
@@ -421,27 +424,19 @@ def verdict(grade: str, cost: float, low: float) -> str:
 
 def cost_words(cost: float, low: float, high: float) -> str:
     """A cost with its interval, one decimal: ``1.4 (−0.3 to 3.1)``; the cost alone when
-    the interval is that one value (an exact judgement, or every deal alike)."""
+    the interval is that one value (an exact judgement, or every deal alike). In the
+    language in force."""
     if low == high:
         return _signed(cost)
-    return f"{_signed(cost)} ({_signed(low)} to {_signed(high)})"
+    return _("%(cost)s (%(low)s to %(high)s)") % {
+        "cost": _signed(cost), "low": _signed(low), "high": _signed(high)}
 
 
 def _signed(x: float) -> str:
-    """One decimal, with a minus sign (not a hyphen) below zero, and never ``-0.0``."""
-    text = f"{round(x, 1) + 0.0:.1f}"
+    """One decimal, as the language in force writes it (``1.4``, ``1,4``), with a minus
+    sign (not a hyphen) below zero, and never ``-0.0``."""
+    text = format_number(round(x, 1) + 0.0, 1)
     return text.replace("-", "\u2212")
-
-
-def leaves_words(pos: Position, move: Move) -> str:
-    """What ``move`` leaves on the table for the next player, from the mover's view:
-    ``leaves 5♠, 4♥ and the 8-build``, ``clears the table``."""
-    loose, builds = table_after(pos, move)
-    parts = ([cards_words(sorted(loose, reverse=True), ", ")] if loose else [])
-    parts += [build_words(b, cards=False, kind=False) for b in builds]
-    if not parts:
-        return "clears the table"
-    return "leaves " + listing(parts)
 
 
 def rounded(x: float) -> float:
@@ -474,17 +469,45 @@ def _bucket(d: Decision) -> str:
 
 def advice(d: Decision) -> str:
     """The costliest decisions' sentence: what was played, what was better and by how
-    much (with the cost's interval), each move with what it leaves on the table."""
-    points = plural(1, "point") if d.cost == 1 else f"{d.cost:.1f} points"
-    if d.samples == 1:
-        by = f"{points} better on the one deal the seat could deduce"
-    elif d.low == d.high:
-        by = f"{points} better on each of {d.samples} deals of the hidden cards"
+    much (with the cost's interval), each move with what it leaves on the table; in the
+    language in force (the moves' and the leaves' words are the decision's own)."""
+    if d.cost == 1:
+        values = {"points": format_number(1), "low": _signed(d.low),
+                  "high": _signed(d.high), "deals": d.samples}
+        n = 1
     else:
-        by = (f"{points} better on average, {_signed(d.low)} to {_signed(d.high)} over "
-              f"{d.samples} deals of the hidden cards")
-    return (f"Round {d.round}, deal {d.deal}: you chose to {d.words}, which {d.leaves}; "
-            f"better to {d.preferred_words}, which {d.preferred_leaves} ({by}).")
+        values = {"points": format_number(d.cost, 1), "low": _signed(d.low),
+                  "high": _signed(d.high), "deals": d.samples}
+        n = 2
+    if d.samples == 1:
+        by = ngettext("%(points)s point better on the one deal the seat could deduce",
+                      "%(points)s points better on the one deal the seat could deduce",
+                      n) % values
+    elif d.low == d.high:
+        by = ngettext("%(points)s point better on each of %(deals)s deals of the hidden "
+                      "cards", "%(points)s points better on each of %(deals)s deals of "
+                      "the hidden cards", n) % values
+    else:
+        by = ngettext("%(points)s point better on average, %(low)s to %(high)s over "
+                      "%(deals)s deals of the hidden cards", "%(points)s points better on "
+                      "average, %(low)s to %(high)s over %(deals)s deals of the hidden "
+                      "cards", n) % values
+    return _("Round %(round)s, deal %(deal)s: you chose to %(played)s, which %(leaves)s; "
+             "better to %(better)s, which %(better_leaves)s (%(by)s).") % {
+        "round": d.round, "deal": d.deal, "played": d.words, "leaves": d.leaves,
+        "better": d.preferred_words, "better_leaves": d.preferred_leaves, "by": by}
+
+
+def grade_words(grade: str) -> str:
+    """A grade or a verdict (:data:`GRADES`, :data:`ABOUT_AS_GOOD`) in the language in
+    force; the data keeps the English word."""
+    return pgettext("grade", _GRADE_WORDS.get(grade, grade))
+
+
+#: The grades' and the verdict's words, marked for translation (translated where shown).
+_GRADE_WORDS = {GOOD: pN_("grade", "good"), INACCURACY: pN_("grade", "inaccuracy"),
+                MISTAKE: pN_("grade", "mistake"), BLUNDER: pN_("grade", "blunder"),
+                ABOUT_AS_GOOD: pN_("grade", "about as good")}
 
 
 __all__ = [
@@ -509,6 +532,7 @@ __all__ = [
     "advice",
     "cost_words",
     "default_seat",
+    "grade_words",
     "judge_decision",
     "leaves_words",
     "review",

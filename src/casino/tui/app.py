@@ -53,7 +53,7 @@ from casino.engine.position import Position
 from casino.engine.record import read_record
 from casino.engine.rules import describe
 from casino.engine.wording import noun, plural
-from casino.i18n import _, ngettext, pgettext, pN_
+from casino.i18n import _, current, ngettext, pgettext, pN_, using
 from casino.play.session import GameSession
 from casino.play.standing import unseen
 from casino.teach.hint import session_hint
@@ -940,10 +940,12 @@ class GameScreen(Screen[None]):
         """In a worker thread: the computer chooses and plays (this takes its time)."""
         self.session.computer_move()
 
-    def _hint(self, version: int) -> tuple[int, Move, str]:
+    def _hint(self, version: int, lang: str) -> tuple[int, Move, str]:
         """In a worker thread: the explained hint for the person (the play the judge
-        ranks first, from their observation) and its reason (:mod:`casino.teach.hint`)."""
-        move, advice = session_hint(self.session)
+        ranks first, from their observation) and its reason (:mod:`casino.teach.hint`),
+        in the screen's language ``lang`` (a thread does not inherit it)."""
+        with using(lang):
+            move, advice = session_hint(self.session)
         return version, move, advice.best.reason
 
     async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -1030,8 +1032,8 @@ class GameScreen(Screen[None]):
         if not self._ready():
             return
         self.say(_("Looking for the best move…"), "hint")
-        self.run_worker(partial(self._hint, self.version), name="hint", group="hint",
-                        thread=True, exclusive=True, exit_on_error=False)
+        self.run_worker(partial(self._hint, self.version, current()), name="hint",
+                        group="hint", thread=True, exclusive=True, exit_on_error=False)
 
     async def action_undo(self) -> None:
         """``u``: take back the person's last move and the computers' moves after it, within

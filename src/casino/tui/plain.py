@@ -32,8 +32,8 @@ from casino.engine.position import Position
 from casino.engine.record import read_record
 from casino.engine.rules import describe
 from casino.engine.scheme import scheme
-from casino.engine.wording import build_notation, listing, plural, table_item_words
-from casino.i18n import _, pgettext, pN_
+from casino.engine.wording import build_notation, listing, table_item_words
+from casino.i18n import _, ngettext, pgettext, pN_
 from casino.play.console import LineConsole, Stopped
 from casino.play.session import Entry, GameSession
 from casino.play.standing import round_so_far, unseen
@@ -303,8 +303,8 @@ class PlainGame:
         moves = list(short.moves)
         lines = [head, *(f"{i}. {self._option(m)}" for i, m in enumerate(moves, start=1))]
         if not short.everything:
-            lines.append(f"... {rest_words(short, 'move')}: type a card's number to see "
-                         "its options, or a move in notation.")
+            lines.append(_("... %(rest)s: type a card's number to see its options, or a "
+                           "move in notation.") % {"rest": rest_words(short, "move")})
         self.say(*lines)
         if moves:
             self._choose(moves, None)
@@ -379,8 +379,9 @@ class PlainGame:
     def _list_options(self, head: str, moves: Sequence[Move], short: Shortlist) -> None:
         lines = [head, *(f"{i}. {self._option(m)}" for i, m in enumerate(moves, start=1))]
         if not short.everything:
-            lines.append(f"... {rest_words(short, 'option')}: type with and the table "
-                         "letters of the cards to use (with a c), or a move in notation.")
+            lines.append(_("... %(rest)s: type with and the table letters of the cards to use "
+                           "(with a c), or a move in notation.")
+                         % {"rest": rest_words(short, "option")})
         self.say(*lines)
 
     def _using(self, card: int, letters: str) -> tuple[list[Move], int, Shortlist, str] | None:
@@ -493,12 +494,15 @@ class PlainGame:
             lines.append(_("Set aside: %(cards)s.") % {
                 "cards": ", ".join(card_symbol(c) for c in view.set_aside)})
         for seat, name in enumerate(s.names):
-            captured = f"captured {tally(view, seat).words()}."
+            captured = tally(view, seat).words()
             if seat == s.human:
-                lines.append(f"{name}: {captured}")
+                lines.append(_("%(name)s: captured %(tally)s.") % {"name": name,
+                                                                   "tally": captured})
             else:
                 n = view.hand_size(seat)
-                lines.append(f"{name}: {plural(n, 'card')} in hand; {captured}")
+                lines.append(ngettext("%(name)s: %(n)s card in hand; captured %(tally)s.",
+                                      "%(name)s: %(n)s cards in hand; captured %(tally)s.", n)
+                             % {"name": name, "n": n, "tally": captured})
         lines.append(score_line(s, view.scores))
         lines.extend(self.standing_lines())
         if s.human_to_move and (forced := forced_play(view)):
@@ -616,9 +620,15 @@ def table_line(view: Position, names: Sequence[str], human: int) -> str:
 
 def build_label(b: Build, names: Sequence[str], human: int) -> str:
     """``[5♦+3♠] build of 8 (yours)``; a multiple build shows its groups."""
-    kind = "multiple build" if b.multiple else "build"
-    owner = "yours" if b.owner == human else f"{names[b.owner]}'s"
-    return f"{build_notation(b.groups, symbols=True)} {kind} of {b.value} ({owner})"
+    values = {"cards": build_notation(b.groups, symbols=True), "value": b.value,
+              "name": names[b.owner]}
+    if b.owner == human:
+        text = (_("%(cards)s multiple build of %(value)s (yours)") if b.multiple
+                else _("%(cards)s build of %(value)s (yours)"))
+    else:
+        text = (_("%(cards)s multiple build of %(value)s (%(name)s's)") if b.multiple
+                else _("%(cards)s build of %(value)s (%(name)s's)"))
+    return text % values
 
 
 def score_line(s: GameSession, scores: Sequence[int]) -> str:

@@ -27,9 +27,19 @@ from casino.bots.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget
 from casino.engine.cards import card_symbol
 from casino.engine.codec import position_from_json
 from casino.engine.record import Record
-from casino.engine.wording import plural
-from casino.teach.report import COST_NOTE, DOWN, UP, margin_graph, report_lines
-from casino.teach.review import Decision, Review, cost_words, review
+from casino.i18n import _, current, ngettext, pgettext, pN_, using
+from casino.teach.report import (
+    COLUMNS,
+    DOWN,
+    UP,
+    cost_note,
+    kind_words,
+    margin_graph,
+    number,
+    report_lines,
+)
+from casino.teach.review import Decision, Review, advice, cost_words, grade_words, review
+from casino.tui.keys import translate_keys
 from casino.tui.plain import table_line
 
 
@@ -55,26 +65,31 @@ class ReviewScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "close", "Back"),
+        Binding("escape,q", "close", pN_("key", "Back")),
     ]
 
     def __init__(self, record: Record, seat: int, *, samples: int = DEFAULT_SAMPLES,
                  seed: int = 0, limit: Budget = DEFAULT_BUDGET) -> None:
         super().__init__()
+        translate_keys(self)
+        #: The language the review is written in: the screen's, for the worker thread.
+        self.lang = current()
         self.record = record
         self.seat = seat
         self.settings: dict[str, Any] = {"samples": samples, "seed": seed, "limit": limit}
         self.result: Review | None = None
         self._gave_up = False
-        names = record.names or tuple(f"seat {s}" for s in range(record.rules.players))
+        names = record.names or tuple(_("seat %(seat)s") % {"seat": s}
+                                      for s in range(record.rules.players))
         self.names: tuple[str, ...] = tuple(names)
 
     def compose(self) -> ComposeResult:
         """The title and the progress while the review is computed; then the graph and the
         decisions on the left, and the chosen decision's words, the costliest decisions and
         the totals scrolling on the right."""
-        yield Static(f"Review of {self.names[self.seat]}'s decisions", id="review-title")
-        yield Static("Judging each decision from what was seen then…", id="review-status")
+        yield Static(_("Review of %(name)s's decisions") % {"name": self.names[self.seat]},
+                     id="review-title")
+        yield Static(_("Judging each decision from what was seen then…"), id="review-status")
         yield ProgressBar(id="review-progress", show_eta=False)
         # The graph and the table stay in view while the cursor moves; the words (the
         # position, the costliest decisions, the totals) scroll on the right.
@@ -104,7 +119,8 @@ class ReviewScreen(Screen[None]):
             app.call_from_thread(self._progress, done, total)
 
         try:
-            result = review(self.record, self.seat, progress=tick, **self.settings)
+            with using(self.lang):  # a thread does not inherit the screen's language
+                result = review(self.record, self.seat, progress=tick, **self.settings)
         except _GaveUp:
             return
         except Exception as exc:  # shown on the screen, not lost in a thread
@@ -116,13 +132,14 @@ class ReviewScreen(Screen[None]):
 
     def _failed(self, exc: Exception) -> None:
         self.query_one("#review-status", Static).update(
-            Content.styled(f"No review: {exc}", "bold red"))
+            Content.styled(_("No review: %(error)s") % {"error": exc}, "bold red"))
 
     def _progress(self, done: int, total: int) -> None:
         for bar in self.query(ProgressBar):
             bar.update(total=total, progress=done)
         self.query_one("#review-status", Static).update(
-            f"Judging decision {min(done + 1, total)} of {total} from what was seen then…")
+            _("Judging decision %(n)s of %(total)s from what was seen then…")
+            % {"n": min(done + 1, total), "total": total})
 
     def show(self, r: Review) -> None:
         """Draw the finished review."""
@@ -133,32 +150,39 @@ class ReviewScreen(Screen[None]):
         self.query_one("#review-title", Static).update(
             Content.styled(f"{lines[0]} {lines[2]}", "bold"))
         self.query_one("#review-status", Static).update(
-            "↑/↓: a decision (the graph and the position follow).  Escape: back.")
+            _("↑/↓: a decision (the graph and the position follow).  Escape: back."))
         table = self.query_one(DataTable)
-        table.add_columns("rd", "move", "played", "grade", "cost", "better",
-                          "margin", "hindsight")
+        table.add_columns(pgettext("review column", "rd"),
+                          *(pgettext("review column", c) for c in COLUMNS if c != "deal"))
         for d in r.decisions:
             mark = (UP if d.swing > 0 else DOWN) if d.big_swing else ""
-            table.add_row(str(d.round), str(d.ply + 1), d.move, d.verdict,
+            table.add_row(str(d.round), str(d.ply + 1), d.move, grade_words(d.verdict),
                           cost_words(d.cost, d.low, d.high),
                           d.preferred if d.cost > 0 else "",
-                          f"{d.margin:+.1f}{mark}", f"{d.hindsight.cost:.2f}")
-        advice = ["The costliest decisions:", *(f"{k}. {a}" for k, a in
-                                                enumerate(r.advice, start=1))] \
-            if r.advice else ["No decision surely cost anything."]
-        advice += ["", "By kind of move (the last deal's moves apart):"]
-        advice += [f"{t.kind}: {t.decisions} decided, {t.cost:.2f} points lost"
-                   for t in r.totals]
-        advice += ["", COST_NOTE]
+                          f"{number(d.margin, 1, sign=True)}{mark}",
+                          number(d.hindsight.cost, 2))
         self.query_one("#review-advice", Static).update(
-            Content("\n").join(Content(s) for s in advice))
+            Content("\n").join(Content(s) for s in self.summary(r)))
         self.query_one("#review-body").display = True
         if r.decisions:
             table.focus()
             self.highlight(0)
         else:
             self.query_one("#review-position", Static).update(
-                "Every move of this seat was forced: nothing to judge.")
+                _("Every move of this seat was forced: nothing to judge."))
+
+    @staticmethod
+    def summary(r: Review) -> list[str]:
+        """The costliest decisions in words, the totals by kind and what a cost means."""
+        lines = [_("The costliest decisions:"), *(f"{k}. {advice(r.decisions[i])}" for k, i
+                                                   in enumerate(r.costliest, start=1))] \
+            if r.costliest else [_("No decision surely cost anything.")]
+        lines += ["", _("By kind of move (the last deal's moves apart):")]
+        lines += [ngettext("%(kind)s: %(n)s decided, %(cost)s points lost",
+                           "%(kind)s: %(n)s decided, %(cost)s points lost", t.decisions)
+                  % {"kind": kind_words(t.kind), "n": t.decisions, "cost": number(t.cost, 2)}
+                  for t in r.totals]
+        return [*lines, "", cost_note()]
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         """The cursor moved to another decision: the graph and the position follow it."""
@@ -174,9 +198,10 @@ class ReviewScreen(Screen[None]):
         graph = margin_graph(same)
         column = same.index(d)
         pad = graph[-1].index("└") + 1
-        pointer = " " * (pad + column) + "↑ this move"
+        pointer = " " * (pad + column) + "↑ " + _("this move")
         self.query_one("#review-graph", Static).update(Content("\n").join(
-            Content(s) for s in [f"Round {d.round}: expected margin after each decision",
+            Content(s) for s in [_("Round %(round)s: expected margin after each decision")
+                                 % {"round": d.round},
                                  *graph, pointer]))
         self.query_one("#review-position", Static).update(
             Content("\n").join(Content(s) for s in self.detail(d)))
@@ -184,25 +209,33 @@ class ReviewScreen(Screen[None]):
     def detail(self, d: Decision) -> list[str]:
         """What the seat saw before decision ``d``, what it played, the better move and
         the hindsight, in words."""
-        lines = [f"Round {d.round}, deal {d.deal}, move {d.ply + 1}: {d.verdict}", ""]
+        lines = [_("Round %(round)s, deal %(deal)s, move %(move)s: %(verdict)s") % {
+            "round": d.round, "deal": d.deal, "move": d.ply + 1,
+            "verdict": grade_words(d.verdict)}, ""]
         if d.position:
             view = position_from_json(json.loads(d.position))
             hand = view.hands[self.seat]
             lines += [table_line(view, self.names, self.seat),
-                      "Your hand: " + (" ".join(card_symbol(c) for c in hand)
-                                       if isinstance(hand, tuple) else "?"), ""]
-        lines += [f"Played: {d.words} ({d.move})", f"  which {d.leaves}."]
+                      _("Your hand: %(cards)s") % {"cards": " ".join(
+                          card_symbol(c) for c in hand) if isinstance(hand, tuple) else "?"},
+                      ""]
+        lines += [_("Played: %(words)s (%(move)s)") % {"words": d.words, "move": d.move},
+                  "  " + _("which %(leaves)s.") % {"leaves": d.leaves}]
         if d.cost > 0:
-            lines += ["", f"Better: {d.preferred_words} ({d.preferred})",
-                      f"  which {d.preferred_leaves}.",
-                      f"Cost: {cost_words(d.cost, d.low, d.high)} expected points, over "
-                      f"the {plural(d.samples, 'deal')} judged."]
+            lines += ["", _("Better: %(words)s (%(move)s)") % {"words": d.preferred_words,
+                                                             "move": d.preferred},
+                      "  " + _("which %(leaves)s.") % {"leaves": d.preferred_leaves},
+                      ngettext("Cost: %(cost)s expected points, over the %(n)s deal judged.",
+                               "Cost: %(cost)s expected points, over the %(n)s deals judged.",
+                               d.samples) % {"cost": cost_words(d.cost, d.low, d.high),
+                                             "n": d.samples}]
         else:
-            lines += ["", "This was the move the judge prefers."]
+            lines += ["", _("This was the move the judge prefers.")]
         h = d.hindsight
-        lines += ["", "Hindsight (the true deal, which could not be seen then):",
-                  f"  best was {h.best_words} ({h.best}); the move played cost "
-                  f"{h.cost:.2f} there."]
+        lines += ["", _("Hindsight (the true deal, which could not be seen then):"),
+                  "  " + _("best was %(words)s (%(move)s); the move played cost %(cost)s "
+                           "there.") % {"words": h.best_words, "move": h.best,
+                                        "cost": number(h.cost, 2)}]
         return lines
 
     def action_close(self) -> None:

@@ -92,7 +92,8 @@ class StartScreen(Screen[None]):
         """A new game's form (rules, players, level, name) with its buttons, then the saved
         games to continue, most recent first."""
         rules = [(describe(preset(n))[0], n) for n in PRESET_NAMES]
-        levels = [(f"{name}: {lv.blurb}", name) for name, lv in LEVELS.items()]
+        levels = [(f"{lv.shown_name()}: {lv.shown_blurb()}", name)
+                  for name, lv in LEVELS.items()]
         with VerticalScroll(id="start-box"):
             yield Static(Content.styled(" ♠ ♥ CASINO ♣ ♦ ", "bold"), id="start-title")
             yield Static(Content.styled(_("A new game"), "bold"), classes="start-heading")

@@ -20,7 +20,8 @@ may withdraw it so too. A challenger keeps at most :data:`MAX_CHALLENGES` waitin
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
@@ -31,6 +32,7 @@ from casino.web.accounts.names import skeleton
 from casino.web.accounts.store import Account, AccountGameRow, AccountStore, RatingRow
 from casino.web.errors import GameError
 from casino.web.store import WAITING, GameRow, Listed, SeatRow, Store, now, stored_names
+from casino.web.table_words import challenge_declined, challenge_withdrawn
 
 if TYPE_CHECKING:
     from casino.web.rooms import Created
@@ -181,9 +183,9 @@ class Challenges:
             raise GameError(refusal(NOT_YOURS), 403)
         holders = await live.db(self.accounts.holders, game.id)
         if holders.get(game.creator_seat) == account.id:
-            words = "{} withdrew the challenge"
+            say: Callable[[str], str] = challenge_withdrawn
         elif game.session.names[1] == account.name and game.seats.get(1) is None:
-            words = f"{account.name} declined the challenge"
+            say = functools.partial(challenge_declined, account.name)
         else:
             raise GameError(refusal(NOT_YOURS), 403)
-        return await withdraw_room(game, words)
+        return await withdraw_room(game, say)

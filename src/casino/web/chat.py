@@ -25,7 +25,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from casino.engine.wording import plural
+from casino import i18n
+from casino.i18n import _, ngettext, pgettext, pN_
 from casino.web.allowances import Rate, hashed
 from casino.web.chatstore import ChatStore, Line, game_key, person_key
 from casino.web.errors import GameError
@@ -55,15 +56,20 @@ Room = Literal["players", "spectators"]
 PLAYERS: Room = "players"
 SPECTATORS: Room = "spectators"
 
-#: Why someone may not chat, in words (the chat's status says it; a line is refused so).
-NO_CHAT_HERE = ("there is no chat in a game against the computer or in a lesson: chat "
-                "is between people")
-GAME_OFF = "this game's chat is off: the room's maker turned it off"
-YOU_ARE_OFF = "you turned chat off: turn it on again to read and send messages"
-ONE_OF = "a chat message has a \"text\" or a \"phrase\", not both and not neither"
-NO_SUCH_LINE = "there is no such chat message in this game's chat that you can read"
-YOUR_OWN = "that message is your own"
-NO_SUCH_MUTE = "you have no such mute (it may be lifted already)"
+#: Why someone may not chat, in words (the chat's status says it; a line is refused so);
+#: translated where shown (``pgettext("chat", ...)``).
+NO_CHAT_HERE = pN_("chat", "there is no chat in a game against the computer or in a lesson: "
+                   "chat is between people")
+GAME_OFF = pN_("chat", "this game's chat is off: the room's maker turned it off")
+YOU_ARE_OFF = pN_("chat", "you turned chat off: turn it on again to read and send messages")
+ONE_OF = pN_("chat", "a chat message has a \"text\" or a \"phrase\", not both and not neither")
+NO_SUCH_LINE = pN_("chat", "there is no such chat message in this game's chat that you can read")
+YOUR_OWN = pN_("chat", "that message is your own")
+NO_SUCH_MUTE = pN_("chat", "you have no such mute (it may be lifted already)")
+#: What a person sent too many of, for :func:`too_fast`'s words.
+CHATS = pN_("too many", "chat messages")
+CHANGES = pN_("too many", "mutes and chat settings")
+REPORTS = pN_("too many", "reports")
 #: Characters no message may hold: the bidirectional overrides, embeddings and isolates
 #: (a line that flips the next ones' order), as :func:`clean_text` removes them.
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
@@ -72,14 +78,17 @@ _SPACES = re.compile(r"\s+")
 
 def too_long(most: int) -> str:
     """Why a message is refused for its length."""
-    return (f"that message is too long: at most {plural(most, 'character')}; "
-            "nothing was sent")
+    return ngettext("that message is too long: at most %(n)s character; nothing was sent",
+                    "that message is too long: at most %(n)s characters; nothing was sent",
+                    most) % {"n": most}
 
 
 def too_fast(rate: Rate, what: str) -> str:
     """Why a player who chatted (or reported) too much is refused, in words."""
-    return (f"too many {what} from you: at most {rate.per_minute:g} a minute "
-            f"({rate.burst} at once); wait a moment, nothing was sent")
+    return (_("too many %(what)s from you: at most %(per_minute)s a minute (%(burst)s at "
+              "once); wait a moment, nothing was sent")
+            % {"what": pgettext("too many", what), "per_minute": f"{rate.per_minute:g}",
+               "burst": rate.burst})
 
 
 def chat_for(mode: str, asked: bool | None) -> bool:
@@ -88,8 +97,10 @@ def chat_for(mode: str, asked: bool | None) -> bool:
     GameError when asked for."""
     if mode != FRIENDS:
         if asked:
-            what = "a lesson" if mode == LESSON else "a game against the computer"
-            raise GameError(f"{what} has no chat (chat is between people): leave \"chat\" out")
+            raise GameError(_("a lesson has no chat (chat is between people): leave \"chat\" "
+                              "out") if mode == LESSON else
+                            _("a game against the computer has no chat (chat is between "
+                              "people): leave \"chat\" out"))
         return False
     return True if asked is None else asked
 
@@ -184,7 +195,7 @@ class Chat:
     async def closed(self, game: LiveGame, reader: Reader) -> str | None:
         """Why ``reader`` may not chat in ``game`` now, in words; None when they may."""
         if game.mode != FRIENDS:
-            return NO_CHAT_HERE
+            return pgettext("chat", NO_CHAT_HERE)
         off = self._game_off.get(game.id)
         if off is None:
             if len(self._game_off) > 4 * self.limits.live_games:
@@ -192,8 +203,8 @@ class Chat:
             off = self._game_off[game.id] = await self._db(self.store.is_off,
                                                            game_key(game.id))
         if off:
-            return GAME_OFF
-        return YOU_ARE_OFF if reader.off else None
+            return pgettext("chat", GAME_OFF)
+        return pgettext("chat", YOU_ARE_OFF) if reader.off else None
 
     @staticmethod
     def rooms(game: LiveGame, reader: Reader) -> tuple[str, ...]:
@@ -260,23 +271,23 @@ class Chat:
         or both, too long or empty once cleaned, or when they chatted too much."""
         reader = self.readers.get(client)
         if reader is None:
-            return error("say hello first: the chat starts with the game's state")
+            return error(_("say hello first: the chat starts with the game's state"))
         reason = await self.closed(game, reader)
         if reason is not None:
             return error(reason)
         if (msg.text is None) == (msg.phrase is None):
-            return error(ONE_OF)
+            return error(pgettext("chat", ONE_OF))
         said = None
         if msg.text is not None:
             said = clean_text(msg.text)
             if not shows_something(said):
-                return error("that message is empty once its control and invisible "
-                             "characters are taken out; nothing was sent")
+                return error(_("that message is empty once its control and invisible "
+                               "characters are taken out; nothing was sent"))
             if len(said) > self.limits.chat_length:
                 return error(too_long(self.limits.chat_length))
         allowances = self.service.allowances
         if not await self._db(allowances.take, self.rate, reader.person.counted):
-            return error(too_fast(self.rate, "chat messages"))
+            return error(too_fast(self.rate, CHATS))
         line = await self._db(self.store.add, game.id, reader.room, reader.person.key,
                               reader.person.name, said, msg.phrase)
         self.deliver(game, line)
@@ -318,7 +329,7 @@ class Chat:
         """The line ``line_id``, one of ``game``'s that ``reader`` may read; GameError."""
         line: Line | None = await self._db(self.store.line, line_id)
         if line is None or line.game != game.id or line.room not in self.rooms(game, reader):
-            raise GameError(NO_SUCH_LINE, 404)
+            raise GameError(pgettext("chat", NO_SUCH_LINE), 404)
         return line
 
     async def _tell(self, game: LiveGame, key: str, history: bool = False) -> None:
@@ -329,7 +340,8 @@ class Chat:
                 continue
             await self._load(reader)
             shown = self.service.live.games.get(reader.game) or game
-            client.send(await self.status(shown, reader))
+            with i18n.using(client.lang):  # a connection of theirs in another language
+                client.send(await self.status(shown, reader))
             if history:
                 await self._history(shown, client, reader)
 
@@ -339,14 +351,14 @@ class Chat:
         if await self._db(self.service.allowances.take, self.settings_rate,
                           reader.person.counted):
             return None
-        return error(too_fast(self.settings_rate, "mutes and chat settings"))
+        return error(too_fast(self.settings_rate, CHANGES))
 
     async def mute(self, game: LiveGame, client: Client, msg: Mute) -> dict[str, Any] | None:
         """Mute, for the sender only, whoever said the line ``msg.message``."""
         reader = self._reader(client)
         line = await self._readable(game, reader, msg.message)
         if line.sender == reader.stored:
-            return error(YOUR_OWN)
+            return error(pgettext("chat", YOUR_OWN))
         if refused := await self._too_many_changes(reader):
             return refused
         await self._db(self.store.mute, reader.person.key, line)
@@ -360,7 +372,7 @@ class Chat:
         if refused := await self._too_many_changes(reader):
             return refused
         if not await self._db(self.store.unmute, reader.person.key, msg.mute):
-            return error(NO_SUCH_MUTE)
+            return error(pgettext("chat", NO_SUCH_MUTE))
         await self._tell(game, reader.person.key)
         return None
 
@@ -380,10 +392,10 @@ class Chat:
         reader = self._reader(client)
         line = await self._readable(game, reader, msg.message)
         if line.sender == reader.stored:
-            return error(YOUR_OWN)
+            return error(pgettext("chat", YOUR_OWN))
         if not await self._db(self.service.allowances.take, self.report_rate,
                               reader.person.counted):
-            return error(too_fast(self.report_rate, "reports"))
+            return error(too_fast(self.report_rate, REPORTS))
         before = await self._db(self.store.recent, game.id, (line.room,),
                                 self.limits.chat_report_context, line.id)
         context = [{"id": b.id, "name": b.name, "said": said_words(b),
@@ -395,5 +407,5 @@ class Chat:
     def _reader(self, client: Client) -> Reader:
         reader = self.readers.get(client)
         if reader is None:
-            raise GameError("say hello first: the chat starts with the game's state")
+            raise GameError(_("say hello first: the chat starts with the game's state"))
         return reader

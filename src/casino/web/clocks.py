@@ -18,19 +18,23 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from casino.engine.record import UNDO, two_sided
+from casino.i18n import _, ngettext, pN_
 from casino.play.session import BotJob, GameSession, run_bot_job
 from casino.web import clockstore
 from casino.web.clockstore import Within
 from casino.web.errors import GameError
 from casino.web.live import FRIENDS
 from casino.web.messages import ClockControl, ClockView
-from casino.web.store import PLAYING, Event, now
+from casino.web.store import PLAYING, now
+from casino.web.table_events import Event, retold, told_event
+from casino.web.table_words import names_and
 from casino.web.timecontrol import (
     WARN_MS,
     ClockState,
@@ -59,18 +63,11 @@ SWEEP_BATCH = 50
 #: say), so that the clocks behind it in the deadline's line are not held up by it.
 RETRY_SECONDS = 60
 
-#: The table's words of a timeout, each worded once.
-RAN_OUT = "{name}'s time ran out"
-PLAYED_FOR = "{name}'s time ran out: the computer played for them this once: {move}"
-TOO_LATE = "your time ran out: the computer plays this move for you"
-TIMED_OUT_SEAT = "{name}'s time ran out: the computer plays for them from now on, and they lose"
-#: Why a person away on their turn in a timed game is not handed to the computer: the
-#: clock says how long they may be away (a claim would lose them a rated game).
-ON_THE_CLOCK = ("{name} has {left} left on their clock: the computer plays for them only "
-                "if it runs out")
-#: What a clock running out does, as the invite page tells it: casual, rated.
-WHEN_OUT = ("when a clock runs out, the computer plays that move",
-            "when a clock runs out, its player loses the game (in partnerships, their side)")
+#: What a clock running out does, as the invite page tells it: casual, rated
+#: (translated where shown, ``pgettext("clock", ...)``).
+WHEN_OUT = (pN_("clock", "when a clock runs out, the computer plays that move"),
+            pN_("clock", "when a clock runs out, its player loses the game (in partnerships, "
+                "their side)"))
 
 
 @dataclass(frozen=True)
@@ -81,16 +78,49 @@ class GameClock:
     state: ClockState
 
 
+# The table's words of a timeout, each worded in one place, in the language in force.
+
+def ran_out(name: str) -> str:
+    """"Ann's time ran out"."""
+    return _("%(name)s's time ran out") % {"name": name}
+
+
+def played_for(name: str, move: str) -> str:
+    """A casual game's timeout: the computer played ``move`` (in words) for ``name``."""
+    return (_("%(name)s's time ran out: the computer played for them this once: %(move)s")
+            % {"name": name, "move": move})
+
+
+def too_late() -> str:
+    """Why a casual game's move came too late."""
+    return _("your time ran out: the computer plays this move for you")
+
+
+def timed_out_seat(name: str) -> str:
+    """A rated game of three or four: the seat whose time ran out is the computer's now."""
+    return (_("%(name)s's time ran out: the computer plays for them from now on, and they "
+              "lose") % {"name": name})
+
+
+def on_the_clock(name: str, left: str) -> str:
+    """Why a person away on their turn in a timed game is not handed to the computer: the
+    clock says how long they may be away (a claim would lose them a rated game)."""
+    return (_("%(name)s has %(left)s left on their clock: the computer plays for them only "
+              "if it runs out") % {"name": name, "left": left})
+
+
 def side_words(session: GameSession, seat: int) -> str:
     """"Ann's time ran out: Ann loses, Bob wins" (partners named together: "Ann and Cy
     lose, Bob and Dee win"): the end of a rated game lost on time."""
     names, rules = session.names, session.rules
     mine = [names[s] for s in rules.seats if rules.team_of(s) == rules.team_of(seat)]
     others = [names[s] for s in rules.seats if rules.team_of(s) != rules.team_of(seat)]
-    lose = "lose" if len(mine) > 1 else "loses"
-    win = "win" if len(others) > 1 else "wins"
-    return (f"{RAN_OUT.format(name=names[seat])}: {' and '.join(mine)} {lose}, "
-            f"{' and '.join(others)} {win}")
+    lose = ngettext("%(names)s loses", "%(names)s lose", len(mine)) % {
+        "names": names_and(mine)}
+    win = ngettext("%(names)s wins", "%(names)s win", len(others)) % {
+        "names": names_and(others)}
+    return _("%(ran_out)s: %(losers)s, %(winners)s") % {
+        "ran_out": ran_out(names[seat]), "losers": lose, "winners": win}
 
 
 def timed(mode: str, clock: Mapping[str, Any] | None) -> TimeControl:
@@ -210,8 +240,8 @@ class Clocks:
         if clock is not None and clock.state.running == seat \
                 and clock.state.expired(self.now()):
             self._spawn(game.id)
-            raise GameError(TOO_LATE if not game.rated else
-                            RAN_OUT.format(name=game.session.names[seat]))
+            raise GameError(too_late() if not game.rated else
+                            ran_out(game.session.names[seat]))
 
     def why_no_claim(self, game: LiveGame, seat: int) -> str | None:
         """Why ``seat``'s player, away on their turn, may not be handed to the computer
@@ -221,8 +251,8 @@ class Clocks:
         t = self.now()
         if clock is None or clock.state.running != seat or clock.state.expired(t):
             return None
-        return ON_THE_CLOCK.format(name=game.session.names[seat],
-                                   left=left_words(clock.state.left_at(seat, t)))
+        return on_the_clock(game.session.names[seat],
+                            left_words(clock.state.left_at(seat, t)))
 
     # ------------------------------------------------------------------
     # Timers and the sweep
@@ -367,16 +397,15 @@ class Clocks:
         s = game.session
         name = s.names[seat]
         if text is not None:
-            move = s.view_of(seat).parse_move(text)
-            _tell(game, "timeout", seat, PLAYED_FOR.format(
-                name=name, move=move_phrase(move, s.rules)))
+            move, rules = s.view_of(seat).parse_move(text), s.rules
+            _tell(game, "timeout", seat, lambda: played_for(name, move_phrase(move, rules)))
             s.play(move, seat=seat)
             return
         ends = s.resign(seat, game.service.turns._computer_level(game))
-        _retell(game, "resign", "timeout", RAN_OUT.format(name=name) if ends
-                    else TIMED_OUT_SEAT.format(name=name))
+        _retell(game, "resign", "timeout", functools.partial(
+            ran_out if ends else timed_out_seat, name))
         if _lost_on_time(s, seat):  # else the session's words of the end stand
-            _retell(game, "game_over", "game_over", side_words(s, seat))
+            _retell(game, "game_over", "game_over", functools.partial(side_words, s, seat))
 
 
 def _lost_on_time(session: GameSession, seat: int) -> bool:
@@ -386,15 +415,16 @@ def _lost_on_time(session: GameSession, seat: int) -> bool:
     return session.resigned == seat and two_sided(session.rules)
 
 
-def _tell(game: LiveGame, kind: str, seat: int | None, words: str) -> None:
-    """Add a table event of the clocks' own to the game's pending events (numbered after
-    them, before what the session tells next)."""
+def _tell(game: LiveGame, kind: str, seat: int | None, say: Callable[[], str]) -> None:
+    """Add a table event of the clocks' own, worded by ``say`` in each reader's language,
+    to the game's pending events (numbered after them, before what the session tells
+    next)."""
     pending = game._pending
-    pending.append(Event(game.version + len(pending) + 1, kind, seat, None, words))
+    pending.append(told_event(game.version + len(pending) + 1, kind, seat, None, say))
 
 
-def _retell(game: LiveGame, kind: str, as_kind: str, words: str) -> None:
-    """Tell the game's pending events of ``kind`` as ``as_kind`` in ``words``: the
+def _retell(game: LiveGame, kind: str, as_kind: str, say: Callable[[], str]) -> None:
+    """Tell the game's pending events of ``kind`` as ``as_kind``, worded by ``say``: the
     resignation a rated timeout is recorded as, told as the timeout it is."""
-    game._pending[:] = [replace(e, kind=as_kind, words=words, words_you=None)
-                        if e.kind == kind else e for e in game._pending]
+    game._pending[:] = [retold(e, as_kind, say) if e.kind == kind else e
+                        for e in game._pending]

@@ -19,6 +19,7 @@ from sqlalchemy import DateTime, ForeignKey, String, Table, Text, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from casino.i18n import _
 from casino.web.accounts.store import AccountGameRow
 from casino.web.store import GAMES, PLAYING, Base, SeatRow, Store
 from casino.web.timecontrol import (
@@ -138,8 +139,9 @@ def put_off(store: Store, game_id: str, t: dt.datetime, until: dt.datetime) -> N
                      .values(deadline=until))
 
 
-#: What the lobby tells a player of a timed game in progress whose turn it is.
-YOUR_TURN = "your turn: {left} left"
+def your_turn(left: str) -> str:
+    """What the lobby tells a player of a timed game in progress whose turn it is."""
+    return _("your turn: %(left)s left") % {"left": left}
 
 
 def listed(store: Store, entries: Sequence[dict[str, Any]], digest: str | None,
@@ -169,4 +171,4 @@ def listed(store: Store, entries: Sequence[dict[str, Any]], digest: str | None,
         e["clock"] = control.words()
         if e["status"] == PLAYING and (e["game"], state.running) in held:
             assert state.running is not None
-            e["turn"] = YOUR_TURN.format(left=left_words(state.left_at(state.running, t)))
+            e["turn"] = your_turn(left_words(state.left_at(state.running, t)))

@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING, Any
 from casino.engine.errors import CasinoError, IllegalMove
 from casino.engine.moves import Move
 from casino.engine.position import Position
+from casino.i18n import _, pgettext
 from casino.play.session import BotJob, run_bot_job
 from casino.teach.hint import Advice
 from casino.web.allowances import Rate
 from casino.web.errors import GameError
 from casino.web.live import LiveGame, to_the_end
 from casino.web.messages import HintAnswer, MoveOption
-from casino.web.requester import ACCOUNT, NETWORK, holder_words
+from casino.web.requester import ACCOUNT, NETWORK
 from casino.web.store import PLAYING, Lease
 from casino.web.thinking import HINT_BUSY, Busy, Thinker
 from casino.web.views import legal_json
@@ -40,8 +41,15 @@ log = logging.getLogger("casino.web")
 
 #: The kinds of lease (:meth:`Computers._leased`): a computer's move, a hint.
 COMPUTER_LEASE, HINT_LEASE = "computer", "hint"
-#: The refusal of a hint past the asker's rate, worded once.
-TOO_MANY_HINTS = "{holder} asked for too many hints: at most {rate:g} a minute"
+def too_many_hints(asker: str, rate: float) -> str:
+    """The refusal of a hint past the asker's rate (their account's, their network's, an
+    address's), in the language in force."""
+    words = {"rate": f"{rate:g}"}
+    if asker.startswith(ACCOUNT):
+        return _("your account has asked for too many hints: at most %(rate)s a minute") % words
+    if asker.startswith(NETWORK):
+        return _("your network has asked for too many hints: at most %(rate)s a minute") % words
+    return _("you have asked for too many hints: at most %(rate)s a minute") % words
 
 
 def hint_asker(client: str) -> str:
@@ -211,8 +219,7 @@ class Computers:
             asker = hint_asker(client)
             if not await self.service.live.db(self.service.allowances.take, self.hints,
                                               asker):
-                raise GameError(TOO_MANY_HINTS.format(
-                    holder=holder_words(asker), rate=self.limits.hints_per_minute), 429)
+                raise GameError(too_many_hints(asker, self.limits.hints_per_minute), 429)
             job = s.hint_job(seat)
             version = game.version
         # The game's one hint in this process, or a refusal at once (nothing is awaited
@@ -230,8 +237,8 @@ class Computers:
         # windows open on two), as the thinker allows one per game within a process.
         async with self._leased(game, HINT_LEASE, version) as lease:
             if not lease.held:
-                raise GameError(HINT_BUSY if lease.wait is not None else
-                                "the game moved on while the hint was asked for; ask again",
+                raise GameError(pgettext("hint", HINT_BUSY) if lease.wait is not None else
+                                _("the game moved on while the hint was asked for; ask again"),
                                 503)
             try:
                 text = await self.thinker.hint(job, game=game.id, slot=True)
@@ -239,13 +246,15 @@ class Computers:
                 raise GameError(str(e), 503) from None
             except Exception:
                 log.exception("hint failed in game %s", game.id)
-                raise GameError("no hint could be found just now; try again", 503) from None
+                raise GameError(_("no hint could be found just now; try again"),
+                                503) from None
             view, advice, move = await to_the_end(self._hint_given(game, seat, text, version))
         words = move_phrase(move, view.rules)
         # The move as an option of the page (its card and table items, picked for the
         # player), for the page to offer even when its lists do not hold it; the reason
         # is the advice's for that move (casino.teach.hint).
-        return HintAnswer(move=str(move), words=f"Hint: {words}", reason=advice.best.reason,
+        return HintAnswer(move=str(move), words=_("Hint: %(move)s") % {"move": words},
+                          reason=advice.best.reason,
                           option=MoveOption(**legal_json(view, [move])[0])).wire()
 
     async def _hint_given(self, game: LiveGame, seat: int, text: str,
@@ -253,14 +262,16 @@ class Computers:
         """Read the hint's answer ``text`` and note it (in the record, for the table)."""
         async with game.lock:
             if game.version != version or self.service.live.games.get(game.id) is not game:
-                raise GameError("the game moved on while the hint was thought of; ask again")
+                raise GameError(_("the game moved on while the hint was thought of; ask "
+                                  "again"))
             view = game.session.view_of(seat)
             try:
                 advice = Advice.from_json(json.loads(text))
                 move = view.parse_move(advice.best.move)
             except (ValueError, CasinoError):
                 log.exception("a hint's answer could not be read in game %s", game.id)
-                raise GameError("no hint could be found just now; try again", 503) from None
+                raise GameError(_("no hint could be found just now; try again"),
+                                503) from None
             game.session.hint_given(seat)  # the record and the table are told of it
             await self.service.live.flush(game)
         game.notify()

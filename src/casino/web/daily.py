@@ -52,8 +52,10 @@ SYSTEM_RANDOM: random.Random = random.SystemRandom()
 #: The seats: the player deals or not as the deck's dealer says, always in seat 0.
 PLAYER_SEAT, COMPUTER_NAME = 0, "Computer"
 #: What a daily deal's table refuses, and what a guest is asked first.
-PLAYED_ONCE = "a daily deal is played once, to the end of its round: there is no rematch"
-NO_RESIGNING = "a daily deal is played to the end of its round: it cannot be resigned"
+PLAYED_ONCE = pN_("daily", "a daily deal is played once, to the end of its round: there is no "
+                 "rematch")
+NO_RESIGNING = pN_("daily", "a daily deal is played to the end of its round: it cannot be "
+                   "resigned")
 NAME_FIRST = ("choose a name for this browser first: players without an account take part "
               "in the daily deal under it")
 NOT_A_DAY = "{day!r} is no day of the daily deal: days are written YYYY-MM-DD"

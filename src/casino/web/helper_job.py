@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from casino.i18n import DEFAULT, using
 from casino.teach.hint import rank_plays
 from casino.tools.helper import helper_json
 
@@ -20,8 +21,11 @@ def judged_helper_json(req: dict[str, Any]) -> dict[str, Any]:
     with its reason (:func:`casino.teach.hint.rank_plays`: a hint's own judgement, its
     deals drawn from the position, not from the request's seed, which is the computer
     player's); ``"judge": false`` in the request lists them unjudged, the biggest
-    captures first."""
+    captures first. ``"lang"``, set by the server (the asker's language), is the
+    language of the reasons."""
     req = dict(req)
-    if not req.pop("judge", True):  # a bool: the request's model checked it
-        return helper_json(req)
-    return helper_json(req, rank=rank_plays)
+    lang = req.pop("lang", DEFAULT)  # the asker's: the reasons are written in it
+    with using(lang if isinstance(lang, str) else DEFAULT):
+        if not req.pop("judge", True):  # a bool: the request's model checked it
+            return helper_json(req)
+        return helper_json(req, rank=rank_plays)

@@ -11,7 +11,7 @@ A request's language is, in this order:
 
 The middleware :func:`choose_language` sets it in :mod:`casino.i18n`'s context variable
 for the request's own task, so the templates (Jinja's i18n extension, whose callables
-read that variable) and any engine words translate into it; :func:`request_language`
+read that variable) and any engine words translate into it; :func:`connection_language`
 gives the same answer for a WebSocket's handshake. ``GET /language/{lang}`` sets the
 cookie, keeps the choice in the account when one is signed in, and sends the browser
 back to the page it came from (a path of this site only, never another site). The pages
@@ -60,13 +60,23 @@ router = APIRouter()
 def request_language(connection: HTTPConnection) -> str:
     """The language ``connection`` (a request, or a WebSocket's handshake) is answered
     in: its ``lang`` cookie's, else its account's (when the account was looked up:
-    :func:`casino.web.who.account_of`, which the HTTP middleware awaits, and the
-    WebSocket's handler when it asks who is signed in), else its Accept-Language's."""
+    :func:`casino.web.who.account_of`; :func:`connection_language` looks it up first),
+    else its Accept-Language's. The one place that decides the order."""
     known = looked_up(connection)
     account = known[0] if known else None
     return (i18n.known(connection.cookies.get(LANG_COOKIE))
             or i18n.known(account.language if account else None)
             or i18n.negotiate(connection.headers.get("accept-language")))
+
+
+async def connection_language(connection: HTTPConnection) -> str:
+    """:func:`request_language` of ``connection``, the account looked up first when it
+    may decide (no ``lang`` cookie, a session cookie): what a WebSocket's handshake
+    calls, as the HTTP middleware does."""
+    if (i18n.known(connection.cookies.get(LANG_COOKIE)) is None
+            and session_token(connection)):
+        await account_of(connection)
+    return request_language(connection)
 
 
 async def choose_language(request: Request,
@@ -78,10 +88,9 @@ async def choose_language(request: Request,
     in to an account that chose a language, is given the cookie of that language."""
     static = request.url.path.startswith("/static/")
     cookie = i18n.known(request.cookies.get(LANG_COOKIE))
-    if (cookie is None and session_token(request)
-            and not request.url.path.startswith(_NO_LOOKUP)):
-        await account_of(request)
-    lang = i18n.set_language(request_language(request))
+    lang = i18n.set_language(request_language(request)
+                             if request.url.path.startswith(_NO_LOOKUP)
+                             else await connection_language(request))
     _PATH.set(same_site(request.url.path + (f"?{request.url.query}" if request.url.query
                                             else "")))
     response = await call_next(request)

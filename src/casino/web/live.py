@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from casino.engine.position import Position
 from casino.engine.rules import Rules
-from casino.engine.wording import noun
+from casino.i18n import _, ngettext, pgettext
 from casino.play.events import (
     GameEnded,
     MovePlayed,
@@ -35,6 +35,7 @@ from casino.teach.lesson import session_step
 from casino.web import messages
 from casino.web.accounts.ratings import rate_when_stored
 from casino.web.daily import DAILY, daily_view
+from casino.web.retell import retold
 from casino.web.spectators import Shown, spectator_state
 from casino.web.store import (
     OVER,
@@ -42,14 +43,17 @@ from casino.web.store import (
     WAITING,
     WITHDRAWN,
     WITHDRAWN_WORDS,
-    Event,
     StoredGame,
     token_hash,
 )
+from casino.web.table_events import Event, told_event
 from casino.web.table_words import (
-    duration_words,
-    ending_words,
+    away_words,
+    dealt_words,
+    ending_teller,
+    level_name,
     log_item,
+    note_words,
     resignation_words,
     round_words,
 )
@@ -115,6 +119,9 @@ class Client:
     seat: int | None
     #: The client's address, as the limits count it (:func:`address_key`).
     address: str = ""
+    #: The connection's language: what it is sent is worded in it (words made for it
+    #: outside its own tasks are made in it, ``casino.i18n.using(client.lang)``).
+    lang: str = "en"
     #: The messages to send: models' JSON objects, or a spectator's state as its JSON text
     #: (encoded once for every spectator: casino.web.spectators).
     outbox: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=asyncio.Queue)
@@ -165,16 +172,19 @@ class LiveGame:
         #: Whether anyone may watch it live, and how many moves behind (fixed when made).
         self.spectators = stored.spectators
         self.spectator_delay = stored.spectator_delay
-        #: The spectators' VIEW at the version it was built for (built once per version,
+        #: The spectators' VIEW at the version it was built for, in each language asked
+        #: for (built once per version and language,
         #: :func:`~casino.web.spectators.spectator_view`).
-        self.shown: Shown | None = None
+        self.shown: dict[str, Shown] = {}
         self.invite = stored.invite
         self.creator_seat = stored.creator_seat
         self.rematch = stored.rematch
         self.created = stored.created
         self.status = stored.status
         self.seats: dict[int, str | None] = {s: h for s, (_, h) in stored.seats.items()}
-        self.events: list[Event] = list(stored.events)
+        #: Its events; those read from the database are told again in each reader's
+        #: language where their words are the table's (casino.web.retell).
+        self.events: list[Event] = retold(stored.events, session, stored.creator_seat)
         self.session = session
         self.log = log_items
         self.lock = asyncio.Lock()
@@ -191,8 +201,8 @@ class LiveGame:
         #: they are trying to come back, so their absence counts from then (:meth:`away`).
         self.refused_at: dict[int, float] = {}
         self.away_timer: asyncio.TimerHandle | None = None
-        #: The absence the views show now: (seat, how long in words), or None.
-        self.away_shown: tuple[int, str] | None = None
+        #: The absence the views show now: (seat, whole minutes away), or None.
+        self.away_shown: tuple[int, int] | None = None
         #: The choices (views.card_choices) of the seat to move for one position, worked
         #: out in a worker: (position, seat, choices); and the job working them out.
         self._choices: tuple[Position, int, dict[str, Any]] | None = None
@@ -220,13 +230,14 @@ class LiveGame:
         self.invite = stored.invite
         self.rematch = stored.rematch
         self.seats = {s: h for s, (_, h) in stored.seats.items()}
-        self.events.extend(e for e in stored.events if e.n > len(self.events))
+        self.events.extend(retold([e for e in stored.events if e.n > len(self.events)],
+                                  session, stored.creator_seat))
         self.session = session
         self.log = log_items
         self._choices = None
         self._choosing = None
         self._pending = []
-        self.shown = None
+        self.shown = {}
         self.changed_at = time.monotonic()
         session.on_change = self._on_change
 
@@ -359,7 +370,7 @@ class LiveGame:
         seat, seconds = away
         name = self.session.names[seat]
         return {"seat": seat, "name": name, "seconds": int(seconds),
-                "words": f"{name} has been away for {duration_words(seconds)}",
+                "words": away_words(name, seconds),
                 "can_claim": viewer != seat and self.session.players[viewer] == HUMAN
                 and self.service.clocks.why_no_claim(self, seat) is None}
 
@@ -388,7 +399,7 @@ class LiveGame:
         connection of the seat waits for the same job, and a position's choices are
         worked out once. When this returns (no await follows), :meth:`view` finds them.
         """
-        for _ in range(3):
+        for _attempt in range(3):
             if not self.offers_moves(seat) or self._ready_choices(seat) is not None:
                 return
             pos = self.session.match.position
@@ -404,8 +415,8 @@ class LiveGame:
         # The game moved on under every try: say so rather than work it out here.
         if self.offers_moves(seat) and self._ready_choices(seat) is None:
             self._choices = (self.session.match.position, seat, unknown_choices(
-                self.session.view_of(seat), "the game moved on while your moves were "
-                "worked out"))
+                self.session.view_of(seat), _("the game moved on while your moves were "
+                                              "worked out")))
 
     async def view_ready(self, seat: int) -> dict[str, Any]:
         """:meth:`view` with its choices worked out first (:meth:`prepare`), of the
@@ -435,15 +446,9 @@ class LiveGame:
                           self._ready_choices(seat))
         if view["invite"] is not None and seat != self.creator_seat:
             view["invite"] = None
-        if self.status == WAITING:
-            free = sum(1 for h in self.seats.values() if h is None)
-            view["message"] = (f"Waiting for {free} more {noun(free, 'player')}: "
-                               f"share the invite link.")
-        elif self.status == WITHDRAWN:
-            view["message"] = WITHDRAWN_WORDS[0].upper() + WITHDRAWN_WORDS[1:] + "."
-        elif self.session.players[seat] != HUMAN and self.status == PLAYING:
-            view["message"] = (f"The computer ({self.session.players[seat]}) plays your seat "
-                               "now: you are watching.")
+        message = self._message(seat)
+        if message is not None:
+            view["message"] = message
         # A lesson's step, from what this seat sees (session_step reads its observation).
         view["lesson"] = (session_step(self.session, seat).to_json()
                           if self.mode == LESSON else None)
@@ -451,6 +456,22 @@ class LiveGame:
             daily_view(view, self.id, self.session)
         self.service.clocks.dress(self, view)
         return view
+
+    def _message(self, seat: int) -> str | None:
+        """The view's message for ``seat``, if the game has one for it now: a room waiting
+        for its players or withdrawn, or a seat the computer plays."""
+        if self.status == WAITING:
+            free = sum(1 for h in self.seats.values() if h is None)
+            return ngettext("Waiting for %(n)s more player: share the invite link.",
+                            "Waiting for %(n)s more players: share the invite link.",
+                            free) % {"n": free}
+        if self.status == WITHDRAWN:
+            words = pgettext("room", WITHDRAWN_WORDS)
+            return words[0].upper() + words[1:] + "."
+        if self.session.players[seat] != HUMAN and self.status == PLAYING:
+            return (_("The computer (%(level)s) plays your seat now: you are watching.")
+                    % {"level": level_name(self.session.players[seat])})
+        return None
 
     async def state_ready(self, client: Client) -> dict[str, Any] | str | None:
         """:meth:`state_for`, the client's choices worked out first (:meth:`prepare`),
@@ -508,36 +529,37 @@ class LiveGame:
         names = session.names
         events: list[Event] = []
 
-        def add(kind: str, seat: int | None, text: str | None, words: str,
-                words_you: str | None = None) -> None:
+        def add(kind: str, seat: int | None, text: str | None, say: Callable[[], str],
+                say_you: Callable[[], str] | None = None) -> None:
             n = self.version + len(self._pending) + len(events) + 1
-            events.append(Event(n, kind, seat, text, words, words_you))
+            events.append(told_event(n, kind, seat, text, say, say_you))
 
         for event in happened:
             if isinstance(event, MovePlayed):
                 item = log_item(event.seat, event.before, event.move, event.after, names)
                 self.log.append(item)
-                add("move", event.seat, item.text, item.words, item.words_you)
+                add("move", event.seat, item.text, item.told, item.told_you)
             elif isinstance(event, RoundEnded):
-                add("round_end", None, None, round_words(
-                    session.rules, names, event.position.round, event.result.scores))
+                add("round_end", None, None, functools.partial(
+                    round_words, session.rules, names, event.position.round,
+                    event.result.scores))
             elif isinstance(event, GameEnded):
-                words = ending_words(session, event)
-                if words is not None:
-                    add("game_over", event.winner, None, words)
+                ending = ending_teller(session, event)
+                if ending is not None:
+                    add("game_over", event.winner, None, ending)
                 if self.rated:
                     rate_when_stored(self)
             elif isinstance(event, RoundDealt):
-                pos = event.position
-                add("next_round", pos.dealer, None,
-                    f"{session.rules.round_word.capitalize()} {pos.round}: "
-                    f"{names[pos.dealer]} deals")
+                add("next_round", event.position.dealer, None, functools.partial(
+                    dealt_words, session.rules, names, event.position.round,
+                    event.position.dealer))
             else:
                 note = event.note
                 if isinstance(event, MovesTakenBack):
                     del self.log[len(self.log) - len(note.taken):]
-                add(note.kind, note.seat, None, note.words(names[note.seat]),
-                    note.words(names[note.seat], you=True))
+                add(note.kind, note.seat, None,
+                    functools.partial(note_words, note, names[note.seat]),
+                    functools.partial(note_words, note, names[note.seat], you=True))
         if session.game_over or (self.mode == DAILY and session.round_over):
             self.status = OVER  # a daily deal is one round
         if events:

@@ -31,8 +31,10 @@ from pydantic import (
     field_validator,
 )
 
-from casino.engine.wording import plural
+from casino import i18n
+from casino.i18n import _, ngettext, pgettext, pN_
 from casino.web.phrases import PHRASES
+from casino.web.value_words import value_words
 
 #: The most table items an ``options`` request may name (a table has fewer: Kasino's
 #: whole deck less the hands is 48 cards; the table's size caps it too).
@@ -49,19 +51,22 @@ EXAMPLE = '{"type": "hello", "since": 0}'
 
 #: What each field is, in words: the fields' descriptions in the schema, and the second
 #: half of an error about the field.
-SINCE = "\"since\" is the last version you have: a whole number, 0 at first"
-VERSION = "\"version\" is the version of the game you saw: a whole number (or leave it out)"
-MOVE = "a play needs a \"move\": the move's text, such as \"9d x 9c\""
-CARD = "\"card\" is the card from your hand, as \"Td\""
-USES = "\"uses\" is a list of table item ids, as [\"t0\", \"t3\"]"
-SEAT = ("a claim names the \"seat\" of the player who is away: a seat number from 0 to "
-        "the number of players less one")
-CHAT_TEXT = "\"text\" is what you say, as text (or send a \"phrase\" instead)"
-PHRASE = ("\"phrase\" is a quick phrase's code: " + ", ".join(PHRASES)
-          + " (or send a \"text\" instead)")
-LINE = "\"message\" is the id of a chat message you were sent: a whole number"
-MUTE = "\"mute\" is the id of one of your mutes, as the chat's status lists them"
-OFF = "\"off\": true turns all chat off for you, false on again"
+SINCE = pN_("message", "\"since\" is the last version you have: a whole number, 0 at first")
+VERSION = pN_("message", "\"version\" is the version of the game you saw: a whole number (or "
+              "leave it out)")
+MOVE = pN_("message", "a play needs a \"move\": the move's text, such as \"9d x 9c\"")
+CARD = pN_("message", "\"card\" is the card from your hand, as \"Td\"")
+USES = pN_("message", "\"uses\" is a list of table item ids, as [\"t0\", \"t3\"]")
+SEAT = pN_("message", "a claim names the \"seat\" of the player who is away: a seat number "
+           "from 0 to the number of players less one")
+CHAT_TEXT = pN_("message", "\"text\" is what you say, as text (or send a \"phrase\" instead)")
+PHRASE_WORDS = pN_("message", "\"phrase\" is a quick phrase's code: %(codes)s (or send a "
+                   "\"text\" instead)")
+PHRASE = PHRASE_WORDS % {"codes": ", ".join(PHRASES)}
+LINE = pN_("message", "\"message\" is the id of a chat message you were sent: a whole number")
+MUTE = pN_("message", "\"mute\" is the id of one of your mutes, as the chat's status lists "
+           "them")
+OFF = pN_("message", "\"off\": true turns all chat off for you, false on again")
 
 Version = Annotated[int | None, Field(default=None, ge=0, description=VERSION)]
 
@@ -92,7 +97,7 @@ class Play(Message):
     @classmethod
     def _not_blank(cls, move: str) -> str:
         if not move.strip():
-            raise ValueError("the move is blank")
+            raise ValueError(_("the move is blank"))
         return move
 
 
@@ -153,7 +158,7 @@ class Claim(Message):
     def _a_seat_of_the_game(cls, seat: int, info: ValidationInfo) -> int:
         players = info.context.get("players") if isinstance(info.context, dict) else None
         if isinstance(players, int) and seat >= players:
-            raise ValueError(f"this game's seats are 0 to {players - 1}")
+            raise ValueError(_("this game's seats are 0 to %(last)s") % {"last": players - 1})
         return seat
 
 
@@ -176,14 +181,14 @@ class Say(Message):
     @classmethod
     def _a_phrase(cls, phrase: str | None) -> str | None:
         if phrase is not None and phrase not in PHRASES:
-            raise ValueError(f"there is no quick phrase {phrase[:20]!r}")
+            raise ValueError(_("there is no quick phrase %(code)s") % {"code": repr(phrase[:20])})
         return phrase
 
     @field_validator("text")
     @classmethod
     def _said(cls, text: str | None) -> str | None:
         if text is not None and not text.strip():
-            raise ValueError("the message is blank")
+            raise ValueError(_("the message is blank"))
         return text
 
 
@@ -436,10 +441,20 @@ def explain(error: ValidationError, body: type[BaseModel] | None = None) -> str:
     problems the message has, if any. ``body``: the model of the HTTP request body that
     was refused (:mod:`casino.web.bodies`), whose fields head the error's locations and
     whose ``WHAT`` says what it is; None for a WebSocket message (of :data:`Inbound`)."""
+    if body is not None:  # worded in English, as its fields' descriptions are
+        with i18n.using(i18n.DEFAULT):
+            return _explained(error, body)
+    return _explained(error, None)
+
+
+def _explained(error: ValidationError, body: type[BaseModel] | None) -> str:
+    """:func:`explain` in the language in force."""
     problems = error.errors(include_url=False)
     words = _one(problems[0], body)
     if len(problems) > 1:
-        words += f" (and {plural(len(problems) - 1, 'more problem', 'more problems')})"
+        more = len(problems) - 1
+        words += " " + ngettext("(and %(n)s more problem)", "(and %(n)s more problems)",
+                                more) % {"n": more}
     return words
 
 
@@ -452,31 +467,46 @@ def _one(problem: Any, body: type[BaseModel] | None) -> str:
             return f"{what} is a JSON object, as docs/api.schema.json says"
     else:
         if kind == "json_invalid":
-            return f"that message is not valid JSON; send an object such as {EXAMPLE}"
+            return (_("that message is not valid JSON; send an object such as %(example)s")
+                    % {"example": EXAMPLE})
         if kind == "union_tag_invalid" and isinstance(given, dict) \
                 and isinstance(given.get("type"), str):
-            return (f"unknown message type {given['type'][:30]!r}; the types are "
-                    f"{', '.join(MESSAGE_TYPES)}")
+            return (_("unknown message type %(type)s; the types are %(types)s")
+                    % {"type": repr(given['type'][:30]), "types": ", ".join(MESSAGE_TYPES)})
         if not loc or kind in ("union_tag_not_found", "union_tag_invalid"):
-            return f"a message is a JSON object with a \"type\", such as {EXAMPLE}"
-        model, what, loc = MODELS.get(str(loc[0])), f"a \"{loc[0]}\" message", loc[1:]
+            return (_("a message is a JSON object with a \"type\", such as %(example)s")
+                    % {"example": EXAMPLE})
+        model, loc = MODELS.get(str(loc[0])), loc[1:]
+        what = _("a \"%(type)s\" message") % {"type": problem["loc"][0]}
     loc = tuple(part for part in loc if not _MEMBER.fullmatch(str(part)))
     field, rest = str(loc[0]) if loc else "", loc[1:]
     name = f"\"{field}\"" + "".join(f"[{i}]" if isinstance(i, int) else f"[\"{i}\"]"
                                     for i in rest)
     if kind == "extra_forbidden" and not rest:
         fields = ", ".join(f"\"{f}\"" for f in model.model_fields) if model else ""
-        return f"{name}: {what} has no such field; its fields are {fields}"
+        return (_("%(name)s: %(what)s has no such field; its fields are %(fields)s")
+                % {"name": name, "what": what, "fields": fields})
     if kind == "missing":
-        wrong = "missing"
+        wrong = _("missing")
     elif kind == "value_error":
         wrong = str(problem["ctx"]["error"])
+    elif (worded := value_words(kind, problem.get("ctx"))) is not None:
+        wrong = worded
     else:
         wrong = str(problem["msg"]).replace("a valid dictionary", "a JSON object")
         wrong = _CLASS.sub("", wrong)  # "... or instance of ClockBody": no class names
         wrong = wrong[:1].lower() + wrong[1:]
-    words = _WORDS.get(field) if body is None else _description(body, loc)
-    return f"{name} in {what}: {wrong}; {words or 'see docs/server.md'}"
+    words = _field_words(field) if body is None else _description(body, loc)
+    return (_("%(name)s in %(what)s: %(wrong)s; %(words)s")
+            % {"name": name, "what": what, "wrong": wrong,
+               "words": words or _("see docs/server.md")})
+
+
+def _field_words(field: str) -> str | None:
+    """What a message's ``field`` is, in the language in force (None: not a field)."""
+    if field == "phrase":
+        return pgettext("message", PHRASE_WORDS) % {"codes": ", ".join(PHRASES)}
+    return pgettext("message", _WORDS[field]) if field in _WORDS else None
 
 
 def _description(model: type[BaseModel] | None, loc: tuple[Any, ...]) -> str | None:

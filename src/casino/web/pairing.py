@@ -44,6 +44,7 @@ Design decisions, and why:
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 import weakref
 from collections.abc import Callable, Mapping
@@ -68,13 +69,14 @@ from casino.web.requester import holder_words
 from casino.web.store import (
     WAITING,
     WITHDRAWN,
-    Event,
     GameRow,
     MovedOn,
     SeatRow,
     now,
     token_hash,
 )
+from casino.web.table_events import told_event
+from casino.web.table_words import seek_withdrawn
 from casino.web.timecontrol import TimeControl
 
 if TYPE_CHECKING:
@@ -316,20 +318,20 @@ class Pairing:
         game = await self.service.live.get(game_id)
         if game is None:
             return False
-        return await withdraw_room(game, "{} withdrew the seek")
+        return await withdraw_room(game, seek_withdrawn)
 
 
-async def withdraw_room(game: LiveGame, words: str) -> bool:
+async def withdraw_room(game: LiveGame, say: Callable[[str], str]) -> bool:
     """Withdraw the waiting room ``game`` (:data:`WITHDRAWN`, its version moved on, so
-    that no process seats anyone in it), the event saying ``words`` (``{}`` the
-    creator's name); False when it is not waiting any more."""
+    that no process seats anyone in it), the event worded by ``say`` of the creator's
+    name; False when it is not waiting any more."""
     live = game.service.live
     async with game.lock:
         if game.status != WAITING:
             return False
         s = game.session
-        told = words.format(s.names[game.creator_seat])
-        event = Event(game.version + 1, WITHDRAWN, None, None, told, told)
+        words = functools.partial(say, s.names[game.creator_seat])
+        event = told_event(game.version + 1, WITHDRAWN, None, None, words, words)
         try:
             await live.db(game.service.store.save, game.id, record=s.record_text(),
                           status=WITHDRAWN, version=event.n, events=[event])

@@ -40,6 +40,7 @@ from typing import Any
 
 from casino.bots.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget
 from casino.engine.record import read_record
+from casino.teach.retell import retold
 from casino.teach.review import FORMAT, MIN_SAMPLES, ReviewError, review
 from casino.web.fairqueue import FairLine, LineFull, TooMany
 from casino.web.limits import Limits
@@ -208,7 +209,8 @@ class Reviewer:
         kept = await asyncio.to_thread(self.store.load_review, game, seat, self.setting.key)
         if kept is not None:
             self.stats.kept += 1
-            return {"status": DONE, "seat": seat, "review": json.loads(kept)}
+            # Kept in English; told in the asker's language (casino.teach.retell).
+            return {"status": DONE, "seat": seat, "review": retold(json.loads(kept))}
         job = self._jobs.get(key)
         if job is not None:
             return self._computing(job)

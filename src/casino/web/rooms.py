@@ -10,6 +10,7 @@ nobody joins lapses.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hmac
 import secrets
 import time
@@ -24,6 +25,7 @@ from casino.engine.errors import CasinoError
 from casino.engine.match import Match
 from casino.engine.record import Settings, write_record
 from casino.engine.rules import preset
+from casino.i18n import _, pgettext
 from casino.play.session import HUMAN, default_settings
 from casino.teach.lesson import OPPONENT_LEVEL, lesson_match
 from casino.web import clockstore
@@ -48,13 +50,13 @@ from casino.web.store import (
     WAITING,
     WITHDRAWN,
     WITHDRAWN_WORDS,
-    Event,
     GameRow,
     MovedOn,
     now,
     token_hash,
 )
-from casino.web.table_words import replayed_log
+from casino.web.table_events import told_event
+from casino.web.table_words import joined_words, rematch_words, replayed_log
 from casino.web.timecontrol import TimeControl
 from casino.words.narrate import YOU
 
@@ -263,7 +265,7 @@ class Rooms:
 
     def _check_open(self, game: LiveGame) -> None:
         if game.status == WITHDRAWN:
-            raise GameError(WITHDRAWN_WORDS, 410)
+            raise GameError(pgettext("room", WITHDRAWN_WORDS), 410)
         if game.status != WAITING:
             raise GameError("this game has already started: all its seats are taken", 409)
         if game.created < self._room_cutoff():
@@ -294,9 +296,9 @@ class Rooms:
             token = token or new_token()
             full = len(free) == 1
             status = PLAYING if full else WAITING
-            event = Event(game.version + 1, "joined", seat, None,
-                          f"{person} joined" + (": the game begins" if full else ""),
-                          "You joined" + (": the game begins" if full else ""))
+            event = told_event(game.version + 1, "joined", seat, None,
+                               functools.partial(joined_words, person, full),
+                               functools.partial(joined_words, None, full))
             try:
                 ok = await self.service.live.db(self.store.take_seat, game.id, seat, person,
                                    token_hash(token), record=s.record_text(), names=s.names,
@@ -305,7 +307,7 @@ class Rooms:
                 raise await self.service.live.moved_on(game) from None
             if not ok:
                 self.service.live.drop(game)
-                raise GameError("someone took that seat a moment ago: open the link again", 409)
+                raise GameError(_("someone took that seat a moment ago: open the link again"), 409)
             if account is not None:
                 await self.service.live.db(self.accounts.hold, account.id, game.id, seat)
             game.seats[seat] = token_hash(token)
@@ -323,9 +325,9 @@ class Rooms:
         """The rematch of a finished game (made once): same rules, players, seats and names."""
         async with game.lock:
             if game.status != OVER:
-                raise GameError("a rematch is offered once the game is over")
+                raise GameError(_("a rematch is offered once the game is over"))
             if game.mode == DAILY:
-                raise GameError(PLAYED_ONCE)
+                raise GameError(pgettext("daily", PLAYED_ONCE))
             if game.rematch is None:
                 s = game.session
                 new_id = secrets.token_hex(8)
@@ -346,8 +348,9 @@ class Rooms:
                     rated=game.rated, spectators=game.spectators,
                     spectator_delay=game.spectator_delay,
                     within=self._clock_of(game, new_id))
-                event = Event(game.version + 1, "rematch", seat, None,
-                              f"{s.names[seat]} started a rematch", "You started a rematch")
+                event = told_event(game.version + 1, "rematch", seat, None,
+                                   functools.partial(rematch_words, s.names[seat]),
+                                   functools.partial(rematch_words, None))
                 try:
                     await self.service.live.db(self.store.save, game.id, record=s.record_text(),
                                   status=game.status, version=event.n, events=[event],

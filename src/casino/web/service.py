@@ -30,9 +30,11 @@ import contextlib
 import re
 from typing import Any
 
+from casino import i18n
 from casino.bots.levels import LEVELS
 from casino.engine.record import read_record
 from casino.engine.rules import PRESET_NAMES
+from casino.i18n import _
 from casino.play.session import HINT_LEVEL
 from casino.teach.review import default_seat
 from casino.web.allowances import Allowances
@@ -108,8 +110,9 @@ class GameService:
                 await task
         for game in games.values():
             for c in game.clients:
-                c.send(error("the server is shutting down; your game is saved: reload the "
-                             "page in a moment"))
+                with i18n.using(c.lang):
+                    c.send(error(_("the server is shutting down; your game is saved: reload "
+                                   "the page in a moment")))
         if self.live.listener is not None:
             await self.live.listener.close()
         self.computers.thinker.close()

@@ -9,7 +9,8 @@ With a ``spectator_delay`` of N moves it is the game as it was N moves ago (with
 round being played), replayed from the round's deal, so that a spectator cannot tell a
 player what the others just played; its states then carry no events (they would tell
 the latest moves). The VIEW is built once
-per version of the game, whatever the number of spectators (:func:`spectator_view`).
+per version of the game and language, whatever the number of spectators
+(:func:`spectator_view`).
 """
 
 from __future__ import annotations
@@ -18,58 +19,81 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from casino import i18n
 from casino.engine.position import Position
-from casino.engine.wording import plural
+from casino.i18n import _, ngettext, pgettext, pN_
 from casino.web import messages
 from casino.web.store import PLAYING, WAITING
-from casino.web.table_words import resignation_words
+from casino.web.table_words import names_and, resignation_words
 from casino.web.views import Public, build_view
 
 if TYPE_CHECKING:
     from casino.web.live import LiveGame
 
 #: Why a game refuses a spectator: its players did not allow it (the WebSocket's close
-#: code 4403, the page's 403).
-NOT_WATCHABLE = "this game's players did not allow spectators: it cannot be watched"
+#: code 4403, the page's 403); translated where shown (:func:`not_watchable`).
+NOT_WATCHABLE = pN_("spectator", "this game's players did not allow spectators: it cannot "
+                    "be watched")
 #: What each message a spectator may not send would have done, for the refusal's words.
-ACTIONS = {"play": "play a move", "options": "ask what a card can do",
-           "hint": "ask for a hint", "undo": "take back a move",
-           "next_round": "deal the next round", "rematch": "start a rematch",
-           "resign": "resign", "claim": "let the computer play for a player"}
+ACTIONS = {"play": pN_("spectator", "play a move"),
+           "options": pN_("spectator", "ask what a card can do"),
+           "hint": pN_("spectator", "ask for a hint"),
+           "undo": pN_("spectator", "take back a move"),
+           "next_round": pN_("spectator", "deal the next round"),
+           "rematch": pN_("spectator", "start a rematch"),
+           "resign": pN_("spectator", "resign"),
+           "claim": pN_("spectator", "let the computer play for a player")}
+#: A message of no other kind (``do that``).
+ANY_ACTION = pN_("spectator", "do that")
+
+
+def not_watchable() -> str:
+    """:data:`NOT_WATCHABLE` in the language in force."""
+    return pgettext("spectator", NOT_WATCHABLE)
 
 
 def refusal(kind: str) -> str:
     """Why a spectator's ``kind`` message changes nothing, in words."""
-    return f"you are watching this game: a spectator cannot {ACTIONS.get(kind, 'do that')}"
+    action = pgettext("spectator", ACTIONS.get(kind, ANY_ACTION))
+    return _("you are watching this game: a spectator cannot %(action)s") % {"action": action}
 
 
-#: A spectator's second ``hello``: the state is sent at each change already, and a whole
-#: state for each hello would let one spectator's flood cost the players' server.
-SAID_HELLO = ("you are watching this game and have its state already: a new one comes "
-              "at each change (reconnect to start again)")
+def said_hello() -> str:
+    """A spectator's second ``hello``: the state is sent at each change already, and a
+    whole state for each hello would let one spectator's flood cost the players' server."""
+    return _("you are watching this game and have its state already: a new one comes at "
+             "each change (reconnect to start again)")
 
 
 def full(most: int) -> str:
     """Why a spectator finds no room: the game has ``most`` spectators already."""
-    return (f"this game has {plural(most, 'spectator')} already, as many as it may have; "
-            "try again later")
+    return ngettext("this game has %(n)s spectator already, as many as it may have; try "
+                    "again later",
+                    "this game has %(n)s spectators already, as many as it may have; try "
+                    "again later", most) % {"n": most}
 
 
 def watching_words(game: LiveGame, behind: int) -> str:
     """The spectator's status message: who plays, and how late the moves are shown."""
     if game.status == WAITING:
-        return "You are watching a room waiting for its players: the game starts when they come."
-    names = game.session.names
-    who = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
-    late = f" The moves are shown {plural(behind, 'move')} late." if behind else ""
-    return f"You are watching {who} play.{late}"
+        return _("You are watching a room waiting for its players: the game starts when "
+                 "they come.")
+    words = _("You are watching %(names)s play.") % {"names": names_and(game.session.names)}
+    if behind:
+        words += " " + ngettext("The moves are shown %(n)s move late.",
+                                "The moves are shown %(n)s moves late.", behind) % {"n": behind}
+    return words
 
 
 def watched_words(delay: int) -> str:
     """What a person about to take a seat is told of a game that may be watched."""
-    late = f", {plural(delay, 'move')} late" if delay else ""
-    return (f"Anyone with the link may watch this game: they see the table and the "
-            f"moves{late}, never a hand.")
+    if delay:
+        return ngettext("Anyone with the link may watch this game: they see the table and "
+                        "the moves, %(n)s move late, never a hand.",
+                        "Anyone with the link may watch this game: they see the table and "
+                        "the moves, %(n)s moves late, never a hand.", delay) % {"n": delay}
+    return _("Anyone with the link may watch this game: they see the table and the moves, "
+             "never a hand.")
 
 
 @dataclass(frozen=True)
@@ -87,12 +111,14 @@ class Shown:
 
 
 def spectator_view(game: LiveGame) -> Shown:
-    """The spectators' VIEW of ``game`` now, built once per version (kept on the game):
-    a flood of spectators costs one build per change of the game, not one each."""
-    got = game.shown
+    """The spectators' VIEW of ``game`` now in the language in force, built once per
+    version and language (kept on the game): a flood of spectators costs one build per
+    change of the game and language read, not one each."""
+    lang = i18n.current()
+    got = game.shown.get(lang)
     if got is not None and got.version == game.version:
         return got
-    got = game.shown = _build(game)
+    got = game.shown[lang] = _build(game)
     return got
 
 

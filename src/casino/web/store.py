@@ -51,17 +51,20 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from casino.i18n import pN_
 from casino.web.fanout import CHANGES_CHANNEL, change_notice
+from casino.web.table_events import Event
 
 DEFAULT_DATABASE_URL = "sqlite:///casino.db"
 
 #: Game statuses, in the order a game goes through them.
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
 #: A room withdrawn before its game began (a seek paired elsewhere, a challenge declined),
-#: and what its invite and its own page say.
+#: and what its invite and its own page say (translated where shown,
+#: ``pgettext("room", WITHDRAWN_WORDS)``).
 WITHDRAWN = "withdrawn"
-WITHDRAWN_WORDS = ("this room was withdrawn (a seek paired elsewhere, or a challenge "
-                   "declined or withdrawn): nobody waits in it any more")
+WITHDRAWN_WORDS = pN_("room", "this room was withdrawn (a seek paired elsewhere, or a "
+                      "challenge declined or withdrawn): nobody waits in it any more")
 
 
 def now() -> dt.datetime:
@@ -168,25 +171,6 @@ class ReviewRow(Base):
     setting: Mapped[str] = mapped_column(String(64))
     review: Mapped[str] = mapped_column(Text)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
-
-
-@dataclass(frozen=True)
-class Event:
-    """An event as sent to clients (``words_you`` goes only to the seat that acted)."""
-
-    n: int
-    kind: str
-    seat: int | None
-    text: str | None
-    words: str
-    words_you: str | None = None
-
-    def to_json(self, viewer: int | None) -> dict[str, Any]:
-        """The event as a page's log shows it to ``viewer``: the words addressed to the seat
-        itself where it is that seat's ("You took")."""
-        words = self.words_you if self.words_you and viewer == self.seat else self.words
-        return {"n": self.n, "kind": self.kind, "seat": self.seat, "text": self.text,
-                "words": words}
 
 
 @dataclass(frozen=True)

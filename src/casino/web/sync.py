@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 import logging
 import re
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from casino import i18n
 from casino.engine.record import match_from_record, read_record
+from casino.i18n import _
 from casino.play.session import HUMAN, GameSession, default_settings
 from casino.web.daily import DAILY
 from casino.web.errors import MOVED_ON, GameError
@@ -84,9 +87,13 @@ class LiveGames:
 
     async def db(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``work(*args, **kwargs)`` in a database thread: the event loop goes on
-        serving everyone while a query waits on the database."""
+        serving everyone while a query waits on the database. It runs in the caller's
+        context, as :func:`asyncio.to_thread` would: its language among it (the lobby's
+        lists are worded in the request's)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._db, lambda: work(*args, **kwargs))
+        context = contextvars.copy_context()
+        return await loop.run_in_executor(self._db,
+                                          lambda: context.run(work, *args, **kwargs))
 
     def shutdown(self) -> None:
         """At the server's shutdown, once nothing is stored any more: the database
@@ -131,7 +138,8 @@ class LiveGames:
         pages are told and reconnect."""
         self._forget(game)
         for c in game.clients:
-            c.send(error("the game was reloaded; reconnecting"))
+            with i18n.using(c.lang):
+                c.send(error(_("the game was reloaded; reconnecting")))
             c.close()
 
     def _remember(self, game: LiveGame) -> None:

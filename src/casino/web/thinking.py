@@ -36,6 +36,7 @@ import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from casino.i18n import pgettext, pN_
 from casino.play.session import BotJob, run_bot_job
 from casino.teach.hint import run_hint_job
 from casino.web.fairqueue import FairQueue
@@ -48,7 +49,7 @@ COMPUTER, HINT = "computer", "hint"
 
 #: The answer to a second hint asked while one for the game is being thought of (by this
 #: process, or by another serving the same game: ``casino.web.service``'s hint lease).
-HINT_BUSY = "a hint for this game is already being thought of; it comes shortly"
+HINT_BUSY = pN_("hint", "a hint for this game is already being thought of; it comes shortly")
 
 
 class Busy(Exception):
@@ -171,7 +172,7 @@ class Thinker:
         Busy, saying why, when one is being thought of for it already or too many wait."""
         if game in self._hinting:
             self.stats.refused += 1
-            raise Busy(HINT_BUSY)
+            raise Busy(pgettext("hint", HINT_BUSY))
         if self._hints.size >= self.hint_queue:
             self.stats.refused += 1
             raise Busy("the server is busy thinking for other players; ask again in a moment")

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from casino.engine.wording import plural
+from casino.i18n import _, ngettext
 from casino.web.body import Body
 
 #: The kinds of control: no clock; a time for each move; a bank for the whole game
@@ -60,7 +60,8 @@ def left_words(ms: int) -> str:
     seconds = max(0, ms) // 1000
     days, rest = divmod(seconds, DAY_SECONDS)
     if days:
-        return f"{plural(days, 'day')} {rest // 3600} h"
+        return ngettext("%(n)s day %(h)s h", "%(n)s days %(h)s h", days) % {
+            "n": days, "h": rest // 3600}
     return _span(rest)
 
 
@@ -93,14 +94,17 @@ class TimeControl:
         return self.days * DAY_SECONDS * 1000
 
     def words(self) -> str:
-        """The control as the invite, the lobby and the table show it."""
+        """The control as the invite, the lobby and the table show it, in the language in
+        force."""
         if self.kind == MOVE:
-            return f"{_span(self.seconds)} a move"
+            return _("%(time)s a move") % {"time": _span(self.seconds)}
         if self.kind == BANK:
-            return f"{_span(self.bank)} + {_span(self.increment)} a move"
+            return _("%(bank)s + %(increment)s a move") % {"bank": _span(self.bank),
+                                                            "increment": _span(self.increment)}
         if self.kind == CORRESPONDENCE:
-            return f"{plural(self.days, 'day')} a move"
-        return "no clock"
+            return ngettext("%(n)s day a move", "%(n)s days a move", self.days) % {
+                "n": self.days}
+        return _("no clock")
 
     def to_json(self) -> dict[str, Any]:
         """The control as stored and sent: its kind and every value."""

@@ -17,13 +17,14 @@ every ``options`` answer, and each kind is served seat by seat in turn, so that 
 seat's flood of ``options`` (many tabs, many games) can delay another seat's turn by
 the job running at most. One seat may have ``select_per_seat`` of each kind worked out
 or waiting; an ``options`` beyond that is answered ``unknown`` at once, in words
-(:data:`OPTIONS_TOO_MANY`): the newer request is refused, not an older one, as each
+(:func:`too_many_selections`): the newer request is refused, not an older one, as each
 connection already keeps only its latest request waiting (:mod:`casino.web.routes.socket`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 import time
@@ -31,9 +32,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from casino import i18n
 from casino.bots.levels import LEVELS
 from casino.engine.builds import Build
 from casino.engine.position import Position
+from casino.i18n import _, ngettext, pgettext, pN_
 from casino.play.session import HUMAN
 from casino.web.daily import DAILY, NO_RESIGNING
 from casino.web.errors import GameError
@@ -41,7 +44,8 @@ from casino.web.fairqueue import LineFull, RankedLine, TooMany
 from casino.web.live import LiveGame, unstoppable
 from casino.web.messages import OptionsAnswer
 from casino.web.store import OVER, WAITING
-from casino.web.table_words import duration_words
+from casino.web.table_events import in_language
+from casino.web.table_words import away_words, duration_words
 from casino.web.views import (
     SelectionError,
     card_choices,
@@ -74,14 +78,23 @@ INLINE_STEPS = 2_000
 #: The ranks of the selection line: a seat's turn, then ``options`` answers.
 TURN, OPTIONS = 0, 1
 
-#: The selection's refusals, each worded once.
-SELECT_BUSY = "the server is busy: pick a card and table items to see what they can do"
-OPTIONS_BUSY = ("the server is busy working out other players' moves: pick again in a "
-                "moment")
-OPTIONS_TOO_MANY = ("your seat has {count} {selections} being worked out already: pick "
-                    "again once they are answered")
-OPTIONS_SET_ASIDE = ("the server set this selection aside for another player's (a seat "
-                     "with the most waiting): pick again in a moment")
+#: The selection's refusals, each worded once (translated where shown,
+#: ``pgettext("selection", ...)``; :func:`too_many_selections`).
+SELECT_BUSY = pN_("selection", "the server is busy: pick a card and table items to see what "
+                  "they can do")
+OPTIONS_BUSY = pN_("selection", "the server is busy working out other players' moves: pick "
+                   "again in a moment")
+OPTIONS_SET_ASIDE = pN_("selection", "the server set this selection aside for another "
+                        "player's (a seat with the most waiting): pick again in a moment")
+
+
+def too_many_selections(count: int) -> str:
+    """Why a seat's newest selection is refused: ``count`` of its own wait already."""
+    return ngettext("your seat has %(n)s selection being worked out already: pick again "
+                    "once they are answered",
+                    "your seat has %(n)s selections being worked out already: pick again "
+                    "once they are answered", count) % {"n": count}
+
 
 #: Owners of turn choices asked without their game (a caller of older days): each its own.
 _ANONYMOUS = itertools.count()
@@ -207,13 +220,13 @@ class Turns:
         try:
             return await self._selected(TURN, owner, card_choices, view)
         except WorkerTimeout:
-            why = (f"the table is too crowded to list your moves in {seconds:g} seconds: "
-                   "pick a card and table items to see what they can do")
+            why = (_("the table is too crowded to list your moves in %(n)s seconds: pick a "
+                     "card and table items to see what they can do") % {"n": f"{seconds:g}"})
         except (WorkerError, TooMany, LineFull):
-            why = SELECT_BUSY
+            why = pgettext("selection", SELECT_BUSY)
         except Exception:
             log.exception("could not work out the moves of a view")
-            why = "your moves could not be listed: pick a card and table items"
+            why = _("your moves could not be listed: pick a card and table items")
         return unknown_choices(view, why)
 
     def read_options(self, game: LiveGame, seat: int, card: str, uses: Sequence[str],
@@ -249,18 +262,19 @@ class Turns:
                 answer = await self._selected(OPTIONS, job.owner or "options", options_json,
                                               *args)
         except TooMany as e:
-            answer = unknown_options(job.card, job.uses, OPTIONS_TOO_MANY.format(
-                count=e.held, selections="selection" if e.held == 1 else "selections"))
+            answer = unknown_options(job.card, job.uses, too_many_selections(e.held))
         except (WorkerBusy, LineFull):
-            answer = unknown_options(job.card, job.uses, OPTIONS_BUSY)
+            answer = unknown_options(job.card, job.uses, pgettext("selection", OPTIONS_BUSY))
         except SetAside:
-            answer = unknown_options(job.card, job.uses, OPTIONS_SET_ASIDE)
+            answer = unknown_options(job.card, job.uses,
+                                     pgettext("selection", OPTIONS_SET_ASIDE))
         except WorkerTimeout:
-            answer = unknown_options(job.card, job.uses, f"the table is too crowded to work "
-                                     f"that out in {seconds:g} seconds: pick other table items")
+            answer = unknown_options(job.card, job.uses, _(
+                "the table is too crowded to work that out in %(n)s seconds: pick other "
+                "table items") % {"n": f"{seconds:g}"})
         except WorkerError:
-            answer = unknown_options(job.card, job.uses, "that could not be worked out just "
-                                     "now: pick again")
+            answer = unknown_options(job.card, job.uses, _(
+                "that could not be worked out just now: pick again"))
         return OptionsAnswer.model_validate({**answer, "version": job.version}).wire()
 
     # ------------------------------------------------------------------
@@ -273,7 +287,9 @@ class Turns:
         :class:`SetAside` when a newcomer took its place, else what the worker
         answered or raised."""
         loop = asyncio.get_running_loop()
-        job = _Selecting(fn, args, loop.create_future())
+        # Worded in the asker's language (the moves' words, the reasons), not the worker's.
+        job = _Selecting(functools.partial(in_language, i18n.current(), fn), args,
+                         loop.create_future())
         displaced = self.line.admit(rank, owner, job)
         if displaced is not None and not displaced[1].answer.done():
             displaced[1].answer.set_exception(SetAside())
@@ -328,7 +344,7 @@ class Turns:
         async with game.lock:
             self.playing(game)
             if game.mode == DAILY:
-                raise GameError(NO_RESIGNING)
+                raise GameError(pgettext("daily", NO_RESIGNING))
             game.session.resign(seat, self._computer_level(game))
             await self.service.live.flush(game)
         game.notify()
@@ -345,9 +361,9 @@ class Turns:
             self.playing(game)
             s = game.session
             if s.players[seat] != HUMAN:
-                raise GameError("only a player at the table can hand a seat to the computer")
+                raise GameError(_("only a player at the table can hand a seat to the computer"))
             if target == seat:
-                raise GameError("that is your own seat: resign instead, if you want to leave")
+                raise GameError(_("that is your own seat: resign instead, if you want to leave"))
             refusal = s.why_no_takeover(target) or self.service.clocks.why_no_claim(game,
                                                                                    target)
             if refusal is not None:
@@ -355,17 +371,19 @@ class Turns:
             name = s.names[target]
             away = game.away()
             if away is None:
-                raise GameError(f"{name} is here: their game page is open")
+                raise GameError(_("%(name)s is here: their game page is open") % {"name": name})
             limit = self.limits.abandon_after
             tried = game.refused_lately(target)
             if away[1] < limit and tried is not None:
-                raise GameError(f"{name} tried to connect {duration_words(tried)} ago and "
-                                "the server had no room for them (too many connections): "
-                                f"the computer may play for them after "
-                                f"{duration_words(limit)} away")
+                raise GameError(_("%(name)s tried to connect %(ago)s ago and the server had "
+                                  "no room for them (too many connections): the computer may "
+                                  "play for them after %(limit)s away")
+                                % {"name": name, "ago": duration_words(tried),
+                                   "limit": duration_words(limit)})
             if away[1] < limit:
-                raise GameError(f"{name} has been away for {duration_words(away[1])}; the "
-                                f"computer may play for them after {duration_words(limit)}")
+                raise GameError(_("%(away)s; the computer may play for them after %(limit)s")
+                                % {"away": away_words(name, away[1]),
+                                   "limit": duration_words(limit)})
             s.take_over(target, self._computer_level(game))
             await self.service.live.flush(game)
         game.notify()
@@ -384,10 +402,11 @@ class Turns:
             self.current(game, version)
             s = game.session
             if game.status == OVER or s.game_over:
-                raise GameError("the game is over: start a rematch for another one")
+                raise GameError(_("the game is over: start a rematch for another one"))
             self.playing(game)
             if not s.round_over:
-                raise GameError(f"the {s.rules.round_word} is still being played")
+                raise GameError(_("the game is still being played") if s.rules.round_word
+                                == "game" else _("the round is still being played"))
             s.next_round()
             await self.service.live.flush(game)
         game.notify()
@@ -397,15 +416,16 @@ class Turns:
     def current(game: LiveGame, version: int | None) -> None:
         """A request made on an older version of the game is refused: it moved on since."""
         if version is not None and version != game.version:
-            raise GameError(f"the game has moved on (you sent that at version {version}, it "
-                            f"is at {game.version}); look again", 409)
+            raise GameError(_("the game has moved on (you sent that at version %(sent)s, it "
+                              "is at %(now)s); look again")
+                            % {"sent": version, "now": game.version}, 409)
 
     def playing(self, game: LiveGame) -> None:
         """A game not being played (waiting for its players, or over) refuses moves."""
         if game.status == WAITING:
-            raise GameError("wait for everyone to join before playing")
+            raise GameError(_("wait for everyone to join before playing"))
         if game.status == OVER:
-            raise GameError("the game is over")
+            raise GameError(_("the game is over"))
 
     # ------------------------------------------------------------------
     # Who is away
@@ -432,7 +452,7 @@ class Turns:
         limit = self.limits.abandon_after
         shown = None
         if away is not None and away[1] >= limit:
-            shown = away[0], duration_words(away[1])
+            shown = away[0], int(away[1] // 60)  # its words change once a minute
         if shown != game.away_shown:
             game.away_shown = shown
             for c in game.clients:

@@ -18,7 +18,7 @@ from typing import Any
 from casino.engine.builds import Build
 from casino.engine.cards import card_text, parse_card
 from casino.engine.errors import CardError
-from casino.engine.explain import why_illegal
+from casino.engine.explain import not_held_words, why_illegal
 from casino.engine.legality import moves_with, ranked
 from casino.engine.moves import CAPTURE, TRAIL, Move
 from casino.engine.position import Position
@@ -27,6 +27,8 @@ from casino.engine.record import Settings
 from casino.engine.rules import Rules
 from casino.engine.scheme import scheme
 from casino.engine.scoring import Result
+from casino.i18n import _, pgettext, pN_
+from casino.web.table_events import Told
 from casino.words.narrate import (
     item_words,
     move_phrase,
@@ -41,19 +43,33 @@ def title(rules_name: str) -> str:
     """The ruleset's title for pages (``Krypkasino``, ``Tablić``); its name where it has
     none."""
     known = named(rules_name)
-    return known.short if known else rules_name
+    return known.shown_short() if known else rules_name
 
 
 @dataclass(frozen=True)
 class LogItem:
-    """A move as everyone saw it played; ``words_you`` tells it to the player who made it."""
+    """A move as everyone saw it played; ``words_you`` tells it to the player who made it.
+
+    Its words are worded in the reader's language when first read in it
+    (:class:`~casino.web.table_events.Told`): one log serves readers of every language.
+    """
 
     round: int
     deal: int
     seat: int
     text: str
-    words: str
-    words_you: str
+    told: Told
+    told_you: Told
+
+    @property
+    def words(self) -> str:
+        """The move in words, in the language in force."""
+        return self.told()
+
+    @property
+    def words_you(self) -> str:
+        """The move in words to the player who made it, in the language in force."""
+        return self.told_you()
 
     def to_json(self, n: int, viewer: int | None) -> dict[str, Any]:
         """The move as the ``viewer``'s log shows it, numbered ``n``: the words addressed to
@@ -73,8 +89,13 @@ class RoundScore:
 
 
 #: How a game between people is shown to its table: rated (its result moves the
-#: players' ratings) or casual.
-RATED_WORDS = {True: "Rated game", False: "Casual game"}
+#: players' ratings) or casual (translated where shown, :func:`rated_words`).
+RATED_WORDS = {True: pN_("game", "Rated game"), False: pN_("game", "Casual game")}
+
+
+def rated_words(rated: bool) -> str:
+    """"Rated game" or "Casual game", in the language in force."""
+    return pgettext("game", RATED_WORDS[rated])
 
 
 @dataclass(frozen=True)
@@ -304,20 +325,21 @@ def read_selection(view: Position, seat: int, card: str,
         raise SelectionError(str(e)) from None
     hand = view.hands[seat]
     if not isinstance(hand, tuple) or c not in hand:
-        raise SelectionError(f"you do not hold the {card_text(c)}")
+        raise SelectionError(not_held_words(c))
     if len(uses) > len(view.table):
-        raise SelectionError(f"\"uses\" names {len(uses)} items; the table has "
-                             f"{len(view.table)}")
+        raise SelectionError(_("\"uses\" names %(n)s items; the table has %(count)s")
+                             % {"n": len(uses), "count": len(view.table)})
     ids = {f"t{i}": item for i, item in enumerate(view.table)}
     loose: list[int] = []
     builds: list[Build] = []
     seen: set[str] = set()
     for u in uses:
         if u not in ids:
-            raise SelectionError(f"there is no table item {u[:12]!r} (the items are t0 to "
-                                 f"t{len(view.table) - 1})")
+            raise SelectionError(_("there is no table item %(id)s (the items are t0 to "
+                                   "%(last)s)") % {"id": repr(u[:12]),
+                                                   "last": f"t{len(view.table) - 1}"})
         if u in seen:
-            raise SelectionError(f"the table item {u} is named twice")
+            raise SelectionError(_("the table item %(id)s is named twice") % {"id": u})
         seen.add(u)
         item = ids[u]
         if isinstance(item, Build):
@@ -439,7 +461,7 @@ def build_view(view: Position, seat: int | None, public: Public,
                      "words": public.settings.words()},
         "seed": public.seed,
         "rated": public.rated,
-        "rated_words": None if public.rated is None else RATED_WORDS[public.rated],
+        "rated_words": None if public.rated is None else rated_words(public.rated),
         "can_undo": public.can_undo and public.status == "playing",
         "can_hint": public.can_hint and your_turn,
         "can_resign": public.resign_words is not None and public.status == "playing",

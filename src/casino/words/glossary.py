@@ -18,7 +18,7 @@ engine plays, where the rules data can say it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from casino.engine.presets import (
@@ -34,6 +34,10 @@ from casino.engine.presets import (
     Preset,
 )
 from casino.engine.rules import PRESET_NAMES, preset
+from casino.i18n import LANGUAGES, _, pgettext, pN_, using
+from casino.words.links import link_all as link_all
+from casino.words.links import link_markdown as link_markdown
+from casino.words.links import link_spans as link_spans
 
 #: The presets, in the engine's order.
 ALL: tuple[str, ...] = tuple(PRESET_NAMES)
@@ -120,227 +124,272 @@ def slug(heading: str) -> str:
 
 
 TERMS: tuple[Term, ...] = (
-    Term("fishing game",
-         "A card game in which you play a card from your hand to take matching cards from "
-         "a table of face-up cards. Every game here is one.",
+    Term(pN_("glossary term", "fishing game"),
+         pN_("glossary",
+             "A card game in which you play a card from your hand to take matching cards from "
+             "a table of face-up cards. Every game here is one."),
          ALL, ("2.4",)),
-    Term("capture",
-         "Playing a card to take table cards with it: lone cards it pairs with, groups that "
-         "add up to its value and builds of its value, any of them at once. The card and "
-         "what it takes go to your pile.",
+    Term(pN_("glossary term", "capture"),
+         pN_("glossary",
+             "Playing a card to take table cards with it: lone cards it pairs with, groups that "
+             "add up to its value and builds of its value, any of them at once. The card and "
+             "what it takes go to your pile."),
          ALL, ("2.4", "3.2", "5.1"), forms=("captures", "captured", "capturing", "capturer")),
-    Term("pair",
-         "To take a lone table card that matches the card you play: of the same rank in "
-         "most games, of the same value in Krypkasino and Finnish Kasino (a played 10♣ "
-         "takes a table 10♦ there, a played Ace no lone Ace).",
+    Term(pN_("glossary term", "pair"),
+         pN_("glossary",
+             "To take a lone table card that matches the card you play: of the same rank in "
+             "most games, of the same value in Krypkasino and Finnish Kasino (a played 10♣ "
+             "takes a table 10♦ there, a played Ace no lone Ace)."),
          ALL, ("1", "4.1"), forms=("pairs", "pairing", "paired")),
-    Term("sum",
-         "Two or more loose table cards whose values add up to the value of the card you "
-         "play; you capture them together as one group. Also called a group.",
+    Term(pN_("glossary term", "sum"),
+         pN_("glossary",
+             "Two or more loose table cards whose values add up to the value of the card you "
+             "play; you capture them together as one group. Also called a group."),
          ALL, ("2.4",), forms=("sums", "summing", "adding up", "add up", "adds up")),
-    Term("trail",
-         "Laying the card you play on the table without taking anything. You may trail "
-         "whenever you like, except while you own a build, or in Krypkasino with a card "
-         "that can capture.",
+    Term(pN_("glossary term", "trail"),
+         pN_("glossary",
+             "Laying the card you play on the table without taking anything. You may trail "
+             "whenever you like, except while you own a build, or in Krypkasino with a card "
+             "that can capture."),
          ALL, ("2.4", "3.2"), forms=("trails", "trailed", "trailing")),
-    Term("loose card",
-         "A single card lying on the table, not part of a build.",
+    Term(pN_("glossary term", "loose card"),
+         pN_("glossary",
+             "A single card lying on the table, not part of a build."),
          ALL, ("2.3",), forms=("loose cards", "lone card", "lone cards", "table card",
                                "table cards")),
-    Term("played value",
-         "What a card counts as the card you play; its sum value is what it counts on the "
-         "table, inside a sum or a build. They differ for the Ace where it is played as 14 "
-         "(or 1 or 14) but counts 1 in a sum, and, in Finnish Kasino, for the 2♠ (15) and "
-         "the 10♦ (16), which are worth more in the hand.",
+    Term(pN_("glossary term", "played value"),
+         pN_("glossary",
+             "What a card counts as the card you play; its sum value is what it counts on the "
+             "table, inside a sum or a build. They differ for the Ace where it is played as 14 "
+             "(or 1 or 14) but counts 1 in a sum, and, in Finnish Kasino, for the 2♠ (15) and "
+             "the 10♦ (16), which are worth more in the hand."),
          ALL, ("1", "4.1"),
-         names=((KASINO.name, "hand value"),),
+         names=((KASINO.name, pN_("glossary term", "hand value")),),
          forms=("sum value", "hand value", "table value")),
-    Term("face card",
-         "A Jack, Queen or King. In most games they count 11, 12 and 13 (12 to 14 in "
-         "Tablić); in Classic, Spade and Faces-all Casino they have no number and only "
-         "pair with their own rank.",
-         ALL, ("1", "5.1"), names=((KRYPKASINO.name, "picture card"),),
+    Term(pN_("glossary term", "face card"),
+         pN_("glossary",
+             "A Jack, Queen or King. In most games they count 11, 12 and 13 (12 to 14 in "
+             "Tablić); in Classic, Spade and Faces-all Casino they have no number and only "
+             "pair with their own rank."),
+         ALL, ("1", "5.1"), names=((KRYPKASINO.name, pN_("glossary term", "picture card")),),
          forms=("face cards", "picture card", "picture cards", "pictures")),
-    Term("build",
-         "Playing a card onto loose table cards and announcing a value, to capture them "
-         "all together on a later turn with a card of that value, which you must keep. "
-         "The build is yours until someone adds to it, raises it or captures it.",
+    Term(pN_("glossary term", "build"),
+         pN_("glossary",
+             "Playing a card onto loose table cards and announcing a value, to capture them "
+             "all together on a later turn with a card of that value, which you must keep. "
+             "The build is yours until someone adds to it, raises it or captures it."),
          BUILDING, ("2.4", "2.3", "8.3"), forms=("builds", "building", "built")),
-    Term("multiple build",
-         "A build of two or more groups that each add up to its value (an 8 played on a "
-         "table 8, announcing 8); a single build has one group. A multiple build can be "
-         "added to but never raised.",
+    Term(pN_("glossary term", "multiple build"),
+         pN_("glossary",
+             "A build of two or more groups that each add up to its value (an 8 played on a "
+             "table 8, announcing 8); a single build has one group. A multiple build can be "
+             "added to but never raised."),
          BUILDING, ("2.3", "8.3"), forms=("multiple builds", "single build",
                                           "single builds", "grouped build")),
-    Term("announce",
-         "To say the value of the build you make: the same cards can make different "
-         "builds (two 5s make a 5 or a 10), so the value is part of the move.",
+    Term(pN_("glossary term", "announce"),
+         pN_("glossary",
+             "To say the value of the build you make: the same cards can make different "
+             "builds (two 5s make a 5 or a 10), so the value is part of the move."),
          BUILDING, ("2.4", "8.3"), forms=("announces", "announced", "announcing")),
-    Term("add",
-         "Putting your card, alone or with loose cards, onto a build as another group of "
-         "the build's value, which makes it a multiple build. Anyone may add to any build, "
-         "and then owns it; you must still hold a card of that value.",
+    Term(pN_("glossary term", "add"),
+         pN_("glossary",
+             "Putting your card, alone or with loose cards, onto a build as another group of "
+             "the build's value, which makes it a multiple build. Anyone may add to any build, "
+             "and then owns it; you must still hold a card of that value."),
          BUILDING, ("2.4", "8.4"), forms=("adds to", "add to", "added to", "adding to"),
          link=False),
-    Term("raise",
-         "Putting your card onto a single build so that its value grows by the card's "
-         "value (a 3 on a 5-build makes an 8-build), up to the highest value a card has. "
-         "You must hold a card of the new value, and you own the build.",
+    Term(pN_("glossary term", "raise"),
+         pN_("glossary",
+             "Putting your card onto a single build so that its value grows by the card's "
+             "value (a 3 on a 5-build makes an 8-build), up to the highest value a card has. "
+             "You must hold a card of the new value, and you own the build."),
          BUILDING, ("2.4", "8.4"), forms=("raises", "raised", "raising")),
-    Term("owner",
-         "Whoever made a build or last added to it or raised it. While you own a build "
-         "you may not trail, and you must always keep a card of its value: that is the "
-         "ownership rule.",
+    Term(pN_("glossary term", "owner"),
+         pN_("glossary",
+             "Whoever made a build or last added to it or raised it. While you own a build "
+             "you may not trail, and you must always keep a card of its value: that is the "
+             "ownership rule."),
          BUILDING, ("2.5",), forms=("owners", "owns", "own a build", "owning",
                                     "ownership rule")),
-    Term("sweep",
-         "A capture that leaves the table empty. It scores a point (in Krypkasino it costs "
-         "5 penalty points); the leftovers at the end of a round are never a sweep.",
+    Term(pN_("glossary term", "sweep"),
+         pN_("glossary",
+             "A capture that leaves the table empty. It scores a point (in Krypkasino it costs "
+             "5 penalty points); the leftovers at the end of a round are never a sweep."),
          ALL, ("2.6", "3.4", "4.4", "6.5"),
-         names=((KASINO.name, "mökki"), (TABLIC.name, TABLIC.sweep_word)),
+         names=((KASINO.name, pN_("glossary term", "mökki")), (TABLIC.name, TABLIC.sweep_word)),
          forms=("sweeps", "swept", "sweeping", "clears the table", "take the whole table",
                 "takes the whole table")),
-    Term("mökki",
-         "Finnish Kasino's word for a sweep. It scores 1, but not during the round's last "
-         "deal, nor in a round that began with any player above 10 points.",
+    Term(pN_("glossary term", "mökki"),
+         pN_("glossary",
+             "Finnish Kasino's word for a sweep. It scores 1, but not during the round's last "
+             "deal, nor in a round that began with any player above 10 points."),
          (KASINO.name,), ("4.4",), forms=("mökkis",)),
-    Term("tabla",
-         "Tablić's word for a sweep: taking every card on the table, worth 1 point.",
+    Term(pN_("glossary term", "tabla"),
+         pN_("glossary",
+             "Tablić's word for a sweep: taking every card on the table, worth 1 point."),
          (TABLIC.name,), ("6.5",), forms=("tablas",)),
-    Term("double sweep",
-         "In Krypkasino, sweeping a lone table card with its identical twin from the other "
-         "deck: it counts as two sweeps, 10 penalty points to the sweeper and 10 off the "
-         "other player.",
+    Term(pN_("glossary term", "double sweep"),
+         pN_("glossary",
+             "In Krypkasino, sweeping a lone table card with its identical twin from the other "
+             "deck: it counts as two sweeps, 10 penalty points to the sweeper and 10 off the "
+             "other player."),
          (KRYPKASINO.name,), ("3.4", "8.9"), forms=("double sweeps",)),
-    Term("twin",
-         "With two decks every card has an identical twin: the same rank and the same "
-         "suit. Taking a loose card alone with its twin is a mulle in Mulle, and in "
-         "Krypkasino, when it is the only card on the table, a double sweep.",
+    Term(pN_("glossary term", "twin"),
+         pN_("glossary",
+             "With two decks every card has an identical twin: the same rank and the same "
+             "suit. Taking a loose card alone with its twin is a mulle in Mulle, and in "
+             "Krypkasino, when it is the only card on the table, a double sweep."),
          (KRYPKASINO.name, MULLE.name), ("3.4", "6.4"), forms=("twins", "identical twin")),
-    Term("mulle",
-         "In Mulle, a capture that takes exactly one loose card, the played card's "
-         "identical twin, and nothing else: 5 points.",
+    Term(pN_("glossary term", "mulle"),
+         pN_("glossary",
+             "In Mulle, a capture that takes exactly one loose card, the played card's "
+             "identical twin, and nothing else: 5 points."),
          (MULLE.name,), ("6.4",), forms=("mulles",)),
-    Term("compulsory capture",
-         "Krypkasino's rule that a card which can capture must capture, and as much as it "
-         "can: nothing it could still take may be left. Only a card that can capture "
-         "nothing may be trailed, but which card to play is your choice.",
+    Term(pN_("glossary term", "compulsory capture"),
+         pN_("glossary",
+             "Krypkasino's rule that a card which can capture must capture, and as much as it "
+             "can: nothing it could still take may be left. Only a card that can capture "
+             "nothing may be trailed, but which card to play is your choice."),
          (KRYPKASINO.name,), ("3.2", "8.9"),
          forms=("compulsory", "maximal capture", "maximal captures", "must capture")),
-    Term("cardinality",
-         "An option for Krypkasino's compulsory capture (maximal_capture=\"cardinality\"): "
-         "a capture must take the most cards possible, not merely leave nothing the card "
-         "could still take.",
+    Term(pN_("glossary term", "cardinality"),
+         pN_("glossary",
+             "An option for Krypkasino's compulsory capture (maximal_capture=\"cardinality\"): "
+             "a capture must take the most cards possible, not merely leave nothing the card "
+             "could still take."),
          (KRYPKASINO.name,), ("8.9", "7.2")),
-    Term("forced sweep",
-         "Krypkasino's rule that if a card in your hand can take the whole table, you must "
-         "play such a card and take it all.",
+    Term(pN_("glossary term", "forced sweep"),
+         pN_("glossary",
+             "Krypkasino's rule that if a card in your hand can take the whole table, you must "
+             "play such a card and take it all."),
          (KRYPKASINO.name,), ("3.2", "8.9"), forms=("forced sweeps",)),
-    Term("creeping",
-         "What krypa, the name of Krypkasino, means: play without builds, every turn a "
-         "capture or a trail.",
+    Term(pN_("glossary term", "creeping"),
+         pN_("glossary",
+             "What krypa, the name of Krypkasino, means: play without builds, every turn a "
+             "capture or a trail."),
          (KRYPKASINO.name,), ("3.2", "8.9"), forms=("krypa",)),
-    Term("set aside",
-         "In Krypkasino, the J, Q and K lying on the table after the first deal and "
-         "before each later deal are put aside; at the end of the game they go to the "
-         "player who made the last capture, with their penalties.",
+    Term(pN_("glossary term", "set aside"),
+         pN_("glossary",
+             "In Krypkasino, the J, Q and K lying on the table after the first deal and "
+             "before each later deal are put aside; at the end of the game they go to the "
+             "player who made the last capture, with their penalties."),
          (KRYPKASINO.name,), ("3.3", "8.9"), forms=("set-aside",)),
-    Term("last capture",
-         "At the end of a round, the cards left on the table (the leftovers) go to the "
-         "player who captured last. In Mulle, and in Finnish Kasino as an option, the "
-         "last capture also scores a point.",
+    Term(pN_("glossary term", "last capture"),
+         pN_("glossary",
+             "At the end of a round, the cards left on the table (the leftovers) go to the "
+             "player who captured last. In Mulle, and in Finnish Kasino as an option, the "
+             "last capture also scores a point."),
          ALL, ("2.6", "6.4", "4.7"), forms=("leftovers", "captured last", "last capturer")),
-    Term("pile",
-         "The cards a player has captured, kept in front of them and counted at the end of "
-         "the round. Every captured card was shown when it was taken, so what a pile holds "
-         "is public.",
+    Term(pN_("glossary term", "pile"),
+         pN_("glossary",
+             "The cards a player has captured, kept in front of them and counted at the end of "
+             "the round. Every captured card was shown when it was taken, so what a pile holds "
+             "is public."),
          ALL, ("2.4", "2.7"), forms=("piles",)),
-    Term("most cards",
-         "A scoring item: points to the player (or side) who captured more cards than any "
-         "other in the round. A tie scores nothing, or in Finnish Kasino carries over.",
+    Term(pN_("glossary term", "most cards"),
+         pN_("glossary",
+             "A scoring item: points to the player (or side) who captured more cards than any "
+             "other in the round. A tie scores nothing, or in Finnish Kasino carries over."),
          _all_but(KRYPKASINO, MULLE),
          ("2.7", "4.5")),
-    Term("most spades",
-         "A scoring item: points to the player who captured the most spades in the round. "
-         "In Spade Casino every spade scores instead, and Krypkasino and Tablić have no "
-         "such item.",
+    Term(pN_("glossary term", "most spades"),
+         pN_("glossary",
+             "A scoring item: points to the player who captured the most spades in the round. "
+             "In Spade Casino every spade scores instead, and Krypkasino and Tablić have no "
+             "such item."),
          _all_but(KRYPKASINO, SPADE, TABLIC), ("2.7", "4.5")),
-    Term("point cards",
-         "The cards that score by themselves when captured, named in each game's scoring: "
-         "the Aces, the 10♦ and the 2♠ in most games; every spade in Spade Casino; the "
-         "A, K, Q, J and 10s and the 2♣ in Tablić.",
-         ALL, ("2.7", "9.19"), names=((KRYPKASINO.name, "penalty cards"),),
+    Term(pN_("glossary term", "point cards"),
+         pN_("glossary",
+             "The cards that score by themselves when captured, named in each game's scoring: "
+             "the Aces, the 10♦ and the 2♠ in most games; every spade in Spade Casino; the "
+             "A, K, Q, J and 10s and the 2♣ in Tablić."),
+         ALL, ("2.7", "9.19"), names=((KRYPKASINO.name, pN_("glossary term", "penalty cards")),),
          forms=("point card",)),
-    Term("big casino",
-         "The 10♦, a card that scores by itself: 2 points in most games, 3 penalty points "
-         "in Krypkasino.",
+    Term(pN_("glossary term", "big casino"),
+         pN_("glossary",
+             "The 10♦, a card that scores by itself: 2 points in most games, 3 penalty points "
+             "in Krypkasino."),
          ALL, ("2.7", "3.4"), forms=("10♦", "Td")),
-    Term("little casino",
-         "The 2♠, a card that scores by itself: 1 point, 2 penalty points in Krypkasino. "
-         "(Tablić scores the 2♣ instead.)",
+    Term(pN_("glossary term", "little casino"),
+         pN_("glossary",
+             "The 2♠, a card that scores by itself: 1 point, 2 penalty points in Krypkasino. "
+             "(Tablić scores the 2♣ instead.)"),
          _all_but(TABLIC),
          ("2.7", "3.4"), forms=("2♠", "2s")),
-    Term("penalty",
-         "In Krypkasino what you capture counts against you: each 10♦ 3, 2♠ 2, A♠ 2, other "
-         "Ace 1, other spade 1, and a sweep 5 (taken off the other player too). The lower "
-         "total wins.",
+    Term(pN_("glossary term", "penalty"),
+         pN_("glossary",
+             "In Krypkasino what you capture counts against you: each 10♦ 3, 2♠ 2, A♠ 2, other "
+             "Ace 1, other spade 1, and a sweep 5 (taken off the other player too). The lower "
+             "total wins."),
          (KRYPKASINO.name,), ("3.4",), forms=("penalties", "penalty points", "penalty cards")),
-    Term("carry",
-         "In Finnish Kasino a tied majority (most cards; most spades when three players "
-         "tie, or in a four-player game) scores nothing now and carries its points into "
-         "the same item of the next round, which is worth that much more.",
+    Term(pN_("glossary term", "carry"),
+         pN_("glossary",
+             "In Finnish Kasino a tied majority (most cards; most spades when three players "
+             "tie, or in a four-player game) scores nothing now and carries its points into "
+             "the same item of the next round, which is worth that much more."),
          (KASINO.name,), ("4.5",), forms=("carries", "carry-over", "carries over")),
-    Term("counting order",
-         "The fixed order in which a round's scoring items are counted. In Casino and "
-         "Mulle it decides the winner: the first player whose total reaches the target "
-         "while the items are added one by one wins.",
+    Term(pN_("glossary term", "counting order"),
+         pN_("glossary",
+             "The fixed order in which a round's scoring items are counted. In Casino and "
+             "Mulle it decides the winner: the first player whose total reaches the target "
+             "while the items are added one by one wins."),
          (CASINO.name, MULLE.name), ("2.8", "2.7", "9.19"),
          forms=("counting in order", "items in order")),
-    Term("target",
-         "The total that wins: 21 in most games, 16 in Finnish Kasino, 61 in Spade Casino, "
-         "101 in Tablić. Where several players reach it in one round, the higher total "
-         "wins (in Casino and Mulle, the first in counting order).",
+    Term(pN_("glossary term", "target"),
+         pN_("glossary",
+             "The total that wins: 21 in most games, 16 in Finnish Kasino, 61 in Spade Casino, "
+             "101 in Tablić. Where several players reach it in one round, the higher total "
+             "wins (in Casino and Mulle, the first in counting order)."),
          _all_but(KRYPKASINO),
          ("2.8", "5.3")),
-    Term("item",
-         "A table item is a loose card or a build: what a capture takes and a move names. "
-         "A scored item is one line of a round's scoring: most cards, a point card, a "
-         "sweep.",
+    Term(pN_("glossary term", "item"),
+         pN_("glossary",
+             "A table item is a loose card or a build: what a capture takes and a move names. "
+             "A scored item is one line of a round's scoring: most cards, a point card, a "
+             "sweep."),
          ALL, ("2.3", "2.7"), forms=("table item", "table items", "scored item",
                                      "scored items")),
-    Term("spades above 7",
-         "A Finnish Kasino option for two players: instead of the points for most spades, "
-         "each spade above 7 scores 1 point (played to 21).",
+    Term(pN_("glossary term", "spades above 7"),
+         pN_("glossary",
+             "A Finnish Kasino option for two players: instead of the points for most spades, "
+             "each spade above 7 scores 1 point (played to 21)."),
          (KASINO.name,), ("4.7",)),
-    Term("lead",
-         "To play the first card of a deal: the player after the dealer leads every deal, "
-         "and then turns go round in play order.",
+    Term(pN_("glossary term", "lead"),
+         pN_("glossary",
+             "To play the first card of a deal: the player after the dealer leads every deal, "
+             "and then turns go round in play order."),
          ALL, ("2.2",), forms=("leads",)),
-    Term("dealer",
-         "The player who deals the round; the deal passes on each round, and the player "
-         "after the dealer leads every deal. The dealer takes the leftovers if nobody "
-         "captured.",
+    Term(pN_("glossary term", "dealer"),
+         pN_("glossary",
+             "The player who deals the round; the deal passes on each round, and the player "
+             "after the dealer leads every deal. The dealer takes the leftovers if nobody "
+             "captured."),
          ALL, ("2.2", "2.6"), forms=("dealers",)),
-    Term("deal",
-         "Handing out cards from the stock: the first deal also puts cards on the table, "
-         "later deals only refill the empty hands.",
+    Term(pN_("glossary term", "deal"),
+         pN_("glossary",
+             "Handing out cards from the stock: the first deal also puts cards on the table, "
+             "later deals only refill the empty hands."),
          ALL, ("2.2",), forms=("deals", "dealt"), link=False),
-    Term("stock",
-         "The cards not yet dealt, face down; the round ends when it is used up and the "
-         "hands are empty.",
+    Term(pN_("glossary term", "stock"),
+         pN_("glossary",
+             "The cards not yet dealt, face down; the round ends when it is used up and the "
+             "hands are empty."),
          ALL, ("2.2",)),
-    Term("round",
-         "The play of the whole deck, deal after deal, after which the piles are scored. "
-         "Krypkasino calls it a game.",
+    Term(pN_("glossary term", "round"),
+         pN_("glossary",
+             "The play of the whole deck, deal after deal, after which the piles are scored. "
+             "Krypkasino calls it a game."),
          ALL, ("2.2", "3.1"), names=((KRYPKASINO.name, KRYPKASINO.round_word),), forms=("rounds",)),
-    Term("game",
-         "Play until someone wins, round after round. In Krypkasino a game is what the "
-         "others call a round (12 deals), and two games make a match.",
-         ALL, ("2.8", "3.1"), names=((KRYPKASINO.name, "match"),),
+    Term(pN_("glossary term", "game"),
+         pN_("glossary",
+             "Play until someone wins, round after round. In Krypkasino a game is what the "
+             "others call a round (12 deals), and two games make a match."),
+         ALL, ("2.8", "3.1"), names=((KRYPKASINO.name, pN_("glossary term", "match")),),
          forms=("match",), link=False),
-    Term("partnership",
-         "With four players (in Classic, Royal, Spade and Faces-all Casino and Tablić) the "
-         "partners sit opposite each other and their piles are scored together.",
+    Term(pN_("glossary term", "partnership"),
+         pN_("glossary",
+             "With four players (in Classic, Royal, Spade and Faces-all Casino and Tablić) the "
+             "partners sit opposite each other and their piles are scored together."),
          (CLASSIC.name, ROYAL.name, SPADE.name, FACES_ALL.name, TABLIC.name), ("5.4",),
          forms=("partnerships", "partners", "partner")),
 )
@@ -349,18 +398,53 @@ TERMS: tuple[Term, ...] = (
 BY_WORD: dict[str, Term] = {t.word: t for t in TERMS}
 
 
+def shown_word(term: Term) -> str:
+    """The entry's word in the language in force."""
+    return pgettext("glossary term", term.word)
+
+
+def shown_definition(term: Term) -> str:
+    """The entry's definition in the language in force."""
+    return pgettext("glossary", term.definition)
+
+
+def shown_own_name(term: Term, preset: str) -> str:
+    """What ``preset`` calls it, in the language in force."""
+    return pgettext("glossary term", term.own_name(preset))
+
+
+def in_languages(term: Term) -> tuple[tuple[str, str], ...]:
+    """The entry's word in each language, by code: ``(("en", "sweep"), ("fi", "mökki"),
+    ("sv", "tabbe"))``."""
+    out = []
+    for lang in LANGUAGES:
+        with using(lang):
+            out.append((lang, shown_word(term)))
+    return tuple(out)
+
+
+def languages_line(term: Term) -> str:
+    """The entry's word in the three languages, each with the language's own name:
+    ``sweep (English) — mökki (suomi) — tabbe (svenska)``."""
+    return " — ".join(f"{word} ({LANGUAGES[lang].lower() if lang != 'en' else 'English'})"
+                      for lang, word in in_languages(term))
+
+
 def find(word: str) -> Term:
     """The entry for ``word`` (case-insensitive; any of its forms or preset names will
-    do); KeyError naming every entry otherwise."""
+    do, or its word in Finnish or Swedish); KeyError naming every entry otherwise."""
     key = word.strip().lower()
     for term in TERMS:
         if key in (term.word, term.anchor) or key in (f.lower() for f in term.forms):
             return term
     for term in TERMS:
-        if key in (name for _, name in term.names):
+        if key in (name for _p, name in term.names):
             return term
-    raise KeyError(f"no glossary entry for {word!r}; the words are "
-                   f"{', '.join(t.word for t in TERMS)}")
+    for term in TERMS:
+        if key in (w.lower() for _lang, w in in_languages(term)):
+            return term
+    raise KeyError(_("no glossary entry for %(word)r; the words are %(words)s")
+                   % {"word": word, "words": ", ".join(shown_word(t) for t in TERMS)})
 
 
 def for_preset(preset: str) -> tuple[Term, ...]:
@@ -381,118 +465,88 @@ def rules_link(section: str, base: str = "rules.md") -> str:
 
 
 def presets_text(term: Term) -> str:
-    """Which presets use it, with their own words: ``all presets (kasino: mökki, ...)``."""
-    own = [f"{p}: {n}" for p, n in term.names]
-    used = "all presets" if term.presets == ALL else ", ".join(term.presets)
+    """Which presets use it, with their own words: ``all presets (kasino: mökki, ...)``,
+    in the language in force."""
+    own = [f"{p}: {shown_own_name(term, p)}" for p, _n in term.names]
+    used = _("all presets") if term.presets == ALL else ", ".join(term.presets)
     return used + (f" ({'; '.join(own)})" if own else "")
 
 
 def text_lines(word: str | None = None, width: int = 78) -> list[str]:
-    """``casino glossary [WORD]``: one entry, or all of them, as wrapped plain text."""
+    """``casino glossary [WORD]``: one entry, or all of them, as wrapped plain text, in
+    the language in force, each under its word in the three languages."""
     import textwrap
 
     terms = TERMS if word is None else (find(word),)
     lines: list[str] = []
     for term in terms:
-        lines.append(term.word)
-        lines += textwrap.wrap(term.definition, width, initial_indent="  ",
+        lines.append(shown_word(term))
+        lines += textwrap.wrap(languages_line(term), width, initial_indent="  ",
                                subsequent_indent="  ")
-        lines += textwrap.wrap("Used in: " + presets_text(term), width, initial_indent="  ",
-                               subsequent_indent="    ")
-        lines.append("  Rules: " + ", ".join(f"docs/rules.md §{s}" for s in term.rules))
+        lines += textwrap.wrap(shown_definition(term), width, initial_indent="  ",
+                               subsequent_indent="  ")
+        lines += textwrap.wrap(_("Used in: %(presets)s") % {"presets": presets_text(term)},
+                               width, initial_indent="  ", subsequent_indent="    ")
+        lines.append("  " + _("Rules: %(sections)s") % {
+            "sections": ", ".join(f"docs/rules.md §{s}" for s in term.rules)})
         lines.append("")
     return lines[:-1]
 
 
 def preset_lines(preset: str) -> list[str]:
     """The words of one preset, for the terminal game's F1 screen: ``word: definition``,
-    under the preset's own word."""
-    return [f"{t.own_name(preset)}: {t.definition}" for t in for_preset(preset)]
+    under the preset's own word, in the language in force."""
+    return [f"{shown_own_name(t, preset)}: {shown_definition(t)}" for t in for_preset(preset)]
+
+
+@dataclass(frozen=True)
+class ShownTerm:
+    """An entry as the web glossary page shows it, in the page's language: the
+    attributes the page reads of a :class:`Term`, translated when the page is made."""
+
+    anchor: str
+    word: str
+    definition: str
+    presets: tuple[str, ...]
+    rules: tuple[str, ...]
+    #: The word in the three languages (:func:`languages_line`).
+    languages: str
+    names: dict[str, str]
+
+    def own_name(self, preset: str) -> str:
+        """What ``preset`` calls it, in the page's language."""
+        return self.names.get(preset, self.word)
+
+
+def shown_terms() -> list[ShownTerm]:
+    """Every entry in the language in force, for the web glossary page."""
+    return [ShownTerm(t.anchor, shown_word(t), shown_definition(t), t.presets, t.rules,
+                      languages_line(t), {p: shown_own_name(t, p) for p, _n in t.names})
+            for t in TERMS]
 
 
 def markdown() -> str:
-    """docs/glossary.md: every entry, generated from this module."""
+    """docs/glossary.md: every entry, generated from this module, each under its word
+    in the three languages."""
     out = ["# Glossary", "",
            "<!-- Generated from src/casino/words/glossary.py by "
            "`python -m casino.words.glossary`: edit that file, not this one "
            "(tests/test_glossary.py checks they agree). -->", "",
            "The words players meet in the games here, in plain words. Each entry says "
            "which rulesets use the word, and under what name, and links to the section of "
-           "[rules.md](rules.md) that states the rule. `casino glossary WORD` prints an "
-           "entry, the web game serves this list at `/glossary`, and the terminal game "
+           "[rules.md](rules.md) that states the rule; under each word are its Finnish and "
+           "Swedish names. `casino glossary WORD` prints an "
+           "entry (`--lang fi` or `sv`: in Finnish or Swedish), the web game serves this "
+           "list at `/glossary`, and the terminal game "
            "shows the words of the ruleset being played on its help screen (F1).", "",
            "Words: " + " · ".join(f"[{t.word}](#{t.anchor})" for t in TERMS), ""]
-    for term in TERMS:
-        out += [f"## {term.word}", "", term.definition, "",
-                f"Used in: {presets_text(term)}.", "",
-                "Rules: " + ", ".join(rules_link(s) for s in term.rules) + ".", ""]
+    with using("en"):
+        for term in TERMS:
+            out += [f"## {term.word}", "", f"*{languages_line(term)}*", "",
+                    term.definition, "",
+                    f"Used in: {presets_text(term)}.", "",
+                    "Rules: " + ", ".join(rules_link(s) for s in term.rules) + ".", ""]
     return "\n".join(out).rstrip("\n") + "\n"
-
-
-# ----------------------------------------------------------------------
-# Linking the first use of each word in running text
-
-
-def _pattern() -> re.Pattern[str]:
-    """Every form of every entry, longest first, as whole words (a final ``s`` allowed)."""
-    forms = sorted({f for t in TERMS for f in ((t.word,) if t.link else ()) + t.forms},
-                   key=len, reverse=True)
-    alts = "|".join(re.escape(f) + ("s?" if f[-1].isalpha() else "") for f in forms)
-    return re.compile(rf"(?<![\w♠♣♥♦])(?:{alts})(?![\w♠♣♥♦])", re.IGNORECASE)
-
-
-_PATTERN = _pattern()
-
-
-def _term_of(text: str) -> Term:
-    key = text.lower()
-    for term in TERMS:
-        for form in (term.word, *term.forms):
-            if key in (form.lower(), form.lower() + "s"):
-                return term
-    raise AssertionError(text)  # the pattern only matches forms
-
-
-def link_spans(text: str, seen: set[str]) -> list[tuple[str, str | None]]:
-    """``text`` cut into spans, each with the anchor of the entry it names or None.
-
-    Only the first use of each entry is linked: ``seen`` holds the anchors already
-    linked on the page, and grows. A page links a word once, however often it is used.
-    """
-    spans: list[tuple[str, str | None]] = []
-    at = 0
-    for m in _PATTERN.finditer(text):
-        term = _term_of(m.group(0))
-        if term.anchor in seen:
-            continue
-        seen.add(term.anchor)
-        if m.start() > at:
-            spans.append((text[at:m.start()], None))
-        spans.append((m.group(0), term.anchor))
-        at = m.end()
-    if at < len(text):
-        spans.append((text[at:], None))
-    return spans
-
-
-def link_markdown(text: str, seen: set[str], target: str = "glossary.md") -> str:
-    """``text`` (Markdown) with the first use of each entry linked to ``target``; code
-    spans (between backticks) are left as they are."""
-    out = []
-    for k, part in enumerate(text.split("`")):
-        if k % 2:
-            out.append(f"`{part}`")
-        else:
-            out.append("".join(s if a is None else f"[{s}]({target}#{a})"
-                               for s, a in link_spans(part, seen)))
-    return "".join(out)
-
-
-def link_all(texts: Iterable[str], seen: set[str] | None = None
-             ) -> list[list[tuple[str, str | None]]]:
-    """:func:`link_spans` of several texts of one page, in order (the web pages)."""
-    seen = set() if seen is None else seen
-    return [link_spans(t, seen) for t in texts]
 
 
 def kinds(preset: str) -> dict[str, str]:
@@ -508,7 +562,7 @@ def kinds(preset: str) -> dict[str, str]:
     for key, word in words.items():
         term = BY_WORD[word]
         if preset in term.presets:
-            out[key] = f"{term.own_name(preset)}: {term.definition}"
+            out[key] = f"{shown_own_name(term, preset)}: {shown_definition(term)}"
     return out
 
 

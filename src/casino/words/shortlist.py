@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from casino.engine.legality import MoveList, ranked
 from casino.engine.moves import Move
-from casino.engine.wording import noun as plural_noun
+from casino.i18n import _, ngettext
 
 #: The most moves one list shows: a screen's worth, and a bounded answer however
 #: crowded the table.
@@ -73,14 +73,36 @@ def shortlist(found: MoveList | Sequence[Move], keep: Move | None = None,
     return Shortlist(tuple(shown), left, whole)
 
 
+def _more(n: int, noun: str) -> str:
+    """``12 more plays`` (``noun``: ``play``, ``move`` or ``option``), in the language in
+    force."""
+    if noun == "move":
+        text = ngettext("%(n)s more move", "%(n)s more moves", n)
+    elif noun == "option":
+        text = ngettext("%(n)s more option", "%(n)s more options", n)
+    else:
+        text = ngettext("%(n)s more play", "%(n)s more plays", n)
+    return text % {"n": n}
+
+
+def _others(noun: str) -> str:
+    """``other plays`` (``noun``: ``play``, ``move`` or ``option``), in the language in
+    force."""
+    if noun == "move":
+        return _("other moves")
+    if noun == "option":
+        return _("other options")
+    return _("other plays")
+
+
 def rest_words(short: Shortlist, noun: str = "play") -> str:
     """``and 12 more plays`` / ``and other plays``: what the list leaves out, in words
-    (empty when it shows everything)."""
+    (empty when it shows everything), in the language in force. ``noun`` is what the
+    list holds: ``play``, ``move`` or ``option``."""
     if short.everything:
         return ""
-    more = f"{short.more} more {plural_noun(short.more, noun)}"
     if short.complete:
-        return f"and {more}"
+        return _("and %(more)s") % {"more": _more(short.more, noun)}
     if short.more:
-        return f"and {more} found, and others"
-    return f"and other {plural_noun(2, noun)}"
+        return _("and %(more)s found, and others") % {"more": _more(short.more, noun)}
+    return _("and %(others)s") % {"others": _others(noun)}

@@ -12,7 +12,7 @@ from starlette.responses import Response
 from casino.bots.levels import LEVELS
 from casino.engine.errors import RulesError
 from casino.engine.rules import describe, preset
-from casino.i18n import _
+from casino.i18n import _, pgettext
 from casino.web import seats
 from casino.web.accounts.ratings import SIGN_IN_TO_JOIN
 from casino.web.bodies import MAX_SPECTATOR_DELAY
@@ -26,7 +26,7 @@ from casino.web.routes.context import (
     signed_in,
 )
 from casino.web.routes.daily import check_shown
-from casino.web.spectators import NOT_WATCHABLE, watched_words
+from casino.web.spectators import not_watchable, watched_words
 from casino.web.store import OVER
 from casino.web.timecontrol import OFFERED
 from casino.web.views import RATED_WORDS, title
@@ -44,7 +44,8 @@ async def lobby(request: Request, web: Web, player: Player) -> Response:
     service = web.service
     lists = await service.live.db(service.rooms.lists, seats.browser_token(request), player)
     return web.pages.render("lobby.html", presets=preset_menu(), levels=list(LEVELS),
-                            blurbs={name: lv.blurb for name, lv in LEVELS.items()},
+                            blurbs={name: lv.shown_blurb() for name, lv in LEVELS.items()},
+                            level_names={name: lv.shown_name() for name, lv in LEVELS.items()},
                             default_level="medium", delays=SPECTATOR_DELAYS,
                             clocks=[(json.dumps({k: v for k, v in c.to_json().items() if v}),
                                      c.words()) for c in OFFERED], **lists)
@@ -81,7 +82,7 @@ async def watch_page(game_id: str, web: Web) -> Response:
     if game is None:
         return web.pages.error("there is no such game", 404)
     if not game.spectators:
-        return web.pages.error(NOT_WATCHABLE[0].upper() + NOT_WATCHABLE[1:] + ".", 403,
+        return web.pages.error(not_watchable()[0].upper() + not_watchable()[1:] + ".", 403,
                                title="Not watched")
     if game.status == OVER:
         return RedirectResponse(f"/records/{game_id}", 303)
@@ -115,7 +116,7 @@ async def join(request: Request, game_id: str, code: str, web: Web, player: Play
                                 rated_words=RATED_WORDS[room.rated],
                                 clock_words=None if room.clock is None
                                 else room.clock.control.words(),
-                                clock_rule=WHEN_OUT[room.rated],
+                                clock_rule=pgettext("clock", WHEN_OUT[room.rated]),
                                 watched_words=watched_words(room.spectator_delay)
                                 if room.spectators else None,
                                 sign_in_first=SIGN_IN_TO_JOIN if room.rated and not player
@@ -161,9 +162,9 @@ async def rules_page(name: str, web: Web) -> Response:
 async def glossary_page(web: Web) -> Response:
     """The games' words, an anchor per entry (casino.words.glossary), as
     docs/glossary.md has them."""
-    from casino.words.glossary import SECTIONS, TERMS, section_title
+    from casino.words.glossary import SECTIONS, section_title, shown_terms
 
-    return web.pages.render("glossary.html", terms=TERMS,
+    return web.pages.render("glossary.html", terms=shown_terms(),
                             sections={s: section_title(s) for s in SECTIONS},
                             titles={name: title(name) for name, _, _ in preset_menu()})
 
@@ -176,8 +177,8 @@ async def guide_page(name: str, web: Web) -> Response:
     if name not in GUIDES:
         return web.pages.error(f"no guide for {name!r}; the guides are "
                                f"{', '.join(GUIDES)}", 404)
-    return web.pages.render("guide.html", name=name, title=GUIDES[name].title,
-                            guide=guide_html(name))
+    shown = guide_html(name)
+    return web.pages.render("guide.html", name=name, title=shown["title"], guide=shown)
 
 
 @router.get("/records/{game_id}.rec")

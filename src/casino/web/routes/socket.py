@@ -17,12 +17,14 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from casino import i18n
 from casino.engine.errors import CasinoError
-from casino.engine.wording import plural
+from casino.i18n import _, ngettext
 from casino.web import seats
 from casino.web.chat import chat_person
 from casino.web.errors import GameError
 from casino.web.guard import same_origin as _same_origin
+from casino.web.language import connection_language
 from casino.web.limits import TokenBucket, address_key, seat_share
 from casino.web.live import Client, LiveGame
 from casino.web.messages import (
@@ -53,10 +55,10 @@ from casino.web.requester import requester
 from casino.web.routes.context import Web, seat_held, signed_in
 from casino.web.service import GameService, OptionsJob
 from casino.web.spectators import (
-    NOT_WATCHABLE,
-    SAID_HELLO,
     full,
+    not_watchable,
     refusal,
+    said_hello,
     spectator_state,
 )
 
@@ -110,31 +112,43 @@ class GameSocket:
         self.options_task: asyncio.Task[None] | None = None
         self.options_next: OptionsJob | None = None
         self.refused = 0
+        #: The connection's language (set at the handshake, :meth:`run`).
+        self.lang = i18n.DEFAULT
 
     async def _refuse(self, message: str, code: int) -> None:
         await self.ws.send_json(error(message))
         await self.ws.close(code)
 
     async def run(self) -> None:
+        """Serve the connection in its language (:meth:`_serve`), chosen at the handshake as
+        a page's is (:func:`~casino.web.language.connection_language`: the cookie, the
+        account's, Accept-Language): every state, event,
+        notice and error it is sent is worded in it, whatever the other connections'."""
+        with i18n.using(await connection_language(self.ws)) as lang:
+            self.lang = lang
+            await self._serve()
+
+    async def _serve(self) -> None:
         """Admit the connection (its origin, the game, a seat held, room for it), then read
-        and write until it closes; the seat's absence counts from then."""
+        and write until it closes; the seat's absence counts from then. Its writer and the
+        tasks it starts inherit its language."""
         ws = self.ws
         await ws.accept()
         if not _same_origin(ws.headers):
-            await self._refuse("this game can only be played from its own site", CLOSE_ORIGIN)
+            await self._refuse(_("this game can only be played from its own site"), CLOSE_ORIGIN)
             return
         game = await self.service.live.get(self.game_id)
         if game is None:
-            await self._refuse("there is no such game", CLOSE_NO_GAME)
+            await self._refuse(_("there is no such game"), CLOSE_NO_GAME)
             return
         if self.watch and not game.spectators:
-            await self._refuse(NOT_WATCHABLE, CLOSE_NOT_WATCHABLE)
+            await self._refuse(not_watchable(), CLOSE_NOT_WATCHABLE)
             return
         # The browser's token's seat, or its account's; a spectator holds none.
         seat = None if self.watch else await seat_held(ws, game)
         if seat is None and not self.watch:
-            await self._refuse("you have no seat in this game: your seat token is missing "
-                               "or wrong (open your invite link again)", CLOSE_NO_SEAT)
+            await self._refuse(_("you have no seat in this game: your seat token is missing "
+                                 "or wrong (open your invite link again)"), CLOSE_NO_SEAT)
             return
         # As the limits count it (IPv6: the /64): the owner of its game's computers' turns.
         address = address_key(ws.client.host) if ws.client else ""
@@ -147,7 +161,7 @@ class GameSocket:
                 self.service.turns.watch(game)
             await self._refuse(no_room, CLOSE_LIMIT)
             return
-        client = Client(seat, address=address)
+        client = Client(seat, address=address, lang=self.lang)
         game.clients.add(client)
         self.service.turns.watch(game)  # a person back on their turn is no longer away
         if seat is None:
@@ -186,17 +200,24 @@ class GameSocket:
                 return full(limits.spectators_per_game)
         elif sum(1 for c in game.clients if c.seat == seat) >= (
                 share := seat_share(limits, len(game.seats))):
-            return (f"your seat has {plural(share, 'connection')} to this game open already, "
-                    "as many as a seat may have; close other tabs")
+            return ngettext("your seat has %(n)s connection to this game open already, as "
+                            "many as a seat may have; close other tabs",
+                            "your seat has %(n)s connections to this game open already, as "
+                            "many as a seat may have; close other tabs", share) % {"n": share}
         most = limits.game_connections_per_address
         if sum(1 for c in game.clients if c.address == address) >= most:
-            return (f"your address has {plural(most, 'connection')} to this game open "
-                    "already, as many as one address may have; close other tabs")
+            return ngettext("your address has %(n)s connection to this game open already, "
+                            "as many as one address may have; close other tabs",
+                            "your address has %(n)s connections to this game open already, "
+                            "as many as one address may have; close other tabs",
+                            most) % {"n": most}
         most = limits.connections_per_address
         if sum(1 for g in self.service.live.games.values() for c in g.clients
                if c.address == address) >= most:
-            return (f"your address has {plural(most, 'game connection')} open already, as "
-                    "many as one address may have; close some tabs")
+            return ngettext("your address has %(n)s game connection open already, as many "
+                            "as one address may have; close some tabs",
+                            "your address has %(n)s game connections open already, as many "
+                            "as one address may have; close some tabs", most) % {"n": most}
         return None
 
     async def _heartbeat(self, client: Client) -> None:
@@ -220,7 +241,7 @@ class GameSocket:
                         message = await game.state_ready(client)
                     except Exception:
                         log.exception("could not build the view of game %s", game.id)
-                        message = error("the server could not show the game; reload the page")
+                        message = error(_("the server could not show the game; reload the page"))
                     if message is None:
                         continue
                 if isinstance(message, str):  # a spectator's state, encoded once for all
@@ -258,18 +279,17 @@ class GameSocket:
             if not self.bucket.take():
                 self.refused += 1
                 if self.refused > self.limits.refused_before_close:
-                    client.send(error("too many messages: this connection is closed; "
-                                      "the page reconnects in a while"))
+                    client.send(error(_("too many messages: this connection is closed; "
+                                        "the page reconnects in a while")))
                     client.close(CLOSE_TOO_FAST)
                     return
-                client.send(error(f"too many messages: at most "
-                                  f"{self.limits.messages_per_second:g} a second; "
-                                  "that one was ignored"))
+                client.send(error(_("too many messages: at most %(n)s a second; that one "
+                                    "was ignored") % {"n": f"{self.limits.messages_per_second:g}"}))
                 continue
             self.refused = 0  # only a flood without pause closes the connection
             if size > self.limits.message_bytes:
-                client.send(error(f"that message is too big (at most "
-                                  f"{self.limits.message_bytes} bytes); it was ignored"))
+                client.send(error(_("that message is too big (at most %(n)s bytes); it was "
+                                    "ignored") % {"n": self.limits.message_bytes}))
                 continue
             current = self.service.live.games.get(self.game_id)
             if current is not game:  # dropped meanwhile: the client must reconnect
@@ -298,7 +318,7 @@ class GameSocket:
                     reply = error(e.message)
                 except Exception:
                     log.exception("options failed in game %s", game.id)
-                    reply = error("that selection could not be worked out; pick again")
+                    reply = error(_("that selection could not be worked out; pick again"))
                 client.send(reply)
         finally:
             self.options_task = None
@@ -316,7 +336,7 @@ class GameSocket:
             reply = error(str(e))
         except Exception:
             log.exception("a hint failed in game %s", game.id)
-            reply = error("no hint could be found just now; try again")
+            reply = error(_("no hint could be found just now; try again"))
         client.send(reply)
 
     async def handle(self, game: LiveGame, client: Client, text: str) -> Reply:
@@ -346,8 +366,8 @@ class GameSocket:
             # Memory may be half-changed: drop the game, it reloads as committed.
             log.exception("unexpected error in game %s on %r", game.id, msg.type)
             self.service.live.drop(game)
-            return error("something went wrong on the server; the game is reloaded as it "
-                        "was saved")
+            return error(_("something went wrong on the server; the game is reloaded as it "
+                           "was saved"))
 
     async def _hello(self, game: LiveGame, client: Client, msg: Hello) -> Reply:
         """The state (:meth:`_state`); after the first, the chat's status and its recent
@@ -370,7 +390,7 @@ class GameSocket:
         start = msg.since if msg.since <= game.version else 0
         if seat is None:
             if client.sent is not None:
-                return error(SAID_HELLO)
+                return error(said_hello())
             await game.settled.wait()  # a change being stored is shown once it is
             client.sent = game.version
             return spectator_state(game, start, game.watching)

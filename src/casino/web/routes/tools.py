@@ -15,12 +15,13 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
+from casino import i18n
 from casino.bots.levels import LEVELS
 from casino.engine.cards import card_name, card_text
 from casino.engine.errors import CasinoError, RulesError
-from casino.i18n import _
 from casino.engine.presets import DEFAULT
 from casino.engine.rules import preset
+from casino.i18n import _
 from casino.tools.helper import HelperError, check_request
 from casino.tools.scorepad import ScorePad, ScorePadError, apply_action, setup_choices
 from casino.web import tools
@@ -274,6 +275,7 @@ async def helper(request: Request, web: Web) -> Response:
     try:
         body = await _body(request, MAX_HELPER, HelperRequest)
         req = await run_in_threadpool(_checked, body)
+        req["lang"] = i18n.current()  # the worker writes the reasons in the asker's language
         return JSONResponse(await web.helpers.analyse(req, await requester(request)))
     except ToolError as exc:
         return exc.response()

@@ -346,7 +346,7 @@
       selUses = new Set(opt.uses || []);
     }
     renderSelection();
-    showStatus(_("Hint: %(move)s", { move: hint.words || hint.move }), "hint");
+    showStatus(hint.words, "hint");
     showReason();
   }
 
@@ -535,8 +535,9 @@
     $("lesson-general").textContent = step.general || "";
     const kinds = step.kinds || [];
     const learned = kinds.filter((k) => (step.learned || []).includes(k));
-    const learnedWords = learned.length ? learned.join(", ") : _("nothing yet");
-    $("lesson-learned").textContent = _("Learned: %(learned)s (of %(kinds)s)", { learned: learnedWords, kinds: kinds.join(", ") });
+    const named = (k) => (step.names || {})[k] || k;  // the kinds' names in the page's language
+    const learnedWords = learned.length ? learned.map(named).join(", ") : _("nothing yet");
+    $("lesson-learned").textContent = _("Learned: %(learned)s (of %(kinds)s)", { learned: learnedWords, kinds: kinds.map(named).join(", ") });
     $("lesson-glossary").href = step.glossary;
     $("lesson-glossary").textContent = _("“%(term)s” in the glossary", { term: step.term });
     $("lesson-guide").href = step.guide;

@@ -333,7 +333,7 @@
     // A decision's grade in the review's words (its verdict: "about as good" for a good
     // move whose cost is within the judge's noise), coloured by its grade.
     function verdict(d) {
-      const words = d.verdict || d.grade;
+      const words = d.verdict_words || d.verdict || d.grade;  // verdict_words: in the page's language
       return el("span", { class: `grade grade-${d.grade}`, text: words[0].toUpperCase() + words.slice(1) });
     }
 
@@ -354,7 +354,7 @@
       const lost = r.decisions.reduce((a, d) => a + d.cost, 0);
       fill($("review-summary"),
         el("strong", { text: r.name }), ": " + _("%(judged)s decisions judged, %(forced)s forced.", { judged: num(r.decisions.length), forced: num(r.forced) }) + " ",
-        Object.keys(GRADE_LABEL).map((g) => [grade(g), ` ${num(counts[g])}${g === "good" && about.length ? ` (${num(about.length)} ${about[0].verdict})` : ""} `]),
+        Object.keys(GRADE_LABEL).map((g) => [grade(g), ` ${num(counts[g])}${g === "good" && about.length ? ` (${num(about.length)} ${about[0].verdict_words || about[0].verdict})` : ""} `]),
         el("span", { class: "review-lost", text: "· " + _("%(points)s points lost in all", { points: points(lost) }) }));
       drawGraph(r);
       fill($("review-advice"), r.advice.length
@@ -362,7 +362,7 @@
         : el("li", { class: "muted", text: _("No decision surely cost anything.") }));
       const head = el("tr", {}, [_("Kind"), _("Decisions"), _("Points lost"), ...Object.values(GRADE_LABEL)].map((h) => el("th", { scope: "col", text: h })));
       fill($("review-totals"), el("thead", {}, head), el("tbody", {}, r.totals.map((t) =>
-        el("tr", {}, el("th", { scope: "row", text: t.kind[0].toUpperCase() + t.kind.slice(1) }),
+        el("tr", {}, el("th", { scope: "row", text: (t.kind_words || t.kind)[0].toUpperCase() + (t.kind_words || t.kind).slice(1) }),
           el("td", { text: num(t.decisions) }), el("td", { text: points(t.cost) }),
           t.grades.map((n) => el("td", { text: num(n) }))))));
       fill($("review-moves"), r.decisions.map((d, i) => el("li", {},
@@ -419,7 +419,7 @@
           svg.append(svgEl("text", { x: cx, y: d.swing > 0 ? cy - 9 : cy + 17, class: `swing-mark ${d.swing > 0 ? "up" : "down"}`, "text-anchor": "middle", text: d.swing > 0 ? "▲" : "▼" }));
         }
         const dot = svgEl("circle", { cx, cy, r: 6, class: `point grade-${d.grade}`, "data-index": i, onclick: () => focus(i) },
-          svgEl("title", { text: _("%(where)s: %(move)s (%(verdict)s, margin %(margin)s)", { where: decisionLabel(d), move: d.words, verdict: d.verdict || GRADE_LABEL[d.grade] || d.grade, margin: points(d.margin) }) }));
+          svgEl("title", { text: _("%(where)s: %(move)s (%(verdict)s, margin %(margin)s)", { where: decisionLabel(d), move: d.words, verdict: d.verdict_words || d.verdict || GRADE_LABEL[d.grade] || d.grade, margin: points(d.margin) }) }));
         svg.append(dot);
       });
       fill(box, svg);
