@@ -266,3 +266,16 @@ def test_a_refusals_field_is_named_in_the_readers_language() -> None:
     with using("sv"):
         assert [pgettext("form field", f) for f in FIELD_WORDS[:3]] == ["namn", "lösenord",
                                                                         "kod"]
+
+
+def test_the_lobbys_challenge_refusal_in_the_askers_language(app: TestClient) -> None:
+    """A refusal raised in a database thread (sending a challenge) is worded in the
+    asker's language, as the lobby shows it."""
+    guest = browser(app)
+    guest.cookies.set("lang", "fi")
+    r = guest.post("/api/challenge", json={"name": "Ann", "rules": "casino", "players": 2})
+    assert r.status_code == 403
+    assert r.json()["error"].startswith("kirjaudu lähettääksesi haasteen")
+    guest.cookies.set("lang", "en")
+    r = guest.post("/api/challenge", json={"name": "Ann", "rules": "casino", "players": 2})
+    assert r.json()["error"].startswith("sign in to send a challenge")
