@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -279,3 +280,22 @@ def test_the_lobbys_challenge_refusal_in_the_askers_language(app: TestClient) ->
     guest.cookies.set("lang", "en")
     r = guest.post("/api/challenge", json={"name": "Ann", "rules": "casino", "players": 2})
     assert r.json()["error"].startswith("sign in to send a challenge")
+
+
+def test_signing_out_everywhere_and_the_operators_page(tmp_path: Path) -> None:
+    from casino.web.app import create_app
+    from tests.web_helpers import csrf_of, db_url
+
+    app = create_app(db_url(tmp_path), pool_workers=0, limits=ACCOUNTS,
+                     hint_level="beginner", admins=["Olga"])
+    with TestClient(app) as client:
+        olga = browser(client)
+        sign_up(olga, "Olga", PASSWORD)
+        reports = shown(olga, "/admin/reports", "sv")
+        _check(reports, ("Chattanmälningar", "Inga öppna anmälningar."),
+               ("Chat reports", "No open reports"))
+        olga.cookies.set("lang", "fi")
+        token = csrf_of(olga.get("/account").text)
+        page = olga.post("/account/everywhere", data={"csrf": token}).text
+        _check(page, ("Kirjattu ulos kaikkialta", "Tilin Olga 1 kirjautuminen päättyi",
+                      "Takaisin aulaan"), ("Signed out everywhere", "sign-in of"))
