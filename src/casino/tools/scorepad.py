@@ -56,6 +56,7 @@ from casino.engine.scoring import (
     settle,
 )
 from casino.engine.wording import plural
+from casino.i18n import _
 
 FORMAT = "casino-scorepad/1"
 #: How many earlier states the pad keeps for undo (and writes to JSON).
@@ -161,53 +162,71 @@ def _previous_loses(rules: Rules) -> bool:
 
 
 def fields(rules: Rules) -> tuple[Field, ...]:
-    """What the table counts in ``rules``, in the order players count it."""
+    """What the table counts in ``rules``, in the order players count it, its labels and
+    help in the language in force (the keys and kinds are the pad's, in every language)."""
     out: list[Field] = []
     deck = rules.deck_size
-    who = "side" if rules.partnerships else "player"
     if _cards_asked(rules):
         out.append(Field(
-            "cards", "Cards captured", "counts-or-most", True,
-            f"the number of cards each {who} captured (with the cards left on the table "
-            f"at the end), or just who had the most; several: a tie", total=deck))
+            "cards", _("Cards captured"), "counts-or-most", True,
+            (_("the number of cards each side captured (with the cards left on the table "
+               "at the end), or just who had the most; several: a tie") if rules.partnerships
+             else _("the number of cards each player captured (with the cards left on the "
+                    "table at the end), or just who had the most; several: a tie")),
+            total=deck))
+    out.extend(_spade_fields(rules))
+    named = tuple(card_symbol(c) for c in scoring_cards(rules))
+    out.append(Field("takers", _("Scoring cards"), "takers", True,
+                     _("who took each copy of each of these cards") if rules.decks > 1
+                     else _("who took each of these cards"), cards=named,
+                     copies=rules.decks))
+    if rules.sweep_points:
+        out.append(_sweeps_field(rules))
+    if rules.mulle_points:
+        out.append(Field("mulles", _("Mulles"), "seats-in-order", False,
+                         _("who made each mulle (a card taken alone by its identical twin)")))
+    if rules.last_capture_points:
+        out.append(Field("last_capture", _("Last capture"), "seat", True,
+                         _("who made the last capture of the round")))
+    return tuple(out)
+
+
+def _spade_fields(rules: Rules) -> list[Field]:
+    """The spades' field of ``rules``, if its spades are counted (:func:`fields`)."""
     mode = _spade_mode(rules)
     spades = 13 * rules.decks
     if mode == "counts-or-most":
-        out.append(Field("spades", "Spades captured", "counts-or-most", True,
-                         f"the spades each {who} captured, or just who had the most; "
-                         "several: a tie", total=spades))
-    elif mode == "counts":
-        why = ("each spade scores" if scheme(rules).each_spade() is not None
-               else "each spade above 7 scores")
-        out.append(Field("spades", "Spades captured", "counts", True,
-                         f"the spades each {who} captured ({why})", total=spades))
-    elif mode == "other":
-        out.append(Field("other_spades", "Other spades", "counts", True,
-                         "the spades each player took other than 2♠ and A♠ "
-                         "(1 penalty point each; J♠ Q♠ K♠ included)",
-                         total=_other_spades(rules)))
-    named = tuple(card_symbol(c) for c in scoring_cards(rules))
-    copies = "each copy of " if rules.decks > 1 else ""
-    out.append(Field("takers", "Scoring cards", "takers", True,
-                     f"who took {copies}each of these cards", cards=named,
-                     copies=rules.decks))
-    if rules.sweep_points:
-        word = rules.sweep_word + "s"
-        extra = ""
-        if _previous_loses(rules):
-            extra = "; a double sweep (10 on, 10 off) is the same seat twice in a row"
-        elif rules.sweep_limit is not None or rules.no_sweep_last_deal:
-            extra = ("; none in the last deal, and none once anyone had more than "
-                     f"{rules.sweep_limit} points at the round's start")
-        out.append(Field("sweeps", word.capitalize(), "seats-in-order", False,
-                         f"who made each of the {word}, in the order they were made{extra}"))
-    if rules.mulle_points:
-        out.append(Field("mulles", "Mulles", "seats-in-order", False,
-                         "who made each mulle (a card taken alone by its identical twin)"))
-    if rules.last_capture_points:
-        out.append(Field("last_capture", "Last capture", "seat", True,
-                         "who made the last capture of the round"))
-    return tuple(out)
+        return [Field("spades", _("Spades captured"), "counts-or-most", True,
+                      (_("the spades each side captured, or just who had the most; several: "
+                         "a tie") if rules.partnerships
+                       else _("the spades each player captured, or just who had the most; "
+                              "several: a tie")), total=spades)]
+    if mode == "counts":
+        why = (_("each spade scores") if scheme(rules).each_spade() is not None
+               else _("each spade above 7 scores"))
+        help_words = (_("the spades each side captured (%(why)s)") if rules.partnerships
+                      else _("the spades each player captured (%(why)s)"))
+        return [Field("spades", _("Spades captured"), "counts", True,
+                      help_words % {"why": why}, total=spades)]
+    if mode == "other":
+        return [Field("other_spades", _("Other spades"), "counts", True,
+                      _("the spades each player took other than 2♠ and A♠ (1 penalty point "
+                        "each; J♠ Q♠ K♠ included)"), total=_other_spades(rules))]
+    return []
+
+
+def _sweeps_field(rules: Rules) -> Field:
+    """The sweeps' field of ``rules`` (:func:`fields`): a Swedish *tabla* keeps its name."""
+    label = _("Sweeps") if rules.sweep_word == "sweep" else rules.sweep_word.capitalize() + "s"
+    extra = ""
+    if _previous_loses(rules):
+        extra = _("; a double sweep (10 on, 10 off) is the same seat twice in a row")
+    elif rules.sweep_limit is not None or rules.no_sweep_last_deal:
+        extra = (_("; none in the last deal, and none once anyone had more than %(limit)s "
+                   "points at the round's start") % {"limit": rules.sweep_limit})
+    return Field("sweeps", label, "seats-in-order", False,
+                 _("who made each of the %(what)s, in the order they were made%(extra)s")
+                 % {"what": label.lower(), "extra": extra})
 
 
 def fields_json(rules: Rules) -> list[dict[str, Any]]:

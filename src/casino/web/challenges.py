@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from casino.i18n import _, ngettext, pgettext, pN_
 from casino.web.accounts.names import skeleton
 from casino.web.accounts.store import Account, AccountGameRow, AccountStore, RatingRow
 from casino.web.errors import GameError
@@ -41,31 +42,42 @@ if TYPE_CHECKING:
 CHALLENGE = "~"
 #: How many challenges a challenger keeps waiting at once.
 MAX_CHALLENGES = 5
-#: The refusals, in words.
-SIGN_IN_TO_CHALLENGE = ("sign in to send a challenge: it comes from your account, and "
-                        "goes to another's")
-YOURSELF = "\"name\": that is your own name: challenge someone else"
-NOT_THE_ADDRESSEE = "this challenge is for {}: only they may accept it, signed in"
-NOT_YOURS = ("this is not a challenge of yours to decline: only its challenger and the "
-             "player it is for may")
+#: The refusals, in words (in English here, shown in the asker's language: the lobby
+#: shows them as they come, ``pgettext("challenge", ...)`` where they are raised).
+SIGN_IN_TO_CHALLENGE = pN_("challenge", "sign in to send a challenge: it comes from your "
+                                        "account, and goes to another's")
+YOURSELF = pN_("challenge", "\"name\": that is your own name: challenge someone else")
+NOT_THE_ADDRESSEE = pN_("challenge", "this challenge is for %(name)s: only they may accept "
+                                     "it, signed in")
+NOT_YOURS = pN_("challenge", "this is not a challenge of yours to decline: only its "
+                             "challenger and the player it is for may")
+
+
+def refusal(words: str, **values: object) -> str:
+    """One of this module's refusals in the language in force, ``values`` put in."""
+    said = pgettext("challenge", words)
+    return said % values if values else said
 
 
 def unknown_name(name: str) -> str:
     """The refusal of a challenge to a name no account has."""
-    return f"\"name\": there is no player named {name[:30]!r}: check the spelling"
+    return _("\"name\": there is no player named %(name)s: check the spelling") % {
+        "name": repr(name[:30])}
 
 
 def too_many(n: int) -> str:
     """The refusal of a challenge beyond :data:`MAX_CHALLENGES`."""
-    return (f"you have {n} challenges waiting already: wait for an answer, or withdraw "
-            f"one")
+    return ngettext("you have %(num)s challenge waiting already: wait for an answer, or "
+                    "withdraw it",
+                    "you have %(num)s challenges waiting already: wait for an answer, or "
+                    "withdraw one", n) % {"num": n}
 
 
 def check_addressee(code: str, seat: int, name: str, account: Account | None) -> None:
     """Refuse a challenge's addressed seat (the second) to anyone but the account it
     is for, signed in."""
     if code.startswith(CHALLENGE) and seat == 1 and (account is None or account.name != name):
-        raise GameError(NOT_THE_ADDRESSEE.format(name), 403)
+        raise GameError(refusal(NOT_THE_ADDRESSEE, name=name), 403)
 
 
 def challenges_for(store: Store, name: str, since: dt.datetime,
@@ -132,12 +144,12 @@ class Challenges:
         friends whose second seat is theirs, with the time control ``clock`` (None:
         none). In a database thread."""
         if account is None:
-            raise GameError(SIGN_IN_TO_CHALLENGE, 403)
+            raise GameError(refusal(SIGN_IN_TO_CHALLENGE), 403)
         found = self.accounts.find(skeleton(name))
         if found is None:
             raise GameError(unknown_name(name))
         if found[0].id == account.id:
-            raise GameError(YOURSELF)
+            raise GameError(refusal(YOURSELF))
         waiting = self._waiting_of(account.id)
         if waiting >= MAX_CHALLENGES:
             raise GameError(too_many(waiting), 429)
@@ -168,12 +180,12 @@ class Challenges:
         live = self.service.live
         game = await live.get(game_id[:64])
         if game is None or account is None or not (game.invite or "").startswith(CHALLENGE):
-            raise GameError(NOT_YOURS, 403)
+            raise GameError(refusal(NOT_YOURS), 403)
         holders = await live.db(self.accounts.holders, game.id)
         if holders.get(game.creator_seat) == account.id:
             say: Callable[[str], str] = challenge_withdrawn
         elif game.session.names[1] == account.name and game.seats.get(1) is None:
             say = functools.partial(challenge_declined, account.name)
         else:
-            raise GameError(NOT_YOURS, 403)
+            raise GameError(refusal(NOT_YOURS), 403)
         return await withdraw_room(game, say)

@@ -28,8 +28,7 @@ from sqlalchemy.orm import Session
 from casino.engine.match import Match, RoundLog
 from casino.engine.record import RecordRound, Settings, read_record, write_record
 from casino.engine.rules import PRESET_NAMES, Rules, player_counts, preset
-from casino.engine.wording import plural
-from casino.i18n import pN_
+from casino.i18n import ngettext, pN_
 from casino.play.session import HUMAN, GameSession
 from casino.web.accounts.store import Account
 from casino.web.daily_store import DailyStore, Deal, Entry
@@ -61,10 +60,11 @@ NAME_FIRST = ("choose a name for this browser first: players without an account 
               "in the daily deal under it")
 NOT_A_DAY = "{day!r} is no day of the daily deal: days are written YYYY-MM-DD"
 #: What a results page says to a player who has not finished today's deal yet.
-PLAY_FIRST = ("Play first: today's results are shown to those who have played today's "
-              "deal to its end.")
+PLAY_FIRST = pN_("daily", "Play first: today's results are shown to those who have played "
+                          "today's deal to its end.")
 #: Why the guests are listed apart.
-NOT_RANKED = "Players without an account, under their browsers' names: not ranked with accounts."
+NOT_RANKED = pN_("daily", "Players without an account, under their browsers' names: not "
+                          "ranked with accounts.")
 #: The most results each list of a day's deal shows (the best; the accounts' and the
 #: guests' apart), so that a page costs the same however many played it.
 RESULTS_SHOWN = 100
@@ -109,14 +109,16 @@ def check_rules(rules: str) -> str:
 
 
 def seconds_words(seconds: float | None) -> str:
-    """``3 minutes 4 seconds``: the time a player took, as the results show it."""
+    """``3 minutes 4 seconds``: the time a player took, as the results show it (in the
+    language in force)."""
     if seconds is None:
         return ""
     whole = round(seconds)
     minutes, rest = divmod(whole, 60)
+    said = ngettext("%(num)s second", "%(num)s seconds", rest) % {"num": rest}
     if minutes == 0:
-        return plural(rest, "second")
-    return f"{plural(minutes, 'minute')} {plural(rest, 'second')}"
+        return said
+    return ngettext("%(num)s minute", "%(num)s minutes", minutes) % {"num": minutes} + " " + said
 
 
 def player_keys(token: str | None, account: Account | None) -> list[str]:

@@ -1,13 +1,22 @@
 """The language of each web request: chosen, switched, and given to the pages and scripts.
 
-A request's language is its browser's ``lang`` cookie when it names a known language,
-else the best of its ``Accept-Language`` (:func:`casino.i18n.negotiate`). The
-middleware :func:`choose_language` sets it in :mod:`casino.i18n`'s context variable for
-the request's own task, so the templates (Jinja's i18n extension, whose callables read
-that variable) and any engine words translate into it. ``GET /language/{lang}`` sets
-the cookie and sends the browser back to the page it came from (a path of this site
-only, never another site). The pages carry the JavaScript's words of that language as
-a JSON catalog (:func:`script_catalog`) that ``static/i18n.js`` reads.
+A request's language is, in this order:
+
+1. its browser's ``lang`` cookie, when it names a known language: what was chosen on
+   this browser wins;
+2. else the language kept in the account signed in there (chosen with the switch on
+   any browser), and the answer sets the cookie to it, so that signing in on a new
+   browser brings the account's language along;
+3. else the best of its ``Accept-Language`` (:func:`casino.i18n.negotiate`).
+
+The middleware :func:`choose_language` sets it in :mod:`casino.i18n`'s context variable
+for the request's own task, so the templates (Jinja's i18n extension, whose callables
+read that variable) and any engine words translate into it; :func:`connection_language`
+gives the same answer for a WebSocket's handshake. ``GET /language/{lang}`` sets the
+cookie, keeps the choice in the account when one is signed in, and sends the browser
+back to the page it came from (a path of this site only, never another site). The pages
+carry the JavaScript's words of that language as a JSON catalog (:func:`script_catalog`)
+that ``static/i18n.js`` reads.
 """
 
 from __future__ import annotations
@@ -27,11 +36,16 @@ from starlette.responses import RedirectResponse, Response
 
 from casino import i18n
 from casino.web.phrases import phrases_shown
+from casino.web.who import account_of, looked_up, session_token
 
 #: The cookie remembering the language a browser chose with the switch.
 LANG_COOKIE = "lang"
 #: How long the choice is remembered: a year.
 LANG_COOKIE_AGE = 365 * 24 * 3600
+
+#: The paths whose answers never look the account up for its language: the static
+#: files and the cards' drawings (a page's first answer gives the browser the cookie).
+_NO_LOOKUP = ("/static/", "/svg/")
 
 #: The path of the page being made, for the switch's links back to it.
 _PATH: ContextVar[str] = ContextVar("casino_page_path", default="/")
@@ -43,12 +57,26 @@ PLURAL_RULE = "one-other"
 router = APIRouter()
 
 
-def request_language(request: HTTPConnection) -> str:
-    """The language ``request`` is answered in: its cookie's, else its Accept-Language's.
-    A request, or a WebSocket at its handshake (the game's socket speaks its connection's
-    language, :mod:`casino.web.routes.socket`): the one place that decides."""
-    return i18n.known(request.cookies.get(LANG_COOKIE)) or i18n.negotiate(
-        request.headers.get("accept-language"))
+def request_language(connection: HTTPConnection) -> str:
+    """The language ``connection`` (a request, or a WebSocket's handshake) is answered
+    in: its ``lang`` cookie's, else its account's (when the account was looked up:
+    :func:`casino.web.who.account_of`; :func:`connection_language` looks it up first),
+    else its Accept-Language's. The one place that decides the order."""
+    known = looked_up(connection)
+    account = known[0] if known else None
+    return (i18n.known(connection.cookies.get(LANG_COOKIE))
+            or i18n.known(account.language if account else None)
+            or i18n.negotiate(connection.headers.get("accept-language")))
+
+
+async def connection_language(connection: HTTPConnection) -> str:
+    """:func:`request_language` of ``connection``, the account looked up first when it
+    may decide (no ``lang`` cookie, a session cookie): what a WebSocket's handshake
+    calls, as the HTTP middleware does."""
+    if (i18n.known(connection.cookies.get(LANG_COOKIE)) is None
+            and session_token(connection)):
+        await account_of(connection)
+    return request_language(connection)
 
 
 async def choose_language(request: Request,
@@ -56,14 +84,39 @@ async def choose_language(request: Request,
     """HTTP middleware: answer ``request`` in its language (:func:`request_language`),
     and tell caches that the answer varies with what chose it (the header and the
     cookie: a card's cached drawing is titled in a language), except for the static
-    files, which are the same in every language."""
-    i18n.set_language(request_language(request))
+    files, which are the same in every language. A browser without the cookie, signed
+    in to an account that chose a language, is given the cookie of that language."""
+    static = request.url.path.startswith("/static/")
+    cookie = i18n.known(request.cookies.get(LANG_COOKIE))
+    lang = i18n.set_language(request_language(request)
+                             if request.url.path.startswith(_NO_LOOKUP)
+                             else await connection_language(request))
     _PATH.set(same_site(request.url.path + (f"?{request.url.query}" if request.url.query
                                             else "")))
     response = await call_next(request)
-    if not request.url.path.startswith("/static/"):
+    if not static:
         response.headers.append("Vary", "Accept-Language, Cookie")
+    if cookie is None and _from_account(request, lang) and not _sets_language(response):
+        _remember(response, lang)
     return response
+
+
+def _from_account(connection: HTTPConnection, lang: str) -> bool:
+    """Whether ``lang`` is the language kept in the account signed in on ``connection``."""
+    known = looked_up(connection)
+    return bool(known and known[0] and i18n.known(known[0].language) == lang)
+
+
+def _sets_language(response: Response) -> bool:
+    """Whether ``response`` sets the language's cookie itself (the switch)."""
+    return any(value.startswith(f"{LANG_COOKIE}=")
+               for value in response.headers.getlist("set-cookie"))
+
+
+def _remember(response: Response, code: str) -> None:
+    """Have the browser keep ``code`` as its language for :data:`LANG_COOKIE_AGE`."""
+    response.set_cookie(LANG_COOKIE, code, max_age=LANG_COOKIE_AGE, samesite="lax",
+                        httponly=False, path="/")
 
 
 def same_site(target: str | None) -> str:
@@ -77,14 +130,17 @@ def same_site(target: str | None) -> str:
 
 
 @router.get("/language/{lang}")
-async def switch_language(lang: str, next: str = "/") -> Response:
-    """Remember ``lang`` in the browser's cookie and go back to ``next`` (a path of this
-    site; the lobby otherwise). An unknown language changes nothing."""
+async def switch_language(request: Request, lang: str, next: str = "/") -> Response:
+    """Remember ``lang`` in the browser's cookie, and in the account signed in there (so
+    that it follows its owner to another browser), and go back to ``next`` (a path of
+    this site; the lobby otherwise). An unknown language changes nothing."""
     response = RedirectResponse(same_site(next), status_code=303)
     code = i18n.known(lang)
     if code is not None:
-        response.set_cookie(LANG_COOKIE, code, max_age=LANG_COOKIE_AGE, samesite="lax",
-                            httponly=False, path="/")
+        _remember(response, code)
+        account = await account_of(request)
+        if account is not None and account.language != code:
+            await request.app.state.accounts.choose_language(account, code)
     return response
 
 

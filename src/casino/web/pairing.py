@@ -56,6 +56,7 @@ from sqlalchemy.orm import Session
 
 from casino.engine.errors import CasinoError
 from casino.engine.rules import preset
+from casino.i18n import pgettext, pN_
 from casino.measure.glicko2 import Rating
 from casino.web.accounts.ratings import check_rated_room
 from casino.web.accounts.store import Account, AccountGameRow, RatingRow
@@ -91,7 +92,8 @@ NEW_RATING = Rating().rating
 #: How often a player may ask to be paired (a minute's asks, and at once).
 ASKS_PER_MINUTE, ASKS_BURST = 30, 10
 #: The refusal of a seek id that is not the caller's.
-NOT_YOUR_SEEK = "\"seek\" is the id of your own seek, as the last answer gave it"
+NOT_YOUR_SEEK = pN_("pairing", "\"seek\" is the id of your own seek, as the last answer "
+                               "gave it")
 
 
 def too_often(asker: str) -> str:
@@ -297,13 +299,13 @@ class Pairing:
         browser or account); GameError naming the field otherwise."""
         game = await self.service.live.get(seek[:64])
         if game is None or game.mode != FRIENDS:
-            raise GameError(NOT_YOUR_SEEK)
+            raise GameError(pgettext("pairing", NOT_YOUR_SEEK))
         mine = game.seats.get(game.creator_seat) == holder and holder != ""
         if not mine and account is not None:
             holders = await self.service.live.db(self.service.rooms.accounts.holders, game.id)
             mine = holders.get(game.creator_seat) == account
         if not mine:
-            raise GameError(NOT_YOUR_SEEK)
+            raise GameError(pgettext("pairing", NOT_YOUR_SEEK))
         return Seek(game.id, game.invite or "", game.created, account, holder, None,
                     game.status, (game.session.rules.name, game.session.rules.players,
                                   game.rated,

@@ -20,6 +20,7 @@ from urllib.parse import parse_qsl
 from pydantic import Field, field_validator
 from starlette.requests import ClientDisconnect, Request
 
+from casino.i18n import _, pN_
 from casino.web.accounts.names import NAME_MAX, why_not
 from casino.web.accounts.passwords import PASSWORD_MAX, why_not_password
 from casino.web.bodies import BodyError
@@ -34,6 +35,11 @@ PASSWORD = "\"password\" is the account's password"
 CODE = "\"code\" is one of the account's recovery codes, as abcd-efgh-jkmn-pqrs"
 CSRF = "\"csrf\" is the form's token: send the form from this site's page"
 CLAIM = "\"claim\" is \"on\" to make this browser's games the account's"
+#: The forms' fields as a refusal names them to a reader (``account_form.html`` shows
+#: ``pgettext("form field", field)``).
+FIELD_WORDS = (pN_("form field", "name"), pN_("form field", "password"),
+               pN_("form field", "code"), pN_("form field", "csrf"),
+               pN_("form field", "claim"))
 
 
 def _name(name: str) -> str:
@@ -52,7 +58,7 @@ def _password(password: str) -> str:
 
 def _no_control(text: str) -> str:
     if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
-        raise ValueError("it has a control character")
+        raise ValueError(_("it has a control character"))
     return text
 
 
@@ -117,8 +123,9 @@ async def form_fields(request: Request) -> dict[str, Any]:
     if kind == "application/json":
         return await json_object(request, FORM_BYTES, refuse)
     if kind not in ("application/x-www-form-urlencoded", ""):  # none: an empty form
-        raise BodyError("a form is sent as application/x-www-form-urlencoded", None)
-    too_big = BodyError(f"the form is too big (at most {size_words(FORM_BYTES)})", None)
+        raise BodyError(_("a form is sent as application/x-www-form-urlencoded"), None)
+    too_big = BodyError(_("the form is too big (at most %(size)s)")
+                        % {"size": size_words(FORM_BYTES)}, None)
     declared = declared_length(request.headers)
     if declared is not None and declared > FORM_BYTES:
         raise too_big
@@ -129,16 +136,16 @@ async def form_fields(request: Request) -> dict[str, Any]:
             if len(raw) > FORM_BYTES:
                 raise too_big
     except ClientDisconnect:
-        raise BodyError("the form was cut off before its end", None) from None
+        raise BodyError(_("the form was cut off before its end"), None) from None
     try:
         pairs = parse_qsl(bytes(raw).decode("utf-8"), keep_blank_values=True,
                           errors="strict", max_num_fields=16)
     except (UnicodeDecodeError, ValueError):
-        raise BodyError("the form is not valid URL-encoded UTF-8 text", None) from None
+        raise BodyError(_("the form is not valid URL-encoded UTF-8 text"), None) from None
     fields: dict[str, Any] = {}
     for key, value in pairs:
         if key in fields:
-            raise BodyError(f"\"{key[:30]}\" is given twice in the form: send it once",
-                            key[:30])
+            raise BodyError(_("\"%(field)s\" is given twice in the form: send it once")
+                            % {"field": key[:30]}, key[:30])
         fields[key] = value
     return fields

@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import unicodedata
 
+from casino.i18n import _
+
 #: The shortest and the longest name, in characters (after NFKC).
 NAME_MIN = 3
 NAME_MAX = 24
 #: The separators a name may hold between its letters and digits.
 SEPARATORS = " -_."
-#: The rule in words: the second half of every refusal of a name.
-RULE = (f"a name is {NAME_MIN} to {NAME_MAX} letters or digits, with single spaces, "
-        f"hyphens, underscores or dots between them")
 
 #: Look-alikes, each mapped to the Latin letter it passes for (after casefolding).
 CONFUSABLES: dict[str, str] = {
@@ -50,25 +49,34 @@ def normal(name: str) -> str:
     return unicodedata.normalize("NFKC", name).strip()
 
 
+def rule() -> str:
+    """The rule in words, in the language in force: the second half of every refusal of
+    a name, and the sign-up form's note."""
+    return _("a name is %(min)s to %(max)s letters or digits, with single spaces, hyphens, "
+             "underscores or dots between them") % {"min": NAME_MIN, "max": NAME_MAX}
+
+
 def why_not(name: str) -> str | None:
     """Why ``name`` (as :func:`normal` keeps it) cannot be a name, in words; None when it
     can. Only letters, digits and single separators between them, so that nothing
     invisible, no control character and no lookalike spacing gets into a name."""
     shown = normal(name)
+    values = {"rule": rule(), "count": len(shown)}
     if len(shown) < NAME_MIN:
-        return f"the name is too short: {RULE}"
+        return _("the name is too short: %(rule)s") % values
     if len(shown) > NAME_MAX:
-        return f"the name is too long ({len(shown)} characters): {RULE}"
+        return _("the name is too long (%(count)s characters): %(rule)s") % values
     previous = ""
     for ch in shown:
         if ch in SEPARATORS:
             if previous in SEPARATORS:
-                return f"the name has two separators in a row: {RULE}"
+                return _("the name has two separators in a row: %(rule)s") % values
         elif not unicodedata.category(ch).startswith(("L", "N")):
-            return f"the name has a character that is not allowed ({_shown(ch)}): {RULE}"
+            return (_("the name has a character that is not allowed (%(char)s): %(rule)s")
+                    % {**values, "char": _shown(ch)})
         previous = ch
     if shown[0] in SEPARATORS or shown[-1] in SEPARATORS:
-        return f"the name must begin and end with a letter or digit: {RULE}"
+        return _("the name must begin and end with a letter or digit: %(rule)s") % values
     return None
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from casino.i18n import _
 from casino.web.limits import Limits
 
 #: The cookie holding a signed-in browser's session token.
@@ -35,9 +36,6 @@ SESSION_COOKIE = "casino_session"
 #: The shortest and the longest password, in characters.
 PASSWORD_MIN = 10
 PASSWORD_MAX = 256
-#: The rule in words, the second half of every refusal of a password.
-PASSWORD_RULE = (f"a password is {PASSWORD_MIN} to {PASSWORD_MAX} characters, with no "
-                 f"control characters (a passphrase of a few words is good)")
 #: Recovery codes given at sign-up (and when asked for anew), each used once.
 RECOVERY_CODES = 8
 #: A recovery code: 16 characters of this alphabet (80 bits), shown in groups of four.
@@ -66,14 +64,22 @@ class Profile:
                    limits.password_lanes)
 
 
+def password_rule() -> str:
+    """The rule in words, in the language in force: the second half of every refusal of
+    a password, and the forms' note."""
+    return _("a password is %(min)s to %(max)s characters, with no control characters (a "
+             "passphrase of a few words is good)") % {"min": PASSWORD_MIN, "max": PASSWORD_MAX}
+
+
 def why_not_password(password: str) -> str | None:
     """Why ``password`` cannot be a password, in words; None when it can."""
+    values = {"rule": password_rule()}
     if len(password) < PASSWORD_MIN:
-        return f"the password is too short: {PASSWORD_RULE}"
+        return _("the password is too short: %(rule)s") % values
     if len(password) > PASSWORD_MAX:
-        return f"the password is too long: {PASSWORD_RULE}"
+        return _("the password is too long: %(rule)s") % values
     if any(unicodedata.category(ch) == "Cc" for ch in password):
-        return f"the password has a control character: {PASSWORD_RULE}"
+        return _("the password has a control character: %(rule)s") % values
     return None
 
 
@@ -131,8 +137,8 @@ class Passwords:
 def new_codes() -> list[str]:
     """A new set of recovery codes, as shown: ``abcd-efgh-jkmn-pqrs``."""
     out = []
-    for _ in range(RECOVERY_CODES):
-        raw = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    for _code in range(RECOVERY_CODES):
+        raw = "".join(secrets.choice(CODE_ALPHABET) for _char in range(CODE_LENGTH))
         out.append("-".join(raw[i:i + 4] for i in range(0, CODE_LENGTH, 4)))
     return out
 

@@ -39,6 +39,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from casino.engine.rules import Rules, rules_from_json
+from casino.i18n import pN_
 from casino.web.accounts.ratings import Ratings, Standing
 from casino.web.accounts.store import (
     Account,
@@ -59,8 +60,9 @@ PAGE_SIZE = 50
 #: daily deal's game (its results page lists it, once its day is over).
 LESSON = "lesson"
 UNLISTED = (LESSON, "daily")
-#: A game's result for one player, in words.
-WON, LOST, DRAWN = "won", "lost", "drawn"
+#: A game's result for one player, in words (also the pages' class names; shown in the
+#: reader's language with ``pgettext("result", ...)``).
+WON, LOST, DRAWN = pN_("result", "won"), pN_("result", "lost"), pN_("result", "drawn")
 
 
 def player_url(name: str) -> str:

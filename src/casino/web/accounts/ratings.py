@@ -50,6 +50,7 @@ from sqlalchemy.orm import Session
 from casino.engine.record import match_from_record, read_record, resigned_seat
 from casino.engine.rules import Rules
 from casino.engine.wording import plural
+from casino.i18n import pN_
 from casino.measure.glicko2 import DRAW, LOSS, WIN, Outcome, Rating, rate
 from casino.play.session import HUMAN
 from casino.web.accounts.store import (
@@ -76,8 +77,8 @@ SIGN_IN_TO_MAKE = ("\"rated\": sign in to make a rated room: ratings are kept fo
                    "accounts only")
 PEOPLE_ONLY = ("\"rated\": a rated game is between people only: make every seat a "
                "person's (\"people\" equal to \"players\")")
-SIGN_IN_TO_JOIN = ("this is a rated game: sign in (or sign up) to join it, or ask for "
-                   "a casual room")
+SIGN_IN_TO_JOIN = pN_("account", "this is a rated game: sign in (or sign up) to join it, or "
+                                 "ask for a casual room")
 ONE_SEAT = "you hold a seat of this rated game already: nobody is rated against themselves"
 #: The leaderboard lists players whose deviation is under this (a newcomer's is 350): a
 #: rating known to within about ±500 (two deviations) says little yet.

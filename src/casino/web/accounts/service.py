@@ -18,6 +18,7 @@ import ipaddress
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 
+from casino.i18n import pgettext, pN_
 from casino.web.accounts import names
 from casino.web.accounts.passwords import (
     Busy,
@@ -32,29 +33,38 @@ from casino.web.limits import Limits
 from casino.web.service import GameService
 from casino.web.store import token_hash
 
-#: The refusals, each worded once.
-WRONG = "that name and password do not match an account: nothing was changed"
-WRONG_CODE = ("that name and recovery code do not match an account (each code works "
-              "once): nothing was changed")
-WRONG_PASSWORD = "that is not this account's password: nothing was changed"
-TAKEN = ("the name {name!r} is taken, or looks too much like an account's name (names "
-         "are compared ignoring case, accents, separators and look-alike letters such "
-         "as 0 and O, 1 and l, or Cyrillic letters drawn like Latin ones): choose another")
-BUSY = "the server is busy checking passwords: try again in a few seconds"
-TOO_MANY_ACCOUNT = ("too many failed sign-ins to this account: try again in {minutes} "
-                    "minutes")
-TOO_MANY_SIGNUPS = ("too many accounts were signed up from your network lately: try "
-                    "again in {minutes} minutes")
-TOO_MANY_NETWORK = ("too many failed sign-ins from your network: try again in {minutes} "
-                    "minutes")
+#: The refusals, each worded once (in English, shown in the reader's language:
+#: :class:`AccountError` translates them, in the context "account").
+WRONG = pN_("account", "that name and password do not match an account: nothing was changed")
+WRONG_CODE = pN_("account", "that name and recovery code do not match an account (each "
+                            "code works once): nothing was changed")
+WRONG_PASSWORD = pN_("account", "that is not this account's password: nothing was changed")
+TAKEN = pN_("account", "the name %(name)s is taken, or looks too much like an account's "
+                       "name (names are compared ignoring case, accents, separators and "
+                       "look-alike letters such as 0 and O, 1 and l, or Cyrillic letters "
+                       "drawn like Latin ones): choose another")
+BUSY = pN_("account", "the server is busy checking passwords: try again in a few seconds")
+TOO_MANY_ACCOUNT = pN_("account", "too many failed sign-ins to this account: try again in "
+                                  "%(minutes)s minutes")
+TOO_MANY_SIGNUPS = pN_("account", "too many accounts were signed up from your network "
+                                  "lately: try again in %(minutes)s minutes")
+TOO_MANY_NETWORK = pN_("account", "too many failed sign-ins from your network: try again "
+                                  "in %(minutes)s minutes")
+DELETED = pN_("account", "this account has been deleted")
 
 
 class AccountError(Exception):
-    """A refusal: words, the HTTP status, and the form's field at fault (if one is)."""
+    """A refusal: words, the HTTP status, and the form's field at fault (if one is).
+    ``message`` is one of this module's refusals (``%(name)s`` placeholders filled from
+    ``values``), kept in English as ``words`` and translated into the language in force
+    as ``message``: an AccountError is made inside the request that shows it."""
 
-    def __init__(self, message: str, status: int = 400, field: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, status: int = 400, field: str | None = None,
+                 **values: object) -> None:
+        self.words = message % values if values else message
+        self.message = (pgettext("account", message) % values if values
+                        else pgettext("account", message))
+        super().__init__(self.words)
         self.status = status
         self.field = field
 
@@ -112,9 +122,9 @@ class Accounts:
         counted = await self.service.live.db(self.store.failures, keys, self.window)
         minutes = max(1, round(self.limits.signin_window / 60))
         if counted.get(keys[0], 0) >= self.limits.signin_failures_per_account:
-            raise AccountError(TOO_MANY_ACCOUNT.format(minutes=minutes), 429, "name")
+            raise AccountError(TOO_MANY_ACCOUNT, 429, "name", minutes=minutes)
         if counted.get(keys[1], 0) >= self.limits.signin_failures_per_network:
-            raise AccountError(TOO_MANY_NETWORK.format(minutes=minutes), 429)
+            raise AccountError(TOO_MANY_NETWORK, 429, minutes=minutes)
         return keys
 
     async def _checked(self, skeleton: str, stored: str | None, password: str, host: str,
@@ -140,12 +150,12 @@ class Accounts:
         ``signups_per_network`` from the network of ``host`` in ``signin_window``."""
         shown, skeleton = names.normal(name), names.skeleton(name)
         if await self.service.live.db(self.store.find, skeleton) is not None:
-            raise AccountError(TAKEN.format(name=shown), 409, "name")
+            raise AccountError(TAKEN, 409, "name", name=repr(shown))
         signups = [f"signup {signin_network(host)}"]
         counted = await self.service.live.db(self.store.failures, signups, self.window)
         if counted.get(signups[0], 0) >= self.limits.signups_per_network:
             minutes = max(1, round(self.limits.signin_window / 60))
-            raise AccountError(TOO_MANY_SIGNUPS.format(minutes=minutes), 429)
+            raise AccountError(TOO_MANY_SIGNUPS, 429, minutes=minutes)
         hashed = await self._hash(password)
         codes, token = new_codes(), new_session_token()
         try:
@@ -153,7 +163,7 @@ class Accounts:
                 self.store.create, shown, skeleton, hashed, [code_key(c) for c in codes],
                 token_hash(token))
         except NameTaken:  # taken between the look and the insert
-            raise AccountError(TAKEN.format(name=shown), 409, "name") from None
+            raise AccountError(TAKEN, 409, "name", name=repr(shown)) from None
         await self.service.live.db(self.store.fail, signups, self.window)
         claimed = await self.claim(account, browser) if claim and browser else 0
         return SignedIn(account, token, codes, claimed)
@@ -197,6 +207,10 @@ class Accounts:
             return None
         return await self.service.live.db(self.store.session, token_hash(token), self.lapse)
 
+    async def choose_language(self, account: Account, language: str) -> None:
+        """Keep ``language`` as the choice of ``account``, for its other browsers."""
+        await self.service.live.db(self.store.set_language, account.id, language)
+
     async def sign_out(self, token: str) -> None:
         """Revoke this browser's session (its open games reconnect: :meth:`reconnect`)."""
         account = await self.who(token)
@@ -231,7 +245,7 @@ class Accounts:
     async def _confirm(self, account: Account, password: str, host: str) -> None:
         stored = await self.service.live.db(self.store.password_of, account.id)
         if stored is None:
-            raise AccountError("this account has been deleted", 410)
+            raise AccountError(DELETED, 410)
         await self._checked(names.skeleton(account.name), stored, password, host,
                             WRONG_PASSWORD, "password")
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import (
     DateTime,
@@ -42,7 +42,8 @@ from casino.web.store import Base, GameRow, SeatRow, Store, now, utc
 
 class AccountRow(Base):
     """An account: its name as shown, the name's skeleton (unique: no two accounts whose
-    names look alike), and its password's Argon2id hash."""
+    names look alike), its password's Argon2id hash, and the language its owner chose
+    with the pages' switch (None until they do: the browser's language then)."""
 
     __tablename__ = "accounts"
 
@@ -51,6 +52,7 @@ class AccountRow(Base):
     skeleton: Mapped[str] = mapped_column(String(128), unique=True, index=True)
     password: Mapped[str] = mapped_column(Text)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class AccountSessionRow(Base):
@@ -153,10 +155,13 @@ class SignInFailureRow(Base):
 
 @dataclass(frozen=True)
 class Account:
-    """An account as the pages use it: never its password's hash."""
+    """An account as the pages use it: never its password's hash. ``language`` is the
+    one its owner chose (None for none, or not looked up: only a session's lookup reads
+    it), and plays no part in comparing two accounts."""
 
     id: str
     name: str
+    language: str | None = field(default=None, compare=False)
 
 
 class NameTaken(Exception):
@@ -236,7 +241,8 @@ class AccountStore:
         revoked nor unused for ``lapse``; its last use is noted (at most once a minute)."""
         t = now()
         with self.store.transaction() as s:
-            row = s.execute(select(AccountSessionRow.seen, AccountRow.id, AccountRow.name)
+            row = s.execute(select(AccountSessionRow.seen, AccountRow.id, AccountRow.name,
+                                   AccountRow.language)
                             .join(AccountRow, AccountRow.id == AccountSessionRow.account)
                             .where(AccountSessionRow.token_hash == session)).first()
             if row is None:
@@ -248,7 +254,13 @@ class AccountStore:
             if t - utc(row.seen) > dt.timedelta(minutes=1):
                 s.execute(update(AccountSessionRow)
                           .where(AccountSessionRow.token_hash == session).values(seen=t))
-            return Account(row.id, row.name)
+            return Account(row.id, row.name, row.language)
+
+    def set_language(self, account: str, language: str) -> None:
+        """Keep ``language`` as the choice of ``account`` (the switch, signed in)."""
+        with self.store.transaction() as s:
+            s.execute(update(AccountRow).where(AccountRow.id == account)
+                      .values(language=language))
 
     def end_session(self, session: str) -> None:
         """Revoke one session (signing out)."""

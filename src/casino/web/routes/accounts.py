@@ -22,15 +22,15 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
-from casino.engine.wording import plural
+from casino.i18n import _, ngettext, pN_
 from casino.web import seats
 from casino.web.accounts.forms import Confirmed, Form, Recover, SignIn, SignUp, form_fields
-from casino.web.accounts.names import NAME_MAX, RULE
+from casino.web.accounts.names import NAME_MAX, rule
 from casino.web.accounts.passwords import (
     PASSWORD_MAX,
-    PASSWORD_RULE,
     csrf_ok,
     csrf_token,
+    password_rule,
 )
 from casino.web.accounts.passwords import (
     SESSION_COOKIE as SESSION_COOKIE,  # the accounts' pages' cookie, named here too
@@ -49,8 +49,8 @@ router = APIRouter(dependencies=[Depends(signed_in)])
 #: forgets a session unused for ``session_days`` anyway).
 SESSION_AGE = 365 * 24 * 3600
 #: The refusal of a form without its page's token.
-BAD_CSRF = ("the form's token is missing or is not this page's: reload the page and "
-            "send the form again (nothing was changed)")
+BAD_CSRF = pN_("account", "the form's token is missing or is not this page's: reload the "
+                          "page and send the form again (nothing was changed)")
 
 
 async def _accounts(connection: HTTPConnection) -> Accounts:
@@ -72,11 +72,16 @@ def _host(request: Request) -> str:
     return request.client.host if request.client else ""
 
 
+def _sentence(words: str) -> str:
+    """``words`` begun with a capital, as a sentence of the page."""
+    return words[:1].upper() + words[1:]
+
+
 def _page(web: Web, template: str, status: int = 200, **context: Any) -> Response:
     """An account page: never kept by a cache (it may show codes or a token)."""
     response = web.pages.render(template, name_max=NAME_MAX, password_max=PASSWORD_MAX,
-                                name_rule=RULE[0].upper() + RULE[1:],
-                                password_rule=PASSWORD_RULE[0].upper() + PASSWORD_RULE[1:],
+                                name_rule=_sentence(rule()),
+                                password_rule=_sentence(password_rule()),
                                 **context)
     response.status_code = status
     response.headers["cache-control"] = "no-store"
@@ -227,8 +232,8 @@ async def _signed_in_change(request: Request, web: Web, users: Accounts,
     page again with the refusal otherwise."""
     found = await _account(request, users)
     if found is None:
-        return _signed_out(web.pages.error("you are not signed in (or were signed out "
-                                           "elsewhere): sign in again", 401))
+        return _signed_out(web.pages.error(_("you are not signed in (or were signed out "
+                                             "elsewhere): sign in again"), 401))
     try:
         form = await _form(request, model, found[1])
     except (BodyError, AccountError) as e:
@@ -245,9 +250,10 @@ async def signout_everywhere(request: Request, web: Web, users: Users) -> Respon
         return change
     count = await users.sign_out_everywhere(change[0])
     show_viewer(None, None)
-    page = _page(web, "signed_out.html", title="Signed out everywhere",
-                 message=f"{plural(count, 'sign-in')} of "
-                         f"{change[0].name} ended, this browser's too.")
+    page = _page(web, "signed_out.html", title=_("Signed out everywhere"),
+                 message=ngettext("%(num)s sign-in of %(name)s ended, this browser's too.",
+                                  "%(num)s sign-ins of %(name)s ended, this browser's too.",
+                                  count) % {"num": count, "name": change[0].name})
     return _signed_out(page)
 
 
@@ -289,8 +295,10 @@ async def delete(request: Request, web: Web, users: Users) -> Response:
         return await _account_page(web, users, account, token, e.status, error=e.message,
                                    field=e.field)
     show_viewer(None, None)
-    page = _page(web, "signed_out.html", title="Account deleted",
-                 message=f"The account {account.name} is gone; its "
-                         f"{plural(len(games), 'game')} stay, "
-                         f"without its name.")
+    page = _page(web, "signed_out.html", title=_("Account deleted"),
+                 message=ngettext("The account %(name)s is gone; its %(num)s game stays, "
+                                  "without its name.",
+                                  "The account %(name)s is gone; its %(num)s games stay, "
+                                  "without its name.", len(games))
+                 % {"num": len(games), "name": account.name})
     return _signed_out(page)

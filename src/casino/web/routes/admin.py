@@ -20,7 +20,8 @@ from casino.web.accounts.store import Account
 from casino.web.bodies import BodyError, read
 from casino.web.chatstore import ChatStore
 from casino.web.messages import MAX_ID
-from casino.web.routes.context import Player, Web, session_token, signed_in
+from casino.web.routes.context import Player, Web, signed_in
+from casino.web.who import session_token
 
 router = APIRouter(dependencies=[Depends(signed_in)])
 

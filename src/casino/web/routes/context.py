@@ -27,7 +27,7 @@ from starlette.responses import Response
 
 from casino.engine.rules import PRESET_NAMES, player_counts
 from casino.web import seats
-from casino.web.accounts.passwords import SESSION_COOKIE, csrf_token
+from casino.web.accounts.passwords import csrf_token
 from casino.web.accounts.service import Accounts
 from casino.web.accounts.store import Account
 from casino.web.bodies import BodyError, read
@@ -38,6 +38,7 @@ from casino.web.service import GameError, GameService, LiveGame
 from casino.web.store import OVER, Store
 from casino.web.tools import Helpers
 from casino.web.views import title
+from casino.web.who import account_of, session_token
 
 
 @dataclass(frozen=True)
@@ -71,25 +72,16 @@ def page_header() -> dict[str, Any]:
     return {"viewer": header[0] if header else None, "viewer_known": header is not None}
 
 
-def session_token(connection: HTTPConnection) -> str | None:
-    """The browser's session token from its cookie, if it has a plausible one."""
-    token = connection.cookies.get(SESSION_COOKIE)
-    return token if token and len(token) <= 200 else None
-
-
 async def signed_in(connection: HTTPConnection) -> Account | None:
     """The account signed in on the browser of ``connection`` (a request or a
     WebSocket): its session cookie's, while the session is neither revoked nor lapsed.
-    Looked up once per request (none for a browser without the cookie: a guest costs
-    nothing), and shown in the page header (:func:`show_viewer`)."""
-    known: tuple[Account | None] | None = getattr(connection.state, "casino_account", None)
-    if known is not None:
-        return known[0]
-    token = session_token(connection)
-    accounts: Accounts = connection.app.state.accounts
-    account = await accounts.who(token) if token else None
-    connection.state.casino_account = (account,)
-    show_viewer(account, token)
+    Looked up once per request (:func:`casino.web.who.account_of`, which the language
+    middleware may have asked first), and shown in the page header
+    (:func:`show_viewer`) by the first call of the request."""
+    account = await account_of(connection)
+    if not getattr(connection.state, "casino_header_shown", False):
+        connection.state.casino_header_shown = True
+        show_viewer(account, session_token(connection))
     return account
 
 

@@ -14,6 +14,7 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from casino.engine.cards import card_text
+from casino.i18n import pgettext
 from casino.web import seats
 from casino.web.bodies import DailyStart, GameMade
 from casino.web.daily import (
@@ -71,8 +72,9 @@ async def results_page(request: Request, day: str, rules: str, web: Web,
     deck = ([card_text(c) for c in shown.deal.deck] if shown.deal is not None else None)
     return web.pages.render("daily_deal.html", r=shown, title=title(rules), deck=deck,
                             dealer=shown.deal.dealer if shown.deal is not None else None,
-                            today=day == daily.today(), play_first=PLAY_FIRST,
-                            not_ranked=NOT_RANKED, seconds_words=seconds_words,
+                            today=day == daily.today(),
+                            play_first=pgettext("daily", PLAY_FIRST),
+                            not_ranked=pgettext("daily", NOT_RANKED), seconds_words=seconds_words,
                             level=daily.level, rules_name=rules)
 
 

@@ -11,6 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
+from casino.i18n import _
 from casino.web import seats
 from casino.web.routes.context import WebContext, error_response
 from casino.web.service import GameError
@@ -32,12 +33,12 @@ async def game_error(request: Request, exc: GameError) -> Response:
 async def invalid(request: Request, exc: RequestValidationError) -> Response:
     """A request FastAPI could not read: said in words, never as its validation dump."""
     return error_response(request, _context(request).pages,
-                          "the request is not in the expected form", 422)
+                          _("the request is not in the expected form"), 422)
 
 
 async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
     """Starlette's errors (no such page, a method not allowed) in words."""
-    words = {404: "there is no such page", 405: "that method is not allowed here"}
+    words = {404: _("there is no such page"), 405: _("that method is not allowed here")}
     return error_response(request, _context(request).pages,
                           words.get(exc.status_code, str(exc.detail)), exc.status_code)
 
@@ -47,7 +48,7 @@ async def crash(request: Request, exc: Exception) -> Response:
     wrong."""
     log.exception("unexpected error on %s", request.url.path)
     return error_response(request, _context(request).pages,
-                          "something went wrong on the server; try again", 500)
+                          _("something went wrong on the server; try again"), 500)
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -12,7 +12,7 @@ from starlette.responses import Response
 from casino.bots.levels import LEVELS
 from casino.engine.errors import RulesError
 from casino.engine.rules import describe, preset
-from casino.i18n import pgettext
+from casino.i18n import _, pgettext
 from casino.web import seats
 from casino.web.accounts.ratings import SIGN_IN_TO_JOIN
 from casino.web.bodies import MAX_SPECTATOR_DELAY
@@ -58,13 +58,14 @@ async def game_page(request: Request, game_id: str, web: Web) -> Response:
     where a finished game's record is)."""
     game = await web.service.live.get(game_id)
     if game is None:
-        return web.pages.error("there is no such game", 404)
+        return web.pages.error(_("there is no such game"), 404)
     seat = await seat_held(request, game)
     if seat is None:
-        msg = "You have no seat in this game."
+        msg = _("You have no seat in this game.")
         if game.status == OVER:
-            msg += f" It is over: its record is at /records/{game_id}."
-        return web.pages.error(msg, 403, title="No seat")
+            msg += " " + _("It is over: its record is at %(path)s.") % {
+                "path": f"/records/{game_id}"}
+        return web.pages.error(msg, 403, title=_("No seat"))
     from casino.words.glossary import kinds
 
     return web.pages.render("game.html", game_id=game_id, rules_name=game.rules.name,
@@ -133,12 +134,12 @@ async def rematch(request: Request, old: str, new: str, web: Web) -> Response:
     (a browser by its token, an account by its own seats)."""
     game = await web.service.live.get(old)
     if game is None or game.rematch != new:
-        return web.pages.error("there is no such rematch", 404)
+        return web.pages.error(_("there is no such rematch"), 404)
     seat = await seat_held(request, game)
     target = await web.service.live.get(new)
     if seat is None or target is None or await seat_held(request, target) != seat:
-        return web.pages.error("You had no seat in that game, so none in its rematch.", 403,
-                               title="No seat")
+        return web.pages.error(_("You had no seat in that game, so none in its rematch."),
+                               403, title=_("No seat"))
     return RedirectResponse(f"/game/{new}", 303)
 
 

@@ -24,7 +24,7 @@ from casino.web import seats
 from casino.web.chat import chat_person
 from casino.web.errors import GameError
 from casino.web.guard import same_origin as _same_origin
-from casino.web.language import request_language
+from casino.web.language import connection_language
 from casino.web.limits import TokenBucket, address_key, seat_share
 from casino.web.live import Client, LiveGame
 from casino.web.messages import (
@@ -121,9 +121,10 @@ class GameSocket:
 
     async def run(self) -> None:
         """Serve the connection in its language (:meth:`_serve`), chosen at the handshake as
-        a page's is (:func:`~casino.web.language.request_language`): every state, event,
+        a page's is (:func:`~casino.web.language.connection_language`: the cookie, the
+        account's, Accept-Language): every state, event,
         notice and error it is sent is worded in it, whatever the other connections'."""
-        with i18n.using(request_language(self.ws)) as lang:
+        with i18n.using(await connection_language(self.ws)) as lang:
             self.lang = lang
             await self._serve()
 

@@ -17,9 +17,11 @@ from starlette.responses import Response
 
 from casino import i18n
 from casino.bots.levels import LEVELS
+from casino.engine.cards import card_name, card_text
 from casino.engine.errors import CasinoError, RulesError
 from casino.engine.presets import DEFAULT
 from casino.engine.rules import preset
+from casino.i18n import _
 from casino.tools.helper import HelperError, check_request
 from casino.tools.scorepad import ScorePad, ScorePadError, apply_action, setup_choices
 from casino.web import tools
@@ -97,7 +99,14 @@ async def shared_scorepad_page(pad_id: str) -> Response:
 async def helper_page() -> Response:
     """The move helper's page, with every preset's set-up and the levels to pick the best
     play with."""
-    return _page("helper.html", presets=_presets(), levels=list(LEVELS), rules_name=DEFAULT.name)
+    return _page("helper.html", presets=_presets(), levels=list(LEVELS), rules_name=DEFAULT.name,
+                 card_names=_card_names())
+
+
+def _card_names() -> dict[str, str]:
+    """Each card's name in the request's language by its notation (``Td``: ``10 of
+    diamonds``, ``ruutukymppi``), for the helper's pictures' titles."""
+    return {card_text(c): card_name(c) for c in range(52)}
 
 
 
@@ -198,14 +207,14 @@ async def scorepad_store(request: Request, web: Web) -> Response:
         many pads lately or the server keeps as many as it will."""
         text = stored_text(body.pad)
         if not web.service.allowances.take(tools.new_pads, client):
-            raise ToolError("too many new score pads from here: wait a minute", 429)
+            raise ToolError(_("too many new score pads from here: wait a minute"), 429)
         pad_id = secrets.token_urlsafe(12)
         secret = secrets.token_urlsafe(24)
         with Session(engine) as s, s.begin():
             count = s.scalar(select(func.count()).select_from(ScorePadRow)) or 0
             if count >= tools.MAX_PADS:
-                raise ToolError("the server keeps no more score pads: export yours as a "
-                                "file instead", 507)
+                raise ToolError(_("the server keeps no more score pads: export yours as "
+                                  "a file instead"), 507)
             s.add(ScorePadRow(id=pad_id, secret=token_hash(secret), pad=text))
         return PadStored(id=pad_id, secret=secret,
                          url=f"/scorepad/{pad_id}#{secret}").model_dump()

@@ -4,6 +4,7 @@
 // part under last), to be offered again the next day.
 "use strict";
 (() => {
+  const { _ } = window.CasinoI18n;
   const NAME_KEY = "casino-daily-name";
   const nameBox = document.getElementById("daily-name");
   const err = document.getElementById("daily-error");
@@ -20,10 +21,10 @@
       });
       let data = {};
       try { data = await res.json(); } catch { /* not JSON */ }
-      if (!res.ok) throw new Error(typeof data.error === "string" ? data.error : `the server said ${res.status}`);
+      if (!res.ok) throw new Error(typeof data.error === "string" ? data.error : _("the server said %(status)s", { status: res.status }));
       location.href = data.url;
     } catch (ex) {
-      if (err) { err.textContent = `Could not start the deal: ${ex.message}`; err.hidden = false; }
+      if (err) { err.textContent = _("Could not start the deal: %(why)s", { why: ex.message }); err.hidden = false; }
       button.disabled = false;
     }
   }

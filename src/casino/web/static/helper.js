@@ -10,14 +10,16 @@
   const KEY = "casino.helper.v1";
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
   const SUITS = ["s", "h", "d", "c"];
-  const SUIT_NAMES = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
   const $ = (id) => document.getElementById(id);
 
   const { el } = window.CasinoDom;
+  const { _, ngettext } = window.CasinoI18n;
+  // Each card's name in the page's language (the engine's card_name, as the page carries
+  // it: "10 of diamonds", "ruutukymppi", "ruter tia").
+  const CARD_NAMES = JSON.parse($("helper-cards").textContent);
 
   function cardName(text) {
-    const r = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" }[text[0]] || text[0];
-    return `${r} of ${SUIT_NAMES[text[1]]}`;
+    return CARD_NAMES[text] || text;
   }
 
   function img(text) {
@@ -63,7 +65,7 @@
     save();
     render();
     $("plays").replaceChildren();
-    $("plays-note").textContent = "The position changed: list the plays again.";
+    $("plays-note").textContent = _("The position changed: list the plays again.");
     $("plays-more").textContent = "";
     $("plays-cards").hidden = true;
     $("helper-error").hidden = true;
@@ -80,15 +82,15 @@
     if (!counts.includes(state.players)) state.players = counts[0];
     pl.replaceChildren(...counts.map((n) => el("option", {
       value: String(n), selected: n === state.players,
-      text: preset().partnerships.includes(n) ? `${n} (partnerships)` : String(n),
+      text: preset().partnerships.includes(n) ? _("%(n)s (partnerships)", { n }) : String(n),
     })));
   }
 
   // Seats as the engine's words name them: you are seat 0, seat 1 plays after you, ...
   function seatName(seat) {
-    if (seat === 0) return "you";
+    if (seat === 0) return _("you");
     const partner = seat === 2 && preset().partnerships.includes(state.players);
-    return partner ? "seat 2 (your partner)" : `seat ${seat}`;
+    return partner ? _("seat 2 (your partner)") : _("seat %(n)s", { n: seat });
   }
 
   function renderPicker() {
@@ -111,63 +113,63 @@
       if (it.kind === "card") {
         zone.append(el("button", {
           type: "button", class: "zone-card" + (selected.has(i) ? " selected" : ""), "data-table-card": it.card,
-          "aria-pressed": selected.has(i) ? "true" : "false", title: `${cardName(it.card)}: tap to select`,
+          "aria-pressed": selected.has(i) ? "true" : "false", title: _("%(card)s: tap to select", { card: cardName(it.card) }),
           onclick: () => { if (selected.has(i)) selected.delete(i); else selected.add(i); render(); },
         }, img(it.card)));
       } else {
         const value = it.value === null || it.value === undefined || it.value === "" ? "?" : it.value;
         zone.append(el("div", { class: "zone-build", "data-build": String(i) },
           el("div", { class: "groups" }, it.groups.map((g) => el("div", { class: "group" }, g.map(img)))),
-          el("span", { class: "build-badge" }, "build of ", el("strong", { text: String(value) }),
+          el("span", { class: "build-badge" }, _("build of") + " ", el("strong", { text: String(value) }),
             el("span", { class: "owner", text: " · " + seatName(it.owner) })),
           el("span", {},
             el("button", {
               type: "button", class: "button", "data-add-group": String(i), disabled: !selected.size,
-              title: "add the selected loose cards as another group (a multiple build)",
+              title: _("add the selected loose cards as another group (a multiple build)"),
               onclick: () => addGroup(i),
-            }, "+ group"),
-            el("button", { type: "button", class: "button", onclick: () => breakBuild(i) }, "break up"))));
+            }, _("+ group")),
+            el("button", { type: "button", class: "button", onclick: () => breakBuild(i) }, _("break up")))));
       }
     });
-    if (!state.table.length) zone.append(el("p", { class: "zone-empty", text: "The table is empty." }));
+    if (!state.table.length) zone.append(el("p", { class: "zone-empty", text: _("The table is empty.") }));
     $("make-build").disabled = !selected.size;
     $("remove-selected").disabled = !selected.size;
     const owner = $("build-owner");
     const keep = owner.value;
-    owner.replaceChildren(...Array.from({ length: state.players }, (_, s) => el("option", { value: String(s), text: s === 1 ? "seat 1 (plays after you)" : seatName(s) })));
+    owner.replaceChildren(...Array.from({ length: state.players }, (unused, s) => el("option", { value: String(s), text: s === 1 ? _("seat 1 (plays after you)") : seatName(s) })));
     if (keep && Number(keep) < state.players) owner.value = keep;
   }
 
   function renderHand() {
     const zone = $("hand-zone");
     zone.replaceChildren(...state.hand.map((c, i) => el("button", {
-      type: "button", class: "zone-card", "data-hand-card": c, title: `${cardName(c)}: tap to take it back`,
+      type: "button", class: "zone-card", "data-hand-card": c, title: _("%(card)s: tap to take it back", { card: cardName(c) }),
       onclick: () => { state.hand.splice(i, 1); changed(); },
     }, img(c))));
-    if (!state.hand.length) zone.append(el("p", { class: "zone-empty", text: "Tap the cards you hold." }));
+    if (!state.hand.length) zone.append(el("p", { class: "zone-empty", text: _("Tap the cards you hold.") }));
   }
 
   function renderExtra() {
     const box = $("helper-extra");
     const others = state.players - 1;
-    state.opponents = Array.from({ length: others }, (_, i) => state.opponents[i] ?? "");
+    state.opponents = Array.from({ length: others }, (unused, i) => state.opponents[i] ?? "");
     box.replaceChildren(
-      ...state.opponents.map((v, i) => el("label", {}, `Cards in ${seatName(i + 1)}'s hand`,
+      ...state.opponents.map((v, i) => el("label", {}, _("Cards in %(seat)s's hand", { seat: seatName(i + 1) }),
         el("input", {
-          type: "number", min: "0", max: "52", id: `opponent-${i + 1}`, value: v, placeholder: "as yours",
+          type: "number", min: "0", max: "52", id: `opponent-${i + 1}`, value: v, placeholder: _("as yours"),
           oninput: (e) => { state.opponents[i] = e.target.value; save(); },
         }))),
-      el("label", {}, "Cards left to deal",
+      el("label", {}, _("Cards left to deal"),
         el("input", {
-          type: "number", min: "0", max: "104", id: "stock", value: state.stock, placeholder: "the rest",
+          type: "number", min: "0", max: "104", id: "stock", value: state.stock, placeholder: _("the rest"),
           oninput: (e) => { state.stock = e.target.value; save(); },
         })));
   }
 
   function renderTargets() {
-    const targets = [["table", "on the table"], ["hand", "in your hand"],
-      ...Array.from({ length: state.players }, (_, s) => [`captured-${s}`, `captured by ${seatName(s)}`]),
-      ...(preset().set_aside ? [["aside", "set aside (pictures)"]] : [])];
+    const targets = [["table", _("on the table")], ["hand", _("in your hand")],
+      ...Array.from({ length: state.players }, (unused, s) => [`captured-${s}`, _("captured by %(seat)s", { seat: seatName(s) })]),
+      ...(preset().set_aside ? [["aside", _("set aside (pictures)")]] : [])];
     if (!targets.some(([v]) => v === state.target)) state.target = "table";
     $("target-toggle").replaceChildren(...targets.map(([value, words]) => el("label", { class: "pill" },
       el("input", {
@@ -179,21 +181,21 @@
   function renderCaptured() {
     const box = $("captured-zone");
     box.replaceChildren();
-    const piles = state.captured.map((pile, seat) => [pile, String(seat), `Captured by ${seatName(seat)}`]);
-    if (preset().set_aside) piles.push([state.setAside, "aside", "Set aside"]);
+    const piles = state.captured.map((pile, seat) => [pile, String(seat), _("Captured by %(seat)s", { seat: seatName(seat) })]);
+    if (preset().set_aside) piles.push([state.setAside, "aside", _("Set aside")]);
     piles.forEach(([pile, key, words]) => {
       if (!pile.length) return;
       box.append(el("div", { class: "captured-pile", "data-pile": key },
         el("span", { class: "who", text: `${words} (${pile.length})` }),
         el("span", { class: "mini-cards" }, pile.map((c, i) => el("button", {
-          type: "button", class: "mini-card", "data-captured-card": c, title: `${cardName(c)}: tap to take it back`,
+          type: "button", class: "mini-card", "data-captured-card": c, title: _("%(card)s: tap to take it back", { card: cardName(c) }),
           onclick: () => { pile.splice(i, 1); changed(); },
         }, img(c))))));
     });
   }
 
   function render() {
-    state.captured = Array.from({ length: state.players }, (_, s) => state.captured[s] || []);
+    state.captured = Array.from({ length: state.players }, (unused, s) => state.captured[s] || []);
     for (const i of [...selected]) if (!state.table[i] || state.table[i].kind !== "card") selected.delete(i);
     renderMenus();
     renderPicker();
@@ -218,7 +220,7 @@
   function takeSelected() {
     const idx = [...selected].sort((a, b) => a - b);
     const cards = idx.map((i) => state.table[i].card);
-    state.table = state.table.filter((_, i) => !selected.has(i));
+    state.table = state.table.filter((unused, i) => !selected.has(i));
     selected.clear();
     return cards;
   }
@@ -270,7 +272,7 @@
     err.hidden = true;
     list.replaceChildren();
     $("plays-more").textContent = "";
-    note.textContent = level === "expert" ? "Thinking (the strongest computer takes about a second)…" : "Thinking…";
+    note.textContent = level === "expert" ? _("Thinking (the strongest computer takes about a second)…") : _("Thinking…");
     const body = request();
     if (card) {
       body.card = card;
@@ -288,13 +290,13 @@
       data = await res.json();
     } catch {
       res = { ok: false };
-      data = { error: "the server cannot be reached: check the connection" };
+      data = { error: _("the server cannot be reached: check the connection") };
     } finally {
       buttons.forEach((b) => { b.disabled = false; });
     }
     if (!res.ok) {
       note.textContent = "";
-      err.textContent = data.error || "the helper could not read this position";
+      err.textContent = data.error || _("the helper could not read this position");
       err.hidden = false;
       return;
     }
@@ -307,13 +309,13 @@
       el("span", { class: "kind", text: m.kind }),
       el("span", { class: "play-words", text: m.words }),
       el("span", { class: "notation", text: m.move }),
-      m.best ? el("span", { class: "pick-mark", text: `★ the ${data.level || "computer"}'s pick` }) : null,
+      m.best ? el("span", { class: "pick-mark", text: "★ " + _("the %(level)s's pick", { level: data.level || _("computer") }) }) : null,
       // The judge's value (expected round margin) and why, when the plays were judged.
       m.reason ? el("span", { class: "play-value", text: `${m.value >= 0 ? "+" : ""}${m.value.toFixed(1)}` }) : null,
       m.reason ? el("p", { class: "play-reason", text: m.reason }) : null)));
     $("plays-more").textContent = rest(data);
     if (data.best && !moves.some((m) => m.best)) {
-      $("plays-more").textContent += ` The ${data.level || "computer"} would play ${data.best}.`;
+      $("plays-more").textContent += " " + _("The %(level)s would play %(move)s.", { level: data.level || _("computer"), move: data.best });
     }
     renderCardChoice();
   }
@@ -322,23 +324,26 @@
   // then, for judged plays, how they are ranked.
   function heading(data, n) {
     const plain = plainHeading(data, n);
-    return data.judged ? `${plain} Best first by the judge (the post-game review's), each with its expected round margin and why.` : plain;
+    return data.judged ? plain + " " + _("Best first by the judge (the post-game review's), each with its expected round margin and why.") : plain;
   }
 
   function plainHeading(data, n) {
-    const whose = data.card ? ` of the ${cardName(data.card)}` + (data.using && data.using.length ? " with the selected table cards" : "") : "";
-    if (data.complete && !data.more) return n === 1 ? `One legal play${whose}.` : `${n} legal plays${whose}.`;
-    if (data.complete) return `The ${n} strongest of ${data.total} legal plays${whose}.`;
-    return `${n} legal plays${whose}, strongest first: a selection (the table is crowded, too many plays to list).`;
+    const whose = !data.card ? ""
+      : data.using && data.using.length
+        ? _(" of the %(card)s with the selected table cards", { card: cardName(data.card) })
+        : _(" of the %(card)s", { card: cardName(data.card) });
+    if (data.complete && !data.more) return ngettext("One legal play%(whose)s.", "%(n)s legal plays%(whose)s.", n, { whose });
+    if (data.complete) return _("The %(n)s strongest of %(total)s legal plays%(whose)s.", { n, total: data.total, whose });
+    return _("%(n)s legal plays%(whose)s, strongest first: a selection (the table is crowded, too many plays to list).", { n, whose });
   }
 
   function rest(data) {
     if (data.complete && !data.more) return "";
     const how = data.card
-      ? "Select table cards and choose the card again to see its plays using them."
-      : "Choose one of your cards below to see its own plays (select table cards first to see those using them).";
-    if (data.complete) return `…and ${data.more} more. ${how}`;
-    return (data.more ? `…and ${data.more} more found, and others. ` : "…and others. ") + how;
+      ? _("Select table cards and choose the card again to see its plays using them.")
+      : _("Choose one of your cards below to see its own plays (select table cards first to see those using them).");
+    if (data.complete) return _("…and %(more)s more.", { more: data.more }) + " " + how;
+    return (data.more ? _("…and %(more)s more found, and others.", { more: data.more }) : _("…and others.")) + " " + how;
   }
 
   // After an answer: the hand's cards, each a button that lists its own plays.
@@ -346,15 +351,15 @@
     const box = $("plays-cards");
     const cards = [...new Set(state.hand)];
     box.replaceChildren(
-      el("span", { class: "muted", text: "Plays of:" }),
+      el("span", { class: "muted", text: _("Plays of:") }),
       el("button", {
         type: "button", class: "button small", "data-plays-card": "", "aria-pressed": shownCard ? "false" : "true",
         onclick: () => listPlays(null),
-      }, "every card"),
+      }, _("every card")),
       ...cards.map((c) => el("button", {
         type: "button", class: "button small plays-card", "data-plays-card": c,
         "aria-pressed": shownCard && shownCard.card === c ? "true" : "false",
-        title: `the plays of the ${cardName(c)}, using the selected table cards`,
+        title: _("the plays of the card %(card)s, using the selected table cards", { card: cardName(c) }),
         onclick: () => listPlays(c),
       }, img(c))));
     box.hidden = !cards.length;

@@ -13,6 +13,7 @@
   let offset = 1; // positions[i] follows moves[i - offset]
 
   const { el, fill, add, num, signed, text: optText } = window.CasinoDom;
+  const { _, ngettext } = window.CasinoI18n;
 
   const cardLabel = (t) => (t[0] === "T" ? "10" : t[0]) + (SUITS[t[1]] || t[1]);
   let four = false;
@@ -22,18 +23,18 @@
 
   function names() {
     const n = (data.positions[0] && data.positions[0].hands.length) || 2;
-    return data.names && data.names.length ? data.names : Array.from({ length: n }, (_, i) => `Player ${i + 1}`);
+    return data.names && data.names.length ? data.names : Array.from({ length: n }, (unused, i) => _("Player %(n)s", { n: i + 1 }));
   }
 
   // The sides that score (partners share one), each a list of seats.
   function sides() {
     const given = data.rules && data.rules.sides;
-    return Array.isArray(given) && given.length ? given : names().map((_, s) => [s]);
+    return Array.isArray(given) && given.length ? given : names().map((unused, s) => [s]);
   }
 
   function sideName(seat) {
     const sd = sides().find((x) => x.includes(seat)) || [seat];
-    return sd.map((s) => names()[s] || `Player ${s + 1}`).join(" & ");
+    return sd.map((s) => names()[s] || _("Player %(n)s", { n: s + 1 })).join(" & ");
   }
 
   function moveAt(i) {
@@ -56,14 +57,14 @@
           el("span", { class: "seat-name", text: nm[s] }),
           el("span", { class: "score", text: num((pos.scores || [])[s] ?? 0) })),
         cards,
-        el("span", { class: "tally muted", text: `${num(pile.length)} cards taken · ♠ ${pile.filter((c) => c[1] === "s").length}` })));
+        el("span", { class: "tally muted", text: ngettext("%(count)s card taken", "%(count)s cards taken", pile.length, { count: num(pile.length) }) + ` · ♠ ${pile.filter((c) => c[1] === "s").length}` })));
     });
   }
 
   function renderTable(pos) {
     const box = $("replay-table");
     fill(box);
-    if (!pos.table.length) add(box, el("p", { class: "empty-table", text: "The table is empty." }));
+    if (!pos.table.length) add(box, el("p", { class: "empty-table", text: _("The table is empty.") }));
     for (const item of pos.table) {
       if (typeof item === "string") {
         add(box, el("div", { class: "table-item card static" }, cardImg(item)));
@@ -71,7 +72,7 @@
         const stack = el("div", { class: "build-stack" }, (item.groups || []).map((g) => el("div", { class: "build-group" }, g.map((c) => cardImg(c)))));
         add(box, el("div", { class: "table-item build static" }, stack,
           el("span", { class: "build-badge" }, el("strong", { text: num(item.value) }),
-            (item.groups || []).length > 1 ? " multiple" : "", el("span", { class: "owner", text: ` · ${optText(names()[item.owner])}` }))));
+            (item.groups || []).length > 1 ? " " + _("multiple") : "", el("span", { class: "owner", text: ` · ${optText(names()[item.owner])}` }))));
       }
     }
   }
@@ -88,7 +89,7 @@
     if (scored) {
       const items = el("ol", { class: "result-items" }, (scored.items || []).map((it) =>
         el("li", {}, el("span", { class: "item-name", text: it.item }), el("span", { class: "item-who", text: sideName(it.seat) }), el("span", { class: "item-points", text: signed(it.points) }))));
-      add(box, el("p", { class: "muted", text: "Round scored, in counting order:" }), items);
+      add(box, el("p", { class: "muted", text: _("Round scored, in counting order:") }), items);
     }
   }
 
@@ -101,15 +102,15 @@
     $("step-info").textContent = `${step} / ${last}`;
     const info = $("replay-info");
     const stock = typeof pos.stock === "number" ? pos.stock : (pos.stock || []).length;
-    fill(info, el("span", { class: "chip", text: `Round ${num(pos.round)} · deal ${num(pos.deal)}` }), el("span", { class: "chip", text: `Stock ${num(stock)}` }));
+    fill(info, el("span", { class: "chip", text: _("Round %(round)s · deal %(deal)s", { round: num(pos.round), deal: num(pos.deal) }) }), el("span", { class: "chip", text: _("Stock %(n)s", { n: num(stock) }) }));
     const m = moveAt(step);
     const mv = $("replay-move");
     fill(mv);
     if (m) {
-      add(mv, el("span", { class: "label", text: `Move ${step - offset + 1}` }), " ", optText(m.words || m.text));
+      add(mv, el("span", { class: "label", text: _("Move %(n)s", { n: step - offset + 1 }) }), " ", optText(m.words || m.text));
       mv.classList.remove("flash"); void mv.offsetWidth; mv.classList.add("flash");
     } else {
-      mv.textContent = step === 0 ? "The start of the game." : "";
+      mv.textContent = step === 0 ? _("The start of the game.") : "";
     }
     // Hints, take-backs, resignations and takeovers made at this step; the end of a
     // resigned game says so.
@@ -145,13 +146,13 @@
     try {
       const res = await fetch(`/api/records/${encodeURIComponent(gameId)}`, { credentials: "same-origin" });
       const body = await res.json().catch(() => ({}));
-      if (!res.ok) throw new Error(body.error || body.detail || `the server said ${res.status}`);
+      if (!res.ok) throw new Error(body.error || body.detail || _("the server said %(status)s", { status: res.status }));
       data = body;
-      if (!Array.isArray(data.positions) || !data.positions.length) throw new Error("the record has no positions");
+      if (!Array.isArray(data.positions) || !data.positions.length) throw new Error(_("the record has no positions"));
       offset = (data.moves || []).length === data.positions.length ? 0 : 1;
       if (data.download) $("download-link").href = data.download;
       const r = data.rules || {};
-      $("replay-title").textContent = `Replay: ${r.title || r.name || (typeof r === "string" ? r : "Casino")}`;
+      $("replay-title").textContent = _("Replay: %(rules)s", { rules: r.title || r.name || (typeof r === "string" ? r : "Casino") });
       $("replay-names").textContent = names().join(" · ");
       if (data.settings && data.settings.words) {
         $("replay-settings").textContent = data.settings.words;
@@ -161,7 +162,7 @@
       show(0);
       review.setUp();
     } catch (ex) {
-      $("replay-error").textContent = `This replay cannot be shown: ${ex.message}`;
+      $("replay-error").textContent = _("This replay cannot be shown: %(why)s", { why: ex.message });
       $("replay-error").hidden = false;
     }
   }
@@ -172,7 +173,7 @@
   // the position before it and the better move. Every sentence comes from the server's
   // review (the teach module's words); this page adds labels only.
 
-  const GRADE_LABEL = { good: "Good", inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
+  const GRADE_LABEL = { good: _("Good"), inaccuracy: _("Inaccuracy"), mistake: _("Mistake"), blunder: _("Blunder") };
   const POLL_MS = 1500;
   const SVG_NS = "http://www.w3.org/2000/svg";
   const svgEl = (tag, attrs, ...children) => {
@@ -189,7 +190,7 @@
   const points = (x) => (Number.isFinite(x) ? (Math.round(x * 10) / 10 + 0).toFixed(1).replace("-", "\u2212") : "–");
   // A cost with its interval, "1.4 (−0.3 to 3.1)"; the cost alone when the interval is
   // that one value (as casino.teach.review.cost_words writes it).
-  const costText = (d) => (d.low === d.high ? points(d.cost) : `${points(d.cost)} (${points(d.low)} to ${points(d.high)})`);
+  const costText = (d) => (d.low === d.high ? points(d.cost) : _("%(cost)s (%(low)s to %(high)s)", { cost: points(d.cost), low: points(d.low), high: points(d.high) }));
 
   const review = (() => {
     let current = null; // the review shown (casino-review/2 JSON)
@@ -214,7 +215,7 @@
       if (!on && timer) { clearInterval(timer); timer = null; }
       if (on && !timer) {
         timer = setInterval(() => {
-          $("review-elapsed").textContent = `${counted}${num(Math.round((Date.now() - startedAt) / 1000))} s`;
+          $("review-elapsed").textContent = counted + _("%(n)s s", { n: num(Math.round((Date.now() - startedAt) / 1000)) });
         }, 1000);
       }
     }
@@ -222,7 +223,7 @@
     async function request(method) {
       const res = await fetch(url(), { method, credentials: "same-origin" });
       const body = await res.json().catch(() => ({}));
-      if (!res.ok) throw new Error(body.error || `the server said ${res.status}`);
+      if (!res.ok) throw new Error(body.error || _("the server said %(status)s", { status: res.status }));
       return body;
     }
 
@@ -231,7 +232,7 @@
       if (mine !== asking) return;
       if (body.status === "done") {
         computing(false);
-        status(`The review of ${names()[body.seat] || "this player"} is ready.`);
+        status(_("The review of %(name)s is ready.", { name: names()[body.seat] || _("this player") }));
         render(body.review);
       } else if (body.status === "computing") {
         if (!startedAt) startedAt = Date.now() - 1000 * (body.seconds || 0);
@@ -240,7 +241,7 @@
         if (Number.isInteger(body.total) && body.total > 0) {
           bar.max = body.total;
           bar.value = body.done || 0;
-          counted = `${num(body.done || 0)} of ${num(body.total)} decisions judged, `;
+          counted = _("%(done)s of %(total)s decisions judged, ", { done: num(body.done || 0), total: num(body.total) });
         } else {
           bar.removeAttribute("value");
           counted = "";
@@ -260,21 +261,21 @@
       } catch (ex) {
         if (mine !== asking) return;
         computing(false);
-        status(`No review: ${ex.message}`, true);
+        status(_("No review: %(why)s", { why: ex.message }), true);
       }
     }
 
     async function ask() {
       const mine = ++asking;
       startedAt = Date.now();
-      status(`Computing the review of ${names()[seat()] || "this player"}: every decision is searched, which takes a while (about half a minute a round)…`);
+      status(_("Computing the review of %(name)s: every decision is searched, which takes a while (about half a minute a round)…", { name: names()[seat()] || _("this player") }));
       computing(true);
       try {
         take(await request("POST"), mine);
       } catch (ex) {
         if (mine !== asking) return;
         computing(false);
-        status(`No review: ${ex.message}`, true);
+        status(_("No review: %(why)s", { why: ex.message }), true);
       }
     }
 
@@ -296,7 +297,7 @@
 
     function setUp() {
       const select = $("review-seat");
-      fill(select, names().map((n, s) => el("option", { value: String(s), text: `${n} (seat ${s})` })));
+      fill(select, names().map((n, s) => el("option", { value: String(s), text: _("%(name)s (seat %(seat)s)", { name: n, seat: s }) })));
       // The game's end links here with ?seat=N#review ("Review my play"): that seat
       // is chosen and its review asked for at once.
       const asked = Number(new URLSearchParams(window.location.search).get("seat"));
@@ -322,7 +323,7 @@
     }
 
     function decisionLabel(d) {
-      return `Round ${num(d.round)} · deal ${num(d.deal)} · move ${num(d.ply + 1)}`;
+      return _("Round %(round)s · deal %(deal)s · move %(move)s", { round: num(d.round), deal: num(d.deal), move: num(d.ply + 1) });
     }
 
     function grade(g) {
@@ -339,7 +340,7 @@
     function swingMark(d) {
       if (!d.big_swing) return null;
       const up = d.swing > 0;
-      return el("span", { class: `swing ${up ? "up" : "down"}`, title: "A big swing of the expected margin since the previous decision",
+      return el("span", { class: `swing ${up ? "up" : "down"}`, title: _("A big swing of the expected margin since the previous decision"),
         text: `${up ? "▲" : "▼"} ${signed(Number(d.swing.toFixed(1)))}` });
     }
 
@@ -352,14 +353,14 @@
       const about = r.decisions.filter((d) => d.verdict && d.verdict !== d.grade);
       const lost = r.decisions.reduce((a, d) => a + d.cost, 0);
       fill($("review-summary"),
-        el("strong", { text: r.name }), `: ${num(r.decisions.length)} decisions judged, ${num(r.forced)} forced. `,
+        el("strong", { text: r.name }), ": " + _("%(judged)s decisions judged, %(forced)s forced.", { judged: num(r.decisions.length), forced: num(r.forced) }) + " ",
         Object.keys(GRADE_LABEL).map((g) => [grade(g), ` ${num(counts[g])}${g === "good" && about.length ? ` (${num(about.length)} ${about[0].verdict_words || about[0].verdict})` : ""} `]),
-        el("span", { class: "review-lost", text: `· ${points(lost)} points lost in all` }));
+        el("span", { class: "review-lost", text: "· " + _("%(points)s points lost in all", { points: points(lost) }) }));
       drawGraph(r);
       fill($("review-advice"), r.advice.length
         ? r.advice.map((words, k) => el("li", {}, el("button", { type: "button", class: "review-link", text: words, onclick: () => focus(r.costliest[k]) })))
-        : el("li", { class: "muted", text: "No decision surely cost anything." }));
-      const head = el("tr", {}, ["Kind", "Decisions", "Points lost", ...Object.values(GRADE_LABEL)].map((h) => el("th", { scope: "col", text: h })));
+        : el("li", { class: "muted", text: _("No decision surely cost anything.") }));
+      const head = el("tr", {}, [_("Kind"), _("Decisions"), _("Points lost"), ...Object.values(GRADE_LABEL)].map((h) => el("th", { scope: "col", text: h })));
       fill($("review-totals"), el("thead", {}, head), el("tbody", {}, r.totals.map((t) =>
         el("tr", {}, el("th", { scope: "row", text: (t.kind_words || t.kind)[0].toUpperCase() + (t.kind_words || t.kind).slice(1) }),
           el("td", { text: num(t.decisions) }), el("td", { text: points(t.cost) }),
@@ -368,13 +369,13 @@
         el("button", { type: "button", class: "review-move", dataset: { index: String(i) }, onclick: () => focus(i) },
           el("span", { class: "review-where muted", text: decisionLabel(d) }),
           el("span", { class: "review-line" }, verdict(d), " ", el("span", { class: "review-words", text: d.words })),
-          el("span", { class: "review-cost", text: `Cost ${costText(d)}` }),
-          d.grade !== "good" ? el("span", { class: "review-better", text: `Better: ${d.preferred_words}` }) : null,
-          el("span", { class: "review-hindsight muted", text: `Hindsight: ${d.hindsight.cost > 0 ? `${d.hindsight.best_words} (cost ${points(d.hindsight.cost)})` : "best on the true deal"}` }),
+          el("span", { class: "review-cost", text: _("Cost %(cost)s", { cost: costText(d) }) }),
+          d.grade !== "good" ? el("span", { class: "review-better", text: _("Better: %(move)s", { move: d.preferred_words }) }) : null,
+          el("span", { class: "review-hindsight muted", text: d.hindsight.cost > 0 ? _("Hindsight: %(move)s (cost %(cost)s)", { move: d.hindsight.best_words, cost: points(d.hindsight.cost) }) : _("Hindsight: best on the true deal") }),
           swingMark(d),
-          d.hinted ? el("span", { class: "review-mark", text: "after a hint" }) : null,
-          d.by_computer ? el("span", { class: "review-mark", text: "played by the computer" }) : null))));
-      $("review-setting").textContent = `Judged on ${num(r.samples)} sampled deals of the hidden cards a decision, searching ${num(r.depth)} moves deep with ${num(r.nodes)} nodes a search; ${r.seed === 0 ? "the same deals a hint there judged" : `seed ${num(r.seed)}`}. A cost's interval (in brackets) is what the deals judged allow; a move is graded worse than good only when the whole interval is at the grade's threshold or above.`;
+          d.hinted ? el("span", { class: "review-mark", text: _("after a hint") }) : null,
+          d.by_computer ? el("span", { class: "review-mark", text: _("played by the computer") }) : null))));
+      $("review-setting").textContent = _("Judged on %(samples)s sampled deals of the hidden cards a decision, searching %(depth)s moves deep with %(nodes)s nodes a search; %(seed)s.", { samples: num(r.samples), depth: num(r.depth), nodes: num(r.nodes), seed: r.seed === 0 ? _("the same deals a hint there judged") : _("seed %(n)s", { n: num(r.seed) }) }) + " " + _("A cost's interval (in brackets) is what the deals judged allow; a move is graded worse than good only when the whole interval is at the grade's threshold or above.");
       $("review-body").hidden = false;
     }
 
@@ -382,7 +383,7 @@
       const W = 640, H = 220, PAD = 28;
       const ds = r.decisions;
       const box = $("review-graph");
-      if (!ds.length) { fill(box, el("p", { class: "muted", text: "No decision to draw." })); return; }
+      if (!ds.length) { fill(box, el("p", { class: "muted", text: _("No decision to draw.") })); return; }
       const rounds = [...new Set(ds.map((d) => d.round))];
       const GAP = 1.5; // slots between rounds
       const slots = ds.length - 1 + GAP * (rounds.length - 1);
@@ -397,7 +398,7 @@
       const X = (v) => PAD + (slots ? (v / slots) * (W - 2 * PAD) : (W - 2 * PAD) / 2);
       const Y = (v) => PAD / 2 + ((top - v) / (top - bottom)) * (H - 1.5 * PAD);
       const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "review-svg", role: "img",
-        "aria-label": `Expected round margin of ${r.name} after each of ${ds.length} judged decisions, from ${points(Math.min(...margins))} to ${points(Math.max(...margins))} points` });
+        "aria-label": _("Expected round margin of %(name)s after each of %(count)s judged decisions, from %(low)s to %(high)s points", { name: r.name, count: ds.length, low: points(Math.min(...margins)), high: points(Math.max(...margins)) }) });
       svg.append(svgEl("line", { x1: PAD, x2: W - PAD, y1: Y(0), y2: Y(0), class: "zero" }),
         svgEl("text", { x: 2, y: Y(0) + 4, class: "axis", text: "0" }),
         svgEl("text", { x: 2, y: Y(top) + 8, class: "axis", text: signed(Number(top.toFixed(0))) }),
@@ -409,7 +410,7 @@
           const sep = (X(xs[idx[0]]) + X(xs[idx[0] - 1])) / 2;
           svg.append(svgEl("line", { x1: sep, x2: sep, y1: 4, y2: H - PAD / 2, class: "round-sep" }));
         }
-        svg.append(svgEl("text", { x: x0, y: H - 4, class: "axis", text: `Round ${rnd}` }));
+        svg.append(svgEl("text", { x: x0, y: H - 4, class: "axis", text: _("Round %(number)s", { number: rnd }) }));
         svg.append(svgEl("polyline", { class: "margin-line", points: idx.map((i) => `${X(xs[i]).toFixed(1)},${Y(ds[i].margin).toFixed(1)}`).join(" ") }));
       }
       ds.forEach((d, i) => {
@@ -418,7 +419,7 @@
           svg.append(svgEl("text", { x: cx, y: d.swing > 0 ? cy - 9 : cy + 17, class: `swing-mark ${d.swing > 0 ? "up" : "down"}`, "text-anchor": "middle", text: d.swing > 0 ? "▲" : "▼" }));
         }
         const dot = svgEl("circle", { cx, cy, r: 6, class: `point grade-${d.grade}`, "data-index": i, onclick: () => focus(i) },
-          svgEl("title", { text: `${decisionLabel(d)}: ${d.words} (${d.verdict_words || d.verdict || d.grade}, margin ${points(d.margin)})` }));
+          svgEl("title", { text: _("%(where)s: %(move)s (%(verdict)s, margin %(margin)s)", { where: decisionLabel(d), move: d.words, verdict: d.verdict_words || d.verdict || GRADE_LABEL[d.grade] || d.grade, margin: points(d.margin) }) }));
         svg.append(dot);
       });
       fill(box, svg);
@@ -441,14 +442,14 @@
       }
       const box = $("review-focus");
       fill(box,
-        el("p", { class: "muted", text: `${decisionLabel(d)} · ${current.name} to play · the position before the move` }),
-        el("p", {}, el("strong", { text: "Played: " }), `${d.words} (${d.leaves}) `, verdict(d),
-          ` cost ${costText(d)}`),
+        el("p", { class: "muted", text: _("%(where)s · %(name)s to play · the position before the move", { where: decisionLabel(d), name: current.name }) }),
+        el("p", {}, el("strong", { text: _("Played:") + " " }), `${d.words} (${d.leaves}) `, verdict(d),
+          " " + _("cost %(cost)s", { cost: costText(d) })),
         d.cost > 0
-          ? el("p", { class: "review-better" }, el("strong", { text: "Better: " }), `${d.preferred_words} (${d.preferred_leaves})`)
-          : el("p", { class: "review-better" }, el("strong", { text: "Better: " }), "none, this is the preferred move"),
-        el("p", { class: "muted" }, el("strong", { text: "Hindsight" }), ` (every card seen): ${d.hindsight.cost > 0 ? `${d.hindsight.best_words}, cost ${points(d.hindsight.cost)}` : "the best move on the true deal"}`),
-        el("button", { type: "button", class: "button small", text: "Back to the review", onclick: () => {
+          ? el("p", { class: "review-better" }, el("strong", { text: _("Better:") + " " }), `${d.preferred_words} (${d.preferred_leaves})`)
+          : el("p", { class: "review-better" }, el("strong", { text: _("Better:") + " " }), _("none, this is the preferred move")),
+        el("p", { class: "muted" }, el("strong", { text: _("Hindsight") }), " " + (d.hindsight.cost > 0 ? _("(every card seen): %(move)s, cost %(cost)s", { move: d.hindsight.best_words, cost: points(d.hindsight.cost) }) : _("(every card seen): the best move on the true deal"))),
+        el("button", { type: "button", class: "button small", text: _("Back to the review"), onclick: () => {
           const b = document.querySelector(`.review-move[data-index="${i}"]`);
           if (b) { b.scrollIntoView({ block: "center" }); b.focus(); }
         } }));

@@ -11,6 +11,7 @@
   const $ = (id) => document.getElementById(id);
 
   const { el, num, signed } = window.CasinoDom;
+  const { _ } = window.CasinoI18n;
 
   const choices = JSON.parse($("setup-choices").textContent);
   const root = $("pad-app");
@@ -32,7 +33,7 @@
   function persist() {
     const data = { pad: state.pad, server: state.server, form, editing };
     try { localStorage.setItem(KEY, JSON.stringify(data)); } catch (e) {
-      alertLine("This browser would not save the pad (" + e.message + "): export it as a file.");
+      alertLine(_("This browser would not save the pad (%(why)s): export it as a file.", { why: e.message }));
     }
   }
 
@@ -53,10 +54,10 @@
     }
     let r;
     try { r = await fetch(url, opts); } catch {
-      return { ok: false, error: { error: "the server cannot be reached: check the connection" } };
+      return { ok: false, error: { error: _("the server cannot be reached: check the connection") } };
     }
     let data = null;
-    try { data = await r.json(); } catch { data = { error: "the server answered " + r.status }; }
+    try { data = await r.json(); } catch { data = { error: _("the server answered %(status)s", { status: r.status }) }; }
     return r.ok ? { ok: true, data } : { ok: false, error: data || {} };
   }
 
@@ -71,7 +72,7 @@
     if (!state.server || !state.pad) return;
     const res = await call("PUT", "/api/scorepads/" + encodeURIComponent(state.server.id),
       { pad: forServer(state.pad) }, { "X-Scorepad-Secret": state.server.secret });
-    if (!res.ok) alertLine("Not saved on the server: " + res.error.error + ". It is still kept in this browser.");
+    if (!res.ok) alertLine(_("Not saved on the server: %(why)s. It is still kept in this browser.", { why: res.error.error }));
   }
 
   function adopt(data) {
@@ -100,7 +101,7 @@
     const sel = $("setup-players");
     const keep = Number(sel.value);
     sel.replaceChildren(...c.players.map((n) => el("option", {
-      value: n, text: c.partnerships.includes(n) ? n + " (partnerships)" : String(n),
+      value: n, text: c.partnerships.includes(n) ? _("%(n)s (partnerships)", { n }) : String(n),
     })));
     if (c.players.includes(keep)) sel.value = String(keep);
     setupNames();
@@ -111,14 +112,14 @@
     const n = Number($("setup-players").value);
     const box = $("setup-names");
     const old = [...box.querySelectorAll("input")].map((i) => i.value);
-    box.replaceChildren(...Array.from({ length: n }, (_, i) => el("label", {},
-      `Player ${i + 1}`,
+    box.replaceChildren(...Array.from({ length: n }, (unused, i) => el("label", {},
+      _("Player %(n)s", { n: i + 1 }),
       el("input", { name: "name" + i, class: "name-input", maxlength: "40",
-        placeholder: `Player ${i + 1}`, value: old[i] || "" }))));
+        placeholder: _("Player %(n)s", { n: i + 1 }), value: old[i] || "" }))));
     const notes = [];
-    if (c.partnerships.includes(n)) notes.push("Partners sit opposite: players 1 & 3 against 2 & 4.");
-    if (c.win_rule === "lower-after-games") notes.push("Penalty points: after two games the lower total wins.");
-    else if (c.target) notes.push(`The game is played to ${c.target} points.`);
+    if (c.partnerships.includes(n)) notes.push(_("Partners sit opposite: players 1 & 3 against 2 & 4."));
+    if (c.win_rule === "lower-after-games") notes.push(_("Penalty points: after two games the lower total wins."));
+    else if (c.target) notes.push(_("The game is played to %(target)s points.", { target: c.target }));
     $("setup-note").textContent = notes.join(" ");
   }
 
@@ -195,7 +196,7 @@
           if (filled.some((x) => x !== "")) {
             const bad = filled.findIndex((x) => !/^\d+$/.test(x));
             if (bad >= 0) {
-              showFieldError(k, `enter a whole number of ${fld.label.toLowerCase()} for ${sides()[bad].name}`);
+              showFieldError(k, _("enter a whole number of %(what)s for %(name)s", { what: fld.label.toLowerCase(), name: sides()[bad].name }));
               return null;
             }
             entry[k] = filled.map(Number);
@@ -222,7 +223,7 @@
   function fieldBox(fld, ...content) {
     return el("fieldset", { class: "pad-field", "data-field": fld.key, id: "field-" + fld.key },
       el("legend", { text: fld.label }),
-      el("p", { class: "field-help", text: fld.help + (fld.total ? ` (${fld.total} in all)` : "") }),
+      el("p", { class: "field-help", text: fld.help + (fld.total ? " " + _("(%(total)s in all)", { total: fld.total }) : "") }),
       ...content,
       el("p", { class: "field-error", role: "alert", hidden: true }));
   }
@@ -254,7 +255,7 @@
         el("input", {
           type: "radio", name: "mode-" + fld.key, value: mode, checked: v.mode === mode,
           onchange: () => { v.mode = mode; clearErrors(); changed(); draw(); },
-        }), mode === "counts" ? "how many each" : "who had the most")));
+        }), mode === "counts" ? _("how many each") : _("who had the most"))));
     }
     draw();
     return fieldBox(fld, toggle, body);
@@ -281,24 +282,26 @@
     const chips = el("ol", { class: "seat-chips" });
     const draw = () => {
       chips.replaceChildren(...list.map((seat, i) => el("li", { class: "seat-chip" },
-        (seats()[seat] || { name: "seat " + seat }).name,
+        (seats()[seat] || { name: _("seat %(n)s", { n: seat }) }).name,
         el("button", {
-          type: "button", class: "chip-remove", title: "remove this one", "aria-label": `remove ${fld.label} ${i + 1}`,
+          type: "button", class: "chip-remove", title: _("remove this one"), "aria-label": _("remove %(what)s %(n)s", { what: fld.label, n: i + 1 }),
           onclick: () => { list.splice(i, 1); clearErrors(); changed(); draw(); },
         }, "×"))));
-      if (!list.length) chips.append(el("li", { class: "muted none", text: "none" }));
+      if (!list.length) chips.append(el("li", { class: "muted none", text: _("none") }));
     };
     const double = state.view.double_sweeps && fld.key === "sweeps";
-    const word = fld.label.replace(/s$/, "").toLowerCase();
+    // "+ sweep: Ann": the field's name for one (Tablić's "Tablas" make a "tabla").
+    const word = fld.label === _("Sweeps") ? _("sweep") : fld.label === _("Mulles") ? _("mulle")
+      : fld.label.replace(/s$/, "").toLowerCase();
     const buttons = el("div", { class: "add-buttons" }, seats().map((s) => [
       el("button", {
         type: "button", class: "button small", "data-add": `${fld.key}-${s.seat}`,
         onclick: () => { list.push(s.seat); clearErrors(); changed(); draw(); },
-      }, `+ ${word}: ${s.name}`),
+      }, _("+ %(item)s: %(name)s", { item: word, name: s.name })),
       double ? el("button", {
         type: "button", class: "button small", "data-add": `double-${s.seat}`,
         onclick: () => { list.push(s.seat, s.seat); clearErrors(); changed(); draw(); },
-      }, `+ double sweep: ${s.name}`) : null,
+      }, _("+ double sweep: %(name)s", { name: s.name })) : null,
     ]));
     draw();
     return fieldBox(fld, chips, buttons);
@@ -325,8 +328,8 @@
       return seatField(fld);
     }));
     const n = editing === null ? v.rounds_entered + 1 : editing + 1;
-    $("round-form-title").textContent = editing === null ? `Round ${n}` : `Correct round ${n}`;
-    $("round-submit").textContent = editing === null ? `Enter round ${n}` : `Save the correction to round ${n}`;
+    $("round-form-title").textContent = editing === null ? _("Round %(number)s", { number: n }) : _("Correct round %(number)s", { number: n });
+    $("round-submit").textContent = editing === null ? _("Enter round %(number)s", { number: n }) : _("Save the correction to round %(number)s", { number: n });
     $("round-cancel").hidden = editing === null;
     formEl.classList.toggle("correcting", editing !== null);
   }
@@ -364,7 +367,7 @@
     const res = await call("POST", "/api/scorepad/apply", { pad: state.pad, action });
     button.disabled = false;
     if (!res.ok) {  // the pad and the form stay as they were
-      showFieldError(res.error.field, res.error.error || "refused");
+      showFieldError(res.error.field, res.error.error || _("refused"));
       return;
     }
     editing = null;
@@ -388,25 +391,25 @@
   function renderSheet() {
     const v = state.view;
     $("pad-title").textContent = v.title;
-    $("pad-players").textContent = v.sides.map((s) => s.name).join(" against ");
-    document.title = "Score pad · " + v.sides.map((s) => s.name).join(" v ");
-    $("pad-head").replaceChildren(el("th", { text: "Round / item" }), ...v.sides.map((s) => el("th", { text: s.name })));
+    $("pad-players").textContent = v.sides.map((s) => s.name).join(_(" against "));
+    document.title = _("Score pad") + " · " + v.sides.map((s) => s.name).join(_(" v "));
+    $("pad-head").replaceChildren(el("th", { text: _("Round / item") }), ...v.sides.map((s) => el("th", { text: s.name })));
     const body = $("pad-body");
     body.replaceChildren();
     for (const r of v.rounds) {
       const head = el("tr", { class: "round-head", "data-round": r.number },
         el("th", { colspan: String(v.sides.length + 1) },
-          el("span", { text: `Round ${r.number}` }),
+          el("span", { text: _("Round %(number)s", { number: r.number }) }),
           r.carry_in && (r.carry_in.cards || r.carry_in.spades)
-            ? el("span", { class: "muted carry", text: ` (carried in: ${r.carry_in.cards} cards, ${r.carry_in.spades} spades)` }) : null,
+            ? el("span", { class: "muted carry", text: " " + _("(carried in: %(cards)s cards, %(spades)s spades)", { cards: r.carry_in.cards, spades: r.carry_in.spades }) }) : null,
           el("button", {
             type: "button", class: "button small fix no-print", "data-fix": String(r.number - 1),
             onclick: () => startCorrection(r.number - 1),
-          }, "Fix"),
+          }, _("Fix")),
           r.number === v.rounds.length ? el("button", {
             type: "button", class: "button small no-print", "data-remove": String(r.number - 1),
             onclick: () => simpleAction({ op: "remove", index: r.number - 1 }),
-          }, "Remove") : null));
+          }, _("Remove")) : null));
       body.append(head);
       for (const it of r.items) {
         body.append(el("tr", { class: "item-row" },
@@ -417,25 +420,25 @@
               : el("span", { class: "run muted", text: num(it.totals[i]) }),
             it.side === s.side ? "scored" : null))));
       }
-      if (!r.items.length) body.append(el("tr", {}, el("td", { colspan: String(v.sides.length + 1), class: "muted", text: "no points this round" })));
+      if (!r.items.length) body.append(el("tr", {}, el("td", { colspan: String(v.sides.length + 1), class: "muted", text: _("no points this round") })));
       body.append(el("tr", { class: "round-total", "data-round": r.number },
-        el("th", { scope: "row", text: `Round ${r.number}` }),
+        el("th", { scope: "row", text: _("Round %(number)s", { number: r.number }) }),
         v.sides.map((s, i) => cell([el("span", { class: "gain", text: signed(r.points[i]) }), " ",
           el("strong", { class: "total", text: num(r.totals[i]) })]))));
       body.append(el("tr", { class: "round-words" }, el("td", { colspan: String(v.sides.length + 1), text: r.words })));
     }
-    if (!v.rounds.length) body.append(el("tr", {}, el("td", { colspan: String(v.sides.length + 1), class: "muted", text: "No rounds yet: enter the first one below." })));
-    $("pad-totals").replaceChildren(el("th", { scope: "row", text: "Total" }),
+    if (!v.rounds.length) body.append(el("tr", {}, el("td", { colspan: String(v.sides.length + 1), class: "muted", text: _("No rounds yet: enter the first one below.") })));
+    $("pad-totals").replaceChildren(el("th", { scope: "row", text: _("Total") }),
       ...v.totals.map((t, i) => el("td", { class: "grand-total", "data-side": String(v.sides[i].side), text: num(t) })));
     const win = $("winner-line");
     if (v.over) {
       const who = v.sides.find((s) => s.side === v.winner);
-      win.textContent = (who ? `${who.name} won. ` : "") + (v.rounds.length ? v.rounds[v.rounds.length - 1].words : "");
+      win.textContent = (who ? _("%(name)s won.", { name: who.name }) + " " : "") + (v.rounds.length ? v.rounds[v.rounds.length - 1].words : "");
       win.hidden = false;
     } else win.hidden = true;
     const carry = $("carry-line");
     carry.hidden = !(v.carry && (v.carry.cards || v.carry.spades));
-    if (!carry.hidden) carry.textContent = `Carried into the next round: ${v.carry.cards} cards and ${v.carry.spades} spades.`;
+    if (!carry.hidden) carry.textContent = _("Carried into the next round: %(cards)s cards and %(spades)s spades.", { cards: v.carry.cards, spades: v.carry.spades });
     $("undo-button").disabled = !v.can_undo;
     const share = $("share-line");
     share.hidden = !state.server;
@@ -484,12 +487,12 @@
     const ticket = ++imports;
     let pad;
     try { pad = JSON.parse(await file.text()); } catch {
-      if (ticket === imports) alertLine(`${file.name} is not a score pad: it is not JSON.`);
+      if (ticket === imports) alertLine(_("%(file)s is not a score pad: it is not JSON.", { file: file.name }));
       return;
     }
     const res = await call("POST", "/api/scorepad/view", { pad });
     if (ticket !== imports) return;
-    if (!res.ok) { alertLine(`${file.name} is not a score pad this page can read: ${res.error.error}`); return; }
+    if (!res.ok) { alertLine(_("%(file)s is not a score pad this page can read: %(why)s", { file: file.name, why: res.error.error })); return; }
     alertLine("");
     if (state.pad) localStorage.setItem(BACKUP, JSON.stringify(state.pad));
     state.server = null;
@@ -500,7 +503,7 @@
 
   async function share() {
     const res = await call("POST", "/api/scorepads", { pad: forServer(state.pad) });
-    if (!res.ok) { alertLine("Not kept on the server: " + res.error.error); return; }
+    if (!res.ok) { alertLine(_("Not kept on the server: %(why)s", { why: res.error.error })); return; }
     state.server = { id: res.data.id, secret: res.data.secret };
     persist();
     renderSheet();
@@ -508,7 +511,7 @@
   }
 
   function newPad() {
-    if (state.pad && state.view.rounds.length && !window.confirm("Start a new pad? This one is forgotten (export it first to keep it).")) return;
+    if (state.pad && state.view.rounds.length && !window.confirm(_("Start a new pad? This one is forgotten (export it first to keep it)."))) return;
     if (state.pad) localStorage.setItem(BACKUP, JSON.stringify(state.pad));
     state.pad = null;
     state.view = null;
@@ -552,9 +555,9 @@
         render();
         return;
       }
-      alertLine("The shared pad could not be opened: " + res.error.error);
+      alertLine(_("The shared pad could not be opened: %(why)s", { why: res.error.error }));
     } else if (sharedId) {
-      alertLine("This link has lost its secret (the part after #): open the pad from its full link.");
+      alertLine(_("This link has lost its secret (the part after #): open the pad from its full link."));
     }
     if (stored.pad) {
       const res = await call("POST", "/api/scorepad/view", { pad: stored.pad });
@@ -568,7 +571,7 @@
         if (form && fieldsOf().some((f) => !(f.key in form))) form = null;
       } else {
         localStorage.setItem(BACKUP, JSON.stringify(stored.pad));
-        alertLine("The saved pad could not be read (" + res.error.error + "); a copy is kept in this browser's storage as " + BACKUP + ".");
+        alertLine(_("The saved pad could not be read (%(why)s); a copy is kept in this browser's storage as %(key)s.", { why: res.error.error, key: BACKUP }));
       }
     }
     render();
