@@ -14,7 +14,7 @@ tests/test_cli.py checks what ``--help`` imports).
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -23,13 +23,25 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from casino import __version__
+from casino.cli import helper, review, scorepad
 from casino.cli.helper import helper_command
+from casino.cli.language import (
+    HELP_OPTION,
+    help_words,
+    LangOption,
+    language_of,
+    speaking,
+    translated_help,
+    usage_words,
+)
 from casino.cli.names import LEVELS, RULESETS, choices
 from casino.cli.review import review_command
 from casino.cli.scorepad import score_command
 from casino.engine.files import Action, file_error
 from casino.engine.presets import DEFAULT
 from casino.engine.wording import noun
+from casino.i18n import N_
+from casino.web import cli as web_cli
 from casino.web.cli import serve_command
 
 if TYPE_CHECKING:
@@ -59,25 +71,51 @@ def _plain_labels(params: list[Any]) -> list[Any]:
     return params
 
 
-class _Command(TyperCommand):
+class _Speaking:
+    """Help drawn in the language in force (:mod:`casino.cli.language`): the help texts
+    translated as they are shown, the usage line's words too, and the help option's
+    words set again on each use (click makes the option once and keeps it)."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        with translated_help(self, ctx):
+            super().format_help(ctx, formatter)  # type: ignore[misc]
+
+    def get_usage(self, ctx: Any) -> str:
+        return usage_words(super().get_usage(ctx))  # type: ignore[misc]
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)  # type: ignore[misc]
+        if option is not None:
+            option.help = help_words(HELP_OPTION)
+        return option
+
+
+class _Command(_Speaking, TyperCommand):
     """A command whose flags (``-h/--help`` too) show no ``<bool>`` label in help."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         return _plain_labels(super().get_params(ctx))
 
 
-class _Group(TyperGroup):
-    """The ``casino`` group, whose flags (completion's too) show no ``<bool>`` label."""
+class _Group(_Speaking, TyperGroup):
+    """The ``casino`` group, whose flags (completion's too) show no ``<bool>`` label,
+    and which runs in the language of the words typed (``--lang``) or the terminal's,
+    found before ``--help`` is answered."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         return _plain_labels(super().get_params(ctx))
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        with speaking(language_of(argv)):
+            return super().main(argv, *rest, **extra)
 
 
 #: ``-h`` as well as ``--help``, for every command (click passes it down the contexts).
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 app = typer.Typer(
-    help="Casino and its family of fishing card games: rules, moves, records, demo.",
+    help=N_("Casino and its family of fishing card games: rules, moves, records, demo."),
     no_args_is_help=True,
     # --install-completion / --show-completion: completion runs this module on each Tab,
     # which the lazy imports above keep quick.
@@ -88,9 +126,10 @@ app = typer.Typer(
 )
 
 
-def command(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """``app.command(name)`` with the help option above."""
-    return app.command(name, cls=_Command)
+def command(name: str, help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``app.command(name)`` with the help option above, and its help (in English,
+    marked with ``N_``: translated where it is shown)."""
+    return app.command(name, cls=_Command, help=help_text)
 
 
 #: Shown for options that take a ruleset or a level, with shell completion of the names.
@@ -102,13 +141,10 @@ ARGUMENT_CHOICES = {"RULESET": RULES_CHOICES}
 #: The terminal game's line mode and its pause after a computer's move: one declaration
 #: for ``casino play`` and ``casino learn``, which start the same game.
 PlainOption = Annotated[bool, typer.Option(
-    "--plain", help="Line by line, without full-screen drawing (screen readers, pipes).")]
+    "--plain", help=N_("Line by line, without full-screen drawing (screen readers, pipes)."))]
 PauseOption = Annotated[float | None, typer.Option(
-    "--pause", min=0.0, help="Seconds to show each computer move (default 0.8 on a "
-                             "terminal, else 0).")]
-LangOption = Annotated[str | None, typer.Option(
-    "--lang", metavar="en|fi|sv", help="The language to read it in (default: from "
-                                        "LANGUAGE, LC_ALL, LC_MESSAGES or LANG).")]
+    "--pause", min=0.0, help=N_("Seconds to show each computer move (default 0.8 on a "
+                                "terminal, else 0)."))]
 
 
 def use_language(lang: str | None) -> None:
@@ -167,13 +203,10 @@ def _version(value: bool) -> None:
 def root(
     version: Annotated[bool, typer.Option(
         "--version", callback=_version, is_eager=True,
-        help="Print the version and the engine, and exit.")] = False,
+        help=N_("Print the version and the engine, and exit."))] = False,
     lang: LangOption = None,
 ) -> None:
     """Casino and its family of fishing card games."""
-    from casino import i18n
-
-    i18n.set_language(i18n.from_environment())
     use_language(lang)
 
 
@@ -191,18 +224,19 @@ def _rules(name: str, players: int | None) -> Rules:
 # casino rules
 
 
-@command("rules")
+@command("rules", N_(
+    "Print a readable summary of a ruleset (--guide: how to play it)."))
 def rules_command(
-    name: Annotated[str, typer.Argument(metavar="RULESET", help="The ruleset.",
+    name: Annotated[str, typer.Argument(metavar="RULESET", help=N_("The ruleset."),
                                         autocompletion=complete_rules)],
     players: Annotated[int | None, typer.Option("--players", "-p",
-                                                help="Number of players.")] = None,
+                                                help=N_("Number of players."))] = None,
     show_guide: Annotated[bool, typer.Option(
-        "--guide", "-g", help="Print how to play it, with a worked example, instead "
-                              "of the summary.")] = False,
+        "--guide", "-g", help=N_("Print how to play it, with a worked example, instead "
+                                 "of the summary."))] = False,
     lang: LangOption = None,
 ) -> None:
-    """Print a readable summary of a ruleset (--guide: how to play it)."""
+    """``casino rules`` (what it does for a person is its help, above)."""
     from casino.engine.rules import describe
     from casino.i18n import _
     from casino.words.guide import text_lines
@@ -228,14 +262,17 @@ def complete_word(incomplete: str) -> list[str]:
     return [w for w in all_words() if w.startswith(incomplete.lower())]
 
 
-@command("glossary")
+@command("glossary", N_(
+    "Explain the games' words: what each means, which rulesets use it, where the rule\n"
+    "is (docs/glossary.md)."))
 def glossary_command(
     word: Annotated[str | None, typer.Argument(
-        help="A word to explain (build, sweep, mökki, ...); all of them if left out.",
+        help=N_("A word to explain (build, sweep, mökki, ...); all of them if left out."),
         autocompletion=complete_word)] = None,
+    lang: LangOption = None,
 ) -> None:
-    """Explain the games' words: what each means, which rulesets use it, where the rule
-    is (docs/glossary.md)."""
+    """``casino glossary`` (what it does for a person is its help, above)."""
+    use_language(lang)
     from casino.words.glossary import text_lines
 
     try:
@@ -259,18 +296,21 @@ def _read_input(path: str) -> str:
         fail_file(exc, path)
 
 
-@command("moves")
+@command("moves", N_(
+    "List the legal moves of a position, one per line in canonical notation.\n"
+    "\n"
+    "On a crowded table (hundreds of thousands of moves) the list is a selection, the\n"
+    "strongest moves of each card, and says so. The count line goes to standard error,\n"
+    "so that standard output is the moves alone, ready for a pipe."))
 def moves_command(
-    position: Annotated[str, typer.Argument(help="A casino-position/1 JSON file, or - "
-                                                 "for standard input.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list "
-                                                                     "of move texts.")] = False,
+    position: Annotated[str, typer.Argument(help=N_("A casino-position/1 JSON file, or - "
+                                                    "for standard input."))],
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print a JSON list "
+                                                                     "of move texts."))] = False,
+    lang: LangOption = None,
 ) -> None:
-    """List the legal moves of a position, one per line in canonical notation.
-
-    On a crowded table (hundreds of thousands of moves) the list is a selection, the
-    strongest moves of each card, and says so. The count line goes to standard error,
-    so that standard output is the moves alone, ready for a pipe."""
+    """``casino moves`` (what it does for a person is its help, above)."""
+    use_language(lang)
     from casino.engine.errors import CasinoError
     from casino.engine.position import Position
 
@@ -312,15 +352,18 @@ def _viewer_terminal(plain: bool) -> bool:
     return not plain and sys.stdout.isatty() and sys.stdin.isatty()
 
 
-@command("replay")
+@command("replay", N_(
+    "Replay a game record, every move checked by the engine: step through it in a\n"
+    "viewer on a terminal, or print it move by move."))
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="A casino-record/1 file.")],
+    file: Annotated[Path, typer.Argument(help=N_("A casino-record/1 file."))],
     plain: Annotated[bool, typer.Option(
-        "--plain", help="Print the whole game move by move instead of opening the viewer "
-                        "(the default when the output is not a terminal).")] = False,
+        "--plain", help=N_("Print the whole game move by move instead of opening the viewer "
+                           "(the default when the output is not a terminal)."))] = False,
+    lang: LangOption = None,
 ) -> None:
-    """Replay a game record, every move checked by the engine: step through it in a
-    viewer on a terminal, or print it move by move."""
+    """``casino replay`` (what it does for a person is its help, above)."""
+    use_language(lang)
     from casino.engine.errors import InvalidRecord
     from casino.engine.record import load_record
 
@@ -357,30 +400,33 @@ def level_player(level: str, seed: int, players: int) -> Chooser:
     return choose
 
 
-@command("demo")
+@command("demo", N_(
+    "Watch a whole game between computer players: in the replay viewer on a terminal\n"
+    "(step back while it plays), or printed move by move."))
 def demo_command(
     rules: Annotated[str, typer.Option("--rules", "-r", metavar=RULES_CHOICES,
                                        autocompletion=complete_rules,
-                                       help="The ruleset.")] = DEFAULT.name,
+                                       help=N_("The ruleset."))] = DEFAULT.name,
     players: Annotated[int | None, typer.Option("--players", "-p",
-                                                help="Number of players.")] = None,
+                                                help=N_("Number of players."))] = None,
     seed: Annotated[int | None, typer.Option(
-        "--seed", "-s", help="Seed for repeatable shuffles and players; without it the "
-                             "system's random source shuffles.")] = None,
+        "--seed", "-s", help=N_("Seed for repeatable shuffles and players; without it the "
+                                "system's random source shuffles."))] = None,
     delay: Annotated[float | None, typer.Option(
-        "--delay", help="Seconds to pause after each move (default 0.8 in the viewer, 0.3 "
-                        "printed on a terminal, else 0).", min=0.0)] = None,
-    save: Annotated[Path | None, typer.Option("--save", help="Write the game record to "
-                                                             "this file.")] = None,
+        "--delay", help=N_("Seconds to pause after each move (default 0.8 in the viewer, 0.3 "
+                           "printed on a terminal, else 0)."), min=0.0)] = None,
+    save: Annotated[Path | None, typer.Option("--save", help=N_("Write the game record to "
+                                                                "this file."))] = None,
     level: Annotated[str, typer.Option("--level", "-l", metavar=LEVEL_CHOICES,
                                        autocompletion=complete_level,
-                                       help="The computer players' level.")] = "easy",
+                                       help=N_("The computer players' level."))] = "easy",
     plain: Annotated[bool, typer.Option(
-        "--plain", help="Print the game move by move instead of showing it in the viewer "
-                        "(the default when the output is not a terminal).")] = False,
+        "--plain", help=N_("Print the game move by move instead of showing it in the viewer "
+                           "(the default when the output is not a terminal)."))] = False,
+    lang: LangOption = None,
 ) -> None:
-    """Watch a whole game between computer players: in the replay viewer on a terminal
-    (step back while it plays), or printed move by move."""
+    """``casino demo`` (what it does for a person is its help, above)."""
+    use_language(lang)
     import time
 
     from casino.engine.match import Match
@@ -519,41 +565,42 @@ def _new_session(rules: str, players: int | None, level: str, seed: int | None, 
         fail(str(exc))
 
 
-@command("play")
+@command("play", N_(
+    "Play against the computer in the terminal (full screen, or --plain).\n"
+    "\n"
+    "On a terminal without --rules, --players, --level, --seed, --name, --resume or\n"
+    "--continue, a start screen asks for them and lists the saved games to continue."))
 def play_command(
     rules: Annotated[str | None, typer.Option(
         "--rules", "-r", metavar=RULES_CHOICES, autocompletion=complete_rules,
-        help="The ruleset (default casino).")] = None,
+        help=N_("The ruleset (default casino)."))] = None,
     players: Annotated[int | None, typer.Option(
-        "--players", "-p", help="Number of players where the rules allow more than two; "
-                                "the computer fills the other seats.")] = None,
+        "--players", "-p", help=N_("Number of players where the rules allow more than two; "
+                                   "the computer fills the other seats."))] = None,
     level: Annotated[str | None, typer.Option(
         "--level", "-l", metavar=LEVEL_CHOICES, autocompletion=complete_level,
-        help="The computer's level (default medium).")] = None,
+        help=N_("The computer's level (default medium)."))] = None,
     seed: Annotated[int | None, typer.Option(
-        "--seed", "-s", help="Seed for repeatable shuffles (practice); without it the "
-                             "system's random source shuffles and no seed is kept.")] = None,
+        "--seed", "-s", help=N_("Seed for repeatable shuffles (practice); without it the "
+                                "system's random source shuffles and no seed is kept."))] = None,
     name: Annotated[str | None, typer.Option(
-        "--name", help="Your name in the record (default: You).")] = None,
+        "--name", help=N_("Your name in the record (default: You)."))] = None,
     resume: Annotated[Path | None, typer.Option(
-        "--resume", help="Go on with the game saved in this record, as it was saved "
-                         "(its rules, players and levels).")] = None,
+        "--resume", help=N_("Go on with the game saved in this record, as it was saved "
+                            "(its rules, players and levels)."))] = None,
     continue_: Annotated[bool, typer.Option(
-        "--continue", help="Go on with the unfinished game saved most recently in the "
-                           "games folder.")] = False,
+        "--continue", help=N_("Go on with the unfinished game saved most recently in the "
+                              "games folder."))] = False,
     save: Annotated[Path | None, typer.Option(
-        "--save", help="Save the game record here (after every move) instead of the "
-                       "default folder.")] = None,
-    no_save: Annotated[bool, typer.Option("--no-save", help="Do not save a "
-                                          "record of the game.")] = False,
+        "--save", help=N_("Save the game record here (after every move) instead of the "
+                          "default folder."))] = None,
+    no_save: Annotated[bool, typer.Option("--no-save", help=N_("Do not save a "
+                                          "record of the game."))] = False,
     plain: PlainOption = False,
     pause: PauseOption = None,
     lang: LangOption = None,
 ) -> None:
-    """Play against the computer in the terminal (full screen, or --plain).
-
-    On a terminal without --rules, --players, --level, --seed, --name, --resume or
-    --continue, a start screen asks for them and lists the saved games to continue."""
+    """``casino play`` (what it does for a person is its help, above)."""
     use_language(lang)
     name, resume = _play_options(save, no_save, resume, continue_, name)
     if pause is None:
@@ -685,23 +732,24 @@ def _lesson_game(rules: str, you: str = "You"
     return again(), again
 
 
-@command("learn")
+@command("learn", N_(
+    "Learn to play: a guided first game against the beginner (docs/learn.md).\n"
+    "\n"
+    "The first deal is arranged so that you meet each kind of move of the ruleset\n"
+    "(pair, sum, build where it has builds, sweep, trail); a lesson step beside the\n"
+    "table (before each prompt with --plain) says which move to try with your own\n"
+    "cards, and the round's scoring is explained at its end. A lesson is not saved."))
 def learn_command(
     rules: Annotated[str, typer.Option(
         "--rules", "-r", metavar=RULES_CHOICES, autocompletion=complete_rules,
-        help="The ruleset to learn (default casino).")] = DEFAULT.name,
+        help=N_("The ruleset to learn (default casino)."))] = DEFAULT.name,
     name: Annotated[str | None, typer.Option(
-        "--name", help="Your name (default: You).")] = None,
+        "--name", help=N_("Your name (default: You)."))] = None,
     plain: PlainOption = False,
     pause: PauseOption = None,
     lang: LangOption = None,
 ) -> None:
-    """Learn to play: a guided first game against the beginner (docs/learn.md).
-
-    The first deal is arranged so that you meet each kind of move of the ruleset
-    (pair, sum, build where it has builds, sweep, trail); a lesson step beside the
-    table (before each prompt with --plain) says which move to try with your own
-    cards, and the round's scoring is explained at its end. A lesson is not saved."""
+    """``casino learn`` (what it does for a person is its help, above)."""
     from casino.play.session import player_name
 
     use_language(lang)
@@ -843,61 +891,62 @@ def _write_arena(result: ArenaResult, command: list[str], out: Path | None,
         typer.echo(f"ratings plot written to {plot}", err=True)
 
 
-@command("arena")
+@command("arena", N_(
+    "Play bots against each other on mirrored deals and measure them."))
 def arena_command(
     ctx: typer.Context,
     bots: Annotated[list[str] | None, typer.Argument(
-        help="Two bots for a pairing, three or more for a round robin; level:NAME is a "
-             "player level, with its own limit. 'merge FILE...' adds up result files "
-             "(--out) of runs on other deals instead.", show_default=False)] = None,
+        help=N_("Two bots for a pairing, three or more for a round robin; level:NAME is a "
+                "player level, with its own limit. 'merge FILE...' adds up result files "
+                "(--out) of runs on other deals instead."), show_default=False)] = None,
     rules: Annotated[str, typer.Option("--rules", "-r", metavar=RULES_CHOICES,
                                        autocompletion=complete_rules,
-                                       help="The ruleset.")] = DEFAULT.name,
+                                       help=N_("The ruleset."))] = DEFAULT.name,
     players: Annotated[int | None, typer.Option("--players", "-p",
-                                                help="Number of players (two bots sit "
-                                                     "alternately).")] = None,
+                                                help=N_("Number of players (two bots sit "
+                                                        "alternately)."))] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1,
-                                       help="Mirrored pairs of games per pairing.")] = 100,
-    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed of the deals and "
-                                                                  "the bots; random if "
-                                                                  "not given.")] = None,
+                                       help=N_("Mirrored pairs of games per pairing."))] = 100,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help=N_("Seed of the deals and "
+                                                                     "the bots; random if "
+                                                                     "not given."))] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1,
-                                      help="Worker processes.")] = 1,
+                                      help=N_("Worker processes."))] = 1,
     seconds: Annotated[float | None, typer.Option("--seconds", min=0.0,
-                                                  help="Think time limit per move (not for "
-                                                       "levels).")] = None,
+                                                  help=N_("Think time limit per move (not for "
+                                                          "levels)."))] = None,
     iterations: Annotated[int | None, typer.Option("--iterations", min=1,
-                                                   help="Iteration limit per move (not for "
-                                                        "levels).")] = None,
+                                                   help=N_("Iteration limit per move (not for "
+                                                           "levels)."))] = None,
     neighbours: Annotated[bool, typer.Option(
-        "--neighbours", help="Round robin: pair each bot only with the next one "
-                             "listed.")] = False,
+        "--neighbours", help=N_("Round robin: pair each bot only with the next one "
+                                "listed."))] = False,
     also: Annotated[list[str] | None, typer.Option(
-        "--also", metavar="A,B", help="Round robin: also play bot A against bot B "
-                                      "(repeatable).", show_default=False)] = None,
+        "--also", metavar="A,B", help=N_("Round robin: also play bot A against bot B "
+                                         "(repeatable)."), show_default=False)] = None,
     levels: Annotated[bool, typer.Option(
-        "--levels", help="Play each player level against the one below it, the higher "
-                         "as A (give no bots).")] = False,
+        "--levels", help=N_("Play each player level against the one below it, the higher "
+                            "as A (give no bots)."))] = False,
     resume: Annotated[Path | None, typer.Option(
-        "--resume", metavar="FILE", help="Keep each finished mirrored pair in FILE and "
-                                         "play only the pairs not yet there: the same "
-                                         "command again resumes a cut run, or grows it "
-                                         "with more --games.")] = None,
+        "--resume", metavar="FILE", help=N_("Keep each finished mirrored pair in FILE and "
+                                            "play only the pairs not yet there: the same "
+                                            "command again resumes a cut run, or grows it "
+                                            "with more --games."))] = None,
     max_rounds: Annotated[int, typer.Option("--max-rounds", min=1,
-                                            help="Stop a game undecided after this many "
-                                                 "rounds.")] = 50,
+                                            help=N_("Stop a game undecided after this many "
+                                                    "rounds."))] = 50,
     bootstrap: Annotated[int, typer.Option("--bootstrap", min=0,
-                                           help="Bootstrap samples for the rating "
-                                                "intervals.")] = 1000,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the JSON result "
-                                                                 "file here.")] = None,
-    plot: Annotated[Path | None, typer.Option("--plot", help="Draw the ratings as a PNG "
-                                                             "here.")] = None,
+                                           help=N_("Bootstrap samples for the rating "
+                                                   "intervals."))] = 1000,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help=N_("Write the JSON result "
+                                                                    "file here."))] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help=N_("Draw the ratings as a PNG "
+                                                                "here."))] = None,
     progress: Annotated[bool | None, typer.Option(
         "--progress/--no-progress",
-        help="Show a progress bar (default: when standard error is a terminal).")] = None,
+        help=N_("Show a progress bar (default: when standard error is a terminal)."))] = None,
 ) -> None:
-    """Play bots against each other on mirrored deals and measure them."""
+    """``casino arena`` (what it does for a person is its help, above)."""
     import random
 
     from rich.console import Console
@@ -1039,10 +1088,10 @@ def _arena_command_line(bots: list[str], *, rules: str, games: int, seed: int, j
     return command
 
 
-command("score")(score_command)
-command("helper")(helper_command)
-command("review")(review_command)
-command("serve")(serve_command)
+command("score", scorepad.HELP)(score_command)
+command("helper", helper.HELP)(helper_command)
+command("review", review.HELP)(review_command)
+command("serve", web_cli.HELP)(serve_command)
 
 
 def main() -> None:

@@ -22,8 +22,10 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
+from casino.cli.language import LangOption
 from casino.cli.names import HELPER_LIMIT, LEVELS, RULESETS, choices
 from casino.engine.presets import DEFAULT
+from casino.i18n import N_
 
 if TYPE_CHECKING:
     from casino.engine.builds import Build
@@ -34,9 +36,9 @@ if TYPE_CHECKING:
 #: How many plays are shown at most by default (``casino.words.shortlist.MAX_SHOWN``).
 MAX_SHOWN = HELPER_LIMIT
 
-TABLE_HELP = ("cards and builds separated by spaces; a build is its cards in brackets, "
-              "then =VALUE and :OWNER (0 is you, 1 the next player): "
-              "9c 4c 5h [5d+3s]=8:1; a multiple build: [8h 5d+3s]=8:0")
+TABLE_HELP = N_("cards and builds separated by spaces; a build is its cards in brackets, "
+                "then =VALUE and :OWNER (0 is you, 1 the next player): "
+                "9c 4c 5h [5d+3s]=8:1; a multiple build: [8h 5d+3s]=8:0")
 
 
 def _build_text(b: Build) -> str:
@@ -202,51 +204,59 @@ def _complete_level(incomplete: str) -> list[str]:
     return [n for n in LEVELS if n.startswith(incomplete)]
 
 
+#: ``casino helper``'s help (translated where it is shown).
+HELP = N_(
+    "The legal plays for a table and a hand, strongest first, explained.\n"
+    "\n"
+    "The best play is marked; a crowded table's list is capped, and --card shows one\n"
+    "card's plays.")
+
+
 def helper_command(
     rules: Annotated[str, typer.Option("--rules", "-r", metavar=choices(RULESETS),
                                        autocompletion=_complete_rules,
-                                       help="The ruleset.")] = DEFAULT.name,
+                                       help=N_("The ruleset."))] = DEFAULT.name,
     players: Annotated[int | None, typer.Option("--players", "-p",
-                                                help="Number of players.")] = None,
-    table: Annotated[str | None, typer.Option("--table", "-t", help=f"The table: "
-                                              f"{TABLE_HELP}.")] = None,
-    hand: Annotated[str | None, typer.Option("--hand", help="Your hand, as "
-                                             "'9d 2s'.")] = None,
+                                                help=N_("Number of players."))] = None,
+    table: Annotated[str | None, typer.Option("--table", "-t", help=TABLE_HELP)] = None,
+    hand: Annotated[str | None, typer.Option("--hand", help=N_("Your hand, as "
+                                             "'9d 2s'."))] = None,
     opponents: Annotated[str | None, typer.Option(
-        "--opponents", help="The other players' hand sizes in play order (default: as "
-                            "many as yours).")] = None,
+        "--opponents", help=N_("The other players' hand sizes in play order (default: as "
+                               "many as yours)."))] = None,
     stock: Annotated[int | None, typer.Option(
-        "--stock", min=0, help="Cards left to deal (default: every unseen card not in a "
-                               "hand; give --captured with it).")] = None,
+        "--stock", min=0, help=N_("Cards left to deal (default: every unseen card not in a "
+                                  "hand; give --captured with it)."))] = None,
     captured: Annotated[str | None, typer.Option(
-        "--captured", help="Cards already captured, per seat, yours first, separated by "
-                           "'|': 'As Td | 2s'.")] = None,
+        "--captured", help=N_("Cards already captured, per seat, yours first, separated by "
+                              "'|': 'As Td | 2s'."))] = None,
     level: Annotated[str, typer.Option("--level", "-l", metavar=choices(LEVELS),
                                        autocompletion=_complete_level,
-                                       help="The computer player whose pick is "
-                                            "marked.")] = "expert",
-    no_bot: Annotated[bool, typer.Option("--no-bot", help="Do not ask the computer "
-                                                          "player.")] = False,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the computer "
-                                                     "player.")] = 0,
+                                       help=N_("The computer player whose pick is "
+                                               "marked."))] = "expert",
+    no_bot: Annotated[bool, typer.Option("--no-bot", help=N_("Do not ask the computer "
+                                                             "player."))] = False,
+    seed: Annotated[int, typer.Option("--seed", help=N_("Seed of the computer "
+                                                        "player."))] = 0,
     card: Annotated[str | None, typer.Option(
-        "--card", "-c", help="Only the plays of this card of your hand, as 'Td'.")] = None,
+        "--card", "-c", help=N_("Only the plays of this card of your hand, as 'Td'."))] = None,
     using: Annotated[str | None, typer.Option(
-        "--using", "-u", help="With --card: only its plays that use these table cards "
-                              "(a card of a build names the build), as '3c 4h'.")] = None,
+        "--using", "-u", help=N_("With --card: only its plays that use these table cards "
+                                 "(a card of a build names the build), as '3c 4h'."))] = None,
     limit: Annotated[int, typer.Option(
-        "--limit", min=1, max=1000, help="Show at most this many plays, the strongest "
-                                         "first.")] = MAX_SHOWN,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON: the position and "
-                                                         "the plays.")] = False,
-    judge: Annotated[bool, typer.Option("--judge/--no-judge", help="Rank the plays by the "
+        "--limit", min=1, max=1000, help=N_("Show at most this many plays, the strongest "
+                                            "first."))] = MAX_SHOWN,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print JSON: the position and "
+                                                            "the plays."))] = False,
+    judge: Annotated[bool, typer.Option("--judge/--no-judge", help=N_("Rank the plays by the "
                                         "judge, best first, each with why (about a "
-                                        "second).")] = True,
+                                        "second)."))] = True,
+    lang: LangOption = None,
 ) -> None:
-    """The legal plays for a table and a hand, strongest first, explained.
+    """``casino helper`` (what it does for a person is its help, :data:`HELP`)."""
+    from casino.cli import use_language
 
-    The best play is marked; a crowded table's list is capped, and --card shows one
-    card's plays."""
+    use_language(lang)
     from casino.engine.errors import CasinoError
     from casino.engine.rules import preset
     from casino.tools.helper import HelperError, analyse, parse_hand, parse_using, setup_from_text
