@@ -27,8 +27,8 @@ from casino.cli import helper, review, scorepad
 from casino.cli.helper import helper_command
 from casino.cli.language import (
     HELP_OPTION,
-    help_words,
     LangOption,
+    help_words,
     language_of,
     speaking,
     translated_help,
@@ -39,8 +39,7 @@ from casino.cli.review import review_command
 from casino.cli.scorepad import score_command
 from casino.engine.files import Action, file_error
 from casino.engine.presets import DEFAULT
-from casino.engine.wording import noun
-from casino.i18n import N_
+from casino.i18n import N_, _, ngettext, pgettext
 from casino.web import cli as web_cli
 from casino.web.cli import serve_command
 
@@ -155,7 +154,8 @@ def use_language(lang: str | None) -> None:
     if lang is None:
         return
     if i18n.known(lang) is None:
-        fail(f"--lang: {lang!r} is not one of the languages: {', '.join(i18n.LANGUAGES)}")
+        fail(_("--lang: %(lang)r is not one of the languages: %(languages)s")
+             % {"lang": lang, "languages": ", ".join(i18n.LANGUAGES)})
     i18n.set_language(lang)
 
 
@@ -174,6 +174,12 @@ Chooser = Callable[["Position"], "Move"]
 
 #: Exit code for bad input (the same code typer uses for a bad command line).
 EXIT_BAD_INPUT = 2
+
+
+def _unknown_level(level: str) -> str:
+    """The refusal of a level that is none of :data:`LEVELS`."""
+    return _("unknown level %(level)r; the levels are %(levels)s") % {
+        "level": level, "levels": ", ".join(LEVELS)}
 
 
 def fail(message: str) -> NoReturn:
@@ -195,7 +201,7 @@ def _version(value: bool) -> None:
         from casino.engine.core import engine_name
 
         typer.echo(f"casino {__version__}")
-        typer.echo(f"engine: {engine_name()}")
+        typer.echo(_("engine: %(name)s") % {"name": engine_name()})
         raise typer.Exit()
 
 
@@ -238,7 +244,6 @@ def rules_command(
 ) -> None:
     """``casino rules`` (what it does for a person is its help, above)."""
     from casino.engine.rules import describe
-    from casino.i18n import _
     from casino.words.guide import text_lines
 
     use_language(lang)
@@ -321,24 +326,28 @@ def moves_command(
     except CasinoError as exc:
         fail(str(exc))
     texts = [str(m) for m in found.moves]
-    note = ("the table is crowded: this is a selection of the legal moves (the strongest "
-            "of each card), not all of them")
     if as_json:
         import json
 
         if not found.complete:
-            typer.echo(f"casino: {note}", err=True)
+            typer.echo("casino: " + _("the table is crowded: this is a selection of the "
+                                      "legal moves (the strongest of each card), not all "
+                                      "of them"), err=True)
         typer.echo(json.dumps(texts, ensure_ascii=False))
         return
     if pos.result is not None:
-        typer.echo("0 legal moves: the round is over", err=True)
+        typer.echo(_("0 legal moves: the round is over"), err=True)
         return
-    moves = noun(len(texts), "move")
+    words = {"n": len(texts), "seat": pos.to_move}
     if found.complete:
-        typer.echo(f"{len(texts)} legal {moves} for seat {pos.to_move}:", err=True)
+        typer.echo(ngettext("%(n)s legal move for seat %(seat)s:",
+                            "%(n)s legal moves for seat %(seat)s:", len(texts)) % words,
+                   err=True)
     else:
-        typer.echo(f"{len(texts)} legal {moves} for seat {pos.to_move}, a selection ("
-                   f"{note.split(': ')[0]}: too many to list):", err=True)
+        typer.echo(ngettext("%(n)s legal move for seat %(seat)s, a selection (the table is "
+                            "crowded: too many to list):",
+                            "%(n)s legal moves for seat %(seat)s, a selection (the table is "
+                            "crowded: too many to list):", len(texts)) % words, err=True)
     for t in texts:
         typer.echo(t)
 
@@ -434,7 +443,7 @@ def demo_command(
 
     ruleset = _rules(rules, players)
     if level not in LEVELS:
-        fail(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
+        fail(_unknown_level(level))
     match = Match(ruleset, seed=seed)
     choose = level_player(level, bot_seed(match), ruleset.players)
     if save is not None:  # a place that cannot be written is said before the game, not after
@@ -447,7 +456,7 @@ def demo_command(
         if save is not None:
             _save(match, save)
         if not finished:
-            typer.echo("the demo was stopped before the end of the game", err=True)
+            typer.echo(_("the demo was stopped before the end of the game"), err=True)
         return
     from casino.tui.replay import Dump, demo_steps
 
@@ -463,7 +472,7 @@ def demo_command(
     if save is not None:
         _save(match, save)
     if not finished:
-        typer.echo("\ninterrupted", err=True)
+        typer.echo("\n" + _("interrupted"), err=True)
         raise typer.Exit(130)
 
 
@@ -498,7 +507,7 @@ def _save(match: Match, path: Path, *, quiet: bool = False) -> None:
     except OSError as exc:  # a SaveError: the file and the reason, in words
         fail(str(exc))
     if not quiet:
-        typer.echo(f"record saved to {path}", err=True)
+        typer.echo(_("record saved to %(path)s") % {"path": path}, err=True)
 
 
 # ----------------------------------------------------------------------
@@ -526,7 +535,7 @@ def _resume_session(resume: Path, level: str | None, no_save: bool,
     except (OSError, UnicodeDecodeError) as exc:
         fail_file(exc, resume)
     except CasinoError as exc:
-        fail(f"cannot resume {resume}: {exc}")
+        fail(_("cannot resume %(path)s: %(reason)s") % {"path": resume, "reason": exc})
     conflicts = [flag for flag, value in given.items() if value is not None]
     if level is not None and record.players is not None:
         conflicts.append("--level")
@@ -536,16 +545,18 @@ def _resume_session(resume: Path, level: str | None, no_save: bool,
         names = seat_names(record.rules, record.names)
         who = ", ".join(n if record.players is None or record.players[s] == HUMAN
                         else f"{n} ({record.players[s]})" for s, n in enumerate(names))
-        flags = " and ".join(conflicts)
-        fail(f"{flags} cannot change a saved game: it goes on as it was saved "
-             f"({describe(record.rules)[0]}, {record.rules.players} players: {who}). "
-             f"Leave out {flags}, or start a new game without --resume/--continue")
+        fail(_("%(flags)s cannot change a saved game: it goes on as it was saved "
+               "(%(rules)s, %(n)s players: %(who)s). Leave out %(flags)s, or start a new "
+               "game without --resume/--continue") % {
+                   "flags": pgettext("list", " and ").join(conflicts),
+                   "rules": describe(record.rules)[0],
+                   "n": record.rules.players, "who": who})
     try:
         return GameSession.resume(resume, level=level or "medium", autosave=not no_save)
     except (OSError, UnicodeDecodeError) as exc:
         fail_file(exc, resume)
     except (CasinoError, ValueError) as exc:
-        fail(f"cannot resume {resume}: {exc}")
+        fail(_("cannot resume %(path)s: %(reason)s") % {"path": resume, "reason": exc})
 
 
 def _new_session(rules: str, players: int | None, level: str, seed: int | None, name: str,
@@ -554,7 +565,7 @@ def _new_session(rules: str, players: int | None, level: str, seed: int | None, 
     from casino.play.session import GameSession
 
     if level not in LEVELS:
-        fail(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
+        fail(_unknown_level(level))
     ruleset = _rules(rules, players)
     try:
         return GameSession.new(ruleset, level=level, seed=seed, you=name, save_path=save,
@@ -637,7 +648,7 @@ def play_command(
             from casino.tui.plain import run_plain
 
             if continue_:
-                typer.echo(f"Continuing the game saved in {resume}.")
+                typer.echo(_("Continuing the game saved in %(path)s.") % {"path": resume})
             run_plain(session, new_game, stdin=sys.stdin, stdout=sys.stdout, pause=pause)
     played.say_saved()
 
@@ -651,10 +662,10 @@ def _play_options(save: Path | None, no_save: bool, resume: Path | None, continu
     from casino.play.session import games_folder, last_saved_game, player_name
 
     if save is not None and no_save:
-        fail("--save and --no-save contradict each other")
+        fail(_("--save and --no-save contradict each other"))
     if resume is not None and continue_:
-        fail("--resume and --continue contradict each other: --continue goes on with the "
-             "game saved last, --resume with the one named")
+        fail(_("--resume and --continue contradict each other: --continue goes on with "
+               "the game saved last, --resume with the one named"))
     if name is not None:
         try:
             name = player_name(name)
@@ -663,8 +674,8 @@ def _play_options(save: Path | None, no_save: bool, resume: Path | None, continu
     if continue_:
         last = last_saved_game()
         if last is None:
-            fail(f"no unfinished game is saved in {games_folder()}: start one with "
-                 "casino play, or name a record with --resume FILE")
+            fail(_("no unfinished game is saved in %(folder)s: start one with casino "
+                   "play, or name a record with --resume FILE") % {"folder": games_folder()})
         resume = last.path
     return name, resume
 
@@ -716,9 +727,8 @@ class _Played:
         """Say on stderr where each game played was saved, and how to resume it."""
         for played in self.sessions:
             if played.save_path is not None:
-                typer.echo(f"game record saved to {played.save_path} "
-                           f"(resume with: casino play --resume {played.save_path})",
-                           err=True)
+                typer.echo(_("game record saved to %(path)s (resume with: casino play "
+                             "--resume %(path)s)") % {"path": played.save_path}, err=True)
 
 
 def _lesson_game(rules: str, you: str = "You"
@@ -834,7 +844,8 @@ def _pairing(text: str) -> tuple[str, str]:
     """``A,B`` (``--also``): the names on each side of the comma (level names hold a colon)."""
     a, sep, b = text.partition(",")
     if not sep or not a.strip() or not b.strip():
-        fail(f"--also takes two bots separated by a comma (A,B), not {text!r}")
+        fail(_("--also takes two bots separated by a comma (A,B), not %(text)r")
+             % {"text": text})
     return a.strip(), b.strip()
 
 
@@ -853,18 +864,19 @@ def _arena_merge(ctx: typer.Context, files: list[str], out: Path | None, plot: P
     given = [name for name, source in sources.items() if name not in allowed
              and source is not None and source.name != "DEFAULT"]
     if given:
-        fail(f"merge adds up result files; it takes --out, --plot, --bootstrap and --seed "
-             f"(the bootstrap's), not --{given[0].replace('_', '-')}")
+        fail(_("merge adds up result files; it takes --out, --plot, --bootstrap and "
+               "--seed (the bootstrap's), not %(option)s")
+             % {"option": "--" + given[0].replace("_", "-")})
     if not files:
-        fail("give the result files to merge (casino arena merge A.json B.json)")
+        fail(_("give the result files to merge (casino arena merge A.json B.json)"))
     try:
         result = merge_results(files, bootstrap=bootstrap,
                                bootstrap_seed=0 if seed is None else seed)
     except OSError as exc:
         fail_file(exc, getattr(exc, "filename", None) or files[0])
     except (ValueError, KeyError, TypeError, CasinoError) as exc:
-        fail(str(exc) if not isinstance(exc, KeyError) else f"not an arena result file: "
-             f"it has no {exc}")
+        fail(str(exc) if not isinstance(exc, KeyError) else
+             _("not an arena result file: it has no %(key)s") % {"key": exc})
     console = Console(width=None if sys.stdout.isatty() else 132)
     console.print(f"{len(files)} result files merged: {', '.join(files)}")
     print_arena(result, console)
@@ -882,13 +894,13 @@ def _write_arena(result: ArenaResult, command: list[str], out: Path | None,
             result.write_json(out, command=command)
         except OSError as exc:
             fail_file(exc, out, "write")
-        typer.echo(f"results written to {out}", err=True)
+        typer.echo(_("results written to %(path)s") % {"path": out}, err=True)
     if plot is not None and result.ratings is not None:
         try:
             result.plot(plot)
         except OSError as exc:
             fail_file(exc, plot, "write")
-        typer.echo(f"ratings plot written to {plot}", err=True)
+        typer.echo(_("ratings plot written to %(path)s") % {"path": plot}, err=True)
 
 
 @command("arena", N_(
@@ -999,28 +1011,30 @@ def _arena_bots(bots: list[str], also: list[str] | None, levels: bool, neighbour
     extra = [_pairing(text) for text in also or []]
     if levels:
         if bots:
-            fail("--levels plays the player levels; give no bots with it")
+            fail(_("--levels plays the player levels; give no bots with it"))
         if neighbours:
-            fail("--levels already pairs each level with the one below it")
+            fail(_("--levels already pairs each level with the one below it"))
         bots = [LEVEL_PREFIX + name for name in PLAYER_LEVELS]
         extra = [(high, low) for low, high in itertools.pairwise(bots)] + extra
     if len(bots) < 2:
-        fail("give at least two bots")
+        fail(_("give at least two bots"))
     for b in bots:
         try:
             check_name(b)
         except ValueError as exc:
             fail(str(exc))
     if len(bots) > 2 and len(set(bots)) != len(bots):
-        fail("a round robin needs distinct bots")
+        fail(_("a round robin needs distinct bots"))
     if extra and len(bots) == 2 and not levels:
-        fail("--also adds pairings to a round robin of three bots or more")
+        fail(_("--also adds pairings to a round robin of three bots or more"))
     for pair in extra:
         for name in pair:
             if name not in bots:
-                fail(f"--also {','.join(pair)}: {name!r} is not one of the bots listed")
+                fail(_("--also %(pair)s: %(name)r is not one of the bots listed")
+                     % {"pair": ",".join(pair), "name": name})
         if pair[0] == pair[1]:
-            fail(f"--also {','.join(pair)}: a pairing needs two different bots")
+            fail(_("--also %(pair)s: a pairing needs two different bots")
+                 % {"pair": ",".join(pair)})
     return bots, extra
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from casino.cli.language import LangOption
-from casino.i18n import N_
+from casino.i18n import N_, _
 
 if TYPE_CHECKING:
     from casino.teach.review import Progress
@@ -110,7 +110,7 @@ def _bar(show: bool) -> Iterator[Progress | None]:
         return
     from casino.measure.progress import progress_bar
 
-    bar = progress_bar("judging decisions", transient=True)
+    bar = progress_bar(_("judging decisions"), transient=True)
     task = bar.add_task("review", total=None)
 
     def tick(done: int, total: int) -> None:
