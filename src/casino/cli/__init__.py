@@ -212,8 +212,13 @@ def root(
         help=N_("Print the version and the engine, and exit."))] = False,
     lang: LangOption = None,
 ) -> None:
-    """Casino and its family of fishing card games."""
-    use_language(lang)
+    """Casino and its family of fishing card games. The language is already in force
+    (:meth:`_Group.main` read the last ``--lang`` typed, which may be a command's, after
+    this one): ``--lang`` is only checked here."""
+    from casino import i18n
+
+    if lang is not None and i18n.known(lang) is None:
+        use_language(lang)  # refused, naming the languages
 
 
 def _rules(name: str, players: int | None) -> Rules:
