@@ -355,7 +355,7 @@ class GameScreen(Screen[None]):
         s = self.session
         panels = await seat_boxes(self.query_one("#seats", Horizontal), SeatPanel, s.rules.seats)
         for panel in panels:
-            panel.show(self.view, s.names, s.human, tally(self.view, panel.seat))
+            panel.show(self.view, s.shown_names, s.human, tally(self.view, panel.seat))
 
     async def _draw_table(self, force: bool = False) -> None:
         view = self.view
@@ -370,7 +370,7 @@ class GameScreen(Screen[None]):
         for i, item in enumerate(view.table):
             key = TABLE_KEYS[i] if i < len(TABLE_KEYS) else ""
             if isinstance(item, Build):
-                owner = self.session.names[item.owner]
+                owner = self.session.shown_names[item.owner]
                 mine = view.rules.team_of(item.owner) == view.rules.team_of(self.session.human)
                 widgets.append(BuildStack(item, i, key, owner, mine))
             else:
@@ -406,7 +406,7 @@ class GameScreen(Screen[None]):
     def _draw_side(self) -> None:
         s = self.session
         score = self.query_one("#score", Static)
-        score.update(score_content(self.view, s.names, s.human))
+        score.update(score_content(self.view, s.shown_names, s.human))
         score.border_subtitle = score_note(s.rules)
         levels = sorted({lv for seat in s.rules.seats if (lv := s.level_of(seat))})
         who = f"{noun(s.rules.players - 1, 'computer')}: {', '.join(levels)}"
@@ -421,7 +421,7 @@ class GameScreen(Screen[None]):
         s = self.session
         box = self.query_one("#cards", Static)
         left = unseen(self.view, s.human)
-        box.update(cards_content(left, self.view, s.names, s.human))
+        box.update(cards_content(left, self.view, s.shown_names, s.human))
         box.border_title = _("Cards · %(n)s unseen") % {"n": left.count}
         box.border_subtitle = _("F2 hides") if self.show_cards else "F2"
 
@@ -484,7 +484,7 @@ class GameScreen(Screen[None]):
             if forced:  # first: it is what the person must know before anything else
                 text = f"▶ {forced[:1].upper()}{forced[1:]} · {text[2:]}"
         elif self.phase == "computer":
-            text = (_("⏳ %(name)s is playing…") % {"name": s.names[s.to_move]}
+            text = (_("⏳ %(name)s is playing…") % {"name": s.shown_names[s.to_move]}
                     if not s.round_over else _("Round over"))
         elif self.phase == "game-over":
             text = _("The game is over")
@@ -678,7 +678,7 @@ class GameScreen(Screen[None]):
         """True when the person may act; otherwise say why not."""
         s = self.session
         if self.phase == "computer":
-            self.say(_("Wait: %(name)s is playing.") % {"name": s.names[s.to_move]})
+            self.say(_("Wait: %(name)s is playing.") % {"name": s.shown_names[s.to_move]})
             return False
         if self.phase != "human" or not s.human_to_move:
             self.say(_("It is not your turn."))
@@ -983,7 +983,7 @@ class GameScreen(Screen[None]):
         # Where a round is called a game (Krypkasino), the games make up a match.
         games = rules.round_word == "game"
         # Points go to sides: name a partnership by both partners.
-        names = [team_name(rules, s.names, rules.team_of(seat)) for seat in rules.seats]
+        names = [team_name(rules, s.shown_names, rules.team_of(seat)) for seat in rules.seats]
         lines = result_lines(result, rules, names, s.scores_before_round, s.view)
         verdict = winner_words(result, rules, names, s.scores_before_round)
         if s.game_over and result.winner is not None:
@@ -1038,7 +1038,7 @@ class GameScreen(Screen[None]):
         the current deal."""
         s = self.session
         if self.phase == "computer":
-            self.say(_("Wait: %(name)s is playing.") % {"name": s.names[s.to_move]})
+            self.say(_("Wait: %(name)s is playing.") % {"name": s.shown_names[s.to_move]})
             return
         try:
             taken = s.undo()
@@ -1079,8 +1079,8 @@ class GameScreen(Screen[None]):
         rules = self.session.rules
         lines = describe(rules)
         saving = self.session.save_path is not None
-        self.app.push_screen(RulesScreen(f"Rules: {lines[0]}", lines[1:], saving=saving,
-                                         guide=rules))
+        self.app.push_screen(RulesScreen(_("Rules: %(rules)s") % {"rules": lines[0]},
+                                         lines[1:], saving=saving, guide=rules))
 
     def action_quit(self) -> None:
         """Quit, after asking when a game is going on (the dialog says whether it is saved)."""
