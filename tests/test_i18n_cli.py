@@ -245,3 +245,32 @@ def test_a_refusal_of_casino_play_in_the_language(lang: str, words: str) -> None
     code, _, err = _run(["play", "--lang", lang, "--plain", "--save", "x.rec", "--no-save"])
     assert code == 2
     assert err.strip() == f"casino: {words}"
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("fi", ("paikka 0 (Ann), paikka 1 (Bob); ", "=== Kierros 1, jakaja paikka ",
+            "Tulos (kierros 1) laskujärjestyksessä:", "Yhteensä: Ann ", "Voittaja: ")),
+    ("sv", ("plats 0 (Ann), plats 1 (Bob); ", "=== Omgång 1, givare plats ",
+            "Resultat för omgång 1, i räkneordning:", "Totalt: Ann ", "Vinnare: ")),
+])
+def test_casino_replay_plain_in_the_language(tmp_path: Path, lang: str,
+                                             words: tuple[str, ...]) -> None:
+    """The plain replay (a pipe's): its frame in the language, the record unchanged."""
+    import random
+
+    from casino.engine.match import Match
+    from casino.engine.record import write_record
+
+    match = Match("casino", seed=4)
+    rng = random.Random(4)
+    match.play_out(lambda p: rng.choice(p.legal_moves()))
+    path = tmp_path / "g.rec"
+    path.write_text(write_record(match, names=("Ann", "Bob")), encoding="utf-8")
+    before = path.read_bytes()
+    code, out, err = _run(["replay", "--lang", lang, "--plain", str(path)])
+    assert code == 0, err
+    for word in words:
+        assert word in out, (word, out[:2000])
+    for english in ("=== Round", "in counting order", "Winner:"):  # (the positions: the engine)
+        assert english not in out, english
+    assert path.read_bytes() == before
