@@ -176,20 +176,22 @@ GAME = "\n".join(["round", "30 22", "6 7", "Td As Ac Ah", "Ann Bob Bob", "show",
             "(yhteensä 52), tai kenellä oli eniten", "Pistekortit, jotka Ann otti",
             "  Bob sai loput: 2♠ A♦", "Mökit: kuka teki kunkin", "Kierros 1 laskujärjestyksessä:",
             "Yhteensä: Ann 9, Bob 5; pelataan 21 pisteeseen.", "Komennot:",
-            "  undo           peru viimeisin muutos", "  Ei käy: ",
+            "  undo           peru viimeisin muutos",
+            "  Ei käy: otetut kortit: yhteensä 53, enemmän kuin säännöillä casino on (52)",
             "Pistelista on tallennettu tiedostoon")),
     ("sv", ("Ann mot Bob", "Skriv 'round' efter varje omgång", "Omgång 1: skriv 'back'",
             "Tagna kort: tal för Ann, Bob (de blir 52 tillsammans), eller vem som hade flest",
             "Poängkort som Ann tog", "  Bob tog resten: 2♠ A♦", "Tabbar: vem som gjorde",
             "Omgång 1, i räkneordning:", "Totalt: Ann 9, Bob 5; spelar till 21.",
-            "Kommandon:", "  undo           ångra den senaste ändringen", "  Nekat: ",
+            "Kommandon:", "  undo           ångra den senaste ändringen",
+            "  Nekat: tagna kort blir 53, fler än de 52 som finns i casino",
             "Blocket är sparat i")),
 ])
 def test_a_score_pad_session_in_the_language(tmp_path: Path, lang: str,
                                               words: tuple[str, ...]) -> None:
     """A family keeping score in Finnish (or Swedish): the prompts, the tables, the
-    help and the pad's own refusals in the language; the commands typed stay English,
-    and the file saved is the same as in English."""
+    help and the refusals of an impossible answer in the language; the commands typed
+    stay English, and the file saved is the same as in English."""
     code, out, err = _run(["score", "--lang", lang, "--rules", "casino", "--names",
                            "Ann,Bob", "--file", str(tmp_path / "pad.json")], input=GAME)
     assert code == 0, err
