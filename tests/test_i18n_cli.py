@@ -276,3 +276,18 @@ def test_casino_replay_plain_in_the_language(tmp_path: Path, lang: str,
     for english in ("=== Round", "in counting order", "Winner:"):  # (the positions: the engine)
         assert english not in out, english
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("fi", ("siemen 1; 1 peilipari paria kohden", "Parit (peiliparit; 95%:n välit)",
+            "ratkeamatta", "Miettimisaika päätöstä kohden")),
+    ("sv", ("frö 1; 1 speglat par per parning", "Parningar (speglade par; 95%-intervall)",
+            "oavgjorda", "Betänketid per beslut")),
+])
+def test_casino_arena_s_report_in_the_language(lang: str, words: tuple[str, ...]) -> None:
+    code, out, err = _run(["arena", "random", "greedy", "--games", "1", "--seed", "1",
+                           "--lang", lang, "--no-progress"])
+    assert code == 0, err
+    for word in words:
+        assert word in out, (word, out)
+    assert "Pairings" not in out and "undecided" not in out

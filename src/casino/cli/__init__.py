@@ -39,7 +39,7 @@ from casino.cli.review import review_command
 from casino.cli.scorepad import score_command
 from casino.engine.files import Action, file_error
 from casino.engine.presets import DEFAULT
-from casino.i18n import N_, _, ngettext, pgettext
+from casino.i18n import N_, _, ngettext, pgettext, pN_
 from casino.web import cli as web_cli
 from casino.web.cli import serve_command
 
@@ -809,10 +809,13 @@ def print_arena(result: ArenaResult, console: Console) -> None:
     """The arena's report: pairings, ratings (more than two bots), think times."""
     from rich.table import Table
 
-    table = Table(title="Pairings (mirrored pairs; 95% intervals)")
-    for col in ("A", "B", "games", "A wins", "B wins", "undecided", "A score",
-                "A margin per round"):
-        table.add_column(col, justify="left" if col in ("A", "B") else "right")
+    table = Table(title=_("Pairings (mirrored pairs; %(level)s intervals)")
+                  % {"level": "95%"})
+    for col in ("A", "B", pN_("arena", "games"), pN_("arena", "A wins"),
+                pN_("arena", "B wins"), pN_("arena", "undecided"), pN_("arena", "A score"),
+                pN_("arena", "A margin per round")):
+        table.add_column(pgettext("arena", col),
+                         justify="left" if col in ("A", "B") else "right")
     for pr in result.pairings:
         table.add_row(pr.a, pr.b, str(len(pr.games)), str(pr.wins_a), str(pr.wins_b),
                       str(pr.undecided), _pct(pr.score_a()), _num(pr.margin()))
@@ -820,22 +823,26 @@ def print_arena(result: ArenaResult, console: Console) -> None:
     ratings = result.ratings
     if ratings is not None and len(result.pairings) > 1:
         anchor = result.players[ratings.anchor]
-        rt = Table(title=f"Bradley–Terry ratings, {anchor} = 1000",
-                   caption=f"95% percentile bootstrap over mirrored pairs, "
-                           f"{ratings.samples} samples")
+        rt = Table(title=_("Bradley–Terry ratings, %(anchor)s = 1000") % {"anchor": anchor},
+                   caption=ngettext("%(level)s percentile bootstrap over mirrored pairs, "
+                                    "%(n)s sample",
+                                    "%(level)s percentile bootstrap over mirrored pairs, "
+                                    "%(n)s samples", ratings.samples)
+                   % {"level": "95%", "n": ratings.samples})
         rt.add_column("#", justify="right")
-        rt.add_column("bot")
+        rt.add_column(pgettext("arena", "bot"))
         rt.add_column("Elo", justify="right")
-        rt.add_column("interval", justify="right")
+        rt.add_column(pgettext("arena", "interval"), justify="right")
         order = sorted(range(len(result.players)), key=lambda i: -ratings.elo[i])
         for rank, i in enumerate(order, start=1):
             rt.add_row(str(rank), result.players[i], f"{ratings.elo[i]:.0f}",
                        f"[{ratings.low[i]:.0f}, {ratings.high[i]:.0f}]")
         console.print(rt)
-    tt = Table(title="Think time per decision (forced moves not timed)")
-    tt.add_column("bot")
-    for col in ("decisions", "median", "p95", "max"):
-        tt.add_column(col, justify="right")
+    tt = Table(title=_("Think time per decision (forced moves not timed)"))
+    tt.add_column(pgettext("arena", "bot"))
+    for col in (pN_("arena", "decisions"), pN_("arena", "median"), "p95",
+                pN_("arena", "max")):
+        tt.add_column(pgettext("arena", col), justify="right")
     for name, st in result.think().items():
         tt.add_row(name, str(st.decisions), _secs(st.median), _secs(st.p95), _secs(st.max))
     console.print(tt)
@@ -862,7 +869,7 @@ def _arena_merge(ctx: typer.Context, files: list[str], out: Path | None, plot: P
     from casino.engine.errors import CasinoError
     from casino.measure.arena import merge_results
 
-    allowed = {"bots", "out", "plot", "bootstrap", "seed", "progress"}
+    allowed = {"bots", "out", "plot", "bootstrap", "seed", "progress", "lang"}
     # An option given on the command line (its source is not the default), by the
     # enum's name: typer may carry its own copy of click's ParameterSource.
     sources = {name: ctx.get_parameter_source(name) for name in ctx.params}
@@ -883,7 +890,9 @@ def _arena_merge(ctx: typer.Context, files: list[str], out: Path | None, plot: P
         fail(str(exc) if not isinstance(exc, KeyError) else
              _("not an arena result file: it has no %(key)s") % {"key": exc})
     console = Console(width=None if sys.stdout.isatty() else 132)
-    console.print(f"{len(files)} result files merged: {', '.join(files)}")
+    console.print(ngettext("%(n)s result file merged: %(files)s",
+                           "%(n)s result files merged: %(files)s", len(files))
+                  % {"n": len(files), "files": ", ".join(files)})
     print_arena(result, console)
     _write_arena(result, ["casino", "arena", "merge", *files, "--bootstrap", str(bootstrap),
                           *(["--seed", str(seed)] if seed is not None else []),
@@ -962,6 +971,7 @@ def arena_command(
     progress: Annotated[bool | None, typer.Option(
         "--progress/--no-progress",
         help=N_("Show a progress bar (default: when standard error is a terminal)."))] = None,
+    lang: LangOption = None,
 ) -> None:
     """``casino arena`` (what it does for a person is its help, above)."""
     import random
@@ -972,6 +982,7 @@ def arena_command(
     from casino.engine.rules import describe
     from casino.measure.arena import game_seeds
 
+    use_language(lang)
     bots = list(bots or [])
     if bots[:1] == ["merge"]:
         _arena_merge(ctx, bots[1:], out, plot, bootstrap, seed)
@@ -990,7 +1001,10 @@ def arena_command(
     result.settings["seed"] = seed
     # Off a terminal rich would wrap the tables at 80 columns.
     console = Console(width=None if sys.stdout.isatty() else 132)
-    console.print(f"{describe(ruleset)[0]}; seed {seed}; {games} mirrored pairs per pairing")
+    console.print(ngettext("%(rules)s; seed %(seed)s; %(games)s mirrored pair per pairing",
+                           "%(rules)s; seed %(seed)s; %(games)s mirrored pairs per pairing",
+                           games) % {"rules": describe(ruleset)[0], "seed": seed,
+                                     "games": games})
     print_arena(result, console)
     command = _arena_command_line(
         [] if levels else bots, rules=rules, games=games, seed=seed, jobs=jobs,
