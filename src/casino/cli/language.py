@@ -156,8 +156,11 @@ def speaking(lang: str) -> Iterator[str]:
     with ExitStack() as stack:
         code = stack.enter_context(i18n.using(lang))
         if code != i18n.DEFAULT:
-            from typer import rich_utils
-
+            try:
+                from typer import rich_utils
+            except ImportError:  # typer without rich: its plain words stay English
+                yield code
+                return
             show_error = rich_utils.rich_format_error
 
             def rich_format_error(error: Any) -> None:
@@ -181,8 +184,8 @@ def usage_words(usage: str) -> str:
 
 
 def help_words(text: str) -> str:
-    """A help text in the language in force: a help text of this project's (:func:`casino.i18n.N_`),
-    else one of typer's words."""
+    """A help text in the language in force: one of this project's (marked with
+    :func:`casino.i18n.N_`), else one of typer's words."""
     translated = _(text)
     return translated if translated != text else pgettext(CONTEXT, text)
 
