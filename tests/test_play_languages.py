@@ -412,3 +412,29 @@ def test_the_replay_viewer_at_80_by_24_in_the_language(
         assert word in text, (word, text)
     for english in ("Computer", "step 1 of", "Back"):
         assert english not in text, english
+
+
+@pytest.mark.parametrize(("lang", "computer"), [("fi", "Tietokone"), ("sv", "Datorn")])
+def test_the_computer_s_moves_are_told_in_the_language_in_the_worker_thread(
+        tmp_path: Path, lang: str, computer: str) -> None:
+    """The full-screen game has the computer choose in a worker thread, which starts
+    with no context of its own: its moves must still be told in the language chosen
+    (here, the computer's name as shown)."""
+    import asyncio
+
+    from casino.tui.app import CasinoApp
+    from tests.test_play_tui import settle
+
+    async def main() -> GameSession:
+        session = beginner_session(tmp_path / "g.rec", seed=11)
+        while not session.computer_to_move:
+            play_on(session, moves=1)
+        app = CasinoApp(session, None, pause=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+        return session
+
+    with i18n.using(lang):
+        session = asyncio.run(main())
+    told = [entry.words for entry in session.log if entry.seat != session.human]
+    assert told and all(words.startswith(computer) for words in told), told

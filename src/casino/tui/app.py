@@ -25,12 +25,13 @@ quitting mid-game asks first, saying whether the game is saved.
 
 from __future__ import annotations
 
+import contextvars
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -86,6 +87,15 @@ from casino.words.shortlist import MAX_SHOWN, Shortlist, rest_words, shortlist
 DEFAULT_PAUSE = 0.8
 
 NewGame = Callable[[], GameSession]
+
+_T = TypeVar("_T")
+
+
+def in_this_context(work: Callable[[], _T]) -> Callable[[], _T]:
+    """``work`` to run in a worker thread in a copy of this context: textual's thread
+    workers start in none, and the computer's moves and the hints are told in the
+    language in force (:mod:`casino.i18n`), which the context holds."""
+    return partial(contextvars.copy_context().run, work)
 
 
 class MoveSuggester(Suggester):
@@ -923,8 +933,8 @@ class GameScreen(Screen[None]):
         elif s.computer_to_move:
             self.phase = "computer"
             self.update_choice()
-            self.run_worker(self._computer_move, name="computer", group="computer",
-                            thread=True)
+            self.run_worker(in_this_context(self._computer_move), name="computer",
+                            group="computer", thread=True)
         else:
             self.phase = "human"
             self.update_choice()
@@ -1030,8 +1040,8 @@ class GameScreen(Screen[None]):
         if not self._ready():
             return
         self.say(_("Looking for the best move…"), "hint")
-        self.run_worker(partial(self._hint, self.version), name="hint", group="hint",
-                        thread=True, exclusive=True, exit_on_error=False)
+        self.run_worker(in_this_context(partial(self._hint, self.version)), name="hint",
+                        group="hint", thread=True, exclusive=True, exit_on_error=False)
 
     async def action_undo(self) -> None:
         """``u``: take back the person's last move and the computers' moves after it, within

@@ -20,6 +20,7 @@ step unless the person stepped back to look at an earlier one.
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
@@ -667,7 +668,12 @@ class DemoPlayer:
         self._thread = threading.Thread(target=self._run, name="casino-demo", daemon=True)
 
     def start(self) -> None:
-        """Start playing in the thread (the viewer calls it once its screen is up)."""
+        """Start playing in the thread (the viewer calls it once its screen is up), in the
+        caller's context: a thread starts with none, and the steps are told in the
+        language in force (:mod:`casino.i18n`)."""
+        context = contextvars.copy_context()
+        self._thread = threading.Thread(target=context.run, args=(self._run,),
+                                        name="casino-demo", daemon=True)
         self._thread.start()
 
     def _emit(self, step: Step) -> None:
