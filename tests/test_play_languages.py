@@ -438,3 +438,45 @@ def test_the_computer_s_moves_are_told_in_the_language_in_the_worker_thread(
         session = asyncio.run(main())
     told = [entry.words for entry in session.log if entry.seat != session.human]
     assert told and all(words.startswith(computer) for words in told), told
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("fi", ("4 korttia kädessä", "vastustaja · jakaja", "pist  kierr", "viim. otto ei vielä",
+            "Kierros 1 · jako 1/6", "pakassa 40 korttia", "21 pistettä voittaa",
+            "tietokone: beginner", "Tietokone")),
+    ("sv", ("4 kort på handen", "motpart · givare", "poäng   omg.", "sista intag ingen än",
+            "Omgång 1 · giv 1/6", "talongen 40 kort", "först till 21 vinner",
+            "dator: beginner", "Datorn")),
+])
+def test_the_seats_score_and_game_panels_in_the_language(
+        tmp_path: Path, lang: str, words: tuple[str, ...]) -> None:
+    """The full-screen game's panels at 80 x 24: the seats (cards in hand, role, dealer),
+    the score box and its note, the game box; none of their English left, each frame's
+    note within its box."""
+    import asyncio
+
+    from textual.widgets import Static
+
+    from casino.tui.app import CasinoApp
+    from tests.test_play_tui import settle
+
+    shown: list[str] = []
+
+    async def main() -> None:
+        app = CasinoApp(beginner_session(tmp_path / "g.rec", seed=11), None, pause=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            for widget in app.screen.query(Static):
+                if widget.id in ("score", "game-info") or "seat" in widget.classes:
+                    note = str(widget.border_subtitle or "")
+                    assert len(note) + 4 <= widget.outer_size.width, note
+                    shown.extend([str(widget.visual), note, str(widget.border_title or "")])
+
+    with i18n.using(lang):
+        asyncio.run(main())
+    text = "\n".join(shown)
+    for word in words:
+        assert word in text, (word, text)
+    for english in ("in hand", "opponent", "dealer", "last capture", "none yet", "stock ",
+                    "first to", "Computer", "computer:"):
+        assert english not in text, english

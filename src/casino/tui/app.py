@@ -53,8 +53,8 @@ from casino.engine.moves import CAPTURE, Move
 from casino.engine.position import Position
 from casino.engine.record import read_record
 from casino.engine.rules import describe
-from casino.engine.wording import noun, plural
 from casino.i18n import _, ngettext, pgettext, pN_
+from casino.play.names import shown_name
 from casino.play.session import GameSession
 from casino.play.standing import unseen
 from casino.teach.hint import session_hint
@@ -184,11 +184,11 @@ class QuitScreen(ModalScreen[str]):
         """The question, where the game is saved (or that quitting loses it), and the two
         buttons."""
         if self.saved is not None:
-            where = (f"The game is saved in {self.saved}: casino play --resume "
-                     f"{self.saved} goes on with it.")
+            where = (_("The game is saved in %(path)s: casino play --resume %(path)s goes "
+                       "on with it.") % {"path": self.saved})
         else:
-            where = ("This game is not being saved (--no-save): quitting loses it for good. "
-                     "Press n, then s, to save it first.")
+            where = _("This game is not being saved (--no-save): quitting loses it for "
+                      "good. Press n, then s, to save it first.")
         with Vertical(id="quit-box", classes="dialog"):
             yield Static(Content.styled(_("Quit the game?"), "bold"), classes="dialog-title")
             yield Static(Content(where), id="quit-text")
@@ -291,7 +291,7 @@ class GameScreen(Screen[None]):
                 yield Horizontal(id="hand")
                 yield OptionList(id="options")
                 yield MoveInput(id="move-input", select_on_focus=False,
-                                placeholder="Type a move (or Tab), e.g. 9d x 9c 5h+4c, 7h",
+                                placeholder=_("Type a move (or Tab), e.g. 9d x 9c 5h+4c, 7h"),
                                 suggester=MoveSuggester(self._move_texts))
                 yield Static(id="message")
             with Vertical(id="side"):
@@ -319,7 +319,8 @@ class GameScreen(Screen[None]):
         self._apply_side()
         rules = self.session.rules
         players = ", ".join(self.session.describe_players())
-        self.say(f"{rules.name}: {players}. F1 shows the rules and the keys.")
+        self.say(_("%(rules)s: %(players)s. F1 shows the rules and the keys.")
+                 % {"rules": rules.name, "players": players})
         await self.refresh_all()
         self.advance()
 
@@ -419,7 +420,8 @@ class GameScreen(Screen[None]):
         score.update(score_content(self.view, s.shown_names, s.human))
         score.border_subtitle = score_note(s.rules)
         levels = sorted({lv for seat in s.rules.seats if (lv := s.level_of(seat))})
-        who = f"{noun(s.rules.players - 1, 'computer')}: {', '.join(levels)}"
+        who = ngettext("computer: %(levels)s", "computers: %(levels)s",
+                       s.rules.players - 1) % {"levels": ", ".join(levels)}
         self.query_one("#game-info", Static).update(game_content(self.view, who, s.match.seed))
         self._draw_cards()
         self.query_one("#log", Static).update(log_content(s.log, s.rules))
@@ -645,8 +647,8 @@ class GameScreen(Screen[None]):
         if self.options_rest is not None:
             rest = rest_words(self.options_rest, "option")
             box.add_option(Option(Content.styled(
-                f"… {rest}: choose table items (a, b, …) to see those using them, or Tab "
-                "to type a move", "dim italic"), disabled=True))
+                _("… %(rest)s: choose table items (a, b, …) to see those using them, or "
+                  "Tab to type a move") % {"rest": rest}, "dim italic"), disabled=True))
         hint = self.hint_move
         box.highlighted = (self.options.index(hint) if hint is not None and hint in self.options
                            else 0)
@@ -665,9 +667,9 @@ class GameScreen(Screen[None]):
             return
         parts = []
         if above:
-            parts.append(f"↑ {above} more")
+            parts.append(_("↑ %(n)s more") % {"n": above})
         if below:
-            parts.append(f"↓ {below} more")
+            parts.append(_("↓ %(n)s more") % {"n": below})
         box.border_subtitle = " · ".join(parts)
 
     def _highlighted(self) -> Move | None:
@@ -701,8 +703,9 @@ class GameScreen(Screen[None]):
             return
         hand = self.hand
         if index >= len(hand):
-            self.say(f"You hold {plural(len(hand), 'card')}: "
-                     f"there is no card {index + 1}.", "error")
+            self.say(ngettext("You hold %(n)s card: there is no card %(k)s.",
+                              "You hold %(n)s cards: there is no card %(k)s.", len(hand))
+                     % {"n": len(hand), "k": index + 1}, "error")
             return
         if self.picked == index:
             self.picked = None
@@ -718,8 +721,9 @@ class GameScreen(Screen[None]):
         if index >= len(self.view.table):
             n = len(self.view.table)
             last = TABLE_KEYS[n - 1] if n else ""
-            self.say(f"The table has {plural(n, 'item')}"
-                     + (f" (a to {last})" if n > 1 else "") + ".", "error")
+            self.say((_("The table has %(n)s items (a to %(last)s).") if n > 1
+                      else ngettext("The table has %(n)s item.", "The table has %(n)s items.",
+                                    n)) % {"n": n, "last": last}, "error")
             return
         if index in self.selected:
             self.selected.remove(index)
@@ -969,7 +973,8 @@ class GameScreen(Screen[None]):
                 else:
                     self._later(self.advance)
             elif event.state == WorkerState.ERROR:
-                self.say(f"The computer failed to move: {worker.error}", "error")
+                self.say(_("The computer failed to move: %(error)s") % {"error": worker.error},
+                         "error")
         elif worker.name == "hint":
             if event.state == WorkerState.SUCCESS and isinstance(worker.result, tuple):
                 version, move, reason = worker.result
@@ -977,10 +982,10 @@ class GameScreen(Screen[None]):
                     return  # the game moved on while the hint was being found
                 self.session.hint_given()  # the record notes every hint shown
                 self.choose(move)
-                self.say(f"Hint: {option_words(move)}  ({move}): Enter plays it\n{reason}",
-                         "hint")
+                self.say(_("Hint: %(words)s  (%(move)s): Enter plays it") % {
+                    "words": option_words(move), "move": move} + f"\n{reason}", "hint")
             elif event.state == WorkerState.ERROR:
-                self.say(f"No hint: {worker.error}", "error")
+                self.say(_("No hint: %(error)s") % {"error": worker.error}, "error")
 
     def show_round_over(self) -> None:
         """The round's items in counting order, and who won and why."""
@@ -989,7 +994,7 @@ class GameScreen(Screen[None]):
         if result is None:  # pragma: no cover - advance only calls this after a round
             return
         rules = s.rules
-        unit = rules.round_word.capitalize()
+        unit = pgettext("unit", rules.round_word).capitalize()
         # Where a round is called a game (Krypkasino), the games make up a match.
         games = rules.round_word == "game"
         # Points go to sides: name a partnership by both partners.
@@ -998,12 +1003,15 @@ class GameScreen(Screen[None]):
         verdict = winner_words(result, rules, names, s.scores_before_round)
         if s.game_over and result.winner is not None:
             winner = names[result.winner]
-            verb = "win" if winner == "You" or "&" in winner else "wins"
-            title = f"{'The match' if games else 'Game'} is over: {winner} {verb}!"
+            many = winner == shown_name("You") or "&" in winner  # "You win", "A & B win"
+            title = ((_("The match is over: %(winner)s win!") if many
+                      else _("The match is over: %(winner)s wins!")) if games
+                     else (_("Game is over: %(winner)s win!") if many
+                           else _("Game is over: %(winner)s wins!"))) % {"winner": winner}
         else:
-            title = f"{unit} {self.view.round} is over"
+            title = _("%(unit)s %(n)s is over") % {"unit": unit, "n": self.view.round}
         totals = ", ".join(f"{names[t]} {result.scores[t]}" for t in rules.teams)
-        lines = [*lines, "", f"Totals: {totals}"]
+        lines = [*lines, "", _("Totals: %(totals)s") % {"totals": totals}]
         saved = str(s.save_path) if s.save_path is not None else None
         self.app.push_screen(
             RoundOverScreen(title, lines, verdict, game_over=s.game_over,
@@ -1058,15 +1066,17 @@ class GameScreen(Screen[None]):
             return
         self.reset_choice()
         more = len(taken) - 1
-        extra = f" (and {plural(more, 'move')} after it)" if more else ""
-        self.say(f"Taken back: {taken[0].words}{extra}.")
+        words = {"move": taken[0].words, "n": more}
+        self.say(ngettext("Taken back: %(move)s (and %(n)s move after it).",
+                          "Taken back: %(move)s (and %(n)s moves after it).", more) % words
+                 if more else _("Taken back: %(move)s.") % words)
         await self.refresh_all()
         self.advance()
 
     def action_save(self) -> None:
         """``s``: ask where to save the game (the file it is saved in, if any, is offered)."""
         if self.phase == "computer":
-            self.say("Wait for the computer's move, then save.")
+            self.say(_("Wait for the computer's move, then save."))
             return
         path = self.session.save_path
         self.app.push_screen(SaveScreen(str(path) if path else "casino-game.rec"), self._saved)
@@ -1079,7 +1089,8 @@ class GameScreen(Screen[None]):
         try:
             self.session.save_as(path)
         except OSError as exc:
-            self.say(f"Could not save to {path}: {exc.strerror or exc}", "error")
+            self.say(_("Could not save to %(path)s: %(why)s") % {
+                "path": path, "why": exc.strerror or exc}, "error")
             return
         self.say(_("Saved to %(path)s; every move from now on is saved there too.")
                  % {"path": path})

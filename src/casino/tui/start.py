@@ -62,12 +62,13 @@ OpenGame = Callable[[StartChoice], tuple[GameSession, NewGame | None]]
 def players_label(name: str, n: int) -> str:
     """``2 players``, ``4 players, two against two``."""
     rules = preset(name, players=n)
-    text = f"{n} players"
     if rules.partnerships:
-        text += ", two partnerships (you and a computer partner)"
+        text = _("%(n)s players, two partnerships (you and a computer partner)")
     elif n > 2:
-        text += ", each for themselves"
-    return text
+        text = _("%(n)s players, each for themselves")
+    else:
+        text = _("%(n)s players")
+    return text % {"n": n}
 
 
 class StartScreen(Screen[None]):

@@ -28,7 +28,7 @@ from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.rules import Rules
 from casino.engine.scheme import scheme
-from casino.engine.wording import plural
+from casino.i18n import _, ngettext, pgettext
 from casino.play.session import Entry
 from casino.play.standing import Unseen, round_so_far
 from casino.words.narrate import Tally, move_phrase
@@ -135,7 +135,8 @@ class BuildStack(Widget):
 
     def _lines(self) -> list[Content]:
         b = self.build
-        head = f"{'multiple ' if b.multiple else ''}build {b.value}"
+        head = (_("multiple build %(value)s") if b.multiple else _("build %(value)s")) % {
+            "value": b.value}
         return [Content.styled(head, "bold #1b1b1b"), *(group_label(g) for g in b.groups)]
 
     @property
@@ -187,9 +188,9 @@ def card_backs(count: int, words: str) -> Content:
 
 def pile_words(t: Tally) -> str:
     """``pile 12 · 3♠ · 2 sweeps``: what a seat has captured, on one line of its box."""
-    line = f"pile {t.cards} · {t.spades}♠"
+    line = _("pile %(cards)s · %(spades)s♠") % {"cards": t.cards, "spades": t.spades}
     if t.sweeps:
-        line += f" · {plural(t.sweeps, 'sweep')}"
+        line += " · " + ngettext("%(n)s sweep", "%(n)s sweeps", t.sweeps) % {"n": t.sweeps}
     return line
 
 
@@ -212,7 +213,7 @@ class SeatBox(Static):
         turn = pos.result is None and pos.to_move == seat
         # The turn marker and the deal go on the frame, so the box keeps its height.
         self.border_title = f"▶ {name}" if turn else name
-        self.border_subtitle = " · ".join(w for w in (role, "dealer" if pos.dealer == seat
+        self.border_subtitle = " · ".join(w for w in (role, _("dealer") if pos.dealer == seat
                                                       else "") if w)
         self.set_class(turn, "to-move")
         self.update(Content("\n").join([hand, Content(pile_words(tally)), *more]))
@@ -245,20 +246,22 @@ class SeatPanel(SeatBox):
         cards of its pile, fitted to the panel."""
         rules = view.rules
         seat = self.seat
+        foe = False
         if seat == human:
-            role = "you"
+            role = pgettext("seat", "you")
         elif rules.partnerships and rules.team_of(seat) == rules.team_of(human):
-            role = "partner"
+            role = pgettext("seat", "partner")
         else:
-            role = "opponent"
-        self.set_class(role != "opponent", "ally")
-        self.set_class(role == "opponent", "foe")
+            role, foe = pgettext("seat", "opponent"), True
+        self.set_class(not foe, "ally")
+        self.set_class(foe, "foe")
         count = view.hand_size(seat)
-        cards = plural(count, "card")
         if seat != human and count:
-            hand = card_backs(count, f" {cards}")
+            hand = card_backs(count, " " + ngettext("%(n)s card", "%(n)s cards", count)
+                              % {"n": count})
         else:
-            hand = Content(f"{cards} in hand")
+            hand = Content(ngettext("%(n)s card in hand", "%(n)s cards in hand", count)
+                           % {"n": count})
         room = (self.content_size.width or PANEL_TEXT) - len(tally.label) - 1
         points = Content.assemble(f"{tally.label} ", fitted_cards(tally.point_cards, room))
         self.draw(view, names[seat], role, hand, tally, points)
@@ -307,25 +310,26 @@ def score_content(view: Position, names: Sequence[str], human: int) -> Content:
     so_far = round_so_far(view)
     lines: list[Content] = []
     width = max(len(team_name(rules, names, t)) for t in rules.teams)
-    unit = "game" if penalty else "round"
-    lines.append(Content.styled(f"{'':{width}}  {'score' if not penalty else 'total':>5}"
-                                f"  {unit:>5}", "dim"))
+    # The column heads are 5 wide (the numbers' width): each language's short forms.
+    unit = pgettext("score box", "game") if penalty else pgettext("score box", "round")
+    head = pgettext("score box", "total") if penalty else pgettext("score box", "score")
+    lines.append(Content.styled(f"{'':{width}}  {head:>5}  {unit:>5}", "dim"))
     for t in rules.teams:
         style = "bold #7ee787" if rules.team_of(human) == t else "bold"
         lines.append(Content.assemble((team_name(rules, names, t).ljust(width), style),
                                       f"  {scores[t]:>5}  ",
                                       (f"{_signed(so_far[t]):>5}", "#f2cc60")))
     taker = view.last_capture
-    lines.append(Content.assemble(("last capture ", "dim"),
-                                  names[taker] if taker is not None else "none yet"))
+    lines.append(Content.assemble((_("last capture") + " ", "dim"),
+                                  names[taker] if taker is not None else _("none yet")))
     return Content("\n").join(lines)
 
 
 def score_note(rules: Rules) -> str:
     """How the game is won, short enough for the score box's frame."""
     if rules.win_rule == "lower-after-games":
-        return f"lower wins, {rules.games_per_match} games"
-    return f"first to {rules.target} wins"
+        return _("lower wins, %(n)s games") % {"n": rules.games_per_match}
+    return _("first to %(n)s wins") % {"n": rules.target}
 
 
 def cards_content(left: Unseen, view: Position, names: Sequence[str], human: int) -> Content:
@@ -347,9 +351,10 @@ def cards_content(left: Unseen, view: Position, names: Sequence[str], human: int
             parts += [" ", (name, style)]
         lines.append(Content.assemble(*parts))
     others = [s for s in view.rules.seats if s != human]
-    hands = (f"{names[others[0]]} holds {left.in_hands}" if len(others) == 1
-             else f"others hold {left.in_hands}")
-    lines.append(Content.styled(f"{hands} · stock {left.in_stock}", "dim"))
+    hands = (_("%(name)s holds %(n)s") % {"name": names[others[0]], "n": left.in_hands}
+             if len(others) == 1 else _("others hold %(n)s") % {"n": left.in_hands})
+    lines.append(Content.styled(_("%(hands)s · stock %(n)s") % {"hands": hands,
+                                                                "n": left.in_stock}, "dim"))
     return Content("\n").join(lines)
 
 
@@ -359,15 +364,19 @@ def game_content(view: Position, opponents: str, seed: int | None = None) -> Con
     A seeded game shows its seed: its deals are no secret, and the player should know.
     """
     rules = view.rules
-    unit = rules.round_word.capitalize()
+    unit = pgettext("unit", rules.round_word).capitalize()
+    stock = ngettext("stock %(n)s card", "stock %(n)s cards", view.stock_size) % {
+        "n": view.stock_size}
     lines = [
         Content.assemble((rules.name, "bold"), (f" · {opponents}", "dim")),
-        Content(f"{unit} {view.round} · deal {view.deal}/{rules.deals_per_round}"),
-        Content(f"stock {plural(view.stock_size, 'card')}"
-                + (" · last deal" if view.is_last_deal else "")),
+        Content(_("%(unit)s %(round)s · deal %(deal)s/%(deals)s") % {
+            "unit": unit, "round": view.round, "deal": view.deal,
+            "deals": rules.deals_per_round}),
+        Content(stock + (" · " + _("last deal") if view.is_last_deal else "")),
     ]
     if view.set_aside:
-        lines.append(Content.assemble("set aside ", cards_label(view.set_aside, on_dark=True)))
+        lines.append(Content.assemble(_("set aside") + " ",
+                                      cards_label(view.set_aside, on_dark=True)))
     if seed is not None:
         lines.append(Content.styled(shuffle_words(seed), "dim"))
     return Content("\n").join(lines)
@@ -375,17 +384,18 @@ def game_content(view: Position, opponents: str, seed: int | None = None) -> Con
 
 def log_content(log: Sequence[Entry], rules: Rules, limit: int = 200) -> Content:
     """The move log, newest last, with a heading at each new deal; the last move stands out."""
-    unit = rules.round_word.capitalize()
+    unit = pgettext("unit", rules.round_word).capitalize()
     lines: list[Content] = []
     shown = log[-limit:]
     prev: tuple[int, int] | None = None
     for i, e in enumerate(shown):
         if (e.round, e.deal) != prev:
-            lines.append(Content.styled(f"── {unit} {e.round}, deal {e.deal} ──", "dim"))
+            lines.append(Content.styled(_("── %(unit)s %(round)s, deal %(deal)s ──") % {
+                "unit": unit, "round": e.round, "deal": e.deal}, "dim"))
             prev = (e.round, e.deal)
         last = i == len(shown) - 1
         lines.append(Content.styled(("▶ " if last else "  ") + e.words,
                                     "bold #111111 on #f2cc60" if last else ""))
     if not lines:
-        lines.append(Content.styled("No moves yet.", "dim"))
+        lines.append(Content.styled(_("No moves yet."), "dim"))
     return Content("\n").join(lines)
