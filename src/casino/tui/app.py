@@ -458,7 +458,7 @@ class GameScreen(Screen[None]):
         self._apply_side()
         self._draw_cards()
         if self.show_cards and not tall:
-            self.say("The cards panel replaces the move log: F2 brings the log back.")
+            self.say(_("The cards panel replaces the move log: F2 brings the log back."))
 
     def _draw_last_move(self) -> None:
         log = self.session.log
@@ -1030,7 +1030,7 @@ class GameScreen(Screen[None]):
             self.session.next_round()
         elif choice == "again" and self.new_game is not None:
             self.session = self.new_game()
-            self.say("A new game: good luck!")
+            self.say(_("A new game: good luck!"))
         else:
             self.app.exit()
             return

@@ -206,7 +206,8 @@ class SaveScreen(ModalScreen[str | None]):
         """The file name to save to, offered for editing."""
         with Vertical(id="save-box", classes="dialog"):
             yield Static(Content.styled(_("Save the game as"), "bold"), classes="dialog-title")
-            yield Input(self.default, placeholder="a file name, e.g. mygame.rec", id="save-path")
+            yield Input(self.default, placeholder=_("a file name, e.g. mygame.rec"),
+                        id="save-path")
             yield Static(Content.styled(_("Enter saves (later moves are saved there too); "
                                           "Escape cancels."), "dim"))
 
