@@ -145,6 +145,10 @@ PY_MARKS = {"_", "gettext", "ngettext", "pgettext", "npgettext", "pN_", "N_"}
 #: Calls whose words are a developer's: logging, warnings.
 PY_DEVELOPER_CALLS = {"debug", "info", "warning", "error", "exception", "critical", "warn",
                       "log"}
+#: A regular expression (a named group, an escaped stop, bracket or class: ``\S+``):
+#: the text it matches is another program's (typer's English errors, matched to be said
+#: again in the language), never shown as it is.
+PATTERN = re.compile(r"\(\?P<|\\[.()sSdw]")
 #: A style sheet's rule (Textual's ``DEFAULT_CSS``): ``name: value;`` inside braces.
 CSS_RULE = re.compile(r"{\s*\n?[^{}]*[-\w]+:\s*[^;{}]+;")
 #: A style of Rich or Textual (``"dim italic"``, ``"bold #ff7b72"``), not words.
@@ -199,7 +203,7 @@ class _PyScanner(ast.NodeVisitor):
         """Note ``text`` (reported as ``shown``) when it reads as words: two words, or
         any at a sink (a style sheet's rules are not words)."""
         line = getattr(node, "lineno", 0)
-        if CSS_RULE.search(text) or STYLE.match(text):
+        if CSS_RULE.search(text) or STYLE.match(text) or PATTERN.search(text):
             return
         if self._sink and self._sink[-1] and has_words(text):
             why = f"given to {self._sink[-1]}"

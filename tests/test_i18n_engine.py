@@ -409,9 +409,9 @@ NARRATION = (" takes ", " trails ", " makes a build", "You take", "You trail", "
 
 
 @pytest.mark.parametrize(("lang", "words"), [
-    ("fi", ("Computer ottaa kortilla ", "Computer laittaa ", "pinossa ", " korttia",
+    ("fi", ("Tietokone ottaa kortilla ", "Tietokone laittaa ", "pinossa ", " korttia",
             "eniten kortteja")),
-    ("sv", ("Computer tar ", "Computer lägger ut ", "har tagit ", " kort på handen",
+    ("sv", ("Datorn tar ", "Datorn lägger ut ", "har tagit ", " kort på handen",
             "flest kort")),
 ])
 def test_a_whole_plain_game_tells_the_moves_and_results_in_the_language(

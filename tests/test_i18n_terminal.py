@@ -185,7 +185,7 @@ def test_casino_learn_kasino_lang_opens_the_lesson_in_the_language(
 
 
 @pytest.mark.parametrize(("lang", "words"), [
-    ("fi", ("Näin pelaat", "1-9 tai ←/→ ja Enter: valitse kortti kädestäsi",
+    ("fi", ("Näin pelaat", "1-9 tai ←/→ ja sitten Enter: valitse kätesi kortti",
             "Peli tallentuu jokaisen siirron jälkeen")),
     ("sv", ("Så spelar du", "1-9 eller ←/→ och sedan Enter: välj ett kort på handen",
             "Partiet sparas efter varje drag")),

@@ -113,6 +113,13 @@ def pN_(context: str, message: str) -> str:
     return message
 
 
+def N_(message: str) -> str:
+    """``message`` unchanged: marks a constant for extraction (no context), to be
+    translated where it is shown (``_(message)``): a command line's help, declared at
+    import before any language is chosen."""
+    return message
+
+
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     """:func:`ngettext` within ``context``."""
     return translation(_CURRENT.get()).npgettext(context, singular, plural, n)

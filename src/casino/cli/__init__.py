@@ -14,7 +14,7 @@ tests/test_cli.py checks what ``--help`` imports).
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -23,13 +23,24 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from casino import __version__
+from casino.cli import helper, review, scorepad
 from casino.cli.helper import helper_command
+from casino.cli.language import (
+    HELP_OPTION,
+    LangOption,
+    help_words,
+    language_of,
+    speaking,
+    translated_help,
+    usage_words,
+)
 from casino.cli.names import LEVELS, RULESETS, choices
 from casino.cli.review import review_command
 from casino.cli.scorepad import score_command
 from casino.engine.files import Action, file_error
 from casino.engine.presets import DEFAULT
-from casino.engine.wording import noun
+from casino.i18n import N_, _, ngettext, pgettext, pN_
+from casino.web import cli as web_cli
 from casino.web.cli import serve_command
 
 if TYPE_CHECKING:
@@ -59,25 +70,51 @@ def _plain_labels(params: list[Any]) -> list[Any]:
     return params
 
 
-class _Command(TyperCommand):
+class _Speaking:
+    """Help drawn in the language in force (:mod:`casino.cli.language`): the help texts
+    translated as they are shown, the usage line's words too, and the help option's
+    words set again on each use (click makes the option once and keeps it)."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        with translated_help(self, ctx):
+            super().format_help(ctx, formatter)  # type: ignore[misc]
+
+    def get_usage(self, ctx: Any) -> str:
+        return usage_words(super().get_usage(ctx))  # type: ignore[misc]
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)  # type: ignore[misc]
+        if option is not None:
+            option.help = help_words(HELP_OPTION)
+        return option
+
+
+class _Command(_Speaking, TyperCommand):
     """A command whose flags (``-h/--help`` too) show no ``<bool>`` label in help."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         return _plain_labels(super().get_params(ctx))
 
 
-class _Group(TyperGroup):
-    """The ``casino`` group, whose flags (completion's too) show no ``<bool>`` label."""
+class _Group(_Speaking, TyperGroup):
+    """The ``casino`` group, whose flags (completion's too) show no ``<bool>`` label,
+    and which runs in the language of the words typed (``--lang``) or the terminal's,
+    found before ``--help`` is answered."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         return _plain_labels(super().get_params(ctx))
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        with speaking(language_of(argv)):
+            return super().main(argv, *rest, **extra)
 
 
 #: ``-h`` as well as ``--help``, for every command (click passes it down the contexts).
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 app = typer.Typer(
-    help="Casino and its family of fishing card games: rules, moves, records, demo.",
+    help=N_("Casino and its family of fishing card games: rules, moves, records, demo."),
     no_args_is_help=True,
     # --install-completion / --show-completion: completion runs this module on each Tab,
     # which the lazy imports above keep quick.
@@ -88,9 +125,10 @@ app = typer.Typer(
 )
 
 
-def command(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """``app.command(name)`` with the help option above."""
-    return app.command(name, cls=_Command)
+def command(name: str, help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``app.command(name)`` with the help option above, and its help (in English,
+    marked with ``N_``: translated where it is shown)."""
+    return app.command(name, cls=_Command, help=help_text)
 
 
 #: Shown for options that take a ruleset or a level, with shell completion of the names.
@@ -102,13 +140,10 @@ ARGUMENT_CHOICES = {"RULESET": RULES_CHOICES}
 #: The terminal game's line mode and its pause after a computer's move: one declaration
 #: for ``casino play`` and ``casino learn``, which start the same game.
 PlainOption = Annotated[bool, typer.Option(
-    "--plain", help="Line by line, without full-screen drawing (screen readers, pipes).")]
+    "--plain", help=N_("Line by line, without full-screen drawing (screen readers, pipes)."))]
 PauseOption = Annotated[float | None, typer.Option(
-    "--pause", min=0.0, help="Seconds to show each computer move (default 0.8 on a "
-                             "terminal, else 0).")]
-LangOption = Annotated[str | None, typer.Option(
-    "--lang", metavar="en|fi|sv", help="The language to read it in (default: from "
-                                        "LANGUAGE, LC_ALL, LC_MESSAGES or LANG).")]
+    "--pause", min=0.0, help=N_("Seconds to show each computer move (default 0.8 on a "
+                                "terminal, else 0)."))]
 
 
 def use_language(lang: str | None) -> None:
@@ -119,7 +154,8 @@ def use_language(lang: str | None) -> None:
     if lang is None:
         return
     if i18n.known(lang) is None:
-        fail(f"--lang: {lang!r} is not one of the languages: {', '.join(i18n.LANGUAGES)}")
+        fail(_("--lang: %(lang)r is not one of the languages: %(languages)s")
+             % {"lang": lang, "languages": ", ".join(i18n.LANGUAGES)})
     i18n.set_language(lang)
 
 
@@ -138,6 +174,12 @@ Chooser = Callable[["Position"], "Move"]
 
 #: Exit code for bad input (the same code typer uses for a bad command line).
 EXIT_BAD_INPUT = 2
+
+
+def _unknown_level(level: str) -> str:
+    """The refusal of a level that is none of :data:`LEVELS`."""
+    return _("unknown level %(level)r; the levels are %(levels)s") % {
+        "level": level, "levels": ", ".join(LEVELS)}
 
 
 def fail(message: str) -> NoReturn:
@@ -159,7 +201,7 @@ def _version(value: bool) -> None:
         from casino.engine.core import engine_name
 
         typer.echo(f"casino {__version__}")
-        typer.echo(f"engine: {engine_name()}")
+        typer.echo(_("engine: %(name)s") % {"name": engine_name()})
         raise typer.Exit()
 
 
@@ -167,14 +209,16 @@ def _version(value: bool) -> None:
 def root(
     version: Annotated[bool, typer.Option(
         "--version", callback=_version, is_eager=True,
-        help="Print the version and the engine, and exit.")] = False,
+        help=N_("Print the version and the engine, and exit."))] = False,
     lang: LangOption = None,
 ) -> None:
-    """Casino and its family of fishing card games."""
+    """Casino and its family of fishing card games. The language is already in force
+    (:meth:`_Group.main` read the last ``--lang`` typed, which may be a command's, after
+    this one): ``--lang`` is only checked here."""
     from casino import i18n
 
-    i18n.set_language(i18n.from_environment())
-    use_language(lang)
+    if lang is not None and i18n.known(lang) is None:
+        use_language(lang)  # refused, naming the languages
 
 
 def _rules(name: str, players: int | None) -> Rules:
@@ -191,20 +235,20 @@ def _rules(name: str, players: int | None) -> Rules:
 # casino rules
 
 
-@command("rules")
+@command("rules", N_(
+    "Print a readable summary of a ruleset (--guide: how to play it)."))
 def rules_command(
-    name: Annotated[str, typer.Argument(metavar="RULESET", help="The ruleset.",
+    name: Annotated[str, typer.Argument(metavar="RULESET", help=N_("The ruleset."),
                                         autocompletion=complete_rules)],
     players: Annotated[int | None, typer.Option("--players", "-p",
-                                                help="Number of players.")] = None,
+                                                help=N_("Number of players."))] = None,
     show_guide: Annotated[bool, typer.Option(
-        "--guide", "-g", help="Print how to play it, with a worked example, instead "
-                              "of the summary.")] = False,
+        "--guide", "-g", help=N_("Print how to play it, with a worked example, instead "
+                                 "of the summary."))] = False,
     lang: LangOption = None,
 ) -> None:
-    """Print a readable summary of a ruleset (--guide: how to play it)."""
+    """``casino rules`` (what it does for a person is its help, above)."""
     from casino.engine.rules import describe
-    from casino.i18n import _
     from casino.words.guide import text_lines
 
     use_language(lang)
@@ -228,18 +272,19 @@ def complete_word(incomplete: str) -> list[str]:
     return [w for w in all_words() if w.startswith(incomplete.lower())]
 
 
-@command("glossary")
+@command("glossary", N_(
+    "Explain the games' words: what each means, which rulesets use it, where the rule\n"
+    "is (docs/glossary.md)."))
 def glossary_command(
     word: Annotated[str | None, typer.Argument(
-        help="A word to explain (build, sweep, mökki, ...); all of them if left out.",
+        help=N_("A word to explain (build, sweep, mökki, ...); all of them if left out."),
         autocompletion=complete_word)] = None,
     lang: LangOption = None,
 ) -> None:
-    """Explain the games' words: what each means, which rulesets use it, where the rule
-    is (docs/glossary.md); each word in English, Finnish and Swedish."""
+    """``casino glossary`` (what it does for a person is its help, above)."""
+    use_language(lang)
     from casino.words.glossary import text_lines
 
-    use_language(lang)
     try:
         lines = text_lines(word)
     except KeyError as exc:
@@ -261,18 +306,21 @@ def _read_input(path: str) -> str:
         fail_file(exc, path)
 
 
-@command("moves")
+@command("moves", N_(
+    "List the legal moves of a position, one per line in canonical notation.\n"
+    "\n"
+    "On a crowded table (hundreds of thousands of moves) the list is a selection, the\n"
+    "strongest moves of each card, and says so. The count line goes to standard error,\n"
+    "so that standard output is the moves alone, ready for a pipe."))
 def moves_command(
-    position: Annotated[str, typer.Argument(help="A casino-position/1 JSON file, or - "
-                                                 "for standard input.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list "
-                                                                     "of move texts.")] = False,
+    position: Annotated[str, typer.Argument(help=N_("A casino-position/1 JSON file, or - "
+                                                    "for standard input."))],
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print a JSON list "
+                                                                     "of move texts."))] = False,
+    lang: LangOption = None,
 ) -> None:
-    """List the legal moves of a position, one per line in canonical notation.
-
-    On a crowded table (hundreds of thousands of moves) the list is a selection, the
-    strongest moves of each card, and says so. The count line goes to standard error,
-    so that standard output is the moves alone, ready for a pipe."""
+    """``casino moves`` (what it does for a person is its help, above)."""
+    use_language(lang)
     from casino.engine.errors import CasinoError
     from casino.engine.position import Position
 
@@ -283,24 +331,28 @@ def moves_command(
     except CasinoError as exc:
         fail(str(exc))
     texts = [str(m) for m in found.moves]
-    note = ("the table is crowded: this is a selection of the legal moves (the strongest "
-            "of each card), not all of them")
     if as_json:
         import json
 
         if not found.complete:
-            typer.echo(f"casino: {note}", err=True)
+            typer.echo("casino: " + _("the table is crowded: this is a selection of the "
+                                      "legal moves (the strongest of each card), not all "
+                                      "of them"), err=True)
         typer.echo(json.dumps(texts, ensure_ascii=False))
         return
     if pos.result is not None:
-        typer.echo("0 legal moves: the round is over", err=True)
+        typer.echo(_("0 legal moves: the round is over"), err=True)
         return
-    moves = noun(len(texts), "move")
+    words = {"n": len(texts), "seat": pos.to_move}
     if found.complete:
-        typer.echo(f"{len(texts)} legal {moves} for seat {pos.to_move}:", err=True)
+        typer.echo(ngettext("%(n)s legal move for seat %(seat)s:",
+                            "%(n)s legal moves for seat %(seat)s:", len(texts)) % words,
+                   err=True)
     else:
-        typer.echo(f"{len(texts)} legal {moves} for seat {pos.to_move}, a selection ("
-                   f"{note.split(': ')[0]}: too many to list):", err=True)
+        typer.echo(ngettext("%(n)s legal move for seat %(seat)s, a selection (the table is "
+                            "crowded: too many to list):",
+                            "%(n)s legal moves for seat %(seat)s, a selection (the table is "
+                            "crowded: too many to list):", len(texts)) % words, err=True)
     for t in texts:
         typer.echo(t)
 
@@ -314,15 +366,18 @@ def _viewer_terminal(plain: bool) -> bool:
     return not plain and sys.stdout.isatty() and sys.stdin.isatty()
 
 
-@command("replay")
+@command("replay", N_(
+    "Replay a game record, every move checked by the engine: step through it in a\n"
+    "viewer on a terminal, or print it move by move."))
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="A casino-record/1 file.")],
+    file: Annotated[Path, typer.Argument(help=N_("A casino-record/1 file."))],
     plain: Annotated[bool, typer.Option(
-        "--plain", help="Print the whole game move by move instead of opening the viewer "
-                        "(the default when the output is not a terminal).")] = False,
+        "--plain", help=N_("Print the whole game move by move instead of opening the viewer "
+                           "(the default when the output is not a terminal)."))] = False,
+    lang: LangOption = None,
 ) -> None:
-    """Replay a game record, every move checked by the engine: step through it in a
-    viewer on a terminal, or print it move by move."""
+    """``casino replay`` (what it does for a person is its help, above)."""
+    use_language(lang)
     from casino.engine.errors import InvalidRecord
     from casino.engine.record import load_record
 
@@ -359,30 +414,33 @@ def level_player(level: str, seed: int, players: int) -> Chooser:
     return choose
 
 
-@command("demo")
+@command("demo", N_(
+    "Watch a whole game between computer players: in the replay viewer on a terminal\n"
+    "(step back while it plays), or printed move by move."))
 def demo_command(
     rules: Annotated[str, typer.Option("--rules", "-r", metavar=RULES_CHOICES,
                                        autocompletion=complete_rules,
-                                       help="The ruleset.")] = DEFAULT.name,
+                                       help=N_("The ruleset."))] = DEFAULT.name,
     players: Annotated[int | None, typer.Option("--players", "-p",
-                                                help="Number of players.")] = None,
+                                                help=N_("Number of players."))] = None,
     seed: Annotated[int | None, typer.Option(
-        "--seed", "-s", help="Seed for repeatable shuffles and players; without it the "
-                             "system's random source shuffles.")] = None,
+        "--seed", "-s", help=N_("Seed for repeatable shuffles and players; without it the "
+                                "system's random source shuffles."))] = None,
     delay: Annotated[float | None, typer.Option(
-        "--delay", help="Seconds to pause after each move (default 0.8 in the viewer, 0.3 "
-                        "printed on a terminal, else 0).", min=0.0)] = None,
-    save: Annotated[Path | None, typer.Option("--save", help="Write the game record to "
-                                                             "this file.")] = None,
+        "--delay", help=N_("Seconds to pause after each move (default 0.8 in the viewer, 0.3 "
+                           "printed on a terminal, else 0)."), min=0.0)] = None,
+    save: Annotated[Path | None, typer.Option("--save", help=N_("Write the game record to "
+                                                                "this file."))] = None,
     level: Annotated[str, typer.Option("--level", "-l", metavar=LEVEL_CHOICES,
                                        autocompletion=complete_level,
-                                       help="The computer players' level.")] = "easy",
+                                       help=N_("The computer players' level."))] = "easy",
     plain: Annotated[bool, typer.Option(
-        "--plain", help="Print the game move by move instead of showing it in the viewer "
-                        "(the default when the output is not a terminal).")] = False,
+        "--plain", help=N_("Print the game move by move instead of showing it in the viewer "
+                           "(the default when the output is not a terminal)."))] = False,
+    lang: LangOption = None,
 ) -> None:
-    """Watch a whole game between computer players: in the replay viewer on a terminal
-    (step back while it plays), or printed move by move."""
+    """``casino demo`` (what it does for a person is its help, above)."""
+    use_language(lang)
     import time
 
     from casino.engine.match import Match
@@ -390,7 +448,7 @@ def demo_command(
 
     ruleset = _rules(rules, players)
     if level not in LEVELS:
-        fail(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
+        fail(_unknown_level(level))
     match = Match(ruleset, seed=seed)
     choose = level_player(level, bot_seed(match), ruleset.players)
     if save is not None:  # a place that cannot be written is said before the game, not after
@@ -403,7 +461,7 @@ def demo_command(
         if save is not None:
             _save(match, save)
         if not finished:
-            typer.echo("the demo was stopped before the end of the game", err=True)
+            typer.echo(_("the demo was stopped before the end of the game"), err=True)
         return
     from casino.tui.replay import Dump, demo_steps
 
@@ -419,7 +477,7 @@ def demo_command(
     if save is not None:
         _save(match, save)
     if not finished:
-        typer.echo("\ninterrupted", err=True)
+        typer.echo("\n" + _("interrupted"), err=True)
         raise typer.Exit(130)
 
 
@@ -454,7 +512,7 @@ def _save(match: Match, path: Path, *, quiet: bool = False) -> None:
     except OSError as exc:  # a SaveError: the file and the reason, in words
         fail(str(exc))
     if not quiet:
-        typer.echo(f"record saved to {path}", err=True)
+        typer.echo(_("record saved to %(path)s") % {"path": path}, err=True)
 
 
 # ----------------------------------------------------------------------
@@ -482,7 +540,7 @@ def _resume_session(resume: Path, level: str | None, no_save: bool,
     except (OSError, UnicodeDecodeError) as exc:
         fail_file(exc, resume)
     except CasinoError as exc:
-        fail(f"cannot resume {resume}: {exc}")
+        fail(_("cannot resume %(path)s: %(reason)s") % {"path": resume, "reason": exc})
     conflicts = [flag for flag, value in given.items() if value is not None]
     if level is not None and record.players is not None:
         conflicts.append("--level")
@@ -492,16 +550,18 @@ def _resume_session(resume: Path, level: str | None, no_save: bool,
         names = seat_names(record.rules, record.names)
         who = ", ".join(n if record.players is None or record.players[s] == HUMAN
                         else f"{n} ({record.players[s]})" for s, n in enumerate(names))
-        flags = " and ".join(conflicts)
-        fail(f"{flags} cannot change a saved game: it goes on as it was saved "
-             f"({describe(record.rules)[0]}, {record.rules.players} players: {who}). "
-             f"Leave out {flags}, or start a new game without --resume/--continue")
+        fail(_("%(flags)s cannot change a saved game: it goes on as it was saved "
+               "(%(rules)s, %(n)s players: %(who)s). Leave out %(flags)s, or start a new "
+               "game without --resume/--continue") % {
+                   "flags": pgettext("list", " and ").join(conflicts),
+                   "rules": describe(record.rules)[0],
+                   "n": record.rules.players, "who": who})
     try:
         return GameSession.resume(resume, level=level or "medium", autosave=not no_save)
     except (OSError, UnicodeDecodeError) as exc:
         fail_file(exc, resume)
     except (CasinoError, ValueError) as exc:
-        fail(f"cannot resume {resume}: {exc}")
+        fail(_("cannot resume %(path)s: %(reason)s") % {"path": resume, "reason": exc})
 
 
 def _new_session(rules: str, players: int | None, level: str, seed: int | None, name: str,
@@ -510,7 +570,7 @@ def _new_session(rules: str, players: int | None, level: str, seed: int | None, 
     from casino.play.session import GameSession
 
     if level not in LEVELS:
-        fail(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
+        fail(_unknown_level(level))
     ruleset = _rules(rules, players)
     try:
         return GameSession.new(ruleset, level=level, seed=seed, you=name, save_path=save,
@@ -521,41 +581,42 @@ def _new_session(rules: str, players: int | None, level: str, seed: int | None, 
         fail(str(exc))
 
 
-@command("play")
+@command("play", N_(
+    "Play against the computer in the terminal (full screen, or --plain).\n"
+    "\n"
+    "On a terminal without --rules, --players, --level, --seed, --name, --resume or\n"
+    "--continue, a start screen asks for them and lists the saved games to continue."))
 def play_command(
     rules: Annotated[str | None, typer.Option(
         "--rules", "-r", metavar=RULES_CHOICES, autocompletion=complete_rules,
-        help="The ruleset (default casino).")] = None,
+        help=N_("The ruleset (default casino)."))] = None,
     players: Annotated[int | None, typer.Option(
-        "--players", "-p", help="Number of players where the rules allow more than two; "
-                                "the computer fills the other seats.")] = None,
+        "--players", "-p", help=N_("Number of players where the rules allow more than two; "
+                                   "the computer fills the other seats."))] = None,
     level: Annotated[str | None, typer.Option(
         "--level", "-l", metavar=LEVEL_CHOICES, autocompletion=complete_level,
-        help="The computer's level (default medium).")] = None,
+        help=N_("The computer's level (default medium)."))] = None,
     seed: Annotated[int | None, typer.Option(
-        "--seed", "-s", help="Seed for repeatable shuffles (practice); without it the "
-                             "system's random source shuffles and no seed is kept.")] = None,
+        "--seed", "-s", help=N_("Seed for repeatable shuffles (practice); without it the "
+                                "system's random source shuffles and no seed is kept."))] = None,
     name: Annotated[str | None, typer.Option(
-        "--name", help="Your name in the record (default: You).")] = None,
+        "--name", help=N_("Your name in the record (default: You)."))] = None,
     resume: Annotated[Path | None, typer.Option(
-        "--resume", help="Go on with the game saved in this record, as it was saved "
-                         "(its rules, players and levels).")] = None,
+        "--resume", help=N_("Go on with the game saved in this record, as it was saved "
+                            "(its rules, players and levels)."))] = None,
     continue_: Annotated[bool, typer.Option(
-        "--continue", help="Go on with the unfinished game saved most recently in the "
-                           "games folder.")] = False,
+        "--continue", help=N_("Go on with the unfinished game saved most recently in the "
+                              "games folder."))] = False,
     save: Annotated[Path | None, typer.Option(
-        "--save", help="Save the game record here (after every move) instead of the "
-                       "default folder.")] = None,
-    no_save: Annotated[bool, typer.Option("--no-save", help="Do not save a "
-                                          "record of the game.")] = False,
+        "--save", help=N_("Save the game record here (after every move) instead of the "
+                          "default folder."))] = None,
+    no_save: Annotated[bool, typer.Option("--no-save", help=N_("Do not save a "
+                                          "record of the game."))] = False,
     plain: PlainOption = False,
     pause: PauseOption = None,
     lang: LangOption = None,
 ) -> None:
-    """Play against the computer in the terminal (full screen, or --plain).
-
-    On a terminal without --rules, --players, --level, --seed, --name, --resume or
-    --continue, a start screen asks for them and lists the saved games to continue."""
+    """``casino play`` (what it does for a person is its help, above)."""
     use_language(lang)
     name, resume = _play_options(save, no_save, resume, continue_, name)
     if pause is None:
@@ -592,7 +653,7 @@ def play_command(
             from casino.tui.plain import run_plain
 
             if continue_:
-                typer.echo(f"Continuing the game saved in {resume}.")
+                typer.echo(_("Continuing the game saved in %(path)s.") % {"path": resume})
             run_plain(session, new_game, stdin=sys.stdin, stdout=sys.stdout, pause=pause)
     played.say_saved()
 
@@ -606,10 +667,10 @@ def _play_options(save: Path | None, no_save: bool, resume: Path | None, continu
     from casino.play.session import games_folder, last_saved_game, player_name
 
     if save is not None and no_save:
-        fail("--save and --no-save contradict each other")
+        fail(_("--save and --no-save contradict each other"))
     if resume is not None and continue_:
-        fail("--resume and --continue contradict each other: --continue goes on with the "
-             "game saved last, --resume with the one named")
+        fail(_("--resume and --continue contradict each other: --continue goes on with "
+               "the game saved last, --resume with the one named"))
     if name is not None:
         try:
             name = player_name(name)
@@ -618,8 +679,8 @@ def _play_options(save: Path | None, no_save: bool, resume: Path | None, continu
     if continue_:
         last = last_saved_game()
         if last is None:
-            fail(f"no unfinished game is saved in {games_folder()}: start one with "
-                 "casino play, or name a record with --resume FILE")
+            fail(_("no unfinished game is saved in %(folder)s: start one with casino "
+                   "play, or name a record with --resume FILE") % {"folder": games_folder()})
         resume = last.path
     return name, resume
 
@@ -671,9 +732,8 @@ class _Played:
         """Say on stderr where each game played was saved, and how to resume it."""
         for played in self.sessions:
             if played.save_path is not None:
-                typer.echo(f"game record saved to {played.save_path} "
-                           f"(resume with: casino play --resume {played.save_path})",
-                           err=True)
+                typer.echo(_("game record saved to %(path)s (resume with: casino play "
+                             "--resume %(path)s)") % {"path": played.save_path}, err=True)
 
 
 def _lesson_game(rules: str, you: str = "You"
@@ -687,23 +747,24 @@ def _lesson_game(rules: str, you: str = "You"
     return again(), again
 
 
-@command("learn")
+@command("learn", N_(
+    "Learn to play: a guided first game against the beginner (docs/learn.md).\n"
+    "\n"
+    "The first deal is arranged so that you meet each kind of move of the ruleset\n"
+    "(pair, sum, build where it has builds, sweep, trail); a lesson step beside the\n"
+    "table (before each prompt with --plain) says which move to try with your own\n"
+    "cards, and the round's scoring is explained at its end. A lesson is not saved."))
 def learn_command(
     rules: Annotated[str, typer.Option(
         "--rules", "-r", metavar=RULES_CHOICES, autocompletion=complete_rules,
-        help="The ruleset to learn (default casino).")] = DEFAULT.name,
+        help=N_("The ruleset to learn (default casino)."))] = DEFAULT.name,
     name: Annotated[str | None, typer.Option(
-        "--name", help="Your name (default: You).")] = None,
+        "--name", help=N_("Your name (default: You)."))] = None,
     plain: PlainOption = False,
     pause: PauseOption = None,
     lang: LangOption = None,
 ) -> None:
-    """Learn to play: a guided first game against the beginner (docs/learn.md).
-
-    The first deal is arranged so that you meet each kind of move of the ruleset
-    (pair, sum, build where it has builds, sweep, trail); a lesson step beside the
-    table (before each prompt with --plain) says which move to try with your own
-    cards, and the round's scoring is explained at its end. A lesson is not saved."""
+    """``casino learn`` (what it does for a person is its help, above)."""
     from casino.play.session import player_name
 
     use_language(lang)
@@ -748,10 +809,13 @@ def print_arena(result: ArenaResult, console: Console) -> None:
     """The arena's report: pairings, ratings (more than two bots), think times."""
     from rich.table import Table
 
-    table = Table(title="Pairings (mirrored pairs; 95% intervals)")
-    for col in ("A", "B", "games", "A wins", "B wins", "undecided", "A score",
-                "A margin per round"):
-        table.add_column(col, justify="left" if col in ("A", "B") else "right")
+    table = Table(title=_("Pairings (mirrored pairs; %(level)s intervals)")
+                  % {"level": "95%"})
+    for col in ("A", "B", pN_("arena", "games"), pN_("arena", "A wins"),
+                pN_("arena", "B wins"), pN_("arena", "undecided"), pN_("arena", "A score"),
+                pN_("arena", "A margin per round")):
+        table.add_column(pgettext("arena", col),
+                         justify="left" if col in ("A", "B") else "right")
     for pr in result.pairings:
         table.add_row(pr.a, pr.b, str(len(pr.games)), str(pr.wins_a), str(pr.wins_b),
                       str(pr.undecided), _pct(pr.score_a()), _num(pr.margin()))
@@ -759,22 +823,26 @@ def print_arena(result: ArenaResult, console: Console) -> None:
     ratings = result.ratings
     if ratings is not None and len(result.pairings) > 1:
         anchor = result.players[ratings.anchor]
-        rt = Table(title=f"Bradley–Terry ratings, {anchor} = 1000",
-                   caption=f"95% percentile bootstrap over mirrored pairs, "
-                           f"{ratings.samples} samples")
+        rt = Table(title=_("Bradley–Terry ratings, %(anchor)s = 1000") % {"anchor": anchor},
+                   caption=ngettext("%(level)s percentile bootstrap over mirrored pairs, "
+                                    "%(n)s sample",
+                                    "%(level)s percentile bootstrap over mirrored pairs, "
+                                    "%(n)s samples", ratings.samples)
+                   % {"level": "95%", "n": ratings.samples})
         rt.add_column("#", justify="right")
-        rt.add_column("bot")
+        rt.add_column(pgettext("arena", "bot"))
         rt.add_column("Elo", justify="right")
-        rt.add_column("interval", justify="right")
+        rt.add_column(pgettext("arena", "interval"), justify="right")
         order = sorted(range(len(result.players)), key=lambda i: -ratings.elo[i])
         for rank, i in enumerate(order, start=1):
             rt.add_row(str(rank), result.players[i], f"{ratings.elo[i]:.0f}",
                        f"[{ratings.low[i]:.0f}, {ratings.high[i]:.0f}]")
         console.print(rt)
-    tt = Table(title="Think time per decision (forced moves not timed)")
-    tt.add_column("bot")
-    for col in ("decisions", "median", "p95", "max"):
-        tt.add_column(col, justify="right")
+    tt = Table(title=_("Think time per decision (forced moves not timed)"))
+    tt.add_column(pgettext("arena", "bot"))
+    for col in (pN_("arena", "decisions"), pN_("arena", "median"), "p95",
+                pN_("arena", "max")):
+        tt.add_column(pgettext("arena", col), justify="right")
     for name, st in result.think().items():
         tt.add_row(name, str(st.decisions), _secs(st.median), _secs(st.p95), _secs(st.max))
     console.print(tt)
@@ -788,7 +856,8 @@ def _pairing(text: str) -> tuple[str, str]:
     """``A,B`` (``--also``): the names on each side of the comma (level names hold a colon)."""
     a, sep, b = text.partition(",")
     if not sep or not a.strip() or not b.strip():
-        fail(f"--also takes two bots separated by a comma (A,B), not {text!r}")
+        fail(_("--also takes two bots separated by a comma (A,B), not %(text)r")
+             % {"text": text})
     return a.strip(), b.strip()
 
 
@@ -800,27 +869,30 @@ def _arena_merge(ctx: typer.Context, files: list[str], out: Path | None, plot: P
     from casino.engine.errors import CasinoError
     from casino.measure.arena import merge_results
 
-    allowed = {"bots", "out", "plot", "bootstrap", "seed", "progress"}
+    allowed = {"bots", "out", "plot", "bootstrap", "seed", "progress", "lang"}
     # An option given on the command line (its source is not the default), by the
     # enum's name: typer may carry its own copy of click's ParameterSource.
     sources = {name: ctx.get_parameter_source(name) for name in ctx.params}
     given = [name for name, source in sources.items() if name not in allowed
              and source is not None and source.name != "DEFAULT"]
     if given:
-        fail(f"merge adds up result files; it takes --out, --plot, --bootstrap and --seed "
-             f"(the bootstrap's), not --{given[0].replace('_', '-')}")
+        fail(_("merge adds up result files; it takes --out, --plot, --bootstrap and "
+               "--seed (the bootstrap's), not %(option)s")
+             % {"option": "--" + given[0].replace("_", "-")})
     if not files:
-        fail("give the result files to merge (casino arena merge A.json B.json)")
+        fail(_("give the result files to merge (casino arena merge A.json B.json)"))
     try:
         result = merge_results(files, bootstrap=bootstrap,
                                bootstrap_seed=0 if seed is None else seed)
     except OSError as exc:
         fail_file(exc, getattr(exc, "filename", None) or files[0])
     except (ValueError, KeyError, TypeError, CasinoError) as exc:
-        fail(str(exc) if not isinstance(exc, KeyError) else f"not an arena result file: "
-             f"it has no {exc}")
+        fail(str(exc) if not isinstance(exc, KeyError) else
+             _("not an arena result file: it has no %(key)s") % {"key": exc})
     console = Console(width=None if sys.stdout.isatty() else 132)
-    console.print(f"{len(files)} result files merged: {', '.join(files)}")
+    console.print(ngettext("%(n)s result file merged: %(files)s",
+                           "%(n)s result files merged: %(files)s", len(files))
+                  % {"n": len(files), "files": ", ".join(files)})
     print_arena(result, console)
     _write_arena(result, ["casino", "arena", "merge", *files, "--bootstrap", str(bootstrap),
                           *(["--seed", str(seed)] if seed is not None else []),
@@ -836,70 +908,72 @@ def _write_arena(result: ArenaResult, command: list[str], out: Path | None,
             result.write_json(out, command=command)
         except OSError as exc:
             fail_file(exc, out, "write")
-        typer.echo(f"results written to {out}", err=True)
+        typer.echo(_("results written to %(path)s") % {"path": out}, err=True)
     if plot is not None and result.ratings is not None:
         try:
             result.plot(plot)
         except OSError as exc:
             fail_file(exc, plot, "write")
-        typer.echo(f"ratings plot written to {plot}", err=True)
+        typer.echo(_("ratings plot written to %(path)s") % {"path": plot}, err=True)
 
 
-@command("arena")
+@command("arena", N_(
+    "Play bots against each other on mirrored deals and measure them."))
 def arena_command(
     ctx: typer.Context,
     bots: Annotated[list[str] | None, typer.Argument(
-        help="Two bots for a pairing, three or more for a round robin; level:NAME is a "
-             "player level, with its own limit. 'merge FILE...' adds up result files "
-             "(--out) of runs on other deals instead.", show_default=False)] = None,
+        help=N_("Two bots for a pairing, three or more for a round robin; level:NAME is a "
+                "player level, with its own limit. 'merge FILE...' adds up result files "
+                "(--out) of runs on other deals instead."), show_default=False)] = None,
     rules: Annotated[str, typer.Option("--rules", "-r", metavar=RULES_CHOICES,
                                        autocompletion=complete_rules,
-                                       help="The ruleset.")] = DEFAULT.name,
+                                       help=N_("The ruleset."))] = DEFAULT.name,
     players: Annotated[int | None, typer.Option("--players", "-p",
-                                                help="Number of players (two bots sit "
-                                                     "alternately).")] = None,
+                                                help=N_("Number of players (two bots sit "
+                                                        "alternately)."))] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1,
-                                       help="Mirrored pairs of games per pairing.")] = 100,
-    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed of the deals and "
-                                                                  "the bots; random if "
-                                                                  "not given.")] = None,
+                                       help=N_("Mirrored pairs of games per pairing."))] = 100,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help=N_("Seed of the deals and "
+                                                                     "the bots; random if "
+                                                                     "not given."))] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1,
-                                      help="Worker processes.")] = 1,
+                                      help=N_("Worker processes."))] = 1,
     seconds: Annotated[float | None, typer.Option("--seconds", min=0.0,
-                                                  help="Think time limit per move (not for "
-                                                       "levels).")] = None,
+                                                  help=N_("Think time limit per move (not for "
+                                                          "levels)."))] = None,
     iterations: Annotated[int | None, typer.Option("--iterations", min=1,
-                                                   help="Iteration limit per move (not for "
-                                                        "levels).")] = None,
+                                                   help=N_("Iteration limit per move (not for "
+                                                           "levels)."))] = None,
     neighbours: Annotated[bool, typer.Option(
-        "--neighbours", help="Round robin: pair each bot only with the next one "
-                             "listed.")] = False,
+        "--neighbours", help=N_("Round robin: pair each bot only with the next one "
+                                "listed."))] = False,
     also: Annotated[list[str] | None, typer.Option(
-        "--also", metavar="A,B", help="Round robin: also play bot A against bot B "
-                                      "(repeatable).", show_default=False)] = None,
+        "--also", metavar="A,B", help=N_("Round robin: also play bot A against bot B "
+                                         "(repeatable)."), show_default=False)] = None,
     levels: Annotated[bool, typer.Option(
-        "--levels", help="Play each player level against the one below it, the higher "
-                         "as A (give no bots).")] = False,
+        "--levels", help=N_("Play each player level against the one below it, the higher "
+                            "as A (give no bots)."))] = False,
     resume: Annotated[Path | None, typer.Option(
-        "--resume", metavar="FILE", help="Keep each finished mirrored pair in FILE and "
-                                         "play only the pairs not yet there: the same "
-                                         "command again resumes a cut run, or grows it "
-                                         "with more --games.")] = None,
+        "--resume", metavar="FILE", help=N_("Keep each finished mirrored pair in FILE and "
+                                            "play only the pairs not yet there: the same "
+                                            "command again resumes a cut run, or grows it "
+                                            "with more --games."))] = None,
     max_rounds: Annotated[int, typer.Option("--max-rounds", min=1,
-                                            help="Stop a game undecided after this many "
-                                                 "rounds.")] = 50,
+                                            help=N_("Stop a game undecided after this many "
+                                                    "rounds."))] = 50,
     bootstrap: Annotated[int, typer.Option("--bootstrap", min=0,
-                                           help="Bootstrap samples for the rating "
-                                                "intervals.")] = 1000,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the JSON result "
-                                                                 "file here.")] = None,
-    plot: Annotated[Path | None, typer.Option("--plot", help="Draw the ratings as a PNG "
-                                                             "here.")] = None,
+                                           help=N_("Bootstrap samples for the rating "
+                                                   "intervals."))] = 1000,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help=N_("Write the JSON result "
+                                                                    "file here."))] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help=N_("Draw the ratings as a PNG "
+                                                                "here."))] = None,
     progress: Annotated[bool | None, typer.Option(
         "--progress/--no-progress",
-        help="Show a progress bar (default: when standard error is a terminal).")] = None,
+        help=N_("Show a progress bar (default: when standard error is a terminal)."))] = None,
+    lang: LangOption = None,
 ) -> None:
-    """Play bots against each other on mirrored deals and measure them."""
+    """``casino arena`` (what it does for a person is its help, above)."""
     import random
 
     from rich.console import Console
@@ -908,6 +982,7 @@ def arena_command(
     from casino.engine.rules import describe
     from casino.measure.arena import game_seeds
 
+    use_language(lang)
     bots = list(bots or [])
     if bots[:1] == ["merge"]:
         _arena_merge(ctx, bots[1:], out, plot, bootstrap, seed)
@@ -926,7 +1001,10 @@ def arena_command(
     result.settings["seed"] = seed
     # Off a terminal rich would wrap the tables at 80 columns.
     console = Console(width=None if sys.stdout.isatty() else 132)
-    console.print(f"{describe(ruleset)[0]}; seed {seed}; {games} mirrored pairs per pairing")
+    console.print(ngettext("%(rules)s; seed %(seed)s; %(games)s mirrored pair per pairing",
+                           "%(rules)s; seed %(seed)s; %(games)s mirrored pairs per pairing",
+                           games) % {"rules": describe(ruleset)[0], "seed": seed,
+                                     "games": games})
     print_arena(result, console)
     command = _arena_command_line(
         [] if levels else bots, rules=rules, games=games, seed=seed, jobs=jobs,
@@ -952,28 +1030,30 @@ def _arena_bots(bots: list[str], also: list[str] | None, levels: bool, neighbour
     extra = [_pairing(text) for text in also or []]
     if levels:
         if bots:
-            fail("--levels plays the player levels; give no bots with it")
+            fail(_("--levels plays the player levels; give no bots with it"))
         if neighbours:
-            fail("--levels already pairs each level with the one below it")
+            fail(_("--levels already pairs each level with the one below it"))
         bots = [LEVEL_PREFIX + name for name in PLAYER_LEVELS]
         extra = [(high, low) for low, high in itertools.pairwise(bots)] + extra
     if len(bots) < 2:
-        fail("give at least two bots")
+        fail(_("give at least two bots"))
     for b in bots:
         try:
             check_name(b)
         except ValueError as exc:
             fail(str(exc))
     if len(bots) > 2 and len(set(bots)) != len(bots):
-        fail("a round robin needs distinct bots")
+        fail(_("a round robin needs distinct bots"))
     if extra and len(bots) == 2 and not levels:
-        fail("--also adds pairings to a round robin of three bots or more")
+        fail(_("--also adds pairings to a round robin of three bots or more"))
     for pair in extra:
         for name in pair:
             if name not in bots:
-                fail(f"--also {','.join(pair)}: {name!r} is not one of the bots listed")
+                fail(_("--also %(pair)s: %(name)r is not one of the bots listed")
+                     % {"pair": ",".join(pair), "name": name})
         if pair[0] == pair[1]:
-            fail(f"--also {','.join(pair)}: a pairing needs two different bots")
+            fail(_("--also %(pair)s: a pairing needs two different bots")
+                 % {"pair": ",".join(pair)})
     return bots, extra
 
 
@@ -1041,10 +1121,10 @@ def _arena_command_line(bots: list[str], *, rules: str, games: int, seed: int, j
     return command
 
 
-command("score")(score_command)
-command("helper")(helper_command)
-command("review")(review_command)
-command("serve")(serve_command)
+command("score", scorepad.HELP)(score_command)
+command("helper", helper.HELP)(helper_command)
+command("review", review.HELP)(review_command)
+command("serve", web_cli.HELP)(serve_command)
 
 
 def main() -> None:

@@ -22,8 +22,10 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
+from casino.cli.language import LangOption
 from casino.cli.names import HELPER_LIMIT, LEVELS, RULESETS, choices
 from casino.engine.presets import DEFAULT
+from casino.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from casino.engine.builds import Build
@@ -34,16 +36,19 @@ if TYPE_CHECKING:
 #: How many plays are shown at most by default (``casino.words.shortlist.MAX_SHOWN``).
 MAX_SHOWN = HELPER_LIMIT
 
-TABLE_HELP = ("cards and builds separated by spaces; a build is its cards in brackets, "
-              "then =VALUE and :OWNER (0 is you, 1 the next player): "
-              "9c 4c 5h [5d+3s]=8:1; a multiple build: [8h 5d+3s]=8:0")
+TABLE_HELP = N_("cards and builds separated by spaces; a build is its cards in brackets, "
+                "then =VALUE and :OWNER (0 is you, 1 the next player): "
+                "9c 4c 5h [5d+3s]=8:1; a multiple build: [8h 5d+3s]=8:0")
 
 
 def _build_text(b: Build) -> str:
     from casino.engine.wording import build_notation
 
-    owner = "your" if b.owner == 0 else f"seat {b.owner}'s"
-    return f"{build_notation(b.groups, symbols=True)} ({owner} build of {b.value})"
+    words = {"build": build_notation(b.groups, symbols=True), "value": b.value,
+             "seat": b.owner}
+    if b.owner == 0:
+        return _("%(build)s (your build of %(value)s)") % words
+    return _("%(build)s (seat %(seat)s's build of %(value)s)") % words
 
 
 def analysis_lines(a: Analysis, *, asking: bool = False) -> list[str]:
@@ -54,14 +59,16 @@ def analysis_lines(a: Analysis, *, asking: bool = False) -> list[str]:
 
     pos = a.position
     shown = [card_symbol(i) if isinstance(i, int) else _build_text(i) for i in pos.table]
-    others = ", ".join(f"seat {s} holds {pos.hand_size(s)}" for s in range(1, pos.rules.players))
-    lines = [f"Table: {' '.join(shown) or '(empty)'}",
-             f"Your hand: {' '.join(card_symbol(c) for c in pos.hand(0))}; {others}; "
-             f"stock {pos.stock_size}",
+    others = ", ".join(_("seat %(seat)s holds %(n)s") % {"seat": s, "n": pos.hand_size(s)}
+                       for s in range(1, pos.rules.players))
+    lines = [_("Table: %(cards)s") % {"cards": " ".join(shown) or _("(empty)")},
+             _("Your hand: %(cards)s; %(others)s; stock %(stock)s") % {
+                 "cards": " ".join(card_symbol(c) for c in pos.hand(0)), "others": others,
+                 "stock": pos.stock_size},
              _heading(a)]
     if a.judged:
-        lines.append("  (best first by casino review's judge, each with its expected round "
-                     "margin and why)")
+        lines.append(_("  (best first by casino review's judge, each with its expected "
+                       "round margin and why)"))
     width = max((len(o.text) for o in a.options), default=0)
     for k, o in enumerate(a.options, start=1):
         mark = "*" if o.best else " "
@@ -73,9 +80,10 @@ def analysis_lines(a: Analysis, *, asking: bool = False) -> list[str]:
         lines.append(rest)
     if a.pick is not None and a.level is not None:
         if any(o.best for o in a.options):
-            lines.append(f"* the {a.level} computer player's choice")
+            lines.append(_("* the %(level)s computer player's choice") % {"level": a.level})
         else:
-            lines.append(f"The {a.level} computer player would play {a.pick}.")
+            lines.append(_("The %(level)s computer player would play %(move)s.")
+                         % {"level": a.level, "move": a.pick})
     return lines
 
 
@@ -86,25 +94,26 @@ def _whose(a: Analysis) -> str:
 
     if a.card is None:
         return ""
-    text = f" of the {card_symbol(a.card)}"
+    card = card_symbol(a.card)
     if a.using:
         items = [a.position.table[i] for i in a.using]
-        text += " with " + listing([table_item_words(x) for x in items])
-    return text
+        return _(" of the %(card)s with %(items)s") % {
+            "card": card, "items": listing([table_item_words(x) for x in items])}
+    return _(" of the %(card)s") % {"card": card}
 
 
 def _heading(a: Analysis) -> str:
     n = len(a.options)
-    from casino.engine.wording import noun
-
-    plays = noun(n, "play")
-    total = a.total
-    if total is not None and a.more == 0:
-        return f"{n} legal {plays}{_whose(a)}:"
-    if total is not None:
-        return f"The {n} strongest of {total} legal plays{_whose(a)}:"
-    return (f"{n} legal {plays}{_whose(a)}, a selection (the table is crowded: "
-            "there are too many to list):")
+    words = {"n": n, "total": a.total, "whose": _whose(a)}
+    if a.total is not None and a.more == 0:
+        return ngettext("%(n)s legal play%(whose)s:", "%(n)s legal plays%(whose)s:",
+                        n) % words
+    if a.total is not None:
+        return _("The %(n)s strongest of %(total)s legal plays%(whose)s:") % words
+    return ngettext("%(n)s legal play%(whose)s, a selection (the table is crowded: there "
+                    "are too many to list):",
+                    "%(n)s legal plays%(whose)s, a selection (the table is crowded: there "
+                    "are too many to list):", n) % words
 
 
 def _rest(a: Analysis, asking: bool = False) -> str:
@@ -112,19 +121,20 @@ def _rest(a: Analysis, asking: bool = False) -> str:
     if a.complete and a.more == 0:
         return ""
     if asking:
-        how = ("type a card of your hand to see its plays, and table cards after it "
-               "for those using them: 9d 4c 5h")
+        how = _("type a card of your hand to see its plays, and table cards after it "
+                "for those using them: 9d 4c 5h")
     elif a.card is None:
-        how = "pick a card with --card to see its plays"
+        how = _("pick a card with --card to see its plays")
     elif not a.using:
-        how = "name table cards it should use with --using"
+        how = _("name table cards it should use with --using")
     else:
-        how = "name other table cards with --using"
+        how = _("name other table cards with --using")
+    words = {"n": a.more, "how": how}
     if a.complete:
-        return f"... and {a.more} more ({how})"
+        return _("... and %(n)s more (%(how)s)") % words
     if a.more:
-        return f"... and {a.more} more found, and others ({how})"
-    return f"... and others ({how})"
+        return _("... and %(n)s more found, and others (%(how)s)") % words
+    return _("... and others (%(how)s)") % words
 
 
 def _opponents(text: str | None) -> list[int] | None:
@@ -134,7 +144,7 @@ def _opponents(text: str | None) -> list[int] | None:
         return None
     parts = text.replace(",", " ").split()
     if not all(p.isdigit() for p in parts):
-        raise HelperError("opponents: their hand sizes as numbers, as '4' or '3,4'")
+        raise HelperError(_("opponents: their hand sizes as numbers, as '4' or '3,4'"))
     return [int(p) for p in parts]
 
 
@@ -168,10 +178,11 @@ def _ask_and_show(console: LineConsole, rules: Rules, level: str | None, seed: i
     from casino.tools.helper import analyse, parse_hand, parse_using, setup_from_text
 
     say, ask = console.say, console.ask
-    say(describe(rules)[0], f"Table: {TABLE_HELP}.", "Type quit to stop.")
+    say(describe(rules)[0], _("Table: %(help)s.") % {"help": _(TABLE_HELP)},
+        _("Type quit to stop."))
     while True:
-        table = ask("Table: ")
-        hand = ask("Your hand: ")
+        table = ask(_("Table: "))
+        hand = ask(_("Your hand: "))
         try:
             setup = setup_from_text(rules, table, hand)
             result = analyse(setup, level, seed, limit=limit, rank=rank)
@@ -181,7 +192,7 @@ def _ask_and_show(console: LineConsole, rules: Rules, level: str | None, seed: i
             continue
         while not (result.complete and result.more == 0):
             # A capped list: one card's plays (with table cards) on request.
-            choice = ask("A card (and table cards), or Enter for a new table: ")
+            choice = ask(_("A card (and table cards), or Enter for a new table: "))
             if not choice:
                 break
             try:
@@ -202,58 +213,66 @@ def _complete_level(incomplete: str) -> list[str]:
     return [n for n in LEVELS if n.startswith(incomplete)]
 
 
+#: ``casino helper``'s help (translated where it is shown).
+HELP = N_(
+    "The legal plays for a table and a hand, strongest first, explained.\n"
+    "\n"
+    "The best play is marked; a crowded table's list is capped, and --card shows one\n"
+    "card's plays.")
+
+
 def helper_command(
     rules: Annotated[str, typer.Option("--rules", "-r", metavar=choices(RULESETS),
                                        autocompletion=_complete_rules,
-                                       help="The ruleset.")] = DEFAULT.name,
+                                       help=N_("The ruleset."))] = DEFAULT.name,
     players: Annotated[int | None, typer.Option("--players", "-p",
-                                                help="Number of players.")] = None,
-    table: Annotated[str | None, typer.Option("--table", "-t", help=f"The table: "
-                                              f"{TABLE_HELP}.")] = None,
-    hand: Annotated[str | None, typer.Option("--hand", help="Your hand, as "
-                                             "'9d 2s'.")] = None,
+                                                help=N_("Number of players."))] = None,
+    table: Annotated[str | None, typer.Option("--table", "-t", help=TABLE_HELP)] = None,
+    hand: Annotated[str | None, typer.Option("--hand", help=N_("Your hand, as "
+                                             "'9d 2s'."))] = None,
     opponents: Annotated[str | None, typer.Option(
-        "--opponents", help="The other players' hand sizes in play order (default: as "
-                            "many as yours).")] = None,
+        "--opponents", help=N_("The other players' hand sizes in play order (default: as "
+                               "many as yours)."))] = None,
     stock: Annotated[int | None, typer.Option(
-        "--stock", min=0, help="Cards left to deal (default: every unseen card not in a "
-                               "hand; give --captured with it).")] = None,
+        "--stock", min=0, help=N_("Cards left to deal (default: every unseen card not in a "
+                                  "hand; give --captured with it)."))] = None,
     captured: Annotated[str | None, typer.Option(
-        "--captured", help="Cards already captured, per seat, yours first, separated by "
-                           "'|': 'As Td | 2s'.")] = None,
+        "--captured", help=N_("Cards already captured, per seat, yours first, separated by "
+                              "'|': 'As Td | 2s'."))] = None,
     level: Annotated[str, typer.Option("--level", "-l", metavar=choices(LEVELS),
                                        autocompletion=_complete_level,
-                                       help="The computer player whose pick is "
-                                            "marked.")] = "expert",
-    no_bot: Annotated[bool, typer.Option("--no-bot", help="Do not ask the computer "
-                                                          "player.")] = False,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the computer "
-                                                     "player.")] = 0,
+                                       help=N_("The computer player whose pick is "
+                                               "marked."))] = "expert",
+    no_bot: Annotated[bool, typer.Option("--no-bot", help=N_("Do not ask the computer "
+                                                             "player."))] = False,
+    seed: Annotated[int, typer.Option("--seed", help=N_("Seed of the computer "
+                                                        "player."))] = 0,
     card: Annotated[str | None, typer.Option(
-        "--card", "-c", help="Only the plays of this card of your hand, as 'Td'.")] = None,
+        "--card", "-c", help=N_("Only the plays of this card of your hand, as 'Td'."))] = None,
     using: Annotated[str | None, typer.Option(
-        "--using", "-u", help="With --card: only its plays that use these table cards "
-                              "(a card of a build names the build), as '3c 4h'.")] = None,
+        "--using", "-u", help=N_("With --card: only its plays that use these table cards "
+                                 "(a card of a build names the build), as '3c 4h'."))] = None,
     limit: Annotated[int, typer.Option(
-        "--limit", min=1, max=1000, help="Show at most this many plays, the strongest "
-                                         "first.")] = MAX_SHOWN,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON: the position and "
-                                                         "the plays.")] = False,
-    judge: Annotated[bool, typer.Option("--judge/--no-judge", help="Rank the plays by the "
+        "--limit", min=1, max=1000, help=N_("Show at most this many plays, the strongest "
+                                            "first."))] = MAX_SHOWN,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print JSON: the position and "
+                                                            "the plays."))] = False,
+    judge: Annotated[bool, typer.Option("--judge/--no-judge", help=N_("Rank the plays by the "
                                         "judge, best first, each with why (about a "
-                                        "second).")] = True,
+                                        "second)."))] = True,
+    lang: LangOption = None,
 ) -> None:
-    """The legal plays for a table and a hand, strongest first, explained.
+    """``casino helper`` (what it does for a person is its help, :data:`HELP`)."""
+    from casino.cli import use_language
 
-    The best play is marked; a crowded table's list is capped, and --card shows one
-    card's plays."""
+    use_language(lang)
     from casino.engine.errors import CasinoError
     from casino.engine.rules import preset
     from casino.tools.helper import HelperError, analyse, parse_hand, parse_using, setup_from_text
 
     if level not in LEVELS:
-        typer.echo(f"casino: unknown level {level!r}; the levels are {', '.join(LEVELS)}",
-                   err=True)
+        typer.echo("casino: " + _("unknown level %(level)r; the levels are %(levels)s")
+                   % {"level": level, "levels": ", ".join(LEVELS)}, err=True)
         raise typer.Exit(2)
     use_level = None if no_bot else level
     try:
@@ -268,10 +287,10 @@ def helper_command(
         if card is not None:
             cards = parse_hand(card)
             if len(cards) != 1:
-                raise HelperError("card: give one card of your hand, as 'Td'")
+                raise HelperError(_("card: give one card of your hand, as 'Td'"))
             picked = cards[0]
         elif using is not None:
-            raise HelperError("using: give --card too: the card that plays with them")
+            raise HelperError(_("using: give --card too: the card that plays with them"))
         result = analyse(setup, use_level, seed, card=picked,
                          using=parse_using(setup.table, using) if using else (),
                          limit=limit, rank=ranker(judge))

@@ -22,6 +22,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from casino.cli.language import LangOption
+from casino.i18n import N_, _
+
 if TYPE_CHECKING:
     from casino.teach.review import Progress
 
@@ -32,32 +35,42 @@ DEPTH = 8
 NODES = 1500
 
 
+#: ``casino review``'s help (translated where it is shown).
+HELP = N_(
+    "Review a finished game: each decision of a seat judged from what that seat saw,\n"
+    "graded, with the better move, the margin across the game and the hindsight.")
+
+
 def review_command(
     record_file: Annotated[Path, typer.Argument(metavar="RECORD",
-                                                help="A casino-record/1 file of a "
-                                                     "finished game.")],
+                                                help=N_("A casino-record/1 file of a "
+                                                        "finished game."))],
     seat: Annotated[int | None, typer.Option(
-        "--seat", help="The seat to review (default: the one person at the table, "
-                       "else seat 0).")] = None,
+        "--seat", help=N_("The seat to review (default: the one person at the table, "
+                          "else seat 0)."))] = None,
     samples: Annotated[int, typer.Option(
-        "--samples", min=2, help="Deals of the hidden cards each decision is judged "
-                                 "on (2 or more: the grades weigh their noise).")] = SAMPLES,
-    seed: Annotated[int, typer.Option("--seed", help="Mixed into each decision's deals, "
-                                                     "which are drawn from what the seat "
-                                                     "saw: 0 judges the deals a hint "
-                                                     "judged there.")] = 0,
+        "--samples", min=2, help=N_("Deals of the hidden cards each decision is judged "
+                                    "on (2 or more: the grades weigh their noise)."))] = SAMPLES,
+    seed: Annotated[int, typer.Option("--seed", help=N_("Mixed into each decision's deals, "
+                                                        "which are drawn from what the seat "
+                                                        "saw: 0 judges the deals a hint "
+                                                        "judged there."))] = 0,
     depth: Annotated[int, typer.Option(
-        "--depth", min=1, help="Plies the judge searches at most (to the deal's end).")] = DEPTH,
+        "--depth", min=1,
+        help=N_("Plies the judge searches at most (to the deal's end)."))] = DEPTH,
     nodes: Annotated[int, typer.Option(
-        "--nodes", min=1, help="The judge's work per search, in nodes: more is deeper "
-                               "and slower.")] = NODES,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False,
+        "--nodes", min=1, help=N_("The judge's work per search, in nodes: more is deeper "
+                                  "and slower."))] = NODES,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print the review as JSON."))] = False,
     progress: Annotated[bool | None, typer.Option(
         "--progress/--no-progress",
-        help="Show a progress bar (default: when standard error is a terminal).")] = None,
+        help=N_("Show a progress bar (default: when standard error is a terminal)."))] = None,
+    lang: LangOption = None,
 ) -> None:
-    """Review a finished game: each decision of a seat judged from what that seat saw,
-    graded, with the better move, the margin across the game and the hindsight."""
+    """``casino review`` (what it does for a person is its help, :data:`HELP`)."""
+    from casino.cli import use_language
+
+    use_language(lang)
     import json
 
     from casino.bots.judge import Budget
@@ -95,7 +108,6 @@ def _bar(show: bool) -> Iterator[Progress | None]:
     if not show:
         yield None
         return
-    from casino.i18n import _
     from casino.measure.progress import progress_bar
 
     bar = progress_bar(_("judging decisions"), transient=True)

@@ -13,8 +13,10 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from casino.cli.language import LangOption
 from casino.cli.names import RULESETS, choices
 from casino.engine.files import file_error
+from casino.i18n import N_
 
 
 def _fail(message: str) -> NoReturn:
@@ -26,22 +28,31 @@ def _complete_rules(incomplete: str) -> list[str]:
     return [n for n in RULESETS if n.startswith(incomplete)]
 
 
+#: ``casino score``'s help (translated where it is shown).
+HELP = N_(
+    "Keep the score of a game played with a real deck (a score pad).")
+
+
 def score_command(
     file: Annotated[Path | None, typer.Option(
-        "--file", "-f", help="Open this pad (JSON) if it exists, and save it after every "
-                             "change.")] = None,
+        "--file", "-f", help=N_("Open this pad (JSON) if it exists, and save it after every "
+                                "change."))] = None,
     rules: Annotated[str | None, typer.Option(
         "--rules", "-r", metavar=choices(RULESETS), autocompletion=_complete_rules,
-        help="The ruleset (asked if not given).")] = None,
+        help=N_("The ruleset (asked if not given)."))] = None,
     players: Annotated[int | None, typer.Option("--players", "-p",
-                                                help="Number of players.")] = None,
+                                                help=N_("Number of players."))] = None,
     names: Annotated[str | None, typer.Option(
-        "--names", "-n", help="The players' names in seat order, separated by commas "
-                              "(asked if not given).")] = None,
+        "--names", "-n", help=N_("The players' names in seat order, separated by commas "
+                                 "(asked if not given)."))] = None,
     print_sheet: Annotated[bool, typer.Option(
-        "--print", help="Print the pad of --file as a sheet and stop.")] = False,
+        "--print", help=N_("Print the pad of --file as a sheet and stop."))] = False,
+    lang: LangOption = None,
 ) -> None:
-    """Keep the score of a game played with a real deck (a score pad)."""
+    """``casino score`` (what it does for a person is its help, :data:`HELP`)."""
+    from casino.cli import use_language
+
+    use_language(lang)
     from casino.cli.scorepad_term import pad_sheet, read_pad, run_score
     from casino.engine.errors import RulesError
     from casino.engine.rules import preset

@@ -26,7 +26,7 @@ from casino.engine.errors import CardError, RulesError
 from casino.engine.files import file_error
 from casino.engine.presets import DEFAULT
 from casino.engine.rules import PRESET_NAMES, describe, player_counts, preset
-from casino.engine.wording import listing
+from casino.i18n import _, pgettext, pN_
 from casino.play.console import LineConsole, Stopped
 from casino.tools.scorepad import (
     Field,
@@ -37,20 +37,43 @@ from casino.tools.scorepad import (
 )
 from casino.words.narrate import item_words, winner_words
 
+#: The pad's commands, as ``help`` lists them: the command words stay English (they are
+#: typed), their descriptions are translated where the list is shown.
 HELP = (
-    "Commands:",
-    "  round (or r)   enter the next round",
-    "  fix N          correct round N (Enter keeps each answer); later rounds are rescored",
-    "  remove N       remove round N",
-    "  undo           take back the last change",
-    "  show [N]       the totals, or round N item by item",
-    "  print          the whole sheet, for printing",
-    "  save FILE      save the pad to FILE (and after every change from then on)",
-    "  load FILE      open a pad saved earlier",
-    "  rules          the rules being scored",
-    "  help           this list",
-    "  quit           stop (the pad is saved if it has a file)",
+    pN_("score help", "Commands:"),
+    pN_("score help", "  round (or r)   enter the next round"),
+    pN_("score help", "  fix N          correct round N (Enter keeps each answer); later "
+                      "rounds are rescored"),
+    pN_("score help", "  remove N       remove round N"),
+    pN_("score help", "  undo           take back the last change"),
+    pN_("score help", "  show [N]       the totals, or round N item by item"),
+    pN_("score help", "  print          the whole sheet, for printing"),
+    pN_("score help", "  save FILE      save the pad to FILE (and after every change from "
+                      "then on)"),
+    pN_("score help", "  load FILE      open a pad saved earlier"),
+    pN_("score help", "  rules          the rules being scored"),
+    pN_("score help", "  help           this list"),
+    pN_("score help", "  quit           stop (the pad is saved if it has a file)"),
 )
+
+#: The labels of the questions of a round (:func:`casino.tools.scorepad.fields`), shown
+#: translated (``pgettext("score field", label)``); a label not here is shown as it is.
+FIELD_LABELS = (
+    pN_("score field", "Cards captured"), pN_("score field", "Spades captured"),
+    pN_("score field", "Other spades"), pN_("score field", "Scoring cards"),
+    pN_("score field", "Sweeps"), pN_("score field", "Tablas"),
+    pN_("score field", "Mulles"), pN_("score field", "Last capture"),
+)
+
+
+def _label(fld: Field) -> str:
+    """The question's label in the language in force."""
+    return pgettext("score field", fld.label)
+
+
+def _cards_text(cards: Sequence[int], empty: str) -> str:
+    """Cards as symbols, or ``empty`` (already translated) for none."""
+    return " ".join(card_symbol(c) for c in cards) or empty
 
 class _Back(Exception):
     """The person abandoned the round being entered."""
@@ -84,8 +107,8 @@ class ScoreSession:
         """A new pad: the ruleset, the number of players and their names, each asked until
         it is one the rules allow (those given on the command line are not asked)."""
         while True:
-            name = rules_name or self.ask(f"Ruleset ({', '.join(PRESET_NAMES)}) [casino]: ") \
-                or DEFAULT.name
+            name = rules_name or self.ask(_("Ruleset (%(names)s) [casino]: ") % {
+                "names": ", ".join(PRESET_NAMES)}) or DEFAULT.name
             try:
                 counts = player_counts(name)
                 break
@@ -93,27 +116,32 @@ class ScoreSession:
                 self.say(f"  {exc}")
                 rules_name = None
         if not counts:
-            raise ScorePadError(f"{name} has no player count the pad knows")
+            raise ScorePadError(_("%(name)s has no player count the pad knows")
+                                % {"name": name})
         if names:
             players = players or len(names)
         while players is None:
             if len(counts) == 1:
                 players = counts[0]
                 break
-            answer = self.ask(f"Players ({', '.join(map(str, counts))}) [{counts[0]}]: ")
+            answer = self.ask(_("Players (%(counts)s) [%(first)s]: ") % {
+                "counts": ", ".join(map(str, counts)), "first": counts[0]})
             if not answer:
                 players = counts[0]
             elif answer.isdigit() and int(answer) in counts:
                 players = int(answer)
             else:
-                self.say(f"  {name} is played by {' or '.join(map(str, counts))} players")
+                self.say(_("  %(name)s is played by %(counts)s players") % {
+                    "name": name,
+                    "counts": pgettext("score pad", " or ").join(map(str, counts))})
         rules = preset(name, players=players)
         if rules.partnerships:
-            self.say("Partners sit opposite: the 1st and 3rd names against the 2nd and 4th.")
+            self.say(_("Partners sit opposite: the 1st and 3rd names against the 2nd and "
+                       "4th."))
         while True:
             if not names:
-                answer = self.ask(f"Names of the {players} players in seat order, "
-                                  "separated by commas: ")
+                answer = self.ask(_("Names of the %(n)s players in seat order, separated "
+                                    "by commas: ") % {"n": players})
                 names = [n.strip() for n in answer.split(",")]
             try:
                 return ScorePad(rules, tuple(names))
@@ -127,8 +155,8 @@ class ScoreSession:
         the totals so far."""
         assert self.pad is not None
         self.say(describe(self.pad.rules)[0] + ": " + self.versus())
-        self.say("Type 'round' after each round to enter what the table counted "
-                 "('help' lists the commands).")
+        self.say(_("Type 'round' after each round to enter what the table counted "
+                   "('help' lists the commands)."))
         if self.pad.rounds:
             self.show_totals()
         while True:
@@ -141,26 +169,27 @@ class ScoreSession:
             except Stopped:
                 return
             except _Back:
-                self.say("  (round not entered)")
+                self.say(_("  (round not entered)"))
 
     def versus(self) -> str:
         """``Ann vs Bob``: the sides, partners named together."""
         assert self.pad is not None
-        return " vs ".join(self.pad.side_name(s) for s in self.pad.sides)
+        return pgettext("score pad", " vs ").join(self.pad.side_name(s)
+                                                  for s in self.pad.sides)
 
     def command(self, line: str) -> None:
         """Carry out one command line (``round``, ``fix N``, ``undo``, ``show N``, ``save``,
         ``load``, ``help``...); an unknown word is refused, pointing to ``help``."""
         assert self.pad is not None
-        word, _, arg = line.partition(" ")
+        word, _sep, arg = line.partition(" ")
         word = word.lower()
         arg = arg.strip()
         if not word:
             return
         if word in ("round", "r", "add", "new"):
             if self.pad.is_over:
-                self.say(f"  The game is over: {self.winner_name()} won. Use 'fix N' to "
-                         "correct a round, or start a new pad.")
+                self.say(_("  The game is over: %(name)s won. Use 'fix N' to correct a "
+                           "round, or start a new pad.") % {"name": self.winner_name()})
                 return
             self.enter_round(None)
         elif word in ("fix", "edit", "correct"):
@@ -170,9 +199,10 @@ class ScoreSession:
         elif word in ("remove", "delete"):
             gone = self.round_number(arg)
             if gone is not None:
-                self.change(lambda p: p.remove_round(gone), f"Round {gone + 1} removed.")
+                self.change(lambda p: p.remove_round(gone),
+                            _("Round %(n)s removed.") % {"n": gone + 1})
         elif word == "undo":
-            self.change(lambda p: p.undo(), "Undone.")
+            self.change(lambda p: p.undo(), _("Undone."))
         elif word in ("show", "totals", "table"):
             if arg:
                 index = self.round_number(arg)
@@ -184,7 +214,7 @@ class ScoreSession:
             self.say(*pad_sheet(self.pad))
         elif word == "save":
             if not arg:
-                self.say("  save FILE: name the file")
+                self.say(_("  save FILE: name the file"))
                 return
             self.file = Path(arg).expanduser()
             self.save()
@@ -193,9 +223,10 @@ class ScoreSession:
         elif word == "rules":
             self.say(*describe(self.pad.rules))
         elif word in ("help", "?", "h"):
-            self.say(*HELP)
+            self.say(*(pgettext("score help", line) for line in HELP))
         else:
-            self.say(f"  unknown command {word!r}; type 'help' for the list")
+            self.say(_("  unknown command %(word)r; type 'help' for the list")
+                     % {"word": word})
 
     def round_number(self, arg: str) -> int | None:
         """The index of the round numbered ``arg`` (from 1), or None after saying which
@@ -203,8 +234,9 @@ class ScoreSession:
         assert self.pad is not None
         n = len(self.pad.rounds)
         if not arg.isdigit() or not 1 <= int(arg) <= n:
-            have = "no rounds yet" if not n else f"rounds 1 to {n}"
-            self.say(f"  give a round number: the pad has {have}")
+            self.say(_("  give a round number: the pad has no rounds yet") if not n
+                     else _("  give a round number: the pad has rounds 1 to %(n)s")
+                     % {"n": n})
             return None
         return int(arg) - 1
 
@@ -215,7 +247,7 @@ class ScoreSession:
         try:
             new = step(self.pad)
         except ScorePadError as exc:
-            self.say(f"  Refused: {exc}")
+            self.say(_("  Refused: %(reason)s") % {"reason": exc})
             return False
         self.pad = new
         self.say(done)
@@ -245,13 +277,14 @@ class ScoreSession:
             self.say(f"  {file_error(exc, self.file, 'write')}")
             return
         if not quiet:
-            self.say(f"Saved to {self.file} (and after every change from now on).")
+            self.say(_("Saved to %(path)s (and after every change from now on).")
+                     % {"path": self.file})
 
     def load(self, arg: str) -> None:
         """Go on with the pad saved in the file ``arg``; one that cannot be read is refused
         with the reason, the current pad kept."""
         if not arg:
-            self.say("  load FILE: name the file")
+            self.say(_("  load FILE: name the file"))
             return
         path = Path(arg).expanduser()
         try:
@@ -260,10 +293,11 @@ class ScoreSession:
             self.say(f"  {file_error(exc, path)}")
             return
         except ScorePadError as exc:
-            self.say(f"  cannot load {path}: {exc}")
+            self.say(_("  cannot load %(path)s: %(reason)s") % {"path": path, "reason": exc})
             return
         self.pad, self.file = pad, path
-        self.say(f"Loaded {path}: {describe(pad.rules)[0]}: {self.versus()}")
+        self.say(_("Loaded %(path)s: %(rules)s: %(players)s") % {
+            "path": path, "rules": describe(pad.rules)[0], "players": self.versus()})
         self.show_totals()
 
     # --- showing -------------------------------------------------------------
@@ -273,7 +307,7 @@ class ScoreSession:
         assert self.pad is not None
         pad = self.pad
         if not pad.rounds:
-            self.say("  No rounds yet.")
+            self.say(_("  No rounds yet."))
             return
         self.say(*totals_table(pad))
         self.say(status_words(pad))
@@ -291,10 +325,10 @@ class ScoreSession:
         pad = self.pad
         old = pad.rounds[index] if index is not None else None
         number = (index if index is not None else len(pad.rounds)) + 1
-        self.say(f"Round {number}" + (" (Enter keeps each answer)" if old else "")
-                 + ": type 'back' to stop.")
+        self.say((_("Round %(n)s (Enter keeps each answer): type 'back' to stop.") if old
+                  else _("Round %(n)s: type 'back' to stop.")) % {"n": number})
         if pad.carry:
-            self.say(f"  Carried in: {carry_words(pad)}")
+            self.say(_("  Carried in: %(carry)s") % {"carry": carry_words(pad)})
         answers: dict[str, dict[str, Any]] = {}
         fields = pad.fields()
         todo = list(fields)
@@ -309,11 +343,11 @@ class ScoreSession:
                 new = (pad.add_round(entry) if index is None
                        else pad.replace_round(index, entry))
             except ScorePadError as exc:
-                self.say(f"  Refused: {exc}")
+                self.say(_("  Refused: %(reason)s") % {"reason": exc})
                 at_fault = [f for f in fields if f.key == exc.field
                             and exc.round in (None, number)]
                 if not at_fault:
-                    self.say("  Nothing was changed.")
+                    self.say(_("  Nothing was changed."))
                     return
                 todo = at_fault
                 continue
@@ -322,7 +356,7 @@ class ScoreSession:
         self.autosave()
         self.say(*round_lines(new, number - 1))
         if index is not None and len(new.rounds) > number:
-            self.say("Later rounds rescored:")
+            self.say(_("Later rounds rescored:"))
             self.say(*totals_table(new))
         self.say(status_words(new))
 
@@ -350,7 +384,7 @@ class ScoreSession:
             reason = self.impossible({**earlier, fld.key: part}, index)
             if reason is None:
                 return part
-            self.say(f"  Refused: {reason}")
+            self.say(_("  Refused: %(reason)s") % {"reason": reason})
 
     def impossible(self, answers: dict[str, dict[str, Any]], index: int | None,
                    takers_done: bool = True) -> str | None:
@@ -367,7 +401,8 @@ class ScoreSession:
             if exc.field is not None and exc.field not in answers:
                 return None  # about a question still to come: it is asked then
             later = len(answers) > 1
-            return f"{exc}" + (" (or type 'back' to start the round again)" if later else "")
+            return (_("%(reason)s (or type 'back' to start the round again)")
+                    % {"reason": exc} if later else str(exc))
         return None
 
     def ask_answer(self, prompt: str, default: str | None) -> str:
@@ -402,17 +437,19 @@ class ScoreSession:
                 left = _remaining(named, copies, taken)
                 if k == len(sides) - 1:
                     taken.extend((c, side) for c in left)
-                    shown = " ".join(card_symbol(c) for c in left) or "none"
-                    self.say(f"  {pad.side_name(side)} took the rest: {shown}")
+                    self.say(_("  %(name)s took the rest: %(cards)s") % {
+                        "name": pad.side_name(side),
+                        "cards": _cards_text(left, pgettext("score pad", "none"))})
                     break
                 default = None
                 if old is not None:
                     mine = [card_symbol(c) for c, s in old.takers if s == side]
                     default = " ".join(mine) or "none"
-                offer = " ".join(card_symbol(c) for c in left) or "none left"
+                offer = _cards_text(left, pgettext("score pad", "none left"))
                 while True:
                     answer = self.ask_answer(
-                        f"Scoring cards {pad.side_name(side)} took ({offer})", default)
+                        _("Scoring cards %(name)s took (%(cards)s)") % {
+                            "name": pad.side_name(side), "cards": offer}, default)
                     try:
                         cards = _read_cards(answer)
                     except ValueError as exc:
@@ -424,14 +461,14 @@ class ScoreSession:
                         takers_done=False)
                     if reason is None:
                         break
-                    self.say(f"  Refused: {reason}")
+                    self.say(_("  Refused: %(reason)s") % {"reason": reason})
                 taken = mine_now
             whole: dict[str, Any] = {"takers": tuple(sorted(taken))}
             reason = self.impossible({**earlier, "takers": whole}, index)
             if reason is None:
                 return whole
             # What the last side was given (the rest) does not fit: ask the sides again.
-            self.say(f"  Refused: {reason}")
+            self.say(_("  Refused: %(reason)s") % {"reason": reason})
 
 
 def _remaining(named: Sequence[int], copies: int,
@@ -443,7 +480,7 @@ def _remaining(named: Sequence[int], copies: int,
 
 
 def _read_cards(text: str) -> list[int]:
-    if text.lower() in ("", "none", "-", "nothing"):
+    if text.lower() in ("", "none", "-", "nothing", pgettext("score pad", "none")):
         return []
     try:
         return [parse_card(t) for t in text.replace(",", " ").split()]
@@ -466,8 +503,9 @@ def _match_name(pad: ScorePad, token: str, sides: bool) -> int:
     hits = exact or ([s for s, n in enumerate(names) if n.startswith(t)] if t else [])
     if len(hits) != 1:
         known = ", ".join(pad.names)
-        what = "matches several players" if hits else "is not a player"
-        raise ValueError(f"{token!r} {what} ({known})")
+        what = (_("%(name)r matches several players (%(known)s)") if hits
+                else _("%(name)r is not a player (%(known)s)"))
+        raise ValueError(what % {"name": token, "known": known})
     seat = hits[0]
     return rules.team_of(seat) if sides else seat
 
@@ -481,17 +519,16 @@ def _counts(pad: ScorePad, answer: str) -> tuple[int, ...] | None:
 
 def _parse_counts_or_most(pad: ScorePad, fld: Field, answer: str) -> dict[str, object]:
     if not answer:
-        raise ValueError("type the numbers, or who had the most")
+        raise ValueError(_("type the numbers, or who had the most"))
     counts = _counts(pad, answer)
     if counts is not None:
         if len(counts) != len(pad.sides):
-            raise ValueError(f"give {len(pad.sides)} numbers, one for each of "
-                             f"{', '.join(pad.side_name(s) for s in pad.sides)}")
+            raise ValueError(_numbers_wanted(pad))
         return {fld.key: counts, "most_" + fld.key: None}
     words = answer.replace(",", " ").replace("&", " ").split()
     if [w.lower() for w in words] == ["tie"]:
         if len(pad.sides) != 2:
-            raise ValueError("name the players who tied, as 'Ann Bob'")
+            raise ValueError(_("name the players who tied, as 'Ann Bob'"))
         leaders: tuple[int, ...] = tuple(pad.sides)
     else:
         words = [w for w in words if w.lower() not in ("and", "tie")]
@@ -499,16 +536,21 @@ def _parse_counts_or_most(pad: ScorePad, fld: Field, answer: str) -> dict[str, o
     return {fld.key: None, "most_" + fld.key: leaders}
 
 
+def _numbers_wanted(pad: ScorePad) -> str:
+    """Why a line of numbers was refused: one number for each side, named."""
+    return _("give %(n)s numbers, one for each of %(names)s") % {
+        "n": len(pad.sides), "names": ", ".join(pad.side_name(s) for s in pad.sides)}
+
+
 def _parse_counts(pad: ScorePad, fld: Field, answer: str) -> dict[str, object]:
     counts = _counts(pad, answer)
     if counts is None or len(counts) != len(pad.sides):
-        raise ValueError(f"give {len(pad.sides)} numbers, one for each of "
-                         f"{', '.join(pad.side_name(s) for s in pad.sides)}")
+        raise ValueError(_numbers_wanted(pad))
     return {fld.key: counts}
 
 
 def _parse_seats(pad: ScorePad, fld: Field, answer: str) -> dict[str, object]:
-    if answer.lower() in ("", "none", "-", "0", "no"):
+    if answer.lower() in ("", "none", "-", "0", "no", pgettext("score pad", "none")):
         return {fld.key: ()}
     seats: list[int] = []
     double = False
@@ -520,13 +562,13 @@ def _parse_seats(pad: ScorePad, fld: Field, answer: str) -> dict[str, object]:
         seats.extend([seat, seat] if double else [seat])
         double = False
     if double:
-        raise ValueError("'double' must come before the name of who made it")
+        raise ValueError(_("'double' must come before the name of who made it"))
     return {fld.key: tuple(seats)}
 
 
 def _parse_seat(pad: ScorePad, fld: Field, answer: str) -> dict[str, object]:
     if not answer:
-        raise ValueError("name who made it")
+        raise ValueError(_("name who made it"))
     return {fld.key: _match_name(pad, answer, sides=False)}
 
 
@@ -545,16 +587,18 @@ _PARSERS: dict[str, Callable[[ScorePad, Field, str], dict[str, object]]] = {
 
 def _prompt(pad: ScorePad, fld: Field) -> str:
     sides = ", ".join(pad.side_name(s) for s in pad.sides)
+    words = {"label": _label(fld), "sides": sides, "total": fld.total}
     if fld.kind == "counts-or-most":
-        return (f"{fld.label}: numbers for {sides} (they add up to {fld.total}), "
-                "or who had the most")
+        return _("%(label)s: numbers for %(sides)s (they add up to %(total)s), or who had "
+                 "the most") % words
     if fld.kind == "counts":
-        return f"{fld.label}: numbers for {sides} (they add up to {fld.total})"
+        return _("%(label)s: numbers for %(sides)s (they add up to %(total)s)") % words
     if fld.kind == "seats-in-order":
-        extra = "; 'double Ann' for a double sweep" if (
-            pad.rules.double_sweep and fld.key == "sweeps") else ""
-        return f"{fld.label}: who made each, in order (blank for none{extra})"
-    return f"{fld.label}: who"
+        if pad.rules.double_sweep and fld.key == "sweeps":
+            return _("%(label)s: who made each, in order (blank for none; 'double Ann' "
+                     "for a double sweep)") % words
+        return _("%(label)s: who made each, in order (blank for none)") % words
+    return _("%(label)s: who") % words
 
 
 def _default_text(pad: ScorePad, fld: Field, old: RoundEntry) -> str | None:
@@ -585,31 +629,32 @@ def carry_words(pad: ScorePad) -> str:
     c = pad.carry
     parts = []
     if c.cards:
-        parts.append(f"{c.cards} for most cards")
+        parts.append(_("%(n)s for most cards") % {"n": c.cards})
     if c.spades:
-        parts.append(f"{c.spades} for most spades")
-    return listing(parts) + " (worth as much again this round)"
+        parts.append(_("%(n)s for most spades") % {"n": c.spades})
+    return _("%(carried)s (worth as much again this round)") % {
+        "carried": pgettext("score pad", " and ").join(parts)}
 
 
 def round_lines(pad: ScorePad, index: int) -> list[str]:
     """Round ``index`` item by item in counting order, with the running totals."""
     r = pad.results[index]
     names = pad.side_names
-    lines = [f"Round {r.number}, in counting order:"]
+    lines = [_("Round %(n)s, in counting order:") % {"n": r.number}]
     if r.carry_in:
         parts = []
         if r.carry_in.cards:
-            parts.append(f"most cards +{r.carry_in.cards}")
+            parts.append(_("most cards +%(n)s") % {"n": r.carry_in.cards})
         if r.carry_in.spades:
-            parts.append(f"most spades +{r.carry_in.spades}")
-        lines.append(f"  (carried in: {', '.join(parts)})")
+            parts.append(_("most spades +%(n)s") % {"n": r.carry_in.spades})
+        lines.append(_("  (carried in: %(items)s)") % {"items": ", ".join(parts)})
     width = max([len(names[s]) for s in pad.sides] + [4])
     for ln in r.lines:
         running = ", ".join(f"{names[s]} {ln.totals[s]}" for s in pad.sides)
         lines.append(f"  {item_words(ln.item):<12} {ln.item.points:+3d}  "
                      f"{names[ln.item.seat]:<{width}}  [{running}]")
     if not r.lines:
-        lines.append("  (no points)")
+        lines.append(_("  (no points)"))
     lines.append("  " + winner_words(r.result, pad.rules, names, r.scores_before))
     return lines
 
@@ -618,43 +663,48 @@ def totals_table(pad: ScorePad) -> list[str]:
     """Rounds as rows: each side's points in the round and the running total."""
     names = [pad.side_name(s) for s in pad.sides]
     width = max([len(n) for n in names] + [9])
-    lines = ["Round  " + "  ".join(f"{n:>{width}}" for n in names)]
+    head = pgettext("score pad", "Round")
+    first = max(len(head), 5)
+    lines = [head.ljust(first) + "  " + "  ".join(f"{n:>{width}}" for n in names)]
     for r in pad.results:
         cells = []
         for s in pad.sides:
             pts = sum(i.points for i in r.items if i.seat == s)
             cells.append(f"{pts:+d} = {r.scores[s]}".rjust(width))
-        lines.append(f"{r.number:>5}  " + "  ".join(cells))
+        lines.append(f"{r.number:>{first}}  " + "  ".join(cells))
     return lines
 
 
 def status_words(pad: ScorePad) -> str:
     """One line on the game: the winner, or the totals and what wins (with any carry)."""
     if pad.winner is not None:
-        return f"Winner: {pad.side_name(pad.winner)}."
+        return _("Winner: %(name)s.") % {"name": pad.side_name(pad.winner)}
     totals = ", ".join(f"{pad.side_name(s)} {pad.totals[s]}" for s in pad.sides)
     rules = pad.rules
     if rules.win_rule == "lower-after-games":
-        goal = (f"the lower total after {rules.games_per_match} games wins "
-                f"(a tie plays {rules.games_per_match} more)")
+        goal = (_("the lower total after %(n)s games wins (a tie plays %(n)s more)")
+                % {"n": rules.games_per_match})
     else:
-        goal = f"playing to {rules.target}"
-    text = f"Totals: {totals}; {goal}."
+        goal = _("playing to %(n)s") % {"n": rules.target}
+    text = _("Totals: %(totals)s; %(goal)s.") % {"totals": totals, "goal": goal}
     if pad.carry:
-        text += f" Carried to the next round: {carry_words(pad)}."
+        text += " " + _("Carried to the next round: %(carry)s.") % {
+            "carry": carry_words(pad)}
     return text
 
 
 def pad_sheet(pad: ScorePad) -> list[str]:
     """The printable view: title, players, the totals table, every round's items."""
     rules = pad.rules
-    lines = [describe(rules)[0], "Players: " + " vs ".join(pad.side_name(s)
-                                                             for s in pad.sides)]
-    lines.append(f"Ruleset: {rules.name}, {rules.players} players"
-                 + (", partners opposite" if rules.partnerships else ""))
+    lines = [describe(rules)[0], _("Players: %(players)s") % {
+        "players": pgettext("score pad", " vs ").join(pad.side_name(s)
+                                                      for s in pad.sides)}]
+    words = {"name": rules.name, "n": rules.players}
+    lines.append(_("Ruleset: %(name)s, %(n)s players, partners opposite") % words
+                 if rules.partnerships else _("Ruleset: %(name)s, %(n)s players") % words)
     lines.append("")
     if not pad.rounds:
-        lines.append("No rounds yet.")
+        lines.append(_("No rounds yet."))
         return lines
     lines.extend(totals_table(pad))
     lines.append("")
@@ -689,11 +739,11 @@ def run_score(stdin: TextIO, stdout: TextIO, *, file: Path | None = None,
     with contextlib.suppress(Stopped, KeyboardInterrupt):
         if file is not None and file.exists():
             session.pad = read_pad(file)
-            session.say(f"Loaded {file}.")
+            session.say(_("Loaded %(path)s.") % {"path": file})
         else:
             session.pad = session.setup(rules, players, names)
             session.autosave()
         session.run()
     if session.file is not None and session.pad is not None:
-        session.say(f"The pad is saved in {session.file}.")
+        session.say(_("The pad is saved in %(path)s.") % {"path": session.file})
     return session.pad

@@ -56,8 +56,7 @@ from casino.engine.record import (
 )
 from casino.engine.rules import Rules
 from casino.engine.scoring import Result
-from casino.engine.wording import plural
-from casino.i18n import _, current
+from casino.i18n import _, current, ngettext, pgettext
 from casino.play.events import (
     GameEnded,
     MovePlayed,
@@ -68,6 +67,7 @@ from casino.play.events import (
     SeatTakenOver,
     SessionEvent,
 )
+from casino.play.names import shown_names
 from casino.words.narrate import YOU, told_play
 
 HUMAN = "human"
@@ -721,12 +721,18 @@ class GameSession:
 
     def _say(self, before: Position, move: Move, after: Position, seat: int) -> str:
         """A move in words: "You take ..." for the person, "Computer takes ..." otherwise."""
-        return told_play(before, move, after, seat, self.names, reader=self.human)
+        return told_play(before, move, after, seat, self.shown_names, reader=self.human)
+
+    @property
+    def shown_names(self) -> tuple[str, ...]:
+        """The players' names as shown: the default ones (``You``, ``Computer``) in the
+        language in force, while :attr:`names` (the record's) stay as given."""
+        return shown_names(self.names)
 
     def describe_players(self) -> list[str]:
-        """``You``, ``Computer (medium)``: each seat's name and who plays it."""
+        """``You``, ``Computer (medium)``: each seat's name (as shown) and who plays it."""
         out = []
-        for seat, name in enumerate(self.names):
+        for seat, name in enumerate(self.shown_names):
             level = self.level_of(seat)
             shown = LEVELS[level].shown_name() if level in LEVELS else level
             out.append(name if level is None else f"{name} ({shown})")
@@ -781,17 +787,20 @@ class SavedGame:
         rec = self.record
         rules = rec.rules
         players = rec.players or tuple(HUMAN if s == 0 else "computer" for s in rules.seats)
-        names = rec.names or tuple(default_names(players, rules))
+        names = shown_names(rec.names or tuple(default_names(players, rules)))
         people = [n if p == HUMAN else f"{n} ({p})" for n, p in zip(names, players, strict=True)]
-        unit = rules.round_word
         pos = rec.position
         scores = pos.result.scores if pos.result is not None else pos.scores
         score = ", ".join(f"{names[t]} {scores[t]}" for t in rules.teams)
         moves = self.moves
-        state = "finished" if self.finished else \
-            f"{unit} {pos.round}, {plural(moves, 'move')}"
-        when = time.strftime("%d %b %H:%M", time.localtime(self.saved))
-        return (f"{rules.name} · {' vs '.join(people)} · {state} · {score} · saved {when}")
+        state = _("finished") if self.finished else ngettext(
+            "%(unit)s %(round)s, %(n)s move", "%(unit)s %(round)s, %(n)s moves", moves) % {
+                "unit": pgettext("unit", rules.round_word), "round": pos.round, "n": moves}
+        # The date's format is the language's (a month's name would be English in C).
+        when = time.strftime(_("%d %b %H:%M"), time.localtime(self.saved))
+        return _("%(rules)s · %(people)s · %(state)s · %(score)s · saved %(when)s") % {
+            "rules": rules.name, "people": pgettext("list", " vs ").join(people),
+            "state": state, "score": score, "when": when}
 
 
 def saved_games(folder: Path | None = None, *, limit: int = 20,

@@ -55,8 +55,7 @@ from casino.engine.scoring import (
     round_items,
     settle,
 )
-from casino.engine.wording import plural
-from casino.i18n import _
+from casino.i18n import _, ngettext, pgettext, pN_
 
 FORMAT = "casino-scorepad/1"
 #: How many earlier states the pad keeps for undo (and writes to JSON).
@@ -403,37 +402,47 @@ class _Sides:
                                 f"{self.rules.players - 1})", fld)
 
 
-def _plural(n: int, word: str) -> str:
-    return plural(n, word)
+#: What a count or a list of leaders is of, as the refusals name it (``what`` below),
+#: translated where a refusal is made (``pgettext("score check", what)``).
+CHECKED = (pN_("score check", "the cards captured"), pN_("score check", "the spades captured"),
+           pN_("score check", "the spades other than 2♠ and A♠"),
+           pN_("score check", "most cards"), pN_("score check", "most spades"))
 
 
 def _check_counts(sides: _Sides, counts: Counts, fld: str, what: str, total: int,
                   exact: bool) -> None:
     n = len(sides.ids)
+    words: dict[str, object] = {"what": pgettext("score check", what), "n": n,
+                                "given": len(counts), "total": total,
+                                "rules": sides.rules.name}
     if len(counts) != n:
-        raise ScorePadError(f"{what}: give one number for each of the {n} "
-                            f"{'sides' if sides.rules.partnerships else 'players'}, "
-                            f"not {len(counts)}", fld)
+        raise ScorePadError((_("%(what)s: give one number for each of the %(n)s sides, not "
+                               "%(given)s") if sides.rules.partnerships else
+                             _("%(what)s: give one number for each of the %(n)s players, "
+                               "not %(given)s")) % words, fld)
     for side, v in zip(sides.ids, counts, strict=True):
+        words.update(name=sides.side_name(side), v=v)
         if v < 0:
-            raise ScorePadError(f"{what}: {sides.side_name(side)} cannot have {v}", fld)
+            raise ScorePadError(_("%(what)s: %(name)s cannot have %(v)s") % words, fld)
         if v > total:
-            raise ScorePadError(f"{what}: {sides.side_name(side)} cannot have {v}: there "
-                                f"are only {total} in {sides.rules.name}", fld)
-    got = sum(counts)
+            raise ScorePadError(_("%(what)s: %(name)s cannot have %(v)s: there are only "
+                                  "%(total)s in %(rules)s") % words, fld)
+    got = words["got"] = sum(counts)
     if got > total:
-        raise ScorePadError(f"{what} add up to {got}, more than the {total} there are in "
-                            f"{sides.rules.name}", fld)
+        raise ScorePadError(_("%(what)s add up to %(got)s, more than the %(total)s there "
+                              "are in %(rules)s") % words, fld)
     if exact and got < total:
-        raise ScorePadError(f"{what} add up to {got}, but all {total} are taken by the end "
-                            f"of a round of {sides.rules.name}: count again", fld)
+        raise ScorePadError(_("%(what)s add up to %(got)s, but all %(total)s are taken by "
+                              "the end of a round of %(rules)s: count again") % words, fld)
 
 
 def _check_leaders(sides: _Sides, leaders: tuple[int, ...], fld: str, what: str) -> None:
+    words = {"what": pgettext("score check", what)}
     if not leaders:
-        raise ScorePadError(f"{what}: name who had the most (several for a tie)", fld)
+        raise ScorePadError(_("%(what)s: name who had the most (several for a tie)") % words,
+                            fld)
     if len(set(leaders)) != len(leaders):
-        raise ScorePadError(f"{what}: a side is named twice", fld)
+        raise ScorePadError(_("%(what)s: a side is named twice") % words, fld)
     for side in leaders:
         sides.check_side(side, fld, what)
 
@@ -470,11 +479,15 @@ def _realize(lows: list[int], highs: list[int], total: int, leaders: Iterable[in
 
 def _split_reason(leaders: tuple[int, ...], sides: _Sides, total: int, what: str,
                   extra: str) -> str:
-    who = " and ".join(sides.side_name(s) for s in leaders)
-    if len(leaders) > 1:
-        return (f"{who} cannot tie for the most {what}: the {total} {what} do not split "
-                f"that way {extra}")
-    return f"{who} cannot have had the most {what} {extra}"
+    who = pgettext("list", " and ").join(sides.side_name(s) for s in leaders)
+    words = {"who": who, "total": total, "extra": pgettext("score check", extra)}
+    if what == "cards":
+        return (_("%(who)s cannot tie for the most cards: the %(total)s cards do not split "
+                  "that way %(extra)s") if len(leaders) > 1 else
+                _("%(who)s cannot have had the most cards %(extra)s")) % words
+    return (_("%(who)s cannot tie for the most spades: the %(total)s spades do not split "
+              "that way %(extra)s") if len(leaders) > 1 else
+            _("%(who)s cannot have had the most spades %(extra)s")) % words
 
 
 def _due(key: str, answered: Collection[str] | None) -> bool:
@@ -543,11 +556,11 @@ def _refuse_counts_and_most(entry: RoundEntry) -> None:
     """Refuse both the counts and who had most, of the cards or of the spades: the two
     answer one question, and could disagree."""
     if entry.cards is not None and entry.most_cards is not None:
-        raise ScorePadError("give the cards each side took or who had the most, not both",
-                            "cards")
+        raise ScorePadError(_("give the cards each side took or who had the most, not "
+                              "both"), "cards")
     if entry.spades is not None and entry.most_spades is not None:
-        raise ScorePadError("give the spades each side took or who had the most, not both",
-                            "spades")
+        raise ScorePadError(_("give the spades each side took or who had the most, not "
+                              "both"), "spades")
 
 
 def _require_answers(rules: Rules, entry: RoundEntry, asked: Collection[str],
@@ -558,21 +571,21 @@ def _require_answers(rules: Rules, entry: RoundEntry, asked: Collection[str],
     spade_mode = _spade_mode(rules)
     if ("cards" in asked and entry.cards is None and entry.most_cards is None
             and _due("cards", answered)):
-        raise ScorePadError("enter the cards each side captured, or who had the most",
+        raise ScorePadError(_("enter the cards each side captured, or who had the most"),
                             "cards")
     if (spade_mode == "counts-or-most" and entry.spades is None
             and entry.most_spades is None and _due("spades", answered)):
-        raise ScorePadError("enter the spades each side captured, or who had the most",
+        raise ScorePadError(_("enter the spades each side captured, or who had the most"),
                             "spades")
     if spade_mode == "counts" and entry.spades is None and _due("spades", answered):
-        raise ScorePadError("enter the spades each side captured", "spades")
+        raise ScorePadError(_("enter the spades each side captured"), "spades")
     if (spade_mode == "other" and entry.other_spades is None
             and _due("other_spades", answered)):
-        raise ScorePadError("enter each player's spades other than 2♠ and A♠",
+        raise ScorePadError(_("enter each player's spades other than 2♠ and A♠"),
                             "other_spades")
     if ("last_capture" in asked and entry.last_capture is None
             and _due("last_capture", answered)):
-        raise ScorePadError("enter who made the last capture", "last_capture")
+        raise ScorePadError(_("enter who made the last capture"), "last_capture")
 
 
 def _check_counts_entered(sides: _Sides, entry: RoundEntry, exact: bool) -> None:
@@ -601,8 +614,10 @@ def _check_spades_within_cards(sides: _Sides, entry: RoundEntry) -> None:
     if entry.cards is not None and entry.spades is not None:
         for side, c, s in zip(sides.ids, entry.cards, entry.spades, strict=True):
             if s > c:
-                raise ScorePadError(f"{sides.side_name(side)} cannot have {s} spades among "
-                                    f"{_plural(c, 'card')}", "spades")
+                raise ScorePadError(ngettext(
+                    "%(name)s cannot have %(s)s spades among %(c)s card",
+                    "%(name)s cannot have %(s)s spades among %(c)s cards", c)
+                    % {"name": sides.side_name(side), "s": s, "c": c}, "spades")
 
 
 def _check_scoring_takers(sides: _Sides, entry: RoundEntry) -> None:
@@ -614,8 +629,10 @@ def _check_scoring_takers(sides: _Sides, entry: RoundEntry) -> None:
     for c, side in entry.takers:
         if c not in named:
             shown = " ".join(card_symbol(x) for x in scoring_cards(rules))
-            raise ScorePadError(f"the {card_symbol(c)} scores nothing by itself in "
-                                f"{rules.name}; the scoring cards are {shown}", "takers")
+            raise ScorePadError(_("the %(card)s scores nothing by itself in %(rules)s; the "
+                                  "scoring cards are %(cards)s") % {
+                                      "card": card_symbol(c), "rules": rules.name,
+                                      "cards": shown}, "takers")
         sides.check_side(side, "takers", f"the {card_symbol(c)}")
 
 
@@ -629,20 +646,25 @@ def _check_copies_taken(sides: _Sides, entry: RoundEntry, exact: bool,
     for c in scoring_cards(rules):
         if given[c] > rules.decks:
             holder_sides = entry.takers_of(c)
-            there = ("there is only one" if rules.decks == 1
-                     else f"there are only {rules.decks}")
+            words = {"card": card_symbol(c), "n": given[c], "copies": rules.decks,
+                     "name": sides.side_name(holder_sides[0]),
+                     "names": pgettext("list", " and ").join(sides.side_name(s)
+                                                            for s in holder_sides)}
+            words["there"] = (_("there is only one") if rules.decks == 1
+                              else _("there are only %(copies)s") % words)
             if len(set(holder_sides)) == 1:
-                raise ScorePadError(f"the {card_symbol(c)} is entered {given[c]} times for "
-                                    f"{sides.side_name(holder_sides[0])}, but {there}",
-                                    "takers")
-            holders = " and ".join(sides.side_name(s) for s in holder_sides)
-            both = "both " if len(holder_sides) == 2 else ""
-            raise ScorePadError(f"the {card_symbol(c)} is given to {both}{holders}, but "
-                                f"{there}", "takers")
+                raise ScorePadError(_("the %(card)s is entered %(n)s times for %(name)s, "
+                                      "but %(there)s") % words, "takers")
+            raise ScorePadError((_("the %(card)s is given to both %(names)s, but %(there)s")
+                                 if len(holder_sides) == 2 else
+                                 _("the %(card)s is given to %(names)s, but %(there)s"))
+                                % words, "takers")
         if exact and given[c] < rules.decks and _due("takers", answered):
-            copy = "" if rules.decks == 1 else (" (both copies)" if given[c] == 0
-                                                 else " (the other copy)")
-            raise ScorePadError(f"who took the {card_symbol(c)}{copy}?", "takers")
+            card = {"card": card_symbol(c)}
+            raise ScorePadError((_("who took the %(card)s?") if rules.decks == 1 else
+                                 _("who took the %(card)s (both copies)?") if given[c] == 0
+                                 else _("who took the %(card)s (the other copy)?")) % card,
+                                "takers")
 
 
 def _check_seats(sides: _Sides, entry: RoundEntry) -> None:
@@ -664,8 +686,10 @@ def _check_sweep_limit(sides: _Sides, entry: RoundEntry,
     if (entry.sweeps and rules.sweep_limit is not None and scores_before is not None
             and any(s > rules.sweep_limit for s in scores_before)):
         over = next(s for s, v in enumerate(scores_before) if v > rules.sweep_limit)
-        raise ScorePadError(f"no sweeps count this round: {sides.names[over]} had more "
-                            f"than {rules.sweep_limit} points when it began", "sweeps")
+        raise ScorePadError(_("no sweeps count this round: %(name)s had more than "
+                              "%(limit)s points when it began") % {
+                                  "name": sides.names[over], "limit": rules.sweep_limit},
+                            "sweeps")
 
 
 def _spades_in(pile: Iterable[int]) -> int:
@@ -700,8 +724,12 @@ def _check_named_spades_fit(sides: _Sides, spades: Counts,
         have = _spades_in(piles[side])
         if have > want:
             took = " ".join(card_symbol(c) for c in piles[side] if is_spade(c))
-            raise ScorePadError(f"{sides.side_name(side)} took {took}, so at least "
-                                f"{_plural(have, 'spade')}, not {want}", "spades")
+            raise ScorePadError(ngettext("%(name)s took %(took)s, so at least %(have)s "
+                                         "spade, not %(want)s",
+                                         "%(name)s took %(took)s, so at least %(have)s "
+                                         "spades, not %(want)s", have)
+                                % {"name": sides.side_name(side), "took": took,
+                                   "have": have, "want": want}, "spades")
 
 
 def _spade_counts_for_most(sides: _Sides, most_spades: tuple[int, ...],
@@ -719,7 +747,8 @@ def _spade_counts_for_most(sides: _Sides, most_spades: tuple[int, ...],
     got = _realize(lows, highs, n_spades, most_spades, exact)
     if got is None:
         raise ScorePadError(_split_reason(most_spades, sides, n_spades, "spades",
-                                          "with the other counts entered"), "spades")
+                                          pN_("score check", "with the other counts "
+                                                             "entered")), "spades")
     return got
 
 
@@ -784,7 +813,8 @@ def _card_counts_for_most(sides: _Sides, most_cards: tuple[int, ...],
     got = _realize(lows, [deck] * len(sides.ids), deck, most_cards, exact)
     if got is None:
         raise ScorePadError(_split_reason(most_cards, sides, deck, "cards",
-                                          "with the scoring cards and spades entered"),
+                                          pN_("score check", "with the scoring cards and "
+                                                             "spades entered")),
                             "cards")
     return tuple(got)
 
@@ -796,9 +826,12 @@ def _check_piles_within_counts(sides: _Sides, counts: Counts,
     for side, want in zip(sides.ids, counts, strict=True):
         have = len(piles[side])
         if have > want:
-            raise ScorePadError(
-                f"{sides.side_name(side)} captured {_plural(want, 'card')}, but the "
-                f"scoring cards and spades entered for them make {have}", "cards")
+            raise ScorePadError(ngettext(
+                "%(name)s captured %(want)s card, but the scoring cards and spades entered "
+                "for them make %(have)s",
+                "%(name)s captured %(want)s cards, but the scoring cards and spades entered "
+                "for them make %(have)s", want)
+                % {"name": sides.side_name(side), "want": want, "have": have}, "cards")
 
 
 def _check_cards_for_sweeps_and_mulles(sides: _Sides, entry: RoundEntry) -> None:
@@ -812,9 +845,14 @@ def _check_cards_for_sweeps_and_mulles(sides: _Sides, entry: RoundEntry) -> None
             for side, n in made.items():
                 per = 1 if rules.double_sweep and what == "sweep" else 2
                 if n * per > entry.cards[side]:
+                    got = entry.cards[side]
+                    made_words = (ngettext("%(n)s sweep", "%(n)s sweeps", n) if what == "sweep"
+                                  else ngettext("%(n)s mulle", "%(n)s mulles", n)) % {"n": n}
                     raise ScorePadError(
-                        f"{sides.side_name(side)} made {_plural(n, what)} but captured only "
-                        f"{_plural(entry.cards[side], 'card')}", what + "s")
+                        _("%(name)s made %(made)s but captured only %(cards)s") % {
+                            "name": sides.side_name(side), "made": made_words,
+                            "cards": ngettext("%(n)s card", "%(n)s cards", got) % {"n": got}},
+                        what + "s")
 
 
 def representative_piles(rules: Rules, names: Sequence[str], entry: RoundEntry,
@@ -909,14 +947,14 @@ def _check_names(rules: Rules, names: Sequence[str]) -> tuple[str, ...]:
     out = []
     for n in names:
         if not isinstance(n, str) or not n.strip():
-            raise ScorePadError("every player needs a name", "names")
+            raise ScorePadError(_("every player needs a name"), "names")
         n = " ".join(n.split())
         if len(n) > MAX_NAME:
             raise ScorePadError(f"the name {n[:MAX_NAME]!r}... is longer than {MAX_NAME} "
                                 "characters", "names")
         out.append(n)
     if len({n.casefold() for n in out}) != len(out):
-        raise ScorePadError("two players have the same name: tell them apart", "names")
+        raise ScorePadError(_("two players have the same name: tell them apart"), "names")
     return tuple(out)
 
 
@@ -928,7 +966,8 @@ def _score_round(rules: Rules, names: tuple[str, ...], entry: RoundEntry,
     try:
         piles = representative_piles(rules, names, entry, scores)
     except ScorePadError as exc:
-        raise ScorePadError(f"round {number}: {exc}", exc.field, number) from None
+        raise ScorePadError(_("round %(n)s: %(reason)s") % {"n": number, "reason": exc},
+                            exc.field, number) from None
     items = round_items(rules, piles, entry.sweeps, entry.mulles, entry.last_capture, carry)
     result = settle(rules, items, scores, number)
     totals = list(scores)

@@ -25,12 +25,13 @@ quitting mid-game asks first, saying whether the game is saved.
 
 from __future__ import annotations
 
+import contextvars
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -54,6 +55,7 @@ from casino.engine.position import Position
 from casino.engine.record import read_record
 from casino.engine.rules import describe
 from casino.i18n import _, current, ngettext, pgettext, pN_, using
+from casino.play.names import shown_name
 from casino.play.session import GameSession
 from casino.play.standing import unseen
 from casino.teach.hint import session_hint
@@ -86,6 +88,15 @@ from casino.words.shortlist import MAX_SHOWN, Shortlist, rest_words, shortlist
 DEFAULT_PAUSE = 0.8
 
 NewGame = Callable[[], GameSession]
+
+_T = TypeVar("_T")
+
+
+def in_this_context(work: Callable[[], _T]) -> Callable[[], _T]:
+    """``work`` to run in a worker thread in a copy of this context: textual's thread
+    workers start in none, and the computer's moves and the hints are told in the
+    language in force (:mod:`casino.i18n`), which the context holds."""
+    return partial(contextvars.copy_context().run, work)
 
 
 class MoveSuggester(Suggester):
@@ -356,7 +367,7 @@ class GameScreen(Screen[None]):
         s = self.session
         panels = await seat_boxes(self.query_one("#seats", Horizontal), SeatPanel, s.rules.seats)
         for panel in panels:
-            panel.show(self.view, s.names, s.human, tally(self.view, panel.seat))
+            panel.show(self.view, s.shown_names, s.human, tally(self.view, panel.seat))
 
     async def _draw_table(self, force: bool = False) -> None:
         view = self.view
@@ -371,7 +382,7 @@ class GameScreen(Screen[None]):
         for i, item in enumerate(view.table):
             key = TABLE_KEYS[i] if i < len(TABLE_KEYS) else ""
             if isinstance(item, Build):
-                owner = self.session.names[item.owner]
+                owner = self.session.shown_names[item.owner]
                 mine = view.rules.team_of(item.owner) == view.rules.team_of(self.session.human)
                 widgets.append(BuildStack(item, i, key, owner, mine))
             else:
@@ -407,7 +418,7 @@ class GameScreen(Screen[None]):
     def _draw_side(self) -> None:
         s = self.session
         score = self.query_one("#score", Static)
-        score.update(score_content(self.view, s.names, s.human))
+        score.update(score_content(self.view, s.shown_names, s.human))
         score.border_subtitle = score_note(s.rules)
         levels = sorted({lv for seat in s.rules.seats if (lv := s.level_of(seat))})
         who = ngettext("computer: %(levels)s", "computers: %(levels)s",
@@ -424,7 +435,7 @@ class GameScreen(Screen[None]):
         s = self.session
         box = self.query_one("#cards", Static)
         left = unseen(self.view, s.human)
-        box.update(cards_content(left, self.view, s.names, s.human))
+        box.update(cards_content(left, self.view, s.shown_names, s.human))
         box.border_title = _("Cards · %(n)s unseen") % {"n": left.count}
         box.border_subtitle = _("F2 hides") if self.show_cards else "F2"
 
@@ -487,7 +498,7 @@ class GameScreen(Screen[None]):
             if forced:  # first: it is what the person must know before anything else
                 text = f"▶ {forced[:1].upper()}{forced[1:]} · {text[2:]}"
         elif self.phase == "computer":
-            text = (_("⏳ %(name)s is playing…") % {"name": s.names[s.to_move]}
+            text = (_("⏳ %(name)s is playing…") % {"name": s.shown_names[s.to_move]}
                     if not s.round_over else _("Round over"))
         elif self.phase == "game-over":
             text = _("The game is over")
@@ -681,7 +692,7 @@ class GameScreen(Screen[None]):
         """True when the person may act; otherwise say why not."""
         s = self.session
         if self.phase == "computer":
-            self.say(_("Wait: %(name)s is playing.") % {"name": s.names[s.to_move]})
+            self.say(_("Wait: %(name)s is playing.") % {"name": s.shown_names[s.to_move]})
             return False
         if self.phase != "human" or not s.human_to_move:
             self.say(_("It is not your turn."))
@@ -928,8 +939,8 @@ class GameScreen(Screen[None]):
         elif s.computer_to_move:
             self.phase = "computer"
             self.update_choice()
-            self.run_worker(self._computer_move, name="computer", group="computer",
-                            thread=True)
+            self.run_worker(in_this_context(self._computer_move), name="computer",
+                            group="computer", thread=True)
         else:
             self.phase = "human"
             self.update_choice()
@@ -991,21 +1002,18 @@ class GameScreen(Screen[None]):
         # Where a round is called a game (Krypkasino), the games make up a match.
         games = rules.round_word == "game"
         # Points go to sides: name a partnership by both partners.
-        names = [team_name(rules, s.names, rules.team_of(seat)) for seat in rules.seats]
+        names = [team_name(rules, s.shown_names, rules.team_of(seat)) for seat in rules.seats]
         lines = result_lines(result, rules, names, s.scores_before_round, s.view)
         verdict = winner_words(result, rules, names, s.scores_before_round)
         if s.game_over and result.winner is not None:
             winner = names[result.winner]
-            many = winner == "You" or "&" in winner  # "You win", "Ann & Bob win"
-            if games:
-                title = (_("The match is over: %(winner)s win!") if many
-                         else _("The match is over: %(winner)s wins!"))
-            else:
-                title = (_("Game is over: %(winner)s win!") if many
-                         else _("Game is over: %(winner)s wins!"))
-            title %= {"winner": winner}
+            many = winner == shown_name("You") or "&" in winner  # "You win", "A & B win"
+            title = ((_("The match is over: %(winner)s win!") if many
+                      else _("The match is over: %(winner)s wins!")) if games
+                     else (_("Game is over: %(winner)s win!") if many
+                           else _("Game is over: %(winner)s wins!"))) % {"winner": winner}
         else:
-            title = _("%(unit)s %(round)s is over") % {"unit": unit, "round": self.view.round}
+            title = _("%(unit)s %(n)s is over") % {"unit": unit, "n": self.view.round}
         totals = ", ".join(f"{names[t]} {result.scores[t]}" for t in rules.teams)
         lines = [*lines, "", _("Totals: %(totals)s") % {"totals": totals}]
         saved = str(s.save_path) if s.save_path is not None else None
@@ -1052,7 +1060,7 @@ class GameScreen(Screen[None]):
         the current deal."""
         s = self.session
         if self.phase == "computer":
-            self.say(_("Wait: %(name)s is playing.") % {"name": s.names[s.to_move]})
+            self.say(_("Wait: %(name)s is playing.") % {"name": s.shown_names[s.to_move]})
             return
         try:
             taken = s.undo()

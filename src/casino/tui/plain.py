@@ -208,7 +208,7 @@ class PlainGame:
                     if seat != s.human and rules.partnerships and rules.team_of(seat) == me]
         others = [p for seat, p in enumerate(players)
                   if seat != s.human and p not in partners]
-        you = _("You") if players[s.human] == "You" else _("You (%(name)s)") % {
+        you = _("You") if s.names[s.human] == "You" else _("You (%(name)s)") % {
             "name": players[s.human]}
         if partners:
             you = _("%(you)s and %(partners)s") % {"you": you, "partners": listing(partners)}
@@ -219,7 +219,9 @@ class PlainGame:
                      % {"shuffle": shuffle_words(s.match.seed)})
         self.say(_("Type help for how to play, rules for the rules."))
         if s.log:
-            self.say(_("Resuming: %(n)s moves played so far.") % {"n": len(s.log)},
+            self.say(ngettext("Resuming: %(n)s move played so far.",
+                              "Resuming: %(n)s moves played so far.", len(s.log))
+                     % {"n": len(s.log)},
                      _("Last move: %(move)s.") % {"move": s.log[-1].words})
         self._fresh = True
 
@@ -480,19 +482,20 @@ class PlainGame:
         s = self.session
         view = s.view
         rules = s.rules
-        stock = (_("Stock: %(n)s cards.") % {"n": view.stock_size} if view.stock_size
+        stock = (ngettext("Stock: %(n)s card.", "Stock: %(n)s cards.", view.stock_size)
+                 % {"n": view.stock_size} if view.stock_size
                  else _("Stock: empty, this is the last deal."))
         lines = [_("%(unit)s %(round)s, deal %(deal)s of %(deals)s. %(dealer)s dealt. %(stock)s")
                  % {"unit": self._unit.capitalize(), "round": view.round, "deal": view.deal,
-                    "deals": rules.deals_per_round, "dealer": s.names[view.dealer],
+                    "deals": rules.deals_per_round, "dealer": s.shown_names[view.dealer],
                     "stock": stock}]
         if with_last and s.log:
             lines.append(_("Last move: %(move)s.") % {"move": s.log[-1].words})
-        lines.append(table_line(view, s.names, s.human))
+        lines.append(table_line(view, s.shown_names, s.human))
         if view.set_aside:
             lines.append(_("Set aside: %(cards)s.") % {
                 "cards": ", ".join(card_symbol(c) for c in view.set_aside)})
-        for seat, name in enumerate(s.names):
+        for seat, name in enumerate(s.shown_names):
             captured = tally(view, seat).words()
             if seat == s.human:
                 lines.append(_("%(name)s: captured %(tally)s.") % {"name": name,
@@ -510,7 +513,7 @@ class PlainGame:
         lines.append(_("Your hand: %(cards)s.") % {"cards": ", ".join(
             f"{i}: {card_symbol(c)}" for i, c in enumerate(hand, start=1))})
         if s.to_move != s.human and not s.round_over:
-            lines.append(_("%(name)s to play.") % {"name": s.names[s.to_move]})
+            lines.append(_("%(name)s to play.") % {"name": s.shown_names[s.to_move]})
         return lines
 
     def standing_lines(self) -> list[str]:
@@ -530,7 +533,7 @@ class PlainGame:
             lines.append((_("Last capture: %(name)s; the cards left on the table at the end "
                             "go to you.") if taker == s.human
                           else _("Last capture: %(name)s; the cards left on the table at the "
-                                 "end go to them.")) % {"name": s.names[taker]})
+                                 "end go to them.")) % {"name": s.shown_names[taker]})
         return lines
 
     def cards_line(self) -> str:
@@ -538,7 +541,8 @@ class PlainGame:
         s = self.session
         left = unseen(s.view, s.human)
         others = [seat for seat in s.rules.seats if seat != s.human]
-        holders = (_("%(name)s holds %(n)s") % {"name": s.names[others[0]], "n": left.in_hands}
+        holders = (_("%(name)s holds %(n)s") % {"name": s.shown_names[others[0]],
+                                                 "n": left.in_hands}
                    if len(others) == 1 else _("the others hold %(n)s") % {"n": left.in_hands})
         return _("Unseen cards (%(n)s: %(holders)s, the stock %(stock)s): %(cards)s.") % {
             "n": left.count, "holders": holders, "stock": left.in_stock,
@@ -559,10 +563,10 @@ class PlainGame:
         unit = self._unit
         self.say("", _("End of %(unit)s %(round)s. The scoring, in counting order:")
                  % {"unit": unit, "round": s.view.round},
-                 *(f"  {line.rstrip()}" for line in result_lines(result, s.rules, s.names,
+                 *(f"  {line.rstrip()}" for line in result_lines(result, s.rules, s.shown_names,
                                                                  before, s.view)),
                  score_line(s, result.scores),
-                 winner_words(result, s.rules, s.names, before))
+                 winner_words(result, s.rules, s.shown_names, before))
         if s.game_over:
             winner = result.winner
             assert winner is not None
@@ -666,8 +670,9 @@ def _no_words() -> tuple[str, ...]:
 def _team_name(s: GameSession, seat: int) -> str:
     rules = s.rules
     if not rules.partnerships:
-        return s.names[seat]
-    return listing([n for i, n in enumerate(s.names) if rules.team_of(i) == rules.team_of(seat)])
+        return s.shown_names[seat]
+    return listing([n for i, n in enumerate(s.shown_names)
+                    if rules.team_of(i) == rules.team_of(seat)])
 
 
 def _log_lines(entries: Sequence[Entry], unit: str) -> list[str]:

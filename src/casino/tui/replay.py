@@ -28,7 +28,8 @@ from casino.engine.position import Position
 from casino.engine.record import UNDO, Note, Record, transcript
 from casino.engine.render import render_position
 from casino.engine.rules import Rules, describe
-from casino.engine.wording import plural
+from casino.i18n import _, ngettext, pgettext
+from casino.play.names import shown_name, shown_names
 from casino.play.session import HUMAN
 from casino.words.narrate import YOU, result_lines, told_play, winner_words
 
@@ -61,16 +62,18 @@ class Step:
 
 
 def unit(rules: Rules) -> str:
-    """Krypkasino calls its rounds games (a match is several games)."""
-    return rules.round_word.capitalize()
+    """Krypkasino calls its rounds games (a match is several games): ``Round``, ``Game``
+    in the language in force (marked in :data:`casino.tui.plain._UNITS`)."""
+    return pgettext("unit", rules.round_word).capitalize()
 
 
 def seat_names(rules: Rules, names: Sequence[str] | None) -> tuple[str, ...]:
-    """The names to tell a game with: the record's, or ``Seat 0``, ``Seat 1`` ... when it
-    names nobody (numbered as records, positions and ``casino moves`` number seats)."""
+    """The names to tell a game with: the record's (its default ones, ``You``,
+    ``Computer``, as shown in the language in force), or ``Seat 0``, ``Seat 1`` ... when
+    it names nobody (numbered as records, positions and ``casino moves`` number seats)."""
     if names is not None:
-        return tuple(names)
-    return tuple(f"Seat {s}" for s in rules.seats)
+        return shown_names(names)
+    return tuple(_("Seat %(seat)s") % {"seat": s} for s in rules.seats)
 
 
 def side_names(rules: Rules, names: Sequence[str]) -> list[str]:
@@ -89,7 +92,9 @@ def _sentence(text: str) -> str:
 def deal_step(number: int, dealer: int, start: Position, names: Sequence[str]) -> Step:
     """The first deal of round ``number``."""
     return Step(DEAL, number, 0, start,
-                f"{unit(start.rules)} {number}: {names[dealer]} deals.", seat=dealer)
+                _("%(unit)s %(n)s: %(name)s deals.") % {
+                    "unit": unit(start.rules), "n": number, "name": names[dealer]},
+                seat=dealer)
 
 
 def move_step(number: int, seat: int, before: Position, move: Move, after: Position,
@@ -101,9 +106,10 @@ def move_step(number: int, seat: int, before: Position, move: Move, after: Posit
 
 def note_step(note: Note, position: Position, number: int, names: Sequence[str]) -> Step:
     """A note of the record (a hint, a take-back, a resignation, a computer taking over)
-    as a step: said of its seat, "you" for the default name."""
+    as a step: said of its seat, "you" for the default name (as shown)."""
     name = names[note.seat]
-    return Step(NOTE, note.round, number, position, _sentence(note.words(name, you=name == YOU)),
+    you = name == shown_name(YOU)
+    return Step(NOTE, note.round, number, position, _sentence(note.words(name, you=you)),
                 seat=note.seat, note=note)
 
 
@@ -155,11 +161,12 @@ def ending_words(winner: int | None, rules: Rules, names: Sequence[str], over: b
     if winner is not None:
         if rules.partnerships:
             partner = (winner + 2) % rules.players
-            return f"Winner: {names[winner]} and {names[partner]} (partners)."
-        return f"Winner: {names[winner]}."
+            return _("Winner: %(name)s and %(partner)s (partners).") % {
+                "name": names[winner], "partner": names[partner]}
+        return _("Winner: %(name)s.") % {"name": names[winner]}
     if over:
-        return "The game ended without a winner."
-    return "The game is not finished."
+        return _("The game ended without a winner.")
+    return _("The game is not finished.")
 
 
 # ----------------------------------------------------------------------
@@ -189,15 +196,22 @@ class Dump:
 
     def who(self, seat: int) -> str:
         """``seat 1 (Ann)``: the seat as the positions below number it, with the name."""
-        return f"seat {seat} ({self.names[seat]})" if self.named else f"seat {seat}"
+        if self.named:
+            return _("seat %(seat)s (%(name)s)") % {"seat": seat, "name": self.names[seat]}
+        return _("seat %(seat)s") % {"seat": seat}
 
     def header(self, seed: int | None, first_dealer: int | None = None) -> None:
         """The game's first lines: the rules in a line, the seats (named when the record
         names them), and how the cards were shuffled."""
         self.echo(describe(self.rules)[0])
-        players = (", ".join(f"{self.who(s)}" for s in self.rules.seats) if self.named
-                   else plural(self.rules.players, "player"))
-        self.echo(f"{players}{'; ' if self.named else ', '}{shuffle_words(seed)}")
+        if self.named:
+            self.echo(_("%(seats)s; %(shuffle)s") % {
+                "seats": ", ".join(self.who(s) for s in self.rules.seats),
+                "shuffle": shuffle_words(seed)})
+        else:
+            self.echo(ngettext("%(n)s player, %(shuffle)s", "%(n)s players, %(shuffle)s",
+                               self.rules.players)
+                      % {"n": self.rules.players, "shuffle": shuffle_words(seed)})
 
     def step(self, step: Step) -> None:
         """Print one step (and the round's result after the move that ended it)."""
@@ -205,7 +219,8 @@ class Dump:
         if step.kind == DEAL:
             assert step.seat is not None
             self.echo()
-            self.echo(f"=== {unit(self.rules)} {step.round}, dealer {self.who(step.seat)} ===")
+            self.echo(_("=== %(unit)s %(n)s, dealer %(who)s ===") % {
+                "unit": unit(self.rules), "n": step.round, "who": self.who(step.seat)})
             self.echo(str(pos))
             return
         if step.kind == NOTE:
@@ -232,14 +247,15 @@ class Dump:
         rules = self.rules
         sides = side_names(rules, self.names)
         self.echo()
-        self.echo(f"Result of {unit(rules).lower()} {number}, in counting order:")
+        self.echo(_("Result of %(unit)s %(n)s, in counting order:") % {
+            "unit": unit(rules).lower(), "n": number})
         lines = result_lines(result, rules, sides, pos.scores)
         for line in lines:
             self.echo(f"  {line}")
         if not lines:
-            self.echo("  (no points)")
+            self.echo(_("  (no points)"))
         totals = ", ".join(f"{sides[t]} {result.scores[t]}" for t in rules.teams)
-        self.echo(f"Totals: {totals}")
+        self.echo(_("Totals: %(totals)s") % {"totals": totals})
         self.echo(winner_words(result, rules, sides, pos.scores))
 
     def ending(self, winner: int | None, over: bool) -> None:
@@ -249,9 +265,10 @@ class Dump:
             self.echo(ending_words(winner, self.rules, self.names, over))
         elif self.rules.partnerships:
             partner = (winner + 2) % self.rules.players
-            self.echo(f"Winner: {self.who(winner)} and {self.who(partner)} (partners)")
+            self.echo(_("Winner: %(name)s and %(partner)s (partners)") % {
+                "name": self.who(winner), "partner": self.who(partner)})
         else:
-            self.echo(f"Winner: {self.who(winner)}")
+            self.echo(_("Winner: %(name)s") % {"name": self.who(winner)})
 
 
 def dump_record(record: Record, out: TextIO) -> None:

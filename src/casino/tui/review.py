@@ -12,6 +12,7 @@ the hindsight, labelled as such. The words are the review's own
 
 from __future__ import annotations
 
+import contextvars
 import json
 import threading
 from typing import Any, ClassVar
@@ -108,7 +109,10 @@ class ReviewScreen(Screen[None]):
         self.query_one("#review-body").display = False
         # A thread of its own: the review is a plain function of the record, and it
         # stops at its next decision once the person has left (``tick``).
-        threading.Thread(target=self._work, name="review", daemon=True).start()
+        # In a copy of this context: a thread starts with none, and the review is told in
+        # the language in force (casino.i18n).
+        threading.Thread(target=contextvars.copy_context().run, args=(self._work,),
+                         name="review", daemon=True).start()
 
     def _work(self) -> None:
         app = self.app

@@ -22,29 +22,27 @@ from casino.tui.keys import translate_keys
 if TYPE_CHECKING:
     from casino.engine.rules import Rules
 
-#: The catalogs' context of the keys' help lines (written out in each pN_ below:
-#: extraction reads only literals).
-KEYS_HELP = "keys help"
-
-#: How to play, shown under the rules on the F1 screen (translated where shown).
+#: How to play, shown under the rules on the F1 screen (each line translated there:
+#: ``pgettext("keys", line)``).
 HOW_TO_PLAY = (
-    pN_("keys help", "1-9 or ←/→ then Enter: pick a card of your hand (or click it)."),
-    pN_("keys help",
-        "a, b, c, ... (or a click): choose table cards and builds; again to let go."),
-    pN_("keys help",
-        "↑/↓: choose among the legal options for the picked card (a build's value too)."),
-    pN_("keys help", "Enter: play the highlighted option.  Escape: start the choice again."),
-    pN_("keys help",
-        "Greyed cards cannot be played now; the top bar names any play the rules force."),
-    pN_("keys help",
-        "Type a move in notation at any time (9d x 9c 5h+4c, 5d+3s =8, 7h; or Tab first):"),
-    pN_("keys help", "  it goes to the move box, → completes it, Escape leaves the box."),
-    pN_("keys help", "?: a hint, the best play by the review's judge and why, picked for "
-                     "you: Enter plays it."),
-    pN_("keys help", "u: undo your last move (this deal).  s: save the game to a file."),
-    pN_("keys help",
-        "F1: this screen.  F2: the cards seen and unseen.  q: quit (it asks first)."),
+    pN_("keys", "1-9 or ←/→ then Enter: pick a card of your hand (or click it)."),
+    pN_("keys", "a, b, c, ... (or a click): choose table cards and builds; again to let go."),
+    pN_("keys", "↑/↓: choose among the legal options for the picked card (a build's value "
+                "too)."),
+    pN_("keys", "Enter: play the highlighted option.  Escape: start the choice again."),
+    pN_("keys", "Greyed cards cannot be played now; the top bar names any play the rules "
+                "force."),
+    pN_("keys", "Type a move in notation at any time (9d x 9c 5h+4c, 5d+3s =8, 7h; or Tab "
+                "first):"),
+    pN_("keys", "  it goes to the move box, → completes it, Escape leaves the box."),
+    pN_("keys", "?: a hint, the best play by the review's judge and why, picked for you: "
+                "Enter plays it."),
+    pN_("keys", "u: undo your last move (this deal).  s: save the game to a file."),
+    pN_("keys", "F1: this screen.  F2: the cards seen and unseen.  q: quit (it asks first)."),
 )
+
+#: The heading of the keys on the F1 screen of the game (the viewer gives its own).
+HOW_TO_PLAY_TITLE = pN_("keys", "How to play")
 
 
 class RulesScreen(ModalScreen[None]):
@@ -57,7 +55,9 @@ class RulesScreen(ModalScreen[None]):
 
     def __init__(self, title: str, lines: Sequence[str], *, saving: bool = False,
                  guide: Rules | None = None, keys: Sequence[str] = HOW_TO_PLAY,
-                 keys_title: str | None = None) -> None:
+                 keys_title: str = HOW_TO_PLAY_TITLE) -> None:
+        """``title`` and ``lines`` as shown; ``keys`` and ``keys_title`` in English,
+        marked ``pN_("keys", ...)``, translated here."""
         super().__init__()
         translate_keys(self)
         self.title_text = title
@@ -77,9 +77,8 @@ class RulesScreen(ModalScreen[None]):
 
             if guide.name in ALL:
                 self.words = preset_lines(guide.name)
-        # The keys' lines in the language in force (lines no catalog knows stay as given).
-        self.keys = [pgettext(KEYS_HELP, line) for line in keys]
-        self.keys_title = keys_title if keys_title is not None else _("How to play")
+        self.keys = [pgettext("keys", line) for line in keys]
+        self.keys_title = pgettext("keys", keys_title)
         if saving:
             self.keys.append(_("The game is saved after every move: quitting loses nothing."))
 
@@ -147,12 +146,15 @@ class RoundOverScreen(ModalScreen[str]):
         review), with Quit."""
         with Vertical(id="round-box", classes="dialog"):
             yield Static(Content.styled(self.title_text, "bold"), classes="dialog-title")
-            body = Content("\n").join(Content(s) for s in self.lines)
-            yield Static(body or Content.styled(_("Nothing was scored."), "dim"), id="round-items")
-            yield Static(Content.styled(self.verdict, "bold"), id="round-verdict")
-            if self.saved:
-                saved = _("The game is saved in %(path)s") % {"path": self.saved}
-                yield Static(Content.styled(saved, "dim"), id="round-saved")
+            # The scoring scrolls: on a small screen (80 x 24) the buttons stay in view.
+            with VerticalScroll(id="round-scroll"):
+                body = Content("\n").join(Content(s) for s in self.lines)
+                yield Static(body or Content.styled(_("Nothing was scored."), "dim"),
+                             id="round-items")
+                yield Static(Content.styled(self.verdict, "bold"), id="round-verdict")
+                if self.saved:
+                    saved = _("The game is saved in %(path)s") % {"path": self.saved}
+                    yield Static(Content.styled(saved, "dim"), id="round-saved")
             with Horizontal(classes="dialog-buttons"):
                 if not self.game_over:
                     yield Button(_("Next round (Enter)"), id="next", variant="primary")

@@ -31,6 +31,7 @@ from casino.bots.levels import LEVELS
 from casino.engine.presets import DEFAULT
 from casino.engine.rules import PRESET_NAMES, describe, player_counts, preset
 from casino.i18n import _, ngettext, pN_
+from casino.play.names import shown_name
 from casino.play.session import NAME_LENGTH, GameSession, SavedGame, player_name
 from casino.tui.app import DEFAULT_PAUSE, GameScreen, NewGame
 from casino.tui.keys import translate_keys
@@ -108,7 +109,8 @@ class StartScreen(Screen[None]):
                 yield Select(levels, value=DEFAULT_LEVEL, allow_blank=False, id="start-level")
             with Horizontal(classes="start-row"):
                 yield Label(_("Your name"), classes="start-label")
-                yield Input(placeholder="You", max_length=NAME_LENGTH, id="start-name")
+                yield Input(placeholder=shown_name("You"), max_length=NAME_LENGTH,
+                            id="start-name")
             with Horizontal(classes="start-buttons"):
                 yield Button(_("Start the game (Ctrl+S)"), id="start-new", variant="primary")
                 yield Button(_("Learn to play (Ctrl+L)"), id="start-learn", variant="success")

@@ -20,6 +20,7 @@ step unless the person stepped back to look at an earlier one.
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
@@ -41,8 +42,9 @@ from casino.engine.position import Position
 from casino.engine.record import Record
 from casino.engine.rules import Rules, describe
 from casino.engine.scheme import scheme
-from casino.engine.wording import plural
+from casino.i18n import _, ngettext, pgettext, pN_
 from casino.play.session import HUMAN
+from casino.tui.keys import translate_keys
 from casino.tui.replay import (
     DEAL,
     Step,
@@ -69,17 +71,38 @@ from casino.words.narrate import result_lines, tally, winner_words
 #: Seconds per step when the viewer plays by itself.
 DEFAULT_PACE = 0.8
 
-#: The viewer's keys, for its help screen (F1).
+#: The viewer's keys, for its help screen (F1), translated there (``pgettext("keys", ...)``).
 VIEWER_KEYS = (
-    "→ or l: the next step (a deal, a move, or a hint or take-back at the table).",
-    "← or h: the step before.",
-    "PgDn or ]: the next round's deal.  PgUp or [: this round's deal, then the one before.",
-    "Home: the start of the game.  End: its end (in a demo: the newest move).",
-    "g: go to a round by its number.",
-    "Space: play the moves one after another by themselves; again to pause.",
-    "v: show every hand, or only what the player saw (a game that can still be resumed).",
-    "F1: this screen.  q or Escape: quit.",
+    pN_("keys", "→ or l: the next step (a deal, a move, or a hint or take-back at the "
+                "table)."),
+    pN_("keys", "← or h: the step before."),
+    pN_("keys", "PgDn or ]: the next round's deal.  PgUp or [: this round's deal, then the "
+                "one before."),
+    pN_("keys", "Home: the start of the game.  End: its end (in a demo: the newest move)."),
+    pN_("keys", "g: go to a round by its number."),
+    pN_("keys", "Space: play the moves one after another by themselves; again to pause."),
+    pN_("keys", "v: show every hand, or only what the player saw (a game that can still be "
+                "resumed)."),
+    pN_("keys", "F1: this screen.  q or Escape: quit."),
 )
+
+
+#: The go-to-a-round dialog's sentences for each name of a game's rounds (``round``;
+#: Krypkasino's ``game``), whole, so that each language can say them its own way.
+GOTO_WORDS = {
+    "round": (pN_("go to", "Go to round"),
+              pN_("go to", "Enter goes to the round's deal; Escape cancels."),
+              pN_("go to", "the only round is %(first)s"),
+              pN_("go to", "the rounds are %(first)s to %(last)s"),
+              pN_("go to", "There is no round %(text)s"),
+              pN_("go to", "There is no round without a number")),
+    "game": (pN_("go to", "Go to game"),
+             pN_("go to", "Enter goes to the game's deal; Escape cancels."),
+             pN_("go to", "the only game is %(first)s"),
+             pN_("go to", "the games are %(first)s to %(last)s"),
+             pN_("go to", "There is no game %(text)s"),
+             pN_("go to", "There is no game without a number")),
+}
 
 
 class SeatView(SeatBox):
@@ -95,34 +118,43 @@ class SeatView(SeatBox):
         h = pos.hands[seat]
         count = pos.hand_size(seat)
         if isinstance(h, int) or hidden:
-            hand = card_backs(count, f" {plural(count, 'card')}, hidden" if count
-                              else "no cards")
+            hand = card_backs(count, ngettext(" %(n)s card, hidden", " %(n)s cards, hidden",
+                                              count) % {"n": count} if count
+                              else _("no cards"))
         elif h:
             hand = cards_label(h, on_dark=True)
         else:
-            hand = Content.styled("no cards", "dim")
+            hand = Content.styled(_("no cards"), "dim")
         self.draw(pos, name, who, hand, tally(pos, seat))
 
 
 class GoToRoundScreen(ModalScreen[int | None]):
     """Ask for a round's number; dismisses with it, or None."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", pN_("key", "Cancel"))]
 
     def __init__(self, rounds: Sequence[int], word: str) -> None:
+        """``word`` is the game's name for its rounds (``round``, or Krypkasino's
+        ``game``): its sentences are chosen by it (:data:`GOTO_WORDS`)."""
         super().__init__()
+        translate_keys(self)
         self.rounds = list(rounds)
-        self.word = word
+        self.word = word if word in GOTO_WORDS else "round"
+
+    def _words(self, index: int) -> str:
+        """The ``index``-th sentence of :data:`GOTO_WORDS` for this game's rounds, in the
+        language in force."""
+        return pgettext("go to", GOTO_WORDS[self.word][index])
 
     def compose(self) -> ComposeResult:
         """The round asked for, with the range of rounds the game has as its placeholder."""
         first, last = self.rounds[0], self.rounds[-1]
         with Vertical(id="goto-box", classes="dialog"):
-            yield Static(Content.styled(f"Go to {self.word}", "bold"), classes="dialog-title")
-            yield Input(placeholder=f"{first} to {last}", id="goto-round", type="integer")
+            yield Static(Content.styled(self._words(0), "bold"), classes="dialog-title")
+            yield Input(placeholder=_("%(first)s to %(last)s") % {"first": first, "last": last},
+                        id="goto-round", type="integer")
             yield Static(id="goto-error")
-            yield Static(Content.styled(f"Enter goes to the {self.word}'s deal; Escape "
-                                        "cancels.", "dim"))
+            yield Static(Content.styled(self._words(1), "dim"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter: go to the round typed when the game has it; otherwise say which rounds
@@ -133,11 +165,11 @@ class GoToRoundScreen(ModalScreen[int | None]):
         if text.isdigit() and int(text) in self.rounds:
             self.dismiss(int(text))
             return
-        there = (f"the only {self.word} is {first}" if first == last
-                 else f"the {self.word}s are {first} to {last}")
+        words = {"first": first, "last": last, "text": text}
+        there = (self._words(2) if first == last else self._words(3)) % words
+        missing = (self._words(4) if text else self._words(5)) % words
         self.query_one("#goto-error", Static).update(
-            Content.styled(f"There is no {self.word} {text or 'without a number'}: {there}.",
-                           "bold #ff7b72"))
+            Content.styled(f"{missing}: {there}.", "bold #ff7b72"))
 
     def action_cancel(self) -> None:
         """Escape: stay where the viewer is."""
@@ -155,24 +187,32 @@ class ViewerScreen(Screen[None]):
     AUTO_FOCUS = ""
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,h", "step(-1)", "Back", key_display="←"),
-        Binding("right,l", "step(1)", "Next", key_display="→"),
-        Binding("pageup,left_square_bracket", "round(-1)", "Round back", key_display="PgUp"),
-        Binding("pagedown,right_square_bracket", "round(1)", "Next round", key_display="PgDn"),
-        Binding("home", "jump('start')", "Start"),
-        Binding("end", "jump('end')", "End"),
-        Binding("g", "goto", "Go to round"),
-        Binding("space", "play", "Play/pause"),
-        Binding("v", "reveal", "Every hand"),
-        Binding("f1", "help", "Keys"),
-        Binding("q,escape", "quit", "Quit"),
+        Binding("left,h", "step(-1)", pN_("key", "Back"), key_display="←"),
+        Binding("right,l", "step(1)", pN_("key", "Next"), key_display="→"),
+        # The key bar holds the keys that fit 80 columns in every language; the others
+        # are on the keys' screen (F1, VIEWER_KEYS).
+        Binding("pageup,left_square_bracket", "round(-1)", pN_("key", "Round back"),
+                key_display="PgUp", show=False),
+        Binding("pagedown,right_square_bracket", "round(1)", pN_("key", "Next round"),
+                key_display="PgDn", show=False),
+        Binding("home", "jump('start')", pN_("key", "Start"), show=False),
+        Binding("end", "jump('end')", pN_("key", "End"), show=False),
+        Binding("g", "goto", pN_("key", "Go to round")),
+        Binding("space", "play", pN_("key", "Play/pause")),
+        Binding("v", "reveal", pN_("key", "Every hand"), show=False),
+        Binding("f1", "help", pN_("key", "Keys")),
+        Binding("q,escape", "quit", pN_("key", "Quit")),
     ]
+
+    #: True for a demo's viewer (its hands are all shown, even once it is over).
+    demo = False
 
     def __init__(self, rules: Rules, names: Sequence[str], players: Sequence[str] | None,
                  steps: Sequence[Step], *, title: str, seed: int | None,
                  hide_for: int | None = None, pace: float = DEFAULT_PACE,
                  live: bool = False, ending: str = "") -> None:
         super().__init__()
+        translate_keys(self)
         self.rules = rules
         self.names = tuple(names)
         self.players = tuple(players) if players is not None else None
@@ -249,8 +289,8 @@ class ViewerScreen(Screen[None]):
             return ""
         p = self.players[seat]
         if p == HUMAN:
-            return "player"
-        return f"computer, {p}" if self.rules.players == 2 else p
+            return _("player")
+        return _("computer, %(level)s") % {"level": p} if self.rules.players == 2 else p
 
     # ------------------------------------------------------------------
     # Drawing
@@ -278,7 +318,7 @@ class ViewerScreen(Screen[None]):
             self._draw_bar()
             if step is None:
                 self.query_one("#viewer-event", Static).update(
-                    Content.styled("The first deal is coming…", "italic"))
+                    Content.styled(_("The first deal is coming…"), "italic"))
                 return
             pos = step.position
             shown = pos if self.reveal or self.hide_for is None else pos.observe(self.hide_for)
@@ -292,9 +332,9 @@ class ViewerScreen(Screen[None]):
 
     def _draw_bar(self) -> None:
         bar = self.query_one("#viewer-bar", Static)
-        state = "▶ playing" if self.playing else "‖ paused"
+        state = _("▶ playing") if self.playing else _("‖ paused")
         if self.live:
-            state += " · the computers are playing"
+            state += " · " + _("the computers are playing")
         bar.update(Content.assemble((f" {self.title_text} ", "bold"), f" {state}"))
         where = self.query_one("#viewer-where", Static)
         step = self.step
@@ -308,13 +348,18 @@ class ViewerScreen(Screen[None]):
         last_round = self.rounds[-1]
         more = "+" if self.live else ""
         moves = sum(1 for s in self.steps if s.round == step.round and s.kind == "move")
-        here = "at the deal" if step.kind == DEAL else f"move {step.number}"
         more_moves = "+" if self.live and step.round == last_round else ""
-        parts = [f"{rnd_word} {step.round} of {last_round}{more}",
-                 f"deal {pos.deal} of {rules.deals_per_round}",
-                 f"{here} of {moves}{more_moves}",
-                 f"stock {plural(pos.stock_size, 'card')}",
-                 f"step {self.index + 1} of {total}{more}"]
+        here = (_("at the deal of %(n)s%(more)s") if step.kind == DEAL
+                else _("move %(k)s of %(n)s%(more)s")) % {
+                    "k": step.number, "n": moves, "more": more_moves}
+        parts = [_("%(unit)s %(k)s of %(n)s%(more)s") % {
+                     "unit": rnd_word, "k": step.round, "n": last_round, "more": more},
+                 _("deal %(k)s of %(n)s") % {"k": pos.deal, "n": rules.deals_per_round},
+                 here,
+                 ngettext("stock %(n)s card", "stock %(n)s cards", pos.stock_size)
+                 % {"n": pos.stock_size},
+                 _("step %(k)s of %(n)s%(more)s") % {"k": self.index + 1, "n": total,
+                                                     "more": more}]
         where.update(Content.styled(" · ".join(parts), "bold"))
 
     async def _draw_table(self, step: Step) -> None:
@@ -339,17 +384,19 @@ class ViewerScreen(Screen[None]):
         await box.remove_children()
         parts: list[Any] = list(table_rows(widgets, width)) if widgets else []
         if not widgets and pos.result is None:
-            parts.append(Static(Content.styled("The table is empty.", "italic #9fd3b0"),
+            parts.append(Static(Content.styled(_("The table is empty."), "italic #9fd3b0"),
                                 classes="empty-table"))
         if pos.result is not None and step.round == pos.round:
             parts.append(Static(self._result_content(pos), id="viewer-result"))
         if parts:
             await box.mount_all(parts)
-        title = f"Table · {plural(len(pos.table), 'item')}"
+        title = ngettext("Table · %(n)s item", "Table · %(n)s items", len(pos.table)) % {
+            "n": len(pos.table)}
         if pos.set_aside:
-            title += " · set aside " + " ".join(card_symbol(c) for c in pos.set_aside)
+            title += _(" · set aside ") + " ".join(card_symbol(c) for c in pos.set_aside)
         if pos.result is not None:
-            title = f"{unit(self.rules)} {pos.round} is over: its result"
+            title = _("%(unit)s %(n)s is over: its result") % {"unit": unit(self.rules),
+                                                              "n": pos.round}
         box.border_title = title
 
     def _result_content(self, pos: Position) -> Content:
@@ -358,12 +405,12 @@ class ViewerScreen(Screen[None]):
         assert result is not None
         rules = self.rules
         sides = side_names(rules, self.names)
-        lines = [Content.styled("In counting order:", "bold")]
+        lines = [Content.styled(_("In counting order:"), "bold")]
         lines += [Content(line) for line in result_lines(result, rules, sides, pos.scores)]
         if not result.items:
-            lines.append(Content.styled("Nothing was scored.", "dim"))
+            lines.append(Content.styled(_("Nothing was scored."), "dim"))
         totals = ", ".join(f"{sides[t]} {result.scores[t]}" for t in rules.teams)
-        lines += [Content(f"Totals: {totals}"),
+        lines += [Content(_("Totals: %(totals)s") % {"totals": totals}),
                   Content.styled(winner_words(result, rules, sides, pos.scores), "bold")]
         if self.index == len(self.steps) - 1 and self.ending and not self.live:
             lines.append(Content.styled(self.ending, "bold #1f7a45"))
@@ -374,9 +421,9 @@ class ViewerScreen(Screen[None]):
         if step.kind == DEAL:
             head = f"{unit(self.rules)} {step.round} · "
         elif step.kind == "move":
-            head = f"Move {step.number} · "
+            head = _("Move %(n)s · ") % {"n": step.number}
         else:
-            head = "At the table · "
+            head = _("At the table · ")
         text = Content.assemble((head, "bold"), step.words)
         if step.move is not None:
             text = Content.assemble(text, ("   ", ""), (str(step.move), "dim"))
@@ -392,10 +439,11 @@ class ViewerScreen(Screen[None]):
         width = max(len(sides[t]) for t in rules.teams)
         lines = [Content(f"{sides[t].ljust(width)}  {scores[t]:>3}") for t in rules.teams]
         if scheme(rules).penalty:
-            lines.append(Content.styled(f"penalty points: lower wins after "
-                                        f"{rules.games_per_match} games", "dim"))
+            lines.append(Content.styled(_("penalty points: lower wins after %(n)s games")
+                                        % {"n": rules.games_per_match}, "dim"))
         else:
-            lines.append(Content.styled(f"first to {rules.target} wins", "dim"))
+            lines.append(Content.styled(_("first to %(n)s wins") % {"n": rules.target},
+                                        "dim"))
         if self.seed is not None:
             lines.append(Content.styled(shuffle_words(self.seed), "dim"))
         lines.append(Content.styled(self.hands_words(), "italic #9fd3b0"))
@@ -404,13 +452,13 @@ class ViewerScreen(Screen[None]):
     def hands_words(self) -> str:
         """What the seats show of the hands, and why."""
         if self.hide_for is None:
-            return ("Every hand is shown: a demo plays in the open." if self.live
-                    or self.title_text.startswith("Demo") else
-                    "Every hand is shown: the record holds the whole deck.")
+            return (_("Every hand is shown: a demo plays in the open.") if self.live
+                    or self.demo else
+                    _("Every hand is shown: the record holds the whole deck."))
         if self.reveal:
-            return "Every hand is shown (v: only what you saw)."
-        return (f"{self.names[self.hide_for]}'s view: this game can still be resumed, so the "
-                "other hands stay hidden (v: show them).")
+            return _("Every hand is shown (v: only what you saw).")
+        return (_("%(name)s's view: this game can still be resumed, so the other hands stay "
+                  "hidden (v: show them).") % {"name": self.names[self.hide_for]})
 
     def _draw_log(self, current: Step) -> None:
         """The round's steps: those before plain, the current one marked, those after dim."""
@@ -507,8 +555,9 @@ class ViewerScreen(Screen[None]):
     def action_help(self) -> None:
         """F1: the rules of the game's ruleset and the viewer's keys."""
         lines = describe(self.rules)
-        self.app.push_screen(RulesScreen(f"Rules: {lines[0]}", lines[1:], keys=VIEWER_KEYS,
-                                         keys_title="The viewer's keys"))
+        self.app.push_screen(RulesScreen(_("Rules: %(rules)s") % {"rules": lines[0]},
+                                         lines[1:], keys=VIEWER_KEYS,
+                                         keys_title=pN_("keys", "The viewer's keys")))
 
     def action_quit(self) -> None:
         """``q`` or Escape: leave the viewer (a demo's game is saved by the command)."""
@@ -619,7 +668,12 @@ class DemoPlayer:
         self._thread = threading.Thread(target=self._run, name="casino-demo", daemon=True)
 
     def start(self) -> None:
-        """Start playing in the thread (the viewer calls it once its screen is up)."""
+        """Start playing in the thread (the viewer calls it once its screen is up), in the
+        caller's context: a thread starts with none, and the steps are told in the
+        language in force (:mod:`casino.i18n`)."""
+        context = contextvars.copy_context()
+        self._thread = threading.Thread(target=context.run, args=(self._run,),
+                                        name="casino-demo", daemon=True)
         self._thread.start()
 
     def _emit(self, step: Step) -> None:
@@ -660,10 +714,13 @@ class DemoPlayer:
 class DemoViewer(ViewerScreen):
     """The viewer following a game the computers are playing (``casino demo``)."""
 
+    demo = True
+
     def __init__(self, player: DemoPlayer, *, pace: float, level: str) -> None:
         rules = player.match.rules
         names = seat_names(rules, None)
-        title = f"Demo · {describe(rules)[0]} · computers at {level}"
+        title = _("Demo · %(rules)s · computers at %(level)s") % {
+            "rules": describe(rules)[0], "level": level}
         super().__init__(rules, names, tuple(level for _ in rules.seats), [], title=title,
                          seed=player.match.seed, pace=pace, live=True)
         self.player = player
@@ -685,7 +742,7 @@ class DemoViewer(ViewerScreen):
         if done:
             match = self.player.match
             if self.player.error is not None:
-                ending = f"The demo stopped: {self.player.error}"
+                ending = _("The demo stopped: %(error)s") % {"error": self.player.error}
             else:
                 ending = ending_words(match.winner, self.rules, self.names,
                                       match.is_over)
