@@ -64,8 +64,13 @@ PENDING = frozenset({
     "tui/review.py", "tui/replay.py", "tui/viewer.py",
     # The command line, the score pad and the helper, the computer's levels.
     "cli/__init__.py", "cli/helper.py", "cli/scorepad.py", "cli/scorepad_term.py",
-    "tools/helper.py", "tools/scorepad.py", "play/session.py",
+    "tools/scorepad.py", "play/session.py",
 })
+
+#: Why the move helper's rewording of the position codec's reasons stays English.
+POSITION_WORDS = ("the move helper's rewording of the position codec's English reason (its "
+                  "JSON keys put in words); the codec's reasons are English, and the "
+                  "helper's own checks, translated, come before it")
 
 #: Literals that are not words to translate: (file, or "*" for any, the literal as the
 #: scanner reports it, why it stays as it is).
@@ -84,6 +89,11 @@ ALLOWED: tuple[tuple[str, str, str], ...] = (
     ("play/console.py", "tab: complete", "a readline key binding, not words"),
     ("play/console.py", "set enable-bracketed-paste off", "a readline setting, not words"),
     ("tui/start.py", "You", "the player's default name, kept in the record as it is"),
+    ("tools/helper.py", "your hand", POSITION_WORDS),
+    ("tools/helper.py", "table item {…}", POSITION_WORDS),
+    ("tools/helper.py", "you own", POSITION_WORDS),
+    ("tools/helper.py", " but holds no ", POSITION_WORDS),
+    ("tools/helper.py", " but hold no ", POSITION_WORDS),
 )
 
 
