@@ -56,7 +56,7 @@ PENDING = frozenset({
     "web/routes/socket.py", "web/routes/tools.py",
     # The rules, the guide, the glossary and the narration of moves.
     "words/glossary.py", "words/guide.py", "words/narrate.py",
-    "words/svg.py", "engine/rules.py", "engine/explain.py",
+    "words/svg.py", "engine/explain.py",
     # The engine's refusals (a card that is not one).
     "engine/cards.py",
     # The lessons, the hints and the review.
