@@ -56,7 +56,7 @@ PENDING = frozenset({
     "web/routes/socket.py", "web/routes/tools.py",
     # The rules, the guide, the glossary and the narration of moves.
     "words/glossary.py", "words/guide.py", "words/narrate.py",
-    "words/svg.py", "engine/explain.py",
+    "engine/explain.py",
     # The engine's refusals (a card that is not one).
     "engine/cards.py",
     # The lessons, the hints and the review.
@@ -89,6 +89,14 @@ ALLOWED: tuple[tuple[str, str, str], ...] = (
     ("play/console.py", "tab: complete", "a readline key binding, not words"),
     ("play/console.py", "set enable-bracketed-paste off", "a readline setting, not words"),
     ("tui/start.py", "You", "the player's default name, kept in the record as it is"),
+    ("words/svg.py", "'DejaVu Sans','Liberation Sans',Arial,Helvetica,sans-serif",
+     "the cards' drawings' font list (CSS font names), not words"),
+    ("words/svg.py", "translate({…} {…}) rotate(180) translate({…} {…}) scale({…})",
+     "an SVG transform of a drawn suit, not words"),
+    ("words/svg.py", "translate({…} {…}) scale({…})", "an SVG transform of a drawn suit, "
+     "not words"),
+    ("words/svg.py", "{…} is not a card id (0..51)", "a developer's message: a card id out "
+     "of range is the program's mistake (the drawings' route reads the card's text first)"),
     ("tools/helper.py", "your hand", POSITION_WORDS),
     ("tools/helper.py", "table item {…}", POSITION_WORDS),
     ("tools/helper.py", "you own", POSITION_WORDS),
@@ -209,3 +217,21 @@ def show(n: int) -> str:
 '''
     found = [(f.line, f.text) for f in python_literals("m.py", source)]
     assert found == [(6, "taken all"), (18, "Quit"), (19, "{…} cards left in the stock")]
+
+
+def test_the_scanner_reads_markup_for_its_words_only() -> None:
+    """A literal of markup (an SVG drawing) is read for its text and its read attributes
+    (a title, an ``aria-label``), not for its tags, its drawing's attributes or its
+    comments; a ``{…}`` filled in is no word."""
+    source = '''
+def draw(name: str, label: str) -> str:
+    back = ('<svg viewBox="0 0 10 10" role="img" aria-label="back of a card">'
+            '<title>back of a card</title><path transform="rotate(180) scale(2)"/></svg>')
+    face = (f'<svg role="img" aria-label="{name}"><title>{name}</title>'
+            f'<text font-family="DejaVu Sans, sans-serif">{label}</text></svg>')
+    note = "<!-- Generated from this file: edit it, not that one. -->"
+    return back + face + note
+'''
+    found = [(f.line, f.text, f.why) for f in python_literals("m.py", source)]
+    assert found == [(3, "back of a card", "markup's aria-label attribute"),
+                     (3, "back of a card", "markup's text")]
