@@ -82,3 +82,16 @@ def test_the_web_helpers_refusal_is_in_the_language(lang: str, expected: str) ->
     with using(lang), pytest.raises(HelperError, match=expected):
         helper_json({"rules": "casino", "table": [], "hand": ["9d"], "card": "9d",
                      "using": [0], "level": None})
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", "hand: a card must be text such as 'Td', not int"),
+    ("fi", "hand: kortin pitää olla tekstiä, kuten 'Td', ei int"),
+    ("sv", "hand: ett kort måste vara text som 'Td', inte int"),
+])
+def test_a_card_that_is_not_text_is_refused_in_the_language(lang: str, expected: str) -> None:
+    """A card given as a number in the JSON request: the engine's refusal of it, in the
+    language, after the request's key (``hand``, a key of the JSON, as sent)."""
+    with using(lang), pytest.raises(HelperError) as caught:
+        helper_json({"rules": "casino", "table": [], "hand": [5], "level": None})
+    assert str(caught.value) == expected
