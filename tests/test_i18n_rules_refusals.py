@@ -49,7 +49,7 @@ def test_an_unknown_ruleset_is_refused_in_the_language(lang: str,
 @pytest.mark.parametrize(("lang", "expected"), [
     ("en", "option forced_sweep must be true or false, not 'yes'"),
     ("fi", "asetuksen forced_sweep pitää olla true tai false, ei 'yes'"),
-    ("sv", "alternativet forced_sweep måste vara true eller false, inte 'yes'"),
+    ("sv", "inställningen forced_sweep måste vara true eller false, inte 'yes'"),
 ])
 def test_an_options_wrong_value_is_refused_in_the_language(lang: str, expected: str) -> None:
     """An option's wrong value: the option's and the value's names as typed, the
