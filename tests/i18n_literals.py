@@ -16,7 +16,8 @@ Three kinds of source, each read for what it shows a person:
   it is given to a widget, a title or a printed line), unless it is inside a gettext
   mark (``_``, ``ngettext``, ``pgettext``, ``npgettext``, ``pN_``, ``N_``), a docstring,
   a logging call, an exception meant for developers, an ``assert``, a dict's key, a
-  comparison or an index.
+  comparison or an index. A literal of markup (an SVG drawing: it opens with a tag) is
+  read as a template is, for its text and its read attributes only.
 
 A finding is a :class:`Literal`: the file, the line, the words and why they count.
 The scanner is a fence, not a proof: it reads literals, not what the program does with
@@ -170,6 +171,20 @@ PY_TEXT_KEYWORDS = {"title", "placeholder", "label", "description", "tooltip", "
 PY_TEXT_ATTRIBUTES = {"title", "sub_title", "border_title", "border_subtitle", "tooltip"}
 
 
+#: A literal that is markup (an SVG drawing, an HTML comment): it opens with a tag.
+MARKUP = re.compile(r"\s*<[A-Za-z!/]")
+
+
+def markup_words(markup: str) -> list[tuple[str, str]]:
+    """The words a person reads in a literal of markup, read as a template's are: its
+    text and its read attributes (``title``, ``aria-label``, ...), not its tags, the other
+    attributes (a path, a transform, a font list) nor its comments; each with why."""
+    reader = _Reader()
+    reader.feed(markup)
+    reader.close()
+    return [(words, why) for _line, words, why in reader.found if has_words(words)]
+
+
 def _name_of(node: ast.expr) -> str:
     """A call's function's last name (``self.log.info`` -> ``info``)."""
     if isinstance(node, ast.Name):
@@ -201,9 +216,14 @@ class _PyScanner(ast.NodeVisitor):
 
     def _note(self, node: ast.AST, text: str, shown: str | None = None) -> None:
         """Note ``text`` (reported as ``shown``) when it reads as words: two words, or
-        any at a sink (a style sheet's rules are not words)."""
+        any at a sink (a style sheet's rules are not words; markup is read as a
+        template is, :func:`markup_words`)."""
         line = getattr(node, "lineno", 0)
         if CSS_RULE.search(text) or STYLE.match(text) or PATTERN.search(text):
+            return
+        if MARKUP.match(shown or text):
+            self.found += [Literal(self.path, line, words, f"markup's {why}")
+                           for words, why in markup_words(shown or text)]
             return
         if self._sink and self._sink[-1] and has_words(text):
             why = f"given to {self._sink[-1]}"

@@ -14,7 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.i18n_literals import Literal, literals, python_literals, template_literals
+from casino.words.glossary import SECTIONS, TERMS
+from tests.i18n_literals import (
+    TWO_WORDS,
+    Literal,
+    literals,
+    python_literals,
+    template_literals,
+)
 from tests.i18n_script_literals import script_literals
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,18 +52,21 @@ PENDING = frozenset({
     "web/errors.py", "web/routes/api.py",
     "web/routes/admin.py", "web/routes/context.py", "web/routes/drawings.py",
     "web/routes/pages.py", "web/routes/socket.py",
-    # The rules, the guide, the glossary and the narration of moves.
-    "words/glossary.py", "words/guide.py", "words/narrate.py",
-    "words/svg.py", "engine/rules.py", "engine/explain.py",
-    # The engine's refusals (a card that is not one).
-    "engine/cards.py",
     # The lessons, the hints and the review.
-    "teach/lesson.py", "teach/review.py",
     "tui/review.py", "tui/viewer.py",
     # The command line, the score pad and the helper, the computer's levels.
-    "cli/__init__.py", "cli/helper.py", "cli/scorepad.py", "tools/helper.py",
+    "cli/__init__.py", "cli/helper.py", "cli/scorepad.py",
     "tools/scorepad.py", "play/session.py",
 })
+
+#: Why the move helper's rewording of the position codec's reasons stays English.
+POSITION_WORDS = ("the move helper's rewording of the position codec's English reason (its "
+                  "JSON keys put in words); the codec's reasons are English, and the "
+                  "helper's own checks, translated, come before it")
+
+#: Why the English glossary document's own words stay English.
+GLOSSARY_DOC = ("docs/glossary.md, the English glossary, generated in English (its words "
+                "in the three languages are under each entry)")
 
 #: Literals that are not words to translate: (file, or "*" for any, the literal as the
 #: scanner reports it, why it stays as it is).
@@ -74,6 +84,58 @@ ALLOWED: tuple[tuple[str, str, str], ...] = (
     ("tui/plain.py", "log all", "a command typed at the prompt: commands stay English"),
     ("play/console.py", "tab: complete", "a readline key binding, not words"),
     ("play/console.py", "set enable-bracketed-paste off", "a readline setting, not words"),
+    ("words/svg.py", "'DejaVu Sans','Liberation Sans',Arial,Helvetica,sans-serif",
+     "the cards' drawings' font list (CSS font names), not words"),
+    ("words/svg.py", "translate({…} {…}) rotate(180) translate({…} {…}) scale({…})",
+     "an SVG transform of a drawn suit, not words"),
+    ("words/svg.py", "translate({…} {…}) scale({…})", "an SVG transform of a drawn suit, "
+     "not words"),
+    ("words/svg.py", "{…} is not a card id (0..51)", "a developer's message: a card id out "
+     "of range is the program's mistake (the drawings' route reads the card's text first)"),
+    ("teach/lesson.py", "take build", "a lesson's kind of step, a code (its words: "
+     "_kind_name, the step's title)"),
+    ("teach/lesson.py", "free play", "a lesson's kind of step, a code (its words: the "
+     "step's title)"),
+    ("teach/lesson.py", "    {…}: lesson_seed {…}", "a developer's tool (``python -m "
+     "casino.teach.lesson``) printing the presets' seeds for the code"),
+    ("teach/review.py", "about as good", "a review's verdict, a code kept in the stored "
+     "review (its words: grade_words)"),
+    ("teach/review.py", "last deal", "a review's kind, a code kept in the stored review "
+     "(its words: the report's pN_('review kind', ...))"),
+    ("engine/explain.py", "{…} is not a move", "a developer's message: why_illegal given "
+     "something that is not a Move is the program's mistake"),
+    ("words/narrate.py", "point cards", "the English default of a Tally made by hand; "
+     "tally() gives the translated point_cards_label"),
+    ("words/guide.py", "Qd x Ts+2s", "a worked deal's move in notation, the same in every "
+     "language"),
+    ("words/guide.py", " --lang {…}", "the generated guide's header comment: the command "
+     "that made it"),
+    ("words/guide.py", "`casino rules {…}` · `casino play --rules {…}`", "commands typed at "
+     "the terminal, which stay English"),
+    ("words/glossary.py", "The words players meet in the games here, in plain words. Each "
+     "entry says which rulesets use the word, and under what name, and links to the section "
+     "of [rules.md](rules.md) that states the rule; under each word are its Finnish and "
+     "Swedish names. `casino glossary WORD` prints an entry (`--lang fi` or `sv`: in "
+     "Finnish or Swedish), the web game serves this list at `/glossary`, and the terminal "
+     "game shows the words of the ruleset being played on its help screen (F1).",
+     GLOSSARY_DOC),
+    ("words/glossary.py", "Used in: {…}.", GLOSSARY_DOC),
+    *(("words/glossary.py", word, "the glossary's English word of an entry, a key to "
+       "find it (BY_WORD) for the web game's labels; shown by shown_own_name")
+      for word in ("last capture", "most cards", "most spades", "big casino",
+                   "little casino")),
+    *(("words/glossary.py", heading, "a heading of docs/rules.md (English), whose words "
+       "make the anchor a glossary entry links to") for heading in SECTIONS.values()
+      if TWO_WORDS.search(heading)),
+    *(("words/glossary.py", form, "an English spelling of a glossary word: it finds the "
+       "entry in English text and in a word typed to `casino glossary` (translated text "
+       "is matched by the translated words)") for term in TERMS for form in term.forms
+      if TWO_WORDS.search(form)),
+    ("tools/helper.py", "your hand", POSITION_WORDS),
+    ("tools/helper.py", "table item {…}", POSITION_WORDS),
+    ("tools/helper.py", "you own", POSITION_WORDS),
+    ("tools/helper.py", " but holds no ", POSITION_WORDS),
+    ("tools/helper.py", " but hold no ", POSITION_WORDS),
 )
 
 
@@ -198,3 +260,21 @@ def test_the_scanner_skips_a_regular_expression_but_not_words_beside_it() -> Non
               '''SAID = "No such option here."\n''')
     found = [(f.line, f.text) for f in python_literals("m.py", source)]
     assert found == [(2, "No such option here.")]
+
+
+def test_the_scanner_reads_markup_for_its_words_only() -> None:
+    """A literal of markup (an SVG drawing) is read for its text and its read attributes
+    (a title, an ``aria-label``), not for its tags, its drawing's attributes or its
+    comments; a ``{…}`` filled in is no word."""
+    source = '''
+def draw(name: str, label: str) -> str:
+    back = ('<svg viewBox="0 0 10 10" role="img" aria-label="back of a card">'
+            '<title>back of a card</title><path transform="rotate(180) scale(2)"/></svg>')
+    face = (f'<svg role="img" aria-label="{name}"><title>{name}</title>'
+            f'<text font-family="DejaVu Sans, sans-serif">{label}</text></svg>')
+    note = "<!-- Generated from this file: edit it, not that one. -->"
+    return back + face + note
+'''
+    found = [(f.line, f.text, f.why) for f in python_literals("m.py", source)]
+    assert found == [(3, "back of a card", "markup's aria-label attribute"),
+                     (3, "back of a card", "markup's text")]

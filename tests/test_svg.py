@@ -6,8 +6,17 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from casino.engine.cards import DECK, SUIT_NAMES, card_name, card_text, rank_of, suit_of
+from casino.engine.cards import (
+    DECK,
+    SUIT_NAMES,
+    card_name,
+    card_text,
+    parse_card,
+    rank_of,
+    suit_of,
+)
 from casino.engine.errors import CardError
+from casino.i18n import using
 from casino.words.svg import FOUR_COLOURS, TWO_COLOURS, back_svg, card_svg
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -82,6 +91,21 @@ def test_the_back_is_well_formed_and_reveals_no_card() -> None:
     assert texts(root) == []
     assert "data-card" not in svg
     assert svg not in {card_svg(c) for c in DECK}
+
+
+@pytest.mark.parametrize(("lang", "label", "card"), [
+    ("en", "back of a card", "10 of diamonds"),
+    ("fi", "kortin selkäpuoli", "ruutukymppi"),
+    ("sv", "kortets baksida", "ruter tia"),
+])
+def test_the_drawings_words_are_in_the_language(lang: str, label: str, card: str) -> None:
+    """The back's title and ``aria-label``, and a card's name, in the language in force."""
+    with using(lang):
+        back, ten = parse(back_svg()), parse(card_svg(parse_card("Td")))
+    assert back.get("aria-label") == label
+    assert back.findtext(f"{NS}title") == label
+    assert ten.get("aria-label") == card
+    assert ten.findtext(f"{NS}title") == card
 
 
 @pytest.mark.parametrize("bad", [-1, 52, True])

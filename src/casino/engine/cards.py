@@ -85,7 +85,8 @@ def card_name(c: int) -> str:
 def parse_card(text: str) -> int:
     """Read one card leniently; raise :class:`CardError` saying why it is not one."""
     if not isinstance(text, str):
-        raise CardError(f"a card must be text such as 'Td', not {type(text).__name__}")
+        raise CardError(_("a card must be text such as 'Td', not %(kind)s")
+                        % {"kind": type(text).__name__})
     raw = "".join(ch for ch in text.strip() if ch not in _IGNORED)
     if len(raw) < 2:
         raise CardError(_("%(text)s is not a card: write rank then suit, as 'Td' or '7s'")

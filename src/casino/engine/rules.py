@@ -329,13 +329,15 @@ def card_table(rules: Rules) -> CardTable:
 
 def _casino(players: int = 2) -> Rules:
     if players != 2:
-        raise RulesError(f"casino is a game for 2 players, not {players}")
+        raise RulesError(_("%(name)s is a game for 2 players, not %(players)s")
+                         % {"name": "casino", "players": players})
     return Rules(name="casino", players=2)
 
 
 def _krypkasino(players: int = 2) -> Rules:
     if players != 2:
-        raise RulesError(f"krypkasino is a game for 2 players, not {players}")
+        raise RulesError(_("%(name)s is a game for 2 players, not %(players)s")
+                         % {"name": "krypkasino", "players": players})
     return Rules(
         name="krypkasino",
         players=2,
@@ -360,7 +362,8 @@ def _krypkasino(players: int = 2) -> Rules:
 
 def _kasino(players: int = 2) -> Rules:
     if players not in (2, 3, 4):
-        raise RulesError(f"kasino is a game for 2 to 4 players, not {players}")
+        raise RulesError(_("%(name)s is a game for 2 to 4 players, not %(players)s")
+                         % {"name": "kasino", "players": players})
     return Rules(
         name="kasino",
         players=players,
@@ -380,7 +383,8 @@ def _kasino(players: int = 2) -> Rules:
 
 def _classic(players: int = 2) -> Rules:
     if players not in (2, 3, 4):
-        raise RulesError(f"classic is a game for 2, 3 or 4 players, not {players}")
+        raise RulesError(_("%(name)s is a game for 2, 3 or 4 players, not %(players)s")
+                         % {"name": "classic", "players": players})
     return Rules(
         name="classic",
         players=players,
@@ -411,7 +415,8 @@ def _faces_all(players: int = 2) -> Rules:
 
 def _mulle(players: int = 2) -> Rules:
     if players not in (2, 3, 4):
-        raise RulesError(f"mulle is a game for 2 to 4 players, not {players}")
+        raise RulesError(_("%(name)s is a game for 2 to 4 players, not %(players)s")
+                         % {"name": "mulle", "players": players})
     return Rules(
         name="mulle",
         players=players,
@@ -431,7 +436,8 @@ def _mulle(players: int = 2) -> Rules:
 
 def _tablic(players: int = 2) -> Rules:
     if players not in (2, 3, 4):
-        raise RulesError(f"tablic is a game for 2 to 4 players, not {players}")
+        raise RulesError(_("%(name)s is a game for 2 to 4 players, not %(players)s")
+                         % {"name": "tablic", "players": players})
     return Rules(
         name="tablic",
         players=players,
@@ -475,12 +481,14 @@ _FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
 def canonical_name(name: str) -> str:
     """The preset's own name for ``name`` or one of its aliases."""
     if not isinstance(name, str):
-        raise RulesError(f"a ruleset name must be text, not {type(name).__name__}")
+        raise RulesError(_("a ruleset name must be text, not %(kind)s")
+                         % {"kind": type(name).__name__})
     key = name.strip().lower()
     key = ALIASES.get(key, key)
     if key not in _PRESETS:
         known = ", ".join(PRESET_NAMES)
-        raise RulesError(f"unknown ruleset {name!r}; the presets are {known}")
+        raise RulesError(_("unknown ruleset %(name)r; the presets are %(presets)s")
+                         % {"name": name, "presets": known})
     return key
 
 
@@ -489,16 +497,19 @@ def preset(name: str = "casino", /, **options: Any) -> Rules:
     key = canonical_name(name)
     players = options.pop("players", None)
     if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
-        raise RulesError(f"players must be a whole number, not {players!r}")
+        raise RulesError(_("players must be a whole number, not %(given)r")
+                         % {"given": players})
     base: Rules = _PRESETS[key](players) if players is not None else _PRESETS[key]()
     if not options:
         return base
     changes: dict[str, Any] = {}
     for opt, value in options.items():
         if opt in ("name", "preset"):
-            raise RulesError(f"{opt!r} is not an option; choose the preset by name")
+            raise RulesError(_("%(option)r is not an option; choose the preset by name")
+                             % {"option": opt})
         if opt not in _FIELDS:
-            raise RulesError(f"{key} has no option {opt!r}")
+            raise RulesError(_("%(name)s has no option %(option)r")
+                             % {"name": key, "option": opt})
         changes[opt] = _coerce(opt, value, getattr(base, opt))
     rules = dataclasses.replace(base, **changes)
     _check(rules)
@@ -508,7 +519,8 @@ def preset(name: str = "casino", /, **options: Any) -> Rules:
 def _coerce(opt: str, value: Any, current: Any) -> Any:
     if isinstance(current, bool):
         if not isinstance(value, bool):
-            raise RulesError(f"option {opt} must be true or false, not {value!r}")
+            raise RulesError(_("option %(option)s must be true or false, not %(given)r")
+                             % {"option": opt, "given": value})
         return value
     if isinstance(current, int) or (current is None and opt in ("sweep_limit", "ace_sum_alt")):
         if value is None and current is None:
@@ -516,11 +528,13 @@ def _coerce(opt: str, value: Any, current: Any) -> Any:
         if value is None and opt in ("sweep_limit", "ace_sum_alt"):
             return None
         if not isinstance(value, int) or isinstance(value, bool):
-            raise RulesError(f"option {opt} must be a whole number, not {value!r}")
+            raise RulesError(_("option %(option)s must be a whole number, not %(given)r")
+                             % {"option": opt, "given": value})
         return value
     if isinstance(current, str):
         if not isinstance(value, str):
-            raise RulesError(f"option {opt} must be text, not {value!r}")
+            raise RulesError(_("option %(option)s must be text, not %(given)r")
+                             % {"option": opt, "given": value})
         return value
     if opt == "face_values":
         if value is None:
@@ -530,7 +544,7 @@ def _coerce(opt: str, value: Any, current: Any) -> Any:
             or len(value) != 3
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
         ):
-            raise RulesError("option face_values must be three numbers (J, Q, K) or null")
+            raise RulesError(_("option face_values must be three numbers (J, Q, K) or null"))
         return tuple(value)
     if opt == "ace_played":
         if (
@@ -538,11 +552,12 @@ def _coerce(opt: str, value: Any, current: Any) -> Any:
             or not value
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
         ):
-            raise RulesError("option ace_played must be a list of numbers, as [14] or [1, 14]")
+            raise RulesError(_("option ace_played must be a list of numbers, as [14] or "
+                               "[1, 14]"))
         return tuple(value)
     if opt == "hand_values":
         if not isinstance(value, list | tuple):
-            raise RulesError("option hand_values must be a list of [card, value] pairs")
+            raise RulesError(_("option hand_values must be a list of [card, value] pairs"))
         pairs = []
         for item in value:
             if (
@@ -551,14 +566,17 @@ def _coerce(opt: str, value: Any, current: Any) -> Any:
                 or not isinstance(item[1], int)
                 or isinstance(item[1], bool)
             ):
-                raise RulesError("option hand_values must be a list of [card, value] pairs")
+                raise RulesError(_("option hand_values must be a list of [card, value] "
+                                   "pairs"))
             try:
                 text = card_text(parse_card(item[0]))
             except CardError as exc:
-                raise RulesError(f"option hand_values: {exc}") from None
+                raise RulesError(_("option hand_values: %(reason)s") % {"reason": exc}) \
+                    from None
             pairs.append((text, item[1]))
         return tuple(pairs)
-    raise RulesError(f"option {opt} cannot be set to {value!r}")
+    raise RulesError(_("option %(option)s cannot be set to %(given)r")
+                     % {"option": opt, "given": value})
 
 
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -575,34 +593,38 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 def _check(rules: Rules) -> None:
     for opt, choices in _CHOICES.items():
         if getattr(rules, opt) not in choices:
-            raise RulesError(f"option {opt} must be one of {', '.join(choices)}")
+            raise RulesError(_("option %(option)s must be one of %(choices)s")
+                             % {"option": opt, "choices": ", ".join(choices)})
     if rules.players not in (2, 3, 4):
-        raise RulesError(f"players must be 2, 3 or 4, not {rules.players}")
+        raise RulesError(_("players must be 2, 3 or 4, not %(players)s")
+                         % {"players": rules.players})
     if rules.partnerships and rules.players != 4:
-        raise RulesError("partnerships need 4 players")
+        raise RulesError(_("partnerships need 4 players"))
     if rules.decks not in (1, 2):
-        raise RulesError(f"decks must be 1 or 2, not {rules.decks}")
+        raise RulesError(_("decks must be 1 or 2, not %(decks)s") % {"decks": rules.decks})
     if rules.direction not in (1, -1):
-        raise RulesError("direction must be 1 (clockwise) or -1 (anticlockwise)")
+        raise RulesError(_("direction must be 1 (clockwise) or -1 (anticlockwise)"))
     if rules.first_hand < 1 or rules.deal_size < 1 or rules.first_table < 0:
-        raise RulesError("hand sizes must be at least 1 and the table deal at least 0")
+        raise RulesError(_("hand sizes must be at least 1 and the table deal at least 0"))
     first = rules.players * rules.first_hand + rules.first_table
     if first > rules.deck_size:
-        raise RulesError(f"the first deal needs {first} cards, more than the deck's")
+        raise RulesError(_("the first deal needs %(cards)s cards, more than the deck's")
+                         % {"cards": first})
     for value in rules.ace_played:
         if not 1 <= value <= 16:
-            raise RulesError("ace_played values must be between 1 and 16")
+            raise RulesError(_("ace_played values must be between 1 and 16"))
     if rules.face_values is not None and not all(1 <= v <= 16 for v in rules.face_values):
-        raise RulesError("face_values must be between 1 and 16")
+        raise RulesError(_("face_values must be between 1 and 16"))
     for _card, value in rules.hand_values:
         if not 1 <= value <= 16:
-            raise RulesError("hand_values must be between 1 and 16")
+            raise RulesError(_("hand_values must be between 1 and 16"))
     if (rules.compulsory_capture or rules.forced_sweep) and (
             rules.building or (rules.face_values is None and rules.face_capture == "one")):
-        raise RulesError("compulsory captures and forced sweeps need a ruleset without builds "
-                         "in which every card may take any selection (as in krypkasino)")
+        raise RulesError(_("compulsory captures and forced sweeps need a ruleset without "
+                           "builds in which every card may take any selection (as in "
+                           "krypkasino)"))
     if rules.building and rules.ace_sum_alt is not None:
-        raise RulesError("an Ace with two sum values cannot be used with building")
+        raise RulesError(_("an Ace with two sum values cannot be used with building"))
 
 
 def rules_from_json(obj: Any) -> Rules:
@@ -611,10 +633,10 @@ def rules_from_json(obj: Any) -> Rules:
         return preset(obj)
     if isinstance(obj, dict):
         if "preset" not in obj:
-            raise RulesError('a rules object needs "preset", the name of a ruleset')
+            raise RulesError(_('a rules object needs "preset", the name of a ruleset'))
         opts = {k: v for k, v in obj.items() if k != "preset"}
         return preset(obj["preset"], **opts)
-    raise RulesError("rules must be a preset name or an object with \"preset\"")
+    raise RulesError(_('rules must be a preset name or an object with "preset"'))
 
 
 # ----------------------------------------------------------------------

@@ -95,7 +95,8 @@ def build_notation(groups: Iterable[Iterable[int]], *, symbols: bool = False) ->
     return "[" + " ".join(["+".join([text[c] for c in g]) for g in groups]) + "]"
 
 
-#: The build's words by who owns it as said (``the``, ``your``), whether the word
+#: The build's words by who owns it as said (``the``, ``your``, ``seat``: the owner's
+#: seat's number, as the move helper names the other players), whether the word
 #: *multiple* is said, and whether its cards are shown; each translated where shown.
 _BUILD_WORDS = {
     ("the", False, True): pN_("build", "the %(value)s-build (%(groups)s)"),
@@ -106,6 +107,11 @@ _BUILD_WORDS = {
     ("your", True, True): pN_("build", "your multiple %(value)s-build (%(groups)s)"),
     ("your", False, False): pN_("build", "your %(value)s-build"),
     ("your", True, False): pN_("build", "your multiple %(value)s-build"),
+    ("seat", False, True): pN_("build", "seat %(seat)s's %(value)s-build (%(groups)s)"),
+    ("seat", True, True): pN_("build", "seat %(seat)s's multiple %(value)s-build "
+                              "(%(groups)s)"),
+    ("seat", False, False): pN_("build", "seat %(seat)s's %(value)s-build"),
+    ("seat", True, False): pN_("build", "seat %(seat)s's multiple %(value)s-build"),
 }
 
 
@@ -113,15 +119,17 @@ def build_words(b: Build, whose: str = "the", *, cards: bool = True,
                 kind: bool = True) -> str:
     """``the 8-build (5♦ + 3♠)``; ``the multiple 8-build (8♥, 5♦ + 3♠)``.
 
-    ``whose`` opens it (``your``, ``seat 1's``); ``cards=False`` leaves out the
-    cards and ``kind=False`` the word ``multiple``, for a short ``the 8-build``. With
-    ``the`` or ``your`` it is said in the language in force (*8:n rakennelma*,
-    *8-bygget*); another ``whose`` is an English-only caller's, worded in English."""
+    ``whose`` opens it (``your``; ``seat``: ``seat 1's``, its owner's seat);
+    ``cards=False`` leaves out the cards and ``kind=False`` the word ``multiple``, for a
+    short ``the 8-build``. With ``the``, ``your`` or ``seat`` it is said in the language
+    in force (*8:n rakennelma*, *8-bygget*); another ``whose`` is an English-only
+    caller's, worded in English."""
     multiple = kind and b.multiple
     groups = ", ".join(group_words(g) for g in b.groups)
     key = (whose, multiple, cards)
     if key in _BUILD_WORDS:
-        return pgettext("build", _BUILD_WORDS[key]) % {"value": b.value, "groups": groups}
+        return pgettext("build", _BUILD_WORDS[key]) % {"value": b.value, "groups": groups,
+                                                       "seat": b.owner}
     text = f"{whose} {'multiple ' if multiple else ''}{b.value}-build"
     return text + (f" ({groups})" if cards else "")
 

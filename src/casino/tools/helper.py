@@ -44,7 +44,8 @@ from casino.engine.moves import CAPTURE, TRAIL, Move
 from casino.engine.position import Position
 from casino.engine.presets import DEFAULT
 from casino.engine.rules import Rules, preset, rules_from_json
-from casino.engine.wording import build_notation, plural
+from casino.engine.wording import build_notation
+from casino.i18n import _, ngettext, pgettext
 from casino.words.narrate import move_explanation
 from casino.words.shortlist import MAX_SHOWN, shortlist
 
@@ -176,7 +177,7 @@ def _cards(text: str, what: str) -> tuple[int, ...]:
 
 def parse_hand(text: str) -> tuple[int, ...]:
     """``"9d 2s"`` (spaces or commas; ``10d``, symbols accepted)."""
-    return _cards(text, "hand")
+    return _cards(text, pgettext("helper field", "hand"))
 
 
 def _owner(text: str, token: str) -> int:
@@ -184,8 +185,8 @@ def _owner(text: str, token: str) -> int:
     if word in ("me", "you", "mine"):
         return YOU
     if not word.isdigit():
-        raise HelperError(f"{token}: the owner after ':' is a seat number (0 is you), "
-                          f"not {text!r}")
+        raise HelperError(_("%(build)s: the owner after ':' is a seat number (0 is you), "
+                            "not %(text)r") % {"build": token, "text": text})
     return int(word)
 
 
@@ -194,29 +195,30 @@ def parse_table(text: str) -> tuple[TableItem, ...]:
     items: list[TableItem] = []
     for token in _TOKEN.findall(text):
         if not token.startswith("["):
-            items.extend(_cards(token, "table"))
+            items.extend(_cards(token, pgettext("helper field", "table")))
             continue
         end = token.find("]")
         if end < 0:
-            raise HelperError(f"table: {token!r} opens '[' but does not close it")
+            raise HelperError(_("table: %(build)r opens '[' but does not close it")
+                              % {"build": token})
         inner, rest = token[1:end], token[end + 1:]
-        groups = tuple(_cards(g, f"table: build {token}") for g in inner.replace(",", " ")
-                       .split())
+        where = _("table: build %(build)s") % {"build": token}
+        groups = tuple(_cards(g, where) for g in inner.replace(",", " ").split())
         if not groups:
-            raise HelperError(f"table: {token!r} is an empty build")
+            raise HelperError(_("table: %(build)r is an empty build") % {"build": token})
         value: int | None = None
         owner: int | None = None
         for mark, part in re.findall(r"([=:])\s*([^\s=:]+)", rest):
             if mark == "=":
                 if not part.isdigit():
-                    raise HelperError(f"table: {token}: the value after '=' must be a "
-                                      f"number, not {part!r}")
+                    raise HelperError(_("table: %(build)s: the value after '=' must be a "
+                                        "number, not %(text)r") % {"build": token, "text": part})
                 value = int(part)
             else:
                 owner = _owner(part, token)
         if owner is None:
-            raise HelperError(f"table: say who owns the build {token}: add ':0' if it is "
-                              "yours, ':1' for the next player's")
+            raise HelperError(_("table: say who owns the build %(build)s: add ':0' if it is "
+                                "yours, ':1' for the next player's") % {"build": token})
         items.append(TableBuild(groups, owner, value))
     return tuple(items)
 
@@ -226,7 +228,7 @@ def parse_using(table: Sequence[TableItem], text: str) -> tuple[int, ...]:
     card names itself (each loose card once: two decks may lay two alike), a card in a
     build names the build (``"3c 5d"``: the 3♣ and the build holding the 5♦)."""
     out: list[int] = []
-    for card in _cards(text, "using"):
+    for card in _cards(text, pgettext("helper field", "using")):
         loose = [i for i, item in enumerate(table) if item == card and i not in out]
         held = [i for i, item in enumerate(table)
                 if isinstance(item, TableBuild) and any(card in g for g in item.groups)]
@@ -236,10 +238,11 @@ def parse_using(table: Sequence[TableItem], text: str) -> tuple[int, ...]:
             if held[0] not in out:
                 out.append(held[0])
         elif any(item == card for item in table):
-            raise HelperError(f"using: the {card_symbol(card)} is named more often than "
-                              "it lies on the table")
+            raise HelperError(_("using: the %(card)s is named more often than it lies on "
+                                "the table") % {"card": card_symbol(card)})
         else:
-            raise HelperError(f"using: the {card_symbol(card)} is not on the table")
+            raise HelperError(_("using: the %(card)s is not on the table")
+                              % {"card": card_symbol(card)})
     return tuple(out)
 
 
@@ -247,8 +250,11 @@ def parse_captured(text: str, players: int) -> tuple[tuple[int, ...], ...]:
     """Captured cards per seat, seats separated by ``|``: ``"As Td | 2s"`` (you first)."""
     parts = text.split("|")
     if len(parts) > players:
-        raise HelperError(f"captured: {len(parts)} piles given for {players} players")
-    piles = [_cards(p, f"captured (seat {i})") for i, p in enumerate(parts)]
+        raise HelperError(ngettext("captured: %(piles)s piles given for %(players)s player",
+                                   "captured: %(piles)s piles given for %(players)s players",
+                                   players) % {"piles": len(parts), "players": players})
+    piles = [_cards(p, _("captured (seat %(seat)s)") % {"seat": i})
+             for i, p in enumerate(parts)]
     piles += [()] * (players - len(piles))
     return tuple(piles)
 
@@ -263,22 +269,25 @@ def _build_value(rules: Rules, b: TableBuild, where: str) -> int:
     for g in b.groups:
         for c in g:
             if not sums[c]:
-                raise HelperError(f"{where}: the {card_symbol(c)} has no number value in "
-                                  f"{rules.name} and cannot be in a build")
+                raise HelperError(_("%(where)s: the %(card)s has no number value in "
+                                    "%(rules)s and cannot be in a build")
+                                  % {"where": where, "card": card_symbol(c), "rules": rules.name})
         totals.append(sum(sums[c] for c in g))
     value = b.value if b.value is not None else totals[0]
     for g, t in zip(b.groups, totals, strict=True):
         if t != value:
             shown = " + ".join(card_symbol(c) for c in g)
             nums = " + ".join(str(sums[c]) for c in g)
-            raise HelperError(f"{where}: {shown} makes {nums} = {t}, not {value}: every group "
-                              "of a build adds up to its value")
+            raise HelperError(_("%(where)s: %(cards)s makes %(sum)s, not %(value)s: every "
+                                "group of a build adds up to its value")
+                              % {"where": where, "cards": shown, "sum": f"{nums} = {t}",
+                                 "value": value})
     if sum(len(g) for g in b.groups) < 2:
-        raise HelperError(f"{where}: a build has at least two cards (one card alone is a "
-                          "loose card)")
+        raise HelperError(_("%(where)s: a build has at least two cards (one card alone is a "
+                            "loose card)") % {"where": where})
     if not 2 <= value <= rules.table.max_build:
-        raise HelperError(f"{where}: a build is worth 2 to {rules.table.max_build}, "
-                          f"not {value}")
+        raise HelperError(_("%(where)s: a build is worth 2 to %(most)s, not %(value)s")
+                          % {"where": where, "most": rules.table.max_build, "value": value})
     return value
 
 
@@ -301,9 +310,13 @@ class _Tally:
         for c, k in self.seen.items():
             if k > rules.decks:
                 places = ", ".join(dict.fromkeys(self.where[c]))
-                decks = "one deck" if rules.decks == 1 else f"{rules.decks} decks"
-                raise HelperError(f"the {card_symbol(c)} is given {k} times ({places}), but "
-                                  f"{rules.name} is played with {decks}")
+                raise HelperError(ngettext(
+                    "the %(card)s is given %(times)s times (%(places)s), but %(rules)s is "
+                    "played with one deck",
+                    "the %(card)s is given %(times)s times (%(places)s), but %(rules)s is "
+                    "played with %(decks)s decks", rules.decks)
+                    % {"card": card_symbol(c), "times": k, "places": places,
+                       "rules": rules.name, "decks": rules.decks})
 
 
 def position(setup: Setup) -> Position:
@@ -314,16 +327,18 @@ def position(setup: Setup) -> Position:
     biggest = _hand_limit(setup)
     captured = setup.captured or tuple(() for _ in range(n))
     if len(captured) != n:
-        raise HelperError(f"captured: give one pile per seat ({n}), not {len(captured)}")
+        raise HelperError(_("captured: give one pile per seat (%(seats)s), not %(piles)s")
+                          % {"seats": n, "piles": len(captured)})
     # Every card at most as often as the decks hold it.
     tally = _Tally()
     table_json, builds = _table(setup, tally)
-    tally.count(setup.hand, "in your hand")
+    tally.count(setup.hand, _("in your hand"))
     for s, pile in enumerate(captured):
-        tally.count(pile, "captured" if s == YOU else f"captured by seat {s}")
+        tally.count(pile, pgettext("helper field", "captured") if s == YOU
+                    else _("captured by seat %(seat)s") % {"seat": s})
     if setup.set_aside and not rules.set_aside_pictures:
-        raise HelperError(f"set aside: {rules.name} sets no cards aside")
-    tally.count(setup.set_aside, "set aside")
+        raise HelperError(_("set aside: %(rules)s sets no cards aside") % {"rules": rules.name})
+    tally.count(setup.set_aside, pgettext("helper field", "set aside"))
     tally.check(rules)
     unseen = rules.deck_size - sum(tally.seen.values())
     opponents = _opponents(setup, biggest)
@@ -331,7 +346,8 @@ def position(setup: Setup) -> Position:
     _check_build_owners(rules, builds, opponents, tally.seen)
     scores = setup.scores if setup.scores is not None else (0,) * n
     if len(scores) != n:
-        raise HelperError(f"scores: give one per seat ({n}), not {len(scores)}")
+        raise HelperError(_("scores: give one per seat (%(seats)s), not %(scores)s")
+                          % {"seats": n, "scores": len(scores)})
     obj = {
         "format": "casino-position/1", "rules": rules.to_json(), "round": 1, "deal": 1,
         "dealer": (YOU - rules.direction) % n, "to_move": YOU,
@@ -353,11 +369,12 @@ def _hand_limit(setup: Setup) -> int:
     is empty (you are the one to play) or holds more."""
     rules = setup.rules
     if not setup.hand:
-        raise HelperError("hand: give the cards in your hand (you are the one to play)")
+        raise HelperError(_("hand: give the cards in your hand (you are the one to play)"))
     biggest = max(rules.first_hand, rules.deal_size)
     if len(setup.hand) > biggest:
-        raise HelperError(f"hand: {len(setup.hand)} cards, but a hand in {rules.name} holds "
-                          f"at most {biggest}")
+        raise HelperError(_("hand: %(cards)s cards, but a hand in %(rules)s holds at most "
+                            "%(most)s") % {"cards": len(setup.hand), "rules": rules.name,
+                                           "most": biggest})
     return biggest
 
 
@@ -371,17 +388,19 @@ def _table(setup: Setup, tally: _Tally) -> tuple[list[Any], list[tuple[TableBuil
     builds: list[tuple[TableBuild, int]] = []
     for item in setup.table:
         if isinstance(item, int):
-            tally.count((item,), "on the table")
+            tally.count((item,), _("on the table"))
             table_json.append(card_text(item))
             continue
-        label = f"table: build {build_notation(item.groups)}"
+        label = _("table: build %(build)s") % {"build": build_notation(item.groups)}
         if not rules.building:
-            raise HelperError(f"{label}: there are no builds in {rules.name}")
+            raise HelperError(_("%(where)s: there are no builds in %(rules)s")
+                              % {"where": label, "rules": rules.name})
         if not 0 <= item.owner < n:
-            raise HelperError(f"{label}: owner {item.owner} is not a seat (0 is you, "
-                              f"seats go to {n - 1})")
+            raise HelperError(_("%(where)s: owner %(owner)s is not a seat (0 is you, seats "
+                                "go to %(last)s)") % {"where": label, "owner": item.owner,
+                                                      "last": n - 1})
         value = _build_value(rules, item, label)
-        tally.count([c for g in item.groups for c in g], "in a build")
+        tally.count([c for g in item.groups for c in g], _("in a build"))
         builds.append((item, value))
         table_json.append({"value": value, "owner": item.owner,
                            "groups": [[card_text(c) for c in g] for g in item.groups]})
@@ -395,13 +414,15 @@ def _opponents(setup: Setup, biggest: int) -> tuple[int, ...]:
     if setup.opponents is not None:
         opponents = tuple(setup.opponents)
         if len(opponents) != n - 1:
-            raise HelperError(f"opponents: give {plural(n - 1, 'hand size')}, "
-                              f"not {len(opponents)}")
+            raise HelperError(ngettext("opponents: give %(want)s hand size, not %(given)s",
+                                       "opponents: give %(want)s hand sizes, not %(given)s",
+                                       n - 1) % {"want": n - 1, "given": len(opponents)})
     else:
         opponents = (min(len(setup.hand), biggest),) * (n - 1)
     for k in opponents:
         if not 0 <= k <= biggest:
-            raise HelperError(f"opponents: a hand holds 0 to {biggest} cards, not {k}")
+            raise HelperError(_("opponents: a hand holds 0 to %(most)s cards, not %(given)s")
+                              % {"most": biggest, "given": k})
     return opponents
 
 
@@ -411,12 +432,14 @@ def _stock(setup: Setup, unseen: int, opponents: Sequence[int]) -> int:
     stock = setup.stock if setup.stock is not None else unseen - sum(opponents)
     if stock < 0 or unseen != sum(opponents) + stock:
         if setup.stock is None or stock < 0:
-            raise HelperError(f"only {unseen} cards are unseen, fewer than the "
-                              f"{sum(opponents)} in the other hands")
+            raise HelperError(_("only %(unseen)s cards are unseen, fewer than the "
+                                "%(hands)s in the other hands")
+                              % {"unseen": unseen, "hands": sum(opponents)})
         raise HelperError(
-            f"{unseen} cards are unseen, but the other hands ({sum(opponents)}) and the "
-            f"stock ({stock}) hold {sum(opponents) + stock}: give the cards already "
-            "captured, or leave out the stock size")
+            _("%(unseen)s cards are unseen, but the other hands (%(hands)s) and the stock "
+              "(%(stock)s) hold %(total)s: give the cards already captured, or leave out the "
+              "stock size") % {"unseen": unseen, "hands": sum(opponents), "stock": stock,
+                               "total": sum(opponents) + stock})
     return stock
 
 
@@ -428,16 +451,18 @@ def _check_build_owners(rules: Rules, builds: Sequence[tuple[TableBuild, int]],
         if b.owner == YOU:
             continue
         if opponents[b.owner - 1] == 0:
-            raise HelperError(f"seat {b.owner} owns the build {build_notation(b.groups)} "
-                              f"of {value}, "
-                              "so they hold a card of that value, but their hand is empty")
+            raise HelperError(_("seat %(seat)s owns the build %(build)s of %(value)s, so they "
+                                "hold a card of that value, but their hand is empty")
+                              % {"seat": b.owner, "build": build_notation(b.groups),
+                                 "value": value})
         visible = {c for c, k in seen.items() if k >= rules.decks}
         holders = [c for c in range(52) if value in rules.table.played[c] and c not in visible]
         if not holders:
-            raise HelperError(f"seat {b.owner} owns the build {build_notation(b.groups)} "
-                              f"of {value}, "
-                              f"so they hold a card of value {value}, but every such card "
-                              "is already seen")
+            raise HelperError(_("seat %(seat)s owns the build %(build)s of %(value)s, so they "
+                                "hold a card of value %(value)s, but every such card is "
+                                "already seen") % {"seat": b.owner,
+                                                   "build": build_notation(b.groups),
+                                                   "value": value})
 
 
 def _last_capturer(rules: Rules, captured: Sequence[Sequence[int]]) -> int | None:
@@ -466,8 +491,9 @@ def _position_words(message: str) -> str:
 
 
 def _whose(b: Build) -> str:
-    """Whose a build is, as the helper's seat 0 says it: ``your``, ``seat 1's``."""
-    return "your" if b.owner == YOU else f"seat {b.owner}'s"
+    """Whose a build is, as the helper's seat 0 says it: ``your``, or ``seat``, which
+    :func:`~casino.engine.wording.build_words` says as ``seat 1's``."""
+    return "your" if b.owner == YOU else "seat"
 
 
 def _keeps(rules: Rules, hand: Sequence[int], move: Move) -> str:
@@ -476,7 +502,8 @@ def _keeps(rules: Rules, hand: Sequence[int], move: Move) -> str:
     keep = [c for c in dict.fromkeys(rest) if move.value in rules.table.played[c]]
     if not keep:
         return ""
-    return f"; you keep the {' or the '.join(card_symbol(c) for c in keep)} to take it"
+    cards = _(" or the ").join(card_symbol(c) for c in keep)
+    return _("; you keep the %(cards)s to take it") % {"cards": cards}
 
 
 def move_words(move: Move, rules: Rules, hand: Sequence[int],
@@ -489,7 +516,7 @@ def move_words(move: Move, rules: Rules, hand: Sequence[int],
     if move.kind == CAPTURE:
         taken = len(move.loose) + len(move.builds)
         if table_size is not None and taken == table_size:
-            text += " (clearing the table)"
+            text += _(" (clearing the table)")
         return text
     if move.kind == TRAIL:
         return text
@@ -578,17 +605,19 @@ def _picked(pos: Position, setup: Setup, card: int | None,
     """The table items at ``using`` (indices into the table as described), once the
     choice is checked: a card of the hand, items only with a card, each item once."""
     if using and card is None:
-        raise HelperError("using: choose the card of your hand that plays with these "
-                          "table items")
+        raise HelperError(_("using: choose the card of your hand that plays with these "
+                            "table items"))
     if card is not None and card not in setup.hand:
-        raise HelperError(f"card: the {card_symbol(card)} is not in your hand")
+        raise HelperError(_("card: the %(card)s is not in your hand")
+                          % {"card": card_symbol(card)})
     if len(set(using)) != len(using):
-        raise HelperError("using: each table item once")
+        raise HelperError(_("using: each table item once"))
     items: list[int | Build] = []
     for i in using:
         if not 0 <= i < len(pos.table):
-            raise HelperError(f"using: the table has items 0 to {len(pos.table) - 1}, "
-                              f"not {i}" if pos.table else "using: the table is empty")
+            raise HelperError(_("using: the table has items 0 to %(last)s, not %(given)s")
+                              % {"last": len(pos.table) - 1, "given": i} if pos.table
+                              else _("using: the table is empty"))
         items.append(pos.table[i])
     return items
 
@@ -622,7 +651,7 @@ def setup_from_text(rules: Rules | str, table: str, hand: str, *,
 
 def _card_list(obj: Any, key: str) -> tuple[int, ...]:
     if not isinstance(obj, list):
-        raise HelperError(f"{key}: must be a list of cards")
+        raise HelperError(_("%(key)s: must be a list of cards") % {"key": key})
     try:
         return tuple(parse_card(c) for c in obj)
     except CardError as exc:
@@ -631,7 +660,8 @@ def _card_list(obj: Any, key: str) -> tuple[int, ...]:
 
 def _int(obj: Any, key: str) -> int:
     if not isinstance(obj, int) or isinstance(obj, bool):
-        raise HelperError(f"{key}: must be a whole number, not {obj!r}")
+        raise HelperError(_("%(key)s: must be a whole number, not %(given)r")
+                          % {"key": key, "given": obj})
     return obj
 
 
@@ -640,16 +670,16 @@ def setup_from_json(obj: Any) -> Setup:
     [["5d", "3s"]]}], "hand": ["9d"], "opponents": [4], "stock": 0, "captured":
     [[...], [...]], "scores": [0, 0]}``; the table may also be text (``parse_table``)."""
     if not isinstance(obj, dict):
-        raise HelperError("a helper request is a JSON object")
+        raise HelperError(_("a helper request is a JSON object"))
     known = {"rules", "table", "hand", "opponents", "stock", "captured", "scores", "level",
              "seed", "set_aside", "card", "using"}
     for k in obj:
         if k not in known:
-            raise HelperError(f"unknown key {k!r}")
+            raise HelperError(_("unknown key %(key)r") % {"key": k})
     try:
         rules = rules_from_json(obj.get("rules", DEFAULT.name))
     except RulesError as exc:
-        raise HelperError(f"rules: {exc}") from None
+        raise HelperError(_("rules: %(reason)s") % {"reason": exc}) from None
     table_obj = obj.get("table", [])
     table: list[TableItem] = []
     if isinstance(table_obj, str):
@@ -662,19 +692,21 @@ def setup_from_json(obj: Any) -> Setup:
             elif isinstance(item, dict):
                 if not set(item) <= {"value", "owner", "groups"} or "groups" not in item \
                         or "owner" not in item:
-                    raise HelperError(f"{key}: a build is {{value, owner, groups}}")
+                    raise HelperError(_("%(key)s: a build is {value, owner, groups}")
+                                      % {"key": key})
                 groups = item["groups"]
                 if not isinstance(groups, list) or not groups:
-                    raise HelperError(f"{key}.groups: a non-empty list of groups of cards")
+                    raise HelperError(_("%(key)s.groups: a non-empty list of groups of "
+                                        "cards") % {"key": key})
                 value = item.get("value")
                 table.append(TableBuild(
                     tuple(_card_list(g, f"{key}.groups") for g in groups),
                     _int(item["owner"], f"{key}.owner"),
                     None if value is None else _int(value, f"{key}.value")))
             else:
-                raise HelperError(f"{key}: a card or a build")
+                raise HelperError(_("%(key)s: a card or a build") % {"key": key})
     else:
-        raise HelperError("table: a list of cards and builds, or text")
+        raise HelperError(_("table: a list of cards and builds, or text"))
     hand_obj = obj.get("hand", [])
     hand = parse_hand(hand_obj) if isinstance(hand_obj, str) else _card_list(hand_obj, "hand")
 
@@ -683,14 +715,14 @@ def setup_from_json(obj: Any) -> Setup:
         if v is None:
             return None
         if not isinstance(v, list):
-            raise HelperError(f"{key}: must be a list of whole numbers")
+            raise HelperError(_("%(key)s: must be a list of whole numbers") % {"key": key})
         return tuple(_int(x, key) for x in v)
 
     captured_obj = obj.get("captured")
     captured = None
     if captured_obj is not None:
         if not isinstance(captured_obj, list):
-            raise HelperError("captured: a list of piles, one per seat")
+            raise HelperError(_("captured: a list of piles, one per seat"))
         captured = tuple(_card_list(p, f"captured[{i}]") for i, p in enumerate(captured_obj))
     stock = obj.get("stock")
     return Setup(rules, tuple(table), hand, ints("opponents"),
@@ -706,7 +738,7 @@ def helper_json(obj: Any, rank: Rank | None = None) -> dict[str, Any]:
     setup = setup_from_json(obj)
     level = obj.get("level", "expert")
     if level is not None and not isinstance(level, str):
-        raise HelperError("level: a level name or null")
+        raise HelperError(_("level: a level name or null"))
     seed = _int(obj.get("seed", 0), "seed")
     card, using = selection_from_json(obj)
     try:
@@ -732,10 +764,10 @@ def selection_from_json(obj: dict[str, Any]) -> tuple[int | None, tuple[int, ...
     card = None
     if card_obj is not None:
         if not isinstance(card_obj, str):
-            raise HelperError("card: one card of your hand, as 'Td'")
+            raise HelperError(_("card: one card of your hand, as 'Td'"))
         card = _card_list([card_obj], "card")[0]
     using_obj = obj.get("using", [])
     if not isinstance(using_obj, list):
-        raise HelperError("using: a list of table item numbers (from 0)")
+        raise HelperError(_("using: a list of table item numbers (from 0)"))
     using = tuple(_int(i, "using") for i in using_obj)
     return card, using

@@ -22,8 +22,11 @@ used, so copies can also be inlined side by side.
 
 from __future__ import annotations
 
+from html import escape
+
 from casino.engine.cards import RANKS, SUIT_NAMES, card_name, card_text, rank_of, suit_of
 from casino.engine.errors import CardError
+from casino.i18n import _
 
 WIDTH, HEIGHT = 100, 140
 
@@ -167,16 +170,18 @@ def card_svg(card: int, *, four_colour: bool = False) -> str:
 
 
 def back_svg() -> str:
-    """The back of every card: a lattice in two blues inside a white border."""
+    """The back of every card: a lattice in two blues inside a white border; its title
+    and ``aria-label`` in the language in force."""
     # A lattice of small lozenges filling the panel (8..92 x 8..132), no clipping needed.
     lattice = "".join(
         f"M{x} {y - 5}L{x + 5} {y}L{x} {y + 5}L{x - 5} {y}Z"
         for y in range(14, 130, 8) for x in range(14 + (y // 8 % 2) * 5, 90, 10)
     )
+    label = escape(_("back of a card"))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'width="{WIDTH}" height="{HEIGHT}" role="img" aria-label="back of a card">'
-        "<title>back of a card</title>"
+        f'width="{WIDTH}" height="{HEIGHT}" role="img" aria-label="{label}">'
+        f"<title>{label}</title>"
         '<rect x="1" y="1" width="98" height="138" rx="8" fill="#fffdf7" '
         'stroke="#8a8576" stroke-width="1.5"/>'
         '<rect x="8" y="8" width="84" height="124" rx="4" fill="#1f4f9a"/>'
