@@ -16,7 +16,9 @@ Three kinds of source, each read for what it shows a person:
   it is given to a widget, a title or a printed line), unless it is inside a gettext
   mark (``_``, ``ngettext``, ``pgettext``, ``npgettext``, ``pN_``, ``N_``), a docstring,
   a logging call, an exception meant for developers, an ``assert``, a dict's key, a
-  comparison or an index.
+  comparison or an index; or the HTTP API's own documentation, English like its schema
+  (``docs/api.schema.json``): a pydantic ``Field``'s ``description=`` and a body's
+  ``WHAT``.
 
 A finding is a :class:`Literal`: the file, the line, the words and why they count.
 The scanner is a fence, not a proof: it reads literals, not what the program does with
@@ -164,6 +166,10 @@ PY_TEXT_CALLS: dict[str, tuple[int, ...] | None] = {
 PY_TEXT_KEYWORDS = {"title", "placeholder", "label", "description", "tooltip", "prompt",
                     "sub_title", "border_title", "help"}
 PY_TEXT_ATTRIBUTES = {"title", "sub_title", "border_title", "border_subtitle", "tooltip"}
+#: The HTTP API's documentation, English as its schema is: a pydantic ``Field``'s
+#: ``description=`` keyword (the schema's words, and the English half of a refusal of a
+#: request body, :func:`casino.web.messages.explain`), and the ``WHAT`` a body is named by.
+PY_API_CALL, PY_API_KEYWORD, PY_API_NAME = "Field", "description", "WHAT"
 
 
 def _name_of(node: ast.expr) -> str:
@@ -239,6 +245,8 @@ class _PyScanner(ast.NodeVisitor):
             shown = places is None or index in places
             self._visit_as(arg, f"{name}()" if shown else None)
         for keyword in node.keywords:
+            if name == PY_API_CALL and keyword.arg == PY_API_KEYWORD:
+                continue
             shown = keyword.arg in PY_TEXT_KEYWORDS
             self._visit_as(keyword.value, f"{keyword.arg}=" if shown else None)
 
@@ -256,6 +264,12 @@ class _PyScanner(ast.NodeVisitor):
         shown = any(isinstance(t, ast.Attribute) and t.attr in PY_TEXT_ATTRIBUTES
                     for t in node.targets)
         self._visit_as(node.value, "a title" if shown else None)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        """A body's ``WHAT`` is the API's documentation; any other value is read."""
+        if node.value is not None and not (isinstance(node.target, ast.Name)
+                                           and node.target.id == PY_API_NAME):
+            self.visit(node.value)
 
     def visit_Raise(self, node: ast.Raise) -> None:
         """A developer's exception is skipped (its message is for the code's readers)."""

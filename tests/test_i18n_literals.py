@@ -29,7 +29,7 @@ SCANNED = (
     "engine/wording.py", "engine/cards.py", "engine/explain.py", "engine/rules.py",
     "engine/presets.py", "bots/levels.py",
     "web/table_words.py", "web/phrases.py", "web/language.py", "web/views.py",
-    "web/errors.py", "web/routes/*.py",
+    "web/errors.py", "web/routes/*.py", "web/*.py", "web/accounts/*.py",
 )
 
 #: The files not yet translated, so not yet scanned. THIS LIST MUST SHRINK TO EMPTY:
@@ -56,8 +56,19 @@ PENDING = frozenset({
     # The command line, the score pad and the helper, the computer's levels.
     "cli/__init__.py", "cli/helper.py", "cli/scorepad.py", "cli/scorepad_term.py",
     "tools/helper.py", "tools/scorepad.py", "play/session.py",
+    # The server's refusals and its other words (web/*.py, web/accounts/*.py).
+    "web/accounts/passwords.py", "web/accounts/profiles.py", "web/accounts/ratings.py",
+    "web/accounts/service.py", "web/accounts/store.py", "web/app.py", "web/chat.py",
+    "web/chatstore.py", "web/cli.py", "web/clocks.py", "web/daily.py", "web/fairqueue.py",
+    "web/guard.py", "web/limits.py", "web/messages.py", "web/pairing.py",
+    "web/requester.py", "web/reviews.py", "web/rooms.py", "web/service.py",
+    "web/serving.py", "web/settings.py", "web/single.py", "web/slow.py", "web/store.py",
+    "web/sync.py", "web/thinking.py", "web/tools.py", "web/turns.py", "web/workers.py",
 })
 
+#: Why a body's field's words stay English (tests/i18n_literals.py skips the rest).
+API_DOCUMENTATION = ("the HTTP API's documentation of a body's field, English as its schema "
+                     "(the refusal of a request body is worded in English)")
 #: Literals that are not words to translate: (file, or "*" for any, the literal as the
 #: scanner reports it, why it stays as it is).
 ALLOWED: tuple[tuple[str, str, str], ...] = (
@@ -75,6 +86,24 @@ ALLOWED: tuple[tuple[str, str, str], ...] = (
     ("play/console.py", "tab: complete", "a readline key binding, not words"),
     ("play/console.py", "set enable-bracketed-paste off", "a readline setting, not words"),
     ("tui/start.py", "You", "the player's default name, kept in the record as it is"),
+    ("web/timecontrol.py", "{…} min", "a time's unit symbol, the same in Finnish and Swedish"),
+    *((path, text, API_DOCUMENTATION) for path, text in (
+    ("web/bodies.py", "\"rules\" is a preset's name (or an alias): choose the rules among {…}"),
+    ("web/bodies.py", "\"players\" is how many seats the table has: a whole number, 2 to {…}"),
+    ("web/bodies.py", "\"level\" is the computer's: the levels are {…}"),
+    ("web/bodies.py", "\"pad\" is the score pad: its JSON object (format casino-scorepad/1)"),
+    ("web/bodies.py", "The bodies of the web game's JSON API (/api/)"),
+    ("web/bodies.py", "Each route's request body (null: none) and answer, in routes; the "
+     "models in $defs. Requests refuse any other field."),
+    ("web/accounts/forms.py", "\"name\" is the account's name"),
+    ("web/accounts/forms.py", "\"password\" is the account's password"),
+    ("web/accounts/forms.py", "\"code\" is one of the account's recovery codes, as "
+     "abcd-efgh-jkmn-pqrs"),
+    ("web/accounts/forms.py", "\"csrf\" is the form's token: send the form from this "
+     "site's page"),
+    ("web/accounts/forms.py", "\"claim\" is \"on\" to make this browser's games the "
+     "account's"),
+    )),
 )
 
 
@@ -190,3 +219,17 @@ def show(n: int) -> str:
 '''
     found = [(f.line, f.text) for f in python_literals("m.py", source)]
     assert found == [(6, "taken all"), (18, "Quit"), (19, "{…} cards left in the stock")]
+
+
+def test_the_scanner_leaves_the_http_apis_documentation_in_english() -> None:
+    source = '''
+class NewGame(Body):
+    WHAT: ClassVar[str] = "the new game request"
+    LABEL: ClassVar[str] = "the shown label"
+    mode: str = Field("computer", description="mode: computer or friends")
+    name: str = Field(None, title="the player's name")
+    other = Widget(description="a shown description")
+'''
+    found = [(f.line, f.text) for f in python_literals("m.py", source)]
+    assert found == [(4, "the shown label"), (6, "the player's name"),
+                     (7, "a shown description")]
