@@ -42,7 +42,7 @@ PENDING = frozenset({
     "web/templates/player.html",
     "web/static/scorepad.js",
     # The web's server words (pages' routes, the table's words sent over the WebSocket).
-    "web/errors.py", "web/routes/api.py",
+    "web/routes/api.py",
     "web/routes/admin.py", "web/routes/context.py", "web/routes/drawings.py",
     "web/routes/pages.py", "web/routes/socket.py",
     # The rules, the guide, the glossary and the narration of moves.
@@ -56,14 +56,12 @@ PENDING = frozenset({
     # The command line, the score pad and the helper, the computer's levels.
     "cli/__init__.py", "cli/helper.py", "cli/scorepad.py", "cli/scorepad_term.py",
     "tools/helper.py", "tools/scorepad.py", "play/session.py",
-    # The server's refusals and its other words (web/*.py, web/accounts/*.py).
-    "web/accounts/passwords.py", "web/accounts/profiles.py", "web/accounts/ratings.py",
-    "web/accounts/service.py", "web/accounts/store.py", "web/app.py", "web/chat.py",
-    "web/chatstore.py", "web/cli.py", "web/clocks.py", "web/daily.py", "web/fairqueue.py",
-    "web/guard.py", "web/limits.py", "web/messages.py", "web/pairing.py",
-    "web/requester.py", "web/reviews.py", "web/rooms.py", "web/service.py",
-    "web/serving.py", "web/settings.py", "web/single.py", "web/slow.py", "web/store.py",
-    "web/sync.py", "web/thinking.py", "web/tools.py", "web/turns.py", "web/workers.py",
+    # The server's refusals still to translate: the guard's (refused before the request's
+    # language is chosen), the reviews', the helper's and the workers' (worded in a
+    # background job, to be translated where they are told).
+    "web/guard.py", "web/reviews.py", "web/tools.py", "web/workers.py", "web/turns.py",
+    # The operator's words at the server's start (`casino serve`: the command line's).
+    "web/app.py", "web/cli.py", "web/settings.py", "web/single.py", "web/serving.py",
 })
 
 #: Why a body's field's words stay English (tests/i18n_literals.py skips the rest).
@@ -87,6 +85,40 @@ ALLOWED: tuple[tuple[str, str, str], ...] = (
     ("play/console.py", "set enable-bracketed-paste off", "a readline setting, not words"),
     ("tui/start.py", "You", "the player's default name, kept in the record as it is"),
     ("web/timecontrol.py", "{…} min", "a time's unit symbol, the same in Finnish and Swedish"),
+    *((path, text, "a seat's default name, kept in the record (and told to every reader) "
+       "as it is") for path, text in (
+        ("web/rooms.py", "Player {…}"), ("web/rooms.py", "Computer {…}"),
+        ("web/chat.py", "Guest {…}"), ("web/accounts/store.py", "Former player"))),
+    *((path, text, "an identifier: the kind of a counted, hashed or logged key, never shown")
+      for path, text in (
+        ("web/rooms.py", "every room"), ("web/rooms.py", "new games"),
+        ("web/chat.py", "chat name"), ("web/chat.py", "chat reports"),
+        ("web/chat.py", "chat settings"), ("web/chatstore.py", "chat game"),
+        ("web/pairing.py", "pairing asks"),
+        ("web/daily.py", "account {…}"), ("web/daily.py", "guest {…}"),
+        ("web/accounts/service.py", "host {…}"), ("web/accounts/service.py", "account {…}"),
+        ("web/accounts/service.py", "network {…}"), ("web/accounts/service.py", "signup {…}"),
+        ("web/accounts/passwords.py", "casino recovery "), ("web/limits.py", "network of {…}"),
+        ("web/slow.py", "WebSocket handshakes refused"))),
+    *(("web/accounts/profiles.py", text, "the rating graph's SVG markup: its words (the "
+       "aria-label) are translated apart; a point's title is a date and numbers")
+      for text in (
+        '<circle class="rating-point" cx="{…}" cy="{…}" r="3"><title>{…}: {…} ± {…}</title>'
+        '</circle>',
+        '<svg class="rating-graph" viewBox="0 0 {…} {…}" role="img" aria-label="{…}">'
+        '<polygon class="rating-band" points="{…}"/><polyline class="rating-line" '
+        'points="{…}" fill="none"/>{…}<text class="rating-axis" x="2" y="{…}">{…}</text>'
+        '<text class="rating-axis" x="2" y="{…}">{…}</text></svg>')),
+    *(("web/messages.py", text, "the API's refusal of a request body, English as its schema "
+       "(or a pattern of pydantic's English it rewords)") for text in (
+        " or instance of [A-Za-z]+", "the request",
+        "{…} is a JSON object, as docs/api.schema.json says", "a valid dictionary",
+        "The messages a client sends over the game WebSocket (/ws/<id>)",
+        "The messages the server sends over the game WebSocket (/ws/<id>)")),
+    *((path, text, "a developer's words: an internal exception's message, never shown")
+      for path, text in (
+        ("web/store.py", "game {…} is no longer at version {…}"),
+        ("web/fairqueue.py", "{…} running or waiting"))),
     *((path, text, API_DOCUMENTATION) for path, text in (
     ("web/bodies.py", "\"rules\" is a preset's name (or an alias): choose the rules among {…}"),
     ("web/bodies.py", "\"players\" is how many seats the table has: a whole number, 2 to {…}"),

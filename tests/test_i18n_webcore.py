@@ -1,0 +1,106 @@
+"""The server's refusals in Finnish and in Swedish, through the real app: a browser whose
+``lang`` cookie names a language is refused in it (a bad invite link, a game that does
+not exist, a room the rules or the mode refuse, a request body that is not JSON), with
+the same HTTP status; a browser without one is refused in English, word for word as
+before. The refusals worded apart from a request (the rooms' counts, the holder of a
+share) read in each language too."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from starlette.testclient import TestClient
+
+from casino.i18n import using
+from casino.web.daily import margin_words
+from casino.web.limits import size_words
+from casino.web.rooms import too_many_rooms
+from tests.web_helpers import browser, web
+
+#: Each refusal asked for: its path, its body (a JSON object, raw text, or None for a
+#: GET) and its status.
+ASKED = {
+    "invite": ("/join/0123456789abcdef/not-a-code", None, 404),
+    "no game": ("/api/games/0123456789abcdef/review?seat=0", None, 404),
+    "lesson": ("/api/games", {"mode": "lesson", "spectators": True}, 400),
+    "room": ("/api/games", {"mode": "friends", "players": 2, "people": 3}, 400),
+    "clock": ("/api/games", {"mode": "computer", "clock": {"kind": "move", "seconds": 30}},
+              400),
+    "not json": ("/api/games", "[1, 2]", 400),
+}
+#: What each refusal says, in each language (a part of it, enough to know it).
+SAYS = {
+    "en": {"invite": "this invite link is not valid: check that you copied all of it",
+           "no game": "there is no such game",
+           "lesson": "a lesson cannot be watched: leave \"spectators\" out",
+           "room": "a room is for 2 to 2 people in a 2-player game",
+           "clock": "a clock is for a room of people: a game against the computer or a "
+                    "lesson has none",
+           "not json": "the request must be a JSON object, as {\"rules\": \"casino\"}"},
+    "fi": {"invite": "tämä kutsulinkki ei kelpaa", "no game": "tällaista peliä ei ole",
+           "lesson": "oppituntia ei voi seurata", "room": "2 pelaajan pelin huoneessa",
+           "clock": "kello on ihmisten huoneita varten",
+           "not json": "pyynnön on oltava JSON-olio"},
+    "sv": {"invite": "den här inbjudningslänken är inte giltig",
+           "no game": "det finns inget sådant parti",
+           "lesson": "en lektion kan inte tittas på", "room": "ett rum är för 2 till 2",
+           "clock": "en klocka hör till ett rum för människor",
+           "not json": "begäran måste vara ett JSON-objekt"},
+}
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    with web(tmp_path_factory.mktemp("i18n-webcore")) as client:
+        yield client
+
+
+def refused(app: TestClient, lang: str | None, what: str) -> str:
+    """The words of the refusal ``what`` to a browser in ``lang`` (None: no cookie), its
+    status checked."""
+    client = browser(app)
+    if lang is not None:
+        client.cookies.set("lang", lang)
+    path, body, status = ASKED[what]
+    if isinstance(body, str):
+        r = client.post(path, content=body, headers={"content-type": "application/json"})
+    elif body is not None:
+        r = client.post(path, json=body)
+    else:
+        r = client.get(path)
+    assert r.status_code == status, (what, r.status_code, r.text)
+    if r.headers["content-type"].startswith("application/json"):
+        return str(r.json()["error"])
+    return str(r.text)
+
+
+@pytest.mark.parametrize("what", sorted(ASKED))
+def test_a_refusal_is_english_as_it_was(app: TestClient, what: str) -> None:
+    assert SAYS["en"][what] in refused(app, None, what)
+
+
+@pytest.mark.parametrize("lang", ["fi", "sv"])
+@pytest.mark.parametrize("what", sorted(ASKED))
+def test_a_refusal_is_in_the_browsers_language(app: TestClient, lang: str, what: str) -> None:
+    words = refused(app, lang, what)
+    assert SAYS[lang][what] in words
+    assert SAYS["en"][what] not in words
+
+
+def test_the_rooms_counts_and_the_shares_read_in_each_language() -> None:
+    english = too_many_rooms(True, 3, 30)
+    assert english == ("you have 3 rooms waiting for players already; use one of them, or "
+                       "wait for one to lapse (a room waits 30 minutes)")
+    assert too_many_rooms(False, 1, 30).startswith("your network has 1 room waiting")
+    with using("fi"):
+        assert too_many_rooms(True, 3, 30).startswith("sinulla on jo 3 huonetta")
+        assert too_many_rooms(False, 1, 30).startswith("verkostasi on jo 1 huone ")
+        assert margin_words(3) == "Päivän jako on päättynyt: eroksesi tuli +3"
+        assert size_words(2_000_000) == "2\u00a0000\u00a0000 tavua"  # no-break spaces
+    with using("sv"):
+        assert too_many_rooms(True, 3, 30).startswith("du har redan 3 rum")
+        assert "(ett rum väntar 30 minuter)" in too_many_rooms(False, 1, 30)
+        assert margin_words(-2, "Ann") == "Dagens giv är slut: Ann har marginalen -2"
+    assert margin_words(3) == "The daily deal is over: your margin is +3"
+    assert size_words(2_000_000) == "2,000,000 bytes"
