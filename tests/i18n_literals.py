@@ -107,7 +107,8 @@ def _blank(match: re.Match[str]) -> str:
 #: Jinja's expressions and tags (not its comments, nor a translated block).
 _JINJA_CODE = re.compile(r"{{.*?}}|{%(?!-?\s*(?:end)?trans\b).*?%}", re.S)
 #: A call of a translation mark inside Jinja code, its arguments included.
-_JINJA_MARK = re.compile(r"\b(?:_|gettext|ngettext|pgettext|npgettext)\((?:[^()]|\([^()]*\))*\)")
+_JINJA_MARK = re.compile(r"\b(?:_|gettext|ngettext|pgettext|npgettext)\("
+                         r"(?:\"[^\"]*\"|'[^']*'|[^()\"']|\([^()]*\))*\)")
 _JINJA_STRING = re.compile(r"\"([^\"]*)\"|'([^']*)'")
 
 
@@ -163,6 +164,9 @@ PY_TEXT_CALLS: dict[str, tuple[int, ...] | None] = {
     "Static": (0,), "Label": (0,), "Button": (0,), "notify": (0,), "print": None,
     "write": (0,), "Option": (0,), "update": (0,), "Content": (0,), "styled": (0,),
     "Text": (0,), "Binding": (2,), "say": (0,)}
+#: The web's error page (``web.pages.error(message, status, title)``): its message and
+#: title are a person's, though the call is named as logging's ``error`` is.
+PY_PAGE_ERROR = ("pages", "error", (0, 2))
 PY_TEXT_KEYWORDS = {"title", "placeholder", "label", "description", "tooltip", "prompt",
                     "sub_title", "border_title", "help"}
 PY_TEXT_ATTRIBUTES = {"title", "sub_title", "border_title", "border_subtitle", "tooltip"}
@@ -235,12 +239,15 @@ class _PyScanner(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         """A call: skipped when a mark or a developer's; a sink when it shows words."""
         name = _name_of(node.func)
+        places = PY_TEXT_CALLS.get(name, ())
+        if isinstance(node.func, ast.Attribute) and (_name_of(node.func.value), name) \
+                == PY_PAGE_ERROR[:2]:
+            name, places = "pages.error", PY_PAGE_ERROR[2]
         if name in PY_MARKS or name in PY_DEVELOPER_CALLS or name in PY_DEVELOPER_ERRORS:
             for keyword in node.keywords if name not in PY_MARKS else []:
                 self.visit(keyword.value)
             return
         self.visit(node.func)
-        places = PY_TEXT_CALLS.get(name, ())
         for index, arg in enumerate(node.args):
             shown = places is None or index in places
             self._visit_as(arg, f"{name}()" if shown else None)

@@ -36,15 +36,6 @@ SCANNED = (
 #: when a file's words are translated, take it out of here, and this test then holds
 #: it to it (each finding marked, or allowlisted with a reason).
 PENDING = frozenset({
-    # The other web pages and their scripts.
-    "web/templates/admin_reports.html",
-    "web/templates/glossary.html",
-    "web/templates/player.html",
-    "web/static/scorepad.js",
-    # The web's server words (pages' routes, the table's words sent over the WebSocket).
-    "web/routes/api.py",
-    "web/routes/admin.py", "web/routes/context.py", "web/routes/drawings.py",
-    "web/routes/pages.py", "web/routes/socket.py",
     # The rules, the guide, the glossary and the narration of moves.
     "words/glossary.py", "words/guide.py", "words/narrate.py",
     "words/svg.py", "engine/rules.py", "engine/explain.py",
@@ -56,10 +47,8 @@ PENDING = frozenset({
     # The command line, the score pad and the helper, the computer's levels.
     "cli/__init__.py", "cli/helper.py", "cli/scorepad.py", "cli/scorepad_term.py",
     "tools/helper.py", "tools/scorepad.py", "play/session.py",
-    # The server's refusals still to translate: the guard's (refused before the request's
-    # language is chosen), the reviews', the helper's and the workers' (worded in a
-    # background job, to be translated where they are told).
-    "web/guard.py", "web/reviews.py", "web/tools.py", "web/workers.py", "web/turns.py",
+    # The guard's refusals, given before the request's language is chosen.
+    "web/guard.py",
     # The operator's words at the server's start (`casino serve`: the command line's).
     "web/app.py", "web/cli.py", "web/settings.py", "web/single.py", "web/serving.py",
 })
@@ -94,7 +83,9 @@ ALLOWED: tuple[tuple[str, str, str], ...] = (
         ("web/rooms.py", "every room"), ("web/rooms.py", "new games"),
         ("web/chat.py", "chat name"), ("web/chat.py", "chat reports"),
         ("web/chat.py", "chat settings"), ("web/chatstore.py", "chat game"),
-        ("web/pairing.py", "pairing asks"),
+        ("web/pairing.py", "pairing asks"), ("web/tools.py", "score pads"),
+        ("web/turns.py", "turn {…}"),
+        ("web/reviews.py", "samples={…} seed={…} depth={…} nodes={…} review={…}"),
         ("web/daily.py", "account {…}"), ("web/daily.py", "guest {…}"),
         ("web/accounts/service.py", "host {…}"), ("web/accounts/service.py", "account {…}"),
         ("web/accounts/service.py", "network {…}"), ("web/accounts/service.py", "signup {…}"),
@@ -115,6 +106,11 @@ ALLOWED: tuple[tuple[str, str, str], ...] = (
         "{…} is a JSON object, as docs/api.schema.json says", "a valid dictionary",
         "The messages a client sends over the game WebSocket (/ws/<id>)",
         "The messages the server sends over the game WebSocket (/ws/<id>)")),
+    *((path, text, "an HTTP header's value or a page's markup, not words") for path, text in (
+        ("web/routes/context.py", "<!doctype html><meta charset=utf-8><title>Casino</title>"),
+        ("web/routes/drawings.py", "public, max-age=86400"),
+        ("web/routes/pages.py", "text/plain; charset=utf-8"),
+        ("web/routes/pages.py", "attachment; filename=\"casino-{…}.rec\""))),
     *((path, text, "a developer's words: an internal exception's message, never shown")
       for path, text in (
         ("web/store.py", "game {…} is no longer at version {…}"),
@@ -200,7 +196,8 @@ def test_the_scanner_finds_unmarked_words_in_a_template() -> None:
 <input type="submit" value="Send it"><input type="text" value="ann">
 {% trans %}Marked words{% endtrans %}<script>const s = "not words";</script>
 <button aria-label="{{ _('Close') }}">×</button>
-<p>{{ plural(n, "rated game") }} {{ _("%(n)s more games", n=count) }} {{ x or "the rest" }}</p>"""
+<p>{{ plural(n, "rated game") }} {{ _("%(n)s more games", n=count) }} {{ x or "the rest" }}</p>
+{{ _("The messages before it (%(count)s)", count=r.context | length) }}"""
     found = [(f.line, f.text) for f in template_literals("t.html", source)]
     assert found == [(2, "Go home"), (2, "Play now"), (3, "Send it"), (6, "rated game"),
                      (6, "the rest")]
@@ -247,10 +244,13 @@ def show(n: int) -> str:
         print(_("Marked words: %(n)s") % {"n": n})
     yield Static(Content.styled(_("A new game"), "bold"), classes="start-heading")
     yield Button("Quit")
+    log.error("a developer's error")
+    web.pages.error("there is no such game", 404, "Not found")
     return f"{n} cards left in the stock"
 '''
     found = [(f.line, f.text) for f in python_literals("m.py", source)]
-    assert found == [(6, "taken all"), (18, "Quit"), (19, "{…} cards left in the stock")]
+    assert found == [(6, "taken all"), (18, "Quit"), (20, "there is no such game"),
+                     (20, "Not found"), (21, "{…} cards left in the stock")]
 
 
 def test_the_scanner_leaves_the_http_apis_documentation_in_english() -> None:

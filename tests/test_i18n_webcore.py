@@ -1,21 +1,28 @@
 """The server's refusals in Finnish and in Swedish, through the real app: a browser whose
 ``lang`` cookie names a language is refused in it (a bad invite link, a game that does
-not exist, a room the rules or the mode refuse, a request body that is not JSON), with
+not exist, a room the rules or the mode refuse, a request body that is not JSON, a card's
+drawing, a guide or a leaderboard that is not one), with
 the same HTTP status; a browser without one is refused in English, word for word as
 before. The refusals worded apart from a request (the rooms' counts, the holder of a
-share) read in each language too."""
+share, a worker's, the helper's and the reviews' failures, told later to their asker)
+read in each language too."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
 from starlette.testclient import TestClient
 
-from casino.i18n import using
+from casino.i18n import _, using
 from casino.web.daily import margin_words
 from casino.web.limits import size_words
+from casino.web.requester import ACCOUNT, holder_words
+from casino.web.reviews import too_many
 from casino.web.rooms import too_many_rooms
+from casino.web.tools import ToolError, helper_too_many
+from casino.web.workers import TIMED_OUT, WorkerTimeout, worker_words
 from tests.web_helpers import browser, web
 
 #: Each refusal asked for: its path, its body (a JSON object, raw text, or None for a
@@ -28,6 +35,9 @@ ASKED = {
     "clock": ("/api/games", {"mode": "computer", "clock": {"kind": "move", "seconds": 30}},
               400),
     "not json": ("/api/games", "[1, 2]", 400),
+    "card": ("/svg/card/Zz.svg", None, 404),
+    "guide": ("/guide/nothing", None, 404),
+    "board": ("/leaderboard?rules=casino&players=9", None, 400),
 }
 #: What each refusal says, in each language (a part of it, enough to know it).
 SAYS = {
@@ -37,16 +47,20 @@ SAYS = {
            "room": "a room is for 2 to 2 people in a 2-player game",
            "clock": "a clock is for a room of people: a game against the computer or a "
                     "lesson has none",
-           "not json": "the request must be a JSON object, as {\"rules\": \"casino\"}"},
+           "not json": "the request must be a JSON object, as {\"rules\": \"casino\"}",
+           "card": "no such card", "guide": "no guide for &#39;nothing&#39;; the guides are",
+           "board": "a whole number, 2 to 4, and"},
     "fi": {"invite": "tämä kutsulinkki ei kelpaa", "no game": "tällaista peliä ei ole",
            "lesson": "oppituntia ei voi seurata", "room": "2 pelaajan pelin huoneessa",
            "clock": "kello on ihmisten huoneita varten",
-           "not json": "pyynnön on oltava JSON-olio"},
+           "not json": "pyynnön on oltava JSON-olio", "card": "tällaista korttia ei ole",
+           "guide": "oppaat ovat", "board": "kokonaisluku 2–4, ja säännöstöä"},
     "sv": {"invite": "den här inbjudningslänken är inte giltig",
            "no game": "det finns inget sådant parti",
            "lesson": "en lektion kan inte tittas på", "room": "ett rum är för 2 till 2",
            "clock": "en klocka hör till ett rum för människor",
-           "not json": "begäran måste vara ett JSON-objekt"},
+           "not json": "begäran måste vara ett JSON-objekt", "card": "inget sådant kort",
+           "guide": "guiderna är", "board": "ett heltal, 2 till 4, och"},
 }
 
 
@@ -104,3 +118,26 @@ def test_the_rooms_counts_and_the_shares_read_in_each_language() -> None:
         assert margin_words(-2, "Ann") == "Dagens giv är slut: Ann har marginalen -2"
     assert margin_words(3) == "The daily deal is over: your margin is +3"
     assert size_words(2_000_000) == "2,000,000 bytes"
+
+
+def test_the_workers_the_helpers_and_the_reviews_words_are_told_in_the_askers_language(
+) -> None:
+    timeout = WorkerTimeout(TIMED_OUT, seconds="3")
+    assert str(timeout) == "the job did not finish in 3 seconds and was stopped"
+    late = ToolError.later(lambda: _("the helper stopped unexpectedly: try again"), 503)
+    assert late.message == "the helper stopped unexpectedly: try again"
+    with using("fi"):
+        assert worker_words(timeout) == "työ ei valmistunut 3 sekunnissa, ja se pysäytettiin"
+        assert json.loads(bytes(late.response().body))["error"] == (
+            "apuri pysähtyi odottamatta: yritä uudelleen")
+        assert too_many(holder_words(ACCOUNT + "x"), 2).startswith(
+            "tunnuksellasi on jo 2 analyysia")
+    with using("sv"):
+        assert worker_words(timeout) == "jobbet blev inte klart på 3 sekunder och stoppades"
+        assert json.loads(bytes(late.response().body))["error"] == (
+            "hjälpen stannade oväntat: försök igen")
+        assert helper_too_many(holder_words("x"), 1).startswith("du har redan 1 fråga")
+    assert too_many(holder_words("x"), 1) == (
+        "you have 1 review being computed or waiting already: wait for it to finish before "
+        "asking for another")
+    assert json.loads(bytes(late.response().body))["error"] == late.message
