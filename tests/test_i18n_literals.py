@@ -47,8 +47,6 @@ PENDING = frozenset({
     # The command line, the score pad and the helper, the computer's levels.
     "cli/__init__.py", "cli/helper.py", "cli/scorepad.py", "cli/scorepad_term.py",
     "tools/helper.py", "tools/scorepad.py", "play/session.py",
-    # The guard's refusals, given before the request's language is chosen.
-    "web/guard.py",
     # The operator's words at the server's start (`casino serve`: the command line's).
     "web/app.py", "web/cli.py", "web/settings.py", "web/single.py", "web/serving.py",
 })
@@ -111,6 +109,8 @@ ALLOWED: tuple[tuple[str, str, str], ...] = (
         ("web/routes/drawings.py", "public, max-age=86400"),
         ("web/routes/pages.py", "text/plain; charset=utf-8"),
         ("web/routes/pages.py", "attachment; filename=\"casino-{…}.rec\""))),
+    *(("web/guard.py", text, "a Content-Security-Policy's directive, not words")
+      for text in (" ws://{…} wss://{…}", "connect-src {…}")),
     *((path, text, "a developer's words: an internal exception's message, never shown")
       for path, text in (
         ("web/store.py", "game {…} is no longer at version {…}"),

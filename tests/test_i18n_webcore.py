@@ -1,7 +1,7 @@
 """The server's refusals in Finnish and in Swedish, through the real app: a browser whose
 ``lang`` cookie names a language is refused in it (a bad invite link, a game that does
 not exist, a room the rules or the mode refuse, a request body that is not JSON, a card's
-drawing, a guide or a leaderboard that is not one), with
+drawing, a guide or a leaderboard that is not one, a change from another site), with
 the same HTTP status; a browser without one is refused in English, word for word as
 before. The refusals worded apart from a request (the rooms' counts, the holder of a
 share, a worker's, the helper's and the reviews' failures, told later to their asker)
@@ -38,7 +38,11 @@ ASKED = {
     "card": ("/svg/card/Zz.svg", None, 404),
     "guide": ("/guide/nothing", None, 404),
     "board": ("/leaderboard?rules=casino&players=9", None, 400),
+    "cross-site": ("/api/games", {"mode": "computer"}, 403),
 }
+#: The headers a refusal is asked with (another site's page: refused by the guard,
+#: before the app chooses the language).
+HEADERS = {"cross-site": {"origin": "https://elsewhere.example"}}
 #: What each refusal says, in each language (a part of it, enough to know it).
 SAYS = {
     "en": {"invite": "this invite link is not valid: check that you copied all of it",
@@ -49,18 +53,21 @@ SAYS = {
                     "lesson has none",
            "not json": "the request must be a JSON object, as {\"rules\": \"casino\"}",
            "card": "no such card", "guide": "no guide for &#39;nothing&#39;; the guides are",
-           "board": "a whole number, 2 to 4, and"},
+           "board": "a whole number, 2 to 4, and",
+           "cross-site": "changes are taken only from this site's own pages"},
     "fi": {"invite": "tämä kutsulinkki ei kelpaa", "no game": "tällaista peliä ei ole",
            "lesson": "oppituntia ei voi seurata", "room": "2 pelaajan pelin huoneessa",
            "clock": "kello on ihmisten huoneita varten",
            "not json": "pyynnön on oltava JSON-olio", "card": "tällaista korttia ei ole",
-           "guide": "oppaat ovat", "board": "kokonaisluku 2–4, ja säännöstöä"},
+           "guide": "oppaat ovat", "board": "kokonaisluku 2–4, ja säännöstöä",
+           "cross-site": "muutokset otetaan vastaan vain tämän sivuston omilta sivuilta"},
     "sv": {"invite": "den här inbjudningslänken är inte giltig",
            "no game": "det finns inget sådant parti",
            "lesson": "en lektion kan inte tittas på", "room": "ett rum är för 2 till 2",
            "clock": "en klocka hör till ett rum för människor",
            "not json": "begäran måste vara ett JSON-objekt", "card": "inget sådant kort",
-           "guide": "guiderna är", "board": "ett heltal, 2 till 4, och"},
+           "guide": "guiderna är", "board": "ett heltal, 2 till 4, och",
+           "cross-site": "ändringar tas bara emot från webbplatsens egna sidor"},
 }
 
 
@@ -80,7 +87,7 @@ def refused(app: TestClient, lang: str | None, what: str) -> str:
     if isinstance(body, str):
         r = client.post(path, content=body, headers={"content-type": "application/json"})
     elif body is not None:
-        r = client.post(path, json=body)
+        r = client.post(path, json=body, headers=HEADERS.get(what, {}))
     else:
         r = client.get(path)
     assert r.status_code == status, (what, r.status_code, r.text)
