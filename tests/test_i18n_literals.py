@@ -47,8 +47,6 @@ PENDING = frozenset({
     # The command line, the score pad and the helper, the computer's levels.
     "cli/__init__.py", "cli/helper.py", "cli/scorepad.py", "cli/scorepad_term.py",
     "tools/helper.py", "tools/scorepad.py", "play/session.py",
-    # The operator's words at the server's start (`casino serve`: the command line's).
-    "web/app.py", "web/cli.py", "web/settings.py", "web/single.py", "web/serving.py",
 })
 
 #: Why a body's field's words stay English (tests/i18n_literals.py skips the rest).
@@ -111,8 +109,12 @@ ALLOWED: tuple[tuple[str, str, str], ...] = (
         ("web/routes/pages.py", "attachment; filename=\"casino-{…}.rec\""))),
     *(("web/guard.py", text, "a Content-Security-Policy's directive, not words")
       for text in (" ws://{…} wss://{…}", "connect-src {…}")),
+    *((path, text, "the program's name (before its words on the command line), the same in "
+       "every language") for path, text in (
+        ("web/app.py", "casino"), ("web/app.py", "casino: "), ("web/cli.py", "casino: {…}"))),
     *((path, text, "a developer's words: an internal exception's message, never shown")
       for path, text in (
+        ("web/serving.py", "the whole"),
         ("web/store.py", "game {…} is no longer at version {…}"),
         ("web/fairqueue.py", "{…} running or waiting"))),
     *((path, text, API_DOCUMENTATION) for path, text in (

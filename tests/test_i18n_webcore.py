@@ -5,12 +5,13 @@ drawing, a guide or a leaderboard that is not one, a change from another site), 
 the same HTTP status; a browser without one is refused in English, word for word as
 before. The refusals worded apart from a request (the rooms' counts, the holder of a
 share, a worker's, the helper's and the reviews' failures, told later to their asker)
-read in each language too."""
+read in each language too, and so do `casino serve`'s words to its operator."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -21,6 +22,8 @@ from casino.web.limits import size_words
 from casino.web.requester import ACCOUNT, holder_words
 from casino.web.reviews import too_many
 from casino.web.rooms import too_many_rooms
+from casino.web.settings import limits_from
+from casino.web.single import served_by
 from casino.web.tools import ToolError, helper_too_many
 from casino.web.workers import TIMED_OUT, WorkerTimeout, worker_words
 from tests.web_helpers import browser, web
@@ -148,3 +151,16 @@ def test_the_workers_the_helpers_and_the_reviews_words_are_told_in_the_askers_la
         "you have 1 review being computed or waiting already: wait for it to finish before "
         "asking for another")
     assert json.loads(bytes(late.response().body))["error"] == late.message
+
+
+def test_casino_serves_words_to_its_operator_are_in_the_language_in_force() -> None:
+    with using("fi"), pytest.raises(ValueError, match="rajan rooms_per_address arvo on "
+                                                      r"kokonaisluku, ei '2\.5'"):
+        limits_from(["rooms_per_address=2.5"])
+    with using("sv"):
+        assert served_by(Path("casino.db"), "42").startswith(
+            "databasen casino.db betjänas redan av process 42: en SQLite-databas")
+    with pytest.raises(ValueError, match="the limit hint_wait must be more than 0, not 0"):
+        limits_from(["hint_wait=0"])
+    assert served_by(Path("casino.db"), "").startswith(
+        "the database casino.db is already served by another process")
