@@ -158,6 +158,8 @@ def test_casino_serves_words_to_its_operator_are_in_the_language_in_force() -> N
                                                       r"kokonaisluku, ei '2\.5'"):
         limits_from(["rooms_per_address=2.5"])
     with using("sv"):
+        with pytest.raises(ValueError, match="det finns ingen gräns 'nope'; gränserna är"):
+            limits_from(["nope=1"])
         assert served_by(Path("casino.db"), "42").startswith(
             "databasen casino.db betjänas redan av process 42: en SQLite-databas")
     with pytest.raises(ValueError, match="the limit hint_wait must be more than 0, not 0"):

@@ -233,13 +233,14 @@ def limits_from(settings: list[str], base: Limits | None = None) -> Limits:
         name, sep, text = setting.partition("=")
         name, text = name.strip(), text.strip()
         if not sep:
-            raise ValueError(f"a limit is NAME=VALUE, as rooms_per_address=5, not {setting!r}")
+            raise ValueError(_("a limit is NAME=VALUE, as rooms_per_address=5, not %(setting)s")
+                             % {"setting": repr(setting)})
         group, dot, short = name.rpartition(".")
         if dot and GROUP_OF.get(short) == group:
             name = short
         if name not in GROUP_OF:
-            raise ValueError(f"there is no limit {name!r}; the limits are "
-                             f"{', '.join(sorted(GROUP_OF))}")
+            raise ValueError(_("there is no limit %(name)s; the limits are %(limits)s")
+                             % {"name": repr(name), "limits": ", ".join(sorted(GROUP_OF))})
         grouped[GROUP_OF[name]][name] = text
         try:
             LimitGroups.model_validate(grouped)
