@@ -16,8 +16,10 @@ Three kinds of source, each read for what it shows a person:
   it is given to a widget, a title or a printed line), unless it is inside a gettext
   mark (``_``, ``ngettext``, ``pgettext``, ``npgettext``, ``pN_``, ``N_``), a docstring,
   a logging call, an exception meant for developers, an ``assert``, a dict's key, a
-  comparison or an index. A literal of markup (an SVG drawing: it opens with a tag) is
-  read as a template is, for its text and its read attributes only.
+  comparison or an index; or the HTTP API's own documentation, English like its schema
+  (``docs/api.schema.json``): a pydantic ``Field``'s ``description=`` and a body's
+  ``WHAT``. A literal of markup (an SVG drawing: it opens with a tag) is read as a
+  template is, for its text and its read attributes only.
 
 A finding is a :class:`Literal`: the file, the line, the words and why they count.
 The scanner is a fence, not a proof: it reads literals, not what the program does with
@@ -106,7 +108,8 @@ def _blank(match: re.Match[str]) -> str:
 #: Jinja's expressions and tags (not its comments, nor a translated block).
 _JINJA_CODE = re.compile(r"{{.*?}}|{%(?!-?\s*(?:end)?trans\b).*?%}", re.S)
 #: A call of a translation mark inside Jinja code, its arguments included.
-_JINJA_MARK = re.compile(r"\b(?:_|gettext|ngettext|pgettext|npgettext)\((?:[^()]|\([^()]*\))*\)")
+_JINJA_MARK = re.compile(r"\b(?:_|gettext|ngettext|pgettext|npgettext)\("
+                         r"(?:\"[^\"]*\"|'[^']*'|[^()\"']|\([^()]*\))*\)")
 _JINJA_STRING = re.compile(r"\"([^\"]*)\"|'([^']*)'")
 
 
@@ -166,9 +169,16 @@ PY_TEXT_CALLS: dict[str, tuple[int, ...] | None] = {
     "Static": (0,), "Label": (0,), "Button": (0,), "notify": (0,), "print": None,
     "write": (0,), "Option": (0,), "update": (0,), "Content": (0,), "styled": (0,),
     "Text": (0,), "Binding": (2,), "say": (0,)}
+#: The web's error page (``web.pages.error(message, status, title)``): its message and
+#: title are a person's, though the call is named as logging's ``error`` is.
+PY_PAGE_ERROR = ("pages", "error", (0, 2))
 PY_TEXT_KEYWORDS = {"title", "placeholder", "label", "description", "tooltip", "prompt",
                     "sub_title", "border_title", "help"}
 PY_TEXT_ATTRIBUTES = {"title", "sub_title", "border_title", "border_subtitle", "tooltip"}
+#: The HTTP API's documentation, English as its schema is: a pydantic ``Field``'s
+#: ``description=`` keyword (the schema's words, and the English half of a refusal of a
+#: request body, :func:`casino.web.messages.explain`), and the ``WHAT`` a body is named by.
+PY_API_CALL, PY_API_KEYWORD, PY_API_NAME = "Field", "description", "WHAT"
 
 
 #: A literal that is markup (an SVG drawing, an HTML comment): it opens with a tag.
@@ -253,16 +263,21 @@ class _PyScanner(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         """A call: skipped when a mark or a developer's; a sink when it shows words."""
         name = _name_of(node.func)
+        places = PY_TEXT_CALLS.get(name, ())
+        if isinstance(node.func, ast.Attribute) and (_name_of(node.func.value), name) \
+                == PY_PAGE_ERROR[:2]:
+            name, places = "pages.error", PY_PAGE_ERROR[2]
         if name in PY_MARKS or name in PY_DEVELOPER_CALLS or name in PY_DEVELOPER_ERRORS:
             for keyword in node.keywords if name not in PY_MARKS else []:
                 self.visit(keyword.value)
             return
         self.visit(node.func)
-        places = PY_TEXT_CALLS.get(name, ())
         for index, arg in enumerate(node.args):
             shown = places is None or index in places
             self._visit_as(arg, f"{name}()" if shown else None)
         for keyword in node.keywords:
+            if name == PY_API_CALL and keyword.arg == PY_API_KEYWORD:
+                continue
             shown = keyword.arg in PY_TEXT_KEYWORDS
             self._visit_as(keyword.value, f"{keyword.arg}=" if shown else None)
 
@@ -280,6 +295,12 @@ class _PyScanner(ast.NodeVisitor):
         shown = any(isinstance(t, ast.Attribute) and t.attr in PY_TEXT_ATTRIBUTES
                     for t in node.targets)
         self._visit_as(node.value, "a title" if shown else None)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        """A body's ``WHAT`` is the API's documentation; any other value is read."""
+        if node.value is not None and not (isinstance(node.target, ast.Name)
+                                           and node.target.id == PY_API_NAME):
+            self.visit(node.value)
 
     def visit_Raise(self, node: ast.Raise) -> None:
         """A developer's exception is skipped (its message is for the code's readers)."""

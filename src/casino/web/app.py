@@ -24,6 +24,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from casino.i18n import _
 from casino.play.session import HINT_LEVEL
 from casino.web import language, tools
 from casino.web.accounts.ratings import settle_unrated
@@ -189,8 +190,9 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
                              limits=limits, admins=admins)
         except (SQLAlchemyError, ImportError) as e:
             raise unopened(e) from None
-        print(f"casino: games are stored in {shown}; engine: {engine_name()}; "
-              f"event loop: {event_loop()}", file=sys.stderr)
+        print("casino: " + _("games are stored in %(where)s; engine: %(engine)s; event "
+                             "loop: %(loop)s") % {"where": shown, "engine": engine_name(),
+                                                  "loop": event_loop()}, file=sys.stderr)
         install_log_redaction()  # create_app did; said again where the access log is switched on
         uvicorn.run(app, **run)
         return
@@ -204,7 +206,9 @@ def serve(host: str, port: int, database_url: str | None, pool_workers: int,
                               bot_pause=bot_pause, admins=tuple(admins),
                               limits=LimitGroups.from_flat(limits or Limits()))
     os.environ[ENV] = settings.model_dump_json()
-    print(f"casino: games are stored in {shown}, served by {workers} processes; "
-          f"engine: {engine_name()}; event loop: {event_loop()}", file=sys.stderr)
+    print("casino: " + _("games are stored in %(where)s, served by %(n)s processes; engine: "
+                         "%(engine)s; event loop: %(loop)s") % {
+        "where": shown, "n": workers, "engine": engine_name(), "loop": event_loop()},
+        file=sys.stderr)
     install_log_redaction()
     uvicorn.run("casino.web.serving:worker_app", factory=True, workers=workers, **run)

@@ -131,8 +131,8 @@ def timed(mode: str, clock: Mapping[str, Any] | None) -> TimeControl:
     except (TypeError, ValueError) as e:
         raise GameError(str(e)) from None
     if control.runs and mode != FRIENDS:
-        raise GameError("a clock is for a room of people: a game against the computer or "
-                        "a lesson has none")
+        raise GameError(_("a clock is for a room of people: a game against the computer "
+                          "or a lesson has none"))
     return control
 
 

@@ -228,7 +228,7 @@ class Computers:
             with self.thinker.hint_slot(game.id):
                 return await self._hint(game, seat, job, version)
         except Busy as e:
-            raise GameError(str(e), 503) from None
+            raise GameError(pgettext("hint", str(e)), 503) from None
 
     async def _hint(self, game: LiveGame, seat: int, job: BotJob,
                     version: int) -> dict[str, Any]:
@@ -243,7 +243,7 @@ class Computers:
             try:
                 text = await self.thinker.hint(job, game=game.id, slot=True)
             except Busy as e:
-                raise GameError(str(e), 503) from None
+                raise GameError(pgettext("hint", str(e)), 503) from None
             except Exception:
                 log.exception("hint failed in game %s", game.id)
                 raise GameError(_("no hint could be found just now; try again"),

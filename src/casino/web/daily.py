@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 from casino.engine.match import Match, RoundLog
 from casino.engine.record import RecordRound, Settings, read_record, write_record
 from casino.engine.rules import PRESET_NAMES, Rules, player_counts, preset
-from casino.i18n import ngettext, pN_
+from casino.i18n import _, ngettext, pgettext, pN_
 from casino.play.session import HUMAN, GameSession
 from casino.web.accounts.store import Account
 from casino.web.daily_store import DailyStore, Deal, Entry
@@ -56,9 +56,9 @@ PLAYED_ONCE = pN_("daily", "a daily deal is played once, to the end of its round
                  "rematch")
 NO_RESIGNING = pN_("daily", "a daily deal is played to the end of its round: it cannot be "
                    "resigned")
-NAME_FIRST = ("choose a name for this browser first: players without an account take part "
-              "in the daily deal under it")
-NOT_A_DAY = "{day!r} is no day of the daily deal: days are written YYYY-MM-DD"
+NAME_FIRST = pN_("daily", "choose a name for this browser first: players without an account "
+                 "take part in the daily deal under it")
+NOT_A_DAY = pN_("daily", "%(day)s is no day of the daily deal: days are written YYYY-MM-DD")
 #: What a results page says to a player who has not finished today's deal yet.
 PLAY_FIRST = pN_("daily", "Play first: today's results are shown to those who have played "
                           "today's deal to its end.")
@@ -69,8 +69,8 @@ NOT_RANKED = pN_("daily", "Players without an account, under their browsers' nam
 #: guests' apart), so that a page costs the same however many played it.
 RESULTS_SHOWN = 100
 #: The refusal of a daily game's record or review before its day is over.
-HIDDEN_GAME = ("a daily deal's games are shown once its day is over (UTC); until then each "
-               "is its own player's only")
+HIDDEN_GAME = pN_("daily", "a daily deal's games are shown once its day is over (UTC); until "
+                  "then each is its own player's only")
 
 
 def utc_now() -> dt.datetime:
@@ -86,11 +86,11 @@ def daily_presets() -> list[str]:
 def check_day(day: str) -> dt.date:
     """The date ``day`` names (YYYY-MM-DD); GameError (404) for anything else."""
     if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", day):
-        raise GameError(NOT_A_DAY.format(day=day[:20]), 404)
+        raise GameError(pgettext("daily", NOT_A_DAY) % {"day": repr(day[:20])}, 404)
     try:
         return dt.date.fromisoformat(day)
     except ValueError:
-        raise GameError(NOT_A_DAY.format(day=day[:20]), 404) from None
+        raise GameError(pgettext("daily", NOT_A_DAY) % {"day": repr(day[:20])}, 404) from None
 
 
 def day_end(day: str) -> dt.datetime:
@@ -103,8 +103,9 @@ def day_end(day: str) -> dt.datetime:
 def check_rules(rules: str) -> str:
     """``rules`` when it is a preset with a daily deal; GameError (404) otherwise."""
     if rules not in daily_presets():
-        raise GameError(f"there is no daily deal of {rules[:30]!r}: the daily deals are "
-                        f"{', '.join(daily_presets())}", 404)
+        raise GameError(_("there is no daily deal of %(rules)s: the daily deals are "
+                          "%(deals)s") % {"rules": repr(rules[:30]),
+                                          "deals": ", ".join(daily_presets())}, 404)
     return rules
 
 
@@ -163,8 +164,11 @@ def daily_view(view: dict[str, Any], game: str, session: GameSession) -> None:
 def margin_words(margin: int, name: str | None = None) -> str:
     """The end of a daily deal, in words: "The daily deal is over: your margin is +3",
     to its player; "Ann's margin", to others (``name``, the player's)."""
-    whose = "your" if name is None else f"{name}'s"
-    return f"The daily deal is over: {whose} margin is {margin:+d}"
+    if name is None:
+        return _("The daily deal is over: your margin is %(margin)s") % {
+            "margin": f"{margin:+d}"}
+    return _("The daily deal is over: %(name)s's margin is %(margin)s") % {
+        "name": name, "margin": f"{margin:+d}"}
 
 
 @dataclass(frozen=True)
@@ -264,11 +268,12 @@ class Daily:
         check_day(day)
         check_rules(rules)
         if not self.over(day):
-            raise GameError("a day's deal is played again for practice once the day is "
-                            "over; today's is played once, for the results", 409)
+            raise GameError(_("a day's deal is played again for practice once the day is "
+                              "over; today's is played once, for the results"), 409)
         deal = self.deals.deal(day, rules)
         if deal is None:
-            raise GameError(f"nobody played the daily deal of {rules} on {day}", 404)
+            raise GameError(_("nobody played the daily deal of %(rules)s on %(day)s")
+                            % {"rules": rules, "day": day}, 404)
         self._count_new_game(requester)
         token = token or new_token()
         game = secrets.token_hex(8)
@@ -279,8 +284,8 @@ class Daily:
     def _count_new_game(self, requester: str) -> None:
         """Take a new game from ``requester``'s allowance; GameError (429) when spent."""
         if not self.service.allowances.take(self.service.rooms.new_games, requester):
-            raise GameError(f"too many new games: {holder_words(requester)} started as many "
-                            f"as it may for now; wait a minute", 429)
+            raise GameError(_("too many new games: %(holder)s started as many as it may for "
+                              "now; wait a minute") % {"holder": holder_words(requester)}, 429)
 
     def _shown_name(self, name: str | None, account: Account | None) -> str:
         """The name the results show: the account's, or the guest's own (required)."""
@@ -290,7 +295,7 @@ class Daily:
         # no name either (the record takes no empty name).
         shown = self.service.rooms.person(name, "", None) if name is not None else ""
         if not shown:
-            raise GameError(NAME_FIRST)
+            raise GameError(pgettext("daily", NAME_FIRST))
         return shown
 
     def _make(self, deal: Deal, entry: Entry, token: str, account: Account | None) -> bool:
@@ -349,7 +354,7 @@ class Daily:
         check_day(day)
         check_rules(rules)
         if day > self.today():
-            raise GameError("that day's deal is not dealt yet", 404)
+            raise GameError(_("that day's deal is not dealt yet"), 404)
         deal = self.deal(day, rules)
         mine = self.mine(day, rules, keys)
         if mine is not None and not mine.done:

@@ -35,6 +35,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from casino import i18n
+from casino.i18n import _, pgettext, pN_
+from casino.web.language import request_language
 from casino.web.limits import declared_length, size_words
 
 #: The methods that change something; GET and HEAD must not (the two GET links that do,
@@ -49,8 +52,8 @@ _HOST = re.compile(r"(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])
 #: How a refusal is answered: the request, the words and the HTTP status.
 Refusal = Callable[[Request, str, int], Response]
 
-CROSS_SITE = ("changes are taken only from this site's own pages: this request came from "
-              "another site, and nothing was changed")
+CROSS_SITE = pN_("guard", "changes are taken only from this site's own pages: this request "
+                          "came from another site, and nothing was changed")
 
 
 def same_origin(headers: Mapping[str, str]) -> bool:
@@ -123,8 +126,8 @@ class BodyTooBig(HTTPException):
 
 
 def too_big(limit: int) -> str:
-    """The words refusing a request body over ``limit`` bytes."""
-    return f"the request is too big (at most {size_words(limit)})"
+    """The words refusing a request body over ``limit`` bytes, in the language in force."""
+    return _("the request is too big (at most %(size)s)") % {"size": size_words(limit)}
 
 
 def _json_refusal(_request: Request, words: str, status: int) -> Response:
@@ -148,17 +151,18 @@ class Guard:
             return
         passage = _Passage(scope, receive, send, self.body_bytes)
         if scope["method"] in UNSAFE_METHODS and cross_site(passage.headers):
-            await passage.refuse(self.refusal, CROSS_SITE, 403)
+            await passage.refuse(self.refusal, lambda: pgettext("guard", CROSS_SITE), 403)
             return
         if passage.declared is not None and passage.declared > self.body_bytes:
-            await passage.refuse(self.refusal, too_big(self.body_bytes), 413)
+            await passage.refuse(self.refusal, lambda: too_big(self.body_bytes), 413)
             return
         try:
             await self.app(passage.scope, passage.receive, passage.send)
         except BodyTooBig as exc:  # an app without Starlette's handlers let it through
             if passage.started:
                 raise
-            await passage.refuse(self.refusal, str(exc.detail), 413)
+            detail = str(exc.detail)
+            await passage.refuse(self.refusal, lambda: detail, 413)
 
 
 class _Passage:
@@ -209,8 +213,12 @@ class _Passage:
             message = {"type": "http.response.body", "body": b"", "more_body": False}
         await self._send(message)
 
-    async def refuse(self, refusal: Refusal, words: str, status: int) -> None:
-        response = refusal(Request(self.scope), words, status)
+    async def refuse(self, refusal: Refusal, words: Callable[[], str], status: int) -> None:
+        """Answer with ``refusal``, in the request's language (the guard runs before the
+        app's middleware chooses it: its cookie, else its Accept-Language)."""
+        request = Request(self.scope)
+        with i18n.using(request_language(request)):
+            response = refusal(request, words(), status)
         await response(self.scope, self.receive, self.send)
 
 

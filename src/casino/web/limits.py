@@ -18,6 +18,8 @@ from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
 
+from casino.i18n import _, format_number, ngettext
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -245,7 +247,9 @@ class TokenBucket:
 
 def size_words(limit: int) -> str:
     """A byte limit as people read it: "4 KiB" when it is whole KiB, else "2,000,000 bytes"."""
-    return f"{limit // 1024} KiB" if limit % 1024 == 0 else f"{limit:,} bytes"
+    if limit % 1024 == 0:
+        return f"{limit // 1024} KiB"
+    return ngettext("%(n)s byte", "%(n)s bytes", limit) % {"n": format_number(limit)}
 
 
 def declared_length(request_headers: Mapping[str, str]) -> int | None:
@@ -269,7 +273,7 @@ async def json_object(request: Request, limit: int,
     Anything else raises ``refuse(words, HTTP status)``, the caller's own error,
     so each part of the server answers in its usual form.
     """
-    too_big = f"the request is too big (at most {size_words(limit)})"
+    too_big = _("the request is too big (at most %(size)s)") % {"size": size_words(limit)}
     declared = declared_length(request.headers)
     if declared is not None and declared > limit:
         raise refuse(too_big, 413)
@@ -280,11 +284,12 @@ async def json_object(request: Request, limit: int,
             if len(raw) > limit:
                 raise refuse(too_big, 413)
     except ClientDisconnect:  # nobody is left to read the answer; nothing to log either
-        raise refuse("the request was cut off before its end", 400) from None
+        raise refuse(_("the request was cut off before its end"), 400) from None
     try:
         body = json.loads(bytes(raw) or b"{}")
     except (ValueError, RecursionError):
-        raise refuse("the request is not valid JSON", 400) from None
+        raise refuse(_("the request is not valid JSON"), 400) from None
     if not isinstance(body, dict):
-        raise refuse("the request must be a JSON object, as {\"rules\": \"casino\"}", 400)
+        raise refuse(_("the request must be a JSON object, as %(example)s")
+                     % {"example": '{"rules": "casino"}'}, 400)
     return body

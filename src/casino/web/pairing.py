@@ -56,7 +56,7 @@ from sqlalchemy.orm import Session
 
 from casino.engine.errors import CasinoError
 from casino.engine.rules import preset
-from casino.i18n import pgettext, pN_
+from casino.i18n import _, pgettext, pN_
 from casino.measure.glicko2 import Rating
 from casino.web.accounts.ratings import check_rated_room
 from casino.web.accounts.store import Account, AccountGameRow, RatingRow
@@ -98,8 +98,8 @@ NOT_YOUR_SEEK = pN_("pairing", "\"seek\" is the id of your own seek, as the last
 
 def too_often(asker: str) -> str:
     """The refusal of an ask beyond :data:`ASKS_PER_MINUTE`, saying whose count it is."""
-    return (f"{holder_words(asker)} asked to be paired too often: at most "
-            f"{ASKS_PER_MINUTE} times a minute")
+    return (_("%(holder)s asked to be paired too often: at most %(n)s times a minute")
+            % {"holder": holder_words(asker), "n": ASKS_PER_MINUTE})
 
 
 def rating_range(age: float) -> float:

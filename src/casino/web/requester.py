@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 
 from starlette.requests import HTTPConnection
 
+from casino.i18n import pgettext
+
 if TYPE_CHECKING:
     from casino.web.accounts.service import Accounts
 
@@ -50,10 +52,10 @@ def holder_words(key: str) -> str:
     """Whose share the identity ``key`` is, as a refusal says it: "your account has",
     "your network has", or (an address, as older callers count) "you have"."""
     if key.startswith(ACCOUNT):
-        return "your account has"
+        return pgettext("holder", "your account has")
     if key.startswith(NETWORK):
-        return "your network has"
-    return "you have"
+        return pgettext("holder", "your network has")
+    return pgettext("holder", "you have")
 
 
 __all__ = ["holder_words", "requester"]

@@ -40,13 +40,21 @@ from typing import Any
 
 from casino.bots.judge import DEFAULT_BUDGET, DEFAULT_SAMPLES, Budget
 from casino.engine.record import read_record
+from casino.i18n import _, ngettext, pgettext, pN_
 from casino.teach.retell import retold
 from casino.teach.review import FORMAT, MIN_SAMPLES, ReviewError, review
 from casino.web.fairqueue import FairLine, LineFull, TooMany
 from casino.web.limits import Limits
 from casino.web.requester import holder_words
 from casino.web.store import Store
-from casino.web.workers import WorkerBusy, WorkerError, WorkerPool, WorkerTimeout, report
+from casino.web.workers import (
+    WorkerBusy,
+    WorkerError,
+    WorkerPool,
+    WorkerTimeout,
+    report,
+    worker_words,
+)
 
 log = logging.getLogger("casino.web")
 
@@ -54,13 +62,28 @@ log = logging.getLogger("casino.web")
 DONE, COMPUTING, NONE = "done", "computing", "none"
 #: Failures remembered until their asker hears of them (the oldest forgotten beyond).
 MAX_FAILURES_KEPT = 1000
-#: The refusals and the failures, each worded once.
-BUSY = "the server is busy reviewing other games: ask again in a few minutes"
-TOO_MANY = ("{holder} {count} {reviews} being computed or waiting already: wait for it to "
-            "finish before asking for another")
-SET_ASIDE = ("this review was set aside to let another player's wait its turn (the server's "
-             "line of reviews was full, and {holder} the most in it): ask again in a few "
-             "minutes")
+#: The refusals and the failures, each worded once (English, translated where told).
+BUSY = pN_("review", "the server is busy reviewing other games: ask again in a few minutes")
+SET_ASIDE = pN_("review", "this review was set aside to let another player's wait its turn "
+                          "(the server's line of reviews was full, and %(holder)s the most in "
+                          "it): ask again in a few minutes")
+#: A failure's words, made when its asker is told, in the language in force then (a
+#: review fails in a background task, which has no asker's language).
+Words = Callable[[], str]
+
+
+def too_many(holder: str, count: int) -> str:
+    """The refusal of one more review to ``holder`` (:func:`holder_words`), who has
+    ``count`` being computed or waiting, in the language in force."""
+    return ngettext("%(holder)s %(n)s review being computed or waiting already: wait for it "
+                    "to finish before asking for another",
+                    "%(holder)s %(n)s reviews being computed or waiting already: wait for it "
+                    "to finish before asking for another", count) % {"holder": holder,
+                                                                      "n": count}
+
+
+def _busy() -> str:
+    return pgettext("review", BUSY)
 
 
 @dataclass(frozen=True)
@@ -161,7 +184,7 @@ class Reviewer:
         self.stats = ReviewStats()
         self._pool: WorkerPool | None = None
         self._jobs: dict[tuple[str, int], _Job] = {}  # computing or waiting
-        self._failed: OrderedDict[tuple[str, int], str] = OrderedDict()
+        self._failed: OrderedDict[tuple[str, int], Words] = OrderedDict()
         workers = limits.review_workers if processes else 0
         self._line: FairLine[_Job] = FairLine(max(1, workers), waiting=limits.review_waiting,
                                               each=limits.reviews_per_player)
@@ -216,7 +239,7 @@ class Reviewer:
             return self._computing(job)
         failure = self._failed.pop(key, None)
         if failure is not None:
-            raise ReviewRefused(failure, 503)
+            raise ReviewRefused(failure(), 503)
         if running is not None:
             # It ended during the read, after it: its review is kept now, for the next ask.
             return self._computing(running)
@@ -245,19 +268,18 @@ class Reviewer:
             displaced = self._line.admit(owner, job)
         except TooMany as e:
             self.stats.refused += 1
-            raise ReviewRefused(TOO_MANY.format(
-                holder=holder_words(owner), count=e.held,
-                reviews="review" if e.held == 1 else "reviews"), 429) from None
+            raise ReviewRefused(too_many(holder_words(owner), e.held), 429) from None
         except LineFull:
             self.stats.refused += 1
-            raise ReviewRefused(BUSY, 503) from None
+            raise ReviewRefused(_busy(), 503) from None
         self._jobs[key] = job
         if displaced is not None:
             self.stats.set_aside += 1
             owner_set_aside, job_set_aside = displaced
             gone = (job_set_aside.game, job_set_aside.seat)
             del self._jobs[gone]
-            self._fail(gone, SET_ASIDE.format(holder=holder_words(owner_set_aside)))
+            self._fail(gone, lambda: pgettext("review", SET_ASIDE) % {
+                "holder": holder_words(owner_set_aside)})
         self._dispatch()
         return self._computing(job)
 
@@ -275,7 +297,7 @@ class Reviewer:
                 "done": job.done, "total": job.total,
                 "place": self._line.queue.position(job) or 0}
 
-    def _fail(self, key: tuple[str, int], failure: str) -> None:
+    def _fail(self, key: tuple[str, int], failure: Words) -> None:
         """Remember ``failure`` for the review's asker, who hears of it once."""
         self._failed[key] = failure
         while len(self._failed) > MAX_FAILURES_KEPT:
@@ -283,7 +305,7 @@ class Reviewer:
 
     async def _compute(self, job: _Job) -> None:
         key = (job.game, job.seat)
-        failure: str | None = None
+        failure: Words | None = None
         try:
             text = await self.pool.run(self.run, job.record_text, job.seat, self.setting,
                                        deadline=self.limits.review_seconds,
@@ -294,17 +316,22 @@ class Reviewer:
         except asyncio.CancelledError:
             raise
         except WorkerTimeout:
-            failure = (f"the review took longer than {self.limits.review_seconds:g} seconds "
-                       "and was stopped; the server may be busy: ask again later")
+            seconds = f"{self.limits.review_seconds:g}"
+            failure = lambda: _("the review took longer than %(seconds)s seconds and was "  # noqa: E731
+                                "stopped; the server may be busy: ask again later") % {
+                "seconds": seconds}
         except WorkerBusy:
-            failure = BUSY
+            failure = _busy
         except WorkerError as exc:
-            failure = f"the review could not be computed: {exc}"
+            error = exc
+            failure = lambda: _("the review could not be computed: %(why)s") % {  # noqa: E731
+                "why": worker_words(error)}
         except ReviewError as exc:
-            failure = f"this game cannot be reviewed: {exc}"
+            why = str(exc)
+            failure = lambda: _("this game cannot be reviewed: %(why)s") % {"why": why}  # noqa: E731
         except Exception:
             log.exception("the review of seat %s in game %s failed", job.seat, job.game)
-            failure = "the review could not be computed; ask again"
+            failure = lambda: _("the review could not be computed; ask again")  # noqa: E731
         finally:
             self._jobs.pop(key, None)
             self._line.done(job.owner)

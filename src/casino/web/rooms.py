@@ -25,7 +25,7 @@ from casino.engine.errors import CasinoError
 from casino.engine.match import Match
 from casino.engine.record import Settings, write_record
 from casino.engine.rules import preset
-from casino.i18n import _, pgettext
+from casino.i18n import _, ngettext, pgettext
 from casino.play.session import HUMAN, default_settings
 from casino.teach.lesson import OPPONENT_LEVEL, lesson_match
 from casino.web import clockstore
@@ -129,7 +129,7 @@ class Rooms:
         chat = chat_for(mode, chat)
         control = timed(mode, clock)
         if not self.service.allowances.take(self.new_games, address_key(client)):
-            raise GameError("too many new games from your address: wait a minute", 429)
+            raise GameError(_("too many new games from your address: wait a minute"), 429)
         if mode == LESSON:  # always two players, the learner against the beginner
             players, level, seed = 2, OPPONENT_LEVEL, None
         try:
@@ -141,8 +141,8 @@ class Rooms:
         elif people is None:
             people = r.players
         if not (1 if mode != FRIENDS else 2) <= people <= r.players:
-            raise GameError(f"a room is for 2 to {r.players} people in a "
-                            f"{r.players}-player game")
+            raise GameError(_("a room is for 2 to %(players)s people in a %(players)s-player "
+                              "game") % {"players": r.players})
         check_rated_room(rated, mode, account, people=people, seats=r.players)
         default = default_settings(people)
         settings = Settings(hints=default.hints if hints is None else hints,
@@ -226,26 +226,24 @@ class Rooms:
         that two processes making a network's last room at once make one; the keys are
         stored hashed, and forgotten when their rooms start or lapse."""
         allowances = self.service.allowances
-        keys = ((address_key(client), self.limits.rooms_per_address, "you have"),
-                (network_key(client), self.limits.rooms_per_network, "your network has"))
+        keys = ((address_key(client), self.limits.rooms_per_address, True),
+                (network_key(client), self.limits.rooms_per_network, False))
 
         def check(s: Session, created: dt.datetime) -> None:
             """Raise GameError (nothing is made) when a count is full."""
             cutoff = self._room_cutoff()
             allowances.lock(s, [EVERY_ROOM, *(key for key, _, _ in keys)])
-            for key, limit, whose in keys:
+            for key, limit, yours in keys:
                 waiting = allowances.waiting_rooms(s, key, cutoff)
                 if waiting >= limit:
                     minutes = round(self.limits.room_lifetime / 60)
-                    raise GameError(f"{whose} {waiting} rooms waiting for players already; "
-                                    f"use one of them, or wait for one to lapse (a room "
-                                    f"waits {minutes} minutes)", 429)
+                    raise GameError(too_many_rooms(yours, waiting, minutes), 429)
             others = s.scalar(select(func.count()).select_from(GameRow).where(
                 GameRow.status == WAITING, GameRow.created >= cutoff,
                 GameRow.id != game_id)) or 0
             if others >= self.limits.waiting_rooms:
-                raise GameError("there are too many rooms waiting for players right now; "
-                                "try again later or play against the computer", 503)
+                raise GameError(_("there are too many rooms waiting for players right now; "
+                                  "try again later or play against the computer"), 503)
             allowances.count_room(s, game_id, (key for key, _, _ in keys), created)
 
         return check
@@ -258,8 +256,8 @@ class Rooms:
         game = await self.service.live.get(game_id)
         if game is None or game.invite is None or not hmac.compare_digest(
                 game.invite.encode(), code.encode()[:200]):
-            raise GameError("this invite link is not valid: check that you copied all of it",
-                            404)
+            raise GameError(_("this invite link is not valid: check that you copied all of "
+                              "it"), 404)
         self._check_open(game)
         return game
 
@@ -267,9 +265,9 @@ class Rooms:
         if game.status == WITHDRAWN:
             raise GameError(pgettext("room", WITHDRAWN_WORDS), 410)
         if game.status != WAITING:
-            raise GameError("this game has already started: all its seats are taken", 409)
+            raise GameError(_("this game has already started: all its seats are taken"), 409)
         if game.created < self._room_cutoff():
-            raise GameError("this invite has lapsed: ask for a new one", 410)
+            raise GameError(_("this invite has lapsed: ask for a new one"), 410)
 
     @unstoppable
     async def join(self, game_id: str, code: str, name: str | None,
@@ -442,9 +440,26 @@ def watchable(mode: str, rated: bool, asked: bool | None) -> bool:
     first game, and its deck is arranged."""
     if mode == LESSON:
         if asked:
-            raise GameError("a lesson cannot be watched: leave \"spectators\" out")
+            raise GameError(_("a lesson cannot be watched: leave \"spectators\" out"))
         return False
     return rated if asked is None else asked
+
+
+def too_many_rooms(yours: bool, waiting: int, minutes: int) -> str:
+    """The refusal of one more waiting room from an address (``yours``) or its network
+    that has ``waiting`` already, a room waiting ``minutes``, in the language in force."""
+    values = {"n": waiting, "minutes": minutes}
+    if yours:
+        return ngettext("you have %(n)s room waiting for players already; use it, or wait "
+                        "for it to lapse (a room waits %(minutes)s minutes)",
+                        "you have %(n)s rooms waiting for players already; use one of "
+                        "them, or wait for one to lapse (a room waits %(minutes)s minutes)",
+                        waiting) % values
+    return ngettext("your network has %(n)s room waiting for players already; use it, or "
+                    "wait for it to lapse (a room waits %(minutes)s minutes)",
+                    "your network has %(n)s rooms waiting for players already; use one of "
+                    "them, or wait for one to lapse (a room waits %(minutes)s minutes)",
+                    waiting) % values
 
 
 def _names(seats: Sequence[str], first: str) -> list[str]:

@@ -135,16 +135,18 @@ class GameService:
         computing as it may have."""
         game = await self.live.get(game_id)
         if game is None:
-            raise GameError("there is no such game", 404)
+            raise GameError(_("there is no such game"), 404)
         if game.status != OVER:
-            raise GameError("the game is not finished: only a finished game is reviewed "
-                            "(a review tells what every hand held)", 403)
+            raise GameError(_("the game is not finished: only a finished game is reviewed "
+                              "(a review tells what every hand held)"), 403)
         players = game.rules.players
         if seat is None:
             number = default_seat(read_record(game.session.record_text()))
         elif not re.fullmatch(r"[0-9]{1,3}", seat) or int(seat) >= players:
-            raise GameError(f"seat {seat[:20]!r} is not a seat of this {players}-player game: "
-                            f"the seats are 0 to {players - 1}")
+            raise GameError(_("seat %(seat)s is not a seat of this %(players)s-player game: "
+                              "the seats are 0 to %(last)s")
+                            % {"seat": repr(seat[:20]), "players": players,
+                               "last": players - 1})
         else:
             number = int(seat)
         try:

@@ -26,6 +26,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
+from casino.i18n import _
 from casino.web.limits import Limits
 from casino.web.store import DEFAULT_DATABASE_URL
 
@@ -210,13 +211,12 @@ GROUP_OF: dict[str, str] = {name: group for group, info in LimitGroups.model_fie
                             for name in _group_fields(info)}
 
 
-def _kind(name: str) -> str:
-    """The words for the values the limit ``name`` takes."""
+def _takes_whole(name: str) -> bool:
+    """Whether the limit ``name`` takes a whole number (else any number)."""
     info = LimitGroups.model_fields[GROUP_OF[name]]
     model = info.annotation
     assert isinstance(model, type) and issubclass(model, _Group)
-    whole = model.model_fields[name].annotation is int
-    return "a whole number" if whole else "a number"
+    return model.model_fields[name].annotation is int
 
 
 def limits_from(settings: list[str], base: Limits | None = None) -> Limits:
@@ -233,13 +233,14 @@ def limits_from(settings: list[str], base: Limits | None = None) -> Limits:
         name, sep, text = setting.partition("=")
         name, text = name.strip(), text.strip()
         if not sep:
-            raise ValueError(f"a limit is NAME=VALUE, as rooms_per_address=5, not {setting!r}")
+            raise ValueError(_("a limit is NAME=VALUE, as rooms_per_address=5, not %(setting)s")
+                             % {"setting": repr(setting)})
         group, dot, short = name.rpartition(".")
         if dot and GROUP_OF.get(short) == group:
             name = short
         if name not in GROUP_OF:
-            raise ValueError(f"there is no limit {name!r}; the limits are "
-                             f"{', '.join(sorted(GROUP_OF))}")
+            raise ValueError(_("there is no limit %(name)s; the limits are %(limits)s")
+                             % {"name": repr(name), "limits": ", ".join(sorted(GROUP_OF))})
         grouped[GROUP_OF[name]][name] = text
         try:
             LimitGroups.model_validate(grouped)
@@ -252,8 +253,13 @@ def _refusal(name: str, text: str, exc: ValidationError) -> str:
     """Why the limit ``name`` cannot be ``text``, in the command's words."""
     kinds = {error["type"] for error in exc.errors()}
     if kinds & {"greater_than", "finite_number"} or text.lower() in {"nan", "inf", "-inf"}:
-        return f"the limit {name} must be more than 0, not {text}"
-    return f"the limit {name} takes {_kind(name)}, not {text!r}"
+        return _("the limit %(name)s must be more than 0, not %(text)s") % {
+            "name": name, "text": text}
+    if _takes_whole(name):
+        return _("the limit %(name)s takes a whole number, not %(text)s") % {
+            "name": name, "text": repr(text)}
+    return _("the limit %(name)s takes a number, not %(text)s") % {"name": name,
+                                                                   "text": repr(text)}
 
 
 class _DatabaseFromEnvironment(PydanticBaseSettingsSource):

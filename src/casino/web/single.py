@@ -25,6 +25,8 @@ from typing import IO
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from casino.i18n import _
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not a POSIX system: no claim, nothing refused
@@ -56,10 +58,10 @@ def refuse_several(url: str, workers: int) -> None:
     opens the database or listens. One process, or another database, passes."""
     if workers > 1 and is_sqlite(url):
         raise OneProcessOnly(
-            f"--workers {workers}: a SQLite database is served by one process only (its "
-            f"live games are kept in that process's memory); serve it with --workers 1, "
-            f"or share a PostgreSQL database between several processes "
-            f"(--database postgresql://...; docs/server.md)")
+            _("--workers %(n)s: a SQLite database is served by one process only (its live "
+              "games are kept in that process's memory); serve it with --workers 1, or "
+              "share a PostgreSQL database between several processes (--database "
+              "postgresql://...; docs/server.md)") % {"n": workers})
 
 
 def sqlite_file(url: str) -> Path | None:
@@ -74,6 +76,20 @@ def sqlite_file(url: str) -> Path | None:
     if not name or name == ":memory:" or name.startswith("file::memory:"):
         return None
     return Path(name).resolve()
+
+
+def served_by(db: Path, holder: str) -> str:
+    """The refusal to serve the SQLite database ``db`` that the process ``holder`` (its
+    id; empty when unknown) serves already, in the language in force."""
+    if holder:
+        return _("the database %(db)s is already served by process %(pid)s: a SQLite "
+                 "database is served by one process only (its live games are kept in that "
+                 "process's memory); stop that server first, or share a PostgreSQL "
+                 "database between several (docs/server.md)") % {"db": db, "pid": holder}
+    return _("the database %(db)s is already served by another process: a SQLite "
+             "database is served by one process only (its live games are kept in that "
+             "process's memory); stop that server first, or share a PostgreSQL database "
+             "between several (docs/server.md)") % {"db": db}
 
 
 def claim_sqlite(url: str) -> Path | None:
@@ -94,13 +110,9 @@ def claim_sqlite(url: str) -> Path | None:
         fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         handle.seek(0)
-        holder = handle.read().strip() or "another process"
+        holder = handle.read().strip()
         handle.close()
-        raise AlreadyServed(
-            f"the database {db} is already served by process {holder}: a SQLite database "
-            f"is served by one process only (its live games are kept in that process's "
-            f"memory); stop that server first, or share a PostgreSQL database between "
-            f"several (docs/server.md)") from None
+        raise AlreadyServed(served_by(db, holder)) from None
     handle.seek(0)
     handle.truncate()
     handle.write(f"{os.getpid()}\n")

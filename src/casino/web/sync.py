@@ -24,7 +24,7 @@ from casino.engine.record import match_from_record, read_record
 from casino.i18n import _
 from casino.play.session import HUMAN, GameSession, default_settings
 from casino.web.daily import DAILY
-from casino.web.errors import MOVED_ON, GameError
+from casino.web.errors import GameError, moved_on_refusal
 from casino.web.fanout import Listener
 from casino.web.live import FRIENDS, LiveGame
 from casino.web.messages import RematchReady, error
@@ -124,7 +124,7 @@ class LiveGames:
         except Exception:
             log.exception("could not save game %s", game.id)
             self.drop(game)
-            raise GameError("the server could not save that; nothing changed, try again",
+            raise GameError(_("the server could not save that; nothing changed, try again"),
                             503) from None
         finally:
             game.settled.set()
@@ -261,7 +261,7 @@ class LiveGames:
         except Exception:
             log.exception("could not read game %s again; it reloads when asked for", game.id)
             self.drop(game)
-        return GameError(MOVED_ON, 409)
+        return moved_on_refusal()
 
     def _forget(self, game: LiveGame) -> None:
         """Drop a game from memory, telling nobody (:meth:`drop` tells its pages)."""

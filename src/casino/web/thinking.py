@@ -36,7 +36,7 @@ import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from casino.i18n import pgettext, pN_
+from casino.i18n import pN_
 from casino.play.session import BotJob, run_bot_job
 from casino.teach.hint import run_hint_job
 from casino.web.fairqueue import FairQueue
@@ -50,6 +50,11 @@ COMPUTER, HINT = "computer", "hint"
 #: The answer to a second hint asked while one for the game is being thought of (by this
 #: process, or by another serving the same game: ``casino.web.service``'s hint lease).
 HINT_BUSY = pN_("hint", "a hint for this game is already being thought of; it comes shortly")
+#: The refusals of a hint when the server has too much to think of (raised in English as
+#: :class:`Busy`, translated where they are shown: ``pgettext("hint", ...)``).
+HINTS_BUSY = pN_("hint", "the server is busy thinking for other players; ask again in a "
+                         "moment")
+HINT_TOO_LATE = pN_("hint", "the server was too busy to think of a hint in time; ask again")
 
 
 class Busy(Exception):
@@ -172,10 +177,10 @@ class Thinker:
         Busy, saying why, when one is being thought of for it already or too many wait."""
         if game in self._hinting:
             self.stats.refused += 1
-            raise Busy(pgettext("hint", HINT_BUSY))
+            raise Busy(HINT_BUSY)
         if self._hints.size >= self.hint_queue:
             self.stats.refused += 1
-            raise Busy("the server is busy thinking for other players; ask again in a moment")
+            raise Busy(HINTS_BUSY)
         self._hinting.add(game)
         try:
             yield
@@ -224,8 +229,7 @@ class Thinker:
                 return ticket
             self._hints.done(ticket.owner)  # never run: its owner's turn is over
             self.stats.expired += 1
-            ticket.future.set_exception(Busy(
-                "the server was too busy to think of a hint in time; ask again"))
+            ticket.future.set_exception(Busy(HINT_TOO_LATE))
         return None
 
     def _dispatch(self) -> None:

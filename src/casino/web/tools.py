@@ -68,10 +68,12 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import DateTime, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from casino import i18n
 from casino.engine.cards import card_text
 from casino.engine.errors import CasinoError, RulesError
 from casino.engine.presets import DEFAULT
 from casino.engine.rules import preset
+from casino.i18n import _, ngettext, pgettext, pN_
 from casino.tools.helper import HelperError
 from casino.tools.scorepad import (
     ScorePad,
@@ -123,13 +125,21 @@ PAD_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
 new_pads = Rate("score pads", PADS_PER_MINUTE, PADS_BURST)
 #: Modules a helper worker imports before its first job, so no deadline pays for them.
 HELPER_MODULES = ("casino.web.helper_job", "casino.bots.levels")
-#: The helper's refusals, each worded once.
-HELPER_BUSY = "the helper is busy: try again in a moment"
-HELPER_CLOSING = "the server is shutting down: try again in a moment"
-HELPER_TOO_MANY = ("{holder} {count} {questions} for the helper being answered or waiting "
-                   "already: wait for an answer before asking another")
-HELPER_SET_ASIDE = ("the helper set this question aside for another player's ({holder} the "
-                    "most waiting): try again in a moment")
+#: The helper's refusals, each worded once (English; translated where told).
+HELPER_BUSY = pN_("helper", "the helper is busy: try again in a moment")
+HELPER_CLOSING = pN_("helper", "the server is shutting down: try again in a moment")
+HELPER_SET_ASIDE = pN_("helper", "the helper set this question aside for another player's "
+                                 "(%(holder)s the most waiting): try again in a moment")
+
+
+def helper_too_many(holder: str, count: int) -> str:
+    """The refusal of one more question to ``holder`` (:func:`holder_words`), who has
+    ``count`` being answered or waiting, in the language in force."""
+    return ngettext("%(holder)s %(n)s question for the helper being answered or waiting "
+                    "already: wait for an answer before asking another",
+                    "%(holder)s %(n)s questions for the helper being answered or waiting "
+                    "already: wait for an answer before asking another", count) % {
+        "holder": holder, "n": count}
 
 
 class ScorePadRow(Base):
@@ -148,17 +158,28 @@ class ToolError(Exception):
     """A refused request: words, the HTTP status, and the field of the form at fault."""
 
     def __init__(self, message: str, status: int = 400, field: str | None = None,
-                 round: int | None = None) -> None:
+                 round: int | None = None, told: Callable[[], str] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
         self.field = field
         self.round = round
+        #: The words made when the asker is told, in the language in force then (a
+        #: refusal made in a background task, which has no asker's language).
+        self.told = told
+
+    @classmethod
+    def later(cls, words: Callable[[], str], status: int = 400,
+              field: str | None = None) -> ToolError:
+        """A refusal made away from its asker: ``message`` in English, ``words`` told in
+        the asker's language when answered (:meth:`response`)."""
+        with i18n.using(i18n.DEFAULT):
+            return cls(words(), status, field, told=words)
 
     def response(self) -> JSONResponse:
         """The refusal as JSON: the words, and the field (and round) it is about, so that
         the page marks the box to correct."""
-        body: dict[str, Any] = {"error": self.message}
+        body: dict[str, Any] = {"error": self.message if self.told is None else self.told()}
         if self.field is not None:
             body["field"] = self.field
         if self.round is not None:
@@ -197,8 +218,8 @@ def stored_text(obj: dict[str, Any]) -> str:
     pad = ScorePad.from_json(obj)
     text = json.dumps(pad.to_json(), ensure_ascii=False, separators=(",", ":"))
     if len(text.encode("utf-8")) > MAX_STORED:
-        raise ToolError(f"the pad is too big to keep on the server (at most "
-                        f"{MAX_STORED // 1024} KiB): drop its undo history", 413)
+        raise ToolError(_("the pad is too big to keep on the server (at most %(kib)s KiB): "
+                          "drop its undo history") % {"kib": MAX_STORED // 1024}, 413)
     return text
 
 
@@ -207,10 +228,10 @@ def check_secret(row: ScorePadRow | None, request: Request) -> ScorePadRow:
     otherwise (404 for no such pad, 403 for a wrong secret)."""
     secret = request.headers.get(SECRET_HEADER, "")
     if row is None:
-        raise ToolError("there is no such score pad on the server", 404)
+        raise ToolError(_("there is no such score pad on the server"), 404)
     if not secret or not hmac.compare_digest(row.secret, token_hash(secret)):
-        raise ToolError("that is not this score pad's secret: open the pad from its full "
-                        "link", 403)
+        raise ToolError(_("that is not this score pad's secret: open the pad from its full "
+                          "link"), 403)
     return row
 
 
@@ -264,7 +285,7 @@ class Helpers:
         pool is handed a job only when a worker is free."""
         with self._lock:
             if self._closed:
-                raise ToolError(HELPER_CLOSING, 503)
+                raise ToolError.later(lambda: pgettext("helper", HELPER_CLOSING), 503)
             if self._pool is None:
                 self._pool = WorkerPool(self.limits.helper_workers, waiting=0,
                                         memory_mb=self.limits.helper_memory_mb,
@@ -285,27 +306,26 @@ class Helpers:
     def _refuse_waiting(self) -> None:
         """Tell every question still waiting that the server is shutting down."""
         while (popped := self.line.queue.pop()) is not None:
-            _settle(popped[1], ToolError(HELPER_CLOSING, 503))
+            _settle(popped[1], ToolError.later(lambda: pgettext("helper", HELPER_CLOSING), 503))
 
     async def analyse(self, req: dict[str, Any], owner: str) -> dict[str, Any]:
         """:func:`helper_json` in a worker, when ``owner``'s turn comes (``owner``: the
         asker's identity, :func:`casino.web.requester.requester`); each way it can fail
         answered in words (:class:`ToolError`)."""
         if self._closed:
-            raise ToolError(HELPER_CLOSING, 503)
+            raise ToolError(pgettext("helper", HELPER_CLOSING), 503)
         self._loop = asyncio.get_running_loop()
         question = _Question(req, self._loop.create_future())
         try:
             displaced = self.line.admit(owner, question)
         except TooMany as e:
-            raise ToolError(HELPER_TOO_MANY.format(
-                holder=holder_words(owner), count=e.held,
-                questions="question" if e.held == 1 else "questions"), 429) from None
+            raise ToolError(helper_too_many(holder_words(owner), e.held), 429) from None
         except LineFull:
-            raise ToolError(HELPER_BUSY, 503) from None
+            raise ToolError(pgettext("helper", HELPER_BUSY), 503) from None
         if displaced is not None:
-            _settle(displaced[1], ToolError(HELPER_SET_ASIDE.format(
-                holder=holder_words(displaced[0])), 503))
+            set_aside = displaced[0]
+            _settle(displaced[1], ToolError.later(lambda: pgettext("helper", HELPER_SET_ASIDE)
+                                                  % {"holder": holder_words(set_aside)}, 503))
         self._dispatch()
         try:
             return await asyncio.shield(question.answer)
@@ -344,15 +364,19 @@ class Helpers:
         except (HelperError, CasinoError, ValueError) as exc:
             raise ToolError(str(exc)) from None
         except WorkerBusy:
-            raise ToolError(HELPER_BUSY, 503) from None
+            raise ToolError.later(lambda: pgettext("helper", HELPER_BUSY), 503) from None
         except WorkerTimeout:
-            raise ToolError(f"that table is too crowded for the helper to finish in "
-                            f"{seconds:g} seconds", 422, "table") from None
+            raise ToolError.later(lambda: _("that table is too crowded for the helper to "
+                                            "finish in %(n)s seconds") % {"n": f"{seconds:g}"},
+                                  422, "table") from None
         except WorkerMemory:
-            raise ToolError(f"that table is too crowded for the helper: it needs more than "
-                            f"{self.limits.helper_memory_mb} MB", 422, "table") from None
+            mb = self.limits.helper_memory_mb
+            raise ToolError.later(lambda: _("that table is too crowded for the helper: it "
+                                            "needs more than %(mb)s MB") % {"mb": mb},
+                                  422, "table") from None
         except WorkerError:
-            raise ToolError("the helper stopped unexpectedly: try again", 503) from None
+            raise ToolError.later(lambda: _("the helper stopped unexpectedly: try again"),
+                                  503) from None
 
 
 def _settle(question: _Question, error: ToolError) -> None:

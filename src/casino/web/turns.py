@@ -54,7 +54,7 @@ from casino.web.views import (
     unknown_choices,
     unknown_options,
 )
-from casino.web.workers import WorkerBusy, WorkerError, WorkerPool, WorkerTimeout
+from casino.web.workers import SHUTTING_DOWN, WorkerBusy, WorkerError, WorkerPool, WorkerTimeout
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -183,7 +183,7 @@ class Turns:
             while (popped := queue.pop()) is not None:
                 queue.done(popped[0])
                 if not popped[1].answer.done():
-                    popped[1].answer.set_exception(WorkerBusy("the server is shutting down"))
+                    popped[1].answer.set_exception(WorkerBusy(SHUTTING_DOWN))
 
     # ------------------------------------------------------------------
     # Playing

@@ -41,14 +41,44 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
+from casino.i18n import pgettext, pN_
+
 T = TypeVar("T")
 
 #: Seconds a new worker may take to start (import its modules) before it counts as dead.
 START_SECONDS = 60.0
 
 
+#: Why the pool did not finish a job, in words for a person: English, marked for the
+#: catalog, translated where a person is told (:func:`worker_words`).
+SHUTTING_DOWN = pN_("worker", "the server is shutting down")
+NOT_STARTED = pN_("worker", "a worker process did not start; try again in a moment")
+DIED = pN_("worker", "the worker process died; try again")
+DIED_IN_JOB = pN_("worker", "the worker process died during the job; try again")
+TIMED_OUT = pN_("worker", "the job did not finish in %(seconds)s seconds and was stopped")
+ABANDONED = pN_("worker", "the job did not finish in %(seconds)s seconds (abandoned: a "
+                          "thread cannot be stopped)")
+TOO_MUCH_MEMORY = pN_("worker", "the job needed more than %(mb)s MB and was stopped")
+LINE_FULL = pN_("worker", "every worker is busy and the line is full; try again in a moment")
+
+
 class WorkerError(Exception):
-    """A job the pool did not finish; the message says why, in words for a person."""
+    """A job the pool did not finish; the message says why, in words for a person (its
+    English ``words`` with ``values`` put in; :func:`worker_words` in another language)."""
+
+    def __init__(self, words: str = "", **values: object) -> None:
+        super().__init__(words % values if values else words)
+        self.words = words
+        self.values = values
+
+
+def worker_words(error: WorkerError) -> str:
+    """Why the pool did not finish a job, in the language in force (the job's own
+    exception, not one of the pool's words, as it is)."""
+    if not error.words:
+        return str(error)
+    said = pgettext("worker", error.words)
+    return said % error.values if error.values else said
 
 
 class WorkerBusy(WorkerError):
@@ -170,15 +200,15 @@ class _Slot:
             closing = self._closing
         if closing:  # the pool closed while this worker started: it runs no job
             self.stop()
-            raise WorkerBusy("the server is shutting down")
+            raise WorkerBusy(SHUTTING_DOWN)
         if not wait([ours, process.sentinel], START_SECONDS) or not ours.poll():
             self.stop()
-            raise WorkerDied("a worker process did not start; try again in a moment")
+            raise WorkerDied(NOT_STARTED)
         try:
             ours.recv()  # "ready"
         except (EOFError, OSError):
             self.stop()
-            raise WorkerDied("a worker process did not start; try again in a moment") from None
+            raise WorkerDied(NOT_STARTED) from None
         return process, ours
 
     def call(self, fn: Callable[..., Any], args: tuple[Any, ...], deadline: float,
@@ -194,22 +224,20 @@ class _Slot:
             conn.send((fn, args))
         except (OSError, EOFError):
             self.stop()
-            raise WorkerDied("the worker process died; try again") from None
+            raise WorkerDied(DIED) from None
         end = time.monotonic() + deadline
         while True:
             ready = wait([conn, process.sentinel], max(0.0, end - time.monotonic()))
             if not ready or not conn.poll():
                 self.stop()
                 if not ready:  # the deadline passed (a dead worker's sentinel is ready)
-                    raise WorkerTimeout(f"the job did not finish in {deadline:g} seconds "
-                                        "and was stopped")
-                raise WorkerDied("the worker process died during the job; try again")
+                    raise WorkerTimeout(TIMED_OUT, seconds=f"{deadline:g}")
+                raise WorkerDied(DIED_IN_JOB)
             try:
                 kind, value = conn.recv()
             except (EOFError, OSError):
                 self.stop()
-                raise WorkerDied("the worker process died during the job; try again") \
-                    from None
+                raise WorkerDied(DIED_IN_JOB) from None
             if kind != "progress":
                 break
             if progress is not None:
@@ -218,8 +246,7 @@ class _Slot:
             return value
         if kind == "memory":
             self.stop()
-            raise WorkerMemory(f"the job needed more than {self.memory_mb} MB and was "
-                               "stopped")
+            raise WorkerMemory(TOO_MUCH_MEMORY, mb=self.memory_mb)
         raise value
 
     def stop(self) -> None:
@@ -308,10 +335,9 @@ class WorkerPool:
     def _admit(self) -> None:
         with self._lock:
             if self._closed:
-                raise WorkerBusy("the server is shutting down")
+                raise WorkerBusy(SHUTTING_DOWN)
             if self._admitted >= self.capacity:
-                raise WorkerBusy("every worker is busy and the line is full; try again in "
-                                 "a moment")
+                raise WorkerBusy(LINE_FULL)
             self._admitted += 1
 
     def _leave(self) -> None:
@@ -332,7 +358,7 @@ class WorkerPool:
             future = self._threads.submit(self._job, fn, args, deadline, progress)
         except RuntimeError:
             self._leave()
-            raise WorkerBusy("the server is shutting down") from None
+            raise WorkerBusy(SHUTTING_DOWN) from None
         return await asyncio.wrap_future(future)
 
     def call(self, fn: Callable[..., T], *args: Any, deadline: float) -> T:
@@ -348,12 +374,11 @@ class WorkerPool:
                 try:
                     return inline.result(timeout=deadline)
                 except concurrent.futures.TimeoutError:
-                    raise WorkerTimeout(f"the job did not finish in {deadline:g} seconds "
-                                        "(abandoned: a thread cannot be stopped)") from None
+                    raise WorkerTimeout(ABANDONED, seconds=f"{deadline:g}") from None
             slot = self._idle.get()
             if self._closed:
                 self._idle.put(slot)
-                raise WorkerBusy("the server is shutting down")
+                raise WorkerBusy(SHUTTING_DOWN)
             try:
                 result: T = slot.call(fn, args, deadline, progress)
                 return result

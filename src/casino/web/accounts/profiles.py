@@ -33,13 +33,14 @@ import functools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from html import escape
 from urllib.parse import quote
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from casino.engine.rules import Rules, rules_from_json
-from casino.i18n import pN_
+from casino.i18n import ngettext, pN_
 from casino.web.accounts.ratings import Ratings, Standing
 from casino.web.accounts.store import (
     Account,
@@ -342,8 +343,11 @@ def graph_svg(points: Sequence[Point], width: int = 480, height: int = 160) -> s
         f'<circle class="rating-point" cx="{x(i):.1f}" cy="{y(p.rating):.1f}" r="3">'
         f"<title>{p.when:%Y-%m-%d}: {round(p.rating)} ± {round(2 * p.deviation)}</title>"
         f"</circle>" for i, p in enumerate(points))
+    label = escape(ngettext("Rating after each of %(n)s rated game",
+                            "Rating after each of %(n)s rated games", len(points))
+                   % {"n": len(points)}, quote=True)
     return (f'<svg class="rating-graph" viewBox="0 0 {width} {height}" role="img" '
-            f'aria-label="Rating after each of {len(points)} rated games">'
+            f'aria-label="{label}">'
             f'<polygon class="rating-band" points="{band}"/>'
             f'<polyline class="rating-line" points="{line}" fill="none"/>{dots}'
             f'<text class="rating-axis" x="2" y="{y(high) + 4:.1f}">{round(high)}</text>'

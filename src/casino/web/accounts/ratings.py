@@ -50,7 +50,7 @@ from sqlalchemy.orm import Session
 from casino.engine.record import match_from_record, read_record, resigned_seat
 from casino.engine.rules import Rules
 from casino.engine.wording import plural
-from casino.i18n import pN_
+from casino.i18n import pgettext, pN_
 from casino.measure.glicko2 import DRAW, LOSS, WIN, Outcome, Rating, rate
 from casino.play.session import HUMAN
 from casino.web.accounts.store import (
@@ -71,15 +71,16 @@ if TYPE_CHECKING:
 log = logging.getLogger("casino.web")
 
 #: Only a room for friends is rated: the refusal's words, and the others'.
-ONLY_FRIENDS = ("\"rated\": only a room for friends may be rated; a game against the "
-                "computer never moves a rating")
-SIGN_IN_TO_MAKE = ("\"rated\": sign in to make a rated room: ratings are kept for "
-                   "accounts only")
-PEOPLE_ONLY = ("\"rated\": a rated game is between people only: make every seat a "
-               "person's (\"people\" equal to \"players\")")
+ONLY_FRIENDS = pN_("account", "\"rated\": only a room for friends may be rated; a game "
+                              "against the computer never moves a rating")
+SIGN_IN_TO_MAKE = pN_("account", "\"rated\": sign in to make a rated room: ratings are kept "
+                                 "for accounts only")
+PEOPLE_ONLY = pN_("account", "\"rated\": a rated game is between people only: make every "
+                             "seat a person's (\"people\" equal to \"players\")")
 SIGN_IN_TO_JOIN = pN_("account", "this is a rated game: sign in (or sign up) to join it, or "
                                  "ask for a casual room")
-ONE_SEAT = "you hold a seat of this rated game already: nobody is rated against themselves"
+ONE_SEAT = pN_("account", "you hold a seat of this rated game already: nobody is rated "
+                          "against themselves")
 #: The leaderboard lists players whose deviation is under this (a newcomer's is 350): a
 #: rating known to within about ±500 (two deviations) says little yet.
 BOARD_DEVIATION = 250.0
@@ -96,19 +97,19 @@ def check_rated_room(rated: bool, mode: str, account: Account | None, *,
     if not rated:
         return
     if mode != "friends":
-        raise GameError(ONLY_FRIENDS)
+        raise GameError(pgettext("account", ONLY_FRIENDS))
     if account is None:
-        raise GameError(SIGN_IN_TO_MAKE, 403)
+        raise GameError(pgettext("account", SIGN_IN_TO_MAKE), 403)
     if people is not None and people != seats:
-        raise GameError(PEOPLE_ONLY)
+        raise GameError(pgettext("account", PEOPLE_ONLY))
 
 
 def check_rated_join(account: Account | None, holders: Mapping[int, str]) -> None:
     """Refuse a seat of a rated room to a guest, and a second seat to an account."""
     if account is None:
-        raise GameError(SIGN_IN_TO_JOIN, 403)
+        raise GameError(pgettext("account", SIGN_IN_TO_JOIN), 403)
     if account.id in holders.values():
-        raise GameError(ONE_SEAT, 409)
+        raise GameError(pgettext("account", ONE_SEAT), 409)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.responses import Response
 
 from casino.engine.record import read_record
+from casino.i18n import _
 from casino.teach.review import default_seat
 from casino.web import seats
 from casino.web.accounts.profiles import recent_results
@@ -128,8 +129,8 @@ def replay_json(game: LiveGame) -> dict[str, Any]:
         starts[rnd.number] = len(positions)
         if positions:
             moves.append({"kind": "deal", "round": rnd.number, "deal": 1, "seat": rnd.dealer,
-                          "text": None, "words": f"Round {rnd.number}: "
-                          f"{s.names[rnd.dealer]} deals"})
+                          "text": None, "words": _("Round %(round)s: %(name)s deals")
+                          % {"round": rnd.number, "name": s.names[rnd.dealer]}})
         positions.append(rnd.start.to_json())
         for k, (seat, move) in enumerate(zip(rnd.movers, rnd.moves, strict=True)):
             before, after = rnd.positions[k], rnd.positions[k + 1]

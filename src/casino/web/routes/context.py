@@ -26,6 +26,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
 from casino.engine.rules import PRESET_NAMES, player_counts
+from casino.i18n import _
 from casino.web import seats
 from casino.web.accounts.passwords import csrf_token
 from casino.web.accounts.service import Accounts
@@ -85,6 +86,8 @@ async def signed_in(connection: HTTPConnection) -> Account | None:
     return account
 
 
+#: The head of the plain page shown when the web client's templates are missing.
+PLAIN_PAGE = "<!doctype html><meta charset=utf-8><title>Casino</title>"
 #: A route's parameter annotated ``Player`` is given the account signed in, or None.
 Player = Annotated[Account | None, Depends(signed_in)]
 
@@ -118,8 +121,9 @@ class Pages:
         try:
             template = self.env.get_template(template_name)
         except TemplateNotFound:
-            body = (f"<!doctype html><meta charset=utf-8><title>Casino</title>"
-                    f"<p>The page {escape(template_name)} of the web client is not installed.</p>")
+            words = _("The page %(name)s of the web client is not installed.") % {
+                "name": template_name}
+            body = f"{PLAIN_PAGE}<p>{escape(words)}</p>"
             return HTMLResponse(body, status_code=status)
         page = template.render(**{**page_header(), **page_language(), **context})
         return HTMLResponse(page, status_code=status)
@@ -130,9 +134,9 @@ class Pages:
         try:
             template = self.env.get_template("error.html")
         except TemplateNotFound:
-            body = (f"<!doctype html><meta charset=utf-8><title>Casino</title>"
-                    f"<h1>{escape(title or 'Something went wrong')}</h1>"
-                    f"<p>{escape(message)}</p><p><a href=\"/\">Back to the lobby</a></p>")
+            body = (f"{PLAIN_PAGE}<h1>{escape(title or _('Something went wrong'))}</h1>"
+                    f"<p>{escape(message)}</p><p><a href=\"/\">{escape(_('Back to the lobby'))}"
+                    f"</a></p>")
             return HTMLResponse(body, status_code=status)
         page = template.render(**page_header(), **page_language(), message=message,
                                status=status, title=title)
@@ -181,9 +185,9 @@ async def finished(service: GameService, game_id: str) -> LiveGame:
     such game, 403 for one still being played) otherwise."""
     game = await service.live.get(game_id)
     if game is None:
-        raise GameError("there is no such game", 404)
+        raise GameError(_("there is no such game"), 404)
     if game.status != OVER:
-        raise GameError("a game's record is published once the game is over", 403)
+        raise GameError(_("a game's record is published once the game is over"), 403)
     return game
 
 

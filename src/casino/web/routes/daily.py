@@ -124,4 +124,4 @@ async def check_shown(connection: HTTPConnection, web: Web, game: LiveGame | Non
     keys = player_keys(seats.browser_token(connection), await signed_in(connection))
     if (await web.service.live.db(web.service.daily.hidden, game.id, keys)
             and await seat_held(connection, game) is None):
-        raise GameError(HIDDEN_GAME, 403)
+        raise GameError(pgettext("daily", HIDDEN_GAME), 403)

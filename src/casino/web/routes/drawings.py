@@ -9,6 +9,7 @@ from starlette.responses import Response
 
 from casino.engine.cards import card_text, parse_card
 from casino.engine.errors import CardError
+from casino.i18n import _
 from casino.words import svg
 
 router = APIRouter()
@@ -21,7 +22,7 @@ async def card_picture(text: str, four: int = 0) -> Response:
     try:
         c = parse_card(text)
     except CardError:
-        return PlainTextResponse("no such card", 404)
+        return PlainTextResponse(_("no such card"), 404)
     if card_text(c) != text:
         return RedirectResponse(f"/svg/card/{card_text(c)}.svg", 301)
     return _svg(svg.card_svg(c, four_colour=bool(four)))

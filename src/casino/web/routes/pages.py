@@ -80,10 +80,10 @@ async def watch_page(game_id: str, web: Web) -> Response:
     finished game is its replay, which shows every hand."""
     game = await web.service.live.get(game_id)
     if game is None:
-        return web.pages.error("there is no such game", 404)
+        return web.pages.error(_("there is no such game"), 404)
     if not game.spectators:
         return web.pages.error(not_watchable()[0].upper() + not_watchable()[1:] + ".", 403,
-                               title="Not watched")
+                               title=_("Not watched"))
     if game.status == OVER:
         return RedirectResponse(f"/records/{game_id}", 303)
     from casino.words.glossary import kinds
@@ -175,8 +175,8 @@ async def guide_page(name: str, web: Web) -> Response:
     from casino.words.guide import GUIDES, guide_html
 
     if name not in GUIDES:
-        return web.pages.error(f"no guide for {name!r}; the guides are "
-                               f"{', '.join(GUIDES)}", 404)
+        return web.pages.error(_("no guide for %(name)s; the guides are %(guides)s")
+                               % {"name": repr(name), "guides": ", ".join(GUIDES)}, 404)
     shown = guide_html(name)
     return web.pages.render("guide.html", name=name, title=shown["title"], guide=shown)
 

@@ -10,11 +10,12 @@ from starlette.responses import Response
 
 from casino.engine.errors import RulesError
 from casino.engine.presets import DEFAULT
-from casino.engine.rules import canonical_name, player_counts
+from casino.engine.rules import PRESET_NAMES, canonical_name, player_counts
+from casino.i18n import _
 from casino.measure.level_strengths import anchor, strengths
 from casino.web.accounts.profiles import player_url
 from casino.web.accounts.ratings import BOARD_DEVIATION, BOARD_SIZE, Ratings
-from casino.web.bodies import PLAYERS, RULES
+from casino.web.bodies import MAX_PLAYERS
 from casino.web.routes.context import Web, preset_menu, signed_in
 from casino.web.views import title
 
@@ -29,11 +30,16 @@ async def leaderboard(web: Web, rules: str = DEFAULT.name, players: str = "2") -
     try:
         name = canonical_name(rules)
     except RulesError:
-        return web.pages.error(f"unknown ruleset {rules[:30]!r}: {RULES}", 400)
+        return web.pages.error(_("unknown ruleset %(rules)s: \"rules\" is a preset's name (or "
+                                 "an alias): choose the rules among %(names)s")
+                               % {"rules": repr(rules[:30]), "names": ", ".join(PRESET_NAMES)},
+                               400)
     counts = player_counts(name)
     if not players.isdigit() or int(players) not in counts:
-        return web.pages.error(f"{PLAYERS}, and {title(name)} is played by "
-                               f"{', '.join(map(str, counts))}", 400)
+        return web.pages.error(_("\"players\" is how many seats the table has: a whole "
+                                 "number, 2 to %(most)s, and %(rules)s is played by %(counts)s")
+                               % {"most": MAX_PLAYERS, "rules": title(name),
+                                  "counts": ", ".join(map(str, counts))}, 400)
     board = await web.service.live.db(Ratings(web.store).board, name, int(players))
     return web.pages.render("leaderboard.html", rules_name=name, rules_title=title(name),
                             players=int(players), board=board, menu=preset_menu(),

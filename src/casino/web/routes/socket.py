@@ -55,6 +55,7 @@ from casino.web.requester import requester
 from casino.web.routes.context import Web, seat_held, signed_in
 from casino.web.service import GameService, OptionsJob
 from casino.web.spectators import (
+    ANY_ACTION,
     full,
     not_watchable,
     refusal,
@@ -461,7 +462,7 @@ def _seat(client: Client) -> int:
     """The seat of a player's connection: a spectator's messages that would need one are
     refused before their handler (:meth:`GameSocket.handle`)."""
     if client.seat is None:
-        raise GameError(refusal("do that"))
+        raise GameError(refusal(ANY_ACTION))
     return client.seat
 
 

@@ -251,7 +251,8 @@
     };
     let toggle = null;
     if (fld.kind === "counts-or-most") {
-      toggle = el("div", { class: "mode-toggle" }, ["counts", "most"].map((mode) => el("label", { class: "choice" },
+      const modes = ["counts", "most"]; // the values of v.mode (the labels are below)
+      toggle = el("div", { class: "mode-toggle" }, modes.map((mode) => el("label", { class: "choice" },
         el("input", {
           type: "radio", name: "mode-" + fld.key, value: mode, checked: v.mode === mode,
           onchange: () => { v.mode = mode; clearErrors(); changed(); draw(); },
