@@ -52,11 +52,6 @@ PENDING = frozenset({
     "web/errors.py", "web/routes/api.py",
     "web/routes/admin.py", "web/routes/context.py", "web/routes/drawings.py",
     "web/routes/pages.py", "web/routes/socket.py",
-    # The lessons, the hints and the review.
-    "tui/review.py", "tui/viewer.py",
-    # The command line, the score pad and the helper, the computer's levels.
-    "cli/__init__.py", "cli/helper.py", "cli/scorepad.py",
-    "tools/scorepad.py", "play/session.py",
 })
 
 #: Why the move helper's rewording of the position codec's reasons stays English.
@@ -136,6 +131,25 @@ ALLOWED: tuple[tuple[str, str, str], ...] = (
     ("tools/helper.py", "you own", POSITION_WORDS),
     ("tools/helper.py", " but holds no ", POSITION_WORDS),
     ("tools/helper.py", " but hold no ", POSITION_WORDS),
+    ("tools/scorepad.py", "{…}.takers: {…}", "a JSON field's path (language-neutral) before "
+     "the card reader's own translated refusal"),
+    ("tools/scorepad.py", "rules: {…}", "a JSON key (language-neutral) before the rules "
+     "reader's own refusal"),
+    ("tools/scorepad.py", "a round must be a RoundEntry, not {…}", "a developer's message: "
+     "a round of another type passed by code is the program's mistake"),
+    ("tools/scorepad.py", "rules must be a Rules value", "a developer's message: rules of "
+     "another type passed by code is the program's mistake"),
+    ("play/session.py", "Player {…}", "a default name as the record keeps it (English in "
+     "every record); shown translated by casino.play.names.shown_name"),
+    *((path, "casino: {…}", "the program's name before its message (the message is "
+       "translated)") for path in ("cli/__init__.py", "cli/helper.py", "cli/scorepad.py")),
+    ("cli/__init__.py", "casino {…}", "the program's name and its version number"),
+    ("cli/__init__.py", "--name: {…}", "an option's name, typed as it is, before the "
+     "translated refusal"),
+    ("cli/__init__.py", "{…} ms", "a time with its SI unit's symbol, the same in every "
+     "language"),
+    ("tools/scorepad.py", "a score pad", "what the engine's JSON reader (engine/codec.py) "
+     "names in its own refusals, which are English"),
 )
 
 
