@@ -1,6 +1,6 @@
 """The score pad's refusals in Finnish and Swedish, said in the language in force when
 they are made (``casino score`` and the web's score pad page show them as they are),
-and in English as before."""
+and in English as before; and a game session's refusals to resign."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from collections.abc import Callable
 import pytest
 
 from casino import i18n
+from casino.engine.errors import IllegalMove
+from casino.engine.match import Match
 from casino.engine.rules import preset
+from casino.play.session import HUMAN, GameSession
 from casino.tools.scorepad import RoundEntry, ScorePad, ScorePadError, apply_action
 
 EVERYTHING = {"Td": 0, "2s": 0, "As": 0, "Ac": 0, "Ah": 0, "Ad": 0}
@@ -82,3 +85,26 @@ def test_a_seat_that_is_not_at_the_table_in_finnish() -> None:
     assert words == "mökki: paikkaa 5 ei ole (paikat ovat 0–1)"
     assert refusal(lambda: empty().add_round(entry), "en") == (
         "a sweep: seat 5 does not exist (seats are 0 to 1)")
+
+
+@pytest.mark.parametrize(("lang", "over", "nobody"), [
+    ("fi", "peli on päättynyt", "tällä paikalla pelaa tietokone: kukaan ei voi luovuttaa"),
+    ("sv", "partiet är slut", "datorn spelar på den här platsen: det finns ingen som kan "
+     "ge upp"),
+    ("en", "the game is over", "a computer plays this seat: there is nobody to resign"),
+])
+def test_the_session_s_refusals_to_resign_in_the_language(lang: str, over: str,
+                                                          nobody: str) -> None:
+    """A seat the computer plays cannot resign, nor anyone once the game is over."""
+    game = GameSession(Match("casino", seed=8), [HUMAN, "beginner"])
+    with i18n.using(lang):
+        with pytest.raises(IllegalMove) as err:
+            game.resign(1, "medium")
+        assert str(err.value) == nobody
+        assert game.resign(0, "medium")
+        with pytest.raises(IllegalMove) as err:
+            game.resign(0, "medium")
+        assert str(err.value) == over
+        with pytest.raises(IllegalMove) as err:
+            game.next_round()
+        assert str(err.value) == over
