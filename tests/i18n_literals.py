@@ -155,10 +155,14 @@ PY_DEVELOPER_CALLS = {"debug", "info", "warning", "error", "exception", "critica
 PATTERN = re.compile(r"\(\?P<|\\[.()sSdw]")
 #: A style sheet's rule (Textual's ``DEFAULT_CSS``): ``name: value;`` inside braces.
 CSS_RULE = re.compile(r"{\s*\n?[^{}]*[-\w]+:\s*[^;{}]+;")
-#: A style of Rich or Textual (``"dim italic"``, ``"bold #ff7b72"``), not words.
-STYLE = re.compile(r"^(?:(?:not )?(?:bold|dim|italic|underline|reverse|strike|blink)"
-                   r"|on|#[0-9a-fA-F]{6})(?: (?:(?:not )?(?:bold|dim|italic|underline|"
-                   r"reverse|strike|blink)|on|#[0-9a-fA-F]{6}))*$")
+#: One word of a Rich or Textual style: an attribute, ``on``, a colour by hex or by one
+#: of the standard colour names (``red``, ``bright_blue``, ``grey50``).
+_STYLE_WORD = (r"(?:(?:not )?(?:bold|dim|italic|underline|reverse|strike|blink)|on|"
+               r"#[0-9a-fA-F]{6}|(?:bright_)?(?:black|red|green|yellow|blue|magenta|cyan|"
+               r"white)|grey\d{0,3}|default)")
+#: A style of Rich or Textual (``"dim italic"``, ``"bold #ff7b72"``, ``"bold red"``), not
+#: words.
+STYLE = re.compile(rf"^{_STYLE_WORD}(?: {_STYLE_WORD})*$")
 #: Exceptions whose message is a developer's, not a player's.
 PY_DEVELOPER_ERRORS = {"ValueError", "TypeError", "KeyError", "RuntimeError",
                        "AssertionError", "NotImplementedError", "LookupError", "IndexError",

@@ -23,7 +23,6 @@ from casino import i18n
 from casino.play.session import GameSession
 from tests.cli_helpers import run
 from tests.i18n_pending import shown
-from tests.test_i18n_literals import PENDING
 
 #: The screen's size: the smallest terminal the game is made for.
 SIZE = (80, 24)
@@ -45,26 +44,20 @@ LESSON_WORDS = {"en": "Lesson: ", "fi": "Opastus: ", "sv": "Lektion: "}
 ENGLISH = ("Your hand", "Score", "Hint", "Quit", "Your turn", "Lesson", "Undo", "Options",
            "Moves", "Table", "F1 shows the rules", "in hand", "pile", "last capture",
            "none yet", "No moves yet", "stock", "deal", "first to", "point cards")
-#: English words the screen still shows in every language, from files whose
-#: translation is still to come (tests/test_i18n_literals.py's PENDING), each with its
-#: file: once the file leaves that list, its words must be gone from the screen.
-STILL_ENGLISH: dict[str, str] = {}
 
 
 def english_left(lang: str, text: str) -> list[str]:
-    """The English words ``text`` shows that ``lang`` has words for now."""
+    """The screen's English words (:data:`ENGLISH`) that ``text`` shows in ``lang``."""
     if lang == i18n.DEFAULT:
         return []
-    done = [w for w, source in STILL_ENGLISH.items() if source not in PENDING]
-    return shown([*ENGLISH, *done], text)
+    return shown(list(ENGLISH), text)
 
 
-def test_the_english_left_is_only_in_files_still_pending() -> None:
-    """Each English word allowed on the screen comes from a file still to be translated
-    (a file taken off the list takes its allowance with it)."""
-    assert all(source in PENDING for source in STILL_ENGLISH.values())
+def test_the_english_left_is_found_as_whole_words() -> None:
+    """The check of a screen finds the English words left, whole, and only those."""
     assert english_left("fi", "pile 0 · point cards — · Pöytä") == ["pile", "point cards"]
     assert english_left("fi", "Your hand · Kätesi") == ["Your hand"]
+    assert english_left("en", "Your hand") == []
 
 
 class _Terminal(io.StringIO):

@@ -16,7 +16,7 @@ import typer
 from casino.cli.language import LangOption
 from casino.cli.names import RULESETS, choices
 from casino.engine.files import file_error
-from casino.i18n import N_
+from casino.i18n import N_, _
 
 
 def _fail(message: str) -> NoReturn:
@@ -62,7 +62,7 @@ def score_command(
     try:
         if print_sheet:
             if file is None:
-                _fail("--print needs --file, the pad to print")
+                _fail(_("--print needs --file, the pad to print"))
             for line in pad_sheet(read_pad(file)):
                 typer.echo(line)
             return
@@ -70,8 +70,8 @@ def score_command(
             players_for = players or (len(name_list) if name_list else None)
             preset(rules, **({"players": players_for} if players_for else {}))
         if file is not None and file.exists() and (rules or names or players):
-            _fail(f"{file} exists: it is opened as it is (leave out --rules, --players "
-                  "and --names)")
+            _fail(_("%(file)s exists: it is opened as it is (leave out --rules, --players "
+                    "and --names)") % {"file": file})
         run_score(sys.stdin, sys.stdout, file=file, rules=rules, players=players,
                   names=name_list)
     except (ScorePadError, RulesError) as exc:

@@ -488,7 +488,7 @@ class GameSession:
     def next_round(self) -> Position:
         """Deal the next round once the result of this one has been shown."""
         if self.resigned is not None:
-            raise IllegalMove("the game is over")
+            raise IllegalMove(_("the game is over"))
         pos = self.match.next_round()
         self._save(RoundDealt(pos))
         return pos
@@ -618,9 +618,9 @@ class GameSession:
         play: then the game ends there, and nobody wins.
         """
         if self.game_over:
-            raise IllegalMove("the game is over")
+            raise IllegalMove(_("the game is over"))
         if not 0 <= seat < self.rules.players or self.players[seat] != HUMAN:
-            raise IllegalMove("a computer plays this seat: there is nobody to resign")
+            raise IllegalMove(_("a computer plays this seat: there is nobody to resign"))
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}")
         resigned = NoteAdded(self._note(RESIGN, seat))

@@ -315,22 +315,24 @@ class RoundEntry:
     def from_json(obj: Any, where: str = "entry") -> RoundEntry:
         """Read the JSON form (types only; :class:`ScorePad` checks it against the rules)."""
         if not isinstance(obj, dict):
-            raise ScorePadError(f"{where}: a round is a JSON object, not "
-                                f"{type(obj).__name__}")
+            raise ScorePadError(_("%(where)s: a round is a JSON object, not %(type)s")
+                                % {"where": where, "type": type(obj).__name__})
         known = {"cards", "most_cards", "spades", "most_spades", "other_spades", "takers",
                  "sweeps", "mulles", "last_capture"}
         for k in obj:
             if k not in known:
-                raise ScorePadError(f"{where}: unknown key {k!r} (a round has "
-                                    f"{', '.join(sorted(known))})")
+                raise ScorePadError(_("%(where)s: unknown key %(key)s (a round has "
+                                      "%(keys)s)") % {"where": where, "key": repr(k),
+                                                       "keys": ", ".join(sorted(known))})
         lists: dict[str, tuple[int, ...] | None] = {}
         for k in ("cards", "most_cards", "spades", "most_spades", "other_spades"):
             value = obj.get(k)
             lists[k] = None if value is None else _int_list(value, f"{where}.{k}", k)
         takers_obj = obj.get("takers", {})
         if not isinstance(takers_obj, dict):
-            raise ScorePadError(f"{where}.takers: must be an object from card to the sides "
-                                "that took it, as {\"Td\": [0]}", "takers")
+            raise ScorePadError(_("%(where)s.takers: must be an object from card to the "
+                                  "sides that took it, as %(example)s")
+                                % {"where": where, "example": '{"Td": [0]}'}, "takers")
         pairs: list[tuple[int, int]] = []
         for text, sides in takers_obj.items():
             try:
@@ -342,8 +344,9 @@ class RoundEntry:
             pairs.extend((c, s) for s in _int_list(sides, f"{where}.takers.{text}", "takers"))
         last = obj.get("last_capture")
         if last is not None and (not isinstance(last, int) or isinstance(last, bool)):
-            raise ScorePadError(f"{where}.last_capture: must be a seat number or null, not "
-                                f"{last!r}", "last_capture")
+            raise ScorePadError(_("%(where)s.last_capture: must be a seat number or null, "
+                                  "not %(value)s") % {"where": where, "value": repr(last)},
+                                "last_capture")
         return RoundEntry(
             cards=lists["cards"], most_cards=lists["most_cards"], spades=lists["spades"],
             most_spades=lists["most_spades"], other_spades=lists["other_spades"],
@@ -364,13 +367,14 @@ def _leaders(value: int | Sequence[int] | None) -> tuple[int, ...] | None:
 
 def _int_list(obj: Any, where: str, fld: str) -> tuple[int, ...]:
     if not isinstance(obj, list):
-        raise ScorePadError(f"{where}: must be a list of whole numbers, not "
-                            f"{type(obj).__name__}", fld)
+        raise ScorePadError(_("%(where)s: must be a list of whole numbers, not %(type)s")
+                            % {"where": where, "type": type(obj).__name__}, fld)
     if len(obj) > 1000:
-        raise ScorePadError(f"{where}: too long", fld)
+        raise ScorePadError(_("%(where)s: too long") % {"where": where}, fld)
     for v in obj:
         if not isinstance(v, int) or isinstance(v, bool):
-            raise ScorePadError(f"{where}: {v!r} is not a whole number", fld)
+            raise ScorePadError(_("%(where)s: %(value)s is not a whole number")
+                                % {"where": where, "value": repr(v)}, fld)
     return tuple(obj)
 
 
@@ -392,14 +396,17 @@ class _Sides:
 
     def check_side(self, side: int, fld: str, what: str) -> None:
         if side not in self.ids:
-            kind = "side" if self.rules.partnerships else "player"
-            raise ScorePadError(f"{what}: there is no {kind} {side} (the "
-                                f"{kind}s are {', '.join(str(i) for i in self.ids)})", fld)
+            words = {"what": what, "n": side, "ids": ", ".join(str(i) for i in self.ids)}
+            raise ScorePadError((_("%(what)s: there is no side %(n)s (the sides are %(ids)s)")
+                                 if self.rules.partnerships else
+                                 _("%(what)s: there is no player %(n)s (the players are "
+                                   "%(ids)s)")) % words, fld)
 
     def check_seat(self, seat: int, fld: str, what: str) -> None:
         if not 0 <= seat < self.rules.players:
-            raise ScorePadError(f"{what}: seat {seat} does not exist (seats are 0 to "
-                                f"{self.rules.players - 1})", fld)
+            raise ScorePadError(_("%(what)s: seat %(seat)s does not exist (seats are 0 to "
+                                  "%(last)s)") % {"what": what, "seat": seat,
+                                                  "last": self.rules.players - 1}, fld)
 
 
 #: What a count or a list of leaders is of, as the refusals name it (``what`` below),
@@ -529,27 +536,37 @@ def _refuse_unscored_spades(rules: Rules, entry: RoundEntry) -> None:
     spade_mode = _spade_mode(rules)
     if spade_mode in ("none", "other") and (entry.spades is not None
                                             or entry.most_spades is not None):
-        why = (": give each player's spades other than 2♠ and A♠ instead"
-               if spade_mode == "other" else "")
-        what = "spades" if entry.most_spades is None else "most spades"
-        raise ScorePadError(f"{rules.name} does not score {what}{why}", "spades")
+        words = {"rules": rules.name}
+        if spade_mode == "other":
+            message = (_("%(rules)s does not score spades: give each player's spades other "
+                         "than 2♠ and A♠ instead") if entry.most_spades is None else
+                       _("%(rules)s does not score most spades: give each player's spades "
+                         "other than 2♠ and A♠ instead"))
+        else:
+            message = (_("%(rules)s does not score spades") if entry.most_spades is None
+                       else _("%(rules)s does not score most spades"))
+        raise ScorePadError(message % words, "spades")
     if spade_mode == "counts" and entry.most_spades is not None:
-        raise ScorePadError(f"in {rules.name} every spade counts: give the spades each "
-                            "player took, not just who had most", "spades")
+        raise ScorePadError(_("in %(rules)s every spade counts: give the spades each "
+                              "player took, not just who had most") % {"rules": rules.name},
+                            "spades")
 
 
 def _refuse_unasked(rules: Rules, entry: RoundEntry, asked: Collection[str]) -> None:
     """Refuse other spades, sweeps, mulles, the last capture or most cards where
     ``rules`` does not score them (``asked``: the keys of :func:`fields`), rather
     than drop them silently: the table counted something that does not count."""
-    for key, value, what in (("other_spades", entry.other_spades, "other spades"),
-                             ("sweeps", entry.sweeps, "sweeps"),
-                             ("mulles", entry.mulles, "mulles"),
-                             ("last_capture", entry.last_capture, "the last capture")):
+    words = {"rules": rules.name}
+    for key, value, message in (
+            ("other_spades", entry.other_spades, _("%(rules)s does not score other spades")),
+            ("sweeps", entry.sweeps, _("%(rules)s does not score sweeps")),
+            ("mulles", entry.mulles, _("%(rules)s does not score mulles")),
+            ("last_capture", entry.last_capture,
+             _("%(rules)s does not score the last capture"))):
         if value is not None and value != () and key not in asked:
-            raise ScorePadError(f"{rules.name} does not score {what}", key)
+            raise ScorePadError(message % words, key)
     if "cards" not in asked and entry.most_cards is not None:
-        raise ScorePadError(f"{rules.name} does not score most cards", "cards")
+        raise ScorePadError(_("%(rules)s does not score most cards") % words, "cards")
 
 
 def _refuse_counts_and_most(entry: RoundEntry) -> None:
@@ -595,18 +612,22 @@ def _check_counts_entered(sides: _Sides, entry: RoundEntry, exact: bool) -> None
     the first thing wrong in the order the table counts."""
     rules = sides.rules
     if entry.cards is not None:
-        _check_counts(sides, entry.cards, "cards", "the cards captured", rules.deck_size,
-                      exact)
+        _check_counts(sides, entry.cards, "cards", pN_("score check", "the cards captured"),
+                      rules.deck_size, exact)
     if entry.most_cards is not None:
-        _check_leaders(sides, entry.most_cards, "cards", "most cards")
+        _check_leaders(sides, entry.most_cards, "cards",
+                       pN_("score check", "most cards"))
     if entry.spades is not None:
-        _check_counts(sides, entry.spades, "spades", "the spades captured",
+        _check_counts(sides, entry.spades, "spades",
+                      pN_("score check", "the spades captured"),
                       13 * rules.decks, exact)
     if entry.most_spades is not None:
-        _check_leaders(sides, entry.most_spades, "spades", "most spades")
+        _check_leaders(sides, entry.most_spades, "spades",
+                       pN_("score check", "most spades"))
     if entry.other_spades is not None:
         _check_counts(sides, entry.other_spades, "other_spades",
-                      "the spades other than 2♠ and A♠", _other_spades(rules), exact)
+                      pN_("score check", "the spades other than 2♠ and A♠"),
+                      _other_spades(rules), exact)
 
 
 def _check_spades_within_cards(sides: _Sides, entry: RoundEntry) -> None:
@@ -633,7 +654,7 @@ def _check_scoring_takers(sides: _Sides, entry: RoundEntry) -> None:
                                   "scoring cards are %(cards)s") % {
                                       "card": card_symbol(c), "rules": rules.name,
                                       "cards": shown}, "takers")
-        sides.check_side(side, "takers", f"the {card_symbol(c)}")
+        sides.check_side(side, "takers", _("the %(card)s") % {"card": card_symbol(c)})
 
 
 def _check_copies_taken(sides: _Sides, entry: RoundEntry, exact: bool,
@@ -670,11 +691,12 @@ def _check_copies_taken(sides: _Sides, entry: RoundEntry, exact: bool,
 def _check_seats(sides: _Sides, entry: RoundEntry) -> None:
     """Refuse a sweep, a mulle or a last capture by a seat that is not at the table:
     these are made by a player, not a side, and score to that player's side."""
-    for what, seats in (("sweep", entry.sweeps), ("mulle", entry.mulles)):
+    for key, seats, what in (("sweeps", entry.sweeps, _("a sweep")),
+                             ("mulles", entry.mulles, _("a mulle"))):
         for seat in seats:
-            sides.check_seat(seat, what + "s", f"a {what}")
+            sides.check_seat(seat, key, what)
     if entry.last_capture is not None:
-        sides.check_seat(entry.last_capture, "last_capture", "the last capture")
+        sides.check_seat(entry.last_capture, "last_capture", _("the last capture"))
 
 
 def _check_sweep_limit(sides: _Sides, entry: RoundEntry,
@@ -940,18 +962,19 @@ class RoundResult:
 
 def _check_names(rules: Rules, names: Sequence[str]) -> tuple[str, ...]:
     if isinstance(names, str) or not isinstance(names, Sequence):
-        raise ScorePadError("names must be a list of the players' names", "names")
+        raise ScorePadError(_("names must be a list of the players' names"), "names")
     if len(names) != rules.players:
-        raise ScorePadError(f"{rules.name} here has {rules.players} players, so give "
-                            f"{rules.players} names, not {len(names)}", "names")
+        raise ScorePadError(_("%(rules)s here has %(n)s players, so give %(n)s names, not "
+                              "%(got)s") % {"rules": rules.name, "n": rules.players,
+                                            "got": len(names)}, "names")
     out = []
     for n in names:
         if not isinstance(n, str) or not n.strip():
             raise ScorePadError(_("every player needs a name"), "names")
         n = " ".join(n.split())
         if len(n) > MAX_NAME:
-            raise ScorePadError(f"the name {n[:MAX_NAME]!r}... is longer than {MAX_NAME} "
-                                "characters", "names")
+            raise ScorePadError(_("the name %(name)s... is longer than %(n)s characters")
+                                % {"name": repr(n[:MAX_NAME]), "n": MAX_NAME}, "names")
         out.append(n)
     if len({n.casefold() for n in out}) != len(out):
         raise ScorePadError(_("two players have the same name: tell them apart"), "names")
@@ -1006,8 +1029,9 @@ def _compute(rules: Rules, names: tuple[str, ...],
         number = i + 1
         if winner_round is not None:
             raise ScorePadError(
-                f"the game was over after round {winner_round}, so there can be no round "
-                f"{number}: remove it or correct an earlier round", round=number)
+                _("the game was over after round %(over)s, so there can be no round "
+                  "%(n)s: remove it or correct an earlier round")
+                % {"over": winner_round, "n": number}, round=number)
         r = _score_round(rules, names, entry, scores, carry, number)
         out.append(r)
         scores = r.result.scores
@@ -1099,7 +1123,7 @@ class ScorePad:
     def verify_round(self, entry: RoundEntry) -> None:
         """Raise :class:`ScorePadError` if ``entry`` cannot be the next round."""
         if self.is_over:
-            raise ScorePadError(f"the game is over: {self.side_name(self.winner or 0)} won")
+            raise ScorePadError(self._over())
         representative_piles(self.rules, self.names, entry, self.totals)
 
     def check_answers(self, entry: RoundEntry, answered: Collection[str],
@@ -1111,8 +1135,7 @@ class ScorePad:
         it is typed with this, instead of refusing the whole round at its end."""
         if index is None:
             if self.is_over:
-                raise ScorePadError(
-                    f"the game is over: {self.side_name(self.winner or 0)} won")
+                raise ScorePadError(self._over())
             before = self.totals
         else:
             before = self.results[self._index(index)].scores_before
@@ -1123,12 +1146,18 @@ class ScorePad:
         self.verify_round(entry)
         return self._with_rounds((*self.rounds, entry))
 
+    def _over(self) -> str:
+        """Why no round can be added: the game is over, and who won it."""
+        return _("the game is over: %(name)s won") % {"name": self.side_name(self.winner or 0)}
+
     def _index(self, index: int) -> int:
         if not isinstance(index, int) or not 0 <= index < len(self.rounds):
             n = len(self.rounds)
-            have = "no rounds yet" if not n else f"rounds 1 to {n}"
-            shown = index + 1 if isinstance(index, int) else index
-            raise ScorePadError(f"there is no round {shown}: the pad has {have}")
+            words = {"n": n, "shown": index + 1 if isinstance(index, int) else index}
+            raise ScorePadError((_("there is no round %(shown)s: the pad has no rounds yet")
+                                 if not n else
+                                 _("there is no round %(shown)s: the pad has rounds 1 to "
+                                   "%(n)s")) % words)
         return index
 
     def replace_round(self, index: int, entry: RoundEntry) -> ScorePad:
@@ -1146,7 +1175,7 @@ class ScorePad:
     def undo(self) -> ScorePad:
         """The pad as it was before the last change."""
         if not self.history:
-            raise ScorePadError("there is nothing to undo")
+            raise ScorePadError(_("there is nothing to undo"))
         return ScorePad(self.rules, self.names, self.history[-1], self.history[:-1])
 
     # --- JSON ----------------------------------------------------------------
@@ -1170,31 +1199,33 @@ class ScorePad:
         known = {"format", "rules", "names", "rounds", "history"}
         for k in obj:
             if k not in known:
-                raise ScorePadError(f"unknown key {k!r} in a score pad")
+                raise ScorePadError(_("unknown key %(key)s in a score pad") % {"key": repr(k)})
         for k in ("format", "rules", "names", "rounds"):
             if k not in obj:
-                raise ScorePadError(f"a score pad needs {k!r}")
+                raise ScorePadError(_("a score pad needs %(key)s") % {"key": repr(k)})
         if obj["format"] != FORMAT:
-            raise ScorePadError(f"format must be {FORMAT!r}, not {obj['format']!r}")
+            raise ScorePadError(_("format must be %(format)s, not %(got)s")
+                                % {"format": repr(FORMAT), "got": repr(obj["format"])})
         try:
             rules = rules_from_json(obj["rules"])
         except RulesError as exc:
             raise ScorePadError(f"rules: {exc}", "rules") from None
         names = obj["names"]
         if not isinstance(names, list):
-            raise ScorePadError("names: must be a list of the players' names", "names")
+            raise ScorePadError(_("names: must be a list of the players' names"), "names")
 
         def read_rounds(value: Any, where: str) -> tuple[RoundEntry, ...]:
             if not isinstance(value, list):
-                raise ScorePadError(f"{where}: must be a list of rounds")
+                raise ScorePadError(_("%(where)s: must be a list of rounds")
+                                    % {"where": where})
             if len(value) > 1000:
-                raise ScorePadError(f"{where}: too many rounds")
+                raise ScorePadError(_("%(where)s: too many rounds") % {"where": where})
             return tuple(RoundEntry.from_json(e, f"{where}[{i}]") for i, e in enumerate(value))
 
         rounds = read_rounds(obj["rounds"], "rounds")
         history_obj = obj.get("history", [])
         if not isinstance(history_obj, list):
-            raise ScorePadError("history: must be a list of earlier lists of rounds")
+            raise ScorePadError(_("history: must be a list of earlier lists of rounds"))
         history = tuple(read_rounds(h, f"history[{i}]")
                         for i, h in enumerate(history_obj[-MAX_HISTORY:]))
         checked_names = _check_names(rules, names)
@@ -1278,17 +1309,20 @@ def apply_json(pad_obj: Any, action: Any) -> dict[str, Any]:
 def apply_action(pad: ScorePad, action: Any) -> ScorePad:
     """:func:`apply_json` on a pad value."""
     if not isinstance(action, dict) or "op" not in action:
-        raise ScorePadError('an action is an object with "op": add, replace, remove or undo')
+        raise ScorePadError(_('an action is an object with "op": add, replace, remove or '
+                              'undo'))
     op = action["op"]
     if op == "undo":
         return pad.undo()
     if op in ("replace", "remove"):
         index = action.get("index")
         if not isinstance(index, int) or isinstance(index, bool):
-            raise ScorePadError(f'{op} needs "index", the number of the round from 0')
+            raise ScorePadError(_('%(op)s needs "index", the number of the round from 0')
+                                % {"op": op})
         if op == "remove":
             return pad.remove_round(index)
         return pad.replace_round(index, RoundEntry.from_json(action.get("round"), "round"))
     if op == "add":
         return pad.add_round(RoundEntry.from_json(action.get("round"), "round"))
-    raise ScorePadError(f"unknown action {op!r}: add, replace, remove or undo")
+    raise ScorePadError(_("unknown action %(op)s: add, replace, remove or undo")
+                        % {"op": repr(op)})

@@ -257,7 +257,7 @@ class ViewerScreen(Screen[None]):
         newest step, since its game is being played now."""
         log = self.query_one("#viewer-log", OptionList)
         log.can_focus = False
-        self.query_one("#viewer-score").border_title = "Score"
+        self.query_one("#viewer-score").border_title = pgettext("panel", "Score")
         await seat_boxes(self.query_one("#viewer-seats", Horizontal), SeatView,
                          self.rules.seats)
         if self.live:
@@ -618,11 +618,11 @@ class ViewerApp(App[None]):
     """The viewer on its own: a recorded game (``casino replay``) or a demo being played."""
 
     CSS_PATH = ["app.tcss", "viewer.tcss"]  # noqa: RUF012
-    TITLE = "Casino replay"
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, screen: ViewerScreen) -> None:
         super().__init__()
+        self.title = _("Casino replay")
         self.viewer = screen
 
     def get_default_screen(self) -> Screen[Any]:
