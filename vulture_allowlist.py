@@ -136,6 +136,19 @@ _.handle_endtag
 _.handle_data
 _.visit_JoinedStr
 
+_.visit_AnnAssign
+
+# Constants that exist to mark messages for extraction (`make i18n` reads their literals);
+# each word is translated where it is shown, by pgettext over the name it marks.
+_.SHOWN_NAMES
+_.TYPER_TEXTS
+_.FIELD_LABELS
+_.CHECKED
+
+# Read by a Jinja template (the web glossary page: each entry's words in the three
+# languages).
+_.languages
+
 # Babel: a catalog's header fields, set by the translations' tool (tests/i18n_catalogs.py)
 # for Babel to write.
 _.creation_date

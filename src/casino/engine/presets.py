@@ -4,7 +4,8 @@ Every other module reads a preset's name and what is keyed by it from :data:`PRE
 (or the constants below) instead of writing the name out or keeping a table of its
 own, so that a preset's title or word is changed in one place. The titles are English,
 marked for translation (``pN_``): whoever shows one translates it then
-(:meth:`Preset.shown_title`, :meth:`Preset.shown_short`, :meth:`Preset.shown_guide_title`).
+(:meth:`Preset.shown_title`, :meth:`Preset.shown_short`; the guide's title in
+:mod:`casino.words.guide`).
 ``tests/test_preset_names.py`` fails on a quoted preset name anywhere else in
 ``src/casino`` outside a short allowlist. The rules themselves are in
 :mod:`casino.engine.rules`; this module imports nothing but :mod:`casino.i18n` (the
@@ -49,10 +50,6 @@ class Preset:
     def shown_short(self) -> str:
         """:attr:`short` in the language in force (the web's pages and menus)."""
         return pgettext("ruleset", self.short)
-
-    def shown_guide_title(self) -> str:
-        """:attr:`guide_title` in the language in force (the how-to-play guide)."""
-        return pgettext("guide title", self.guide_title)
 
 
 CASINO = Preset("casino",
