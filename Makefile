@@ -151,7 +151,7 @@ test-postgres: venv
 		tests/test_web_accounts_limits.py tests/test_web_accounts_games.py \
 		tests/test_web_allowances.py tests/test_web_pairing.py tests/test_web_chat.py \
 		tests/test_web_clocks.py tests/test_web_clocks_cluster.py tests/test_web_clocks_audit.py \
-		tests/test_web_daily.py
+		tests/test_web_daily.py tests/test_i18n_account_language.py
 
 # The engine's, the bots' and the teaching tools' tests once more with the compiled core
 # switched off (CASINO_CORE=off), so the pure-Python engine, the reference, stays tested
