@@ -22,7 +22,7 @@ from casino.web import rooms as rooms_module
 from casino.web.messages import MessageError, parse
 from casino.web.table_events import Told, in_language, told_event
 from casino.web.table_words import round_words
-from tests.web_helpers import Seat, guest, web
+from tests.web_helpers import Seat, guest, new_game, web
 
 with warnings.catch_warnings():  # Starlette would rather use httpx2, which is not pinned
     warnings.simplefilter("ignore", UserWarning)
@@ -357,3 +357,41 @@ def test_a_wrong_value_is_said_in_the_reader_s_language(
     assert english in said["en"]
     assert finnish in said["fi"] and "input should" not in said["fi"]
     assert swedish in said["sv"] and "input should" not in said["sv"]
+
+
+@pytest.mark.parametrize(("lang", "you", "computer"), [
+    ("fi", "Sinä", "Tietokone"), ("sv", "Du", "Datorn"), (None, "You", "Computer")])
+def test_a_game_against_the_computer_names_its_seats_in_the_reader_s_language(
+        tmp_path: Path, lang: str | None, you: str, computer: str) -> None:
+    """The default names a table gives (``You``, ``Computer``) are shown in the reader's
+    language, in the seats' names and in the moves told, while the game keeps them in
+    English; a name a person chose is shown as it is."""
+    with web(tmp_path) as client:
+        if lang:
+            client.cookies.set("lang", lang)
+        gid = new_game(client)
+        with client.websocket_connect(f"/ws/{gid}") as ws:
+            seat = Seat(ws)
+            state = seat.hello()
+            assert state["view"]["names"] == [you, computer], state["view"]["names"]
+            # The computer moves after the person: play a card, then read until it has
+            # (a bounded number of messages).
+            seat.send({"type": "play", "move": seat.view["legal"][0]["text"],
+                       "version": seat.version})
+            for _ in range(20):
+                if any(item["seat"] == 1 for item in seat.view.get("log", [])):
+                    break
+                seat.recv()
+            told = [item["words"] for item in seat.view["log"] if item["seat"] == 1]
+            assert told and all(w.startswith(computer + " ") for w in told), told
+
+
+def test_a_name_a_person_chose_is_shown_as_it_is() -> None:
+    """Only the table's default names are translated; *Ann* stays *Ann*, and ``Computer 2``
+    (a table's numbered computers) is said in the language."""
+    from casino.play.names import shown_names
+
+    with i18n.using("fi"):
+        assert shown_names(["Ann", "You", "Computer 2", "Player 3"]) == (
+            "Ann", "Sinä", "Tietokone 2", i18n.pgettext("player", "Player %(n)s") % {"n": 3})
+    assert shown_names(["Computer 2"]) == ("Computer 2",)

@@ -52,7 +52,9 @@ MAX_LOOKS = 3000
 PAGE_ENGLISH = ("Game over", "Rematch", "Replay this game", "Review my play",
                 "Download record", "Scored in counting order", "The game is over",
                 "Totals", "Last move", "Score", "Moves", "Hint", "Undo", "Stock", "Lobby",
-                "The table is empty", "connected", "Keys")
+                "The table is empty", "connected", "Keys",
+                # the table's default names, shown in the reader's language
+                "Computer", "You")
 
 #: The page's English words that are the same word in a language (not a leftover).
 SAME_WORD = {"sv": {"Lobby"}}

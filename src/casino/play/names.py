@@ -2,10 +2,10 @@
 
 A game's record keeps its names as they were given: ``You``, ``Computer``,
 ``Partner``, ``Left``, ``Across``, ``Right`` and ``Player N``
-(:func:`casino.play.session.default_names`) stay English in every record, so that a
-record reads the same wherever it is opened. Only where a name is shown is a default
-one said in the language in force (*Sinä*, *Tietokone*; *Du*, *Datorn*): a name a
-person chose is shown as it is.
+(:func:`casino.play.session.default_names`), and a web table's ``Computer N``, stay
+English in every record, so that a record reads the same wherever it is opened. Only
+where a name is shown is a default one said in the language in force (*Sinä*,
+*Tietokone*; *Du*, *Datorn*): a name a person chose is shown as it is.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ DEFAULT_NAMES = (pN_("player", "You"), pN_("player", "Computer"),
                  pN_("player", "Across"), pN_("player", "Right"))
 
 _PLAYER_N = re.compile(r"Player (\d+)")
+#: A web table's computers, numbered when there are several (``Computer 2``).
+_COMPUTER_N = re.compile(r"Computer (\d+)")
 
 
 def shown_name(name: str) -> str:
@@ -30,6 +32,9 @@ def shown_name(name: str) -> str:
     numbered = _PLAYER_N.fullmatch(name)
     if numbered:
         return pgettext("player", "Player %(n)s") % {"n": numbered.group(1)}
+    computer = _COMPUTER_N.fullmatch(name)
+    if computer:
+        return pgettext("player", "Computer %(n)s") % {"n": computer.group(1)}
     return name
 
 

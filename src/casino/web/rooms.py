@@ -26,6 +26,7 @@ from casino.engine.match import Match
 from casino.engine.record import Settings, write_record
 from casino.engine.rules import preset
 from casino.i18n import _, ngettext, pgettext
+from casino.play.names import shown_names
 from casino.play.session import HUMAN, default_settings
 from casino.teach.lesson import OPPONENT_LEVEL, lesson_match
 from casino.web import clockstore
@@ -484,7 +485,7 @@ def listed_json(g: Any, *, join: str | None = None, url: bool = False) -> dict[s
     from casino.web.views import title
 
     return {"game": g.id, "rules": g.rules, "title": title(g.rules), "players": g.players,
-            "names": list(g.names), "status": g.status, "mode": g.mode,
+            "names": list(shown_names(g.names)), "status": g.status, "mode": g.mode,
             "updated": g.updated.isoformat() if g.updated else None,
             "url": f"/game/{g.id}" if url else None, "join": join,
             "record": f"/records/{g.id}" if g.status == OVER else None,

@@ -17,6 +17,7 @@ from casino.engine.record import Note
 from casino.engine.rules import Rules
 from casino.i18n import _, ngettext
 from casino.play.events import GameEnded
+from casino.play.names import shown_name, shown_names
 from casino.play.session import GameSession
 from casino.web.table_events import Told
 from casino.web.views import LogItem, side_name, total_text
@@ -34,8 +35,9 @@ def level_name(level: str) -> str:
 def note_words(note: Note, name: str, *, you: bool = False) -> str:
     """A note of the record told to the table (a hint asked for, a take-back, a
     resignation, a takeover: :meth:`~casino.engine.record.Note.words`), the computer's
-    level named as the table shows it."""
-    return note.words(name, you=you, level=level_name(note.level) if note.level else None)
+    level named as the table shows it, a default name in the reader's language."""
+    return note.words(shown_name(name), you=you,
+                      level=level_name(note.level) if note.level else None)
 
 
 def joined_words(name: str | None, full: bool) -> str:
@@ -74,6 +76,7 @@ def challenge_declined(name: str, maker: str) -> str:
 
 def names_and(names: Sequence[str]) -> str:
     """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy`` in the language in force."""
+    names = shown_names(names)
     if len(names) <= 1:
         return "".join(names)
     return _("%(some)s and %(last)s") % {"some": ", ".join(names[:-1]), "last": names[-1]}
@@ -97,6 +100,7 @@ def _winners(session: GameSession) -> list[str]:
 
 def _resigned(name: str, winners: Sequence[str]) -> str:
     """"Ann resigned: Bob wins"; without ``winners``, the last person's resignation."""
+    name = shown_name(name)
     if not winners:
         return (_("%(name)s resigned, the last person at the table: the game ends without "
                   "a winner") % {"name": name})
@@ -117,7 +121,7 @@ def duration_words(seconds: float) -> str:
 
 def away_words(name: str, seconds: float) -> str:
     """"Ann has been away for 3 minutes": the table's notice of a person away on their turn."""
-    return _("%(name)s has been away for %(time)s") % {"name": name,
+    return _("%(name)s has been away for %(time)s") % {"name": shown_name(name),
                                                        "time": duration_words(seconds)}
 
 
@@ -126,6 +130,7 @@ def round_words(rules: Rules, names: Sequence[str], number: int,
     """"Round 2 is over: Ann 8, Bob 3": round ``number``'s end, with the totals (a game's
     end in Krypkasino, whose scored unit is a game)."""
     # A side is named by all its players: partners share the points.
+    names = shown_names(names)
     totals = ", ".join(f"{side_name(rules, names, t)} {total_text(scores[t])}"
                        for t in rules.teams)
     if rules.round_word == "game":
@@ -135,7 +140,7 @@ def round_words(rules: Rules, names: Sequence[str], number: int,
 
 def dealt_words(rules: Rules, names: Sequence[str], number: int, dealer: int) -> str:
     """"Round 3: Ann deals": round ``number`` (Krypkasino's game) is dealt by ``dealer``."""
-    words = {"n": number, "name": names[dealer]}
+    words = {"n": number, "name": shown_name(names[dealer])}
     if rules.round_word == "game":
         return _("Game %(n)s: %(name)s deals") % words
     return _("Round %(n)s: %(name)s deals") % words
@@ -153,8 +158,8 @@ def ending_teller(session: GameSession, ended: GameEnded) -> Callable[[], str] |
     result = session.match.position.result
     if result is None or ended.winner is None:
         return None
-    return functools.partial(winner_words, result, session.rules, session.names,
-                             session.match.current.start.scores)
+    rules, names, before = session.rules, session.names, session.match.current.start.scores
+    return lambda: winner_words(result, rules, shown_names(names), before)
 
 
 def replayed_log(session: GameSession) -> list[LogItem]:
@@ -168,6 +173,7 @@ def log_item(seat: int, before: Position, move: Move, after: Position,
     """A move for the public log, told to everyone and to the player who made it."""
     names = tuple(names)
     return LogItem(before.round, before.deal, seat, str(move),
-                   Told(lambda: told_play(before, move, after, seat, names)),
-                   Told(lambda: told_play(before, move, after, seat, names, reader=seat)))
+                   Told(lambda: told_play(before, move, after, seat, shown_names(names))),
+                   Told(lambda: told_play(before, move, after, seat, shown_names(names),
+                                          reader=seat)))
 

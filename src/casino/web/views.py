@@ -28,6 +28,7 @@ from casino.engine.rules import Rules
 from casino.engine.scheme import scheme
 from casino.engine.scoring import Result
 from casino.i18n import _, pgettext, pN_
+from casino.play.names import shown_names
 from casino.web.table_events import Told
 from casino.words.narrate import (
     item_words,
@@ -418,7 +419,7 @@ def build_view(view: Position, seat: int | None, public: Public,
         choices = {"legal": [], "cards": []}
     elif choices is None:
         choices = card_choices(view)
-    shown = (result_json(rules, result, view.scores, public.names, view)
+    shown = (result_json(rules, result, view.scores, shown_names(public.names), view)
              if result is not None else None)
     if public.ended is not None:  # a resignation: its words are the game's result
         shown = {**(shown or {"items": [], "scores": list(view.scores)}),
@@ -430,7 +431,7 @@ def build_view(view: Position, seat: int | None, public: Public,
         "you": seat,
         "spectator": seat is None,
         "spectators": public.spectators,
-        "names": list(public.names),
+        "names": list(shown_names(public.names)),
         "players": list(public.players),
         "status": status,
         "to_move": view.to_move if playing else None,

@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.responses import Response
 
 from casino.engine.record import read_record
-from casino.i18n import _
+from casino.play.names import shown_names
 from casino.teach.review import default_seat
 from casino.web import seats
 from casino.web.accounts.profiles import recent_results
@@ -25,7 +25,7 @@ from casino.web.routes.context import Player, Web, finished, game_body
 from casino.web.routes.daily import check_shown
 from casino.web.service import LiveGame
 from casino.web.store import OVER, Store, token_hash
-from casino.web.table_words import resignation_words
+from casino.web.table_words import dealt_words, resignation_words
 from casino.web.views import items_json, result_json, rules_json
 from casino.words.narrate import told_play
 
@@ -120,6 +120,7 @@ def replay_json(game: LiveGame) -> dict[str, Any]:
     round's deal is a step of its own (``kind: "deal"``, ``text: null``).
     """
     s = game.session
+    names = shown_names(s.names)  # a table's default names in the reader's language
     record = read_record(s.record_text())
     rules = record.rules
     positions: list[dict[str, Any]] = []
@@ -129,22 +130,22 @@ def replay_json(game: LiveGame) -> dict[str, Any]:
         starts[rnd.number] = len(positions)
         if positions:
             moves.append({"kind": "deal", "round": rnd.number, "deal": 1, "seat": rnd.dealer,
-                          "text": None, "words": _("Round %(round)s: %(name)s deals")
-                          % {"round": rnd.number, "name": s.names[rnd.dealer]}})
+                          "text": None,
+                          "words": dealt_words(rules, names, rnd.number, rnd.dealer)})
         positions.append(rnd.start.to_json())
         for k, (seat, move) in enumerate(zip(rnd.movers, rnd.moves, strict=True)):
             before, after = rnd.positions[k], rnd.positions[k + 1]
             moves.append({"kind": "move", "round": rnd.number, "deal": before.deal,
                           "seat": seat, "text": str(move),
-                          "words": told_play(before, move, after, seat, s.names)})
+                          "words": told_play(before, move, after, seat, names)})
             positions.append(after.to_json())
     rounds = [{"round": r.number, "items": items_json(rules, r.result, r.start.scores),
                "scores": list(r.result.scores)} for r in record.rounds if r.result is not None]
     last = record.rounds[-1]
-    result = (result_json(rules, last.result, last.start.scores, s.names)
+    result = (result_json(rules, last.result, last.start.scores, names)
               if last.result is not None else None)
     if game.mode == DAILY and result is not None:  # one round: no game goes on
-        result["summary"] = margin_words(margin_of(s), s.names[0])
+        result["summary"] = margin_words(margin_of(s), names[0])
     ended = resignation_words(s)
     if ended is not None:
         result = {**(result or {"items": [], "scores": list(last.position.scores)}),
@@ -152,12 +153,12 @@ def replay_json(game: LiveGame) -> dict[str, Any]:
     notes = [{"kind": n.kind, "seat": n.seat, "round": n.round,
               # a note of moves later taken back shows where the round's moves end
               "position": starts[n.round] + min(n.moves, len(record.rounds[n.round - 1].moves)),
-              "words": n.words(s.names[n.seat])} for n in record.notes]
+              "words": n.words(names[n.seat])} for n in record.notes]
     table = record.table
     return {
         # where each round's first position is, and the seat a review is of by default
         "starts": {str(n): i for n, i in starts.items()}, "review_seat": default_seat(record),
-        "game": game.id, "rules": rules_json(rules), "names": list(s.names),
+        "game": game.id, "rules": rules_json(rules), "names": list(names),
         "players": list(s.players), "moves": moves, "positions": positions, "rounds": rounds,
         "result": result, "winner": record.winner, "download": f"/records/{game.id}.rec",
         "settings": ({"hints": table.hints, "takebacks": table.takebacks,
