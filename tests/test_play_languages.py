@@ -334,11 +334,14 @@ def test_default_names_are_shown_in_the_language_and_kept_in_english(
 
 
 def test_a_name_a_person_chose_is_shown_as_it_is() -> None:
+    """Default names (a web table's numbered computers too) are said in the language; a
+    name a person chose, even one that starts like a default, is not."""
     from casino.play.names import shown_name
 
     with i18n.using("fi"):
-        assert [shown_name(n) for n in ("Ann", "You", "Player 3", "Left", "Computer 2")] \
-            == ["Ann", "Sinä", "Pelaaja 3", "Vasen", "Computer 2"]
+        assert [shown_name(n) for n in ("Ann", "You", "Player 3", "Left", "Computer 2",
+                                        "Computer Bob", "Player")] \
+            == ["Ann", "Sinä", "Pelaaja 3", "Vasen", "Tietokone 2", "Computer Bob", "Player"]
 
 
 @pytest.mark.parametrize(("lang", "one", "many"), [
