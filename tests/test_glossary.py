@@ -311,3 +311,12 @@ def test_for_preset_follows_the_entries() -> None:
     assert [t.word for t in for_preset("tablic")] == [
         t.word for t in TERMS if "tablic" in t.presets]
     assert "mulle" not in [t.word for t in for_preset("casino")]
+
+
+@pytest.mark.parametrize(("typed", "word"), [("mokki", "mökki"), ("MOKKI", "mökki"),
+                                            ("tvangstabbe", "tvångstabbe")])
+def test_a_word_typed_without_its_accents_is_found(typed: str, word: str) -> None:
+    """A keyboard without ö or å still finds the entry: *mokki* is *mökki*."""
+    assert find(typed) == find(word)
+    result = CliRunner().invoke(app, ["glossary", typed])
+    assert result.exit_code == 0, result.stderr

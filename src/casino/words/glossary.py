@@ -18,6 +18,7 @@ engine plays, where the rules data can say it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -430,19 +431,31 @@ def languages_line(term: Term) -> str:
                       for lang, word in in_languages(term))
 
 
+def _folded(text: str) -> str:
+    """``text`` lowered and without its accents (*mökki* -> *mokki*, *Tablić* -> *tablic*),
+    for a word typed on a keyboard without them."""
+    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _spellings(term: Term) -> tuple[tuple[str, ...], ...]:
+    """The spellings that name ``term``, in the order they are tried: its word, anchor
+    and forms; its names in the presets; its words in Finnish and Swedish."""
+    return ((term.word, term.anchor, *(f.lower() for f in term.forms)),
+            tuple(name for _p, name in term.names),
+            tuple(w.lower() for _lang, w in in_languages(term)))
+
+
 def find(word: str) -> Term:
     """The entry for ``word`` (case-insensitive; any of its forms or preset names will
-    do, or its word in Finnish or Swedish); KeyError naming every entry otherwise."""
-    key = word.strip().lower()
-    for term in TERMS:
-        if key in (term.word, term.anchor) or key in (f.lower() for f in term.forms):
-            return term
-    for term in TERMS:
-        if key in (name for _p, name in term.names):
-            return term
-    for term in TERMS:
-        if key in (w.lower() for _lang, w in in_languages(term)):
-            return term
+    do, or its word in Finnish or Swedish, with or without its accents: *mokki*); KeyError
+    naming every entry otherwise."""
+    for spelled in (str.lower, _folded):
+        key = spelled(word.strip())
+        for kind in range(3):
+            for term in TERMS:
+                if key in (spelled(s) for s in _spellings(term)[kind]):
+                    return term
     raise KeyError(_("no glossary entry for %(word)r; the words are %(words)s")
                    % {"word": word, "words": ", ".join(shown_word(t) for t in TERMS)})
 
