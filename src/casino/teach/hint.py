@@ -58,9 +58,10 @@ from casino.engine.moves import ADD, BUILD, CAPTURE, RAISE, TRAIL, Move
 from casino.engine.position import Position
 from casino.engine.rules import Rules
 from casino.engine.scheme import scheme
+from casino.engine.wording import listing
 from casino.i18n import _, ngettext, pgettext, using
 from casino.play.session import BotJob, GameSession
-from casino.teach.phrases import and_list, item_object, leaves_words, points_words, shown_points
+from casino.teach.phrases import item_object, leaves_words, points_words, shown_points
 from casino.teach.review import rounded
 from casino.words.narrate import move_phrase
 
@@ -366,7 +367,7 @@ def reply_words(pos: Position, move: Move) -> str:
     (sampled) hand: ``take 5♠ and 4♥, clearing the table``, ``make a build of 8 with
     3♣``, ``add to the 8-build``, ``trail a card``; in the language in force."""
     used: list[int | Build] = [*move.loose, *move.builds]
-    items = and_list([item_object(x) for x in used])
+    items = listing([item_object(x) for x in used])
     if move.kind == CAPTURE:
         cleared = len(move.loose) + len(move.builds) == len(pos.table)
         return (_("take %(items)s, clearing the table") if cleared
@@ -398,7 +399,7 @@ def _worth(x: float) -> str:
 
 
 def _symbols(cards: Sequence[str]) -> str:
-    return and_list([card_symbol_of(c) for c in cards])
+    return listing([card_symbol_of(c) for c in cards])
 
 
 def _point_cards(play: RankedPlay, penalty: bool) -> str:

@@ -9,19 +9,12 @@ languages come from the catalogs (:mod:`casino.i18n`), at the moment of writing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from casino.engine.builds import Build
 from casino.engine.cards import card_symbol
 from casino.engine.moves import Move
 from casino.engine.position import Position, table_after
 from casino.engine.wording import cards_words, listing
 from casino.i18n import format_number, ngettext, pgettext
-
-
-def and_list(parts: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c`` with the language's *and* (*ja*, *och*)."""
-    return listing(parts, last=pgettext("list", "and"))
 
 
 def shown_points(x: float) -> tuple[str, int]:
@@ -59,8 +52,8 @@ def leaves_words(pos: Position, move: Move) -> str:
     parts += [build_object(b) for b in builds]
     if not parts:
         return pgettext("move", "clears the table")
-    return pgettext("move", "leaves %(items)s") % {"items": and_list(parts)}
+    return pgettext("move", "leaves %(items)s") % {"items": listing(parts)}
 
 
-__all__ = ["and_list", "build_object", "item_object", "leaves_words", "points_words",
+__all__ = ["build_object", "item_object", "leaves_words", "points_words",
            "shown_points"]

@@ -15,6 +15,7 @@ from casino.engine.moves import Move
 from casino.engine.position import Position
 from casino.engine.record import Note
 from casino.engine.rules import Rules
+from casino.engine.wording import listing
 from casino.i18n import _, ngettext
 from casino.play.events import GameEnded
 from casino.play.names import shown_name, shown_names
@@ -75,11 +76,9 @@ def challenge_declined(name: str, maker: str) -> str:
 
 
 def names_and(names: Sequence[str]) -> str:
-    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy`` in the language in force."""
-    names = shown_names(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return _("%(some)s and %(last)s") % {"some": ", ".join(names[:-1]), "last": names[-1]}
+    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy`` in the language in force, default
+    names shown in it (:func:`casino.engine.wording.listing`)."""
+    return listing(shown_names(names))
 
 
 def resignation_words(session: GameSession) -> str | None:
