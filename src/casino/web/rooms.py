@@ -482,9 +482,9 @@ def listed_json(g: Any, *, join: str | None = None, url: bool = False) -> dict[s
     """A game as the lobby's lists show it (the one shape of a listed game, for the open
     rooms, the recent games and the challenges): ``join`` its invite, ``url`` whether
     the asker may open it."""
-    from casino.web.views import title
+    from casino.engine.presets import short_title
 
-    return {"game": g.id, "rules": g.rules, "title": title(g.rules), "players": g.players,
+    return {"game": g.id, "rules": g.rules, "title": short_title(g.rules), "players": g.players,
             "names": list(shown_names(g.names)), "status": g.status, "mode": g.mode,
             "updated": g.updated.isoformat() if g.updated else None,
             "url": f"/game/{g.id}" if url else None, "join": join,

@@ -40,12 +40,6 @@ from casino.words.narrate import (
 )
 
 
-def title(rules_name: str) -> str:
-    """The ruleset's title for pages (``Krypkasino``, ``Tablić``): its short title
-    (:func:`casino.engine.presets.short_title`)."""
-    return short_title(rules_name)
-
-
 @dataclass(frozen=True)
 class LogItem:
     """A move as everyone saw it played; ``words_you`` tells it to the player who made it.
@@ -248,7 +242,7 @@ def result_json(rules: Rules, result: Result, scores_before: Sequence[int],
 def rules_json(rules: Rules) -> dict[str, Any]:
     """What the page needs of the rules: name, title, seats and sides, whether points are
     penalties, what the point cards are called, and the target (none in Krypkasino)."""
-    return {"name": rules.name, "title": title(rules.name), "players": rules.players,
+    return {"name": rules.name, "title": short_title(rules.name), "players": rules.players,
             "partnerships": rules.partnerships, "sides": sides(rules),
             "penalties": scheme(rules).penalty,
             "point_cards_label": point_cards_label(rules),

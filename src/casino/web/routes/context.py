@@ -25,6 +25,7 @@ from markupsafe import escape
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
+from casino.engine.presets import short_title
 from casino.engine.rules import PRESET_NAMES, player_counts
 from casino.i18n import _
 from casino.web import seats
@@ -38,7 +39,6 @@ from casino.web.limits import json_object
 from casino.web.service import GameError, GameService, LiveGame
 from casino.web.store import OVER, Store
 from casino.web.tools import Helpers
-from casino.web.views import title
 from casino.web.who import account_of, session_token
 
 
@@ -177,7 +177,7 @@ def error_response(request: Request, pages: Pages, message: str, status: int) ->
 def preset_menu() -> list[tuple[str, str, list[int]]]:
     """Each preset's name, title and player counts, as the lobby's and the rules pages'
     menus offer them."""
-    return [(name, title(name), list(player_counts(name))) for name in PRESET_NAMES]
+    return [(name, short_title(name), list(player_counts(name))) for name in PRESET_NAMES]
 
 
 async def finished(service: GameService, game_id: str) -> LiveGame:

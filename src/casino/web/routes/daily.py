@@ -14,6 +14,7 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from casino.engine.cards import card_text
+from casino.engine.presets import short_title
 from casino.i18n import pgettext
 from casino.web import seats
 from casino.web.bodies import DailyStart, GameMade
@@ -33,7 +34,6 @@ from casino.web.errors import GameError
 from casino.web.requester import requester
 from casino.web.routes.context import Player, Web, game_body, seat_held, signed_in
 from casino.web.service import LiveGame
-from casino.web.views import title
 
 router = APIRouter(dependencies=[Depends(signed_in)])
 
@@ -45,7 +45,7 @@ async def daily_page(request: Request, web: Web, player: Player) -> Response:
     daily = web.service.daily
     mine, named = await web.service.live.db(daily.todays, seats.browser_token(request),
                                             player)
-    deals = [{"rules": name, "title": title(name), "entry": mine.get(name)}
+    deals = [{"rules": name, "title": short_title(name), "entry": mine.get(name)}
              for name in daily_presets()]
     yesterday = (check_day(daily.today()) - dt.timedelta(days=1)).isoformat()
     return web.pages.render("daily.html", day=daily.today(), deals=deals, yesterday=yesterday,
@@ -70,7 +70,7 @@ async def results_page(request: Request, day: str, rules: str, web: Web,
     keys = player_keys(seats.browser_token(request), player)
     shown = await web.service.live.db(daily.results, day, rules, keys)
     deck = ([card_text(c) for c in shown.deal.deck] if shown.deal is not None else None)
-    return web.pages.render("daily_deal.html", r=shown, title=title(rules), deck=deck,
+    return web.pages.render("daily_deal.html", r=shown, title=short_title(rules), deck=deck,
                             dealer=shown.deal.dealer if shown.deal is not None else None,
                             today=day == daily.today(),
                             play_first=pgettext("daily", PLAY_FIRST),

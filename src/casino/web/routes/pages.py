@@ -11,6 +11,7 @@ from starlette.responses import Response
 
 from casino.bots.levels import LEVELS
 from casino.engine.errors import RulesError
+from casino.engine.presets import short_title
 from casino.engine.rules import describe, preset
 from casino.i18n import _, pgettext
 from casino.web import seats
@@ -29,7 +30,7 @@ from casino.web.routes.daily import check_shown
 from casino.web.spectators import not_watchable, watched_words
 from casino.web.store import OVER
 from casino.web.timecontrol import OFFERED
-from casino.web.views import RATED_WORDS, title
+from casino.web.views import RATED_WORDS
 
 #: The delays the lobby's form offers a game's spectators, in moves.
 SPECTATOR_DELAYS = [n for n in (0, 1, 2, 3, 5, 10) if n <= MAX_SPECTATOR_DELAY]
@@ -69,7 +70,7 @@ async def game_page(request: Request, game_id: str, web: Web) -> Response:
     from casino.words.glossary import kinds
 
     return web.pages.render("game.html", game_id=game_id, rules_name=game.rules.name,
-                            rules_title=title(game.rules.name), seat=seat,
+                            rules_title=short_title(game.rules.name), seat=seat,
                             words=kinds(game.rules.name))
 
 
@@ -89,7 +90,7 @@ async def watch_page(game_id: str, web: Web) -> Response:
     from casino.words.glossary import kinds
 
     return web.pages.render("game.html", game_id=game_id, rules_name=game.rules.name,
-                            rules_title=title(game.rules.name), seat=None, watch=True,
+                            rules_title=short_title(game.rules.name), seat=None, watch=True,
                             words=kinds(game.rules.name))
 
 
@@ -109,7 +110,7 @@ async def join(request: Request, game_id: str, code: str, web: Web, player: Play
         session = room.session
         hosts = [n for seat, n in enumerate(session.names)
                  if room.seats.get(seat) is not None]
-        return web.pages.render("join.html", rules_title=title(session.rules.name),
+        return web.pages.render("join.html", rules_title=short_title(session.rules.name),
                                 rules_name=session.rules.name, hosts=hosts,
                                 players=session.rules.players,
                                 account_name=player.name if player else None,
@@ -154,7 +155,7 @@ async def rules_page(name: str, web: Web) -> Response:
 
     lines = describe(rules)
     # The summary's lines, each glossary word linked to /glossary at its first use.
-    return web.pages.render("rules.html", name=rules.name, title=title(rules.name),
+    return web.pages.render("rules.html", name=rules.name, title=short_title(rules.name),
                             lines=lines, linked=link_all(lines[1:]), presets=preset_menu())
 
 
@@ -166,7 +167,7 @@ async def glossary_page(web: Web) -> Response:
 
     return web.pages.render("glossary.html", terms=shown_terms(),
                             sections={s: section_title(s) for s in SECTIONS},
-                            titles={name: title(name) for name, _, _ in preset_menu()})
+                            titles={name: short_title(name) for name, _, _ in preset_menu()})
 
 
 @router.get("/guide/{name}", response_class=HTMLResponse)

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse
 from starlette.responses import Response
 
+from casino.engine.presets import short_title
 from casino.i18n import _, ngettext, pgettext, pN_
 from casino.web.accounts.names import skeleton
 from casino.web.accounts.profiles import (
@@ -18,7 +19,6 @@ from casino.web.accounts.profiles import (
     player_url,
 )
 from casino.web.routes.context import Web, signed_in
-from casino.web.views import title
 
 #: Every page's header shows who is signed in (:func:`signed_in`, looked up once).
 router = APIRouter(dependencies=[Depends(signed_in)])
@@ -48,6 +48,6 @@ async def player_page(name: str, web: Web, page: str = "1") -> Response:
                                % {"name": account.name, "num": profile.pages,
                                   "page": profile.page}, 404)
     graphs = {pool: graph_svg(points) for pool, points in profile.history.items()}
-    return web.pages.render("player.html", profile=profile, graphs=graphs, title=title,
+    return web.pages.render("player.html", profile=profile, graphs=graphs, title=short_title,
                             page_size=PAGE_SIZE, tally_games=TALLY_GAMES,
                             player_url=player_url)
